@@ -1,0 +1,1 @@
+"""The PySide6 front end of the Kernel Setup Wizard. No business logic lives here."""

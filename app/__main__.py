@@ -1,0 +1,52 @@
+"""Entry point: ``python -m app`` opens the wizard; ``--headless ...`` runs the CLI."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+USAGE = """\
+usage: python -m app                       open the wizard
+       python -m app --headless COMMAND    run a step without a window (try: --headless --help)
+"""
+
+NO_DISPLAY = """\
+The Kernel Setup Wizard cannot open its window: this session has no display
+(neither DISPLAY nor WAYLAND_DISPLAY is set, e.g. over SSH or in a container).
+
+Everything the wizard does also runs without a window, for example:
+    python -m app --headless detect
+    python -m app --headless --help
+Or connect with a display (ssh -X, a desktop session) and run 'python -m app' again.
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in {"-h", "--help"}:
+        print(USAGE, end="")
+        return 0
+    if "--headless" in args:
+        args.remove("--headless")
+        from build_backend.cli import main as cli_main
+
+        return cli_main(args)
+    if args:
+        print(f"unknown arguments: {' '.join(args)}\n\n{USAGE}", end="", file=sys.stderr)
+        return 2
+
+    from build_backend.errors import ExitCode
+    from build_backend.platforms import current
+
+    if not current().has_display(os.environ):
+        print(NO_DISPLAY, end="", file=sys.stderr)
+        return int(ExitCode.NO_DISPLAY)
+
+    from .wizard import run_gui
+
+    return run_gui()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

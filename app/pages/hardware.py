@@ -1,0 +1,301 @@
+"""Hardware: GPUs through NVML, host resources, and the target Python environment."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from build_backend.environment import Candidate, PythonEnv
+from build_backend.hardware import HardwareReport, NvmlState, format_bytes
+
+from ..widgets.banner import Banner, Tone
+from ..workers import BackgroundTask
+
+if TYPE_CHECKING:
+    from ..wizard import InstallerWizard
+
+GPU_COLUMNS = ("#", "GPU", "Architecture", "Compute capability", "Memory (free / total)", "Status")
+
+
+class HardwarePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Your hardware")
+        self.setSubTitle("The NVIDIA GPUs and resources of this computer, and where to install.")
+        self._detect_task: BackgroundTask | None = None
+        self._inspect_task: BackgroundTask | None = None
+        self._inspect_generation = 0
+        self._started = False
+
+        layout = QVBoxLayout(self)
+        busy_row = QHBoxLayout()
+        self.busy_label = QLabel("Detecting GPUs and Python environments…")
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)  # indeterminate
+        self.busy_bar.setMaximumWidth(200)
+        busy_row.addWidget(self.busy_label)
+        busy_row.addWidget(self.busy_bar)
+        busy_row.addStretch(1)
+        self.busy = QWidget()
+        self.busy.setLayout(busy_row)
+        layout.addWidget(self.busy)
+
+        self.gpu_banner = Banner()
+        layout.addWidget(self.gpu_banner)
+
+        self.gpu_table = QTableWidget(0, len(GPU_COLUMNS))
+        self.gpu_table.setHorizontalHeaderLabels(list(GPU_COLUMNS))
+        self.gpu_table.verticalHeader().setVisible(False)
+        self.gpu_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.gpu_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        header = self.gpu_table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.gpu_table.setMaximumHeight(150)
+        layout.addWidget(self.gpu_table)
+
+        self.driver_label = QLabel()
+        layout.addWidget(self.driver_label)
+
+        host_box = QGroupBox("This computer")
+        host_layout = QVBoxLayout(host_box)
+        self.host_label = QLabel("…")
+        self.host_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        host_layout.addWidget(self.host_label)
+        layout.addWidget(host_box)
+
+        env_box = QGroupBox("Install into this Python environment")
+        env_layout = QVBoxLayout(env_box)
+        picker_row = QHBoxLayout()
+        self.env_combo = QComboBox()
+        self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.env_combo.currentIndexChanged.connect(self._on_env_selected)
+        self.browse_button = QPushButton("Browse…")
+        self.browse_button.clicked.connect(self._browse)
+        picker_row.addWidget(self.env_combo, 1)
+        picker_row.addWidget(self.browse_button)
+        env_layout.addLayout(picker_row)
+        self.env_banner = Banner()
+        env_layout.addWidget(self.env_banner)
+        self.env_details = QLabel()
+        self.env_details.setWordWrap(True)
+        self.env_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        env_layout.addWidget(self.env_details)
+        layout.addWidget(env_box)
+        layout.addStretch(1)
+
+    # -- QWizardPage -------------------------------------------------------------------------
+
+    def _wizard(self) -> InstallerWizard:
+        return cast("InstallerWizard", self.wizard())
+
+    def initializePage(self) -> None:
+        if not self._started:  # detection runs once, after the page is first shown
+            self._started = True
+            self.start_detection()
+
+    def isComplete(self) -> bool:
+        env = self._wizard().state.environment if self.wizard() else None
+        return env is not None and env.usable and not self.is_busy()
+
+    # -- detection ---------------------------------------------------------------------------
+
+    def is_busy(self) -> bool:
+        return self._detect_task is not None or self._inspect_task is not None
+
+    def start_detection(self) -> None:
+        services = self._wizard().services
+        self._set_busy("Detecting GPUs and Python environments…")
+        self.gpu_banner.show_message(Tone.INFO, "Detecting…")
+
+        def work() -> tuple[HardwareReport, list[Candidate]]:
+            return services.detect(), services.discover()
+
+        self._detect_task = BackgroundTask(work, self)
+        self._detect_task.finished.connect(self._on_detected)
+        self._detect_task.failed.connect(self._on_detect_failed)
+        self._detect_task.start()
+
+    @Slot(object)
+    def _on_detected(self, result: object) -> None:
+        report, candidates = cast("tuple[HardwareReport, list[Candidate]]", result)
+        self._detect_task = None
+        state = self._wizard().state
+        state.hardware = report
+        state.candidates = list(candidates)
+        self._show_hardware(report)
+        self.env_combo.blockSignals(True)
+        self.env_combo.clear()
+        for candidate in candidates:
+            self.env_combo.addItem(f"{candidate.path}  ({candidate.origin})", candidate)
+        self.env_combo.blockSignals(False)
+        if candidates:
+            self._on_env_selected(0)
+        else:
+            self.env_banner.show_message(
+                Tone.WARNING,
+                "No Python interpreter was found.",
+                "Click Browse… and choose the python executable of the environment to use.",
+            )
+            self._update_busy()
+
+    @Slot(object)
+    def _on_detect_failed(self, exc: object) -> None:
+        self._detect_task = None
+        self.gpu_banner.show_message(
+            Tone.ERROR, "Hardware detection failed unexpectedly.", str(exc)
+        )
+        self._update_busy()
+
+    def _show_hardware(self, report: HardwareReport) -> None:
+        if report.state is NvmlState.OK:
+            degraded = [g for g in report.gpus if not g.ok]
+            if degraded:
+                self.gpu_banner.show_message(
+                    Tone.WARNING,
+                    report.message,
+                    f"{len(degraded)} GPU(s) did not answer every question; see Status.",
+                )
+            else:
+                self.gpu_banner.show_message(Tone.OK, report.message)
+        else:
+            self.gpu_banner.show_message(Tone.WARNING, report.message, report.hint)
+        self.gpu_table.setRowCount(len(report.gpus))
+        for row, gpu in enumerate(report.gpus):
+            cc = gpu.compute_capability
+            cells = (
+                str(gpu.index),
+                gpu.name or "unknown",
+                gpu.arch,
+                f"{cc[0]}.{cc[1]} (sm_{gpu.sm})" if cc else "unknown",
+                f"{format_bytes(gpu.memory_free)} / {format_bytes(gpu.memory_total)}",
+                "OK" if gpu.ok else "; ".join(gpu.errors),
+            )
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column == 1 and gpu.uuid:
+                    item.setToolTip(gpu.uuid)
+                self.gpu_table.setItem(row, column, item)
+        self.gpu_table.setVisible(bool(report.gpus))
+        if report.driver_version:
+            cuda = report.cuda_driver_version
+            cuda_text = f"{cuda[0]}.{cuda[1]}" if cuda else "unknown"
+            self.driver_label.setText(
+                f"NVIDIA driver {report.driver_version} — supports CUDA up to {cuda_text}"
+            )
+        else:
+            self.driver_label.setText("")
+        host = report.host
+        physical = f" ({host.cpu_physical} physical)" if host.cpu_physical else ""
+        self.host_label.setText(
+            f"{host.os_name}\n"
+            f"CPU: {host.cpu_logical} cores{physical}\n"
+            f"RAM: {format_bytes(host.ram_available)} available of "
+            f"{format_bytes(host.ram_total)}\n"
+            f"Disk: {format_bytes(host.disk_free)} free at {host.disk_path}"
+        )
+
+    # -- the target environment --------------------------------------------------------------
+
+    def add_interpreter(self, path: Path) -> None:
+        """Add an interpreter the user chose and select it."""
+        for index in range(self.env_combo.count()):
+            candidate = self.env_combo.itemData(index)
+            if isinstance(candidate, Candidate) and candidate.path == path:
+                self.env_combo.setCurrentIndex(index)
+                return
+        self.env_combo.addItem(f"{path}  (chosen by you)", Candidate(path, "chosen by you"))
+        self.env_combo.setCurrentIndex(self.env_combo.count() - 1)
+
+    @Slot()
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Choose a Python interpreter")
+        if path:
+            self.add_interpreter(Path(path))
+
+    @Slot(int)
+    def _on_env_selected(self, index: int) -> None:
+        candidate = self.env_combo.itemData(index)
+        if not isinstance(candidate, Candidate):
+            return
+        services = self._wizard().services
+        self._wizard().state.environment = None
+        self._inspect_generation += 1
+        generation = self._inspect_generation
+        self.env_banner.show_message(Tone.INFO, f"Inspecting {candidate.path} …")
+        self.env_details.setText("")
+        task = BackgroundTask(lambda: services.inspect(candidate.path), self)
+        task.finished.connect(lambda env: self._on_inspected(generation, env))
+        task.failed.connect(lambda exc: self._on_inspected(generation, exc))
+        self._inspect_task = task
+        self._set_busy("Inspecting the Python environment…")
+        self.completeChanged.emit()
+        task.start()
+
+    def _on_inspected(self, generation: int, result: object) -> None:
+        if generation != self._inspect_generation:
+            return  # the user picked another interpreter meanwhile
+        self._inspect_task = None
+        if isinstance(result, PythonEnv):
+            self._wizard().state.environment = result
+            self._show_environment(result)
+        else:
+            self.env_banner.show_message(
+                Tone.ERROR, "The environment could not be inspected.", str(result)
+            )
+        self._update_busy()
+
+    def _show_environment(self, env: PythonEnv) -> None:
+        if env.usable:
+            tone = Tone.OK if not env.hint else Tone.WARNING
+        else:
+            tone = Tone.ERROR
+        self.env_banner.show_message(tone, env.summary, env.hint)
+        lines: list[str] = []
+        if env.version:
+            lines.append(
+                f"Python {env.version}, {env.bits}-bit ({env.interpreter_tag}, "
+                f"{env.platform_tag}) · pip {env.pip_version or 'missing'} · "
+                f"ninja {'found' if env.ninja else 'missing'}"
+            )
+        if env.torch is not None:
+            t = env.torch
+            lines.append(
+                f"PyTorch {t.version} · CUDA {t.cuda or 'none (CPU build)'} · "
+                f"architectures: {' '.join(t.arch_list) or 'none'} · "
+                f"C++11 ABI: {'yes' if t.cxx11_abi else 'no'}"
+            )
+        if env.detail:
+            lines.append(env.detail)
+        self.env_details.setText("\n".join(lines))
+
+    # -- busy state --------------------------------------------------------------------------
+
+    def _set_busy(self, text: str) -> None:
+        self.busy_label.setText(text)
+        self.busy.setVisible(True)
+        self.browse_button.setEnabled(self._detect_task is None)
+        self.completeChanged.emit()
+
+    def _update_busy(self) -> None:
+        self.busy.setVisible(self.is_busy())
+        self.browse_button.setEnabled(self._detect_task is None)
+        self.completeChanged.emit()

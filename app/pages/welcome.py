@@ -1,0 +1,50 @@
+"""Welcome: what will happen, what the user needs, and the re-verify option."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout, QWizardPage
+
+INTRO = """\
+<p>This wizard installs a fast attention kernel library (FlashAttention&nbsp;2, FlashMLA, or the
+small <i>probe</i> kernel) into a Python environment of your choice, and proves that it computes
+correctly on your GPU.</p>
+<p><b>What will happen</b></p>
+<ol>
+<li><b>Hardware</b> &mdash; your NVIDIA GPUs, driver, memory and disk are detected, and you choose
+the Python environment to install into.</li>
+<li><b>Prerequisites</b> &mdash; the compiler, CUDA toolkit and other requirements are checked;
+where something is missing the wizard offers to fix it.</li>
+<li><b>Kernel</b> &mdash; you pick a kernel and a version that fit your machine.</li>
+<li><b>Build</b> &mdash; the kernel is compiled in the background; you can watch the log.</li>
+<li><b>Verify</b> &mdash; the result is tested against PyTorch before it is installed.</li>
+</ol>
+<p><b>What you need</b>: an NVIDIA GPU with a current driver (without one you can still try the
+CPU probe kernel), a Python environment (PyTorch can be installed for you), an internet
+connection or a local copy of the kernel's source, and several GB of free disk space.
+Nothing is changed on your computer until you confirm it.</p>
+"""
+
+
+class WelcomePage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Welcome to the Kernel Setup Wizard")
+        layout = QVBoxLayout(self)
+        intro = QLabel(INTRO)
+        intro.setWordWrap(True)
+        intro.setTextFormat(intro.textFormat().RichText)
+        layout.addWidget(intro)
+
+        self.install_choice = QRadioButton("Install and verify a kernel")
+        self.install_choice.setChecked(True)
+        self.reverify_choice = QRadioButton(
+            "Only re-run the verification of kernels this wizard installed"
+        )
+        self.reverify_choice.setEnabled(False)
+        self.reverify_choice.setToolTip(
+            "Nothing has been installed by this wizard yet. Once a kernel is installed and "
+            "verified, come back here after driver or PyTorch updates to check it again."
+        )
+        layout.addWidget(self.install_choice)
+        layout.addWidget(self.reverify_choice)
+        layout.addStretch(1)

@@ -1,0 +1,61 @@
+"""One error hierarchy for everything the core can report to a person.
+
+Every error carries *what* happened, *why* (when known) and a *hint*: the next step a
+non-expert can take. The CLI turns them into a message and an exit code; the GUI shows them
+in a dialog or a status row, never as a traceback.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """Exit codes of the headless front end (documented in README.md)."""
+
+    OK = 0
+    FAILURE = 1  # the step ran and found a problem (e.g. a failed check or verification)
+    USAGE = 2  # bad command line
+    ENVIRONMENT = 3  # the target Python environment is unusable
+    HARDWARE = 4  # hardware detection could not run at all
+    NO_DISPLAY = 5  # the GUI was asked for but there is no display
+    CANCELLED = 130
+
+
+class WizardError(Exception):
+    """Base class: an error a person can act on."""
+
+    exit_code: ExitCode = ExitCode.FAILURE
+
+    def __init__(self, what: str, *, why: str = "", hint: str = "") -> None:
+        super().__init__(what)
+        self.what = what
+        self.why = why
+        self.hint = hint
+
+    def describe(self) -> str:
+        """The full message: what happened, why, and what to do."""
+        parts = [self.what]
+        if self.why:
+            parts.append(f"Why: {self.why}")
+        if self.hint:
+            parts.append(f"What to do: {self.hint}")
+        return "\n".join(parts)
+
+
+class EnvironmentProbeError(WizardError):
+    """The target Python environment could not be inspected."""
+
+    exit_code = ExitCode.ENVIRONMENT
+
+
+class HardwareError(WizardError):
+    """Hardware detection could not run at all (not: 'no GPU', which is a normal state)."""
+
+    exit_code = ExitCode.HARDWARE
+
+
+class ResourceMissingError(WizardError):
+    """A file the program ships with is missing (a broken install or bundle)."""
+
+    exit_code = ExitCode.FAILURE

@@ -1,0 +1,437 @@
+"""Hardware detection: every NVIDIA GPU through NVML, plus the host's cores, RAM and disk.
+
+Failures are states with a plain explanation (:class:`NvmlState`), never exceptions in the
+user's face. One GPU that errors on a query is shown with that error; the others still are.
+
+NVML is reached through the small :class:`NvmlApi` protocol: :class:`PynvmlApi` is the real
+one; :mod:`build_backend.nvml_record` records a machine's answers and replays them, which is
+how the mapping is tested on machines without a GPU.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+import psutil
+
+# NVML return codes (nvml.h); pynvml raises NVMLError subclasses carrying them in ``.value``.
+NVML_ERROR_NO_PERMISSION = 4
+NVML_ERROR_DRIVER_NOT_LOADED = 9
+NVML_ERROR_LIBRARY_NOT_FOUND = 12
+NVML_ERROR_GPU_IS_LOST = 15
+
+T = TypeVar("T")
+
+
+class NvmlApi(Protocol):
+    """The NVML calls the wizard makes. Errors are raised as ``pynvml.NVMLError``."""
+
+    def init(self) -> None: ...
+    def shutdown(self) -> None: ...
+    def driver_version(self) -> str: ...
+    def cuda_driver_version(self) -> int: ...
+    def device_count(self) -> int: ...
+    def device_name(self, index: int) -> str: ...
+    def device_uuid(self, index: int) -> str: ...
+    def device_compute_capability(self, index: int) -> tuple[int, int]: ...
+    def device_memory(self, index: int) -> tuple[int, int]:
+        """(total, free) in bytes."""
+        ...
+
+
+class PynvmlApi:
+    """The real NVML, through ``nvidia-ml-py`` (import name ``pynvml``)."""
+
+    def __init__(self) -> None:
+        import pynvml  # imported lazily: a bundle without it still starts
+
+        self._nvml = pynvml
+
+    def init(self) -> None:
+        self._nvml.nvmlInit()
+
+    def shutdown(self) -> None:
+        self._nvml.nvmlShutdown()
+
+    def driver_version(self) -> str:
+        return _text(self._nvml.nvmlSystemGetDriverVersion())
+
+    def cuda_driver_version(self) -> int:
+        return int(self._nvml.nvmlSystemGetCudaDriverVersion_v2())
+
+    def device_count(self) -> int:
+        return int(self._nvml.nvmlDeviceGetCount())
+
+    def _handle(self, index: int) -> Any:
+        return self._nvml.nvmlDeviceGetHandleByIndex(index)
+
+    def device_name(self, index: int) -> str:
+        return _text(self._nvml.nvmlDeviceGetName(self._handle(index)))
+
+    def device_uuid(self, index: int) -> str:
+        return _text(self._nvml.nvmlDeviceGetUUID(self._handle(index)))
+
+    def device_compute_capability(self, index: int) -> tuple[int, int]:
+        major, minor = self._nvml.nvmlDeviceGetCudaComputeCapability(self._handle(index))
+        return int(major), int(minor)
+
+    def device_memory(self, index: int) -> tuple[int, int]:
+        info = self._nvml.nvmlDeviceGetMemoryInfo(self._handle(index))
+        return int(info.total), int(info.free)
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+class NvmlState(Enum):
+    """What NVML could tell us, as a whole."""
+
+    OK = "ok"
+    NO_DRIVER = "no_driver"  # the NVML library is missing: no NVIDIA driver installed
+    DRIVER_NOT_LOADED = "driver_not_loaded"
+    NO_PERMISSION = "no_permission"
+    NO_GPU = "no_gpu"  # driver fine, zero NVIDIA GPUs
+    NVML_MISSING = "nvml_missing"  # the pynvml module itself is not available
+    ERROR = "error"  # any other NVML failure
+
+
+# Compute capability → architecture name. Majors map to one name except 7 (Volta/Turing)
+# and 8 (Ampere/Ada); see shared/knowledge/toolchain.md.
+_ARCH_BY_CC: dict[tuple[int, int], str] = {
+    (7, 0): "Volta",
+    (7, 2): "Volta",
+    (7, 5): "Turing",
+    (8, 0): "Ampere",
+    (8, 6): "Ampere",
+    (8, 7): "Ampere",
+    (8, 9): "Ada Lovelace",
+    (9, 0): "Hopper",
+    (11, 0): "Blackwell (Thor)",
+}
+_ARCH_BY_MAJOR: dict[int, str] = {
+    3: "Kepler",
+    5: "Maxwell",
+    6: "Pascal",
+    10: "Blackwell",
+    12: "Blackwell",
+}
+
+
+def arch_name(cc: tuple[int, int]) -> str:
+    """'Hopper' for (9, 0); 'unknown (cc X.Y)' for a capability this program doesn't know."""
+    name = _ARCH_BY_CC.get(cc) or _ARCH_BY_MAJOR.get(cc[0])
+    return name if name is not None else f"unknown (cc {cc[0]}.{cc[1]})"
+
+
+def decode_cuda_driver_version(value: int) -> tuple[int, int]:
+    """NVML's integer CUDA version: 13000 → (13, 0), 12080 → (12, 8)."""
+    return value // 1000, (value % 1000) // 10
+
+
+@dataclass(frozen=True)
+class GpuInfo:
+    index: int
+    name: str | None
+    uuid: str | None
+    compute_capability: tuple[int, int] | None
+    memory_total: int | None  # bytes
+    memory_free: int | None  # bytes
+    errors: tuple[str, ...] = ()  # one line per query that failed
+
+    @property
+    def arch(self) -> str:
+        cc = self.compute_capability
+        return arch_name(cc) if cc is not None else "unknown"
+
+    @property
+    def sm(self) -> str | None:
+        """'90' for cc 9.0: the number used in sm_XX / TORCH_CUDA_ARCH_LIST."""
+        cc = self.compute_capability
+        return f"{cc[0]}{cc[1]}" if cc is not None else None
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def label(self) -> str:
+        return f"GPU {self.index}: {self.name or 'unknown NVIDIA GPU'}"
+
+
+@dataclass(frozen=True)
+class HostInfo:
+    cpu_logical: int
+    cpu_physical: int | None
+    ram_total: int  # bytes
+    ram_available: int  # bytes
+    disk_path: Path  # the build drive's folder we measured
+    disk_free: int | None  # bytes; None when it could not be read
+    os_name: str
+
+
+@dataclass(frozen=True)
+class HardwareReport:
+    state: NvmlState
+    message: str  # one line for a non-expert
+    hint: str  # what to do next ('' when nothing)
+    driver_version: str | None
+    cuda_driver_version: tuple[int, int] | None
+    gpus: tuple[GpuInfo, ...]
+    host: HostInfo
+    nvml_error: str | None = None  # the raw NVML error text, for the details view
+    seconds: float = 0.0
+
+    @property
+    def usable_gpus(self) -> tuple[GpuInfo, ...]:
+        return tuple(g for g in self.gpus if g.compute_capability is not None)
+
+    def to_json(self) -> dict[str, Any]:
+        """The documented ``detect --json`` schema (see docs/detect-schema.md)."""
+        return {
+            "schema": "ksw.detect/1",
+            "nvml": {
+                "state": self.state.value,
+                "message": self.message,
+                "hint": self.hint,
+                "error": self.nvml_error,
+            },
+            "driver_version": self.driver_version,
+            "cuda_driver_version": _version_text(self.cuda_driver_version),
+            "gpus": [
+                {
+                    "index": g.index,
+                    "name": g.name,
+                    "uuid": g.uuid,
+                    "compute_capability": _version_text(g.compute_capability),
+                    "sm": g.sm,
+                    "arch": g.arch,
+                    "memory_total_bytes": g.memory_total,
+                    "memory_free_bytes": g.memory_free,
+                    "errors": list(g.errors),
+                }
+                for g in self.gpus
+            ],
+            "host": {
+                "os": self.host.os_name,
+                "cpu_logical": self.host.cpu_logical,
+                "cpu_physical": self.host.cpu_physical,
+                "ram_total_bytes": self.host.ram_total,
+                "ram_available_bytes": self.host.ram_available,
+                "disk_path": str(self.host.disk_path),
+                "disk_free_bytes": self.host.disk_free,
+            },
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def _version_text(v: tuple[int, int] | None) -> str | None:
+    return f"{v[0]}.{v[1]}" if v is not None else None
+
+
+_STATE_TEXT: dict[NvmlState, tuple[str, str]] = {
+    NvmlState.NO_DRIVER: (
+        "No NVIDIA driver was found on this computer.",
+        "Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the "
+        "wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU "
+        "you can still build and verify the CPU probe kernel.",
+    ),
+    NvmlState.DRIVER_NOT_LOADED: (
+        "The NVIDIA driver is installed but not running.",
+        "Restart the computer. If this persists, reinstall the driver; on Linux, check that "
+        "'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module.",
+    ),
+    NvmlState.NO_PERMISSION: (
+        "This user may not talk to the NVIDIA driver.",
+        "Run the wizard as a user with access to the GPU (on Linux: check the permissions of "
+        "/dev/nvidia*, or membership of the 'video' group).",
+    ),
+    NvmlState.NO_GPU: (
+        "The NVIDIA driver is running but reports no GPU.",
+        "Check that the GPU is seated and powered, and that it is not hidden from this system "
+        "(CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).",
+    ),
+    NvmlState.NVML_MISSING: (
+        "The NVML module (nvidia-ml-py) is missing from this installation of the wizard.",
+        "Reinstall the Kernel Setup Wizard.",
+    ),
+    NvmlState.ERROR: (
+        "The NVIDIA driver answered with an error.",
+        "Restart the computer; if this persists, reinstall the NVIDIA driver.",
+    ),
+}
+
+
+def _state_for_init_error(code: int | None) -> NvmlState:
+    return {
+        NVML_ERROR_LIBRARY_NOT_FOUND: NvmlState.NO_DRIVER,
+        NVML_ERROR_DRIVER_NOT_LOADED: NvmlState.DRIVER_NOT_LOADED,
+        NVML_ERROR_NO_PERMISSION: NvmlState.NO_PERMISSION,
+    }.get(code if code is not None else -1, NvmlState.ERROR)
+
+
+def _error_code(exc: BaseException) -> int | None:
+    value = getattr(exc, "value", None)
+    return value if isinstance(value, int) else None
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    code = _error_code(exc)
+    return f"{text} (NVML error {code})" if code is not None else text
+
+
+def _is_nvml_error(exc: BaseException) -> bool:
+    # Recognise pynvml's errors without importing pynvml at module import time.
+    return any(cls.__name__ == "NVMLError" for cls in type(exc).__mro__)
+
+
+def detect_host(build_path: Path | None = None) -> HostInfo:
+    """Cores, RAM, and free disk on the drive that holds ``build_path``."""
+    import platform
+
+    memory = psutil.virtual_memory()
+    if build_path is None:
+        from .platforms import current
+
+        build_path = current().default_build_root()
+    path = build_path
+    probe = path
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent  # the build folder may not exist yet: measure its drive
+    try:
+        disk_free: int | None = int(psutil.disk_usage(str(probe)).free)
+    except OSError:
+        disk_free = None
+    return HostInfo(
+        cpu_logical=psutil.cpu_count(logical=True) or 1,
+        cpu_physical=psutil.cpu_count(logical=False),
+        ram_total=int(memory.total),
+        ram_available=int(memory.available),
+        disk_path=path,
+        disk_free=disk_free,
+        os_name=f"{platform.system()} {platform.release()}".strip(),
+    )
+
+
+def detect(
+    api_factory: Callable[[], NvmlApi] | None = None,
+    build_path: Path | None = None,
+) -> HardwareReport:
+    """Detect GPUs and host resources. Never raises for hardware or driver problems."""
+    started = time.perf_counter()
+    host = detect_host(build_path)
+
+    def report(state: NvmlState, **kw: Any) -> HardwareReport:
+        message, hint = _STATE_TEXT.get(state, ("", ""))
+        if state is NvmlState.OK:
+            count = len(kw.get("gpus", ()))
+            message = f"{count} NVIDIA GPU{'s' if count != 1 else ''} found."
+        fields: dict[str, Any] = {
+            "driver_version": None,
+            "cuda_driver_version": None,
+            "gpus": (),
+            "nvml_error": None,
+        }
+        fields.update(kw)
+        return HardwareReport(
+            state=state,
+            message=message,
+            hint=hint,
+            host=host,
+            seconds=time.perf_counter() - started,
+            **fields,
+        )
+
+    try:
+        api = api_factory() if api_factory is not None else PynvmlApi()
+    except ImportError as exc:
+        return report(NvmlState.NVML_MISSING, nvml_error=str(exc))
+
+    try:
+        api.init()
+    except Exception as exc:  # pynvml.NVMLError, or an OSError from a broken library
+        return report(_state_for_init_error(_error_code(exc)), nvml_error=_describe(exc))
+
+    try:
+        driver = _query(api.driver_version)
+        cuda_raw = _query(api.cuda_driver_version)
+        cuda = decode_cuda_driver_version(cuda_raw[0]) if cuda_raw[0] is not None else None
+        try:
+            count = api.device_count()
+        except Exception as exc:
+            if not _is_nvml_error(exc):
+                raise
+            return report(
+                NvmlState.ERROR,
+                driver_version=driver[0],
+                cuda_driver_version=cuda,
+                nvml_error=_describe(exc),
+            )
+        gpus = tuple(_detect_gpu(api, index) for index in range(count))
+    finally:
+        try:
+            api.shutdown()
+        except Exception:  # noqa: BLE001 - nothing useful to do about a failed shutdown
+            pass
+
+    if not gpus:
+        return report(NvmlState.NO_GPU, driver_version=driver[0], cuda_driver_version=cuda)
+    return report(
+        NvmlState.OK,
+        driver_version=driver[0],
+        cuda_driver_version=cuda,
+        gpus=gpus,
+        nvml_error=driver[1] or cuda_raw[1],
+    )
+
+
+def _query(call: Callable[[], T]) -> tuple[T | None, str | None]:
+    """(value, None) or (None, error text) for one NVML query."""
+    try:
+        return call(), None
+    except Exception as exc:
+        if not _is_nvml_error(exc):
+            raise
+        return None, _describe(exc)
+
+
+def _detect_gpu(api: NvmlApi, index: int) -> GpuInfo:
+    errors: list[str] = []
+
+    def ask(what: str, call: Callable[[], T]) -> T | None:
+        value, error = _query(call)
+        if error is not None:
+            errors.append(f"{what}: {error}")
+        return value
+
+    name = ask("name", lambda: api.device_name(index))
+    uuid = ask("UUID", lambda: api.device_uuid(index))
+    cc = ask("compute capability", lambda: api.device_compute_capability(index))
+    memory = ask("memory", lambda: api.device_memory(index))
+    return GpuInfo(
+        index=index,
+        name=name,
+        uuid=uuid,
+        compute_capability=cc,
+        memory_total=memory[0] if memory else None,
+        memory_free=memory[1] if memory else None,
+        errors=tuple(errors),
+    )
+
+
+def format_bytes(value: int | None) -> str:
+    """'79.6 GiB' — for people, not for parsing."""
+    if value is None:
+        return "unknown"
+    size = float(value)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{size:.1f} {unit}" if unit != "B" else f"{int(size)} B"
+        size /= 1024
+    return f"{size:.1f} TiB"  # pragma: no cover - loop always returns

@@ -1,0 +1,126 @@
+"""Record a machine's NVML answers, and replay them.
+
+``python -m app --headless detect --record FILE`` writes what NVML answered on this machine
+(values and error codes, call by call). :class:`ReplayNvmlApi` answers the same calls from such
+a file, raising pynvml's own exception classes for the recorded error codes. Recordings are
+how the NVML mapping is tested on machines without a GPU, and they go into bug reports.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .hardware import NvmlApi, PynvmlApi
+
+Answer = dict[str, Any]  # {"ok": value} or {"error": code, "text": message}
+
+
+def _answer(call: Callable[[], Any]) -> Answer:
+    try:
+        value = call()
+    except Exception as exc:  # pynvml.NVMLError and subclasses
+        code = getattr(exc, "value", None)
+        if not isinstance(code, int):
+            raise
+        return {"error": code, "text": str(exc)}
+    if isinstance(value, tuple):
+        value = list(value)
+    return {"ok": value}
+
+
+def record(api: NvmlApi | None = None) -> dict[str, Any]:
+    """Everything :func:`build_backend.hardware.detect` asks NVML, with NVML's answers."""
+    nvml = api if api is not None else PynvmlApi()
+    calls: dict[str, Any] = {"init": _answer(nvml.init)}
+    if "ok" in calls["init"]:
+        calls["driver_version"] = _answer(nvml.driver_version)
+        calls["cuda_driver_version"] = _answer(nvml.cuda_driver_version)
+        calls["device_count"] = _answer(nvml.device_count)
+        count = calls["device_count"].get("ok") or 0
+        calls["devices"] = [
+            {
+                "name": _answer(lambda i=i: nvml.device_name(i)),
+                "uuid": _answer(lambda i=i: nvml.device_uuid(i)),
+                "compute_capability": _answer(lambda i=i: nvml.device_compute_capability(i)),
+                "memory": _answer(lambda i=i: nvml.device_memory(i)),
+            }
+            for i in range(count)
+        ]
+        try:
+            nvml.shutdown()
+        except Exception:  # noqa: BLE001
+            pass
+    return {
+        "format": "ksw.nvml-recording/1",
+        "recorded": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "host": platform.platform(),
+        "calls": calls,
+    }
+
+
+def save_recording(path: Path, api: NvmlApi | None = None) -> dict[str, Any]:
+    data = record(api)
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return data
+
+
+class ReplayNvmlApi:
+    """An :class:`NvmlApi` that answers from a recording."""
+
+    def __init__(self, recording: dict[str, Any]) -> None:
+        self._calls: dict[str, Any] = recording["calls"]
+
+    @classmethod
+    def from_file(cls, path: Path) -> ReplayNvmlApi:
+        return cls(json.loads(path.read_text(encoding="utf-8")))
+
+    def _play(self, answer: Answer | None) -> Any:
+        if answer is None:
+            raise KeyError("the recording has no answer for this call")
+        if "error" in answer:
+            import pynvml
+
+            raise pynvml.NVMLError(answer["error"])
+        return answer["ok"]
+
+    def _device(self, index: int, what: str) -> Any:
+        devices = self._calls.get("devices", [])
+        if index >= len(devices):
+            import pynvml
+
+            raise pynvml.NVMLError(pynvml.NVML_ERROR_INVALID_ARGUMENT)
+        return self._play(devices[index].get(what))
+
+    def init(self) -> None:
+        self._play(self._calls.get("init"))
+
+    def shutdown(self) -> None:
+        return None
+
+    def driver_version(self) -> str:
+        return str(self._play(self._calls.get("driver_version")))
+
+    def cuda_driver_version(self) -> int:
+        return int(self._play(self._calls.get("cuda_driver_version")))
+
+    def device_count(self) -> int:
+        return int(self._play(self._calls.get("device_count")))
+
+    def device_name(self, index: int) -> str:
+        return str(self._device(index, "name"))
+
+    def device_uuid(self, index: int) -> str:
+        return str(self._device(index, "uuid"))
+
+    def device_compute_capability(self, index: int) -> tuple[int, int]:
+        major, minor = self._device(index, "compute_capability")
+        return int(major), int(minor)
+
+    def device_memory(self, index: int) -> tuple[int, int]:
+        total, free = self._device(index, "memory")
+        return int(total), int(free)

@@ -1,0 +1,63 @@
+"""The seam between the core and the operating system.
+
+Code above this package never branches on ``sys.platform``: it asks :func:`current` for the
+:class:`Platform` of this machine. Probes that read Windows-only facts are pure functions of
+what the OS returned (text, JSON) so they are tested anywhere with recorded real outputs.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class InterpreterHint:
+    """A Python interpreter the platform knows about, with where we learned of it."""
+
+    path: Path
+    origin: str  # e.g. "py launcher (-V:3.12)"
+
+
+@runtime_checkable
+class Platform(Protocol):
+    """What the core needs to know from, and do on, the operating system."""
+
+    name: str  # "linux" or "windows"
+
+    def python_in_prefix(self, prefix: Path) -> Path:
+        """The interpreter inside an environment prefix (venv or conda env)."""
+        ...
+
+    def registered_interpreters(self) -> list[InterpreterHint]:
+        """Interpreters the OS registers (Windows: ``py -0p``); may be empty."""
+        ...
+
+    def has_display(self, environ: Mapping[str, str]) -> bool:
+        """Whether a GUI can open a window in this session."""
+        ...
+
+    def default_build_root(self) -> Path:
+        """A short folder for source trees and builds (short paths matter on Windows)."""
+        ...
+
+    def interpreter_names(self) -> Sequence[str]:
+        """Executable names to look for on PATH (``python3``, ``python.exe`` ...)."""
+        ...
+
+
+def current() -> Platform:
+    """The platform of this machine."""
+    if sys.platform == "win32":
+        from .windows import WindowsPlatform
+
+        return WindowsPlatform()
+    from .linux import LinuxPlatform
+
+    return LinuxPlatform()
+
+
+__all__ = ["InterpreterHint", "Platform", "current"]

@@ -1,0 +1,107 @@
+"""Inspect the Python environment this script runs in; print one JSON object.
+
+Run by the Kernel Setup Wizard with the *target* interpreter, never imported by the wizard.
+Self-contained: standard library only (torch is imported if present). Keep the syntax
+compatible with old Pythons (3.6+) so that an old interpreter gets a clear answer.
+"""
+
+import importlib
+import json
+import os
+import platform
+import shutil
+import struct
+import sys
+import sysconfig
+import traceback
+
+BEGIN = "@@KSW-ENV-BEGIN@@"
+END = "@@KSW-ENV-END@@"
+
+
+def dist_version(name):
+    try:
+        from importlib import metadata
+    except ImportError:  # Python < 3.8
+        return None
+    try:
+        return metadata.version(name)
+    except Exception:
+        return None
+
+
+def find_executable(name):
+    scripts = sysconfig.get_path("scripts")
+    for folder in [scripts] + os.environ.get("PATH", "").split(os.pathsep):
+        if not folder:
+            continue
+        found = shutil.which(name, path=folder)
+        if found:
+            return found
+    return None
+
+
+def has_module(name):
+    try:
+        import importlib.util
+
+        return importlib.util.find_spec(name) is not None
+    except Exception:
+        return False
+
+
+def torch_facts():
+    if not has_module("torch"):
+        return {"present": False}
+    facts = {"present": True, "dist_version": dist_version("torch")}
+    try:
+        torch = importlib.import_module("torch")
+    except BaseException:
+        facts["import_error"] = traceback.format_exc(limit=3).strip().splitlines()[-1]
+        return facts
+    facts["version"] = str(torch.__version__)
+    facts["cuda"] = getattr(torch.version, "cuda", None)
+    facts["hip"] = getattr(torch.version, "hip", None)
+    facts["cxx11_abi"] = bool(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", False))
+    try:
+        facts["cuda_available"] = bool(torch.cuda.is_available())
+        facts["device_count"] = int(torch.cuda.device_count()) if facts["cuda_available"] else 0
+        facts["arch_list"] = list(torch.cuda.get_arch_list()) if facts["cuda"] else []
+    except BaseException:
+        facts["cuda_available"] = False
+        facts["device_count"] = 0
+        facts["arch_list"] = []
+        facts["cuda_error"] = traceback.format_exc(limit=2).strip().splitlines()[-1]
+    return facts
+
+
+def main():
+    version = sys.version_info
+    ninja_exe = find_executable("ninja")
+    facts = {
+        "python": {
+            "executable": sys.executable,
+            "version": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "bits": struct.calcsize("P") * 8,
+            "platform": sysconfig.get_platform(),
+            "interpreter_tag": "cp%d%d" % (version[0], version[1]),
+            "prefix": sys.prefix,
+            "base_prefix": getattr(sys, "base_prefix", sys.prefix),
+            "is_conda": os.path.exists(os.path.join(sys.prefix, "conda-meta")),
+            "scripts": sysconfig.get_path("scripts"),
+            "libc": list(platform.libc_ver()),
+        },
+        "pip": {"present": has_module("pip"), "version": dist_version("pip")},
+        "ninja": {
+            "module_version": dist_version("ninja"),
+            "executable": ninja_exe,
+        },
+        "torch": torch_facts(),
+    }
+    sys.stdout.write("\n" + BEGIN + "\n" + json.dumps(facts) + "\n" + END + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
