@@ -69,7 +69,6 @@ class HardwarePage(QWizardPage):
         header = self.gpu_table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.gpu_table.setMaximumHeight(150)
         layout.addWidget(self.gpu_table)
 
         self.driver_label = QLabel()
@@ -195,6 +194,7 @@ class HardwarePage(QWizardPage):
                     item.setToolTip(gpu.uuid)
                 self.gpu_table.setItem(row, column, item)
         self.gpu_table.setVisible(bool(report.gpus))
+        self._fit_table_height()
         if report.driver_version:
             cuda = report.cuda_driver_version
             cuda_text = f"{cuda[0]}.{cuda[1]}" if cuda else "unknown"
@@ -203,6 +203,7 @@ class HardwarePage(QWizardPage):
             )
         else:
             self.driver_label.setText("")
+        self.driver_label.setVisible(bool(report.driver_version))
         host = report.host
         physical = f" ({host.cpu_physical} physical)" if host.cpu_physical else ""
         self.host_label.setText(
@@ -212,6 +213,14 @@ class HardwarePage(QWizardPage):
             f"{format_bytes(host.ram_total)}\n"
             f"Disk: {format_bytes(host.disk_free)} free at {host.disk_path}"
         )
+
+    def _fit_table_height(self) -> None:
+        """As tall as its rows (up to 8), so one GPU doesn't leave a big empty table."""
+        table = self.gpu_table
+        rows = min(table.rowCount(), 8)
+        height = table.horizontalHeader().height() + 2 * table.frameWidth()
+        height += sum(table.rowHeight(r) for r in range(rows))
+        table.setFixedHeight(height + 2)
 
     # -- the target environment --------------------------------------------------------------
 

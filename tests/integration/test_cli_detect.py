@@ -1,0 +1,96 @@
+"""The headless front end, run as a user runs it: ``python -m app --headless detect``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"
+
+
+def run_app(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_detect_human_readable_on_a_recorded_h100(torch_venv: Path) -> None:
+    result = run_app("--headless", "detect", "--replay", str(H100), "--python", str(torch_venv))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "1 NVIDIA GPU found." in out
+    assert "NVIDIA H100 80GB HBM3 — Hopper, cc 9.0, 79.6 GiB" in out
+    assert "Driver 580.159.04, supports CUDA up to 13.0" in out
+    assert "torch 2.13.0+cpu, CUDA none (CPU build)" in out
+    assert "CPU cores:" in out and "RAM:" in out and "Disk:" in out
+
+
+def test_detect_json(torch_venv: Path) -> None:
+    result = run_app(
+        "--headless", "detect", "--json", "--replay", str(H100), "--python", str(torch_venv)
+    )
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["schema"] == "ksw.detect/1"
+    assert document["gpus"][0]["arch"] == "Hopper"
+    assert document["environment"]["status"] == "cpu_torch"
+    assert document["environment"]["torch"]["version"].startswith("2.13.0")
+
+
+def test_detect_on_this_machine_without_driver_exits_zero() -> None:
+    result = run_app("--headless", "detect")
+    assert result.returncode == 0, result.stderr
+    assert "GPUs" in result.stdout and "Host" in result.stdout
+
+
+def test_unusable_python_is_an_error_exit(tmp_path: Path) -> None:
+    result = run_app("--headless", "detect", "--python", str(tmp_path / "missing" / "python"))
+    assert result.returncode == 3
+    assert "does not exist" in result.stderr
+
+
+def test_unreadable_recording_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "recording.json"
+    bad.write_text("not json")
+    result = run_app("--headless", "detect", "--replay", str(bad))
+    assert result.returncode == 1
+    assert "Could not read the NVML recording" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_record_writes_a_replayable_file(tmp_path: Path) -> None:
+    target = tmp_path / "nvml recording ü.json"
+    result = run_app("--headless", "detect", "--record", str(target))
+    assert result.returncode == 0, result.stderr
+    recording = json.loads(target.read_text(encoding="utf-8"))
+    assert recording["format"] == "ksw.nvml-recording/1"
+    replayed = run_app("--headless", "detect", "--json", "--replay", str(target))
+    assert replayed.returncode == 0
+    live = run_app("--headless", "detect", "--json")
+    assert json.loads(replayed.stdout)["nvml"] == json.loads(live.stdout)["nvml"]
+
+
+def test_bad_command_line() -> None:
+    result = run_app("--headless", "frobnicate")
+    assert result.returncode == 2
+    assert "invalid choice" in result.stderr
+
+
+def test_gui_without_display_points_to_headless_mode() -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}}
+    result = subprocess.run(
+        [sys.executable, "-m", "app"], cwd=REPO, capture_output=True, text=True, env=env, timeout=60
+    )
+    assert result.returncode == 5
+    assert "no display" in result.stderr
+    assert "python -m app --headless detect" in result.stderr
+    assert "Traceback" not in result.stderr
