@@ -12,6 +12,7 @@ import json
 import platform
 from collections.abc import Callable
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,10 +45,10 @@ def record(api: NvmlApi | None = None) -> dict[str, Any]:
         count = calls["device_count"].get("ok") or 0
         calls["devices"] = [
             {
-                "name": _answer(lambda i=i: nvml.device_name(i)),
-                "uuid": _answer(lambda i=i: nvml.device_uuid(i)),
-                "compute_capability": _answer(lambda i=i: nvml.device_compute_capability(i)),
-                "memory": _answer(lambda i=i: nvml.device_memory(i)),
+                "name": _answer(partial(nvml.device_name, i)),
+                "uuid": _answer(partial(nvml.device_uuid, i)),
+                "compute_capability": _answer(partial(nvml.device_compute_capability, i)),
+                "memory": _answer(partial(nvml.device_memory, i)),
             }
             for i in range(count)
         ]

@@ -26,7 +26,7 @@ def test_gpus_match_nvidia_smi() -> None:
         if line.strip()
     ]
     assert len(report.gpus) == len(rows)
-    for gpu, (index, name, uuid, cc, driver, mem_mib) in zip(report.gpus, rows):
+    for gpu, (index, name, uuid, cc, driver, mem_mib) in zip(report.gpus, rows, strict=True):
         print(f"GPU {gpu.index}: {gpu.name} cc {gpu.compute_capability} {gpu.arch} "
               f"driver {report.driver_version} CUDA {report.cuda_driver_version}")
         assert gpu.ok, gpu.errors

@@ -86,7 +86,8 @@ def test_bad_command_line() -> None:
 def test_gui_without_display_points_to_headless_mode() -> None:
     import os
 
-    env = {k: v for k, v in os.environ.items() if k not in {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}}
+    hidden = {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"}
+    env = {k: v for k, v in os.environ.items() if k not in hidden}
     result = subprocess.run(
         [sys.executable, "-m", "app"], cwd=REPO, capture_output=True, text=True, env=env, timeout=60
     )

@@ -62,10 +62,14 @@ def test_python_without_pip_in_a_non_ascii_folder(tmp_path: Path) -> None:
 
 def test_torch_that_fails_to_import(tmp_path: Path) -> None:
     venv = tmp_path / "broken"
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    # pip comes from the base installation (system site packages): quick to create
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", str(venv)],
+        check=True,
+    )
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
     site = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-        capture_output=True, text=True, check=True,
+        [str(venv / "bin" / "python"), "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
     package = Path(site) / "torch"
     package.mkdir(parents=True)
