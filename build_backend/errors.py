@@ -59,3 +59,18 @@ class ResourceMissingError(WizardError):
     """A file the program ships with is missing (a broken install or bundle)."""
 
     exit_code = ExitCode.FAILURE
+
+
+class DownloadError(WizardError):
+    """A file could not be downloaded: unreachable server, HTTP error, a connection that kept
+    dropping, or a file that arrived damaged or changed (see :mod:`build_backend.download`)."""
+
+    exit_code = ExitCode.FAILURE
+
+
+class DiagnosisDataError(WizardError):
+    """The shipped list of known build failures (resources/diagnosis/failures.toml) is broken:
+    bad TOML, a missing field, an invalid regular expression or an unknown retry action. The
+    message names the file and the entry."""
+
+    exit_code = ExitCode.FAILURE
