@@ -74,3 +74,11 @@ class DiagnosisDataError(WizardError):
     message names the file and the entry."""
 
     exit_code = ExitCode.FAILURE
+
+
+class RecipeError(WizardError):
+    """A kernel recipe (resources/recipes/*.toml) is broken, or a kernel or version asked for
+    is not in the catalog. Broken recipes found at start are reported, not raised (see
+    :func:`build_backend.catalog.load_catalog`)."""
+
+    exit_code = ExitCode.FAILURE
