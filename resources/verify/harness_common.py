@@ -1,0 +1,1086 @@
+"""Shared machinery of the verification harness (``verify_kernel.py``).
+
+Run by the Kernel Setup Wizard with the *target* interpreter, never imported by the wizard.
+Needs only the standard library, torch and the kernel under test. Keep the syntax compatible
+with Python 3.9 (the oldest interpreter the wizard accepts as a target).
+
+The correctness rule is FlashAttention's own (``tests/test_flash_attn.py``): a reference is
+computed in a wider dtype (float32 on a GPU for fp16/bf16 inputs, float64 otherwise), plain
+PyTorch computes the same attention in the *input* dtype, and the kernel passes when
+
+    max|kernel - reference| <= factor * max|pytorch - reference| + floor(dtype)
+
+with factor 2 for the output and 3 for the gradients dq, dk, dv. The floor is a small absolute
+slack per dtype (``FLOORS``); it dominates where PyTorch's own error is ~0 (float64 on the CPU,
+where the reference and PyTorch are the same computation), and is chosen so that a correct
+float64 kernel passes (its error is ~1e-15) while one that is subtly wrong (a softmax scale off
+by 1e-3, or a float64 kernel that secretly computes in float32) fails.
+
+Kernels with their own upstream checks (FlashMLA) are judged by those instead; each measure in
+the report names the rule it was judged by.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import datetime
+import importlib
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+import traceback
+
+SCHEMA = "ksw.verify/1"
+BEGIN = "@@KSW-VERIFY-BEGIN@@"
+END = "@@KSW-VERIFY-END@@"
+PROGRESS = "[ksw-verify] "
+
+OUTPUT_FACTOR = 2.0
+GRADIENT_FACTOR = 3.0
+# Absolute floors added to the tolerance, per input dtype: (output, gradients).
+FLOORS = {
+    "float64": (1e-10, 1e-9),
+    "float32": (1e-5, 5e-5),
+    "float16": (1e-4, 2e-4),
+    "bfloat16": (2e-4, 5e-4),
+}
+RULE_TEXT = (
+    f"FlashAttention's rule: max|kernel - reference| <= {OUTPUT_FACTOR:g} x "
+    "max|PyTorch - reference| + floor for the output, "
+    f"{GRADIENT_FACTOR:g} x for the gradients dq, dk, dv. The reference is computed in float32 "
+    "on a GPU (fp16/bf16 inputs) and in float64 otherwise; 'PyTorch' is the same attention "
+    "computed by plain PyTorch in the input dtype."
+)
+
+NO_KERNEL_MARKERS = ("No kernel instantiated",)
+MAX_KERNEL_OUTPUT = 4000  # characters of captured kernel output kept per case
+
+
+class HarnessError(Exception):
+    """The verification could not run at all: the overall status becomes 'error'."""
+
+    def __init__(self, kind, reason, detail=""):
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+        self.detail = detail
+
+
+class CaseFailure(Exception):
+    """Raised inside a case to end it as failed with a plain reason."""
+
+
+class CaseSkipped(Exception):
+    """Raised inside a case to end it as skipped (not applicable to this build or GPU)."""
+
+
+def log(message):
+    sys.stdout.write(PROGRESS + message + "\n")
+    sys.stdout.flush()
+
+
+def now_iso():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def finite_or_none(value):
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def short_exception(exc, limit=600):
+    text = f"{type(exc).__name__}: {str(exc).strip()}"
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------------------------
+# Importing torch and the kernel
+# --------------------------------------------------------------------------------------------
+
+
+def import_torch():
+    try:
+        import torch  # noqa: F401
+    except ImportError as exc:
+        raise HarnessError(
+            "torch_missing",
+            f"PyTorch cannot be imported in this environment ({short_exception(exc)}).",
+        ) from None
+    except Exception as exc:  # a broken torch can raise anything while importing
+        raise HarnessError(
+            "torch_broken", f"PyTorch fails to import here: {short_exception(exc)}"
+        ) from None
+    return sys.modules["torch"]
+
+
+def classify_import_error(module, text):
+    """(kind, plain reason) for an ImportError text of the kernel module ``module``."""
+    lowered = text.lower()
+    if (f"no module named '{module}'") in lowered or (f"no module named {module}") in lowered:
+        return (
+            "not_installed",
+            f"{module} is not installed in this environment (no module named '{module}').",
+        )
+    if "undefined symbol" in lowered or "procedure could not be found" in lowered:
+        return (
+            "abi_mismatch",
+            f"{module} was built against another version of PyTorch ({text.strip()}); "
+            "rebuild it for the PyTorch installed here.",
+        )
+    if "glibcxx" in lowered or "cxxabi" in lowered:
+        return (
+            "abi_mismatch",
+            f"{module} needs a newer C++ runtime than this system has ({text.strip()}); "
+            "rebuild it on this machine.",
+        )
+    if "dll load failed" in lowered or "cannot open shared object file" in lowered:
+        return (
+            "import_failed",
+            f"{module} could not load a library it needs ({text.strip()}); usually a CUDA or "
+            "PyTorch version that differs from the one it was built with: rebuild it.",
+        )
+    return ("import_failed", f"{module} fails to import: {text.strip()}")
+
+
+def import_kernel(module):
+    """Import the kernel under test; raise HarnessError with a plain reason when it fails."""
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as exc:
+        kind, reason = classify_import_error(module, str(exc))
+        raise HarnessError(kind, reason, traceback.format_exc(limit=4)) from None
+    except Exception as exc:
+        raise HarnessError(
+            "import_failed",
+            f"{module} fails to import: {short_exception(exc)}",
+            traceback.format_exc(limit=4),
+        ) from None
+    return mod
+
+
+def kernel_facts(mod, dist_names=()):
+    facts = {
+        "module": mod.__name__,
+        "version": str(getattr(mod, "__version__", "") or "") or None,
+        "file": getattr(mod, "__file__", None),
+        "dist_version": None,
+    }
+    try:
+        from importlib import metadata
+
+        for name in dist_names:
+            try:
+                facts["dist_version"] = metadata.version(name)
+                facts["dist_name"] = name
+                break
+            except Exception:
+                continue
+    except ImportError:
+        pass
+    return facts
+
+
+# --------------------------------------------------------------------------------------------
+# Environment facts
+# --------------------------------------------------------------------------------------------
+
+
+def _nvml_driver_version():
+    try:
+        import pynvml  # type: ignore
+
+        pynvml.nvmlInit()
+        try:
+            value = pynvml.nvmlSystemGetDriverVersion()
+        finally:
+            pynvml.nvmlShutdown()
+        return value.decode() if isinstance(value, bytes) else str(value)
+    except Exception:
+        pass
+    names = ["nvml.dll"] if sys.platform == "win32" else ["libnvidia-ml.so.1", "libnvidia-ml.so"]
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            continue
+        try:
+            init = getattr(lib, "nvmlInit_v2", None) or lib.nvmlInit
+            if init() != 0:
+                continue
+            buf = ctypes.create_string_buffer(96)
+            rc = lib.nvmlSystemGetDriverVersion(buf, ctypes.c_uint(96))
+            lib.nvmlShutdown()
+            if rc == 0:
+                return buf.value.decode("ascii", "replace")
+        except Exception:
+            continue
+    return None
+
+
+def _cuda_driver_api_version():
+    names = ["nvcuda.dll"] if sys.platform == "win32" else ["libcuda.so.1", "libcuda.so"]
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+            value = ctypes.c_int(0)
+            if lib.cuDriverGetVersion(ctypes.byref(value)) == 0 and value.value:
+                return f"{value.value // 1000}.{(value.value % 1000) // 10}"
+        except Exception:
+            continue
+    return None
+
+
+def environment_facts(torch, use_cuda):
+    facts = {
+        "python": platform.python_version(),
+        "python_executable": sys.executable,
+        "platform": platform.platform(),
+        "torch_version": str(torch.__version__),
+        "torch_cuda": getattr(torch.version, "cuda", None),
+        "torch_hip": getattr(torch.version, "hip", None),
+        "cuda_available": False,
+        "device_name": None,
+        "device_capability": None,
+        "device_memory_bytes": None,
+        "driver_version": None,
+        "cuda_driver_api": None,
+        "cpu": platform.processor() or platform.machine(),
+        "cpu_threads": torch.get_num_threads(),
+    }
+    try:
+        facts["cuda_available"] = bool(torch.cuda.is_available())
+    except Exception as exc:
+        facts["cuda_error"] = short_exception(exc)
+    if facts["cuda_available"] and use_cuda:
+        try:
+            props = torch.cuda.get_device_properties(0)
+            facts["device_name"] = str(props.name)
+            facts["device_capability"] = [int(props.major), int(props.minor)]
+            facts["device_memory_bytes"] = int(props.total_memory)
+        except Exception as exc:
+            facts["cuda_error"] = short_exception(exc)
+        facts["driver_version"] = _nvml_driver_version()
+        facts["cuda_driver_api"] = _cuda_driver_api_version()
+    return facts
+
+
+# --------------------------------------------------------------------------------------------
+# Capturing what a kernel prints (C++ std::cout included), poisoning freed memory
+# --------------------------------------------------------------------------------------------
+
+
+def _flush_c_stdio():
+    if sys.platform == "win32":
+        return
+    try:
+        ctypes.CDLL(None).fflush(None)
+    except Exception:
+        pass
+
+
+@contextlib.contextmanager
+def captured_fds(sink):
+    """Send file descriptors 1 and 2 to a temporary file while the block runs.
+
+    What was written (by Python, C or C++ code) is appended to ``sink`` (a list) afterwards.
+    """
+    sys.stdout.flush()
+    sys.stderr.flush()
+    _flush_c_stdio()
+    tmp = tempfile.TemporaryFile()
+    saved = (os.dup(1), os.dup(2))
+    try:
+        os.dup2(tmp.fileno(), 1)
+        os.dup2(tmp.fileno(), 2)
+        yield
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except Exception:
+            pass
+        _flush_c_stdio()
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        os.close(saved[0])
+        os.close(saved[1])
+        tmp.seek(0)
+        sink.append(tmp.read().decode("utf-8", "replace"))
+        tmp.close()
+
+
+def poison_freed_memory(torch, device, byte_sizes):
+    """Best effort: leave freed blocks of these sizes filled with 0xFF bytes (NaN in every
+    floating dtype), so that a kernel that returns ``torch.empty`` memory it never wrote is
+    likely to hand back NaNs. On a GPU the caching allocator reuses such blocks; on the CPU
+    small blocks are reused by malloc. Either way the comparison of every element catches an
+    unwritten region (NaN, garbage or zeros against random data)."""
+    blocks = []
+    try:
+        for size in byte_sizes:
+            if size > 0:
+                blocks.append(torch.full((int(size),), 255, dtype=torch.uint8, device=device))
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+    except Exception:
+        pass
+    del blocks
+
+
+# --------------------------------------------------------------------------------------------
+# Reference attention and error measures
+# --------------------------------------------------------------------------------------------
+
+
+def causal_mask(torch, sq, sk, align, device):
+    """True where a key is hidden from a query. 'top_left': key j visible to query i when
+    j <= i (SDPA's is_causal); 'bottom_right': when j <= i + sk - sq (FlashAttention >= 2.1)."""
+    i = torch.arange(sq, device=device).unsqueeze(1)
+    j = torch.arange(sk, device=device).unsqueeze(0)
+    offset = (sk - sq) if align == "bottom_right" else 0
+    return j > i + offset
+
+
+def attention_bhsd(torch, q, k, v, causal, scale, align="top_left"):
+    """Plain attention on (batch, heads, seqlen, head_dim) tensors in their own dtype.
+
+    Fewer key/value heads than query heads (GQA/MQA) are repeated. Scores are computed as in
+    FlashAttention's ``attention_ref``: matmul, scale, mask, softmax, matmul, all in the input
+    dtype (PyTorch accumulates half-precision matmuls in float32 internally)."""
+    hq, hk = q.shape[1], k.shape[1]
+    if hk != hq:
+        k = k.repeat_interleave(hq // hk, dim=1)
+        v = v.repeat_interleave(hq // hk, dim=1)
+    scores = torch.matmul(q, k.transpose(-2, -1)) * scale
+    if causal:
+        mask = causal_mask(torch, q.shape[2], k.shape[2], align, q.device)
+        scores = scores.masked_fill(mask, float("-inf"))
+    probs = torch.softmax(scores, dim=-1)
+    return torch.matmul(probs, v)
+
+
+def _unravel(index, shape):
+    result = []
+    for size in reversed(list(shape)):
+        result.append(int(index % size))
+        index //= size
+    return list(reversed(result))
+
+
+def _nonfinite_summary(torch, t64):
+    nan = torch.isnan(t64)
+    inf = torch.isinf(t64)
+    nan_count = int(nan.sum().item())
+    inf_count = int(inf.sum().item())
+    first = None
+    if nan_count or inf_count:
+        flat = (nan | inf).reshape(-1).nonzero()
+        first = _unravel(int(flat[0].item()), t64.shape)
+    return nan_count, inf_count, first
+
+
+def _max_abs_err(torch, a64, r64):
+    if a64.numel() == 0:
+        return 0.0, None
+    diff = (a64 - r64).abs()
+    value = float(diff.max().item())
+    worst = _unravel(int(diff.reshape(-1).argmax().item()), diff.shape)
+    return value, worst
+
+
+def error_measure(torch, name, kernel, reference, pytorch, *, factor, floor, label=None):
+    """Judge one tensor by the FlashAttention rule. ``pytorch`` may be None (then the floor
+    alone is the tolerance)."""
+    m = {
+        "name": name,
+        "label": label or name,
+        "rule": "flash_attn",
+        "factor": factor,
+        "floor": floor,
+        "kernel_err": None,
+        "reference_dtype_err": None,
+        "tolerance": floor,
+        "passed": False,
+        "nan_count": 0,
+        "inf_count": 0,
+        "worst_index": None,
+        "fraction_over": None,
+        "problem": None,
+    }
+    if kernel is None:
+        m["problem"] = "missing"
+        return m
+    if tuple(kernel.shape) != tuple(reference.shape):
+        m["problem"] = "shape"
+        m["detail"] = f"shape {list(kernel.shape)}, expected {list(reference.shape)}"
+        return m
+    r64 = reference.detach().to(torch.float64)
+    k64 = kernel.detach().to(torch.float64)
+    pt_err = None
+    if pytorch is not None:
+        p64 = pytorch.detach().to(torch.float64)
+        if bool(torch.isfinite(p64).all().item()):
+            pt_err, _ = _max_abs_err(torch, p64, r64)
+    m["reference_dtype_err"] = pt_err
+    tolerance = factor * (pt_err or 0.0) + floor
+    m["tolerance"] = tolerance
+    nan_count, inf_count, first = _nonfinite_summary(torch, k64)
+    m["nan_count"], m["inf_count"] = nan_count, inf_count
+    if nan_count or inf_count:
+        m["worst_index"] = first
+        m["problem"] = "nonfinite"
+        bad = torch.isfinite(k64).logical_not()
+        m["fraction_over"] = float(bad.double().mean().item())
+        return m
+    err, worst = _max_abs_err(torch, k64, r64)
+    m["kernel_err"] = err
+    m["worst_index"] = worst
+    over = (k64 - r64).abs() > tolerance
+    m["fraction_over"] = float(over.double().mean().item()) if over.numel() else 0.0
+    m["passed"] = err <= tolerance
+    if not m["passed"]:
+        m["problem"] = "error"
+    return m
+
+
+def allclose_measure(
+    torch, name, kernel, reference, pytorch, *, abs_tol, rel_tol, cos_tol=None, label=None
+):
+    """Judge one tensor the way FlashMLA's own tests do (kernelkit ``check_is_allclose``):
+    every element within ``abs_tol`` or within ``rel_tol`` relative error, the same NaN/inf
+    positions as the reference, and a cosine difference of at most ``cos_tol``."""
+    m = {
+        "name": name,
+        "label": label or name,
+        "rule": "upstream_allclose",
+        "factor": None,
+        "floor": abs_tol,
+        "abs_tol": abs_tol,
+        "rel_tol": rel_tol,
+        "cos_tol": cos_tol,
+        "kernel_err": None,
+        "reference_dtype_err": None,
+        "tolerance": abs_tol,
+        "passed": False,
+        "nan_count": 0,
+        "inf_count": 0,
+        "worst_index": None,
+        "fraction_over": None,
+        "problem": None,
+    }
+    if kernel is None:
+        m["problem"] = "missing"
+        return m
+    if tuple(kernel.shape) != tuple(reference.shape):
+        m["problem"] = "shape"
+        m["detail"] = f"shape {list(kernel.shape)}, expected {list(reference.shape)}"
+        return m
+    ans = kernel.detach().to(torch.float64).clone()
+    ref = reference.detach().to(torch.float64).clone()
+    if pytorch is not None:
+        p64 = pytorch.detach().to(torch.float64)
+        both = torch.isfinite(p64) & torch.isfinite(ref)
+        if bool(both.any().item()):
+            m["reference_dtype_err"] = float((p64 - ref).abs()[both].max().item())
+    anomalies_ok = True
+    for kind in ("inf", "-inf", "nan"):
+        if kind == "nan":
+            ref_mask, ans_mask = torch.isnan(ref), torch.isnan(ans)
+        else:
+            value = float(kind)
+            ref_mask, ans_mask = ref == value, ans == value
+        if not torch.equal(ref_mask, ans_mask):
+            anomalies_ok = False
+            extra = ans_mask & ref_mask.logical_not()
+            if kind == "nan":
+                m["nan_count"] += int(extra.sum().item())
+            else:
+                m["inf_count"] += int(extra.sum().item())
+            if m["worst_index"] is None and bool(extra.any().item()):
+                m["worst_index"] = _unravel(int(extra.reshape(-1).nonzero()[0].item()), ans.shape)
+        ref[ref_mask] = 0.0
+        ans[ans_mask] = 0.0
+    if not anomalies_ok:
+        m["problem"] = "nonfinite"
+        return m
+    raw_abs = (ans - ref).abs()
+    raw_rel = raw_abs / (ref.abs() + 1e-6)
+    pass_mask = (raw_abs < abs_tol) | (raw_rel < rel_tol)
+    err, worst = _max_abs_err(torch, ans, ref)
+    m["kernel_err"] = err
+    m["worst_index"] = worst
+    m["fraction_over"] = float(pass_mask.logical_not().double().mean().item())
+    cos_diff = 0.0
+    denominator = float((ans * ans + ref * ref).sum().item())
+    if float((ref * ref).sum().item()) >= 1e-12 and denominator > 0:
+        cos_diff = 1.0 - 2.0 * float((ans * ref).sum().item()) / denominator
+    m["cos_diff"] = cos_diff
+    passed = bool(pass_mask.all().item())
+    if passed and cos_tol is not None and abs(cos_diff) > cos_tol:
+        passed = False
+        m["problem"] = "cosine"
+    elif not passed:
+        m["problem"] = "error"
+    m["passed"] = passed
+    return m
+
+
+def describe_measure_failure(m, ref_dtype, dtype, layout=""):
+    """One plain sentence for a failed measure."""
+    label = m.get("label") or m["name"]
+    where = ""
+    index = m.get("worst_index")
+    if index is not None:
+        named = layout and len(index) == layout.count(",") + 1
+        where = f" at index {index}" + (f" ({layout})" if named else "")
+    problem = m.get("problem")
+    if problem == "missing":
+        return f"{label}: the kernel returned nothing for it."
+    if problem == "shape":
+        return f"{label}: wrong shape ({m.get('detail', '')})."
+    if problem == "nonfinite":
+        parts = []
+        if m.get("nan_count"):
+            parts.append(f"{m['nan_count']} NaN")
+        if m.get("inf_count"):
+            parts.append(f"{m['inf_count']} infinite")
+        share = m.get("fraction_over")
+        share_text = ""
+        if share is not None:
+            share_text = f" ({100.0 * share:.3g}% of the elements)"
+        return (
+            f"{label} contains {' and '.join(parts)} value(s){share_text}, the first{where}: the "
+            "kernel produced invalid numbers or left part of its output unwritten."
+        )
+    if problem == "cosine":
+        cos_diff = m.get("cos_diff", float("nan"))
+        cos_tol = m.get("cos_tol") or 0.0
+        return f"{label}: cosine difference {cos_diff:.3g} exceeds upstream's limit {cos_tol:.3g}."
+    share = 100.0 * (m.get("fraction_over") or 0.0)
+    err = m.get("kernel_err")
+    err_text = f"{err:.3g}" if err is not None else "n/a"
+    if m.get("rule") == "upstream_allclose":
+        abs_tol, rel_tol = m.get("abs_tol") or 0.0, m.get("rel_tol") or 0.0
+        return (
+            f"{label} differs from the {ref_dtype} reference by up to {err_text}{where}; "
+            f"{share:.3g}% of the elements are outside upstream's tolerance (abs {abs_tol:.3g} "
+            f"or rel {rel_tol:.3g})."
+        )
+    pt = m.get("reference_dtype_err")
+    pt_text = f"{pt:.3g}" if pt is not None else "n/a"
+    return (
+        f"{label} differs from the {ref_dtype} reference by up to {err_text}{where}, more than "
+        f"allowed ({m['factor']:g} x PyTorch's own {dtype} error {pt_text} + floor "
+        f"{m['floor']:.3g} = {m['tolerance']:.3g}); {share:.3g}% of the elements are off by "
+        "more than that."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# One check: kernel vs reference vs PyTorch, forward and backward
+# --------------------------------------------------------------------------------------------
+
+
+def dtype_name(torch, dtype):
+    return str(dtype).replace("torch.", "")
+
+
+def reference_dtype_for(torch, device, dtype):
+    if device.type == "cuda" and dtype in (torch.float16, torch.bfloat16):
+        return torch.float32
+    return torch.float64
+
+
+def _bytes(t):
+    return t.numel() * t.element_size()
+
+
+def run_check(
+    h,
+    case,
+    *,
+    inputs,
+    grad_keys,
+    kernel_fn,
+    reference_fn,
+    backward,
+    dout,
+    upstream=None,
+    no_backward_hint="",
+    layout="",
+    poison_bytes=None,
+):
+    """Run the kernel, the wide reference and plain PyTorch on the same ``inputs`` and fill
+    ``case`` (a dict) with measures, status and reasons.
+
+    ``kernel_fn(**tensors)`` and ``reference_fn(**tensors)`` return dicts of named outputs
+    ('out' first; extras such as 'lse' are compared too). ``grad_keys`` names the inputs whose
+    gradients are checked when ``backward`` is true, with ``dout`` as the output's gradient.
+    ``upstream`` maps an output or gradient name to a dict (abs, rel, cos, cast_ref) to judge
+    it by upstream's allclose instead of the FlashAttention rule; ``cast_ref`` compares with
+    the reference rounded to the input dtype first, as FlashMLA's decoding test does.
+    ``poison_bytes`` are the sizes of the blocks to leave poisoned before the kernel runs
+    (default: the sizes of the inputs and of ``dout``, which the outputs usually share).
+    """
+    torch = h.torch
+    first = inputs[grad_keys[0]] if grad_keys else next(iter(inputs.values()))
+    device, dtype = first.device, first.dtype
+    ref_dtype = reference_dtype_for(torch, device, dtype)
+    dname, rname = dtype_name(torch, dtype), dtype_name(torch, ref_dtype)
+    floor_out, floor_grad = FLOORS.get(dname, (1e-4, 1e-4))
+    case["reference_dtype"] = rname
+    case["backward"] = bool(backward)
+    case["layout"] = layout
+    measures = case.setdefault("measures", [])
+    reasons = case.setdefault("reasons", [])
+    captured = []
+
+    def leaf(t, requires):
+        x = t.detach().clone()
+        if requires and x.is_floating_point():
+            x.requires_grad_(True)
+        return x
+
+    def widen(t, requires):
+        x = t.detach().to(ref_dtype) if t.is_floating_point() else t.detach().clone()
+        if requires and x.is_floating_point():
+            x.requires_grad_(True)
+        return x
+
+    kin = {name: leaf(t, backward and name in grad_keys) for name, t in inputs.items()}
+    if poison_bytes is None:
+        poison_bytes = [_bytes(t) for t in inputs.values()] * 2
+        if dout is not None:
+            poison_bytes.insert(0, _bytes(dout))
+    poison_freed_memory(torch, device, poison_bytes)
+    try:
+        with captured_fds(captured):
+            kout = kernel_fn(**kin)
+            if device.type == "cuda":
+                torch.cuda.synchronize()
+    except CaseSkipped:
+        _note_output(case, captured)
+        raise
+    except Exception as exc:
+        _note_output(case, captured)
+        raise CaseFailure(f"the kernel raised {short_exception(exc)}") from None
+    _note_output(case, captured)
+    _check_no_kernel_message(case, captured)
+
+    rin = {name: widen(t, backward and name in grad_keys) for name, t in inputs.items()}
+    rout = reference_fn(**rin)
+    pin = {name: leaf(t, backward and name in grad_keys) for name, t in inputs.items()}
+    pout = reference_fn(**pin)
+
+    def judge(name, kernel_t, ref_t, pt_t, is_grad):
+        label = name if not is_grad else f"{name} (gradient of {name[1:]})"
+        if upstream and name in upstream:
+            tol = upstream[name]
+            ref_cmp = ref_t
+            if tol.get("cast_ref") and kernel_t is not None:
+                ref_cmp = ref_t.detach().to(kernel_t.dtype)
+            m = allclose_measure(
+                torch,
+                name,
+                kernel_t,
+                ref_cmp,
+                pt_t,
+                abs_tol=tol["abs"],
+                rel_tol=tol["rel"],
+                cos_tol=tol.get("cos"),
+                label=label,
+            )
+        else:
+            m = error_measure(
+                torch,
+                name,
+                kernel_t,
+                ref_t,
+                pt_t,
+                factor=GRADIENT_FACTOR if is_grad else OUTPUT_FACTOR,
+                floor=floor_grad if is_grad else floor_out,
+                label=label,
+            )
+        measures.append(m)
+        if not m["passed"]:
+            reasons.append(describe_measure_failure(m, rname, dname, layout))
+
+    for name, ref_t in rout.items():
+        judge(name, kout.get(name) if isinstance(kout, dict) else None, ref_t, pout[name], False)
+
+    if backward:
+        kernel_out = kout.get("out") if isinstance(kout, dict) else None
+        grads = _kernel_grads(
+            h, case, kernel_out, [kin[k] for k in grad_keys], dout, grad_keys, no_backward_hint
+        )
+        ref_grads = torch.autograd.grad(
+            rout["out"], [rin[k] for k in grad_keys], dout.detach().to(ref_dtype)
+        )
+        pt_grads = torch.autograd.grad(pout["out"], [pin[k] for k in grad_keys], dout.detach())
+        if grads is not None:
+            # zip(strict=) needs Python 3.10; the target may be 3.9. The lengths match anyway.
+            for key, g, rg, pg in zip(grad_keys, grads, ref_grads, pt_grads):  # noqa: B905
+                if g is None:
+                    hint = (" " + no_backward_hint) if no_backward_hint else ""
+                    reasons.append(
+                        f"d{key}: the kernel's backward returned no gradient for {key}.{hint}"
+                    )
+                    measures.append(
+                        {
+                            "name": "d" + key,
+                            "label": f"d{key} (gradient of {key})",
+                            "rule": "flash_attn",
+                            "kernel_err": None,
+                            "reference_dtype_err": None,
+                            "tolerance": floor_grad,
+                            "passed": False,
+                            "problem": "missing",
+                        }
+                    )
+                    continue
+                judge("d" + key, g, rg, pg, True)
+    case["status"] = "pass" if not reasons else "fail"
+
+
+def _kernel_grads(h, case, out, leaves, dout, grad_keys, hint):
+    torch = h.torch
+    reasons = case["reasons"]
+    suffix = (" " + hint) if hint else ""
+    if out is None:
+        return None
+    if not out.requires_grad:
+        reasons.append(
+            "backward: the kernel's output is not connected to autograd, so no gradients can "
+            "be computed (this build has no backward)." + suffix
+        )
+        return None
+    captured = []
+    device = out.device
+    poison_freed_memory(torch, device, [_bytes(t) for t in leaves])
+    try:
+        with captured_fds(captured):
+            grads = torch.autograd.grad(out, leaves, dout, allow_unused=True)
+            if device.type == "cuda":
+                torch.cuda.synchronize()
+    except Exception as exc:
+        _note_output(case, captured)
+        reasons.append(f"backward raised {short_exception(exc)}.{suffix}")
+        return None
+    _note_output(case, captured)
+    _check_no_kernel_message(case, captured)
+    return list(grads)
+
+
+def backward_failed(cases):
+    """True when some case found the backward pass missing or raising (not merely inexact)."""
+    prefixes = ("backward", "dq:", "dk:", "dv:")
+    return any(r.startswith(prefixes) for c in cases for r in c.get("reasons", ()))
+
+
+def _note_output(case, captured):
+    text = "".join(captured).strip()
+    if text:
+        previous = case.get("kernel_output", "")
+        combined = (previous + "\n" + text).strip() if previous else text
+        case["kernel_output"] = combined[-MAX_KERNEL_OUTPUT:]
+
+
+def _check_no_kernel_message(case, captured):
+    text = "".join(captured)
+    for marker in NO_KERNEL_MARKERS:
+        if marker in text:
+            line = next((ln.strip() for ln in text.splitlines() if marker in ln), marker)
+            message = (
+                f"the kernel printed '{line}' and returned without computing: this build has no "
+                "kernel for these head dimensions or this GPU."
+            )
+            if message not in case["reasons"]:
+                case["reasons"].append(message)
+
+
+# --------------------------------------------------------------------------------------------
+# Timing on a GPU
+# --------------------------------------------------------------------------------------------
+
+
+def cuda_median_ms(torch, fn, warmup, reps):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times)
+
+
+def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note=""):
+    """Time ``kernel_fn`` against ``sdpa_fn`` (both argument-less); record a timing entry."""
+    torch = h.torch
+    warmup, reps = (2, 5) if h.quick else (3, 10)
+    entry = {
+        "name": name,
+        "shapes": shapes,
+        "dtype": dtype,
+        "kernel_ms": None,
+        "sdpa_ms": None,
+        "speedup": None,
+        "runs": reps,
+        "warmup": warmup,
+        "note": note,
+        "error": None,
+    }
+    captured = []
+    try:
+        with captured_fds(captured):
+            entry["kernel_ms"] = cuda_median_ms(torch, kernel_fn, warmup, reps)
+    except Exception as exc:
+        entry["error"] = "kernel: " + short_exception(exc)
+    try:
+        entry["sdpa_ms"] = cuda_median_ms(torch, sdpa_fn, warmup, reps)
+    except Exception as exc:
+        entry["error"] = ((entry["error"] + "; ") if entry["error"] else "") + (
+            "sdpa: " + short_exception(exc)
+        )
+    if entry["kernel_ms"] and entry["sdpa_ms"]:
+        entry["speedup"] = entry["sdpa_ms"] / entry["kernel_ms"]
+    h.report["timings"].append(entry)
+    kernel_text = f"{entry['kernel_ms']:.3f}" if entry["kernel_ms"] else "-"
+    sdpa_text = f"{entry['sdpa_ms']:.3f}" if entry["sdpa_ms"] else "-"
+    ratio = f", {entry['speedup']:.2f}x" if entry["speedup"] else ""
+    log(f"timing {name}: kernel {kernel_text} ms, sdpa {sdpa_text} ms{ratio}")
+    return entry
+
+
+# --------------------------------------------------------------------------------------------
+# Devices for GPU-only kernels
+# --------------------------------------------------------------------------------------------
+
+# Test hooks, for the wizard's own tests only: run a GPU kernel's adapter on the CPU (against a
+# stand-in package) and pretend a compute capability. The report says so in its notes.
+TEST_CPU_ENV = "KSW_VERIFY_TEST_CPU"
+TEST_CC_ENV = "KSW_VERIFY_TEST_CC"
+
+
+def gpu_device(h, label):
+    """The device a GPU-only kernel is checked on; HarnessError when there is none."""
+    torch = h.torch
+    if h.device_option == "cpu" and os.environ.get(TEST_CPU_ENV) == "1":
+        h.report["options"]["test_mode"] = True
+        h.note(
+            f"TEST MODE ({TEST_CPU_ENV}=1): the {label} adapter ran on the CPU, as the wizard's "
+            "own tests do with stand-in packages; this says nothing about a real GPU kernel."
+        )
+        return torch.device("cpu")
+    if h.device_option == "cpu":
+        raise HarnessError(
+            "no_device", f"{label} runs on NVIDIA GPUs only; it cannot be checked on the CPU."
+        )
+    if not h.cuda_usable():
+        raise HarnessError(
+            "no_device",
+            f"PyTorch here cannot use a CUDA GPU (torch {torch.__version__}, built for CUDA "
+            f"{torch.version.cuda}), and {label} can only be checked on one. Check the NVIDIA "
+            "driver, and that this PyTorch is a CUDA build that the driver supports.",
+        )
+    return torch.device("cuda")
+
+
+def device_capability(h, device):
+    text = os.environ.get(TEST_CC_ENV, "")
+    if text and h.report["options"].get("test_mode"):
+        major, _, minor = text.partition(".")
+        return int(major), int(minor or 0)
+    if device.type != "cuda":
+        return None
+    major, minor = h.torch.cuda.get_device_capability(device)
+    return int(major), int(minor)
+
+
+# --------------------------------------------------------------------------------------------
+# The harness: options, cases, report
+# --------------------------------------------------------------------------------------------
+
+
+class Case:
+    """One planned check. ``run(h, case)`` fills the case dict (or raises CaseFailure /
+    CaseSkipped)."""
+
+    def __init__(self, name, run, *, api, device, dtype, causal, shapes, extra=None):
+        self.name = name
+        self.run = run
+        self.info = {
+            "name": name,
+            "api": api,
+            "device": device,
+            "dtype": dtype,
+            "causal": causal,
+            "shapes": shapes,
+        }
+        if extra:
+            self.info.update(extra)
+
+
+class Harness:
+    def __init__(self, adapter, device, quick, seed):
+        self.adapter = adapter
+        self.device_option = device
+        self.quick = quick
+        self.seed = seed
+        self.torch = None
+        self.kernel = None
+        self.cuda_broken = None
+        self.backward_broken = False
+        self.started = time.perf_counter()
+        self.report = {
+            "schema": SCHEMA,
+            "adapter": adapter,
+            "status": "error",
+            "error_kind": None,
+            "reasons": [],
+            "notes": [],
+            "started_at": now_iso(),
+            "seconds": 0.0,
+            "options": {"device": device, "quick": quick, "seed": seed},
+            "rule": {
+                "text": RULE_TEXT,
+                "output_factor": OUTPUT_FACTOR,
+                "gradient_factor": GRADIENT_FACTOR,
+                "floors": {k: {"output": v[0], "gradient": v[1]} for k, v in FLOORS.items()},
+                "reference_dtype": {"cuda fp16/bf16": "float32", "otherwise": "float64"},
+            },
+            "environment": {},
+            "kernel": None,
+            "cases": [],
+            "timings": [],
+        }
+
+    def note(self, text):
+        if text not in self.report["notes"]:
+            self.report["notes"].append(text)
+
+    def generator_seed(self, index):
+        return self.seed * 1000003 + index * 7919 + 17
+
+    def randn(self, shape, dtype, device, index, scale=1.0):
+        """Fresh random values for a case, made on the CPU so that every device sees the
+        same numbers for the same seed."""
+        torch = self.torch
+        gen = torch.Generator(device="cpu")
+        gen.manual_seed(self.generator_seed(index))
+        t = torch.randn(shape, generator=gen, dtype=torch.float32) * scale
+        return t.to(device=device, dtype=dtype)
+
+    def cuda_usable(self):
+        try:
+            return bool(self.torch.cuda.is_available())
+        except Exception:
+            return False
+
+    def run_cases(self, cases):
+        total = len(cases)
+        for number, spec in enumerate(cases, 1):
+            case = dict(spec.info)
+            case.update({"status": "error", "reasons": [], "measures": [], "kernel_output": ""})
+            started = time.perf_counter()
+            log(f"case {number}/{total}: {spec.name}")
+            if spec.info["device"] == "cuda" and self.cuda_broken:
+                case["status"] = "skipped"
+                case["reasons"] = ["not run: " + self.cuda_broken]
+            else:
+                try:
+                    spec.run(self, case)
+                except CaseFailure as exc:
+                    case["status"] = "fail"
+                    case["reasons"].insert(0, str(exc))
+                except CaseSkipped as exc:
+                    case["status"] = "skipped"
+                    case["reasons"] = [str(exc)]
+                except Exception as exc:
+                    case["status"] = "error"
+                    case["reasons"].insert(0, f"the check itself failed: {short_exception(exc)}")
+                    case["traceback"] = traceback.format_exc(limit=6)
+                if spec.info["device"] == "cuda" and case["status"] in ("fail", "error"):
+                    self._check_cuda_alive(spec.name)
+            case["seconds"] = round(time.perf_counter() - started, 4)
+            self.report["cases"].append(case)
+            first = (" - " + case["reasons"][0]) if case["reasons"] else ""
+            log(f"result {spec.name}: {case['status'].upper()}{first}")
+
+    def _check_cuda_alive(self, name):
+        torch = self.torch
+        try:
+            torch.cuda.synchronize()
+            torch.zeros(1, device="cuda").add_(1).item()
+        except Exception as exc:
+            problem = short_exception(exc, 200)
+            self.cuda_broken = f"the GPU stopped working after case '{name}' ({problem})"
+
+    def finish(self, error=None):
+        report = self.report
+        if error is not None:
+            report["status"] = "error"
+            report["error_kind"] = error.kind
+            report["reasons"].insert(0, error.reason)
+            if error.detail:
+                report["detail"] = error.detail
+        else:
+            statuses = [c["status"] for c in report["cases"]]
+            if "fail" in statuses:
+                report["status"] = "fail"
+                for c in report["cases"]:
+                    if c["status"] == "fail" and c["reasons"]:
+                        report["reasons"].append(f"{c['name']}: {c['reasons'][0]}")
+            elif "error" in statuses:
+                report["status"] = "error"
+                report["error_kind"] = "harness_error"
+                for c in report["cases"]:
+                    if c["status"] == "error":
+                        report["reasons"].append(f"{c['name']}: {c['reasons'][0]}")
+            elif "pass" in statuses:
+                report["status"] = "pass"
+            else:
+                report["status"] = "error"
+                report["error_kind"] = "nothing_run"
+                report["reasons"].append("No check could be run on this machine.")
+        report["seconds"] = round(time.perf_counter() - self.started, 3)
+        return report
+
+
+def _json_safe(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def emit_report(report, out_path):
+    """Write the report to ``out_path`` (atomically) and print it between the markers."""
+    text = json.dumps(_json_safe(report), indent=None, sort_keys=False, allow_nan=False)
+    if out_path:
+        folder = os.path.dirname(os.path.abspath(out_path))
+        if folder and not os.path.isdir(folder):
+            os.makedirs(folder)
+        tmp = out_path + ".part"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, out_path)
+    sys.stdout.write("\n" + BEGIN + "\n" + text + "\n" + END + "\n")
+    sys.stdout.flush()

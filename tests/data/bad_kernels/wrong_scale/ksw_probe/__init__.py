@@ -1,0 +1,26 @@
+"""Subtly wrong: the softmax scale is off by 1e-3 relative (forward and, consistently, backward)."""
+
+import math
+
+import torch
+
+__version__ = "0.0.0+wrong-scale"
+
+
+def attention(q, k, v, causal=False, scale=None):
+    if scale is None:
+        scale = 1.0 / math.sqrt(q.shape[-1])
+    s = torch.matmul(q, k.transpose(-2, -1)) * (scale * (1.0 + 1e-3))
+    if causal:
+        n, m = s.shape[-2], s.shape[-1]
+        hidden = torch.ones(n, m, dtype=torch.bool, device=s.device).triu(1)
+        s = s.masked_fill(hidden, float("-inf"))
+    return torch.matmul(torch.softmax(s, dim=-1), v)
+
+
+def has_cuda():
+    return False
+
+
+def build_info():
+    return {"version": __version__, "cuda": False}
