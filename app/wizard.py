@@ -17,22 +17,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
 from build_backend import __version__
+from build_backend.build import BuildOutcome, BuildPlan, run_build
 from build_backend.environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from build_backend.hardware import HardwareReport, detect
+from build_backend.pipeline import PlanError, plan_build, probe_request
 
 
 class PageId(IntEnum):
     WELCOME = 0
     HARDWARE = 1
-
-
-@dataclass
-class Services:
-    """The core functions the pages call (replaceable in tests)."""
-
-    detect: Callable[[], HardwareReport] = detect
-    discover: Callable[[], list[Candidate]] = discover_candidates
-    inspect: Callable[[Path], PythonEnv] = inspect_python
+    BUILD = 4
 
 
 @dataclass
@@ -43,6 +37,25 @@ class WizardState:
     candidates: list[Candidate] = field(default_factory=list)
     environment: PythonEnv | None = None
     reverify_only: bool = False
+    build_outcome: BuildOutcome | None = None
+
+
+def default_plan(state: WizardState) -> BuildPlan:
+    """The build the pages chose (until the Kernel page exists: the bundled probe kernel)."""
+    if state.environment is None or state.hardware is None:
+        raise PlanError("Choose a Python environment on the Hardware page first.")
+    return plan_build(probe_request(state.environment, state.hardware))
+
+
+@dataclass
+class Services:
+    """The core functions the pages call (replaceable in tests)."""
+
+    detect: Callable[[], HardwareReport] = detect
+    discover: Callable[[], list[Candidate]] = discover_candidates
+    inspect: Callable[[Path], PythonEnv] = inspect_python
+    make_plan: Callable[[WizardState], BuildPlan] = default_plan
+    run_build: Callable[..., BuildOutcome] = run_build
 
 
 class InstallerWizard(QWizard):
@@ -55,12 +68,14 @@ class InstallerWizard(QWizard):
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setMinimumSize(860, 600)
 
+        from .pages.build import BuildPage
         from .pages.hardware import HardwarePage
         from .pages.welcome import WelcomePage
 
         pages: dict[PageId, QWizardPage] = {
             PageId.WELCOME: WelcomePage(),
             PageId.HARDWARE: HardwarePage(),
+            PageId.BUILD: BuildPage(),
         }
         for page_id, page in pages.items():
             self.setPage(int(page_id), page)
@@ -70,6 +85,19 @@ class InstallerWizard(QWizard):
         page = self.page(int(page_id))
         assert page is not None
         return page
+
+    def reject(self) -> None:
+        """Cancel/close: a running build is stopped only after the user confirms."""
+        from .pages.build import BuildPage
+
+        build = self.page_of(PageId.BUILD)
+        assert isinstance(build, BuildPage)
+        if build.session is not None:
+            if not build.ask_cancel():
+                return  # the user chose to keep building
+            build.session.finished.connect(lambda _outcome: QWizard.reject(self))
+            return
+        super().reject()
 
 
 def run_gui() -> int:

@@ -6,10 +6,12 @@
 
 from __future__ import annotations
 
+import threading
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 
 class _Runner(QObject):
@@ -67,3 +69,94 @@ class BackgroundTask(QObject):
     def _on_failed(self, exc: object) -> None:
         self._stop()
         self.failed.emit(exc)
+
+
+class BuildSession(QObject):
+    """Runs a build on its own thread and hands its events to the GUI in batches.
+
+    The backend may print tens of thousands of lines per second; one Qt signal per line would
+    flood the event loop. Instead the build thread appends to thread-safe queues and a GUI
+    timer drains them every ``interval_ms``: ``lines`` carries a batch of log lines,
+    ``progress`` only the newest progress, ``event`` every other event (steps, diagnoses,
+    stalls, retries) in order, and ``finished`` the outcome.
+    """
+
+    lines = Signal(list)
+    progress = Signal(object)
+    event = Signal(object)
+    finished = Signal(object)
+
+    def __init__(
+        self,
+        run: Callable[[Callable[[object], None], threading.Event], object],
+        interval_ms: int = 50,
+        max_batch: int = 5000,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._run = run
+        self.cancel_event = threading.Event()
+        self._lines: deque[str] = deque()
+        self._events: deque[object] = deque()
+        self._progress: object | None = None
+        self._lock = threading.Lock()
+        self._outcome: object | None = None
+        self._done = False
+        self._max_batch = max_batch
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self.drain)
+        self._thread = threading.Thread(target=self._work, name="build", daemon=True)
+
+    def start(self) -> None:
+        self._timer.start()
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self.cancel_event.set()
+
+    def is_running(self) -> bool:
+        return self._thread.is_alive() or not self._done
+
+    def _sink(self, event: object) -> None:  # runs on the build thread
+        from build_backend.build import LogLine, ProgressEvent
+
+        if isinstance(event, LogLine):
+            self._lines.append(event.text)
+        elif isinstance(event, ProgressEvent):
+            self._progress = event
+        else:
+            with self._lock:
+                self._events.append(event)
+
+    def _work(self) -> None:
+        try:
+            outcome: object = self._run(self._sink, self.cancel_event)
+        except BaseException as exc:  # noqa: BLE001 - shown to the user by the page
+            outcome = exc
+        self._outcome = outcome
+
+    @Slot()
+    def drain(self) -> None:
+        finished = not self._thread.is_alive() and self._outcome is not None
+        batch: list[str] = []
+        pop = self._lines.popleft
+        try:
+            while len(batch) < self._max_batch:
+                batch.append(pop())
+        except IndexError:
+            pass
+        if batch:
+            self.lines.emit(batch)
+        progress, self._progress = self._progress, None
+        if progress is not None:
+            self.progress.emit(progress)
+        with self._lock:
+            events = list(self._events)
+            self._events.clear()
+        for item in events:
+            self.event.emit(item)
+        if finished and not self._lines and not self._done:
+            self._done = True
+            self._timer.stop()
+            self.finished.emit(self._outcome)

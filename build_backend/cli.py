@@ -54,6 +54,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="show a recorded machine (a file written by --record) instead of this one",
     )
+    build_cmd = commands.add_parser(
+        "build",
+        help="build a kernel into a wheel (verified, then installed, in later steps)",
+        description="Build a kernel library into a wheel for the target Python. The wheel "
+        "goes to a staging folder; nothing is installed unless --install is given.",
+    )
+    build_cmd.add_argument("--kernel", default="probe", help="the kernel to build (default: probe)")
+    build_cmd.add_argument("--version", dest="kernel_version", help="the kernel version")
+    build_cmd.add_argument("--source", type=Path, help="a local source folder to build from")
+    build_cmd.add_argument("--python", type=Path, help="the target interpreter")
+    build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
+    build_cmd.add_argument("--install", action="store_true",
+                           help="install the wheel into the target Python after the build")
+    build_cmd.add_argument("--plan-only", action="store_true",
+                           help="print what would run, and run nothing")
+    build_cmd.add_argument("--verbose", "-v", action="store_true",
+                           help="print every line of the build log")
+    build_cmd.add_argument("--json", action="store_true", help="print the outcome as JSON")
     return parser
 
 
@@ -67,6 +85,10 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     try:
         if args.command == "detect":
             return _detect(args, stream)
+        if args.command == "build":
+            from .cli_build import run_build_command
+
+            return run_build_command(args, stream)
     except WizardError as exc:
         print(exc.describe(), file=sys.stderr)
         return int(exc.exit_code)

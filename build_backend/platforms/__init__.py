@@ -48,6 +48,32 @@ class Platform(Protocol):
         """Executable names to look for on PATH (``python3``, ``python.exe`` ...)."""
         ...
 
+    def cuda_toolkit_folders(self) -> list[Path]:
+        """Existing folders where CUDA toolkits are installed by default."""
+        ...
+
+    def executable(self, name: str) -> str:
+        """``nvcc`` → ``nvcc`` (Linux) or ``nvcc.exe`` (Windows)."""
+        ...
+
+    host_include_var: str  # where the host compiler takes extra include folders from
+
+
+@dataclass(frozen=True)
+class ProcessGroupOptions:
+    """Popen arguments that give a child its own process group, so its tree can be stopped."""
+
+    start_new_session: bool
+    creationflags: int
+
+
+def process_group_options() -> ProcessGroupOptions:
+    if sys.platform == "win32":
+        import subprocess
+
+        return ProcessGroupOptions(False, subprocess.CREATE_NEW_PROCESS_GROUP)  # type: ignore[attr-defined,unused-ignore]
+    return ProcessGroupOptions(True, 0)
+
 
 def current() -> Platform:
     """The platform of this machine."""
@@ -60,4 +86,4 @@ def current() -> Platform:
     return LinuxPlatform()
 
 
-__all__ = ["InterpreterHint", "Platform", "current"]
+__all__ = ["InterpreterHint", "Platform", "ProcessGroupOptions", "current", "process_group_options"]

@@ -12,6 +12,7 @@ from . import InterpreterHint
 
 class LinuxPlatform:
     name = "linux"
+    host_include_var = "CPLUS_INCLUDE_PATH"
 
     def python_in_prefix(self, prefix: Path) -> Path:
         return prefix / "bin" / "python"
@@ -29,3 +30,17 @@ class LinuxPlatform:
 
     def interpreter_names(self) -> Sequence[str]:
         return ("python3", "python")
+
+    def cuda_toolkit_folders(self) -> list[Path]:
+        found: list[Path] = []
+        for base in (Path("/usr/local"), Path("/opt")):
+            try:
+                found += sorted(
+                    p for p in base.iterdir() if p.name.startswith("cuda") and p.is_dir()
+                )
+            except OSError:
+                continue
+        return found
+
+    def executable(self, name: str) -> str:
+        return name

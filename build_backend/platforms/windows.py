@@ -41,6 +41,7 @@ def parse_py_launcher(output: str) -> list[InterpreterHint]:
 
 class WindowsPlatform:
     name = "windows"
+    host_include_var = "INCLUDE"  # cl.exe reads extra include folders from INCLUDE
 
     def python_in_prefix(self, prefix: Path) -> Path:
         # venvs keep it in Scripts\, conda environments in the prefix itself
@@ -72,3 +73,14 @@ class WindowsPlatform:
 
     def interpreter_names(self) -> Sequence[str]:
         return ("python.exe",)
+
+    def cuda_toolkit_folders(self) -> list[Path]:
+        base = Path(os.environ.get("ProgramFiles", r"C:\Program Files"))
+        root = base / "NVIDIA GPU Computing Toolkit" / "CUDA"
+        try:
+            return sorted(p for p in root.iterdir() if p.is_dir())
+        except OSError:
+            return []
+
+    def executable(self, name: str) -> str:
+        return name if name.lower().endswith(".exe") else name + ".exe"

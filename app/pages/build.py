@@ -1,0 +1,325 @@
+"""Build: the kernel is compiled in the background; the log streams, failures are explained."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from build_backend.build import (
+    BuildOutcome,
+    BuildPlan,
+    BuildStatus,
+    DiagnosisEvent,
+    ProgressEvent,
+    RetryEvent,
+    StallEvent,
+    Step,
+    StepEvent,
+    StepState,
+)
+
+from ..widgets.banner import Banner, Tone
+from ..widgets.log_view import LogView
+from ..workers import BuildSession
+
+if TYPE_CHECKING:
+    from ..wizard import InstallerWizard
+
+STEP_TITLES = {Step.COMPILE: "Compile", Step.LINK: "Link", Step.WHEEL: "Package the wheel"}
+STATE_TEXT = {
+    StepState.RUNNING: "running…",
+    StepState.DONE: "done",
+    StepState.FAILED: "failed",
+    StepState.CANCELLED: "cancelled",
+}
+
+
+def format_duration(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+class BuildPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Build")
+        self.setSubTitle("The kernel is compiled into a wheel. Nothing is installed yet.")
+        self.session: BuildSession | None = None
+        self.plan: BuildPlan | None = None
+        self.outcome: BuildOutcome | None = None
+        self._step_items: dict[Step, QTreeWidgetItem] = {}
+
+        layout = QVBoxLayout(self)
+        self.banner = Banner()
+        layout.addWidget(self.banner)
+
+        plan_row = QHBoxLayout()
+        self.plan_toggle = QToolButton()
+        self.plan_toggle.setText("What will run")
+        self.plan_toggle.setCheckable(True)
+        self.plan_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.plan_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.plan_toggle.toggled.connect(self._toggle_plan)
+        self.copy_plan = QPushButton("Copy")
+        self.copy_plan.clicked.connect(self._copy_plan)
+        plan_row.addWidget(self.plan_toggle)
+        plan_row.addStretch(1)
+        plan_row.addWidget(self.copy_plan)
+        layout.addLayout(plan_row)
+        self.plan_text = QPlainTextEdit()
+        self.plan_text.setReadOnly(True)
+        self.plan_text.setMaximumHeight(130)
+        self.plan_text.setVisible(False)
+        layout.addWidget(self.plan_text)
+
+        progress_row = QHBoxLayout()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)
+        self.progress.setFormat("%v / %m")
+        self.eta = QLabel()
+        self.cancel_button = QPushButton("Cancel build")
+        self.cancel_button.clicked.connect(self.ask_cancel)
+        self.rebuild_button = QPushButton("Build again")
+        self.rebuild_button.clicked.connect(self.start_build)
+        self.rebuild_button.setVisible(False)
+        progress_row.addWidget(self.progress, 1)
+        progress_row.addWidget(self.eta)
+        progress_row.addWidget(self.cancel_button)
+        progress_row.addWidget(self.rebuild_button)
+        layout.addLayout(progress_row)
+        self.stall = QLabel()
+        self.stall.setWordWrap(True)
+        self.stall.setVisible(False)
+        layout.addWidget(self.stall)
+
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        top = QWidget()
+        top_layout = QHBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        self.steps = QTreeWidget()
+        self.steps.setHeaderLabels(["Step", "State", "Time"])
+        self.steps.setRootIsDecorated(False)
+        self.steps.setMaximumWidth(340)
+        top_layout.addWidget(self.steps)
+        self.diagnosis = QPlainTextEdit()
+        self.diagnosis.setReadOnly(True)
+        self.diagnosis.setPlaceholderText("Known problems found in the log appear here.")
+        top_layout.addWidget(self.diagnosis, 1)
+        splitter.addWidget(top)
+        self.log = LogView()
+        splitter.addWidget(self.log)
+        splitter.setStretchFactor(1, 3)
+        layout.addWidget(splitter, 1)
+
+    # -- QWizardPage -----------------------------------------------------------------------
+
+    def _wizard(self) -> InstallerWizard:
+        return cast("InstallerWizard", self.wizard())
+
+    def initializePage(self) -> None:
+        if self.session is None and self.outcome is None:
+            self.start_build()  # long work starts once the page is shown
+
+    def isComplete(self) -> bool:
+        return self.outcome is not None and self.outcome.status is BuildStatus.SUCCEEDED
+
+    def is_running(self) -> bool:
+        return self.session is not None
+
+    # -- running ---------------------------------------------------------------------------
+
+    @Slot()
+    def start_build(self) -> None:
+        wizard = self._wizard()
+        try:
+            plan = wizard.services.make_plan(wizard.state)
+        except Exception as exc:  # noqa: BLE001 - a WizardError in practice: shown, not raised
+            from build_backend.errors import WizardError
+
+            if isinstance(exc, WizardError):
+                self.banner.show_message(Tone.ERROR, exc.what, exc.hint)
+            else:
+                self.banner.show_message(Tone.ERROR, "The build could not be prepared.", str(exc))
+            self.rebuild_button.setVisible(True)
+            return
+        self.plan = plan
+        self.outcome = None
+        self.plan_text.setPlainText(plan.describe())
+        self.log.clear()
+        self.log.source_file = plan.log_path
+        self.diagnosis.clear()
+        self.steps.clear()
+        self._step_items.clear()
+        self.stall.setVisible(False)
+        self.progress.setRange(0, 0)
+        self.eta.setText("")
+        self.banner.show_message(
+            Tone.INFO,
+            f"Building {plan.kernel} {plan.version}…",
+            plan.parallelism.reason,
+        )
+        run_build = wizard.services.run_build
+
+        def run(sink: object, cancel: object) -> object:
+            return run_build(plan, sink, cancel)  # type: ignore[arg-type]
+
+        self.session = BuildSession(run, parent=self)
+        self.session.lines.connect(self.log.append_lines)
+        self.session.progress.connect(self._on_progress)
+        self.session.event.connect(self._on_event)
+        self.session.finished.connect(self._on_finished)
+        self.cancel_button.setVisible(True)
+        self.cancel_button.setEnabled(True)
+        self.rebuild_button.setVisible(False)
+        self._set_navigation(running=True)
+        self.session.start()
+        self.completeChanged.emit()
+
+    def _set_navigation(self, running: bool) -> None:
+        """Back is disabled while a build runs.
+
+        QWizard recomputes the Back button on every state change and disables it exactly when
+        the previous page is a commit page, so the previous page is marked as one while the
+        build runs (and unmarked after): the wizard itself then keeps Back disabled.
+        """
+        wizard = self.wizard()
+        if wizard is None:
+            return
+        own = [i for i in wizard.pageIds() if wizard.page(i) is self]
+        # During initializePage() this page is not in the history yet; afterwards it is last.
+        history = [i for i in wizard.visitedIds() if i not in own]
+        if history:
+            previous = wizard.page(history[-1])
+            if previous is not None:
+                previous.setCommitPage(running)
+        self.completeChanged.emit()  # makes QWizard update its buttons now
+
+    @Slot()
+    def ask_cancel(self) -> bool:
+        """Ask, then stop the build. Returns True if the build is (being) stopped."""
+        if self.session is None:
+            return True
+        answer = QMessageBox.question(
+            self,
+            "Stop the build?",
+            "Stop the build now? Everything compiled so far is discarded; nothing has been "
+            "installed, so your environment stays as it is.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.cancel_now()
+        return True
+
+    def cancel_now(self) -> None:
+        if self.session is not None:
+            self.cancel_button.setEnabled(False)
+            self.banner.show_message(Tone.INFO, "Stopping the build and its compilers…")
+            self.session.cancel()
+
+    @Slot(object)
+    def _on_progress(self, event: object) -> None:
+        assert isinstance(event, ProgressEvent)
+        self.progress.setRange(0, event.total)
+        self.progress.setValue(event.done)
+        if event.eta_seconds is not None:
+            self.eta.setText(f"about {format_duration(event.eta_seconds)} left")
+
+    @Slot(object)
+    def _on_event(self, event: object) -> None:
+        if isinstance(event, StepEvent):
+            item = self._step_items.get(event.step)
+            if item is None:
+                item = QTreeWidgetItem([STEP_TITLES.get(event.step, event.step.value), "", ""])
+                self.steps.addTopLevelItem(item)
+                self._step_items[event.step] = item
+            item.setText(1, STATE_TEXT[event.state])
+            if event.state is not StepState.RUNNING:
+                item.setText(2, format_duration(event.seconds))
+            self.steps.resizeColumnToContents(0)
+        elif isinstance(event, DiagnosisEvent):
+            hit = event.diagnosis
+            self.diagnosis.appendPlainText(
+                f"● {hit.title} (line {hit.line_number})\n  Why: {hit.cause}\n"
+                f"  What to do: {hit.fix}\n"
+            )
+        elif isinstance(event, StallEvent):
+            running = ", ".join(event.compilers) or "no compiler process found"
+            self.stall.setText(
+                f"No output for {format_duration(event.quiet_seconds)}. Still running: "
+                f"{running}. Large kernels can compile for many minutes without printing."
+            )
+            self.stall.setVisible(True)
+        elif isinstance(event, RetryEvent):
+            self.banner.show_message(Tone.WARNING, f"Attempt {event.attempt}", event.reason)
+            self.diagnosis.appendPlainText(f"↻ {event.reason}\n")
+        if not isinstance(event, StallEvent):
+            self.stall.setVisible(False)
+
+    @Slot(object)
+    def _on_finished(self, outcome: object) -> None:
+        self.session = None
+        self.cancel_button.setVisible(False)
+        self.rebuild_button.setVisible(True)
+        self._set_navigation(running=False)
+        if not isinstance(outcome, BuildOutcome):
+            self.banner.show_message(Tone.ERROR, "The build stopped unexpectedly.", str(outcome))
+            self.completeChanged.emit()
+            return
+        self.outcome = outcome
+        self._wizard().state.build_outcome = outcome
+        if outcome.status is BuildStatus.SUCCEEDED:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(1)
+            self.eta.setText(f"took {format_duration(outcome.seconds)}")
+            self.banner.show_message(Tone.OK, outcome.message, f"Log: {outcome.log_path}")
+            self.rebuild_button.setVisible(False)
+        elif outcome.status is BuildStatus.CANCELLED:
+            self.progress.setRange(0, 1)
+            self.progress.setValue(0)
+            self.banner.show_message(Tone.WARNING, outcome.message, outcome.hint)
+        else:
+            self.banner.show_message(Tone.ERROR, outcome.message, outcome.hint)
+            report = outcome.diagnosis
+            if report is not None and report.first_error is not None:
+                first = report.first_error
+                context = "\n".join(first.context_before[-3:])
+                self.diagnosis.appendPlainText(
+                    f"First error (line {first.line_number}):\n{context}\n→ {first.line}\n"
+                )
+        self.completeChanged.emit()
+
+    # -- plan ------------------------------------------------------------------------------
+
+    @Slot(bool)
+    def _toggle_plan(self, shown: bool) -> None:
+        self.plan_text.setVisible(shown)
+        self.plan_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    @Slot()
+    def _copy_plan(self) -> None:
+        QGuiApplication.clipboard().setText(self.plan_text.toPlainText())

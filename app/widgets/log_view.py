@@ -1,0 +1,134 @@
+"""A live log view: monospace, bounded memory, follows the end unless the user scrolled up.
+
+Lines arrive in batches (:meth:`append_lines`), one document edit per batch, so tens of
+thousands of lines per second don't stall the event loop. Only the last ``max_lines`` lines are
+kept on screen (the full log is always in the log file). Search, copy and save are built in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Slot
+from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor, QTextDocument
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+DEFAULT_MAX_LINES = 20_000
+
+
+class LogView(QWidget):
+    def __init__(self, max_lines: int = DEFAULT_MAX_LINES, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.text.setUndoRedoEnabled(False)
+        self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.text.setMaximumBlockCount(max_lines)
+        self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.text.setCenterOnScroll(False)
+        self.lines_received = 0
+        self.source_file: Path | None = None
+
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search the log…")
+        self.search.returnPressed.connect(self.find_next)
+        self.find_button = QPushButton("Find")
+        self.find_button.clicked.connect(self.find_next)
+        self.copy_button = QPushButton("Copy")
+        self.copy_button.setToolTip("Copy the lines shown to the clipboard")
+        self.copy_button.clicked.connect(self.copy_all)
+        self.save_button = QPushButton("Save…")
+        self.save_button.setToolTip("Save the complete log to a file")
+        self.save_button.clicked.connect(self._save_dialog)
+        self.status = QLabel()
+
+        bar = QHBoxLayout()
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.find_button)
+        bar.addWidget(self.copy_button)
+        bar.addWidget(self.save_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(bar)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.status)
+
+    # -- feeding ---------------------------------------------------------------------------
+
+    def at_end(self) -> bool:
+        bar = self.text.verticalScrollBar()
+        return bar.value() >= bar.maximum() - 2
+
+    def append_lines(self, lines: Sequence[str]) -> None:
+        if not lines:
+            return
+        follow = self.at_end()
+        bar = self.text.verticalScrollBar()
+        position = bar.value()
+        cursor = QTextCursor(self.text.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        cursor.beginEditBlock()
+        prefix = "\n" if not self.text.document().isEmpty() else ""
+        cursor.insertText(prefix + "\n".join(lines))
+        cursor.endEditBlock()
+        self.lines_received += len(lines)
+        if follow:
+            bar.setValue(bar.maximum())
+        else:
+            bar.setValue(position)  # the user scrolled up to read: stay there
+
+    def clear(self) -> None:
+        self.text.clear()
+        self.lines_received = 0
+
+    def shown_text(self) -> str:
+        return self.text.toPlainText()
+
+    # -- actions ---------------------------------------------------------------------------
+
+    @Slot()
+    def find_next(self) -> bool:
+        needle = self.search.text()
+        if not needle:
+            return False
+        found = self.text.find(needle)
+        if not found:  # wrap around
+            self.text.moveCursor(QTextCursor.MoveOperation.Start)
+            found = self.text.find(needle)
+        self.status.setText("" if found else f"“{needle}” not found in the lines shown")
+        return found
+
+    def find_previous(self) -> bool:
+        return self.text.find(self.search.text(), QTextDocument.FindFlag.FindBackward)
+
+    @Slot()
+    def copy_all(self) -> None:
+        QGuiApplication.clipboard().setText(self.shown_text())
+        self.status.setText("Copied to the clipboard.")
+
+    def save_to(self, path: Path) -> None:
+        """The complete log when the build's log file is known, else the lines shown."""
+        if self.source_file is not None and self.source_file.exists():
+            path.write_bytes(self.source_file.read_bytes())
+        else:
+            path.write_text(self.shown_text() + "\n", encoding="utf-8")
+        self.status.setText(f"Saved to {path}")
+
+    @Slot()
+    def _save_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save the build log", "build.log")
+        if name:
+            self.save_to(Path(name))
+
+
+__all__ = ["LogView"]

@@ -1,0 +1,696 @@
+"""The build: a :class:`BuildPlan` that says exactly what will run, and the runner that runs it.
+
+The plan is data: command, working folder, environment changes and output folder; the Build
+page shows it as "what will run" and the runner executes nothing else. The runner streams the
+merged output line by line (robust decoding), turns ninja's ``[n/N]`` into progress and an ETA,
+reports steps with durations, matches known failures as they stream (:mod:`.diagnose`), retries
+by itself where that is safe (out of memory → half the jobs; CUDA 13 CCCL headers → add the
+include path), writes the full log to the user's data folder, notices when the build goes
+quiet, and stops the whole process tree on cancel.
+
+Nothing here writes into the target environment: ``pip wheel`` produces a wheel in a staging
+folder; installing it is :mod:`.install`'s job, after verification.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import queue
+import re
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from enum import Enum
+from pathlib import Path
+from typing import IO
+
+from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .platforms import process_group_options
+from .processes import kill_tree, running_compilers
+from .toolchain import cccl_include_dir
+
+GIB = 1024**3
+
+
+# -- parallelism: the one place that decides MAX_JOBS and NVCC_THREADS ----------------------
+
+
+@dataclass(frozen=True)
+class Parallelism:
+    """How many compile jobs run at once, and how many threads each nvcc uses."""
+
+    jobs: int
+    nvcc_threads: int
+    reason: str  # one line: which limit decided it
+
+
+RAM_HEADROOM = 0.85  # leave 15 % of the available RAM to the system and the linker
+
+
+def choose_parallelism(
+    cpu_cores: int,
+    ram_available_bytes: int,
+    gb_per_thread: float,
+    max_nvcc_threads: int = 1,
+) -> Parallelism:
+    """Compile jobs × nvcc threads, from cores and the RAM each compile thread needs.
+
+    Every compile thread (an nvcc ``--threads`` worker, or a host compiler job) needs about
+    ``gb_per_thread`` GB at its peak (the recipe says how much: ~5 GB for FlashAttention).
+    Rules, in order:
+
+    1. threads per job: ``max_nvcc_threads`` (the recipe's), but no more than the cores;
+    2. the total of jobs × threads may use at most 85 % of the available RAM;
+    3. jobs × threads should not exceed the logical cores (more only queues work);
+    4. at least one job with one thread, however little RAM there is (it may still fail;
+       the out-of-memory diagnosis then says so).
+    """
+    cores = max(1, cpu_cores)
+    threads = max(1, min(max_nvcc_threads, cores))
+    ram_gb = ram_available_bytes / GIB
+    ram_threads = max(1, math.floor(ram_gb * RAM_HEADROOM / max(gb_per_thread, 0.1)))
+    if ram_threads < threads:
+        threads = ram_threads
+    jobs_by_cores = max(1, cores // threads)
+    jobs_by_ram = max(1, ram_threads // threads)
+    jobs = min(jobs_by_cores, jobs_by_ram)
+    limit = "RAM" if jobs_by_ram < jobs_by_cores else "CPU cores"
+    reason = (
+        f"{jobs} parallel compile job{'s' if jobs != 1 else ''} × {threads} nvcc "
+        f"thread{'s' if threads != 1 else ''}: limited by {limit} ({cores} cores, "
+        f"{ram_gb:.1f} GB RAM available, ~{gb_per_thread:g} GB per compile thread)"
+    )
+    return Parallelism(jobs=jobs, nvcc_threads=threads, reason=reason)
+
+
+# -- the plan ---------------------------------------------------------------------------------
+
+
+class EnvMode(Enum):
+    SET = "set"
+    PREPEND = "prepend"  # a path list: put the value in front of what is there
+
+
+@dataclass(frozen=True)
+class EnvChange:
+    name: str
+    value: str
+    mode: EnvMode = EnvMode.SET
+    why: str = ""
+
+
+class ArchKnob(Enum):
+    """How a recipe is told which GPU architectures to build."""
+
+    NONE = "none"
+    TORCH_CUDA_ARCH_LIST = "torch_cuda_arch_list"  # "8.6;9.0"
+    FLASH_ATTN_CUDA_ARCHS = "flash_attn_cuda_archs"  # "86;90"
+    FLASHMLA_DISABLE_FLAGS = "flashmla_disable_flags"  # FLASH_MLA_DISABLE_SM90/SM100
+
+
+def arch_env(knob: ArchKnob, archs: Sequence[str]) -> list[EnvChange]:
+    """Environment changes that narrow a build to ``archs`` ("9.0", "12.0", ...)."""
+    if not archs or knob is ArchKnob.NONE:
+        return []
+    why = "build only for the selected GPUs"
+    if knob is ArchKnob.TORCH_CUDA_ARCH_LIST:
+        return [EnvChange("TORCH_CUDA_ARCH_LIST", ";".join(archs), why=why)]
+    if knob is ArchKnob.FLASH_ATTN_CUDA_ARCHS:
+        return [EnvChange("FLASH_ATTN_CUDA_ARCHS", ";".join(a.replace(".", "") for a in archs),
+                          why=why)]
+    majors = {a.split(".")[0] for a in archs}
+    changes = []
+    if "9" not in majors:
+        changes.append(EnvChange("FLASH_MLA_DISABLE_SM90", "1", why="no Hopper GPU selected"))
+    if "10" not in majors:
+        changes.append(EnvChange("FLASH_MLA_DISABLE_SM100", "1",
+                                 why="no Blackwell datacenter GPU selected"))
+    return changes
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """Exactly what a build will run. Nothing else is run."""
+
+    kernel: str  # recipe id
+    version: str
+    source_dir: Path
+    python: Path
+    command: tuple[str, ...]
+    cwd: Path
+    env_changes: tuple[EnvChange, ...]
+    output_dir: Path  # the wheel appears here (a staging folder, never site-packages)
+    log_path: Path
+    parallelism: Parallelism
+    archs: tuple[str, ...] = ()
+    cuda_home: Path | None = None
+    cuda_version: tuple[int, int] | None = None
+    host_include_var: str = "CPLUS_INCLUDE_PATH"  # INCLUDE for MSVC
+    notes: tuple[str, ...] = ()
+
+    def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The full environment of the build: ``base`` (default: this process's) + changes."""
+        env = dict(os.environ if base is None else base)
+        for change in self.env_changes:
+            if change.mode is EnvMode.PREPEND and env.get(change.name):
+                env[change.name] = change.value + os.pathsep + env[change.name]
+            else:
+                env[change.name] = change.value
+        return env
+
+    def env_value(self, name: str) -> str | None:
+        for change in reversed(self.env_changes):
+            if change.name == name:
+                return change.value
+        return None
+
+    def with_env(self, *changes: EnvChange, note: str = "") -> BuildPlan:
+        """A copy with these changes replacing any earlier change of the same variable."""
+        names = {c.name for c in changes if c.mode is EnvMode.SET}
+        kept = tuple(c for c in self.env_changes if c.name not in names)
+        notes = self.notes + ((note,) if note else ())
+        return replace(self, env_changes=kept + tuple(changes), notes=notes)
+
+    def describe(self) -> str:
+        """'What will run', copyable into a terminal (POSIX shell syntax)."""
+        lines = [f"# {self.kernel} {self.version}: build a wheel into {self.output_dir}"]
+        lines += [f"# {note}" for note in self.notes]
+        lines.append(f"cd {_quote(str(self.cwd))}")
+        for change in self.env_changes:
+            value = _quote(change.value)
+            if change.mode is EnvMode.PREPEND:
+                value = f'{value}"{os.pathsep}${change.name}"'
+            comment = f"  # {change.why}" if change.why else ""
+            lines.append(f"export {change.name}={value}{comment}")
+        lines.append(" ".join(_quote(part) for part in self.command))
+        return "\n".join(lines)
+
+
+def _quote(text: str) -> str:
+    if text and re.fullmatch(r"[\w@%+=:,./-]+", text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def make_plan(
+    *,
+    kernel: str,
+    version: str,
+    source_dir: Path,
+    python: Path,
+    python_scripts: Path | None,
+    output_dir: Path,
+    log_path: Path,
+    parallelism: Parallelism,
+    archs: Sequence[str] = (),
+    arch_knob: ArchKnob = ArchKnob.NONE,
+    uses_nvcc_threads: bool = False,
+    cuda_home: Path | None = None,
+    cuda_version: tuple[int, int] | None = None,
+    host_include_var: str = "CPLUS_INCLUDE_PATH",
+    knobs: Mapping[str, str] | None = None,
+    extra: Sequence[EnvChange] = (),
+) -> BuildPlan:
+    """Compose the plan. Platform specifics (MSVC environment, short TEMP) come in ``extra``."""
+    changes: list[EnvChange] = [
+        EnvChange("PYTHONUNBUFFERED", "1", why="stream the build's output as it happens"),
+        EnvChange("PIP_NO_INPUT", "1"),
+        EnvChange("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+        EnvChange("MAX_JOBS", str(parallelism.jobs), why=parallelism.reason),
+    ]
+    if uses_nvcc_threads:
+        changes.append(EnvChange("NVCC_THREADS", str(parallelism.nvcc_threads)))
+    if python_scripts is not None:
+        changes.append(EnvChange("PATH", str(python_scripts), EnvMode.PREPEND,
+                                 why="the target environment's ninja"))
+    notes: list[str] = []
+    if cuda_home is not None:
+        changes.append(EnvChange("CUDA_HOME", str(cuda_home), why="the CUDA toolkit to use"))
+        changes.append(EnvChange("PATH", str(cuda_home / "bin"), EnvMode.PREPEND,
+                                 why="its nvcc first on PATH"))
+        cccl = cccl_include_dir(cuda_home, cuda_version) if cuda_version else None
+        if cccl is not None:
+            changes.append(
+                EnvChange(host_include_var, str(cccl), EnvMode.PREPEND,
+                          why="CUDA 13 keeps the CCCL headers (cuda/std/...) here; the host "
+                          "compiler does not look there by itself")
+            )
+            notes.append("CUDA 13: CCCL headers added to the host include path")
+    changes += arch_env(arch_knob, archs)
+    for name, value in (knobs or {}).items():
+        changes.append(EnvChange(name, value, why="recipe setting"))
+    changes += list(extra)
+    command = (
+        str(python), "-m", "pip", "wheel", ".", "--no-build-isolation", "--no-deps",
+        "-w", str(output_dir), "-v",
+    )
+    return BuildPlan(
+        kernel=kernel,
+        version=version,
+        source_dir=source_dir,
+        python=python,
+        command=command,
+        cwd=source_dir,
+        env_changes=tuple(changes),
+        output_dir=output_dir,
+        log_path=log_path,
+        parallelism=parallelism,
+        archs=tuple(archs),
+        cuda_home=cuda_home,
+        cuda_version=cuda_version,
+        host_include_var=host_include_var,
+        notes=tuple(notes),
+    )
+
+
+# -- events -------------------------------------------------------------------------------------
+
+
+class Step(Enum):
+    COMPILE = "compile"
+    LINK = "link"
+    WHEEL = "wheel"
+
+
+class StepState(Enum):
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class LogLine:
+    text: str
+    number: int  # 1-based over the whole build, retries included
+
+
+@dataclass(frozen=True)
+class ProgressEvent:
+    done: int
+    total: int
+    eta_seconds: float | None
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class StepEvent:
+    step: Step
+    state: StepState
+    seconds: float = 0.0  # duration, for DONE/FAILED/CANCELLED
+
+
+@dataclass(frozen=True)
+class DiagnosisEvent:
+    diagnosis: Diagnosis
+
+
+@dataclass(frozen=True)
+class StallEvent:
+    quiet_seconds: float
+    compilers: tuple[str, ...]  # what is still running
+
+
+@dataclass(frozen=True)
+class RetryEvent:
+    attempt: int  # the attempt about to start (2, 3, ...)
+    reason: str
+
+
+BuildEvent = LogLine | ProgressEvent | StepEvent | DiagnosisEvent | StallEvent | RetryEvent
+
+
+class BuildStatus(Enum):
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True)
+class StepTiming:
+    step: Step
+    state: StepState
+    seconds: float
+
+
+@dataclass(frozen=True)
+class BuildOutcome:
+    status: BuildStatus
+    message: str  # one line for a person
+    hint: str
+    plan: BuildPlan  # the plan of the last attempt
+    wheel: Path | None
+    log_path: Path
+    seconds: float
+    attempts: int
+    exit_code: int | None
+    diagnosis: DiagnosisReport | None
+    steps: tuple[StepTiming, ...] = ()
+    leftover_pids: tuple[int, ...] = ()  # processes that survived a cancel (should be none)
+
+
+# -- decoding and progress ----------------------------------------------------------------------
+
+
+def decode_line(raw: bytes) -> str:
+    """One line of compiler output as text, whatever it was encoded in; never raises.
+
+    UTF-8 first; MSVC and other Windows tools often speak the ANSI code page (cp1252), so a
+    line that is not valid UTF-8 is read as cp1252; bytes that fit neither become U+FFFD.
+    """
+    text: str
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = raw.decode("cp1252")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", errors="replace")
+    return text.rstrip("\r\n")
+
+
+_NINJA = re.compile(r"^\s*\[(\d+)/(\d+)\]")  # pip -v indents the build's output
+
+
+class ProgressTracker:
+    """ninja's ``[n/N]`` → done/total and an ETA from the pace so far."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._first: tuple[float, int] | None = None  # (time, done) at the first ninja line
+        self.done = 0
+        self.total = 0
+
+    def feed(self, line: str) -> ProgressEvent | None:
+        match = _NINJA.match(line)
+        if match is None:
+            return None
+        done, total = int(match.group(1)), int(match.group(2))
+        now = self._clock()
+        if self._first is None or total != self.total:
+            self._first = (now, done - 1)  # ninja prints a line when it *starts* a job
+        self.done, self.total = done, total
+        eta = None
+        start_time, start_done = self._first
+        finished = done - start_done - 1
+        if finished > 0:
+            pace = (now - start_time) / finished
+            eta = max(0.0, pace * (total - done + 1))
+        return ProgressEvent(done=done, total=total, eta_seconds=eta)
+
+
+_LINK = re.compile(r"(\s-shared\s|\blink\.exe\b|\s/DLL\b|^Linking\b)", re.IGNORECASE)
+_WHEEL = re.compile(r"^\s*(installing to build/bdist|creating '.*\.whl'|Created wheel for)")
+
+
+# -- the runner -------------------------------------------------------------------------------
+
+
+EventSink = Callable[[BuildEvent], None]
+DEFAULT_STALL_S = 180.0
+
+
+class _Attempt:
+    """One run of the plan's command."""
+
+    def __init__(
+        self,
+        plan: BuildPlan,
+        emit: EventSink,
+        log: IO[str],
+        cancel: threading.Event,
+        stall_after_s: float,
+        line_offset: int,
+    ) -> None:
+        self.plan = plan
+        self.emit = emit
+        self.log = log
+        self.cancel = cancel
+        self.stall_after_s = stall_after_s
+        self.line_number = line_offset
+        self.diagnoser = LogDiagnoser()
+        self.progress = ProgressTracker()
+        self.steps: list[StepTiming] = []
+        self._step: Step | None = None
+        self._step_started = 0.0
+        self.leftover: list[int] = []
+
+    def _enter(self, step: Step) -> None:
+        if self._step is step:
+            return
+        self._close_step(StepState.DONE)
+        self._step = step
+        self._step_started = time.monotonic()
+        self.emit(StepEvent(step, StepState.RUNNING))
+
+    def _close_step(self, state: StepState) -> None:
+        if self._step is None:
+            return
+        seconds = time.monotonic() - self._step_started
+        self.steps.append(StepTiming(self._step, state, seconds))
+        self.emit(StepEvent(self._step, state, seconds))
+        self._step = None
+
+    def _line(self, text: str) -> None:
+        self.line_number += 1
+        self.log.write(text + "\n")
+        self.emit(LogLine(text, self.line_number))
+        progress = self.progress.feed(text)
+        if progress is not None:
+            self.emit(progress)
+        elif self._step is Step.COMPILE and _LINK.search(text):
+            self._enter(Step.LINK)
+        if self._step is not Step.WHEEL and _WHEEL.search(text):
+            self._enter(Step.WHEEL)
+        for hit in self.diagnoser.feed(text):
+            self.emit(DiagnosisEvent(hit))
+
+    def run(self) -> tuple[int | None, bool]:
+        """(exit code or None, cancelled)."""
+        self._enter(Step.COMPILE)
+        group = process_group_options()
+        try:
+            proc = subprocess.Popen(
+                list(self.plan.command),
+                cwd=self.plan.cwd,
+                env=self.plan.environment(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                start_new_session=group.start_new_session,
+                creationflags=group.creationflags,
+            )
+        except OSError as exc:
+            self._line(f"[wizard] could not start {self.plan.command[0]}: {exc}")
+            self._close_step(StepState.FAILED)
+            return None, False
+        lines: queue.Queue[bytes | None] = queue.Queue(maxsize=10_000)
+        assert proc.stdout is not None
+        reader = threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True)
+        reader.start()
+        last_output = time.monotonic()
+        stall_reported = False
+        cancelled = False
+        while True:
+            if self.cancel.is_set():
+                cancelled = True
+                self._line("[wizard] cancelling: stopping the build and every compiler it started")
+                self.leftover = kill_tree(proc.pid)
+                break
+            try:
+                raw = lines.get(timeout=0.1)
+            except queue.Empty:
+                quiet = time.monotonic() - last_output
+                if quiet >= self.stall_after_s and not stall_reported:
+                    stall_reported = True
+                    self.emit(StallEvent(quiet, tuple(running_compilers(proc.pid))))
+                continue
+            if raw is None:
+                break  # the output pipe closed: the process is finishing
+            last_output = time.monotonic()
+            stall_reported = False
+            self._line(decode_line(raw))
+            # drain whatever else is queued without waiting (high line rates)
+            while True:
+                try:
+                    more = lines.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    lines.put(None)
+                    break
+                self._line(decode_line(more))
+        try:
+            code = proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.leftover = kill_tree(proc.pid)
+            code = proc.wait()
+        reader.join(timeout=5)
+        if cancelled:
+            self._close_step(StepState.CANCELLED)
+        else:
+            self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
+        return code, cancelled
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    try:
+        for raw in iter(stream.readline, b""):
+            lines.put(raw)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
+
+
+def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | None:
+    """The plan for an automatic retry, with what changed — or None if it would not help."""
+    if action is RetryAction.HALVE_JOBS:
+        par = plan.parallelism
+        if par.jobs > 1:
+            jobs, threads = max(1, par.jobs // 2), par.nvcc_threads
+            what = f"{par.jobs} → {jobs} parallel compile jobs"
+        elif par.nvcc_threads > 1:
+            jobs, threads = 1, max(1, par.nvcc_threads // 2)
+            what = f"{par.nvcc_threads} → {threads} nvcc threads"
+        else:
+            return None
+        new = Parallelism(jobs, threads, f"halved after running out of memory: {what}")
+        changes = [EnvChange("MAX_JOBS", str(new.jobs), why=new.reason)]
+        if plan.env_value("NVCC_THREADS") is not None:
+            changes.append(EnvChange("NVCC_THREADS", str(new.nvcc_threads)))
+        retried = replace(plan.with_env(*changes, note=new.reason), parallelism=new)
+        return retried, f"The build ran out of memory; trying again with {what}."
+    if action is RetryAction.ADD_CCCL_INCLUDE:
+        if plan.cuda_home is None:
+            return None
+        folder = plan.cuda_home / "include" / "cccl"
+        if not folder.is_dir() or any(str(folder) == c.value for c in plan.env_changes):
+            return None
+        change = EnvChange(plan.host_include_var, str(folder), EnvMode.PREPEND,
+                           why="CUDA 13 CCCL headers for the host compiler")
+        return (plan.with_env(change, note="CUDA 13: CCCL headers added after the first try"),
+                f"The host compiler could not find CUDA 13's CCCL headers; adding {folder} to "
+                "its include path and trying again.")
+    if action is RetryAction.FORCE_BUILD:
+        if plan.env_value("FLASH_ATTENTION_FORCE_BUILD") == "TRUE":
+            return None
+        change = EnvChange("FLASH_ATTENTION_FORCE_BUILD", "TRUE",
+                           why="skip setup.py's own prebuilt-wheel download")
+        return plan.with_env(change), "Skipping the library's own wheel download and building."
+    return None
+
+
+def run_build(
+    plan: BuildPlan,
+    on_event: EventSink | None = None,
+    cancel: threading.Event | None = None,
+    *,
+    stall_after_s: float = DEFAULT_STALL_S,
+    max_retries: int = 2,
+) -> BuildOutcome:
+    """Run the plan (and safe automatic retries); never raises for a failed build."""
+    emit: EventSink = on_event if on_event is not None else (lambda event: None)
+    stop = cancel if cancel is not None else threading.Event()
+    started = time.monotonic()
+    plan.output_dir.mkdir(parents=True, exist_ok=True)
+    plan.log_path.parent.mkdir(parents=True, exist_ok=True)
+    before = {p.name for p in plan.output_dir.glob("*.whl")}
+    attempts = 0
+    line_offset = 0
+    steps: list[StepTiming] = []
+    tried: set[RetryAction] = set()
+    with open(plan.log_path, "w", encoding="utf-8", errors="replace") as log:
+        while True:
+            attempts += 1
+            log.write(f"# attempt {attempts}\n{plan.describe()}\n\n")
+            log.flush()
+            attempt = _Attempt(plan, emit, log, stop, stall_after_s, line_offset)
+            code, cancelled = attempt.run()
+            line_offset = attempt.line_number
+            steps += attempt.steps
+            report = attempt.diagnoser.summary()
+            log.write(f"\n# exit code {code}{' (cancelled)' if cancelled else ''}\n")
+            log.flush()
+            if cancelled:
+                return BuildOutcome(
+                    status=BuildStatus.CANCELLED,
+                    message="The build was cancelled; nothing was installed.",
+                    hint="Start it again whenever you like; your environment is unchanged.",
+                    plan=plan, wheel=None, log_path=plan.log_path,
+                    seconds=time.monotonic() - started, attempts=attempts, exit_code=code,
+                    diagnosis=report, steps=tuple(steps),
+                    leftover_pids=tuple(attempt.leftover),
+                )
+            if code == 0:
+                wheels = sorted(
+                    (p for p in plan.output_dir.glob("*.whl") if p.name not in before),
+                    key=lambda p: p.stat().st_mtime,
+                )
+                if wheels:
+                    return BuildOutcome(
+                        status=BuildStatus.SUCCEEDED,
+                        message=f"Built {wheels[-1].name}.",
+                        hint="",
+                        plan=plan, wheel=wheels[-1], log_path=plan.log_path,
+                        seconds=time.monotonic() - started, attempts=attempts, exit_code=0,
+                        diagnosis=report, steps=tuple(steps),
+                    )
+                return _failed(plan, report, code, attempts, started, steps,
+                               "The build finished but produced no wheel.")
+            action = report.retry
+            # Halving may repeat (16 → 8 → 4 jobs); every other fix is tried once.
+            repeatable = action is RetryAction.HALVE_JOBS
+            if action is not None and (repeatable or action not in tried) \
+                    and attempts <= max_retries:
+                retry = retry_plan(plan, action)
+                if retry is not None:
+                    tried.add(action)
+                    plan, reason = retry
+                    log.write(f"# retry: {reason}\n")
+                    emit(RetryEvent(attempts + 1, reason))
+                    continue
+            return _failed(plan, report, code, attempts, started, steps)
+
+
+def _failed(
+    plan: BuildPlan,
+    report: DiagnosisReport,
+    code: int | None,
+    attempts: int,
+    started: float,
+    steps: list[StepTiming],
+    message: str = "",
+) -> BuildOutcome:
+    primary = report.primary
+    if not message:
+        message = (
+            f"The build failed: {primary.title}." if primary is not None
+            else "The build failed."
+        )
+    if primary is not None:
+        hint = primary.fix
+    elif report.first_error is not None:
+        hint = (f"The first error was: {report.first_error.line.strip()[:300]} — see the log "
+                f"for details: {plan.log_path}")
+    else:
+        hint = f"See the log for details: {plan.log_path}"
+    return BuildOutcome(
+        status=BuildStatus.FAILED, message=message, hint=hint, plan=plan, wheel=None,
+        log_path=plan.log_path, seconds=time.monotonic() - started, attempts=attempts,
+        exit_code=code, diagnosis=report, steps=tuple(steps),
+    )
+
+
+__all__ = [
+    "ArchKnob", "BuildEvent", "BuildOutcome", "BuildPlan", "BuildStatus", "DiagnosisEvent",
+    "EnvChange", "EnvMode", "LogLine", "Parallelism", "ProgressEvent", "ProgressTracker",
+    "RetryEvent", "StallEvent", "Step", "StepEvent", "StepState", "StepTiming", "arch_env",
+    "choose_parallelism", "decode_line", "make_plan", "retry_plan", "run_build",
+]

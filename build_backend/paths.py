@@ -1,0 +1,51 @@
+"""Where the wizard keeps its own files: logs, reports, staged wheels, caches.
+
+All under the user's data folder (``platformdirs``), overridable with ``KSW_DATA_DIR`` (tests,
+portable installs). Folders are created on first use.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "kernel-setup-wizard"
+
+
+def data_dir() -> Path:
+    override = os.environ.get("KSW_DATA_DIR")
+    root = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, False))
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _sub(name: str) -> Path:
+    path = data_dir() / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def logs_dir() -> Path:
+    return _sub("logs")
+
+
+def reports_dir() -> Path:
+    return _sub("reports")
+
+
+def staging_dir() -> Path:
+    """Built wheels wait here until they are verified and installed."""
+    return _sub("staging")
+
+
+def backups_dir() -> Path:
+    """What an install replaced, kept so it can be rolled back."""
+    return _sub("backups")
+
+
+def timestamp() -> str:
+    """A sortable, file-name-safe local timestamp: 20261121-161430."""
+    return datetime.now().strftime("%Y%m%d-%H%M%S")

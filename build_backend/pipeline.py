@@ -1,0 +1,170 @@
+"""From the wizard's choices to a :class:`~build_backend.build.BuildPlan`.
+
+:class:`BuildRequest` is what the pages (or the CLI options) chose: which kernel and version,
+where its source is, which Python gets it, which GPUs it is for. :func:`plan_build` turns it
+into the exact plan: source staged into a short build root, the GPU architectures narrowed to
+the selected GPUs, parallelism from this machine's cores and RAM, the CUDA toolkit that fits
+torch (with CUDA 13's CCCL header folder), and the recipe's knobs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .build import ArchKnob, BuildPlan, EnvChange, choose_parallelism, make_plan
+from .environment import PythonEnv
+from .errors import WizardError
+from .hardware import GpuInfo, HardwareReport
+from .paths import logs_dir, staging_dir, timestamp
+from .platforms import Platform
+from .platforms import current as current_platform
+from .resources import resource_path
+from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
+
+
+class PlanError(WizardError):
+    """The build cannot be planned (no usable environment, no source, ...)."""
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """What the build needs to know about a kernel library (from its recipe)."""
+
+    kernel: str
+    version: str
+    arch_knob: ArchKnob = ArchKnob.TORCH_CUDA_ARCH_LIST
+    gb_per_thread: float = 1.5  # peak RAM of one compile thread
+    nvcc_threads: int = 1  # threads per nvcc the recipe would like
+    uses_nvcc_threads: bool = False  # whether the build honours NVCC_THREADS
+    knobs: Mapping[str, str] = field(default_factory=dict)
+    min_cc: tuple[int, int] | None = None  # GPUs below this are not built for
+
+
+PROBE = KernelSpec(kernel="probe", version="0.1.0", gb_per_thread=1.5)
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    spec: KernelSpec
+    source_dir: Path  # a prepared source tree (fetched, patched) or the bundled probe
+    env: PythonEnv
+    hardware: HardwareReport
+    gpu_indices: Sequence[int] | None = None  # None: every usable GPU
+    stage_source: bool = False  # copy the source into the build root first (bundled sources)
+
+
+def selected_archs(
+    gpus: Sequence[GpuInfo], indices: Sequence[int] | None, min_cc: tuple[int, int] | None
+) -> list[str]:
+    """The union of the selected GPUs' architectures ("8.6", "9.0"), sorted, deduplicated."""
+    chosen = [g for g in gpus if indices is None or g.index in indices]
+    ccs = {g.compute_capability for g in chosen if g.compute_capability is not None}
+    if min_cc is not None:
+        ccs = {cc for cc in ccs if cc >= min_cc}
+    return [f"{major}.{minor}" for major, minor in sorted(ccs)]
+
+
+def stage_bundled_source(source: Path, build_root: Path) -> Path:
+    """Copy a bundled source (read-only inside a bundle) to a fresh folder in the build root."""
+    digest = hashlib.sha256()
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(source)).encode())
+            digest.update(path.read_bytes())
+    target = build_root / f"{source.name}-{digest.hexdigest()[:12]}"
+    if target.exists():
+        shutil.rmtree(target)  # leftovers of an earlier build (build/, *.egg-info) go too
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
+                                                                   "*.egg-info", "dist"))
+    return target
+
+
+def plan_build(
+    request: BuildRequest,
+    *,
+    platform: Platform | None = None,
+    toolkits: Sequence[CudaToolkit] | None = None,
+    build_root: Path | None = None,
+) -> BuildPlan:
+    plat = platform if platform is not None else current_platform()
+    env = request.env
+    if not env.usable:
+        raise PlanError(
+            f"The chosen Python cannot be built into: {env.summary}", hint=env.hint
+        )
+    if env.torch is None:
+        raise PlanError(
+            "The chosen Python has no PyTorch, which every kernel build needs.",
+            hint="Install PyTorch into it (the Prerequisites page offers it), or choose "
+            "another environment.",
+        )
+    spec = request.spec
+    root = build_root if build_root is not None else plat.default_build_root()
+    root.mkdir(parents=True, exist_ok=True)
+    source = request.source_dir
+    if not source.is_dir():
+        raise PlanError(f"The source folder {source} does not exist.",
+                        hint="Choose the kernel's source again (Kernel page or --source).")
+    if request.stage_source:
+        source = stage_bundled_source(source, root)
+
+    torch_cuda = env.torch.cuda_version
+    toolkit: CudaToolkit | None = None
+    archs: list[str] = []
+    notes: list[str] = []
+    if torch_cuda is not None:
+        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
+        toolkit = choose_toolkit(found, torch_cuda)
+        archs = selected_archs(request.hardware.gpus, request.gpu_indices, spec.min_cc)
+        if not archs:
+            notes.append("no GPU selected: torch's default architecture list is used")
+    host = request.hardware.host
+    parallelism = choose_parallelism(
+        host.cpu_logical, host.ram_available, spec.gb_per_thread, spec.nvcc_threads
+    )
+    stamp = timestamp()
+    scripts = Path(env.raw.get("python", {}).get("scripts") or env.executable.parent)
+    plan = make_plan(
+        kernel=spec.kernel,
+        version=spec.version,
+        source_dir=source,
+        python=env.executable,
+        python_scripts=scripts,
+        output_dir=staging_dir() / f"{spec.kernel}-{stamp}",
+        log_path=logs_dir() / f"{stamp}-{spec.kernel}.log",
+        parallelism=parallelism,
+        archs=archs,
+        arch_knob=spec.arch_knob,
+        uses_nvcc_threads=spec.uses_nvcc_threads,
+        cuda_home=toolkit.root if toolkit else None,
+        cuda_version=toolkit.release if toolkit else None,
+        host_include_var=plat.host_include_var,
+        knobs=spec.knobs,
+        extra=_cpu_only(torch_cuda),
+    )
+    for note in notes:
+        plan = plan.with_env(note=note)
+    return plan
+
+
+def _cpu_only(torch_cuda: tuple[int, int] | None) -> list[EnvChange]:
+    if torch_cuda is None:
+        return [EnvChange("KSW_PROBE_CPU_ONLY", "1", why="PyTorch here is a CPU-only build")]
+    return []
+
+
+def probe_request(env: PythonEnv, hardware: HardwareReport,
+                  gpu_indices: Sequence[int] | None = None) -> BuildRequest:
+    """Build the bundled probe kernel into ``env``."""
+    return BuildRequest(
+        spec=PROBE,
+        source_dir=resource_path("probe_kernel"),
+        env=env,
+        hardware=hardware,
+        gpu_indices=gpu_indices,
+        stage_source=True,
+    )

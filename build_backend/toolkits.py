@@ -1,0 +1,102 @@
+"""CUDA toolkits installed on this machine, and the one a build should use.
+
+Discovery follows torch's own order of trust (``CUDA_HOME``, ``CUDA_PATH``, the Windows
+installers' ``CUDA_PATH_Vx_y``, ``nvcc`` on PATH, the default folders); each candidate's
+version is what its own ``nvcc --version`` says, never the folder name alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import WizardError
+from .platforms import Platform
+from .platforms import current as current_platform
+from .toolchain import (
+    CudaVersion,
+    cccl_include_dir,
+    cuda_candidates_from_env,
+    cuda_candidates_from_folders,
+    run_nvcc_version,
+)
+
+
+@dataclass(frozen=True)
+class CudaToolkit:
+    root: Path
+    nvcc: Path
+    version: CudaVersion | None  # None: nvcc did not run or did not answer
+    origin: str  # "CUDA_HOME", "nvcc on PATH", "folder", ...
+    error: str = ""  # why version is None
+
+    @property
+    def release(self) -> tuple[int, int] | None:
+        return self.version.release if self.version is not None else None
+
+    @property
+    def label(self) -> str:
+        version = self.version.text if self.version else "unknown version"
+        return f"CUDA {version} at {self.root}"
+
+    @property
+    def cccl_include(self) -> Path | None:
+        """``<root>/include/cccl`` when this is CUDA 13+ and the folder exists."""
+        return cccl_include_dir(self.root, self.version) if self.version else None
+
+
+def discover_toolkits(
+    platform: Platform | None = None, environ: Mapping[str, str] | None = None
+) -> list[CudaToolkit]:
+    """Every CUDA toolkit found, in the order of trust, each with its nvcc's version."""
+    plat = platform if platform is not None else current_platform()
+    env = environ if environ is not None else os.environ
+    nvcc_name = plat.executable("nvcc")
+    roots: list[tuple[Path, str]] = [(c.root, c.origin) for c in cuda_candidates_from_env(env)]
+    on_path = shutil.which(nvcc_name, path=env.get("PATH"))
+    if on_path:
+        roots.append((Path(on_path).resolve().parent.parent, "nvcc on PATH"))
+    roots += [(c.root, "default folder") for c in cuda_candidates_from_folders(
+        plat.cuda_toolkit_folders())]
+    found: list[CudaToolkit] = []
+    seen: set[Path] = set()
+    for root, origin in roots:
+        try:
+            key = root.resolve()
+        except OSError:
+            key = root
+        if key in seen:
+            continue
+        seen.add(key)
+        nvcc = root / "bin" / nvcc_name
+        if not nvcc.is_file() or not (root / "include" / "cuda_runtime.h").is_file():
+            continue  # e.g. /usr/local/bin/nvcc as a wrapper script: not a toolkit root
+        try:
+            version: CudaVersion | None = run_nvcc_version(nvcc)
+            error = ""
+        except WizardError as exc:
+            version, error = None, exc.describe()
+        found.append(CudaToolkit(root, nvcc, version, origin, error))
+    return found
+
+
+def choose_toolkit(
+    toolkits: Sequence[CudaToolkit], torch_cuda: tuple[int, int] | None
+) -> CudaToolkit | None:
+    """The toolkit to build with: torch's exact CUDA if present, else the newest of torch's
+    major (a minor mismatch only warns in torch), else the first working one."""
+    working = [t for t in toolkits if t.release is not None]
+    if not working:
+        return None
+    if torch_cuda is None:
+        return working[0]
+    exact = [t for t in working if t.release == torch_cuda]
+    if exact:
+        return exact[0]
+    same_major = [t for t in working if t.release and t.release[0] == torch_cuda[0]]
+    if same_major:
+        return max(same_major, key=lambda t: t.release or (0, 0))
+    return working[0]

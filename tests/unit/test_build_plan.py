@@ -1,0 +1,174 @@
+"""The build plan: parallelism from cores and RAM, arch knobs, CUDA 13 headers, 'what will run'."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from build_backend.build import (
+    GIB,
+    ArchKnob,
+    EnvChange,
+    EnvMode,
+    Parallelism,
+    ProgressTracker,
+    arch_env,
+    choose_parallelism,
+    decode_line,
+    make_plan,
+    retry_plan,
+)
+from build_backend.diagnose import RetryAction
+
+
+@pytest.mark.parametrize(
+    ("cores", "ram_gb", "gb", "threads", "expected"),
+    [
+        (16, 125, 5, 4, (4, 4)),  # H100 box, FlashAttention: cores decide
+        (2, 23, 5, 4, (1, 2)),  # this CI machine: two threads, one job
+        (32, 16, 5, 2, (1, 2)),  # many cores, little RAM: RAM decides (16*.85/5 = 2 threads)
+        (8, 3, 5, 2, (1, 1)),  # too little RAM for even one thread: still one job
+        (16, 125, 1.5, 1, (16, 1)),  # the probe: small units, one job per core
+        (64, 512, 5, 4, (16, 4)),
+    ],
+)
+def test_parallelism(cores: int, ram_gb: float, gb: float, threads: int,
+                     expected: tuple[int, int]) -> None:
+    par = choose_parallelism(cores, int(ram_gb * GIB), gb, threads)
+    assert (par.jobs, par.nvcc_threads) == expected
+    assert par.jobs * par.nvcc_threads * gb <= max(ram_gb * 0.85, gb * par.nvcc_threads)
+    assert "limited by" in par.reason
+
+
+def test_ram_limit_is_named_when_it_decides() -> None:
+    assert "limited by RAM" in choose_parallelism(32, 16 * GIB, 5, 2).reason
+    assert "limited by CPU cores" in choose_parallelism(4, 512 * GIB, 5, 2).reason
+
+
+def test_arch_knobs() -> None:
+    assert arch_env(ArchKnob.TORCH_CUDA_ARCH_LIST, ["8.6", "9.0"]) == [
+        EnvChange("TORCH_CUDA_ARCH_LIST", "8.6;9.0", why="build only for the selected GPUs")
+    ]
+    (flash,) = arch_env(ArchKnob.FLASH_ATTN_CUDA_ARCHS, ["8.6", "12.0"])
+    assert (flash.name, flash.value) == ("FLASH_ATTN_CUDA_ARCHS", "86;120")
+    h100 = arch_env(ArchKnob.FLASHMLA_DISABLE_FLAGS, ["9.0"])
+    assert [(c.name, c.value) for c in h100] == [("FLASH_MLA_DISABLE_SM100", "1")]
+    b200 = arch_env(ArchKnob.FLASHMLA_DISABLE_FLAGS, ["10.0"])
+    assert [(c.name, c.value) for c in b200] == [("FLASH_MLA_DISABLE_SM90", "1")]
+    assert arch_env(ArchKnob.FLASHMLA_DISABLE_FLAGS, ["9.0", "10.0"]) == []
+    assert arch_env(ArchKnob.NONE, ["9.0"]) == []
+
+
+def plan_with_cuda(tmp_path: Path, cuda: Path, version: tuple[int, int]) -> object:
+    return make_plan(
+        kernel="flashmla", version="main", source_dir=tmp_path / "src dir",
+        python=Path("/envs/ml/bin/python"), python_scripts=Path("/envs/ml/bin"),
+        output_dir=tmp_path / "out", log_path=tmp_path / "build.log",
+        parallelism=Parallelism(4, 8, "4 jobs × 8 threads"), archs=["9.0"],
+        arch_knob=ArchKnob.FLASHMLA_DISABLE_FLAGS, uses_nvcc_threads=True,
+        cuda_home=cuda, cuda_version=version,
+    )
+
+
+def test_cuda13_plan_adds_the_cccl_headers(tmp_path: Path) -> None:
+    cuda = Path("/usr/local/cuda")
+    if not (cuda / "include" / "cccl").is_dir():
+        pytest.skip("no CUDA 13 toolkit with include/cccl on this machine")
+    plan = plan_with_cuda(tmp_path, cuda, (13, 0))
+    assert plan.env_value("CPLUS_INCLUDE_PATH") == str(cuda / "include" / "cccl")
+    env = plan.environment({"PATH": "/usr/bin", "CPLUS_INCLUDE_PATH": "/opt/inc"})
+    assert env["CPLUS_INCLUDE_PATH"] == f"{cuda}/include/cccl{os.pathsep}/opt/inc"
+    assert env["PATH"].split(os.pathsep)[:3] == [f"{cuda}/bin", "/envs/ml/bin", "/usr/bin"]
+    assert env["CUDA_HOME"] == str(cuda)
+    assert env["MAX_JOBS"] == "4" and env["NVCC_THREADS"] == "8"
+    assert env["FLASH_MLA_DISABLE_SM100"] == "1"
+    assert "CUDA 13: CCCL headers added to the host include path" in plan.notes
+
+
+def test_older_cuda_gets_no_cccl_path(tmp_path: Path) -> None:
+    cuda = tmp_path / "cuda-12.8"
+    (cuda / "include" / "cccl").mkdir(parents=True)
+    assert plan_with_cuda(tmp_path, cuda, (12, 8)).env_value("CPLUS_INCLUDE_PATH") is None
+
+
+def test_the_plan_always_builds_a_wheel_without_isolation_into_staging(tmp_path: Path) -> None:
+    plan = plan_with_cuda(tmp_path, tmp_path / "cuda", (13, 0))
+    assert plan.command[:4] == ("/envs/ml/bin/python", "-m", "pip", "wheel")
+    assert "--no-build-isolation" in plan.command and "--no-deps" in plan.command
+    assert plan.command[plan.command.index("-w") + 1] == str(tmp_path / "out")
+    assert "install" not in plan.command
+
+
+def test_describe_is_copyable(tmp_path: Path) -> None:
+    plan = plan_with_cuda(tmp_path, tmp_path / "cuda", (13, 0))
+    text = plan.describe()
+    assert f"cd '{tmp_path / 'src dir'}'" in text  # a path with a space is quoted
+    assert "export MAX_JOBS=4" in text
+    assert 'export PATH=/envs/ml/bin":$PATH"' in text
+    assert text.splitlines()[-1].startswith("/envs/ml/bin/python -m pip wheel .")
+
+
+def test_with_env_replaces_a_variable_and_keeps_path_prepends(tmp_path: Path) -> None:
+    plan = plan_with_cuda(tmp_path, tmp_path / "cuda", (13, 0))
+    changed = plan.with_env(EnvChange("MAX_JOBS", "2"), note="halved")
+    assert changed.env_value("MAX_JOBS") == "2"
+    assert [c.name for c in changed.env_changes].count("MAX_JOBS") == 1
+    assert [c.name for c in changed.env_changes].count("PATH") == 2
+    assert changed.notes[-1] == "halved"
+
+
+def test_retry_plans(tmp_path: Path) -> None:
+    plan = plan_with_cuda(tmp_path, tmp_path / "cuda", (13, 0))
+    halved = retry_plan(plan, RetryAction.HALVE_JOBS)
+    assert halved is not None and halved[0].env_value("MAX_JOBS") == "2"
+    one_job = plan.with_env(EnvChange("MAX_JOBS", "1"))
+    one_job = type(plan)(**{**one_job.__dict__, "parallelism": Parallelism(1, 8, "")})
+    threads = retry_plan(one_job, RetryAction.HALVE_JOBS)
+    assert threads is not None and threads[0].env_value("NVCC_THREADS") == "4"
+    floor = type(plan)(**{**plan.__dict__, "parallelism": Parallelism(1, 1, "")})
+    assert retry_plan(floor, RetryAction.HALVE_JOBS) is None  # nothing left to halve
+    assert retry_plan(plan, RetryAction.ADD_CCCL_INCLUDE) is None  # no cccl folder there
+    forced = retry_plan(plan, RetryAction.FORCE_BUILD)
+    assert forced is not None and forced[0].env_value("FLASH_ATTENTION_FORCE_BUILD") == "TRUE"
+    assert retry_plan(forced[0], RetryAction.FORCE_BUILD) is None
+
+
+def test_path_prepend_mode_is_recorded() -> None:
+    change = EnvChange("PATH", "/x", EnvMode.PREPEND)
+    assert change.mode is EnvMode.PREPEND
+
+
+@pytest.mark.parametrize(
+    ("raw", "text"),
+    [
+        (b"plain ascii\n", "plain ascii"),
+        ("Grüße\r\n".encode(), "Grüße"),
+        ("Jürgen".encode("cp1252"), "Jürgen"),
+        (b"\x81\xff broken", "\ufffd\ufffd broken"),
+    ],
+)
+def test_decoding(raw: bytes, text: str) -> None:
+    assert decode_line(raw) == text
+
+
+def test_progress_eta_from_the_pace() -> None:
+    now = [0.0]
+    tracker = ProgressTracker(clock=lambda: now[0])
+    assert tracker.feed("running build_ext") is None
+    first = tracker.feed("[1/11] nvcc -c a.cu")
+    assert first is not None and first.eta_seconds is None  # no pace yet
+    now[0] = 10.0
+    second = tracker.feed("[2/11] nvcc -c b.cu")
+    assert second is not None and second.eta_seconds == pytest.approx(100.0)  # 10 s × 10 left
+    now[0] = 20.0
+    third = tracker.feed("[3/11] nvcc -c c.cu")
+    assert third is not None and third.eta_seconds == pytest.approx(90.0)
+    assert third.fraction == pytest.approx(3 / 11)
+
+
+def test_progress_reads_pips_indented_ninja_lines() -> None:
+    tracker = ProgressTracker()
+    event = tracker.feed("  [3/24] /usr/local/cuda/bin/nvcc -c a.cu")
+    assert event is not None and (event.done, event.total) == (3, 24)
