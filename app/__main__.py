@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 USAGE = """\
 usage: python -m app                       open the wizard
+       python -m app --verify [--quick]    re-verify every kernel the wizard installed
        python -m app --headless COMMAND    run a step without a window (try: --headless --help)
 """
 
@@ -32,6 +33,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from build_backend.cli import main as cli_main
 
         return cli_main(args)
+    if args and args[0] == "--verify":
+        # after a driver or torch update: re-verify everything the wizard installed
+        from build_backend.cli import main as cli_main
+
+        return cli_main(["verify", *args[1:]])
     if args:
         print(f"unknown arguments: {' '.join(args)}\n\n{USAGE}", end="", file=sys.stderr)
         return 2

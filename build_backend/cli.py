@@ -56,22 +56,47 @@ def build_parser() -> argparse.ArgumentParser:
     )
     build_cmd = commands.add_parser(
         "build",
-        help="build a kernel into a wheel (verified, then installed, in later steps)",
-        description="Build a kernel library into a wheel for the target Python. The wheel "
-        "goes to a staging folder; nothing is installed unless --install is given.",
+        help="build a kernel, verify it, and install it",
+        description="Build a kernel library into a wheel for the target Python (in a staging "
+        "folder), verify it against PyTorch from there, and install it only if it passes.",
     )
     build_cmd.add_argument("--kernel", default="probe", help="the kernel to build (default: probe)")
     build_cmd.add_argument("--version", dest="kernel_version", help="the kernel version")
     build_cmd.add_argument("--source", type=Path, help="a local source folder to build from")
     build_cmd.add_argument("--python", type=Path, help="the target interpreter")
     build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
-    build_cmd.add_argument("--install", action="store_true",
-                           help="install the wheel into the target Python after the build")
+    build_cmd.add_argument("--no-install", action="store_true",
+                           help="stop after the verification; do not install")
+    build_cmd.add_argument("--skip-verify", action="store_true",
+                           help="install without verifying first (not recommended)")
+    build_cmd.add_argument("--allow-failed", action="store_true",
+                           help="install even if the verification fails (you are warned)")
+    build_cmd.add_argument("--quick-verify", action="store_true",
+                           help="run only the essential verification cases")
+    build_cmd.add_argument("--force", action="store_true",
+                           help="build even if the catalog says the kernel does not fit")
     build_cmd.add_argument("--plan-only", action="store_true",
                            help="print what would run, and run nothing")
     build_cmd.add_argument("--verbose", "-v", action="store_true",
                            help="print every line of the build log")
     build_cmd.add_argument("--json", action="store_true", help="print the outcome as JSON")
+    verify_cmd = commands.add_parser(
+        "verify",
+        help="re-verify installed kernels (after a driver or torch update)",
+        description="Verify kernels the wizard installed, compare with the last passing "
+        "report, and name what changed. Exit code 0 only when everything passes.",
+    )
+    verify_cmd.add_argument("--kernel", help="only this kernel (with --python)")
+    verify_cmd.add_argument("--python", type=Path, help="the environment it is installed in")
+    verify_cmd.add_argument("--quick", action="store_true", help="only the essential cases")
+    verify_cmd.add_argument("--json", action="store_true", help="print the reports as JSON")
+
+    kernels_cmd = commands.add_parser(
+        "kernels",
+        help="list the kernels and versions, and whether each fits this computer",
+    )
+    kernels_cmd.add_argument("--python", type=Path, help="the target interpreter")
+    kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
     return parser
 
 
@@ -89,6 +114,14 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             from .cli_build import run_build_command
 
             return run_build_command(args, stream)
+        if args.command == "verify":
+            from .cli_build import run_verify_command
+
+            return run_verify_command(args, stream)
+        if args.command == "kernels":
+            from .cli_build import run_kernels_command
+
+            return run_kernels_command(args, stream)
     except WizardError as exc:
         print(exc.describe(), file=sys.stderr)
         return int(exc.exit_code)

@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .build import BuildOutcome, BuildStatus, run_build
+from .catalog import Machine, Recipe, SourceKind, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import detect
-from .pipeline import BuildRequest, plan_build, probe_request
+from .pipeline import BuildRequest, plan_build, recipe_request
+from .resources import resource_path
 from .terminal import TerminalProgress, duration
+from .toolkits import choose_toolkit, discover_toolkits
 
 
 def resolve_env(python: Path | None) -> PythonEnv:
@@ -43,20 +46,43 @@ def parse_gpus(text: str | None) -> list[int] | None:
                           hint="Write them like 0 or 0,1 (see 'detect').") from exc
 
 
-def make_request(args: argparse.Namespace, env: PythonEnv) -> BuildRequest:
+def machine_for(env: PythonEnv, gpus: list[int] | None) -> Machine:
     hardware = detect()
-    gpus = parse_gpus(args.gpus)
-    if args.kernel == "probe":
-        request = probe_request(env, hardware, gpus)
-        if args.source is not None:
-            from dataclasses import replace
+    toolkit = None
+    if env.torch is not None and env.torch.cuda_version is not None:
+        chosen = choose_toolkit(discover_toolkits(), env.torch.cuda_version)
+        toolkit = chosen.release if chosen else None
+    return Machine.from_reports(hardware, env, toolkit=toolkit, selected=gpus)
 
-            request = replace(request, source_dir=args.source)
-        return request
-    raise WizardError(
-        f"Unknown kernel {args.kernel!r}.",
-        hint="Run 'python -m app --headless kernels' to see the kernels this wizard knows.",
-    )
+
+def make_request(args: argparse.Namespace, env: PythonEnv) -> tuple[BuildRequest, Recipe]:
+    """The recipe, version and source the options name, checked against this machine."""
+    catalog = load_catalog()
+    recipe = catalog.get(args.kernel)
+    machine = machine_for(env, parse_gpus(args.gpus))
+    version = (recipe.version(args.kernel_version) if args.kernel_version
+               else recommended_version(recipe, machine))
+    verdict = assess(recipe, version, machine)
+    if not verdict.available and not args.force:
+        reasons = "\n".join(f"  - {r.text}" + (f" ({r.hint})" if r.hint else "")
+                            for r in verdict.reasons)
+        raise WizardError(
+            f"{recipe.name} {version.label} does not fit this computer:\n{reasons}",
+            hint="Choose another kernel or version ('kernels' lists what fits), or pass "
+            "--force to try anyway.",
+        )
+    if args.source is not None:
+        source = args.source
+    elif recipe.source.kind is SourceKind.LOCAL and recipe.source.path:
+        source = resource_path(recipe.source.path)
+    else:
+        raise WizardError(
+            f"{recipe.name} needs its source code.",
+            hint=f"Download {recipe.source.url} at {version.ref} (with its submodules) and "
+            "pass the folder with --source PATH.",
+        )
+    request = recipe_request(recipe, version, source, env, machine.hardware, machine.selected)
+    return request, recipe
 
 
 def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
@@ -86,7 +112,8 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
 
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     env = resolve_env(args.python)
-    plan = plan_build(make_request(args, env))
+    request, recipe = make_request(args, env)
+    plan = plan_build(request)
     human = sys.stderr if args.json else out
     human.write(f"Target: {env.executable} ({env.summary})\nWhat will run:\n")
     human.write("".join(f"  {line}\n" for line in plan.describe().splitlines()))
@@ -124,12 +151,125 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         BuildStatus.FAILED: ExitCode.FAILURE,
         BuildStatus.CANCELLED: ExitCode.CANCELLED,
     }[outcome.status]
-    if outcome.status is BuildStatus.SUCCEEDED and args.install and outcome.wheel is not None:
+    flow = None
+    built = outcome.status is BuildStatus.SUCCEEDED and outcome.wheel is not None
+    if built and outcome.wheel is not None and not args.skip_verify:
+        from .stage import verify_then_install
+
+        human.write(f"• verifying {outcome.wheel.name} before installing it…\n")
+        flow = verify_then_install(
+            env.executable, outcome.wheel, kernel=recipe.id, adapter=recipe.verify_adapter,
+            install=not args.no_install, allow_failed=args.allow_failed, quick=args.quick_verify,
+        )
+        human.write("".join(f"  {line}\n" for line in flow.report.summary_lines()))
+        human.write(f"{'✔' if flow.report.passed else '✖'} {flow.message}\n")
+        human.write(f"  Report: {flow.saved.markdown_path}\n")
+        if not flow.report.passed:
+            code = ExitCode.FAILURE
+    elif outcome.status is BuildStatus.SUCCEEDED and outcome.wheel is not None \
+            and not args.no_install:
         from .install import install_wheel
 
-        installed = install_wheel(env.executable, outcome.wheel, kernel=plan.kernel)
-        human.write(f"✔ Installed {installed.name} {installed.version} into {env.executable}\n")
+        installed = install_wheel(env.executable, outcome.wheel, kernel=recipe.id,
+                                  adapter=recipe.verify_adapter)
+        human.write(f"✔ Installed {installed.name} {installed.version} (not verified, as asked)\n")
     if args.json:
-        json.dump(outcome_json(outcome), out, indent=2)
+        document = outcome_json(outcome)
+        if flow is not None:
+            document["verification"] = flow.report.to_json()
+            document["report"] = str(flow.saved.json_path)
+            document["installed"] = flow.installed is not None
+        json.dump(document, out, indent=2)
         out.write("\n")
     return int(code)
+
+
+def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
+    from .install import load_installs
+    from .reverify import reverify_all
+
+    if args.kernel and args.python:
+        records = [r for r in load_installs()
+                   if (r.get("kernel") or r["name"]) == args.kernel
+                   and r["python"] == str(args.python)]
+        if not records:
+            raise WizardError(
+                f"The wizard has no record of installing {args.kernel} into {args.python}.",
+                hint="Run 'verify' without options to re-verify everything it installed.",
+            )
+    if not load_installs():
+        out.write("Nothing to verify: no kernel has been installed by this wizard yet.\n"
+                  "Install one first (the wizard, or 'build --kernel probe').\n")
+        return int(ExitCode.FAILURE)
+    results = reverify_all(quick=args.quick)
+    if args.kernel:
+        results = [r for r in results if (r.record.get("kernel") or r.record["name"])
+                   == args.kernel and (args.python is None or r.record["python"]
+                                       == str(args.python))]
+    ok = all(r.report.passed and not (r.comparison and r.comparison.regressed) for r in results)
+    if args.json:
+        json.dump([{
+            "kernel": r.record.get("kernel") or r.record["name"],
+            "python": r.record["python"],
+            "status": r.report.status.value,
+            "report": str(r.saved.json_path),
+            "changes": [str(c) for c in (r.comparison.changes if r.comparison else ())],
+            "regressions": list(r.comparison.regressions if r.comparison else ()),
+        } for r in results], out, indent=2)
+        out.write("\n")
+    else:
+        for result in results:
+            out.write("\n".join(result.lines()) + "\n")
+        out.write("All installed kernels pass.\n" if ok else
+                   "Some kernels did not pass: see above.\n")
+    return int(ExitCode.OK if ok else ExitCode.FAILURE)
+
+
+def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
+    from .catalog import estimate_build_seconds
+
+    catalog = load_catalog()
+    env = resolve_env(args.python) if args.python else None
+    if env is None:
+        candidates = discover_candidates()
+        env = inspect_python(candidates[0].path) if candidates else None
+    if env is None:
+        raise EnvironmentProbeError("No Python interpreter was found.",
+                                    hint="Pass one with --python PATH.")
+    machine = machine_for(env, None)
+    rows = []
+    for recipe in catalog:
+        recommended = recommended_version(recipe, machine)
+        for version in recipe.versions:
+            verdict = assess(recipe, version, machine)
+            rows.append((recipe, version, verdict, version is recommended))
+    if args.json:
+        json.dump({
+            "schema": "ksw.kernels/1",
+            "problems": [str(p) for p in catalog.problems],
+            "kernels": [{
+                "id": r.id, "name": r.name, "version": v.label, "recommended": rec,
+                "available": d.available, "reasons": list(d.texts),
+                "warnings": list(d.warnings), "archs": list(d.archs),
+            } for r, v, d, rec in rows],
+        }, out, indent=2)
+        out.write("\n")
+        return int(ExitCode.OK)
+    for recipe in catalog:
+        out.write(f"{recipe.name} ({recipe.id}) — {recipe.description}\n")
+        mine = [(v, d, rec) for r, v, d, rec in rows if r is recipe]
+        fits = [v.label for v, d, _ in mine if d.available]
+        best = next(((v, d) for v, d, rec in mine if rec), None)
+        if best is not None and best[1].available:
+            estimate = estimate_build_seconds(recipe, best[0], list(best[1].archs),
+                                              machine.cpu_cores, machine.ram_gb, machine.os)
+            out.write(f"  ✔ recommended: {best[0].label} — {best[1].summary} "
+                      f"(build ≈ {duration(estimate)})\n")
+        elif best is not None:
+            out.write(f"  ✖ does not fit: {best[1].summary}\n")
+            for reason in best[1].reasons:
+                out.write(f"      - {reason.text}\n")
+        out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
+    for problem in catalog.problems:
+        out.write(f"! broken recipe: {problem}\n")
+    return int(ExitCode.OK)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .build import ArchKnob, BuildPlan, EnvChange, choose_parallelism, make_plan
+from .catalog import Recipe, RecipeVersion, SourceKind, select_targets
 from .environment import PythonEnv
 from .errors import WizardError
 from .hardware import GpuInfo, HardwareReport
@@ -55,6 +56,59 @@ class BuildRequest:
     hardware: HardwareReport
     gpu_indices: Sequence[int] | None = None  # None: every usable GPU
     stage_source: bool = False  # copy the source into the build root first (bundled sources)
+    archs: Sequence[str] | None = None  # the arch knob's values; None: the selected GPUs' own
+
+
+def spec_from_recipe(
+    recipe: Recipe, version: RecipeVersion, arch_values: Sequence[str]
+) -> KernelSpec:
+    """The build facts of one recipe version.
+
+    nvcc's ``--threads`` only parallelises the *architectures* of one file, so a build for one
+    arch gets one thread per nvcc and as many parallel jobs as cores and RAM allow (FlashMLA's
+    upstream default of 32 threads would otherwise leave 31 of them idle and starve the jobs).
+    """
+    default_threads, threads_knob = recipe.nvcc_threads(version)
+    threads = max(1, min(default_threads, recipe.build.max_nvcc_threads))
+    if arch_values:
+        threads = max(1, min(threads, len(arch_values)))
+    return KernelSpec(
+        kernel=recipe.id,
+        version=version.label,
+        arch_knob=recipe.knob_for(version),
+        gb_per_thread=recipe.build.memory_gb_per_thread,
+        nvcc_threads=threads,
+        uses_nvcc_threads=threads_knob,
+        knobs=dict(recipe.env),
+    )
+
+
+def recipe_request(
+    recipe: Recipe,
+    version: RecipeVersion,
+    source_dir: Path,
+    env: PythonEnv,
+    hardware: HardwareReport,
+    gpu_indices: Sequence[int] | None = None,
+) -> BuildRequest:
+    """A build of ``recipe`` at ``version`` from a prepared source tree.
+
+    The arch knob gets the recipe's *targets* that serve the selected GPUs (an RTX 3090, cc
+    8.6, runs FlashAttention's sm_80 code: FLASH_ATTN_CUDA_ARCHS=80, not 86).
+    """
+    gpu_archs = selected_archs(hardware.gpus, gpu_indices, None)
+    selection = select_targets(recipe, version, gpu_archs)
+    spec = spec_from_recipe(recipe, version, selection.values)
+    bundled = recipe.source.kind is SourceKind.LOCAL
+    return BuildRequest(
+        spec=spec,
+        source_dir=source_dir,
+        env=env,
+        hardware=hardware,
+        gpu_indices=gpu_indices,
+        stage_source=bundled,
+        archs=selection.values,
+    )
 
 
 def selected_archs(
@@ -119,7 +173,8 @@ def plan_build(
     if torch_cuda is not None:
         found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
         toolkit = choose_toolkit(found, torch_cuda)
-        archs = selected_archs(request.hardware.gpus, request.gpu_indices, spec.min_cc)
+        archs = list(request.archs) if request.archs is not None else selected_archs(
+            request.hardware.gpus, request.gpu_indices, spec.min_cc)
         if not archs:
             notes.append("no GPU selected: torch's default architecture list is used")
     host = request.hardware.host

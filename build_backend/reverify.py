@@ -1,0 +1,71 @@
+"""Re-verify every kernel the wizard installed (``python -m app --verify``).
+
+Reads ``installs.json``, runs each kernel's verification in its environment, saves the report,
+compares with the last passing report of that kernel there, and says what changed (driver,
+CUDA, torch, kernel version) and what regressed. Exit code 0 only when everything passes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .install import load_installs
+from .reports import Comparison, SavedReport, Stage, compare, last_passing, save_report
+from .verify import VerifyReport, run_verification
+
+
+@dataclass(frozen=True)
+class ReverifyResult:
+    record: dict[str, Any]
+    saved: SavedReport
+    previous: SavedReport | None  # the last passing report before this run
+    comparison: Comparison | None
+
+    @property
+    def report(self) -> VerifyReport:
+        return self.saved.report
+
+    @property
+    def label(self) -> str:
+        return f"{self.record.get('kernel') or self.record['name']} in {self.record['python']}"
+
+    def lines(self) -> list[str]:
+        out = [("✔ " if self.report.passed else "✖ ") + self.label, *(
+            "  " + line for line in self.report.summary_lines())]
+        if self.comparison is not None:
+            if self.comparison.changes:
+                out.append("  Changed since the last passing verification "
+                           f"({self.previous.saved_at if self.previous else '?'}):")
+                out += [f"    {change}" for change in self.comparison.changes]
+            else:
+                out.append("  Nothing changed since the last passing verification.")
+            if self.comparison.regressions:
+                out.append("  REGRESSION: these checks passed before and fail now: "
+                           + ", ".join(self.comparison.regressions))
+        else:
+            out.append("  (no earlier passing verification to compare with)")
+        out.append(f"  Report: {self.saved.markdown_path}")
+        return out
+
+
+def reverify_all(
+    *,
+    quick: bool = False,
+    on_line: Callable[[str], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> list[ReverifyResult]:
+    results: list[ReverifyResult] = []
+    for record in load_installs():
+        kernel = str(record.get("kernel") or record["name"])
+        adapter = str(record.get("adapter") or kernel)
+        python = Path(record["python"])
+        previous = last_passing(kernel, python)
+        report = run_verification(python, adapter, quick=quick, on_line=on_line, cancel=cancel)
+        saved = save_report(report, kernel=kernel, python=python, stage=Stage.INSTALLED)
+        comparison = compare(previous.report, report) if previous is not None else None
+        results.append(ReverifyResult(record, saved, previous, comparison))
+    return results

@@ -1,0 +1,153 @@
+"""Verify before install, history, and ``--verify`` — with real venvs and the real harness.
+
+Kernels are real wheels made from the small ``ksw_probe`` packages in tests/data/bad_kernels
+(one correct, one with a subtly wrong softmax scale), installed into a scratch environment that
+sees the shared torch venv's packages through a .pth file (so torch is importable and the
+shared venv itself is never modified).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from build_backend.install import load_installs
+from build_backend.reports import history
+from build_backend.stage import verify_then_install
+
+KERNELS = Path(__file__).resolve().parents[1] / "data" / "bad_kernels"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def wheel_from(package_dir: Path, out: Path, version: str = "0.1.0") -> Path:
+    """A real wheel of the ksw_probe package in ``package_dir`` (named ksw-probe-kernel)."""
+    dist = f"ksw_probe_kernel-{version}"
+    files: dict[str, bytes] = {}
+    for path in sorted((package_dir / "ksw_probe").rglob("*.py")):
+        files[f"ksw_probe/{path.relative_to(package_dir / 'ksw_probe').as_posix()}"] = (
+            path.read_bytes()
+        )
+    files[f"{dist}.dist-info/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: ksw-probe-kernel\nVersion: {version}\n".encode()
+    )
+    files[f"{dist}.dist-info/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    record = [
+        f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"  # noqa: E501
+        for name, data in files.items()
+    ]
+    files[f"{dist}.dist-info/RECORD"] = ("\n".join([*record, f"{dist}.dist-info/RECORD,,"])
+                                         + "\n").encode()
+    out.mkdir(parents=True, exist_ok=True)
+    wheel = out / f"{dist}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return wheel
+
+
+@pytest.fixture()
+def scratch_env(tmp_path: Path, torch_venv: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KSW_DATA_DIR", str(tmp_path / "wizard data"))
+    venv = tmp_path / "scratch env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
+                    str(venv)], check=True)
+    python = venv / "bin" / "python"
+
+    def purelib(py: Path) -> Path:
+        code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+        out = subprocess.run([str(py), "-c", code], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        return Path(out)
+
+    (purelib(python) / "shared_torch.pth").write_text(str(purelib(torch_venv)) + "\n")
+    return python
+
+
+def freeze(python: Path) -> str:
+    return subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def run_app(*args: str, env_dir: Path) -> subprocess.CompletedProcess[str]:
+    import os
+
+    env = dict(os.environ, KSW_DATA_DIR=str(env_dir))
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=REPO, capture_output=True,
+                          text=True, env=env, timeout=300)
+
+
+def test_a_failing_wheel_is_not_installed(scratch_env: Path, tmp_path: Path) -> None:
+    before = freeze(scratch_env)
+    wheel = wheel_from(KERNELS / "wrong_scale", tmp_path / "wheels")
+    flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe")
+    assert not flow.report.passed
+    assert flow.installed is None
+    assert "unchanged" in flow.message
+    assert freeze(scratch_env) == before  # exactly as before
+    assert load_installs() == []
+    assert flow.saved.markdown_path.exists() and flow.saved.json_path.exists()
+    (saved,) = history()
+    assert saved.stage == "staged" and not saved.report.passed
+
+
+def test_a_failure_can_be_installed_only_when_allowed(scratch_env: Path, tmp_path: Path) -> None:
+    wheel = wheel_from(KERNELS / "wrong_scale", tmp_path / "wheels")
+    flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe",
+                               allow_failed=True)
+    assert flow.installed is not None and flow.installed_despite_failure
+    assert "although" in flow.message
+
+
+def test_pass_installs_then_reverify_reports_changes_and_regressions(
+    scratch_env: Path, tmp_path: Path
+) -> None:
+    data = tmp_path / "wizard data"
+    wheel = wheel_from(KERNELS / "correct", tmp_path / "wheels")
+    flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe")
+    assert flow.report.passed, flow.report.summary_lines()
+    assert flow.installed is not None
+    (record,) = load_installs()
+    assert record["python"] == str(scratch_env) and record["adapter"] == "probe"
+
+    # Everything as before: --verify passes and says nothing changed.
+    same = run_app("--verify", env_dir=data)
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "Nothing changed since the last passing verification" in same.stdout
+
+    # The last passing report was taken under an older torch (as after a torch update).
+    last = sorted((data / "reports").iterdir())[-1] / "report.json"
+    document = json.loads(last.read_text(encoding="utf-8"))
+    actual = document["environment"]["torch_version"]
+    document["environment"]["torch_version"] = "2.12.1+cpu"
+    last.write_text(json.dumps(document), encoding="utf-8")
+    changed = run_app("--verify", env_dir=data)
+    assert changed.returncode == 0
+    assert f"PyTorch: 2.12.1+cpu → {actual}" in changed.stdout
+
+    # The installed kernel now computes garbage (a bad update): non-zero exit, regression named.
+    installed_init = Path(subprocess.run(
+        [str(scratch_env), "-c", "import ksw_probe; print(ksw_probe.__file__)"],
+        capture_output=True, text=True, check=True).stdout.strip())
+    assert installed_init.is_relative_to(scratch_env.parent.parent)
+    installed_init.write_bytes((KERNELS / "wrong_scale" / "ksw_probe" / "__init__.py").read_bytes())
+    shutil.rmtree(installed_init.parent / "__pycache__", ignore_errors=True)  # as a reinstall would
+    broken = run_app("--verify", env_dir=data)
+    assert broken.returncode == 1, broken.stdout
+    assert "REGRESSION" in broken.stdout
+    assert "Some kernels did not pass" in broken.stdout
+
+
+def test_verify_with_nothing_installed_says_so(tmp_path: Path) -> None:
+    result = run_app("--verify", env_dir=tmp_path / "empty")
+    assert result.returncode == 1
+    assert "no kernel has been installed by this wizard yet" in result.stdout
