@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
@@ -20,13 +21,18 @@ from build_backend import __version__
 from build_backend.build import BuildOutcome, BuildPlan, run_build
 from build_backend.environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from build_backend.hardware import HardwareReport, detect
+from build_backend.install import InstallResult, install_wheel, load_installs
 from build_backend.pipeline import PlanError, plan_build, probe_request
+from build_backend.reverify import ReverifyResult, reverify_all
+from build_backend.stage import FlowOutcome, verify_then_install
 
 
 class PageId(IntEnum):
     WELCOME = 0
     HARDWARE = 1
     BUILD = 4
+    VERIFY = 5
+    DONE = 6
 
 
 @dataclass
@@ -38,6 +44,8 @@ class WizardState:
     environment: PythonEnv | None = None
     reverify_only: bool = False
     build_outcome: BuildOutcome | None = None
+    verify_adapter: str | None = None  # the chosen recipe's adapter; None: the kernel id
+    verify_outcome: FlowOutcome | None = None
 
 
 def default_plan(state: WizardState) -> BuildPlan:
@@ -56,6 +64,10 @@ class Services:
     inspect: Callable[[Path], PythonEnv] = inspect_python
     make_plan: Callable[[WizardState], BuildPlan] = default_plan
     run_build: Callable[..., BuildOutcome] = run_build
+    verify_then_install: Callable[..., FlowOutcome] = verify_then_install
+    install_wheel: Callable[..., InstallResult] = install_wheel
+    reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
+    installs: Callable[[], list[dict[str, Any]]] = load_installs
 
 
 class InstallerWizard(QWizard):
@@ -69,13 +81,17 @@ class InstallerWizard(QWizard):
         self.setMinimumSize(860, 600)
 
         from .pages.build import BuildPage
+        from .pages.done import DonePage
         from .pages.hardware import HardwarePage
+        from .pages.verify import VerifyPage
         from .pages.welcome import WelcomePage
 
         pages: dict[PageId, QWizardPage] = {
             PageId.WELCOME: WelcomePage(),
             PageId.HARDWARE: HardwarePage(),
             PageId.BUILD: BuildPage(),
+            PageId.VERIFY: VerifyPage(),
+            PageId.DONE: DonePage(),
         }
         for page_id, page in pages.items():
             self.setPage(int(page_id), page)

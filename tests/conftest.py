@@ -9,10 +9,14 @@ an interrupted creation is never trusted. Tests must not install into them: inst
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -70,3 +74,65 @@ def pip_freeze(python: Path) -> str:
         text=True,
         check=True,
     ).stdout
+
+
+@pytest.fixture(autouse=True)
+def isolated_wizard_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own wizard data folder (logs, reports, installs.json)."""
+    folder = tmp_path / "ksw-data"
+    monkeypatch.setenv("KSW_DATA_DIR", str(folder))
+    return folder
+
+
+def purelib(python: Path) -> Path:
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    return Path(subprocess.run([str(python), "-c", code], capture_output=True, text=True,
+                               check=True).stdout.strip())
+
+
+@pytest.fixture()
+def scratch_torch_env(tmp_path: Path, torch_venv: Path) -> Path:
+    """python of a fresh venv that sees torch (through a .pth into the shared torch venv) and
+    pip (from the base installation): installs land here, the shared venv stays untouched."""
+    venv = tmp_path / "scratch env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
+                    str(venv)], check=True)
+    python = venv_python(venv)
+    (purelib(python) / "shared_torch.pth").write_text(str(purelib(torch_venv)) + "\n")
+    return python
+
+
+KERNELS = REPO / "tests" / "data" / "bad_kernels"
+
+
+def wheel_from(package_dir: Path, out: Path, version: str = "0.1.0") -> Path:
+    """A real wheel (named ksw-probe-kernel) of the pure-Python ksw_probe in ``package_dir``."""
+    dist = f"ksw_probe_kernel-{version}"
+    files: dict[str, bytes] = {
+        f"ksw_probe/{path.relative_to(package_dir / 'ksw_probe').as_posix()}": path.read_bytes()
+        for path in sorted((package_dir / "ksw_probe").rglob("*.py"))
+    }
+    files[f"{dist}.dist-info/METADATA"] = (
+        f"Metadata-Version: 2.1\nName: ksw-probe-kernel\nVersion: {version}\n".encode()
+    )
+    files[f"{dist}.dist-info/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    record = []
+    for name, data in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+        record.append(f"{name},sha256={digest},{len(data)}")
+    record.append(f"{dist}.dist-info/RECORD,,")
+    files[f"{dist}.dist-info/RECORD"] = ("\n".join(record) + "\n").encode()
+    out.mkdir(parents=True, exist_ok=True)
+    wheel = out / f"{dist}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return wheel
+
+
+@pytest.fixture()
+def kernel_wheel(tmp_path: Path) -> Callable[[str], Path]:
+    """kernel_wheel("correct") / ("wrong_scale") ...: a wheel of that test kernel."""
+    return lambda name: wheel_from(KERNELS / name, tmp_path / "wheels" / name)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout, QWizardPage
+
+if TYPE_CHECKING:
+    from ..wizard import InstallerWizard
 
 INTRO = """\
 <p>This wizard installs a fast attention kernel library (FlashAttention&nbsp;2, FlashMLA, or the
@@ -40,11 +45,37 @@ class WelcomePage(QWizardPage):
         self.reverify_choice = QRadioButton(
             "Only re-run the verification of kernels this wizard installed"
         )
-        self.reverify_choice.setEnabled(False)
-        self.reverify_choice.setToolTip(
-            "Nothing has been installed by this wizard yet. Once a kernel is installed and "
-            "verified, come back here after driver or PyTorch updates to check it again."
-        )
         layout.addWidget(self.install_choice)
         layout.addWidget(self.reverify_choice)
         layout.addStretch(1)
+
+    def _wizard(self) -> InstallerWizard:
+        return cast("InstallerWizard", self.wizard())
+
+    def initializePage(self) -> None:
+        installs = self._wizard().services.installs()
+        self.reverify_choice.setEnabled(bool(installs))
+        if installs:
+            names = ", ".join(sorted({str(r.get("kernel") or r["name"]) for r in installs}))
+            self.reverify_choice.setToolTip(
+                f"Checks {names} again, e.g. after a driver or PyTorch update, and names "
+                "anything that changed since the last passing check."
+            )
+        else:
+            self.reverify_choice.setChecked(False)
+            self.install_choice.setChecked(True)
+            self.reverify_choice.setToolTip(
+                "Nothing has been installed by this wizard yet. Once a kernel is installed and "
+                "verified, come back here after driver or PyTorch updates to check it again."
+            )
+
+    def validatePage(self) -> bool:
+        self._wizard().state.reverify_only = self.reverify_choice.isChecked()
+        return True
+
+    def nextId(self) -> int:
+        from ..wizard import PageId
+
+        if self.reverify_choice.isChecked():
+            return int(PageId.VERIFY)
+        return int(PageId.HARDWARE)

@@ -8,14 +8,12 @@ shared venv itself is never modified).
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import shutil
 import subprocess
 import sys
-import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,54 +21,12 @@ from build_backend.install import load_installs
 from build_backend.reports import history
 from build_backend.stage import verify_then_install
 
-KERNELS = Path(__file__).resolve().parents[1] / "data" / "bad_kernels"
 REPO = Path(__file__).resolve().parents[2]
 
 
-def wheel_from(package_dir: Path, out: Path, version: str = "0.1.0") -> Path:
-    """A real wheel of the ksw_probe package in ``package_dir`` (named ksw-probe-kernel)."""
-    dist = f"ksw_probe_kernel-{version}"
-    files: dict[str, bytes] = {}
-    for path in sorted((package_dir / "ksw_probe").rglob("*.py")):
-        files[f"ksw_probe/{path.relative_to(package_dir / 'ksw_probe').as_posix()}"] = (
-            path.read_bytes()
-        )
-    files[f"{dist}.dist-info/METADATA"] = (
-        f"Metadata-Version: 2.1\nName: ksw-probe-kernel\nVersion: {version}\n".encode()
-    )
-    files[f"{dist}.dist-info/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    )
-    record = [
-        f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b'=').decode()},{len(data)}"  # noqa: E501
-        for name, data in files.items()
-    ]
-    files[f"{dist}.dist-info/RECORD"] = ("\n".join([*record, f"{dist}.dist-info/RECORD,,"])
-                                         + "\n").encode()
-    out.mkdir(parents=True, exist_ok=True)
-    wheel = out / f"{dist}-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return wheel
-
-
 @pytest.fixture()
-def scratch_env(tmp_path: Path, torch_venv: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("KSW_DATA_DIR", str(tmp_path / "wizard data"))
-    venv = tmp_path / "scratch env"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
-                    str(venv)], check=True)
-    python = venv / "bin" / "python"
-
-    def purelib(py: Path) -> Path:
-        code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-        out = subprocess.run([str(py), "-c", code], capture_output=True, text=True,
-                             check=True).stdout.strip()
-        return Path(out)
-
-    (purelib(python) / "shared_torch.pth").write_text(str(purelib(torch_venv)) + "\n")
-    return python
+def scratch_env(scratch_torch_env: Path) -> Path:
+    return scratch_torch_env
 
 
 def freeze(python: Path) -> str:
@@ -86,9 +42,9 @@ def run_app(*args: str, env_dir: Path) -> subprocess.CompletedProcess[str]:
                           text=True, env=env, timeout=300)
 
 
-def test_a_failing_wheel_is_not_installed(scratch_env: Path, tmp_path: Path) -> None:
+def test_a_failing_wheel_is_not_installed(scratch_env: Path, kernel_wheel: Any) -> None:
     before = freeze(scratch_env)
-    wheel = wheel_from(KERNELS / "wrong_scale", tmp_path / "wheels")
+    wheel = kernel_wheel("wrong_scale")
     flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe")
     assert not flow.report.passed
     assert flow.installed is None
@@ -100,8 +56,10 @@ def test_a_failing_wheel_is_not_installed(scratch_env: Path, tmp_path: Path) -> 
     assert saved.stage == "staged" and not saved.report.passed
 
 
-def test_a_failure_can_be_installed_only_when_allowed(scratch_env: Path, tmp_path: Path) -> None:
-    wheel = wheel_from(KERNELS / "wrong_scale", tmp_path / "wheels")
+def test_a_failure_can_be_installed_only_when_allowed(
+    scratch_env: Path, kernel_wheel: Any
+) -> None:
+    wheel = kernel_wheel("wrong_scale")
     flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe",
                                allow_failed=True)
     assert flow.installed is not None and flow.installed_despite_failure
@@ -109,10 +67,10 @@ def test_a_failure_can_be_installed_only_when_allowed(scratch_env: Path, tmp_pat
 
 
 def test_pass_installs_then_reverify_reports_changes_and_regressions(
-    scratch_env: Path, tmp_path: Path
+    scratch_env: Path, kernel_wheel: Any, isolated_wizard_data: Path
 ) -> None:
-    data = tmp_path / "wizard data"
-    wheel = wheel_from(KERNELS / "correct", tmp_path / "wheels")
+    data = isolated_wizard_data
+    wheel = kernel_wheel("correct")
     flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe")
     assert flow.report.passed, flow.report.summary_lines()
     assert flow.installed is not None
@@ -139,7 +97,8 @@ def test_pass_installs_then_reverify_reports_changes_and_regressions(
         [str(scratch_env), "-c", "import ksw_probe; print(ksw_probe.__file__)"],
         capture_output=True, text=True, check=True).stdout.strip())
     assert installed_init.is_relative_to(scratch_env.parent.parent)
-    installed_init.write_bytes((KERNELS / "wrong_scale" / "ksw_probe" / "__init__.py").read_bytes())
+    wrong = REPO / "tests" / "data" / "bad_kernels" / "wrong_scale" / "ksw_probe" / "__init__.py"
+    installed_init.write_bytes(wrong.read_bytes())
     shutil.rmtree(installed_init.parent / "__pycache__", ignore_errors=True)  # as a reinstall would
     broken = run_app("--verify", env_dir=data)
     assert broken.returncode == 1, broken.stdout

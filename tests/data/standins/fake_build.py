@@ -12,6 +12,7 @@ Modes:
   grandchildren   start two grandchildren that sleep, print their pids, and wait
   quiet SECONDS   start a child process named 'nvcc' that sleeps, print one line, wait
   flood N         print N lines as fast as possible, then build
+  copy WHEEL      build, producing a copy of the real wheel WHEEL
 """
 
 import os
@@ -32,7 +33,7 @@ def line(text: str) -> None:
     sys.stdout.flush()
 
 
-def build(steps: int = 4, pause: float = 0.0) -> None:
+def build(steps: int = 4, pause: float = 0.0, real: Path | None = None) -> None:
     line("Building wheels for collected packages: ksw-fake")
     line("running build_ext")
     for i in range(1, steps + 1):
@@ -40,8 +41,12 @@ def build(steps: int = 4, pause: float = 0.0) -> None:
         time.sleep(pause)
     line("g++ -shared build/obj1.o -o build/lib/ksw_fake.so")
     out.mkdir(parents=True, exist_ok=True)
-    wheel = out / "ksw_fake-0.1-cp311-cp311-linux_x86_64.whl"
-    wheel.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip
+    if real is not None:
+        wheel = out / real.name
+        shutil.copy(real, wheel)
+    else:
+        wheel = out / "ksw_fake-0.1-cp311-cp311-linux_x86_64.whl"
+        wheel.write_bytes(b"PK\x05\x06" + b"\0" * 18)  # an empty zip
     line(f"creating '{wheel}' and adding 'build/bdist' to it")
     line("  Created wheel for ksw-fake: filename=" + wheel.name)
     sys.exit(0)
@@ -108,5 +113,7 @@ elif mode == "flood":
     write(b"".join(chunk))
     sys.stdout.flush()
     build(1)
+elif mode == "copy":
+    build(3, 0.0, Path(args[0]))
 else:
     sys.exit(f"unknown mode {mode}")

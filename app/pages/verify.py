@@ -1,0 +1,348 @@
+"""Verify: the built kernel is tested against PyTorch before it is installed.
+
+After a build, the wheel is verified from a staging folder; a pass installs it (with a backup
+of what it replaces). A failure installs nothing; the user can install anyway after a clear
+warning, rebuild, or save a report bundle. Chosen from the Welcome page instead, the page
+re-verifies every kernel the wizard installed and says what changed since the last pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWizardPage,
+)
+
+from build_backend.install import InstallResult, rollback
+from build_backend.paths import data_dir, timestamp
+from build_backend.reports import make_bundle
+from build_backend.reverify import ReverifyResult
+from build_backend.stage import FlowOutcome
+from build_backend.verify import VerifyReport
+
+from ..widgets.error_chart import ErrorChart
+from ..workers import BackgroundTask
+
+if TYPE_CHECKING:
+    from ..wizard import InstallerWizard
+
+USAGE = {
+    "probe": "import torch, ksw_probe\n"
+             "q = k = v = torch.randn(1, 8, 128, 64)\n"
+             "out = ksw_probe.attention(q, k, v, causal=True)",
+    "flash_attn": "import torch\nfrom flash_attn import flash_attn_func\n"
+                  "q = k = v = torch.randn(1, 1024, 16, 128, device='cuda', dtype=torch.float16)\n"
+                  "out = flash_attn_func(q, k, v, causal=True)",
+    "flashmla": "from flash_mla import flash_mla_with_kvcache, get_mla_metadata\n"
+                "# see the FlashMLA README for the decoding call sequence",
+}
+COLUMNS = ("Check", "dtype", "causal", "worst error ≤ tolerance", "Result")
+
+
+class VerifyPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Verify")
+        self.setSubTitle("The kernel is checked against PyTorch before anything is installed.")
+        self.task: BackgroundTask | None = None
+        self.flow: FlowOutcome | None = None
+        self.results: list[ReverifyResult] = []
+        self.installed: InstallResult | None = None
+        self._started = False
+
+        layout = QVBoxLayout(self)
+        self.verdict = QLabel("Verifying…")
+        font = QFont(self.verdict.font())
+        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setBold(True)
+        self.verdict.setFont(font)
+        self.verdict.setWordWrap(True)
+        layout.addWidget(self.verdict)
+        self.explanation = QLabel()
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.explanation)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        layout.addWidget(self.busy)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table, 2)
+        self.chart = ErrorChart()
+        layout.addWidget(self.chart)
+
+        self.usage = QPlainTextEdit()
+        self.usage.setReadOnly(True)
+        self.usage.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.usage.setMaximumHeight(90)
+        self.usage.setVisible(False)
+        layout.addWidget(self.usage)
+
+        buttons = QHBoxLayout()
+        self.install_anyway = QPushButton("Install anyway…")
+        self.install_anyway.clicked.connect(self.ask_install_anyway)
+        self.rebuild = QPushButton("Rebuild")
+        self.rebuild.clicked.connect(self._rebuild)
+        self.rollback_button = QPushButton("Roll back")
+        self.rollback_button.setToolTip("Remove this install and restore what was there before")
+        self.rollback_button.clicked.connect(self.do_rollback)
+        self.bundle_button = QPushButton("Save report bundle…")
+        self.bundle_button.clicked.connect(self._save_bundle)
+        for button in (self.install_anyway, self.rebuild, self.rollback_button):
+            button.setVisible(False)
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.bundle_button)
+        layout.addLayout(buttons)
+
+    # -- QWizardPage -----------------------------------------------------------------------
+
+    def _wizard(self) -> InstallerWizard:
+        return cast("InstallerWizard", self.wizard())
+
+    def initializePage(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        if self._wizard().state.reverify_only:
+            self.start_reverify()
+        else:
+            self.start_verify()
+
+    def cleanupPage(self) -> None:  # Back: a later visit verifies the (new) build again
+        self._started = False
+        self.flow = None
+        self.installed = None
+
+    def isComplete(self) -> bool:
+        if self.task is not None:
+            return False
+        if self._wizard() is not None and self._wizard().state.reverify_only:
+            return bool(self.results)
+        return self.installed is not None or (self.flow is not None and self.flow.report.passed)
+
+    # -- after a build ---------------------------------------------------------------------
+
+    def start_verify(self) -> None:
+        wizard = self._wizard()
+        outcome = wizard.state.build_outcome
+        env = wizard.state.environment
+        if outcome is None or outcome.wheel is None or env is None:
+            self._show_error("Nothing to verify: the build did not produce a wheel.")
+            return
+        wheel, kernel = outcome.wheel, outcome.plan.kernel
+        adapter = wizard.state.verify_adapter or kernel
+        verify = wizard.services.verify_then_install
+        self.verdict.setText(f"Verifying {wheel.name}…")
+        self.explanation.setText("Forward and backward passes are compared with PyTorch. "
+                                 "Nothing is installed unless every check passes.")
+        self._run(lambda: verify(env.executable, wheel, kernel=kernel, adapter=adapter),
+                  self._on_verified)
+
+    def _run(self, work: object, done: object) -> None:
+        self.busy.setVisible(True)
+        self.task = BackgroundTask(work, self)  # type: ignore[arg-type]
+        self.task.finished.connect(done)  # type: ignore[arg-type]
+        self.task.failed.connect(self._on_failed)
+        self.task.start()
+        self.completeChanged.emit()
+
+    @Slot(object)
+    def _on_failed(self, exc: object) -> None:
+        self.task = None
+        self.busy.setVisible(False)
+        from build_backend.errors import WizardError
+
+        if isinstance(exc, WizardError):
+            self._show_error(exc.what, exc.hint)
+        else:
+            self._show_error("The verification could not run.", str(exc))
+        self.completeChanged.emit()
+
+    def _show_error(self, text: str, hint: str = "") -> None:
+        self.verdict.setText(f"✖ {text}")
+        self.verdict.setStyleSheet("color: #a11d1d;")
+        self.explanation.setText(hint)
+        self.busy.setVisible(False)
+        self.rebuild.setVisible(True)
+
+    @Slot(object)
+    def _on_verified(self, result: object) -> None:
+        self.task = None
+        self.busy.setVisible(False)
+        assert isinstance(result, FlowOutcome)
+        self.flow = result
+        self.installed = result.installed
+        self._wizard().state.verify_outcome = result
+        report = result.report
+        self.show_report(report)
+        if report.passed:
+            self.verdict.setText("✔ PASS — the kernel computes correctly. It is installed.")
+            self.verdict.setStyleSheet("color: #1d6b32;")
+            env = self._wizard().state.environment
+            where = env.executable if env else "the environment"
+            self.explanation.setText(f"{result.message} Python: {where}. "
+                                     f"Report: {result.saved.markdown_path}")
+            self.usage.setPlainText(USAGE.get(report.adapter, ""))
+            self.usage.setVisible(bool(self.usage.toPlainText()))
+        else:
+            self.verdict.setText("✖ FAIL — not installed." if report.status.value == "fail"
+                                 else "✖ The kernel could not be verified — not installed.")
+            self.verdict.setStyleSheet("color: #a11d1d;")
+            reasons = "\n".join(f"• {r}" for r in report.reasons[:6])
+            self.explanation.setText(
+                f"{reasons}\n\nYour environment is unchanged. You can rebuild, save a report "
+                f"bundle for a bug report, or install anyway (not recommended).\n"
+                f"Report: {result.saved.markdown_path}"
+            )
+            self.install_anyway.setVisible(True)
+            self.rebuild.setVisible(True)
+        self.completeChanged.emit()
+
+    def show_report(self, report: VerifyReport) -> None:
+        self.table.setRowCount(len(report.cases))
+        for row, case in enumerate(report.cases):
+            worst = "; ".join(f"{m.name} {m.cell()}" for m in case.measures)
+            cells = (case.name, case.dtype, "yes" if case.causal else "no", worst,
+                     case.status.value.upper())
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if column == 4:
+                    item.setForeground(Qt.GlobalColor.darkGreen if case.passed
+                                       else Qt.GlobalColor.red)
+                if case.reasons:
+                    item.setToolTip("\n".join(case.reasons))
+                self.table.setItem(row, column, item)
+        self.chart.set_report(report)
+
+    @Slot()
+    def ask_install_anyway(self) -> bool:
+        flow = self.flow
+        env = self._wizard().state.environment
+        if flow is None or env is None:
+            return False
+        answer = QMessageBox.warning(
+            self,
+            "Install a kernel that failed verification?",
+            "This kernel did not compute correctly in the checks (or could not be checked). "
+            "Programs that use it may give wrong results without any error.\n\n"
+            "Install it anyway? (The wizard keeps what it replaces, so you can roll back.)",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        wheel = flow.saved.wheel
+        assert wheel is not None
+        install = self._wizard().services.install_wheel
+        kernel, adapter = flow.saved.kernel, flow.report.adapter
+        self._run(lambda: install(env.executable, Path(wheel), kernel=kernel, adapter=adapter),
+                  self._on_installed_anyway)
+        return True
+
+    @Slot(object)
+    def _on_installed_anyway(self, result: object) -> None:
+        self.task = None
+        self.busy.setVisible(False)
+        assert isinstance(result, InstallResult)
+        self.installed = result
+        self.install_anyway.setVisible(False)
+        self.rollback_button.setVisible(True)
+        self.verdict.setText("⚠ Installed although the verification failed.")
+        self.verdict.setStyleSheet("color: #8a5a00;")
+        self.completeChanged.emit()
+
+    @Slot()
+    def do_rollback(self) -> None:
+        env = self._wizard().state.environment
+        if self.installed is None or env is None:
+            return
+        rollback(env.executable, self.installed.name, self.installed.previous)
+        previous = self.installed.previous
+        self.installed = None
+        self.rollback_button.setVisible(False)
+        self.verdict.setText("↩ Rolled back: the environment is as it was before.")
+        self.verdict.setStyleSheet("")
+        self.explanation.setText(
+            f"Restored {previous.name} {previous.version}." if previous
+            else "Removed the kernel; nothing was installed before.")
+        self.completeChanged.emit()
+
+    @Slot()
+    def _rebuild(self) -> None:
+        from ..wizard import PageId
+
+        wizard = self._wizard()
+        build = wizard.page_of(PageId.BUILD)
+        wizard.back()
+        build.start_build()  # type: ignore[attr-defined]
+
+    @Slot()
+    def _save_bundle(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(
+            self, "Save a report bundle", str(Path.home() / f"ksw-report-{timestamp()}.zip"),
+            "Zip archives (*.zip)")
+        if name:
+            self.save_bundle(Path(name))
+
+    def save_bundle(self, path: Path) -> Path:
+        state = self._wizard().state
+        environment = {
+            "hardware": state.hardware.to_json() if state.hardware else None,
+            "python": state.environment.to_json() if state.environment else None,
+        }
+        bundle = make_bundle(path, environment)
+        self.explanation.setText(self.explanation.text() + f"\nReport bundle saved: {bundle}")
+        return bundle
+
+    # -- re-verification (from the Welcome page) -------------------------------------------
+
+    def start_reverify(self) -> None:
+        self.setTitle("Re-verify installed kernels")
+        self.verdict.setText("Re-verifying the kernels this wizard installed…")
+        self.explanation.setText(f"Installs recorded in {data_dir() / 'installs.json'}.")
+        reverify = self._wizard().services.reverify_all
+        self._run(reverify, self._on_reverified)
+
+    @Slot(object)
+    def _on_reverified(self, result: object) -> None:
+        self.task = None
+        self.busy.setVisible(False)
+        self.results = list(cast("list[ReverifyResult]", result))
+        ok = all(r.report.passed and not (r.comparison and r.comparison.regressed)
+                 for r in self.results)
+        if not self.results:
+            self.verdict.setText("Nothing to verify yet.")
+        elif ok:
+            self.verdict.setText(f"✔ PASS — all {len(self.results)} installed kernel(s) work.")
+            self.verdict.setStyleSheet("color: #1d6b32;")
+        else:
+            self.verdict.setText("✖ Something no longer works — see below.")
+            self.verdict.setStyleSheet("color: #a11d1d;")
+        self.explanation.setText("\n".join(line for r in self.results for line in r.lines()
+                                           if not line.startswith("    PASS")))
+        if self.results:
+            self.show_report(self.results[-1].report)
+        self.completeChanged.emit()

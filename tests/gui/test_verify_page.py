@@ -1,0 +1,146 @@
+"""The Verify and Done pages, offscreen, with real wheels, the real harness and real venvs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import zipfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from app.pages.verify import VerifyPage
+from app.wizard import InstallerWizard, PageId, Services, WizardState
+from build_backend.build import BuildPlan, Parallelism, make_plan
+from build_backend.environment import Candidate
+from build_backend.hardware import detect
+from build_backend.install import load_installs
+from build_backend.nvml_record import ReplayNvmlApi
+
+TESTS = Path(__file__).resolve().parents[1]
+STANDIN = TESTS / "data" / "standins" / "fake_build.py"
+H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+
+
+def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path | None) -> InstallerWizard:
+    recording = json.loads(H100.read_text(encoding="utf-8"))
+
+    def make(state: WizardState) -> BuildPlan:
+        out = tmp_path / "staging"
+        plan = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path,
+                         python=Path(sys.executable), python_scripts=None, output_dir=out,
+                         log_path=tmp_path / "build.log", parallelism=Parallelism(1, 1, "test"))
+        return replace(plan, command=(sys.executable, str(STANDIN), str(out), "copy", str(wheel)))
+
+    wizard = InstallerWizard(Services(
+        detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
+        discover=lambda: [Candidate(python, "test env")],
+        make_plan=make,
+    ))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    return wizard
+
+
+def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
+    wizard.next()
+    hardware = wizard.page_of(PageId.HARDWARE)
+    qtbot.waitUntil(hardware.isComplete, timeout=120_000)
+    wizard.next()
+    build = wizard.page_of(PageId.BUILD)
+    qtbot.waitUntil(build.isComplete, timeout=60_000)
+    wizard.next()
+    page = wizard.page_of(PageId.VERIFY)
+    assert isinstance(page, VerifyPage) and wizard.currentId() == PageId.VERIFY
+    qtbot.waitUntil(lambda: page.task is None and page.flow is not None, timeout=120_000)
+    return page
+
+
+def freeze(python: Path) -> str:
+    return subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_a_passing_kernel_is_installed_and_done_says_where(
+    qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
+) -> None:
+    wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, kernel_wheel("correct"))
+    page = walk_to_verify(qtbot, wizard)
+    assert page.verdict.text().startswith("✔ PASS")
+    assert page.table.rowCount() == 8
+    assert all(page.table.item(r, 4).text() == "PASS" for r in range(8))
+    assert len(page.chart.items) == 8 and all(b.ratio is not None and b.ratio < 1
+                                              for b in page.chart.items)
+    assert page.usage.isVisible() and "ksw_probe.attention" in page.usage.toPlainText()
+    assert page.isComplete()
+    (record,) = load_installs()
+    assert record["python"] == str(scratch_torch_env)
+
+    bundle = page.save_bundle(tmp_path / "bundle ü.zip")
+    names = zipfile.ZipFile(bundle).namelist()
+    assert "environment.json" in names and "installs.json" in names
+    assert any(n.endswith("report.json") for n in names)
+
+    wizard.next()
+    done = wizard.page_of(PageId.DONE)
+    text = done.summary.text()  # type: ignore[attr-defined]
+    assert "Installed ksw-probe-kernel 0.1.0" in text and str(scratch_torch_env) in text
+    assert "--verify" in text
+
+
+def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
+    qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    before = freeze(scratch_torch_env)
+    wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, kernel_wheel("wrong_scale"))
+    page = walk_to_verify(qtbot, wizard)
+    assert page.verdict.text().startswith("✖ FAIL")
+    assert "unchanged" in page.explanation.text()
+    assert not page.isComplete()
+    assert freeze(scratch_torch_env) == before and load_installs() == []
+    assert page.install_anyway.isVisible() and page.rebuild.isVisible()
+    assert any(b.ratio is not None and b.ratio > 1 for b in page.chart.items)
+
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.No)
+    assert page.ask_install_anyway() is False  # the warning comes first; "No" changes nothing
+    assert freeze(scratch_torch_env) == before
+
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    assert page.ask_install_anyway() is True
+    qtbot.waitUntil(lambda: page.installed is not None, timeout=60_000)
+    assert page.verdict.text().startswith("⚠ Installed although")
+    assert page.rollback_button.isVisible()
+    page.do_rollback()
+    assert "Rolled back" in page.verdict.text()
+    assert "ksw-probe-kernel" not in freeze(scratch_torch_env)
+
+
+def test_reverify_from_the_welcome_page(
+    qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
+) -> None:
+    from build_backend.stage import verify_then_install
+
+    verify_then_install(scratch_torch_env, kernel_wheel("correct"), kernel="probe",
+                        adapter="probe")
+    wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, None)
+    welcome = wizard.currentPage()
+    assert welcome.reverify_choice.isEnabled()  # type: ignore[attr-defined]
+    welcome.reverify_choice.setChecked(True)  # type: ignore[attr-defined]
+    wizard.next()
+    assert wizard.currentId() == PageId.VERIFY
+    page = wizard.page_of(PageId.VERIFY)
+    assert isinstance(page, VerifyPage)
+    qtbot.waitUntil(lambda: page.task is None and bool(page.results), timeout=120_000)
+    assert page.verdict.text().startswith("✔ PASS — all 1 installed kernel(s) work.")
+    assert "Nothing changed since the last passing verification" in page.explanation.text()
+    assert page.isComplete()
