@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -299,19 +299,38 @@ class BuildPage(QWizardPage):
             self.banner.show_message(Tone.OK, outcome.message, f"Log: {outcome.log_path}")
             self.rebuild_button.setVisible(False)
         elif outcome.status is BuildStatus.CANCELLED:
+            self.eta.setText("")
             self.progress.setRange(0, 1)
             self.progress.setValue(0)
             self.banner.show_message(Tone.WARNING, outcome.message, outcome.hint)
         else:
+            self.eta.setText("")
             self.banner.show_message(Tone.ERROR, outcome.message, outcome.hint)
-            report = outcome.diagnosis
-            if report is not None and report.first_error is not None:
-                first = report.first_error
-                context = "\n".join(first.context_before[-3:])
-                self.diagnosis.appendPlainText(
-                    f"First error (line {first.line_number}):\n{context}\n→ {first.line}\n"
-                )
+            self.diagnosis.setPlainText(self.failure_text(outcome))
+            self.diagnosis.moveCursor(QTextCursor.MoveOperation.Start)
         self.completeChanged.emit()
+
+    @staticmethod
+    def failure_text(outcome: BuildOutcome) -> str:
+        """The explanation of a failed build: the cause first, then the first error's context,
+        then anything else the log showed."""
+        report = outcome.diagnosis
+        parts: list[str] = []
+        if report is None:
+            return f"See the log: {outcome.log_path}"
+        primary = report.primary
+        if primary is not None:
+            parts.append(f"● {primary.title} (line {primary.line_number})\n  Why: "
+                         f"{primary.cause}\n  What to do: {primary.fix}\n")
+        first = report.first_error
+        if first is not None:
+            context = "\n".join(first.context_before[-3:])
+            parts.append(f"First error (line {first.line_number}):\n{context}\n→ {first.line}\n")
+        for hit in report.hits:
+            if hit is not primary:
+                parts.append(f"○ {hit.title} (line {hit.line_number})\n  {hit.cause}\n")
+        parts.append(f"Full log: {outcome.log_path}")
+        return "\n".join(parts)
 
     # -- plan ------------------------------------------------------------------------------
 
