@@ -24,8 +24,10 @@ Top level::
     verify_adapter = "flash_attn"     # which resources/verify adapter checks the result
     arch_knob = "torch_cuda_arch_list" | "flash_attn_cuda_archs" | "flashmla_disable_flags" | "none"
 
-``[source]``: ``kind = "git"`` with ``url`` (and optional ``submodules``, ``submodule_commits``)
-or ``kind = "local"`` with ``path`` (relative to ``resources/``).
+``[source]``: ``kind = "git"`` with ``url`` (and optional ``submodules``, ``submodule_commits``,
+``submodule_markers``: table path → a file, relative to the submodule, that a populated checkout
+has, e.g. ``"csrc/cutlass" = "include/cutlass/cutlass.h"``) or ``kind = "local"`` with ``path``
+(relative to ``resources/``).
 
 ``[requirements]``: ``os`` (list of "linux", "windows"), ``min_cc`` / ``max_cc`` /
 ``supported_cc`` (compute capabilities as strings, "8.0"), ``gpu_text`` (how to name the GPUs it
@@ -172,6 +174,8 @@ class Source:
     path: str | None = None  # local, relative to resources/
     submodules: tuple[str, ...] = ()
     submodule_commits: Mapping[str, str] = field(default_factory=dict)
+    # submodule path → a file (relative to it) that proves the folder is populated
+    submodule_markers: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -696,7 +700,7 @@ _TOP = {
     "verify_adapter", "arch_knob", "source", "requirements", "targets", "build", "env", "knobs",
     "patches", "wheel_sources", "versions",
 }
-_SOURCE = {"kind", "url", "path", "submodules", "submodule_commits"}
+_SOURCE = {"kind", "url", "path", "submodules", "submodule_commits", "submodule_markers"}
 _REQ = {
     "os", "min_cc", "max_cc", "supported_cc", "gpu_text", "min_cuda", "min_cuda_per_arch",
     "min_torch", "min_python", "max_python", "min_gpus", "gpu_counts", "nvlink", "cpu_fallback",
@@ -869,8 +873,18 @@ def _source(top: _Fields) -> Source:
             f.problem(f"submodule_commits.{name}", "expected a 40-character commit hash")
         else:
             commits[name] = value
-    return Source(kind=kind, url=url, path=path, submodules=f.texts("submodules"),
-                  submodule_commits=commits)
+    submodules = f.texts("submodules")
+    markers: dict[str, str] = {}
+    for name, value in f.free_table("submodule_markers").items():
+        if name not in submodules:
+            f.problem(f"submodule_markers.{name}", "not one of the listed submodules")
+        elif not isinstance(value, str) or not value or value.startswith("/") or ".." in value:
+            f.problem(f"submodule_markers.{name}",
+                      "expected a file path relative to the submodule folder")
+        else:
+            markers[name] = value
+    return Source(kind=kind, url=url, path=path, submodules=submodules,
+                  submodule_commits=commits, submodule_markers=markers)
 
 
 def _requirements(f: _Fields) -> Requirements:

@@ -57,6 +57,8 @@ class Platform(Protocol):
         ...
 
     host_include_var: str  # where the host compiler takes extra include folders from
+    # ``git -c key=value`` settings every git command needs here (Windows: core.longpaths)
+    git_config: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)

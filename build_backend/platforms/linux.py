@@ -13,6 +13,7 @@ from . import InterpreterHint
 class LinuxPlatform:
     name = "linux"
     host_include_var = "CPLUS_INCLUDE_PATH"
+    git_config: tuple[tuple[str, str], ...] = ()
 
     def python_in_prefix(self, prefix: Path) -> Path:
         return prefix / "bin" / "python"
@@ -44,3 +45,40 @@ class LinuxPlatform:
 
     def executable(self, name: str) -> str:
         return name
+
+    # -- prerequisites (build_backend.prereqs) -----------------------------------------------
+
+    def max_path(self) -> int | None:
+        """None: Linux has no 260-character path limit."""
+        return None
+
+    def vswhere_path(self) -> Path | None:
+        return None
+
+    def read_long_paths_enabled(self) -> int | None:
+        return None
+
+    def windows_sdk_versions(self) -> list[str]:
+        return []
+
+    def run_elevated(self, argv: Sequence[str], *, show_window: bool = True) -> int:
+        """Never: on Linux the wizard shows the sudo command and the user runs it."""
+        from ..errors import WizardError
+
+        raise WizardError(
+            "The wizard does not run commands as root on Linux.",
+            hint="Run the command it shows with sudo in a terminal, then check again.",
+        )
+
+    def register_resume_once(self, name: str, argv: Sequence[str]) -> str:
+        """Nothing to do: no Linux fix needs a restart."""
+        return ""
+
+    def os_release_text(self) -> str:
+        """/etc/os-release (the distribution, for package-manager commands); '' if absent."""
+        for path in (Path("/etc/os-release"), Path("/usr/lib/os-release")):
+            try:
+                return path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+        return ""

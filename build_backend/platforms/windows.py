@@ -12,6 +12,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from ..errors import WizardError
 from . import InterpreterHint
 
 # ``py -0p`` of the launcher shipped with Python >= 3.11:
@@ -42,6 +43,8 @@ def parse_py_launcher(output: str) -> list[InterpreterHint]:
 class WindowsPlatform:
     name = "windows"
     host_include_var = "INCLUDE"  # cl.exe reads extra include folders from INCLUDE
+    # CUTLASS and friends have paths beyond 260 characters under any build root
+    git_config: tuple[tuple[str, str], ...] = (("core.longpaths", "true"),)
 
     def python_in_prefix(self, prefix: Path) -> Path:
         # venvs keep it in Scripts\, conda environments in the prefix itself
@@ -84,3 +87,188 @@ class WindowsPlatform:
 
     def executable(self, name: str) -> str:
         return name if name.lower().endswith(".exe") else name + ".exe"
+
+    # -- prerequisites (build_backend.prereqs): what the checks read and the fixes do --------
+
+    def max_path(self) -> int | None:
+        """The path length classic Windows programs are limited to (without long paths)."""
+        return MAX_PATH
+
+    def vswhere_path(self) -> Path | None:
+        """vswhere.exe of the Visual Studio Installer; None when it is not installed."""
+        from ..toolchain import vswhere_locations
+
+        for path in vswhere_locations(os.environ):
+            if path.is_file():
+                return path
+        return None
+
+    def read_long_paths_enabled(self) -> int | None:
+        """LongPathsEnabled (HKLM) through ``reg query``; None when the value is not set."""
+        from ..toolchain import LONG_PATHS_KEY, LONG_PATHS_VALUE, run_reg_query_dword
+
+        return run_reg_query_dword(LONG_PATHS_KEY, LONG_PATHS_VALUE)
+
+    def windows_sdk_versions(self) -> list[str]:
+        """Installed Windows 10/11 SDKs ("10.0.22621.0"), newest first."""
+        base = Path(os.environ.get("ProgramFiles(x86)", r"C:\Program Files (x86)"))
+        include = base / "Windows Kits" / "10" / "Include"
+        try:
+            names = [p.name for p in include.iterdir() if (p / "um").is_dir()]
+        except OSError:
+            return []
+        return parse_windows_sdk_versions(names)
+
+    def run_elevated(self, argv: Sequence[str], *, show_window: bool = True) -> int:
+        """Run ``argv`` with administrator rights (one UAC prompt); its exit code."""
+        return run_elevated(argv, show_window=show_window)
+
+    def register_resume_once(self, name: str, argv: Sequence[str]) -> str:
+        """Start ``argv`` once at the user's next logon (HKCU RunOnce); the command line."""
+        return register_run_once(name, argv)
+
+    def os_release_text(self) -> str:
+        return ""
+
+
+# --------------------------------------------------------------------------------------------
+# Prerequisite helpers: elevation (ShellExecuteExW "runas"), RunOnce, Windows SDK folders
+# --------------------------------------------------------------------------------------------
+
+MAX_PATH = 260
+ERROR_CANCELLED = 1223  # ShellExecuteExW's last error when the user declines the UAC prompt
+RUN_ONCE_KEY = r"Software\Microsoft\Windows\CurrentVersion\RunOnce"
+RUN_ONCE_MAX_CHARS = 260  # Windows ignores longer Run/RunOnce command lines
+
+
+class ElevationDeclined(WizardError):
+    """The user answered No at the administrator (UAC) prompt. A choice, not a failure."""
+
+
+class ElevationFailed(WizardError):
+    """The elevated program could not be started, or could not be waited for."""
+
+
+def parse_windows_sdk_versions(names: Sequence[str]) -> list[str]:
+    """The Windows SDK versions among folder names of ``Windows Kits\\10\\Include``, newest
+    first ("10.0.22621.0"); other names (``wdf``, stray files) are skipped."""
+    found: list[tuple[tuple[int, ...], str]] = []
+    for name in names:
+        if re.fullmatch(r"10\.0\.\d+\.\d+", name.strip()):
+            found.append((tuple(int(p) for p in name.strip().split(".")), name.strip()))
+    return [name for _, name in sorted(set(found), reverse=True)]
+
+
+def run_once_command(argv: Sequence[str]) -> str:
+    """The RunOnce value for ``argv`` (Windows quoting); ValueError when Windows would ignore it
+    for being longer than 260 characters."""
+    command = subprocess.list2cmdline(list(argv))
+    if len(command) > RUN_ONCE_MAX_CHARS:
+        raise ValueError(
+            f"the command line is {len(command)} characters long; RunOnce allows "
+            f"{RUN_ONCE_MAX_CHARS}"
+        )
+    return command
+
+
+def register_run_once(name: str, argv: Sequence[str]) -> str:
+    """Write ``HKCU\\...\\RunOnce\\<name>`` = ``argv``: Windows runs it once at the next logon
+    and removes the value before running it. Needs no administrator rights."""
+    import importlib
+
+    command = run_once_command(argv)
+    winreg = importlib.import_module("winreg")  # Windows only; Any for the type checker
+    with winreg.CreateKeyEx(winreg.HKEY_CURRENT_USER, RUN_ONCE_KEY, 0,
+                            winreg.KEY_SET_VALUE) as key:
+        winreg.SetValueEx(key, name, 0, winreg.REG_SZ, command)
+    return command
+
+
+def run_elevated(argv: Sequence[str], *, show_window: bool = True, poll_s: float = 0.5) -> int:
+    """Run ``argv[0]`` with ``argv[1:]`` as administrator and wait for it; its exit code.
+
+    ``ShellExecuteExW`` with the verb ``runas`` shows the UAC prompt for this one program;
+    ``SEE_MASK_NOCLOSEPROCESS`` gives a handle to wait on and to read the exit code from.
+    Raises :class:`ElevationDeclined` when the user answers No (``ERROR_CANCELLED``, 1223) and
+    :class:`ElevationFailed` for any other failure. An elevated process cannot be stopped from
+    this unelevated one: installers run this way offer Cancel in their own window.
+    """
+    import ctypes
+    from ctypes import wintypes
+
+    class ShellExecuteInfoW(ctypes.Structure):
+        _fields_ = [
+            ("cbSize", wintypes.DWORD),
+            ("fMask", ctypes.c_ulong),
+            ("hwnd", wintypes.HWND),
+            ("lpVerb", wintypes.LPCWSTR),
+            ("lpFile", wintypes.LPCWSTR),
+            ("lpParameters", wintypes.LPCWSTR),
+            ("lpDirectory", wintypes.LPCWSTR),
+            ("nShow", ctypes.c_int),
+            ("hInstApp", wintypes.HINSTANCE),
+            ("lpIDList", ctypes.c_void_p),
+            ("lpClass", wintypes.LPCWSTR),
+            ("hkeyClass", wintypes.HKEY),
+            ("dwHotKey", wintypes.DWORD),
+            ("hIconOrMonitor", wintypes.HANDLE),
+            ("hProcess", wintypes.HANDLE),
+        ]
+
+    see_mask_nocloseprocess = 0x00000040
+    see_mask_noasync = 0x00000100
+    wait_object_0, wait_timeout = 0x0, 0x102
+    win_dll = getattr(ctypes, "WinDLL")  # noqa: B009 - Windows only; keeps mypy quiet elsewhere
+    shell32 = win_dll("shell32", use_last_error=True)
+    kernel32 = win_dll("kernel32", use_last_error=True)
+    shell32.ShellExecuteExW.argtypes = [ctypes.POINTER(ShellExecuteInfoW)]
+    shell32.ShellExecuteExW.restype = wintypes.BOOL
+    kernel32.WaitForSingleObject.argtypes = [wintypes.HANDLE, wintypes.DWORD]
+    kernel32.WaitForSingleObject.restype = wintypes.DWORD
+    kernel32.GetExitCodeProcess.argtypes = [wintypes.HANDLE, ctypes.POINTER(wintypes.DWORD)]
+    kernel32.GetExitCodeProcess.restype = wintypes.BOOL
+    kernel32.CloseHandle.argtypes = [wintypes.HANDLE]
+    kernel32.CloseHandle.restype = wintypes.BOOL
+
+    info = ShellExecuteInfoW()
+    info.cbSize = ctypes.sizeof(ShellExecuteInfoW)
+    info.fMask = see_mask_nocloseprocess | see_mask_noasync
+    info.lpVerb = "runas"
+    info.lpFile = str(argv[0])
+    info.lpParameters = subprocess.list2cmdline([str(a) for a in argv[1:]])
+    info.nShow = 1 if show_window else 0  # SW_SHOWNORMAL / SW_HIDE
+    if not shell32.ShellExecuteExW(ctypes.byref(info)):
+        error = ctypes.get_last_error()  # type: ignore[attr-defined,unused-ignore]
+        if error == ERROR_CANCELLED:
+            raise ElevationDeclined(
+                "The administrator prompt was declined.",
+                hint="Nothing was changed. Choose Fix again and answer Yes to the prompt, or "
+                "make the change yourself.",
+            )
+        raise ElevationFailed(
+            f"{Path(str(argv[0])).name} could not be started with administrator rights.",
+            why=f"Windows error {error}: "
+            f"{ctypes.FormatError(error).strip()}",  # type: ignore[attr-defined,unused-ignore]
+        )
+    handle = info.hProcess
+    if not handle:
+        raise ElevationFailed(
+            f"{Path(str(argv[0])).name} was started, but Windows gave no handle to wait on.",
+            hint="Wait until it has finished, then check again.",
+        )
+    try:
+        while True:
+            state = kernel32.WaitForSingleObject(handle, int(poll_s * 1000))
+            if state == wait_object_0:
+                break
+            if state != wait_timeout:
+                raise ElevationFailed(
+                    f"Waiting for {Path(str(argv[0])).name} failed.",
+                    why=f"WaitForSingleObject returned {state}",
+                )
+        code = wintypes.DWORD()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            raise ElevationFailed(f"The exit code of {Path(str(argv[0])).name} is unknown.")
+        return int(code.value)
+    finally:
+        kernel32.CloseHandle(handle)
