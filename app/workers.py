@@ -89,8 +89,7 @@ class BuildSession(QObject):
     def __init__(
         self,
         run: Callable[[Callable[[object], None], threading.Event], object],
-        interval_ms: int = 50,
-        max_batch: int = 5000,
+        interval_ms: int = 25,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -102,7 +101,6 @@ class BuildSession(QObject):
         self._lock = threading.Lock()
         self._outcome: object | None = None
         self._done = False
-        self._max_batch = max_batch
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.drain)
@@ -142,7 +140,7 @@ class BuildSession(QObject):
         batch: list[str] = []
         pop = self._lines.popleft
         try:
-            while len(batch) < self._max_batch:
+            for _ in range(len(self._lines)):  # what is there now; more arrives meanwhile
                 batch.append(pop())
         except IndexError:
             pass

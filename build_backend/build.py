@@ -458,18 +458,30 @@ class _Attempt:
         self._step = None
 
     def _line(self, text: str) -> None:
-        self.line_number += 1
-        self.log.write(text + "\n")
-        self.emit(LogLine(text, self.line_number))
-        progress = self.progress.feed(text)
-        if progress is not None:
-            self.emit(progress)
-        elif self._step is Step.COMPILE and _LINK.search(text):
-            self._enter(Step.LINK)
-        if self._step is not Step.WHEEL and _WHEEL.search(text):
-            self._enter(Step.WHEEL)
-        for hit in self.diagnoser.feed(text):
-            self.emit(DiagnosisEvent(hit))
+        self._lines([text])
+
+    def _lines(self, texts: list[str]) -> None:
+        """Process a batch of decoded lines: log file, events, progress, steps, diagnosis."""
+        self.log.write("\n".join(texts) + "\n")
+        emit = self.emit
+        feed = self.diagnoser.feed
+        progress: ProgressEvent | None = None
+        for text in texts:
+            self.line_number += 1
+            emit(LogLine(text, self.line_number))
+            if "[" in text[:12]:  # cheap test before the ninja regex
+                event = self.progress.feed(text)
+                if event is not None:
+                    progress = event
+                    continue
+            if self._step is Step.COMPILE and _LINK.search(text):
+                self._enter(Step.LINK)
+            if self._step is not Step.WHEEL and _WHEEL.search(text):
+                self._enter(Step.WHEEL)
+            for hit in feed(text):
+                emit(DiagnosisEvent(hit))
+        if progress is not None:  # one progress event per batch is enough for any display
+            emit(progress)
 
     def run(self) -> tuple[int | None, bool]:
         """(exit code or None, cancelled)."""
@@ -490,42 +502,42 @@ class _Attempt:
             self._line(f"[wizard] could not start {self.plan.command[0]}: {exc}")
             self._close_step(StepState.FAILED)
             return None, False
-        lines: queue.Queue[bytes | None] = queue.Queue(maxsize=10_000)
+        batches: queue.Queue[list[bytes] | None] = queue.Queue(maxsize=1000)
         assert proc.stdout is not None
-        reader = threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True)
+        reader = threading.Thread(target=_pump, args=(proc.stdout, batches), daemon=True)
         reader.start()
         last_output = time.monotonic()
         stall_reported = False
         cancelled = False
-        while True:
+        finished = False
+        while not finished:
             if self.cancel.is_set():
                 cancelled = True
                 self._line("[wizard] cancelling: stopping the build and every compiler it started")
                 self.leftover = kill_tree(proc.pid)
                 break
             try:
-                raw = lines.get(timeout=0.1)
+                batch = batches.get(timeout=0.1)
             except queue.Empty:
                 quiet = time.monotonic() - last_output
                 if quiet >= self.stall_after_s and not stall_reported:
                     stall_reported = True
                     self.emit(StallEvent(quiet, tuple(running_compilers(proc.pid))))
                 continue
-            if raw is None:
-                break  # the output pipe closed: the process is finishing
-            last_output = time.monotonic()
-            stall_reported = False
-            self._line(decode_line(raw))
-            # drain whatever else is queued without waiting (high line rates)
-            while True:
+            raw_lines: list[bytes] = []
+            while batch is not None:  # take what is queued without waiting (high line rates)
+                raw_lines += batch
                 try:
-                    more = lines.get_nowait()
+                    batch = batches.get_nowait()
                 except queue.Empty:
                     break
-                if more is None:
-                    lines.put(None)
-                    break
-                self._line(decode_line(more))
+            if batch is None:
+                finished = True  # the output pipe closed: the process is finishing
+            if raw_lines:
+                last_output = time.monotonic()
+                stall_reported = False
+                self._lines([decode_line(raw) for raw in raw_lines])
+                time.sleep(0)  # let a GUI thread in this process take the GIL between batches
         try:
             code = proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
@@ -539,14 +551,26 @@ class _Attempt:
         return code, cancelled
 
 
-def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+def _pump(stream: IO[bytes], batches: queue.Queue[list[bytes] | None]) -> None:
+    """Read the child's output in chunks and queue it as batches of complete lines."""
+    fd = stream.fileno()
+    pending = b""
     try:
-        for raw in iter(stream.readline, b""):
-            lines.put(raw)
+        while True:
+            chunk = os.read(fd, 1 << 16)  # returns what is there, up to 64 KiB
+            if not chunk:
+                break
+            pending += chunk
+            if b"\n" not in chunk:
+                continue
+            *complete, pending = pending.split(b"\n")
+            batches.put(complete)
     except (OSError, ValueError):
         pass
     finally:
-        lines.put(None)
+        if pending:
+            batches.put([pending])
+        batches.put(None)
 
 
 def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | None:
@@ -601,7 +625,7 @@ def run_build(
     started = time.monotonic()
     plan.output_dir.mkdir(parents=True, exist_ok=True)
     plan.log_path.parent.mkdir(parents=True, exist_ok=True)
-    before = {p.name for p in plan.output_dir.glob("*.whl")}
+    before = {p.name: p.stat().st_mtime_ns for p in plan.output_dir.glob("*.whl")}
     attempts = 0
     line_offset = 0
     steps: list[StepTiming] = []
@@ -630,7 +654,8 @@ def run_build(
                 )
             if code == 0:
                 wheels = sorted(
-                    (p for p in plan.output_dir.glob("*.whl") if p.name not in before),
+                    (p for p in plan.output_dir.glob("*.whl")
+                     if before.get(p.name) != p.stat().st_mtime_ns),  # new or rewritten
                     key=lambda p: p.stat().st_mtime,
                 )
                 if wheels:

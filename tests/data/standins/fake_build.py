@@ -11,7 +11,7 @@ Modes:
   encodings       print lines in UTF-8, cp1252 and broken UTF-8, then build
   grandchildren   start two grandchildren that sleep, print their pids, and wait
   quiet SECONDS   start a child process named 'nvcc' that sleeps, print one line, wait
-  flood N         print N lines as fast as possible, then build
+  flood N [RATE]  print N lines as fast as possible (or RATE lines/s), then build
   copy WHEEL      build, producing a copy of the real wheel WHEEL
 """
 
@@ -103,13 +103,20 @@ elif mode == "quiet":
     build(1)
 elif mode == "flood":
     count = int(args[0])
+    rate = float(args[1]) if len(args) > 1 else 0.0
+    started = time.perf_counter()
     chunk = []
     for i in range(count):
         text = b"[%d/%d] c++ -c some/long/path/to/file_%d.cpp -o obj.o -O3\n"
         chunk.append(text % (i + 1, count, i))
-        if len(chunk) == 1000:
+        if len(chunk) == 250:
             write(b"".join(chunk))
+            sys.stdout.flush()
             chunk.clear()
+            if rate:
+                ahead = (i + 1) / rate - (time.perf_counter() - started)
+                if ahead > 0:
+                    time.sleep(ahead)
     write(b"".join(chunk))
     sys.stdout.flush()
     build(1)
