@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     kernels_cmd.add_argument("--python", type=Path, help="the target interpreter")
     kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
+    from .prereqs.cli import add_parsers as add_prereq_parsers
+
+    add_prereq_parsers(commands)  # check, fix
     return parser
 
 
@@ -122,6 +125,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             from .cli_build import run_kernels_command
 
             return run_kernels_command(args, stream)
+        if args.command in ("check", "fix"):
+            from .prereqs.cli import run_check_command, run_fix_command
+
+            run = run_check_command if args.command == "check" else run_fix_command
+            return run(args, stream)
     except WizardError as exc:
         print(exc.describe(), file=sys.stderr)
         return int(exc.exit_code)

@@ -1,0 +1,225 @@
+"""Check 3: does the chosen CUDA toolkit accept the installed host compiler?
+
+The bounds come from the toolkit's own ``include/crt/host_config.h`` (what nvcc enforces). On
+Windows the newest accepted MSVC toolset of the usable Visual Studio instances is picked —
+e.g. 14.44 from VS 2022 when VS 2026's 14.50 is installed too and CUDA 12.x rejects it — and
+the build pins it with ``vcvarsall -vcvars_ver``. CUDA 13 keeps its CCCL headers in
+``include/cccl``, which the build adds to the host compiler's include path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..toolchain import (
+    CompilerBound,
+    HostCompilerBounds,
+    MsvcToolset,
+    ToolsetChoice,
+    describe_msvc_bound,
+    gcc_supported,
+    pick_msvc_toolset,
+)
+from .compiler import judge_instances
+from .cuda import chosen_toolkit, gpu_build_expected
+from .facts import GccFacts, MsvcFacts, SystemFacts, ToolkitFacts, VsInstanceFacts
+from .fixes import VsBuildToolsFix
+from .model import CheckId, CheckResult, CheckStatus, Fix
+from .versions import vtext
+
+TITLE = "Compiler and CUDA fit together"
+WHY = ("Why it matters: each CUDA version accepts only certain compiler versions "
+       "(include/crt/host_config.h); a newer compiler stops the build with "
+       "'unsupported Microsoft Visual Studio version' or 'unsupported GNU version'.")
+_NO_BOUNDS = HostCompilerBounds(msvc=None, gcc=None, clang=None)
+
+
+@dataclass(frozen=True)
+class MsvcChoice:
+    """The MSVC toolset a CUDA build uses, the instance it comes from, and what was skipped."""
+
+    instance: VsInstanceFacts
+    choice: ToolsetChoice
+    skipped_elsewhere: tuple[tuple[MsvcToolset, VsInstanceFacts], ...]  # newer, rejected
+
+    @property
+    def toolset(self) -> MsvcToolset:
+        assert self.choice.chosen is not None
+        return self.choice.chosen
+
+    @property
+    def vcvarsall(self) -> Path:
+        return self.instance.instance.installation_path / "VC" / "Auxiliary" / "Build" / \
+            "vcvarsall.bat"
+
+    @property
+    def vcvars_ver(self) -> str | None:
+        """The ``-vcvars_ver=`` value the build passes; None when the default is right."""
+        return self.toolset.vcvars_ver if self.choice.needs_pin else None
+
+    def explain(self, cuda: str) -> str:
+        text = f"{self.toolset.label} from {self.instance.instance.label} will be used."
+        if self.skipped_elsewhere:
+            newer = ", ".join(f"MSVC {t.text} ({i.instance.label})"
+                              for t, i in self.skipped_elsewhere)
+            verb = "is" if len(self.skipped_elsewhere) == 1 else "are"
+            text += (f" The newer {newer} {verb} installed too, but CUDA {cuda} accepts only "
+                     f"{self.choice.accepted_range}.")
+        if self.vcvars_ver:
+            text += (f" The build selects it with vcvarsall.bat x64 "
+                     f"-vcvars_ver={self.vcvars_ver}.")
+        return text
+
+
+def choose_msvc(instances: Sequence[VsInstanceFacts],
+                bounds: HostCompilerBounds | None) -> MsvcChoice | None:
+    """The newest toolset nvcc accepts across the usable instances; on a tie, the instance
+    where it is the default (no pin needed), then the instances' order (best first)."""
+    limits = bounds if bounds is not None else _NO_BOUNDS
+    candidates: list[tuple[tuple[int, int, int], int, int, VsInstanceFacts, ToolsetChoice]] = []
+    for order, inst in enumerate(instances):
+        choice = pick_msvc_toolset(inst.toolsets, limits, inst.default_toolset)
+        if choice.chosen is not None:
+            candidates.append((choice.chosen.version, 0 if choice.needs_pin else 1, -order,
+                               inst, choice))
+    if not candidates:
+        return None
+    version, _, _, inst, choice = max(candidates, key=lambda c: c[:3])
+    skipped = tuple(
+        (t, other) for other in instances if other is not inst for t in other.toolsets
+        if t.version > version and t in pick_msvc_toolset(
+            other.toolsets, limits, other.default_toolset).rejected
+    )
+    return MsvcChoice(inst, choice, skipped)
+
+
+def describe_gcc_bound(bound: CompilerBound | None) -> str:
+    if bound is None:
+        return "any gcc version (this CUDA does not check)"
+    parts = []
+    if bound.minimum is not None:
+        parts.append(f"gcc {vtext(bound.minimum)} or newer")
+    if bound.maximum is not None:
+        last = bound.maximum[0] - 1 if len(bound.maximum) == 1 else None
+        parts.append(f"gcc {last} or older" if last is not None
+                     else f"gcc older than {vtext(bound.maximum)}")
+    return " and ".join(parts) or "any gcc version"
+
+
+def _cccl_note(facts: SystemFacts, tk: ToolkitFacts) -> tuple[str, bool]:
+    """(text, ok) about CUDA 13's include/cccl folder; ('', True) before CUDA 13."""
+    release = tk.toolkit.release
+    if release is None or release < (13, 0):
+        return "", True
+    if tk.cccl_include is None:
+        return (f"CUDA {vtext(release)} should have its C++ library headers in "
+                f"{tk.toolkit.root / 'include' / 'cccl'}, but that folder is missing: builds "
+                "will fail with 'cuda/std/...: No such file'. Reinstall the toolkit."), False
+    return (f"CUDA {vtext(release)} keeps its C++ library headers (cuda/std/…) in "
+            f"{tk.cccl_include}; the build adds that folder to {facts.host_include_var} so the "
+            "host compiler finds them too."), True
+
+
+def check_compat(facts: SystemFacts) -> CheckResult:
+    tk = chosen_toolkit(facts)
+    payload: dict[str, Any] = {"cuda": None, "bounds": None, "compiler": None}
+
+    def result(status: CheckStatus, summary: str, detail: str, hint: str = "",
+               fix: Fix | None = None) -> CheckResult:
+        return CheckResult(CheckId.COMPAT, TITLE, status, summary, detail + "\n" + WHY, hint,
+                           fix, payload)
+
+    if tk is None:
+        if gpu_build_expected(facts):
+            return result(CheckStatus.MISSING, "Can't be checked until a CUDA toolkit is "
+                          "installed.", "See the CUDA toolkit row.",
+                          "Install the CUDA toolkit first (CUDA toolkit row).")
+        return result(CheckStatus.OK, "Not needed: no CUDA toolkit and no GPU, so only the CPU "
+                      "probe kernel can be built.", "Nothing to check.")
+    release = tk.toolkit.release
+    assert release is not None
+    cuda = vtext(release)
+    payload["cuda"] = {"root": str(tk.toolkit.root), "version": cuda,
+                       "cccl_include": str(tk.cccl_include) if tk.cccl_include else None}
+    lines = [f"CUDA {cuda} at {tk.toolkit.root}."]
+    if tk.bounds is None:
+        lines.append(f"Its host_config.h could not be read: {tk.bounds_error}")
+    cccl_text, cccl_ok = _cccl_note(facts, tk)
+
+    if isinstance(facts.compiler, MsvcFacts):
+        accepted = describe_msvc_bound(tk.bounds.msvc if tk.bounds else None)
+        payload["bounds"] = {"msvc": accepted}
+        lines.append(f"CUDA {cuda} accepts {accepted}.")
+        usable = judge_instances(facts.compiler).usable
+        if not usable:
+            return result(CheckStatus.MISSING, "Can't be checked until a C++ compiler is "
+                          "installed.", "\n".join(lines), "Install the C++ compiler first "
+                          "(C++ compiler row).")
+        pick = choose_msvc(usable, tk.bounds)
+        installed = sorted({t for i in usable for t in i.toolsets}, key=lambda t: t.version,
+                           reverse=True)
+        lines.append("Installed MSVC toolsets: " + ", ".join(t.label for t in installed) + ".")
+        if pick is None:
+            newest_ok = tk.bounds is None or tk.bounds.msvc is None or \
+                tk.bounds.msvc.accepts((1944,))
+            fix: Fix | None = VsBuildToolsFix() if newest_ok else None
+            hint = ("Install Visual Studio Build Tools 2022 (its MSVC 14.44 fits), or a newer "
+                    "CUDA toolkit." if newest_ok else
+                    f"Install a newer CUDA toolkit, or add an MSVC toolset in {accepted} with the "
+                    "Visual Studio Installer ('Individual components').")
+            payload["compiler"] = None
+            return result(CheckStatus.BLOCKED, f"No installed MSVC version is accepted by CUDA "
+                          f"{cuda}.", "\n".join(lines), hint, fix)
+        payload["compiler"] = {
+            "instance": str(pick.instance.instance.installation_path),
+            "toolset": pick.toolset.text,
+            "msc_ver": pick.toolset.msc_ver,
+            "vcvarsall": str(pick.vcvarsall),
+            "vcvars_ver": pick.vcvars_ver,
+            "skipped": sorted({t.text for t, _ in pick.skipped_elsewhere}
+                              | {t.text for t in pick.choice.skipped_newer}, reverse=True),
+        }
+        lines.append(pick.explain(cuda))
+        summary = f"MSVC {pick.toolset.text} fits CUDA {cuda} and will be used."
+        skipped = sorted({t.text for t, _ in pick.skipped_elsewhere}
+                         | {t.text for t in pick.choice.skipped_newer}, reverse=True)
+        if skipped:
+            summary += (f" The newer MSVC {', '.join(skipped)} (also installed) is skipped: "
+                        f"CUDA {cuda} rejects it.")
+        if tk.bounds is not None and tk.bounds.msvc_deprecated is not None:
+            lo, hi = tk.bounds.msvc_deprecated
+            if lo <= pick.toolset.msc_ver < hi:
+                lines.append(f"nvcc will warn that this MSVC is deprecated for CUDA {cuda}.")
+    else:
+        gcc = facts.compiler
+        assert isinstance(gcc, GccFacts)
+        bound = tk.bounds.gcc if tk.bounds else None
+        accepted = describe_gcc_bound(bound)
+        payload["bounds"] = {"gcc": accepted}
+        lines.append(f"CUDA {cuda} accepts {accepted}.")
+        version = gcc.gxx_version or gcc.gcc_version
+        if version is None:
+            return result(CheckStatus.MISSING, "Can't be checked until gcc/g++ is installed.",
+                          "\n".join(lines), "Install the C++ compiler first (C++ compiler row).")
+        payload["compiler"] = {"gcc": version.text}
+        if tk.bounds is not None and not gcc_supported(tk.bounds, version.major, version.minor):
+            return result(CheckStatus.BLOCKED, f"gcc {version.text} is not accepted by CUDA "
+                          f"{cuda}, which accepts {accepted}.", "\n".join(lines),
+                          "Install a gcc version CUDA accepts (e.g. 'sudo apt-get install "
+                          "g++-<N>') and make it the default, or install a newer CUDA toolkit.")
+        summary = f"gcc {version.text} fits CUDA {cuda} ({accepted})."
+    if cccl_text:
+        lines.append(cccl_text)
+    if not cccl_ok:
+        return result(CheckStatus.WARNING, "CUDA's include/cccl folder is missing: builds of "
+                      "some kernels will fail.", "\n".join(lines), "Reinstall the CUDA toolkit.")
+    if tk.bounds is None:
+        return result(CheckStatus.WARNING, f"CUDA {cuda}'s compiler limits could not be read; "
+                      "nvcc checks the compiler itself when the build starts.", "\n".join(lines))
+    return result(CheckStatus.OK, summary, "\n".join(lines))
+
+
+__all__ = ["MsvcChoice", "check_compat", "choose_msvc", "describe_gcc_bound"]

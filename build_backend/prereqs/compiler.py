@@ -1,0 +1,184 @@
+"""Check 1: a C++ compiler — Visual Studio (Build Tools) with the x64 MSVC tools on Windows,
+gcc and g++ on Linux."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..toolchain import select_vs_instances
+from .distro import gcc_install_commands
+from .facts import GccFacts, MsvcFacts, SystemFacts, VsInstanceFacts
+from .fixes import ManualCommandFix, VsBuildToolsFix
+from .model import CheckId, CheckResult, CheckStatus
+
+TITLE = "C++ compiler"
+WHY_MSVC = ("Why it matters: PyTorch builds C++/CUDA extensions with Microsoft's C++ compiler "
+            "(cl.exe), and nvcc uses it for the host code. It comes with Visual Studio or the "
+            "free Visual Studio Build Tools.")
+WHY_GCC = ("Why it matters: PyTorch builds C++/CUDA extensions with g++, and nvcc uses gcc "
+           "for the host code.")
+
+
+@dataclass(frozen=True)
+class VsVerdict:
+    """Visual Studio instances split into usable ones (best first) and the others, with why."""
+
+    usable: tuple[VsInstanceFacts, ...]
+    rejected: tuple[tuple[VsInstanceFacts, str], ...]
+
+
+def judge_instances(msvc: MsvcFacts) -> VsVerdict:
+    """Reject incomplete, reboot-pending and non-launchable instances (vswhere's flags) and
+    instances without any MSVC toolset folder; keep the reasons."""
+    by_id = {id(i.instance): i for i in msvc.instances}
+    selection = select_vs_instances(i.instance for i in msvc.instances)
+    usable: list[VsInstanceFacts] = []
+    rejected: list[tuple[VsInstanceFacts, str]] = []
+    for instance in selection.usable:
+        facts = by_id[id(instance)]
+        if facts.toolsets:
+            usable.append(facts)
+        else:
+            rejected.append((facts, "it has no MSVC toolset (VC\\Tools\\MSVC is empty or "
+                             "missing): the C++ build tools are not installed in it."))
+    for item in selection.rejected:
+        reasons = " Also, ".join(r.text for r in item.reasons)
+        rejected.append((by_id[id(item.instance)], reasons))
+    return VsVerdict(tuple(usable), tuple(rejected))
+
+
+def _instance_line(i: VsInstanceFacts) -> str:
+    toolsets = ", ".join(
+        t.text + (" (default)" if t.version == i.default_toolset else "") for t in i.toolsets
+    ) or "no MSVC toolset"
+    return f"{i.instance.label} at {i.instance.installation_path}: {toolsets}"
+
+
+def _instance_json(i: VsInstanceFacts, usable: bool, reason: str) -> dict[str, Any]:
+    return {
+        "name": i.instance.label,
+        "path": str(i.instance.installation_path),
+        "version": ".".join(str(v) for v in i.instance.installation_version),
+        "product": i.instance.product_id,
+        "usable": usable,
+        "reason": reason,
+        "toolsets": [t.text for t in i.toolsets],
+        "default_toolset": ".".join(map(str, i.default_toolset)) if i.default_toolset else None,
+    }
+
+
+def _check_msvc(msvc: MsvcFacts) -> CheckResult:
+    verdict = judge_instances(msvc)
+    facts: dict[str, Any] = {
+        "vswhere": str(msvc.vswhere) if msvc.vswhere else None,
+        "instances": [_instance_json(i, True, "") for i in verdict.usable]
+        + [_instance_json(i, False, why) for i, why in verdict.rejected],
+        "windows_sdks": list(msvc.windows_sdks),
+        "error": msvc.error or None,
+    }
+    lines: list[str] = []
+    if msvc.vswhere is None:
+        lines.append("The Visual Studio Installer (vswhere.exe) is not installed, so there is "
+                     "no Visual Studio on this computer.")
+    else:
+        lines.append(f"Asked vswhere ({msvc.vswhere}) for Visual Studio with the x64 C++ tools:")
+        lines += [f"  • {_instance_line(i)}" for i in verdict.usable]
+        lines += [f"  • {i.instance.label} at {i.instance.installation_path} can't be used: "
+                  f"{why}" for i, why in verdict.rejected]
+        if not msvc.instances and not msvc.error:
+            lines.append("  (none found)")
+    if msvc.error:
+        lines.append(f"vswhere did not give a usable answer: {msvc.error}")
+    sdks = ", ".join(msvc.windows_sdks) or "none found"
+    lines.append(f"Windows SDK: {sdks} (needed for windows.h and the system libraries).")
+    lines.append(WHY_MSVC)
+    detail = "\n".join(lines)
+    install = VsBuildToolsFix()
+
+    def result(status: CheckStatus, summary: str, hint: str = "",
+               fix: VsBuildToolsFix | None = None) -> CheckResult:
+        return CheckResult(CheckId.COMPILER, TITLE, status, summary, detail, hint, fix, facts)
+
+    if verdict.usable:
+        best = verdict.usable[0]
+        newest = best.toolsets[0]
+        summary = (f"{best.instance.label} is installed, with the x64 C++ compiler "
+                   f"(MSVC {newest.version[0]}.{newest.version[1]}).")
+        if not msvc.windows_sdks:
+            return result(CheckStatus.MISSING, "The Windows SDK is missing, so C++ programs "
+                          "cannot be linked.", "Install the Build Tools' recommended parts "
+                          "(they include the Windows SDK).", install)
+        if verdict.rejected:
+            summary += " Another installation can't be used (see details)."
+        return result(CheckStatus.OK, summary)
+    if verdict.rejected:
+        first_reason = verdict.rejected[0][1]
+        if any(i.instance.is_reboot_required for i, _ in verdict.rejected):
+            return result(CheckStatus.BLOCKED, "Visual Studio is installed but Windows must "
+                          "restart to finish installing it.",
+                          "Restart the computer, then run the wizard again.")
+        return result(CheckStatus.BLOCKED, "Visual Studio is installed but cannot be used: "
+                      + first_reason.split(". ")[0] + ".",
+                      "Open the Visual Studio Installer and repair it, or let the wizard "
+                      "install the Build Tools.", install)
+    if msvc.error:
+        return result(CheckStatus.BLOCKED, "The Visual Studio Installer did not answer "
+                      "properly, so no compiler could be found.",
+                      "Update or repair the Visual Studio Installer; installing the Build Tools "
+                      "also updates it.", install)
+    return result(CheckStatus.MISSING, "No C++ compiler: Visual Studio Build Tools are not "
+                  "installed.", "The Build Tools are free; the Fix button installs them.",
+                  install)
+
+
+def _check_gcc(gcc: GccFacts) -> CheckResult:
+    facts: dict[str, Any] = {
+        "gcc": str(gcc.gcc) if gcc.gcc else None,
+        "gcc_version": gcc.gcc_version.text if gcc.gcc_version else None,
+        "gxx": str(gcc.gxx) if gcc.gxx else None,
+        "gxx_version": gcc.gxx_version.text if gcc.gxx_version else None,
+        "distro": gcc.distro.pretty_name if gcc.distro else None,
+        "error": gcc.error or None,
+    }
+    lines = [
+        f"gcc: {gcc.gcc} ({gcc.gcc_version.text if gcc.gcc_version else 'version unknown'})"
+        if gcc.gcc else "gcc: not found on PATH",
+        f"g++: {gcc.gxx} ({gcc.gxx_version.text if gcc.gxx_version else 'version unknown'})"
+        if gcc.gxx else "g++: not found on PATH",
+    ]
+    if gcc.error:
+        lines.append(gcc.error)
+    lines.append(WHY_GCC)
+    detail = "\n".join(lines)
+    commands = gcc_install_commands(gcc.distro)
+    fix = ManualCommandFix(
+        id="gcc", title="Install gcc and g++",
+        description="Installs the GNU C and C++ compilers with the system package manager "
+        "(needs sudo; run the command yourself).",
+        commands=commands,
+    ) if commands else None
+    hint = "" if commands else "Install gcc and g++ with your distribution's package manager."
+    if gcc.gcc is None or gcc.gxx is None:
+        missing = " and ".join(n for n, p in (("gcc", gcc.gcc), ("g++", gcc.gxx)) if p is None)
+        return CheckResult(CheckId.COMPILER, TITLE, CheckStatus.MISSING,
+                           f"No C++ compiler: {missing} is not installed.", detail, hint, fix,
+                           facts)
+    if gcc.gcc_version is None or gcc.gxx_version is None:
+        return CheckResult(CheckId.COMPILER, TITLE, CheckStatus.WARNING,
+                           "gcc/g++ are there but did not report a gcc version (is it clang?).",
+                           detail, "nvcc checks the compiler itself when the build starts.",
+                           None, facts)
+    same = gcc.gcc_version == gcc.gxx_version
+    summary = (f"gcc and g++ {gcc.gcc_version.text} are installed." if same else
+               f"gcc {gcc.gcc_version.text} and g++ {gcc.gxx_version.text} are installed.")
+    return CheckResult(CheckId.COMPILER, TITLE, CheckStatus.OK, summary, detail, "", None, facts)
+
+
+def check_compiler(facts: SystemFacts) -> CheckResult:
+    if isinstance(facts.compiler, MsvcFacts):
+        return _check_msvc(facts.compiler)
+    return _check_gcc(facts.compiler)
+
+
+__all__ = ["VsVerdict", "check_compiler", "judge_instances"]

@@ -1,0 +1,416 @@
+"""Everything the prerequisite checks look at, gathered once: :class:`SystemFacts`.
+
+Gathering runs programs (vswhere, nvcc, gcc, git, reg query, the target Python) and reads
+folders; it goes through the platform seam, never through ``sys.platform``. The checks
+themselves (:mod:`.checks`) are pure functions of the facts, so they are tested with facts
+built from recorded real outputs.
+
+Gathering takes a few seconds (inspecting the target Python imports torch): a GUI runs
+:func:`gather_facts` on a worker thread, passes the :class:`HardwareReport` and
+:class:`PythonEnv` it already has, and after a fix calls :func:`refresh` with the check id to
+re-read only what that fix can have changed.
+"""
+
+from __future__ import annotations
+
+import os
+import platform as host_platform
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from ..environment import PythonEnv, inspect_python
+from ..errors import WizardError
+from ..hardware import HardwareReport, NvmlApi, detect, detect_host
+from ..platforms import Platform
+from ..platforms import current as current_platform
+from ..toolchain import (
+    GccVersion,
+    HostCompilerBounds,
+    MsvcToolset,
+    VsInstance,
+    list_msvc_toolsets,
+    parse_vswhere,
+    read_host_config,
+    read_vctools_default,
+    run_gcc_version,
+    vswhere_args,
+)
+from ..toolkits import CudaToolkit, discover_toolkits
+from .model import CheckId
+from .resume import restart_pending
+
+# --------------------------------------------------------------------------------------------
+# The platform seam, as far as the prerequisites need it
+# --------------------------------------------------------------------------------------------
+
+
+@runtime_checkable
+class PrereqPlatform(Platform, Protocol):
+    """What the prerequisites need from the OS beyond :class:`Platform` (both platform classes
+    implement it; Linux answers "not applicable" where a question is Windows-only)."""
+
+    def max_path(self) -> int | None: ...
+    def vswhere_path(self) -> Path | None: ...
+    def read_long_paths_enabled(self) -> int | None: ...
+    def windows_sdk_versions(self) -> list[str]: ...
+    def run_elevated(self, argv: Sequence[str], *, show_window: bool = True) -> int: ...
+    def register_resume_once(self, name: str, argv: Sequence[str]) -> str: ...
+    def os_release_text(self) -> str: ...
+
+
+def prereq_platform(plat: Platform | None = None) -> PrereqPlatform:
+    chosen = plat if plat is not None else current_platform()
+    if not isinstance(chosen, PrereqPlatform):
+        raise TypeError(f"{type(chosen).__name__} does not implement the prerequisites seam")
+    return chosen
+
+
+# --------------------------------------------------------------------------------------------
+# The facts
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VsInstanceFacts:
+    """One Visual Studio instance with the MSVC toolsets found in it."""
+
+    instance: VsInstance
+    toolsets: tuple[MsvcToolset, ...]  # newest first; empty when VC\Tools\MSVC is missing
+    default_toolset: tuple[int, int, int] | None  # Microsoft.VCToolsVersion.default.txt
+
+
+@dataclass(frozen=True)
+class MsvcFacts:
+    """Windows: Visual Studio / Build Tools as vswhere reports them, and the Windows SDKs."""
+
+    vswhere: Path | None  # None: the Visual Studio Installer is not installed
+    vswhere_output: str  # vswhere's stdout as it was (kept for bug reports and --json)
+    instances: tuple[VsInstanceFacts, ...]
+    windows_sdks: tuple[str, ...]  # "10.0.22621.0", newest first
+    error: str = ""  # vswhere failed or printed something unreadable
+
+
+@dataclass(frozen=True)
+class LinuxDistro:
+    """From /etc/os-release: which package manager commands to show."""
+
+    id: str  # "debian", "ubuntu", "rhel", "fedora", ...
+    id_like: tuple[str, ...]
+    version_id: str  # "12", "24.04", "9.4"
+    pretty_name: str
+    wsl: bool = False
+    machine: str = "x86_64"
+
+    @property
+    def family(self) -> str:
+        """'debian' (apt), 'rhel' (dnf), 'suse' (zypper), 'arch' (pacman) or 'other'."""
+        names = (self.id, *self.id_like)
+        for family, members in (
+            ("debian", {"debian", "ubuntu"}),
+            ("rhel", {"rhel", "fedora", "centos", "rocky", "almalinux"}),
+            ("suse", {"suse", "opensuse", "sles", "opensuse-leap", "opensuse-tumbleweed"}),
+            ("arch", {"arch"}),
+        ):
+            if any(n in members for n in names):
+                return family
+        return "other"
+
+
+def parse_os_release(text: str, *, wsl: bool = False, machine: str = "x86_64") -> LinuxDistro:
+    """The fields of an os-release file (``KEY=value`` / ``KEY="value"`` lines)."""
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        match = re.match(r'^\s*([A-Z_]+)\s*=\s*"?(.*?)"?\s*$', line)
+        if match:
+            values[match.group(1)] = match.group(2)
+    return LinuxDistro(
+        id=values.get("ID", "").lower(),
+        id_like=tuple(values.get("ID_LIKE", "").lower().split()),
+        version_id=values.get("VERSION_ID", ""),
+        pretty_name=values.get("PRETTY_NAME", "") or values.get("NAME", "Linux"),
+        wsl=wsl,
+        machine=machine,
+    )
+
+
+@dataclass(frozen=True)
+class GccFacts:
+    """Linux: the host compilers a torch extension build uses (``cc``/``c++`` are gcc here)."""
+
+    gcc: Path | None
+    gcc_version: GccVersion | None
+    gxx: Path | None
+    gxx_version: GccVersion | None
+    distro: LinuxDistro | None = None
+    error: str = ""  # a compiler that is there but did not answer
+
+
+CompilerFacts = MsvcFacts | GccFacts
+
+
+@dataclass(frozen=True)
+class ToolkitFacts:
+    """One CUDA toolkit, with the host-compiler bounds of its own host_config.h."""
+
+    toolkit: CudaToolkit
+    bounds: HostCompilerBounds | None
+    bounds_error: str = ""  # host_config.h missing or unreadable
+    cccl_include: Path | None = None  # <root>/include/cccl (CUDA 13+), when it exists
+
+
+@dataclass(frozen=True)
+class LongPathsFacts:
+    applicable: bool  # False on Linux: no 260-character limit to lift
+    enabled: int | None = None  # LongPathsEnabled; None = not set (Windows default: off)
+    max_path: int | None = None  # 260 on Windows
+    restart_pending: bool = False  # the wizard set it, and Windows has not restarted since
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class GitFacts:
+    executable: Path | None
+    core_longpaths: bool | None = None  # git config --global core.longpaths; None = not set
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class SystemFacts:
+    """What the checks look at. Built by :func:`gather_facts`, or by tests from recordings."""
+
+    platform: str  # "windows" | "linux"
+    compiler: CompilerFacts
+    toolkits: tuple[ToolkitFacts, ...]
+    long_paths: LongPathsFacts
+    git: GitFacts
+    build_root: Path
+    host_include_var: str  # "INCLUDE" (cl.exe) or "CPLUS_INCLUDE_PATH" (gcc)
+    hardware: HardwareReport
+    env: PythonEnv | None  # None: no target Python chosen/found
+    seconds: float = 0.0
+
+    @property
+    def torch_cuda(self) -> tuple[int, int] | None:
+        torch = self.env.torch if self.env is not None else None
+        return torch.cuda_version if torch is not None else None
+
+
+# --------------------------------------------------------------------------------------------
+# Gathering
+# --------------------------------------------------------------------------------------------
+
+StepCallback = Callable[[str], None]
+_TIMEOUT_S = 30.0
+
+
+def gather_compiler(plat: PrereqPlatform) -> CompilerFacts:
+    if plat.name == "windows":
+        return _gather_msvc(plat)
+    return _gather_gcc(plat)
+
+
+def _gather_msvc(plat: PrereqPlatform) -> MsvcFacts:
+    sdks = tuple(plat.windows_sdk_versions())
+    vswhere = plat.vswhere_path()
+    if vswhere is None:
+        return MsvcFacts(None, "", (), sdks)
+    try:
+        done = subprocess.run(
+            vswhere_args(vswhere), capture_output=True, text=True, encoding="utf-8",
+            errors="replace", stdin=subprocess.DEVNULL, timeout=_TIMEOUT_S, check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return MsvcFacts(vswhere, "", (), sdks, error=f"vswhere could not run: {exc}")
+    if done.returncode != 0:
+        return MsvcFacts(vswhere, done.stdout, (), sdks,
+                         error=f"vswhere failed (exit code {done.returncode}): "
+                         f"{(done.stderr or done.stdout).strip()[:300]}")
+    try:
+        instances = parse_vswhere(done.stdout)
+    except WizardError as exc:
+        return MsvcFacts(vswhere, done.stdout, (), sdks, error=exc.describe())
+    found = tuple(
+        VsInstanceFacts(
+            instance=i,
+            toolsets=tuple(list_msvc_toolsets(i.installation_path)),
+            default_toolset=read_vctools_default(i.installation_path),
+        )
+        for i in instances
+    )
+    return MsvcFacts(vswhere, done.stdout, found, sdks)
+
+
+def _is_wsl() -> bool:
+    try:
+        text = Path("/proc/sys/kernel/osrelease").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return "microsoft" in text.lower()
+
+
+def _gather_gcc(plat: PrereqPlatform) -> GccFacts:
+    distro = parse_os_release(plat.os_release_text(), wsl=_is_wsl(),
+                              machine=host_platform.machine() or "x86_64")
+    errors: list[str] = []
+
+    def probe(name: str) -> tuple[Path | None, GccVersion | None]:
+        found = shutil.which(plat.executable(name))
+        if found is None:
+            return None, None
+        try:
+            return Path(found), run_gcc_version(found)
+        except WizardError as exc:
+            errors.append(f"{name}: {exc.describe()}")
+            return Path(found), None
+
+    gcc, gcc_version = probe("gcc")
+    gxx, gxx_version = probe("g++")
+    return GccFacts(gcc, gcc_version, gxx, gxx_version, distro, "\n".join(errors))
+
+
+def gather_toolkits(plat: PrereqPlatform, environ: Mapping[str, str] | None = None,
+                    ) -> tuple[ToolkitFacts, ...]:
+    out: list[ToolkitFacts] = []
+    for toolkit in discover_toolkits(plat, environ):
+        try:
+            bounds: HostCompilerBounds | None = read_host_config(toolkit.root)
+            error = ""
+        except WizardError as exc:
+            bounds, error = None, exc.describe()
+        out.append(ToolkitFacts(toolkit, bounds, error, toolkit.cccl_include))
+    return tuple(out)
+
+
+def gather_long_paths(plat: PrereqPlatform) -> LongPathsFacts:
+    max_path = plat.max_path()
+    if max_path is None:
+        return LongPathsFacts(applicable=False)
+    try:
+        value = plat.read_long_paths_enabled()
+        error = ""
+    except WizardError as exc:
+        value, error = None, exc.describe()
+    return LongPathsFacts(True, value, max_path, restart_pending=restart_pending(), error=error)
+
+
+def parse_git_bool(text: str) -> bool | None:
+    """``git config --bool`` prints 'true'/'false'; anything else → None."""
+    value = text.strip().lower()
+    return {"true": True, "false": False}.get(value)
+
+
+def gather_git(plat: PrereqPlatform, environ: Mapping[str, str] | None = None) -> GitFacts:
+    env = dict(environ if environ is not None else os.environ)
+    found = shutil.which(plat.executable("git"), path=env.get("PATH"))
+    if found is None:
+        return GitFacts(None)
+    try:
+        done = subprocess.run(
+            [found, "config", "--global", "--bool", "--get", "core.longpaths"],
+            capture_output=True, text=True, encoding="utf-8", errors="replace",
+            stdin=subprocess.DEVNULL, timeout=_TIMEOUT_S, check=False, env=env,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return GitFacts(Path(found), None, f"git could not run: {exc}")
+    if done.returncode == 1:  # the key is not set
+        return GitFacts(Path(found), None)
+    if done.returncode != 0:
+        return GitFacts(Path(found), None, done.stderr.strip()[:300])
+    return GitFacts(Path(found), parse_git_bool(done.stdout))
+
+
+def gather_facts(
+    python: Path | None = None,
+    *,
+    env: PythonEnv | None = None,
+    hardware: HardwareReport | None = None,
+    nvml: Callable[[], NvmlApi] | None = None,
+    platform: Platform | None = None,
+    environ: Mapping[str, str] | None = None,
+    build_root: Path | None = None,
+    on_step: StepCallback | None = None,
+) -> SystemFacts:
+    """Gather every fact the checks need (a few seconds; run it off the GUI thread).
+
+    ``env``/``hardware``: pass what an earlier page already found; otherwise ``python`` is
+    inspected and NVML is asked (``nvml``: a replay of a recorded machine, for tests and
+    ``check --replay``). ``on_step`` hears a short line before each part.
+    """
+    started = time.perf_counter()
+    plat = prereq_platform(platform)
+    say = on_step or (lambda _text: None)
+    root = build_root if build_root is not None else plat.default_build_root()
+    say("Looking for the C++ compiler…")
+    compiler = gather_compiler(plat)
+    say("Looking for CUDA toolkits…")
+    toolkits = gather_toolkits(plat, environ)
+    say("Checking long path support…")
+    long_paths = gather_long_paths(plat)
+    git = gather_git(plat, environ)
+    if hardware is None:
+        say("Asking the NVIDIA driver about the GPUs…")
+        hardware = detect(nvml, build_path=root)
+    elif hardware.host.disk_path != root:
+        hardware = replace(hardware, host=detect_host(root))
+    if env is None and python is not None:
+        say(f"Inspecting the Python environment {python}…")
+        env = inspect_python(python)
+    return SystemFacts(
+        platform=plat.name,
+        compiler=compiler,
+        toolkits=toolkits,
+        long_paths=long_paths,
+        git=git,
+        build_root=root,
+        host_include_var=plat.host_include_var,
+        hardware=hardware,
+        env=env,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def refresh(
+    facts: SystemFacts,
+    check: CheckId,
+    *,
+    platform: Platform | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> SystemFacts:
+    """Re-read what a fix for ``check`` can have changed (after a fix ran), keep the rest."""
+    plat = prereq_platform(platform)
+    if check is CheckId.COMPILER:
+        return replace(facts, compiler=gather_compiler(plat))
+    if check in (CheckId.CUDA, CheckId.COMPAT):
+        return replace(facts, compiler=gather_compiler(plat),
+                       toolkits=gather_toolkits(plat, environ))
+    if check is CheckId.LONG_PATHS:
+        return replace(facts, long_paths=gather_long_paths(plat), git=gather_git(plat, environ))
+    if check is CheckId.PYTHON_ENV:
+        env = inspect_python(facts.env.executable) if facts.env is not None else None
+        return replace(facts, env=env)
+    return replace(facts, hardware=replace(facts.hardware, host=detect_host(facts.build_root)))
+
+
+__all__ = [
+    "CompilerFacts",
+    "GccFacts",
+    "GitFacts",
+    "LinuxDistro",
+    "LongPathsFacts",
+    "MsvcFacts",
+    "PrereqPlatform",
+    "SystemFacts",
+    "ToolkitFacts",
+    "VsInstanceFacts",
+    "gather_facts",
+    "parse_git_bool",
+    "parse_os_release",
+    "prereq_platform",
+    "refresh",
+]

@@ -1,0 +1,667 @@
+"""The fixes behind the prerequisites page's buttons (and ``--headless fix``).
+
+Every fix is a frozen dataclass that implements :class:`~build_backend.prereqs.model.Fix`:
+it says what it will do before it runs (``description``, ``command_preview``), whether Windows
+will ask for administrator rights, and then runs with a line callback, an optional progress
+callback and a cancel event. Every fix writes its own log (commands and output) to the user's
+logs folder and returns a :class:`FixOutcome`; none raises for an expected failure.
+
+The OS-touching pieces are seams with production defaults, so tests swap in stand-ins:
+
+* ``elevate`` (:class:`Elevator`): run one program as administrator and return its exit code;
+  raise :class:`ElevationDeclined` when the user says No. Default: the platform's
+  ``run_elevated`` (Windows: ``ShellExecuteExW`` with the verb ``runas``).
+* ``autostart`` (:class:`Autostart`): start the wizard once after the next logon. Default: the
+  platform's ``register_resume_once`` (Windows: HKCU RunOnce).
+* ``url`` / ``allow_http``: where installers come from (tests: the loopback server).
+
+Fixes that need the system package manager on Linux are :class:`ManualCommandFix`: they only
+show the exact command and return :attr:`FixStatus.MANUAL`.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Protocol, TextIO
+
+from ..build import decode_line
+from ..download import DownloadCancelled, DownloadProgress, download
+from ..errors import DownloadError, WizardError
+from ..paths import data_dir, logs_dir, timestamp
+from ..platforms import process_group_options
+from ..platforms.windows import ElevationDeclined
+from ..processes import kill_tree
+from ..toolchain import LONG_PATHS_KEY, LONG_PATHS_VALUE
+from .model import FixOutcome, FixProgress, FixStatus, LineCallback, ProgressCallback
+from .resume import RUN_ONCE_NAME, resume_argv, save_resume_state
+from .versions import FullVersion, installer_url, vtext, windows_cuda_components
+
+VS_BUILDTOOLS_URL = "https://aka.ms/vs/17/release/vs_buildtools.exe"
+VS_BUILDTOOLS_ARGS: tuple[str, ...] = (
+    "--passive", "--wait", "--norestart", "--nocache",
+    "--add", "Microsoft.VisualStudio.Workload.VCTools", "--includeRecommended",
+)
+
+
+class Elevator(Protocol):
+    def __call__(self, argv: Sequence[str], *, show_window: bool = True) -> int: ...
+
+
+Autostart = Callable[[str, Sequence[str]], str]
+
+
+def _default_elevator() -> Elevator:
+    from .facts import prereq_platform
+
+    return prereq_platform().run_elevated
+
+
+def _default_autostart() -> Autostart:
+    from .facts import prereq_platform
+
+    return prereq_platform().register_resume_once
+
+
+def downloads_dir() -> Path:
+    path = data_dir() / "downloads"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def quote_arg(text: str) -> str:
+    """A command-line argument as a person would type it (quotes only when needed)."""
+    if text and re.fullmatch(r"[\w@%+=:,./\\-]+", text):
+        return text
+    return '"' + text.replace('"', '\\"') + '"'
+
+
+def show_command(argv: Sequence[str | Path]) -> str:
+    return " ".join(quote_arg(str(a)) for a in argv)
+
+
+# --------------------------------------------------------------------------------------------
+# Logging and running
+# --------------------------------------------------------------------------------------------
+
+
+class FixLog:
+    """The fix's log file; every line also goes to the page/terminal (``on_line``)."""
+
+    def __init__(self, fix_id: str, on_line: LineCallback) -> None:
+        self.path = logs_dir() / f"{timestamp()}-fix-{fix_id}.log"
+        self._file: TextIO = self.path.open("a", encoding="utf-8")
+        self._on_line = on_line
+
+    def line(self, text: str, show: bool = True) -> None:
+        self._file.write(text + "\n")
+        self._file.flush()
+        if show:
+            self._on_line(text)
+
+    def close(self) -> None:
+        self._file.close()
+
+    def outcome(self, status: FixStatus, message: str, hint: str = "",
+                exit_code: int | None = None) -> FixOutcome:
+        self.line(f"== {status.value}: {message}" + (f" ({hint})" if hint else ""), show=False)
+        self.close()
+        return FixOutcome(status, message, hint, self.path, exit_code)
+
+
+def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+    try:
+        for raw in iter(stream.readline, b""):
+            lines.put(raw)
+    except (OSError, ValueError):
+        pass
+    finally:
+        lines.put(None)
+
+
+def stream_command(
+    argv: Sequence[str | Path],
+    log: FixLog,
+    cancel: threading.Event,
+    *,
+    env: Mapping[str, str] | None = None,
+    intercept: Callable[[str], bool] | None = None,
+) -> int | None:
+    """Run ``argv``, stream its merged output line by line into ``log``; its exit code, or
+    None when cancelled (the whole process tree is stopped). ``intercept`` may swallow lines
+    (e.g. pip's raw progress lines, turned into progress reports). Raises OSError when the
+    program cannot be started."""
+    options = process_group_options()
+    proc = subprocess.Popen(
+        [str(a) for a in argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=dict(env) if env is not None else None,
+        start_new_session=options.start_new_session,
+        creationflags=options.creationflags,
+    )
+    assert proc.stdout is not None
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    reader = threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True)
+    reader.start()
+    while True:
+        if cancel.is_set():
+            kill_tree(proc.pid)
+            proc.wait()
+            reader.join(timeout=2)
+            return None
+        try:
+            raw = lines.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if raw is None:
+            break
+        text = decode_line(raw)
+        if intercept is not None and intercept(text):
+            continue
+        log.line(text)
+    return proc.wait()
+
+
+def _run_step(argv: Sequence[str | Path], log: FixLog, cancel: threading.Event,
+              env: Mapping[str, str] | None = None,
+              intercept: Callable[[str], bool] | None = None) -> int | None | str:
+    """:func:`stream_command` with the command logged first; a str when it could not start."""
+    log.line(f"$ {show_command(argv)}")
+    try:
+        return stream_command(argv, log, cancel, env=env, intercept=intercept)
+    except OSError as exc:
+        return f"{Path(str(argv[0])).name} could not be started: {exc.strerror or exc}"
+
+
+def _download_progress(on_progress: ProgressCallback | None, text: str,
+                       ) -> Callable[[DownloadProgress], None] | None:
+    if on_progress is None:
+        return None
+
+    def report(p: DownloadProgress) -> None:
+        on_progress(FixProgress(text, p.fraction, p.received, p.total))
+
+    return report
+
+
+def _fetch(url: str, dest: Path, log: FixLog, cancel: threading.Event,
+           on_progress: ProgressCallback | None, allow_http: bool) -> Path | FixOutcome:
+    log.line(f"Downloading {url}")
+    try:
+        result = download(url, dest, cancel=cancel, allow_http=allow_http,
+                          progress=_download_progress(on_progress, f"Downloading {dest.name}"))
+    except DownloadCancelled:
+        return log.outcome(FixStatus.CANCELLED, "The download was cancelled; nothing was "
+                           "installed.", "The part already downloaded is kept for next time.")
+    except DownloadError as exc:
+        return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
+    how = "already downloaded" if result.from_cache else f"{result.size / 2**20:.1f} MB"
+    log.line(f"Saved {dest} ({how}, SHA-256 {result.sha256[:16]}…)")
+    return result.path
+
+
+# --------------------------------------------------------------------------------------------
+# Installer exit codes
+# --------------------------------------------------------------------------------------------
+
+
+def interpret_vs_installer_exit(code: int) -> tuple[FixStatus, str, str]:
+    """The Visual Studio bootstrapper's exit code → (status, message, hint)."""
+    logs = r"The installer's logs are the dd_*.log files in %TEMP%."
+    if code == 0:
+        return FixStatus.DONE, "Visual Studio Build Tools with the C++ compiler are installed.", ""
+    if code == 3010:
+        return (FixStatus.DONE_RESTART_NEEDED,
+                "Visual Studio Build Tools are installed; Windows must restart to finish.",
+                "Restart Windows, then run the wizard again.")
+    if code == 1641:
+        return (FixStatus.DONE_RESTART_NEEDED,
+                "Visual Studio Build Tools are installed; the installer has started a restart.",
+                "Save your work: Windows is restarting. Run the wizard again afterwards.")
+    if code in (1602, 5004):
+        return (FixStatus.CANCELLED, "The installation was cancelled in the Visual Studio "
+                "Installer.", "Choose Fix again to install the C++ build tools.")
+    if code == 5003:
+        return (FixStatus.FAILED, "The Visual Studio Installer could not download its files.",
+                "Check the internet connection (and proxy settings), then try again. " + logs)
+    if code == 5005:
+        return (FixStatus.FAILED, "The Visual Studio Installer rejected its command line.",
+                "This is a bug in the wizard; please report it with the log. " + logs)
+    if code == 5007:
+        return (FixStatus.FAILED, "This computer does not meet Visual Studio Build Tools' "
+                "requirements.", "Visual Studio 2022 needs 64-bit Windows 10 or 11 with "
+                "current updates. " + logs)
+    if code == 8006:
+        return (FixStatus.FAILED, "Visual Studio is running, so the installer could not change "
+                "it.", "Close every Visual Studio window and installer, then try again.")
+    if code == 740:
+        return (FixStatus.FAILED, "The Visual Studio Installer needs administrator rights.",
+                "Run the wizard from an account that may install software.")
+    return (FixStatus.FAILED, f"The Visual Studio Installer failed (exit code {code}).",
+            logs + " Or install 'Desktop development with C++' from the Visual Studio "
+            "Installer yourself.")
+
+
+def interpret_cuda_installer_exit(code: int, installer: Path) -> tuple[FixStatus, str, str]:
+    """The CUDA installer's exit code → (status, message, hint). 0 is success; 3010/1641 are
+    read as Windows installers use them (restart needed), others as failure."""
+    if code == 0:
+        return FixStatus.DONE, "The CUDA toolkit is installed.", ""
+    if code in (3010, 1641):
+        return (FixStatus.DONE_RESTART_NEEDED, "The CUDA toolkit is installed; Windows must "
+                "restart to finish.", "Restart Windows, then run the wizard again.")
+    if code in (1602, 1223):
+        return (FixStatus.CANCELLED, "The CUDA installation was cancelled.",
+                "Choose Fix again to install the toolkit.")
+    return (FixStatus.FAILED, f"The CUDA installer failed (exit code {code}).",
+            f"Run {installer} yourself to see what went wrong (it shows its own messages), or "
+            "download the toolkit from developer.nvidia.com/cuda-downloads.")
+
+
+# --------------------------------------------------------------------------------------------
+# The fixes
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ManualCommandFix:
+    """A command the user runs (Linux: sudo ...). ``run`` shows it and returns MANUAL."""
+
+    id: str
+    title: str
+    description: str
+    commands: tuple[str, ...]
+    needs_admin: bool = True
+    automatic: bool = False
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        return self.commands
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        on_line("Run these commands in a terminal (they need administrator rights):")
+        for command in self.commands:
+            on_line(f"  {command}")
+        return FixOutcome(FixStatus.MANUAL, "This step needs the system's package manager; "
+                          "run the commands shown yourself.",
+                          "Then choose 'Check again'.")
+
+
+@dataclass(frozen=True)
+class PipStep:
+    packages: tuple[str, ...]
+    index_url: str | None = None
+    options: tuple[str, ...] = ()  # e.g. ("--force-reinstall",)
+
+    def argv(self, python: Path, progress_bar: str = "off") -> list[str]:
+        args = [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-input",
+                "--progress-bar", progress_bar, *self.options, *self.packages]
+        if self.index_url:
+            args += ["--index-url", self.index_url]
+        return args
+
+
+_PIP_PROGRESS = re.compile(r"^\s*Progress (\d+) of (\d+|\?)(?: bytes)?\s*$")
+
+
+def pip_progress_bar_mode(pip_version: str | None) -> str:
+    """'raw' (one 'Progress N of M' line at a time, pip ≥ 24.1) or 'off'."""
+    try:
+        parts = tuple(int(p) for p in (pip_version or "").split(".")[:2])
+    except ValueError:
+        return "off"
+    return "raw" if parts >= (24, 1) else "off"
+
+
+@dataclass(frozen=True)
+class PipInstallFix:
+    """``pip install`` into the target environment, one or more steps, output streamed."""
+
+    id: str
+    title: str
+    description: str
+    python: Path
+    steps: tuple[PipStep, ...]
+    pip_version: str | None = None
+    needs_admin: bool = False
+    automatic: bool = True
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        mode = pip_progress_bar_mode(self.pip_version)
+        return tuple(show_command(step.argv(self.python, mode)) for step in self.steps)
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        log = FixLog(self.id, on_line)
+        mode = pip_progress_bar_mode(self.pip_version)
+        for step in self.steps:
+            label = ", ".join(step.packages)
+
+            def intercept(line: str, label: str = label) -> bool:
+                match = _PIP_PROGRESS.match(line)
+                if match is None:
+                    return False
+                if on_progress is not None:
+                    done = int(match.group(1))
+                    total = int(match.group(2)) if match.group(2).isdigit() else None
+                    fraction = min(1.0, done / total) if total else None
+                    on_progress(FixProgress(f"Downloading {label}", fraction, done, total))
+                return True
+
+            if cancel.is_set():
+                return log.outcome(FixStatus.CANCELLED, "Cancelled before pip started.")
+            result = _run_step(step.argv(self.python, mode), log, cancel, intercept=intercept)
+            if isinstance(result, str):
+                return log.outcome(FixStatus.FAILED, result,
+                                   "Choose the Python environment again; it may have moved.")
+            if result is None:
+                return log.outcome(FixStatus.CANCELLED, f"Installing {label} was cancelled.",
+                                   "pip leaves the environment consistent; run the fix again "
+                                   "to finish.")
+            if result != 0:
+                return log.outcome(FixStatus.FAILED, f"pip could not install {label} "
+                                   f"(exit code {result}).",
+                                   f"The last lines of pip's output say why; the full output "
+                                   f"is in {log.path}.", exit_code=result)
+        return log.outcome(FixStatus.DONE, f"Installed {self._what()} into {self.python}.")
+
+    def _what(self) -> str:
+        return ", ".join(p for step in self.steps for p in step.packages)
+
+
+@dataclass(frozen=True)
+class GitLongPathsFix:
+    """``git config --global core.longpaths true``: for this user, no administrator rights."""
+
+    git: Path
+    environ: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
+    id: str = "git-longpaths"
+    title: str = "Let git use long paths"
+    needs_admin: bool = False
+    automatic: bool = True
+
+    @property
+    def description(self) -> str:
+        return ("Sets git's core.longpaths to true in your own git settings (~/.gitconfig), so "
+                "git can check out sources with paths longer than 260 characters (CUTLASS, "
+                "FlashAttention). Nothing else changes.")
+
+    @property
+    def argv(self) -> list[str]:
+        return [str(self.git), "config", "--global", "core.longpaths", "true"]
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        return (show_command(self.argv),)
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        log = FixLog(self.id, on_line)
+        result = _run_step(self.argv, log, cancel, env=self.environ)
+        if isinstance(result, str):
+            return log.outcome(FixStatus.FAILED, result, "Reinstall Git for Windows.")
+        if result is None:
+            return log.outcome(FixStatus.CANCELLED, "Cancelled.")
+        if result != 0:
+            return log.outcome(FixStatus.FAILED, f"git config failed (exit code {result}).",
+                               "Check that your ~/.gitconfig is writable.", exit_code=result)
+        return log.outcome(FixStatus.DONE, "git now allows long paths (core.longpaths = true).")
+
+
+def long_paths_reg_argv(reg_exe: str = "reg.exe") -> list[str]:
+    """The one registry write: LongPathsEnabled = 1 (REG_DWORD)."""
+    return [reg_exe, "add", LONG_PATHS_KEY, "/v", LONG_PATHS_VALUE, "/t", "REG_DWORD",
+            "/d", "1", "/f"]
+
+
+@dataclass(frozen=True)
+class LongPathsFix:
+    """Windows long paths: the one registry value (elevated), plus git's setting when git is
+    installed and not set yet. Afterwards Windows must restart: the wizard saves where the
+    user was and starts itself once after the next logon with ``--resume``."""
+
+    python: Path | None = None  # the target environment, remembered for the resume
+    git_fix: GitLongPathsFix | None = None
+    reg_exe: str = "reg.exe"
+    elevate: Elevator | None = field(default=None, compare=False, repr=False)
+    autostart: Autostart | None = field(default=None, compare=False, repr=False)
+    resume_command: tuple[str, ...] | None = None  # default: resume_argv()
+    id: str = "long-paths"
+    title: str = "Turn on long paths"
+    needs_admin: bool = True
+    automatic: bool = True
+
+    @property
+    def description(self) -> str:
+        text = ("Sets the Windows setting LongPathsEnabled to 1 (HKLM\\SYSTEM\\CurrentControlSet"
+                "\\Control\\FileSystem). Windows asks for administrator rights for this one "
+                "change. It takes effect after a restart; the wizard then opens again by "
+                "itself and continues here.")
+        if self.git_fix is not None:
+            text += " Also sets git's core.longpaths to true for you (no administrator rights)."
+        return text
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        lines: list[str] = []
+        if self.git_fix is not None:
+            lines += self.git_fix.command_preview
+        lines.append(show_command(long_paths_reg_argv(self.reg_exe)) + "   (as administrator)")
+        return tuple(lines)
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        git_note = ""
+        if self.git_fix is not None:
+            git_outcome = self.git_fix.run(on_line, cancel)
+            if git_outcome.status is FixStatus.CANCELLED:
+                return git_outcome
+            git_note = (" git's long paths are on." if git_outcome.status.succeeded
+                        else f" (git: {git_outcome.message})")
+        log = FixLog(self.id, on_line)
+        if cancel.is_set():
+            return log.outcome(FixStatus.CANCELLED, "Cancelled before the registry was changed.")
+        argv = long_paths_reg_argv(self.reg_exe)
+        log.line(f"$ {show_command(argv)}   (as administrator: Windows asks for permission)")
+        elevate = self.elevate if self.elevate is not None else _default_elevator()
+        try:
+            code = elevate(argv, show_window=False)
+        except ElevationDeclined:
+            return log.outcome(FixStatus.DECLINED, "The administrator prompt was declined; the "
+                               "Windows setting is unchanged." + git_note,
+                               "Choose Fix again and answer Yes, or ask an administrator.")
+        except WizardError as exc:
+            return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
+        if code != 0:
+            return log.outcome(FixStatus.FAILED, f"reg.exe could not change the setting (exit "
+                               f"code {code})." + git_note,
+                               "Ask an administrator to set LongPathsEnabled to 1.",
+                               exit_code=code)
+        log.line("LongPathsEnabled is now 1.")
+        hint = "Restart Windows. The wizard opens again after the restart and continues here."
+        try:
+            state = save_resume_state("long-paths", self.python)
+            log.line(f"Saved where you are: {state}")
+            autostart = self.autostart if self.autostart is not None else _default_autostart()
+            command = autostart(RUN_ONCE_NAME, list(self.resume_command or resume_argv()))
+            if command:
+                log.line(f"After the next logon Windows starts: {command}")
+        except (OSError, ValueError, WizardError) as exc:
+            log.line(f"Could not arrange the automatic restart of the wizard: {exc}")
+            hint = "Restart Windows, then start the wizard again yourself."
+        return log.outcome(FixStatus.DONE_RESTART_NEEDED, "Long paths are turned on; Windows "
+                           "must restart before programs can use them." + git_note, hint, 0)
+
+
+def _newest_dd_log(since: float) -> Path | None:
+    folder = Path(tempfile.gettempdir())
+    try:
+        logs = [p for p in folder.glob("dd_*.log") if p.stat().st_mtime >= since - 1]
+    except OSError:
+        return None
+    return max(logs, key=lambda p: p.stat().st_mtime, default=None)
+
+
+@dataclass(frozen=True)
+class VsBuildToolsFix:
+    """Download Microsoft's Build Tools bootstrapper and install the C++ workload with it."""
+
+    url: str = VS_BUILDTOOLS_URL
+    download_to: Path | None = None  # default: <data>/downloads/vs_buildtools.exe
+    allow_http: bool = False  # tests only (loopback server)
+    elevate: Elevator | None = field(default=None, compare=False, repr=False)
+    id: str = "vs-buildtools"
+    title: str = "Install Visual Studio Build Tools 2022 (C++)"
+    needs_admin: bool = True
+    automatic: bool = True
+
+    @property
+    def description(self) -> str:
+        return ("Downloads Microsoft's Visual Studio Build Tools 2022 installer (from "
+                f"{self.url}) and installs the 'Desktop development with C++' workload with its "
+                "recommended parts: the MSVC compiler and the Windows SDK (several GB). Windows "
+                "asks for administrator rights; the installer shows its own progress window.")
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        return (f"download {self.url}",
+                show_command(["vs_buildtools.exe", *VS_BUILDTOOLS_ARGS]) + "   (as administrator)")
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        log = FixLog(self.id, on_line)
+        dest = self.download_to or downloads_dir() / "vs_buildtools.exe"
+        fetched = _fetch(self.url, dest, log, cancel, on_progress, self.allow_http)
+        if isinstance(fetched, FixOutcome):
+            return fetched
+        if cancel.is_set():
+            return log.outcome(FixStatus.CANCELLED, "Cancelled before the installer started.")
+        argv = [str(fetched), *VS_BUILDTOOLS_ARGS]
+        log.line(f"$ {show_command(argv)}   (as administrator)")
+        log.line("The Visual Studio Installer is running in its own window; this can take "
+                 "10–30 minutes. It cannot be stopped from here (use Cancel in its window).")
+        started = time.time()
+        elevate = self.elevate if self.elevate is not None else _default_elevator()
+        try:
+            code = elevate(argv, show_window=True)
+        except ElevationDeclined:
+            return log.outcome(FixStatus.DECLINED, "The administrator prompt was declined; "
+                               "nothing was installed.",
+                               "Choose Fix again and answer Yes, or install the Build Tools "
+                               "yourself.")
+        except WizardError as exc:
+            return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
+        status, message, hint = interpret_vs_installer_exit(code)
+        log.line(f"The installer exited with code {code}.")
+        dd_log = _newest_dd_log(started)
+        if dd_log is not None and not status.succeeded:
+            hint += f" Newest installer log: {dd_log}"
+        return log.outcome(status, message, hint, code)
+
+
+@dataclass(frozen=True)
+class CudaToolkitFix:
+    """Download NVIDIA's network installer for one CUDA version and install the parts a
+    torch extension build needs, silently."""
+
+    version: FullVersion  # (13, 0, 2)
+    reason: str = ""  # "matches PyTorch's CUDA 13.0"
+    url: str | None = None  # default: NVIDIA's network installer for ``version``
+    download_to: Path | None = None
+    allow_http: bool = False
+    elevate: Elevator | None = field(default=None, compare=False, repr=False)
+    id: str = "cuda-toolkit"
+    needs_admin: bool = True
+    automatic: bool = True
+
+    @property
+    def release(self) -> tuple[int, int]:
+        return self.version[0], self.version[1]
+
+    @property
+    def title(self) -> str:
+        return f"Install CUDA {vtext(self.release)}"
+
+    @property
+    def source(self) -> str:
+        return self.url or installer_url(self.version)
+
+    @property
+    def args(self) -> list[str]:
+        return ["-s", "-n", *windows_cuda_components(self.release)]
+
+    @property
+    def description(self) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return (f"Downloads NVIDIA's CUDA {vtext(self.version)} network installer{why} and "
+                "installs, without questions, only what building PyTorch extensions needs: "
+                "the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND "
+                "headers (no driver, no samples). Windows asks for administrator rights.")
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        name = Path(self.source.split("?")[0]).name or "cuda_installer.exe"
+        return (f"download {self.source}",
+                show_command([name, *self.args]) + "   (as administrator)")
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        log = FixLog(self.id, on_line)
+        name = f"cuda_{vtext(self.version)}_windows_network.exe"
+        dest = self.download_to or downloads_dir() / name
+        fetched = _fetch(self.source, dest, log, cancel, on_progress, self.allow_http)
+        if isinstance(fetched, FixOutcome):
+            return fetched
+        if cancel.is_set():
+            return log.outcome(FixStatus.CANCELLED, "Cancelled before the installer started.")
+        argv = [str(fetched), *self.args]
+        log.line(f"$ {show_command(argv)}   (as administrator)")
+        log.line("The CUDA installer runs silently; this can take 5–20 minutes and cannot be "
+                 "stopped from here.")
+        elevate = self.elevate if self.elevate is not None else _default_elevator()
+        try:
+            code = elevate(argv, show_window=False)
+        except ElevationDeclined:
+            return log.outcome(FixStatus.DECLINED, "The administrator prompt was declined; "
+                               "nothing was installed.",
+                               "Choose Fix again and answer Yes, or install CUDA yourself.")
+        except WizardError as exc:
+            return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
+        log.line(f"The installer exited with code {code}.")
+        status, message, hint = interpret_cuda_installer_exit(code, fetched)
+        if status.succeeded:
+            message = f"CUDA {vtext(self.version)} is installed."
+        return log.outcome(status, message, hint, code)
+
+
+__all__ = [
+    "Autostart",
+    "CudaToolkitFix",
+    "Elevator",
+    "FixLog",
+    "GitLongPathsFix",
+    "LongPathsFix",
+    "ManualCommandFix",
+    "PipInstallFix",
+    "PipStep",
+    "VS_BUILDTOOLS_ARGS",
+    "VS_BUILDTOOLS_URL",
+    "VsBuildToolsFix",
+    "interpret_cuda_installer_exit",
+    "interpret_vs_installer_exit",
+    "long_paths_reg_argv",
+    "pip_progress_bar_mode",
+    "show_command",
+    "stream_command",
+]

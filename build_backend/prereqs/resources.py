@@ -1,0 +1,75 @@
+"""Check 6: disk and memory — free space on the build drive, and the parallelism the RAM and
+cores allow (decided by :func:`build_backend.build.choose_parallelism`, the one place that
+sets MAX_JOBS and NVCC_THREADS)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..build import choose_parallelism
+from ..hardware import format_bytes
+from .facts import SystemFacts
+from .model import CheckId, CheckResult, CheckStatus, worst
+
+TITLE = "Disk space and memory"
+GIB = 1024**3
+DISK_MIN_GIB = 10  # below this a FlashAttention build (sources, objects, wheel) runs out
+DISK_WARN_GIB = 25
+RAM_WARN_GIB = 8
+HEAVY_GB_PER_THREAD = 5.0  # FlashAttention's peak per nvcc thread (failures.md #8)
+HEAVY_NVCC_THREADS = 4
+WHY = ("Why it matters: a kernel build needs several GB for sources and object files, and "
+       f"each compile thread of the heaviest kernels needs about {HEAVY_GB_PER_THREAD:g} GB of "
+       "memory; too many at once and the build is killed for lack of memory.")
+
+
+def check_resources(facts: SystemFacts) -> CheckResult:
+    host = facts.hardware.host
+    plan = choose_parallelism(host.cpu_logical, host.ram_available, HEAVY_GB_PER_THREAD,
+                              HEAVY_NVCC_THREADS)
+    payload: dict[str, Any] = {
+        "build_root": str(facts.build_root),
+        "disk_free_bytes": host.disk_free,
+        "ram_total_bytes": host.ram_total,
+        "ram_available_bytes": host.ram_available,
+        "cpu_logical": host.cpu_logical,
+        "parallelism": {"jobs": plan.jobs, "nvcc_threads": plan.nvcc_threads,
+                        "reason": plan.reason, "gb_per_thread": HEAVY_GB_PER_THREAD},
+    }
+    findings: list[tuple[CheckStatus, str, str]] = []
+    disk = host.disk_free
+    if disk is None:
+        findings.append((CheckStatus.WARNING, f"The free space at {facts.build_root} could not "
+                         "be read.", "Make sure the build drive has 25 GB free."))
+    elif disk < DISK_MIN_GIB * GIB:
+        findings.append((CheckStatus.BLOCKED, f"Only {format_bytes(disk)} free on the build "
+                         f"drive; a build needs at least {DISK_MIN_GIB} GB.",
+                         "Free some space, or choose a build folder on another drive."))
+    elif disk < DISK_WARN_GIB * GIB:
+        findings.append((CheckStatus.WARNING, f"{format_bytes(disk)} free on the build drive: "
+                         f"enough for small kernels, tight for FlashAttention (~{DISK_WARN_GIB} GB "
+                         "recommended).", "Free some space if a big build fails."))
+    if host.ram_total < RAM_WARN_GIB * GIB:
+        findings.append((CheckStatus.WARNING, f"{format_bytes(host.ram_total)} of memory: big "
+                         "kernels build one file at a time and may still run out of memory.",
+                         "Close other programs while building."))
+    summary = (f"{format_bytes(disk)} free on the build drive, {format_bytes(host.ram_available)}"
+               f" memory available: the heaviest builds run {plan.jobs} job"
+               f"{'s' if plan.jobs != 1 else ''} × {plan.nvcc_threads} nvcc thread"
+               f"{'s' if plan.nvcc_threads != 1 else ''}.")
+    lines = [
+        f"Build folder: {facts.build_root} ({format_bytes(disk)} free on its drive)",
+        f"Memory: {format_bytes(host.ram_available)} available of {format_bytes(host.ram_total)}"
+        f"; {host.cpu_logical} logical CPU cores",
+        f"Parallelism for FlashAttention-sized builds: {plan.reason}. Lighter kernels run more "
+        "jobs at once.",
+    ]
+    status = worst(*(f[0] for f in findings))
+    lead = next((f for f in findings if f[0] is status), None)
+    lines += [f"• {f[1]}" for f in findings if f is not lead]
+    lines.append(WHY)
+    return CheckResult(CheckId.RESOURCES, TITLE, status, lead[1] if lead else summary,
+                       "\n".join(lines), lead[2] if lead else "", None, payload)
+
+
+__all__ = ["check_resources"]

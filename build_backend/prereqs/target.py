@@ -1,0 +1,180 @@
+"""Check 5: the target Python environment — 64-bit with pip, a CUDA build of PyTorch whose CUDA
+the driver supports and that knows the GPU, and ninja. Fixes are ``pip install`` into that
+environment (ninja from PyPI, PyTorch from the download.pytorch.org index that fits the
+driver)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..environment import EnvStatus
+from .cuda import gpu_ccs
+from .facts import SystemFacts
+from .fixes import PipInstallFix, PipStep
+from .model import CheckId, CheckResult, CheckStatus, Fix, worst
+from .versions import pick_torch_cuda, torch_index_url, vtext
+
+TITLE = "Python environment"
+WHY = ("Why it matters: kernels are built against the PyTorch in this environment, with its "
+       "pip; ninja compiles many files at once (without it a build can take hours).")
+
+
+def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, str]:
+    """The pip step that installs a CUDA build of PyTorch fitting the driver and the GPUs,
+    and a sentence saying which."""
+    cuda = pick_torch_cuda(facts.hardware.cuda_driver_version, gpu_ccs(facts))
+    options = ("--upgrade", "--force-reinstall") if replace else ()
+    if cuda is None:
+        return (PipStep(("torch",), None, options),
+                "PyTorch from PyPI (no NVIDIA driver answered, so no CUDA version is chosen)")
+    url = torch_index_url(cuda)
+    return (PipStep(("torch",), url, options),
+            f"PyTorch built for CUDA {vtext(cuda)} (from {url}, the newest CUDA your driver "
+            "supports)")
+
+
+def ninja_step() -> PipStep:
+    return PipStep(("ninja",))
+
+
+def packages_fix(python: Path, pip_version: str | None, steps: list[tuple[PipStep, str]],
+                 ) -> PipInstallFix:
+    names = [s.packages[0] for s, _ in steps]
+    fix_id = "ninja" if names == ["ninja"] else "torch" if names == ["torch"] else \
+        "python-packages"
+    torch_name = "PyTorch" + (" with CUDA" if any(s.index_url for s, _ in steps) else "")
+    title = {"ninja": "Install ninja", "torch": f"Install {torch_name}"}.get(
+        fix_id, f"Install {torch_name} and ninja")
+    what = "; ".join(text for _, text in steps)
+    replacing = any("--force-reinstall" in s.options for s, _ in steps)
+    description = (f"Runs pip in {python} to install {what}."
+                   + (" It replaces the PyTorch installed there now." if replacing else "")
+                   + (" PyTorch is a download of 1–3 GB." if "torch" in names else ""))
+    return PipInstallFix(id=fix_id, title=title, description=description, python=python,
+                         steps=tuple(s for s, _ in steps), pip_version=pip_version)
+
+
+NINJA_TEXT = "ninja (the build tool PyTorch compiles with in parallel, from PyPI)"
+
+
+def _arch_supported(arch_list: tuple[str, ...], cc: tuple[int, int]) -> bool:
+    """Whether torch's arch list has this GPU (sm_XY), or PTX (compute_XY) it can JIT from."""
+    sm = cc[0] * 10 + cc[1]
+    for entry in arch_list:
+        kind, _, number = entry.partition("_")
+        if not number.isdigit():
+            continue
+        value = int(number)
+        if kind == "sm" and value == sm:
+            return True
+        if kind == "compute" and value <= sm:
+            return True
+    return False
+
+
+def check_python_env(facts: SystemFacts) -> CheckResult:
+    env = facts.env
+    if env is None:
+        return CheckResult(CheckId.PYTHON_ENV, TITLE, CheckStatus.MISSING,
+                           "No Python environment is chosen for the kernel.",
+                           "The wizard found no Python interpreter to install into.",
+                           "Choose the Python that should get the kernel (--python PATH).")
+    torch = env.torch
+    payload: dict[str, Any] = {
+        "python": str(env.executable),
+        "status": env.status.value,
+        "python_version": env.version,
+        "bits": env.bits,
+        "pip": env.pip_version,
+        "ninja": env.ninja,
+        "torch": torch.version if torch else None,
+        "torch_cuda": torch.cuda if torch else None,
+        "torch_cuda_available": torch.cuda_available if torch else None,
+    }
+    lines = [f"Python: {env.executable}"]
+    if env.version:
+        lines.append(f"Python {env.version}, {env.bits}-bit; pip {env.pip_version or 'missing'}; "
+                     f"ninja {env.ninja or 'missing'}")
+    if torch is not None:
+        lines.append(f"PyTorch {torch.version}, CUDA {torch.cuda or 'none (CPU-only build)'}, "
+                     f"GPU usable from PyTorch: {'yes' if torch.cuda_available else 'no'}, "
+                     f"architectures: {' '.join(torch.arch_list) or 'none'}")
+    if env.detail:
+        lines.append(env.detail)
+
+    def done(status: CheckStatus, summary: str, hint: str = "", fix: Fix | None = None,
+             ) -> CheckResult:
+        return CheckResult(CheckId.PYTHON_ENV, TITLE, status, summary,
+                           "\n".join([*lines, WHY]), hint, fix, payload)
+
+    unusable = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.BITS32,
+                EnvStatus.UNSUPPORTED_PYTHON}
+    if env.status in unusable:
+        return done(CheckStatus.BLOCKED, env.summary, env.hint)
+    if env.status is EnvStatus.NO_PIP:
+        return done(CheckStatus.BLOCKED, env.summary, env.hint)
+
+    driver = facts.hardware.cuda_driver_version
+    has_gpu = bool(facts.hardware.usable_gpus)
+    findings: list[tuple[CheckStatus, str, str]] = []
+    steps: list[tuple[PipStep, str]] = []
+    if env.status is EnvStatus.NO_TORCH:
+        step = torch_step(facts, replace=False)
+        findings.append((CheckStatus.MISSING, "PyTorch is not installed in this environment.",
+                         ""))
+        steps.append(step)
+    elif env.status is EnvStatus.TORCH_BROKEN or torch is None:
+        findings.append((CheckStatus.BLOCKED, env.summary, env.hint))
+        steps.append(torch_step(facts, replace=True))
+    elif torch.cuda is None:
+        if has_gpu or driver is not None:
+            findings.append((CheckStatus.MISSING, f"PyTorch {torch.version} here is a CPU-only "
+                             "build, so CUDA kernels can't be built for it.", ""))
+            steps.append(torch_step(facts, replace=True))
+        else:
+            findings.append((CheckStatus.WARNING, f"PyTorch {torch.version} is a CPU-only build "
+                             "and there is no NVIDIA GPU: only the CPU probe kernel can be "
+                             "built.", ""))
+    else:
+        torch_cuda = torch.cuda_version
+        if torch_cuda is not None and driver is not None and torch_cuda[0] > driver[0]:
+            findings.append((CheckStatus.BLOCKED, f"PyTorch is built for CUDA {torch.cuda}, but "
+                             f"the driver supports only CUDA {vtext(driver)}: PyTorch can't use "
+                             "the GPU.", "Install the PyTorch that fits the driver (Fix), or "
+                             "update the NVIDIA driver."))
+            steps.append(torch_step(facts, replace=True))
+        elif torch_cuda is not None and driver is not None and torch_cuda > driver:
+            findings.append((CheckStatus.WARNING, f"PyTorch is built for CUDA {torch.cuda}, newer "
+                             f"than the driver's CUDA {vtext(driver)}; it works through minor "
+                             "version compatibility.", "Updating the NVIDIA driver is safer."))
+        missing_arch = [g for g in facts.hardware.usable_gpus if g.compute_capability is not None
+                        and torch.arch_list
+                        and not _arch_supported(torch.arch_list, g.compute_capability)]
+        if missing_arch:
+            names = ", ".join(f"{g.label} (sm_{g.sm})" for g in missing_arch)
+            findings.append((CheckStatus.BLOCKED, f"This PyTorch has no code for {names}.",
+                             "Install a PyTorch built for a newer CUDA (Fix)."))
+            if not steps:
+                steps.append(torch_step(facts, replace=True))
+        if not torch.cuda_available and driver is not None and not findings:
+            findings.append((CheckStatus.WARNING, "PyTorch cannot use the GPU right now, so "
+                             "kernels can be built but not verified.", env.hint))
+    if env.ninja is None:
+        findings.append((CheckStatus.MISSING, "ninja is missing, so the build would compile one "
+                         "file at a time (hours instead of minutes).", ""))
+        steps.append((ninja_step(), NINJA_TEXT))
+    fix = packages_fix(env.executable, env.pip_version, steps) if steps else None
+    status = worst(*(f[0] for f in findings))
+    if not findings:
+        assert torch is not None
+        gpu = ", GPU usable" if torch.cuda_available else ""
+        return done(CheckStatus.OK, f"Python {env.version} with PyTorch {torch.version} "
+                    f"(CUDA {torch.cuda}{gpu}), pip and ninja.")
+    lead = next(f for f in findings if f[0] is status)
+    others = [f"• {f[1]}" for f in findings if f is not lead]
+    lines += others
+    return done(status, lead[1], lead[2], fix)
+
+
+__all__ = ["check_python_env", "packages_fix", "torch_step"]
