@@ -8,6 +8,7 @@ a replayed NVML without touching the pages.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -19,10 +20,11 @@ from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
 from build_backend import __version__
 from build_backend.build import BuildOutcome, BuildPlan, run_build
+from build_backend.catalog import load_catalog
 from build_backend.environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from build_backend.hardware import HardwareReport, detect
 from build_backend.install import InstallResult, install_wheel, load_installs
-from build_backend.pipeline import PlanError, plan_build, probe_request
+from build_backend.pipeline import KernelChoice, PlanError, plan_build, probe_request, run_pipeline
 from build_backend.reverify import ReverifyResult, reverify_all
 from build_backend.stage import FlowOutcome, verify_then_install
 
@@ -43,16 +45,35 @@ class WizardState:
     candidates: list[Candidate] = field(default_factory=list)
     environment: PythonEnv | None = None
     reverify_only: bool = False
+    kernel_choice: KernelChoice | None = None  # None: the bundled probe kernel
     build_outcome: BuildOutcome | None = None
-    verify_adapter: str | None = None  # the chosen recipe's adapter; None: the kernel id
     verify_outcome: FlowOutcome | None = None
+
+    @property
+    def verify_adapter(self) -> str:
+        choice = self.kernel_choice
+        return choice.recipe.verify_adapter if choice is not None else "probe"
 
 
 def default_plan(state: WizardState) -> BuildPlan:
-    """The build the pages chose (until the Kernel page exists: the bundled probe kernel)."""
+    """The plan of a bundled probe build (what the screenshots and some tests start from)."""
     if state.environment is None or state.hardware is None:
         raise PlanError("Choose a Python environment on the Hardware page first.")
     return plan_build(probe_request(state.environment, state.hardware))
+
+
+def probe_choice() -> KernelChoice:
+    recipe = load_catalog().get("probe")
+    return KernelChoice.default(recipe, recipe.newest)
+
+
+def default_build(state: WizardState, sink: Callable[[object], None],
+                  cancel: threading.Event) -> BuildOutcome:
+    """Source, patches and build of the chosen kernel (the probe when none was chosen)."""
+    if state.environment is None or state.hardware is None:
+        raise PlanError("Choose a Python environment on the Hardware page first.")
+    choice = state.kernel_choice or probe_choice()
+    return run_pipeline(choice, state.environment, state.hardware, sink, cancel)
 
 
 @dataclass
@@ -62,7 +83,10 @@ class Services:
     detect: Callable[[], HardwareReport] = detect
     discover: Callable[[], list[Candidate]] = discover_candidates
     inspect: Callable[[Path], PythonEnv] = inspect_python
-    make_plan: Callable[[WizardState], BuildPlan] = default_plan
+    build: Callable[[WizardState, Callable[[object], None], threading.Event], BuildOutcome] = (
+        default_build
+    )
+    make_plan: Callable[[WizardState], BuildPlan] | None = None  # set: build this plan only
     run_build: Callable[..., BuildOutcome] = run_build
     verify_then_install: Callable[..., FlowOutcome] = verify_then_install
     install_wheel: Callable[..., InstallResult] = install_wheel

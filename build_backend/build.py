@@ -270,6 +270,8 @@ def make_plan(
 
 
 class Step(Enum):
+    SOURCE = "source"
+    PATCH = "patch"
     COMPILE = "compile"
     LINK = "link"
     WHEEL = "wheel"
@@ -307,6 +309,13 @@ class StepEvent:
 
 
 @dataclass(frozen=True)
+class PlanEvent:
+    """The exact plan, known once the source is ready (shown as "what will run")."""
+
+    plan: BuildPlan
+
+
+@dataclass(frozen=True)
 class DiagnosisEvent:
     diagnosis: Diagnosis
 
@@ -323,7 +332,9 @@ class RetryEvent:
     reason: str
 
 
-BuildEvent = LogLine | ProgressEvent | StepEvent | DiagnosisEvent | StallEvent | RetryEvent
+BuildEvent = (
+    LogLine | ProgressEvent | StepEvent | DiagnosisEvent | StallEvent | RetryEvent | PlanEvent
+)
 
 
 class BuildStatus(Enum):
@@ -618,8 +629,11 @@ def run_build(
     *,
     stall_after_s: float = DEFAULT_STALL_S,
     max_retries: int = 2,
+    preamble: Sequence[str] = (),
 ) -> BuildOutcome:
-    """Run the plan (and safe automatic retries); never raises for a failed build."""
+    """Run the plan (and safe automatic retries); never raises for a failed build.
+
+    ``preamble``: lines that head the log file (what the source and patch steps did)."""
     emit: EventSink = on_event if on_event is not None else (lambda event: None)
     stop = cancel if cancel is not None else threading.Event()
     started = time.monotonic()
@@ -631,6 +645,8 @@ def run_build(
     steps: list[StepTiming] = []
     tried: set[RetryAction] = set()
     with open(plan.log_path, "w", encoding="utf-8", errors="replace") as log:
+        if preamble:
+            log.write("\n".join(preamble) + "\n\n")
         while True:
             attempts += 1
             log.write(f"# attempt {attempts}\n{plan.describe()}\n\n")
@@ -715,6 +731,7 @@ def _failed(
 
 __all__ = [
     "ArchKnob", "BuildEvent", "BuildOutcome", "BuildPlan", "BuildStatus", "DiagnosisEvent",
+    "PlanEvent",
     "EnvChange", "EnvMode", "LogLine", "Parallelism", "ProgressEvent", "ProgressTracker",
     "RetryEvent", "StallEvent", "Step", "StepEvent", "StepState", "StepTiming", "arch_env",
     "choose_parallelism", "decode_line", "make_plan", "retry_plan", "run_build",

@@ -6,15 +6,16 @@ import argparse
 import json
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from .build import BuildOutcome, BuildStatus, run_build
-from .catalog import Machine, Recipe, SourceKind, assess, load_catalog, recommended_version
+from .build import BuildEvent, BuildOutcome, BuildStatus, LogLine, PlanEvent
+from .catalog import Machine, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import detect
-from .pipeline import BuildRequest, plan_build, recipe_request
+from .pipeline import KernelChoice, SourceMode, plan_build, recipe_request, run_pipeline
 from .resources import resource_path
 from .terminal import TerminalProgress, duration
 from .toolkits import choose_toolkit, discover_toolkits
@@ -55,7 +56,7 @@ def machine_for(env: PythonEnv, gpus: list[int] | None) -> Machine:
     return Machine.from_reports(hardware, env, toolkit=toolkit, selected=gpus)
 
 
-def make_request(args: argparse.Namespace, env: PythonEnv) -> tuple[BuildRequest, Recipe]:
+def make_choice(args: argparse.Namespace, env: PythonEnv) -> tuple[KernelChoice, Machine]:
     """The recipe, version and source the options name, checked against this machine."""
     catalog = load_catalog()
     recipe = catalog.get(args.kernel)
@@ -71,18 +72,12 @@ def make_request(args: argparse.Namespace, env: PythonEnv) -> tuple[BuildRequest
             hint="Choose another kernel or version ('kernels' lists what fits), or pass "
             "--force to try anyway.",
         )
+    choice = KernelChoice.default(recipe, version)
     if args.source is not None:
-        source = args.source
-    elif recipe.source.kind is SourceKind.LOCAL and recipe.source.path:
-        source = resource_path(recipe.source.path)
-    else:
-        raise WizardError(
-            f"{recipe.name} needs its source code.",
-            hint=f"Download {recipe.source.url} at {version.ref} (with its submodules) and "
-            "pass the folder with --source PATH.",
-        )
-    request = recipe_request(recipe, version, source, env, machine.hardware, machine.selected)
-    return request, recipe
+        choice = replace(choice, source_mode=SourceMode.LOCAL, local_path=args.source)
+    if machine.selected is not None:
+        choice = replace(choice, gpu_indices=machine.selected)
+    return choice, machine
 
 
 def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
@@ -112,21 +107,46 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
 
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     env = resolve_env(args.python)
-    request, recipe = make_request(args, env)
-    plan = plan_build(request)
+    choice, machine = make_choice(args, env)
+    recipe = choice.recipe
     human = sys.stderr if args.json else out
-    human.write(f"Target: {env.executable} ({env.summary})\nWhat will run:\n")
-    human.write("".join(f"  {line}\n" for line in plan.describe().splitlines()))
-    human.write(f"Log: {plan.log_path}\n")
+    human.write(f"Target: {env.executable} ({env.summary})\n"
+                f"Kernel: {recipe.name} {choice.version.label} "
+                f"(source: {choice.local_path or choice.source_mode.value})\n")
     if args.plan_only:
+        if choice.source_mode is SourceMode.DOWNLOAD:
+            human.write("The plan needs the source first; run without --plan-only.\n")
+            return int(ExitCode.OK)
+        source = (choice.local_path if choice.local_path is not None
+                  else resource_path(recipe.source.path or ""))
+        plan = plan_build(recipe_request(recipe, choice.version, source, env, machine.hardware,
+                                         choice.gpu_indices))
+        human.write("What will run:\n" + "".join(f"  {line}\n"
+                                                 for line in plan.describe().splitlines()))
         return int(ExitCode.OK)
 
     progress = TerminalProgress(human, verbose=args.verbose)
+
+    def on_event(event: BuildEvent) -> None:
+        if isinstance(event, PlanEvent):
+            human.write("What will run:\n" + "".join(
+                f"  {line}\n" for line in event.plan.describe().splitlines()))
+            human.write(f"Log: {event.plan.log_path}\n")
+        elif isinstance(event, LogLine) and event.text.startswith(("[source]", "[patch]")):
+            human.write(f"  {event.text}\n")
+        else:
+            progress(event)
+
     cancel = threading.Event()
-    result: list[BuildOutcome] = []
-    worker = threading.Thread(
-        target=lambda: result.append(run_build(plan, progress, cancel)), daemon=True
-    )
+    result: list[BuildOutcome | BaseException] = []
+
+    def work() -> None:
+        try:
+            result.append(run_pipeline(choice, env, machine.hardware, on_event, cancel))
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
+            result.append(exc)
+
+    worker = threading.Thread(target=work, daemon=True)
     worker.start()
     try:
         while worker.is_alive():
@@ -136,6 +156,8 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         cancel.set()
         worker.join()
     progress.close()
+    if isinstance(result[0], BaseException):
+        raise result[0]
     outcome = result[0]
     if outcome.status is BuildStatus.SUCCEEDED:
         human.write(f"✔ {outcome.message} ({duration(outcome.seconds)})\n  {outcome.wheel}\n")

@@ -11,11 +11,29 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
+from typing import Any
 
-from .build import ArchKnob, BuildPlan, EnvChange, choose_parallelism, make_plan
+from .build import (
+    ArchKnob,
+    BuildEvent,
+    BuildOutcome,
+    BuildPlan,
+    EnvChange,
+    LogLine,
+    PlanEvent,
+    Step,
+    StepEvent,
+    StepState,
+    choose_parallelism,
+    make_plan,
+    run_build,
+)
 from .catalog import Recipe, RecipeVersion, SourceKind, select_targets
 from .environment import PythonEnv
 from .errors import WizardError
@@ -223,3 +241,132 @@ def probe_request(env: PythonEnv, hardware: HardwareReport,
         gpu_indices=gpu_indices,
         stage_source=True,
     )
+
+
+# -- the whole pipeline: source → patches → plan → build ------------------------------------
+
+
+class SourceMode(Enum):
+    BUNDLED = "bundled"  # shipped with the wizard (the probe)
+    DOWNLOAD = "download"  # git clone, or source archives, at the recipe's pinned ref
+    LOCAL = "local"  # a folder or archive the user chose (offline, air-gapped)
+
+
+@dataclass(frozen=True)
+class KernelChoice:
+    """What the Kernel page (or the build command's options) chose."""
+
+    recipe: Recipe
+    version: RecipeVersion
+    source_mode: SourceMode = SourceMode.DOWNLOAD
+    local_path: Path | None = None  # a folder or a .tar.gz/.zip, with SourceMode.LOCAL
+    gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
+
+    @classmethod
+    def default(cls, recipe: Recipe, version: RecipeVersion) -> KernelChoice:
+        bundled = recipe.source.kind is SourceKind.LOCAL
+        return cls(recipe, version, SourceMode.BUNDLED if bundled else SourceMode.DOWNLOAD)
+
+
+def acquire_source(
+    choice: KernelChoice,
+    emit: Callable[[BuildEvent], None],
+    cancel: threading.Event,
+    **fetch_options: Any,
+) -> Path:
+    """The source tree for ``choice``, fetched or checked; progress goes to the log."""
+    from .sources import (
+        fetch_recipe_source,
+        fetch_source,
+        prepare_local,
+        prepare_local_archive,
+        source_spec,
+    )
+
+    def say(text: object) -> None:
+        emit(LogLine(f"[source] {text}", 0))
+
+    recipe, version = choice.recipe, choice.version
+    if choice.source_mode is SourceMode.LOCAL:
+        if choice.local_path is None:
+            raise PlanError("No local source was chosen.",
+                            hint="Choose the folder (or archive) with the kernel's source.")
+        spec = source_spec(recipe, version) if recipe.source.kind is not SourceKind.LOCAL \
+            else None
+        if choice.local_path.is_file():
+            tree = prepare_local_archive(choice.local_path, spec, on_event=say)
+        else:
+            tree = prepare_local(choice.local_path, spec, on_event=say)
+    elif choice.source_mode is SourceMode.BUNDLED or recipe.source.kind is SourceKind.LOCAL:
+        tree = fetch_recipe_source(recipe, version, on_event=say)
+    else:
+        tree = fetch_source(source_spec(recipe, version), on_event=say, on_line=say,
+                            cancel=cancel, **fetch_options)
+    say(f"using {tree.path} ({tree.kind.value}{', from the cache' if tree.from_cache else ''})")
+    return tree.path
+
+
+def run_pipeline(
+    choice: KernelChoice,
+    env: PythonEnv,
+    hardware: HardwareReport,
+    on_event: Callable[[BuildEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+    *,
+    platform: Platform | None = None,
+    toolkits: Sequence[CudaToolkit] | None = None,
+    build_root: Path | None = None,
+    **fetch_options: Any,
+) -> BuildOutcome:
+    """Source, patches, plan and build, reporting every step. Raises a WizardError when the
+    source or a patch fails (nothing was built then); a failed build is an outcome."""
+    from .catalog import OsName
+    from .patches import PatchContext, apply_patches
+
+    sink = on_event if on_event is not None else (lambda _event: None)
+    preamble: list[str] = []
+
+    def emit(event: BuildEvent) -> None:
+        if isinstance(event, LogLine):
+            preamble.append(event.text)  # the source and patch steps head the build log
+        sink(event)
+
+    stop = cancel if cancel is not None else threading.Event()
+    plat = platform if platform is not None else current_platform()
+    recipe, version = choice.recipe, choice.version
+
+    def step(which: Step, state: StepState, seconds: float = 0.0) -> None:
+        emit(StepEvent(which, state, seconds))
+
+    started = time.monotonic()
+    step(Step.SOURCE, StepState.RUNNING)
+    try:
+        source = acquire_source(choice, emit, stop, **fetch_options)
+    except Exception:
+        step(Step.SOURCE, StepState.FAILED, time.monotonic() - started)
+        raise
+    step(Step.SOURCE, StepState.DONE, time.monotonic() - started)
+
+    found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
+    torch_cuda = env.torch.cuda_version if env.torch is not None else None
+    toolkit = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
+    patches = recipe.patches_for(version, OsName.WINDOWS if plat.name == "windows"
+                                 else OsName.LINUX, toolkit.release if toolkit else None)
+    if patches and recipe.source.kind is not SourceKind.LOCAL:
+        patch_started = time.monotonic()
+        step(Step.PATCH, StepState.RUNNING)
+        context = PatchContext(OsName.WINDOWS if plat.name == "windows" else OsName.LINUX,
+                               toolkit.release if toolkit else None, version, recipe.name)
+        try:
+            results = apply_patches(source, patches, context)
+        except Exception:
+            step(Step.PATCH, StepState.FAILED, time.monotonic() - patch_started)
+            raise
+        for result in results:
+            emit(LogLine(f"[patch] {result.describe()}", 0))
+        step(Step.PATCH, StepState.DONE, time.monotonic() - patch_started)
+
+    request = recipe_request(recipe, version, source, env, hardware, choice.gpu_indices)
+    plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
+    emit(PlanEvent(plan))
+    return run_build(plan, sink, stop, preamble=preamble)

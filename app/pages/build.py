@@ -27,6 +27,7 @@ from build_backend.build import (
     BuildPlan,
     BuildStatus,
     DiagnosisEvent,
+    PlanEvent,
     ProgressEvent,
     RetryEvent,
     StallEvent,
@@ -34,6 +35,7 @@ from build_backend.build import (
     StepEvent,
     StepState,
 )
+from build_backend.errors import WizardError
 
 from ..widgets.banner import Banner, Tone
 from ..widgets.log_view import LogView
@@ -42,7 +44,13 @@ from ..workers import BuildSession
 if TYPE_CHECKING:
     from ..wizard import InstallerWizard
 
-STEP_TITLES = {Step.COMPILE: "Compile", Step.LINK: "Link", Step.WHEEL: "Package the wheel"}
+STEP_TITLES = {
+    Step.SOURCE: "Get the source",
+    Step.PATCH: "Apply patches",
+    Step.COMPILE: "Compile",
+    Step.LINK: "Link",
+    Step.WHEEL: "Package the wheel",
+}
 STATE_TEXT = {
     StepState.RUNNING: "running…",
     StepState.DONE: "done",
@@ -154,37 +162,39 @@ class BuildPage(QWizardPage):
     @Slot()
     def start_build(self) -> None:
         wizard = self._wizard()
-        try:
-            plan = wizard.services.make_plan(wizard.state)
-        except Exception as exc:  # noqa: BLE001 - a WizardError in practice: shown, not raised
-            from build_backend.errors import WizardError
-
-            if isinstance(exc, WizardError):
-                self.banner.show_message(Tone.ERROR, exc.what, exc.hint)
-            else:
-                self.banner.show_message(Tone.ERROR, "The build could not be prepared.", str(exc))
-            self.rebuild_button.setVisible(True)
-            return
-        self.plan = plan
+        services, state = wizard.services, wizard.state
         self.outcome = None
-        self.plan_text.setPlainText(plan.describe())
+        self.plan = None
+        self.plan_text.setPlainText("The exact commands appear once the source is ready.")
         self.log.clear()
-        self.log.source_file = plan.log_path
+        self.log.source_file = None
         self.diagnosis.clear()
         self.steps.clear()
         self._step_items.clear()
         self.stall.setVisible(False)
         self.progress.setRange(0, 0)
         self.eta.setText("")
-        self.banner.show_message(
-            Tone.INFO,
-            f"Building {plan.kernel} {plan.version}…",
-            plan.parallelism.reason,
-        )
-        run_build = wizard.services.run_build
+        choice = state.kernel_choice
+        name = f"{choice.recipe.name} {choice.version.label}" if choice else "the probe kernel"
+        self.banner.show_message(Tone.INFO, f"Building {name}…")
+        make_plan = services.make_plan
+        if make_plan is not None:
+            try:
+                plan = make_plan(state)
+            except WizardError as exc:
+                self.banner.show_message(Tone.ERROR, exc.what, exc.hint)
+                self.rebuild_button.setVisible(True)
+                return
+            self._show_plan(plan)
+            run_build = services.run_build
 
-        def run(sink: object, cancel: object) -> object:
-            return run_build(plan, sink, cancel)  # type: ignore[arg-type]
+            def run(sink: object, cancel: object) -> object:
+                return run_build(plan, sink, cancel)  # type: ignore[arg-type]
+        else:
+            build = services.build
+
+            def run(sink: object, cancel: object) -> object:
+                return build(state, sink, cancel)  # type: ignore[arg-type]
 
         self.session = BuildSession(run, parent=self)
         self.session.lines.connect(self.log.append_lines)
@@ -197,6 +207,13 @@ class BuildPage(QWizardPage):
         self._set_navigation(running=True)
         self.session.start()
         self.completeChanged.emit()
+
+    def _show_plan(self, plan: BuildPlan) -> None:
+        self.plan = plan
+        self.plan_text.setPlainText(plan.describe())
+        self.log.source_file = plan.log_path
+        self.banner.show_message(Tone.INFO, f"Building {plan.kernel} {plan.version}…",
+                                 plan.parallelism.reason)
 
     def _set_navigation(self, running: bool) -> None:
         """Back is disabled while a build runs.
@@ -251,7 +268,9 @@ class BuildPage(QWizardPage):
 
     @Slot(object)
     def _on_event(self, event: object) -> None:
-        if isinstance(event, StepEvent):
+        if isinstance(event, PlanEvent):
+            self._show_plan(event.plan)
+        elif isinstance(event, StepEvent):
             item = self._step_items.get(event.step)
             if item is None:
                 item = QTreeWidgetItem([STEP_TITLES.get(event.step, event.step.value), "", ""])
@@ -287,7 +306,12 @@ class BuildPage(QWizardPage):
         self.rebuild_button.setVisible(True)
         self._set_navigation(running=False)
         if not isinstance(outcome, BuildOutcome):
-            self.banner.show_message(Tone.ERROR, "The build stopped unexpectedly.", str(outcome))
+            if isinstance(outcome, WizardError):  # the source or a patch failed: explained
+                self.banner.show_message(Tone.ERROR, outcome.what, outcome.hint)
+                self.diagnosis.setPlainText(outcome.describe())
+            else:
+                self.banner.show_message(Tone.ERROR, "The build stopped unexpectedly.",
+                                         str(outcome))
             self.completeChanged.emit()
             return
         self.outcome = outcome

@@ -153,7 +153,7 @@ class VerifyPage(QWizardPage):
             self._show_error("Nothing to verify: the build did not produce a wheel.")
             return
         wheel, kernel = outcome.wheel, outcome.plan.kernel
-        adapter = wizard.state.verify_adapter or kernel
+        adapter = wizard.state.verify_adapter
         verify = wizard.services.verify_then_install
         self.verdict.setText(f"Verifying {wheel.name}…")
         self.explanation.setText("Forward and backward passes are compared with PyTorch. "
