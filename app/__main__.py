@@ -10,6 +10,8 @@ USAGE = """\
 usage: python -m app                       open the wizard
        python -m app --verify [--quick]    re-verify every kernel the wizard installed
        python -m app --headless COMMAND    run a step without a window (try: --headless --help)
+       python -m app --self-test           check this installation and that the wizard opens
+       python -m app --resume              open the wizard where it was before a restart
 """
 
 NO_DISPLAY = """\
@@ -33,11 +35,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from build_backend.cli import main as cli_main
 
         return cli_main(args)
+    if args and args[0] == "--self-test":
+        from .selftest import main as self_test_main
+
+        return self_test_main(args[1:])
     if args and args[0] == "--verify":
         # after a driver or torch update: re-verify everything the wizard installed
         from build_backend.cli import main as cli_main
 
         return cli_main(["verify", *args[1:]])
+    resume = False
+    if args and args[0] == "--resume":  # Windows starts this once after a fix's restart
+        resume, args = True, args[1:]
     if args:
         print(f"unknown arguments: {' '.join(args)}\n\n{USAGE}", end="", file=sys.stderr)
         return 2
@@ -49,9 +58,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(NO_DISPLAY, end="", file=sys.stderr)
         return int(ExitCode.NO_DISPLAY)
 
+    if os.environ.get("KSW_EXIT_AFTER_FIRST_PAGE"):  # start-up benchmark (app/selftest.py)
+        from .selftest import arm_first_page_probe
+
+        arm_first_page_probe(os.environ["KSW_EXIT_AFTER_FIRST_PAGE"])
+
     from .wizard import run_gui
 
-    return run_gui()
+    return run_gui(resume=resume)
 
 
 if __name__ == "__main__":

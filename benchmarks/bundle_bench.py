@@ -1,0 +1,131 @@
+"""The double-clickable bundle: its size, its start-up time and how long it takes to build.
+
+    python benchmarks/bundle_bench.py [--runs 9] [--dist DIR] [--untrimmed] [--source]
+
+(a) size of the one-folder bundle (total and the 10 largest files); (b) time from spawning the
+frozen program to its first page being painted (offscreen, ``KSW_EXIT_AFTER_FIRST_PAGE``;
+median of ``--runs`` after one unmeasured warm-up run; goal < 1.5 s); (c) how long
+``pyinstaller installer.spec`` takes (``--clean``: PyInstaller's caches emptied first).
+
+``--dist DIR`` measures an existing bundle folder instead of building one (no build time).
+``--untrimmed`` also builds ``installer.spec -- --no-trim`` to show what the trimming saves.
+``--source`` also times ``python -m app`` from the source tree, for comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+NAME = "kernel-setup-wizard"
+MARK = "KSW-FIRST-PAGE"
+MIB = 1024**2
+
+
+def build(dist: Path, work: Path, *spec_args: str) -> float:
+    command = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level",
+               "WARN", "--distpath", str(dist), "--workpath", str(work),
+               str(REPO / "installer.spec")]
+    if spec_args:
+        command += ["--", *spec_args]
+    started = time.perf_counter()
+    subprocess.run(command, cwd=REPO, check=True)
+    return time.perf_counter() - started
+
+
+def size_report(folder: Path, label: str) -> int:
+    files = [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+    sizes = sorted(((p.stat().st_size, p) for p in files), reverse=True)
+    total = sum(size for size, _ in sizes)
+    print(f"\n(a) {label}: {total / MIB:.1f} MiB ({total / 1e6:.1f} MB) in {len(files)} files "
+          f"at {folder}")
+    for size, path in sizes[:10]:
+        print(f"    {size / 1e6:7.2f} MB  {path.relative_to(folder)}")
+    return total
+
+
+def first_page_seconds(command: list[str], cwd: Path, scratch: Path) -> tuple[float, float]:
+    """(spawn → first page painted, spawn → process exit), offscreen.
+
+    The program writes its mark into a file (the windowed Windows program has no stdout).
+    """
+    mark_file = scratch / "first-page.txt"
+    mark_file.unlink(missing_ok=True)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", KSW_EXIT_AFTER_FIRST_PAGE=str(mark_file))
+    env.pop("DISPLAY", None)
+    env.pop("WAYLAND_DISPLAY", None)
+    spawned = time.time()
+    proc = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=120, stdin=subprocess.DEVNULL)
+    ended = time.time()
+    text = mark_file.read_text(encoding="utf-8") if mark_file.exists() else ""
+    for line in text.splitlines():
+        if line.startswith(MARK):
+            return float(line.split()[1]) - spawned, ended - spawned
+    raise RuntimeError(f"no {MARK} line (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
+
+
+def startup_report(command: list[str], cwd: Path, scratch: Path, runs: int, label: str) -> float:
+    first_page_seconds(command, cwd, scratch)  # warm-up: page cache, fontconfig cache
+    shown, exited = [], []
+    for _ in range(runs):
+        a, b = first_page_seconds(command, cwd, scratch)
+        shown.append(a)
+        exited.append(b)
+    median = statistics.median(shown)
+    print(f"\n(b) {label}: spawn → first page shown, {runs} runs: median {median:.3f} s "
+          f"(min {min(shown):.3f}, max {max(shown):.3f}); spawn → exit median "
+          f"{statistics.median(exited):.3f} s")
+    return median
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=9, help="start-up runs (default 9, min 7)")
+    parser.add_argument("--dist", type=Path, help="an existing bundle folder to measure")
+    parser.add_argument("--untrimmed", action="store_true",
+                        help="also build the untrimmed bundle and compare sizes")
+    parser.add_argument("--source", action="store_true",
+                        help="also time 'python -m app' from the source tree")
+    parser.add_argument("--keep", action="store_true", help="keep the built bundles")
+    args = parser.parse_args()
+    runs = max(7, args.runs)
+    scratch = Path(tempfile.mkdtemp(prefix="ksw-bundle-bench-"))
+    try:
+        if args.dist is not None:
+            folder = args.dist.resolve()
+        else:
+            seconds = build(scratch / "dist", scratch / "work")
+            folder = scratch / "dist" / NAME
+            print(f"\n(c) build time (pyinstaller --clean installer.spec): {seconds:.1f} s")
+        trimmed = size_report(folder, "one-folder bundle")
+        if args.untrimmed:
+            seconds = build(scratch / "dist-untrimmed", scratch / "work-untrimmed", "--no-trim")
+            print(f"\n(c) build time, untrimmed: {seconds:.1f} s")
+            untrimmed = size_report(scratch / "dist-untrimmed" / NAME, "untrimmed bundle")
+            print(f"\n    trimming saves {(untrimmed - trimmed) / MIB:.1f} MiB "
+                  f"({untrimmed / MIB:.1f} → {trimmed / MIB:.1f} MiB)")
+        exe = folder / (f"{NAME}.exe" if sys.platform == "win32" else NAME)
+        startup_report([str(exe)], scratch, scratch, runs, "frozen program")
+        if args.source:
+            startup_report([sys.executable, "-m", "app"], REPO, scratch, runs, "from source")
+        print(f"\n(goals: bundle ≤ 80 MiB on Linux, first page < 1.5 s; "
+              f"{os.cpu_count()} CPU cores here)")
+    finally:
+        if args.keep:
+            print(f"kept: {scratch}")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
