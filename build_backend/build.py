@@ -213,12 +213,15 @@ def make_plan(
     host_include_var: str = "CPLUS_INCLUDE_PATH",
     knobs: Mapping[str, str] | None = None,
     extra: Sequence[EnvChange] = (),
+    compiler_env: Sequence[EnvChange] = (),
 ) -> BuildPlan:
-    """Compose the plan. Platform specifics (MSVC environment, short TEMP) come in ``extra``."""
+    """Compose the plan. ``compiler_env``: the captured MSVC environment (Windows), applied
+    first so the PATH and include additions below go in front of it; ``extra``: the rest."""
     changes: list[EnvChange] = [
         EnvChange("PYTHONUNBUFFERED", "1", why="stream the build's output as it happens"),
         EnvChange("PIP_NO_INPUT", "1"),
         EnvChange("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+        *compiler_env,
         EnvChange("MAX_JOBS", str(parallelism.jobs), why=parallelism.reason),
     ]
     if uses_nvcc_threads:

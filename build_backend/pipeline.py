@@ -161,7 +161,11 @@ def plan_build(
     platform: Platform | None = None,
     toolkits: Sequence[CudaToolkit] | None = None,
     build_root: Path | None = None,
+    compiler_env: Callable[[CudaToolkit | None, Path], tuple[list[EnvChange], str]] | None = None,
 ) -> BuildPlan:
+    """The plan for ``request``. ``compiler_env`` (default on Windows: the Visual Studio
+    environment of the toolset this CUDA accepts, see :mod:`.compiler_env`) gives extra
+    environment changes and a note."""
     plat = platform if platform is not None else current_platform()
     env = request.env
     if not env.usable:
@@ -201,6 +205,12 @@ def plan_build(
     )
     stamp = timestamp()
     scripts = Path(env.raw.get("python", {}).get("scripts") or env.executable.parent)
+    if compiler_env is None and plat.name == "windows":
+        compiler_env = windows_compiler_env
+    msvc: list[EnvChange] = []
+    if compiler_env is not None:
+        msvc, msvc_note = compiler_env(toolkit, root)
+        notes.append(msvc_note)
     plan = make_plan(
         kernel=spec.kernel,
         version=spec.version,
@@ -218,10 +228,36 @@ def plan_build(
         host_include_var=plat.host_include_var,
         knobs=spec.knobs,
         extra=_cpu_only(torch_cuda),
+        compiler_env=msvc,
     )
     for note in notes:
         plan = plan.with_env(note=note)
     return plan
+
+
+def windows_compiler_env(
+    toolkit: CudaToolkit | None, build_root: Path
+) -> tuple[list[EnvChange], str]:
+    """Windows: the captured ``vcvarsall.bat`` environment of the MSVC toolset that the
+    chosen CUDA toolkit accepts (see :mod:`.compiler_env`)."""
+    import os
+
+    from .compiler_env import windows_build_env
+    from .platforms.windows import run_capture
+    from .prereqs.compiler import judge_instances
+    from .prereqs.facts import gather_msvc
+    from .toolchain import read_host_config
+
+    bounds = None
+    if toolkit is not None:
+        try:
+            bounds = read_host_config(toolkit.root)
+        except WizardError:
+            bounds = None  # no header: no bounds to respect
+    usable = judge_instances(gather_msvc()).usable
+    cuda_text = toolkit.version.text if toolkit is not None and toolkit.version else "(none)"
+    return windows_build_env(run_capture, usable, bounds, cuda_text, os.environ,
+                             build_root / "t")
 
 
 def _cpu_only(torch_cuda: tuple[int, int] | None) -> list[EnvChange]:

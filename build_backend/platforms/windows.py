@@ -272,3 +272,10 @@ def run_elevated(argv: Sequence[str], *, show_window: bool = True, poll_s: float
         return int(code.value)
     finally:
         kernel32.CloseHandle(handle)
+
+
+def run_capture(command: list[str], timeout: float = 120) -> bytes:
+    """Run ``command`` and return its raw stdout (vcvarsall's ``set`` output is UTF-16-LE)."""
+    completed = subprocess.run(command, capture_output=True, timeout=timeout,
+                               stdin=subprocess.DEVNULL, check=False)
+    return completed.stdout

@@ -246,6 +246,11 @@ def _gather_msvc(plat: PrereqPlatform) -> MsvcFacts:
     return MsvcFacts(vswhere, done.stdout, found, sdks)
 
 
+def gather_msvc(platform: Platform | None = None) -> MsvcFacts:
+    """Visual Studio instances, their MSVC toolsets and the Windows SDKs (Windows only)."""
+    return _gather_msvc(prereq_platform(platform))
+
+
 def _is_wsl() -> bool:
     try:
         text = Path("/proc/sys/kernel/osrelease").read_text(encoding="utf-8", errors="replace")
