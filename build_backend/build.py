@@ -273,6 +273,7 @@ def make_plan(
 
 
 class Step(Enum):
+    DOWNLOAD = "download"  # a prebuilt wheel instead of a build
     SOURCE = "source"
     PATCH = "patch"
     COMPILE = "compile"
@@ -358,7 +359,7 @@ class BuildOutcome:
     status: BuildStatus
     message: str  # one line for a person
     hint: str
-    plan: BuildPlan  # the plan of the last attempt
+    plan: BuildPlan | None  # the plan of the last attempt; None for a downloaded prebuilt wheel
     wheel: Path | None
     log_path: Path
     seconds: float

@@ -97,7 +97,7 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
         "diagnoses": [{"id": h.signature_id, "title": h.title, "cause": h.cause, "fix": h.fix,
                        "line": h.line_number} for h in (report.hits if report else ())],
         "first_error": report.first_error.line if report and report.first_error else None,
-        "plan": {
+        "plan": None if outcome.plan is None else {
             "command": list(outcome.plan.command),
             "cwd": str(outcome.plan.cwd),
             "env": {c.name: c.value for c in outcome.plan.env_changes},

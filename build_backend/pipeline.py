@@ -43,6 +43,7 @@ from .platforms import Platform
 from .platforms import current as current_platform
 from .resources import resource_path
 from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
+from .wheels import WheelCandidate
 
 
 class PlanError(WizardError):
@@ -297,6 +298,7 @@ class KernelChoice:
     source_mode: SourceMode = SourceMode.DOWNLOAD
     local_path: Path | None = None  # a folder or a .tar.gz/.zip, with SourceMode.LOCAL
     gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
+    prebuilt: WheelCandidate | None = None  # set: download this wheel instead of building
 
     @classmethod
     def default(cls, recipe: Recipe, version: RecipeVersion) -> KernelChoice:
@@ -370,6 +372,8 @@ def run_pipeline(
     stop = cancel if cancel is not None else threading.Event()
     plat = platform if platform is not None else current_platform()
     recipe, version = choice.recipe, choice.version
+    if choice.prebuilt is not None:
+        return fetch_prebuilt(choice.prebuilt, recipe.id, sink, stop, **fetch_options)
 
     def step(which: Step, state: StepState, seconds: float = 0.0) -> None:
         emit(StepEvent(which, state, seconds))
@@ -406,3 +410,55 @@ def run_pipeline(
     plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
     emit(PlanEvent(plan))
     return run_build(plan, sink, stop, preamble=preamble)
+
+
+def fetch_prebuilt(
+    candidate: WheelCandidate,
+    kernel: str,
+    on_event: Callable[[BuildEvent], None],
+    cancel: threading.Event,
+    **download_options: Any,
+) -> BuildOutcome:
+    """Download a matching prebuilt wheel (verified, resumable) instead of building one.
+
+    The wheel is then verified and installed exactly like a built one. A failed download is
+    an outcome with the reason; the environment is untouched."""
+    from .build import BuildStatus, ProgressEvent, StepTiming
+    from .download import DownloadProgress, download
+
+    stamp = timestamp()
+    folder = staging_dir() / f"{kernel}-{stamp}"
+    log_path = logs_dir() / f"{stamp}-{kernel}-download.log"
+    started = time.monotonic()
+    on_event(StepEvent(Step.DOWNLOAD, StepState.RUNNING))
+    lines = [f"# prebuilt wheel from {candidate.source_name}", f"# {candidate.url}"]
+    for line in lines[1:]:
+        on_event(LogLine(line, 0))
+
+    def progress(p: DownloadProgress) -> None:
+        total = (p.total or 0) // 1024
+        on_event(ProgressEvent(p.received // 1024, total, p.eta_seconds))
+
+    status, message, hint, wheel = BuildStatus.SUCCEEDED, "", "", None
+    try:
+        result = download(candidate.url, folder / candidate.filename, progress=progress,
+                          cancel=cancel, **download_options)
+    except WizardError as exc:
+        cancelled = cancel.is_set()
+        status = BuildStatus.CANCELLED if cancelled else BuildStatus.FAILED
+        message = ("The download was cancelled; nothing was installed." if cancelled
+                   else f"The prebuilt wheel could not be downloaded: {exc.what}")
+        hint = exc.hint or "Build from source instead (Kernel page)."
+        lines.append(exc.describe())
+    else:
+        wheel = result.path
+        message = f"Downloaded {candidate.filename} ({result.size // 1024} KiB)."
+        lines.append(f"{message} sha256 {result.sha256}")
+    seconds = time.monotonic() - started
+    state = StepState.DONE if wheel is not None else StepState.FAILED
+    on_event(StepEvent(Step.DOWNLOAD, state, seconds))
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return BuildOutcome(status=status, message=message, hint=hint, plan=None, wheel=wheel,
+                        log_path=log_path, seconds=seconds, attempts=1, exit_code=None,
+                        diagnosis=None, steps=(StepTiming(Step.DOWNLOAD, state, seconds),))

@@ -152,7 +152,10 @@ class VerifyPage(QWizardPage):
         if outcome is None or outcome.wheel is None or env is None:
             self._show_error("Nothing to verify: the build did not produce a wheel.")
             return
-        wheel, kernel = outcome.wheel, outcome.plan.kernel
+        choice = wizard.state.kernel_choice
+        kernel = (outcome.plan.kernel if outcome.plan is not None
+                  else choice.recipe.id if choice is not None else "probe")
+        wheel = outcome.wheel
         adapter = wizard.state.verify_adapter
         verify = wizard.services.verify_then_install
         self.verdict.setText(f"Verifying {wheel.name}…")

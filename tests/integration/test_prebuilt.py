@@ -1,0 +1,67 @@
+"""A prebuilt wheel instead of a build: downloaded over (loopback) HTTP, verified, installed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from loopback_http import LoopbackServer, Resource
+
+from build_backend.build import BuildStatus, LogLine, Step, StepEvent, StepState
+from build_backend.catalog import WheelSourceKind, load_catalog
+from build_backend.environment import inspect_python
+from build_backend.hardware import detect
+from build_backend.install import load_installs
+from build_backend.pipeline import KernelChoice, run_pipeline
+from build_backend.stage import verify_then_install
+from build_backend.wheels import WheelCandidate, WheelMatch
+
+
+@pytest.fixture()
+def server() -> Any:
+    running = LoopbackServer().start()
+    yield running
+    running.stop()
+
+
+def candidate(url: str, filename: str) -> WheelCandidate:
+    return WheelCandidate(url=url, filename=filename, source_id="test",
+                          source_kind=WheelSourceKind.OFFICIAL, source_name="a test release",
+                          match=WheelMatch(filename, None, ()), listed=True)
+
+
+def test_prebuilt_wheel_is_downloaded_verified_and_installed(
+    server: Any, scratch_torch_env: Path, kernel_wheel: Any
+) -> None:
+    wheel = kernel_wheel("correct")
+    url = server.add("/releases/" + wheel.name, Resource(wheel.read_bytes()))
+    recipe = load_catalog().get("probe")
+    choice = KernelChoice.default(recipe, recipe.newest)
+    choice = KernelChoice(choice.recipe, choice.version, prebuilt=candidate(url, wheel.name))
+    env = inspect_python(scratch_torch_env)
+    events: list[object] = []
+    outcome = run_pipeline(choice, env, detect(), events.append, allow_http=True)
+    assert outcome.status is BuildStatus.SUCCEEDED, outcome.message
+    assert outcome.plan is None and outcome.wheel is not None
+    assert outcome.wheel.read_bytes() == wheel.read_bytes()
+    steps = [(e.step, e.state) for e in events if isinstance(e, StepEvent)]
+    assert steps == [(Step.DOWNLOAD, StepState.RUNNING), (Step.DOWNLOAD, StepState.DONE)]
+    assert any(isinstance(e, LogLine) and url in e.text for e in events)
+    assert "sha256" in outcome.log_path.read_text(encoding="utf-8")
+
+    flow = verify_then_install(scratch_torch_env, outcome.wheel, kernel="probe", adapter="probe")
+    assert flow.report.passed and flow.installed is not None
+    assert load_installs()[0]["name"] == "ksw-probe-kernel"
+
+
+def test_a_missing_prebuilt_wheel_is_a_clear_failure(server: Any, torch_venv: Path) -> None:
+    recipe = load_catalog().get("probe")
+    url = server.url("/releases/missing-0.1-py3-none-any.whl")
+    choice = KernelChoice(recipe, recipe.newest,
+                          prebuilt=candidate(url, "missing-0.1-py3-none-any.whl"))
+    outcome = run_pipeline(choice, inspect_python(torch_venv), detect(), allow_http=True)
+    assert outcome.status is BuildStatus.FAILED
+    assert "could not be downloaded" in outcome.message
+    assert "404" in outcome.message or "not found" in outcome.message.lower()
+    assert outcome.wheel is None
