@@ -77,6 +77,17 @@ def make_choice(args: argparse.Namespace, env: PythonEnv) -> tuple[KernelChoice,
         choice = replace(choice, source_mode=SourceMode.LOCAL, local_path=args.source)
     if machine.selected is not None:
         choice = replace(choice, gpu_indices=machine.selected)
+    if getattr(args, "prebuilt", False):
+        from .wheels import candidate_wheel_urls
+
+        matching = [c for c in candidate_wheel_urls(recipe, version, env) if c.match.matched]
+        if not matching:
+            raise WizardError(
+                f"No prebuilt {recipe.name} {version.label} wheel matches this environment.",
+                hint="Build from source (run the same command without --prebuilt).",
+            )
+        matching.sort(key=lambda c: not c.listed)  # wheels upstream lists first
+        choice = replace(choice, prebuilt=matching[0])
     return choice, machine
 
 
