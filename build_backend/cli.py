@@ -99,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     kernels_cmd.add_argument("--python", type=Path, help="the target interpreter")
     kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
+    kernels_cmd.add_argument("--online", action="store_true",
+                             help="also ask GitHub for versions newer than the bundled list")
     from .prereqs.cli import add_parsers as add_prereq_parsers
 
     add_prereq_parsers(commands)  # check, fix

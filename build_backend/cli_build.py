@@ -17,6 +17,7 @@ from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import detect
 from .pipeline import KernelChoice, SourceMode, plan_build, recipe_request, run_pipeline
 from .resources import resource_path
+from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration
 from .toolkits import choose_toolkit, discover_toolkits
 
@@ -305,4 +306,34 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
     for problem in catalog.problems:
         out.write(f"! broken recipe: {problem}\n")
+    if args.online:
+        out.write(online_versions(catalog))
     return int(ExitCode.OK)
+
+
+# Recipes whose upstream tags follow a pattern the wizard can merge (see tags.merge_versions).
+TAG_PATTERNS = {"flash_attn": FLASH_ATTN_TAG_PATTERN}
+
+
+def online_versions(catalog: Any) -> str:
+    """Upstream versions newer than the bundled list, from GitHub's API (cached with its ETag;
+    offline or rate-limited: says so and keeps the bundled list)."""
+    from .tags import fetch_tags, merge_versions
+
+    lines = []
+    for recipe in catalog:
+        pattern = TAG_PATTERNS.get(recipe.id)
+        if pattern is None or not recipe.source.url:
+            continue
+        fetched = fetch_tags(recipe.source.url)
+        merged = merge_versions(recipe, fetched.tags, pattern=pattern)
+        lines.append(f"{recipe.name}: {fetched.message}")
+        for new in merged.new:
+            lines.append(f"  new upstream version {new.label} ({new.tag}, {new.commit[:10]}): "
+                         "not yet tested by the wizard")
+        for moved in merged.moved:
+            lines.append(f"  ! tag {moved.tag} moved: {moved.bundled_commit[:10]} → "
+                         f"{moved.remote_commit[:10]}")
+        if fetched.tags and not merged.new:
+            lines.append("  the bundled list is up to date")
+    return "".join(line + "\n" for line in lines)

@@ -36,6 +36,7 @@ from build_backend.build import (
     StepState,
 )
 from build_backend.errors import WizardError
+from build_backend.terminal import duration as format_duration
 
 from ..widgets.banner import Banner, Tone
 from ..widgets.log_view import LogView
@@ -57,17 +58,6 @@ STATE_TEXT = {
     StepState.FAILED: "failed",
     StepState.CANCELLED: "cancelled",
 }
-
-
-def format_duration(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
 
 
 class BuildPage(QWizardPage):
