@@ -442,7 +442,8 @@ def fetch_prebuilt(
     status, message, hint, wheel = BuildStatus.SUCCEEDED, "", "", None
     try:
         result = download(candidate.url, folder / candidate.filename, progress=progress,
-                          cancel=cancel, **download_options)
+                          cancel=cancel, sha256=candidate.sha256,
+                          expected_size=candidate.size, **download_options)
     except WizardError as exc:
         cancelled = cancel.is_set()
         status = BuildStatus.CANCELLED if cancelled else BuildStatus.FAILED

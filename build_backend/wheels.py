@@ -124,6 +124,8 @@ class WheelCandidate:
     match: WheelMatch
     listed: bool  # in upstream's release build matrix / a known asset; False: may be a 404
     note: str = ""
+    sha256: str | None = None  # the published digest, when the source publishes one
+    size: int | None = None  # the published size in bytes, when known
 
 
 def parse_cuda_tag(digits: str) -> tuple[int, ...]:

@@ -25,10 +25,10 @@ def server() -> Any:
     running.stop()
 
 
-def candidate(url: str, filename: str) -> WheelCandidate:
+def candidate(url: str, filename: str, sha256: str | None = None) -> WheelCandidate:
     return WheelCandidate(url=url, filename=filename, source_id="test",
                           source_kind=WheelSourceKind.OFFICIAL, source_name="a test release",
-                          match=WheelMatch(filename, None, ()), listed=True)
+                          match=WheelMatch(filename, None, ()), listed=True, sha256=sha256)
 
 
 def test_prebuilt_wheel_is_downloaded_verified_and_installed(
@@ -65,3 +65,19 @@ def test_a_missing_prebuilt_wheel_is_a_clear_failure(server: Any, torch_venv: Pa
     assert "could not be downloaded" in outcome.message
     assert "404" in outcome.message or "not found" in outcome.message.lower()
     assert outcome.wheel is None
+
+
+def test_a_prebuilt_wheel_with_the_wrong_digest_is_rejected_and_removed(
+    server: Any, torch_venv: Path, kernel_wheel: Any
+) -> None:
+    wheel = kernel_wheel("correct")
+    url = server.add("/releases/" + wheel.name, Resource(wheel.read_bytes()))
+    recipe = load_catalog().get("probe")
+    choice = KernelChoice(recipe, recipe.newest,
+                          prebuilt=candidate(url, wheel.name, sha256="0" * 64))
+    outcome = run_pipeline(choice, inspect_python(torch_venv), detect(), allow_http=True)
+    assert outcome.status is BuildStatus.FAILED
+    assert outcome.wheel is None
+    assert "damaged or has changed" in outcome.message
+    staged = list((outcome.log_path.parent.parent / "staging").rglob("*.whl*"))
+    assert staged == []  # no half or wrong file left for a later run to trust
