@@ -35,7 +35,8 @@ from typing import Any, TextIO
 # Pages that start long work when entered: the walk stops before them.
 LONG_WORK_PAGES = {"BUILD", "VERIFY", "INSTALL", "DONE"}
 # Services the walk may call for real: they detect and read, they don't change anything.
-READ_ONLY_SERVICES = {"detect", "discover", "inspect", "installs"}
+READ_ONLY_SERVICES = {"detect", "discover", "inspect", "installs",
+                      "gather_facts", "run_checks", "refresh"}  # the prerequisites: read only
 READ_ONLY_PREFIXES = ("detect", "discover", "inspect", "load", "list", "find", "read")
 PAGE_TIMEOUT_S = 180.0  # the Hardware page may import torch in the target Python
 FIRST_PAGE_MARK = "KSW-FIRST-PAGE"

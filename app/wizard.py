@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
@@ -20,18 +20,30 @@ from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
 from build_backend import __version__
 from build_backend.build import BuildOutcome, BuildPlan, run_build
-from build_backend.catalog import load_catalog
+from build_backend.catalog import Catalog, load_catalog
 from build_backend.environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from build_backend.hardware import HardwareReport, detect
 from build_backend.install import InstallResult, install_wheel, load_installs
 from build_backend.pipeline import KernelChoice, PlanError, plan_build, probe_request, run_pipeline
+from build_backend.prereqs import (
+    CheckId,
+    CheckResult,
+    SystemFacts,
+    gather_facts,
+    refresh,
+    run_checks,
+)
 from build_backend.reverify import ReverifyResult, reverify_all
 from build_backend.stage import FlowOutcome, verify_then_install
+from build_backend.toolkits import CudaToolkit, discover_toolkits
+from build_backend.wheels import WheelCandidate
 
 
 class PageId(IntEnum):
     WELCOME = 0
     HARDWARE = 1
+    PREREQS = 2
+    KERNEL = 3
     BUILD = 4
     VERIFY = 5
     DONE = 6
@@ -46,8 +58,12 @@ class WizardState:
     environment: PythonEnv | None = None
     reverify_only: bool = False
     kernel_choice: KernelChoice | None = None  # None: the bundled probe kernel
+    # the Kernel page's choice of a matching prebuilt wheel instead of a source build (None:
+    # build): the Build page then downloads it (pipeline.fetch_prebuilt)
+    prebuilt: WheelCandidate | None = None
     build_outcome: BuildOutcome | None = None
     verify_outcome: FlowOutcome | None = None
+    checks: list[CheckResult] = field(default_factory=list)  # the Prerequisites page's results
 
     @property
     def verify_adapter(self) -> str:
@@ -73,6 +89,8 @@ def default_build(state: WizardState, sink: Callable[[object], None],
     if state.environment is None or state.hardware is None:
         raise PlanError("Choose a Python environment on the Hardware page first.")
     choice = state.kernel_choice or probe_choice()
+    if state.prebuilt is not None:  # the Kernel page chose a matching prebuilt wheel
+        choice = replace(choice, prebuilt=state.prebuilt)
     return run_pipeline(choice, state.environment, state.hardware, sink, cancel)
 
 
@@ -92,6 +110,14 @@ class Services:
     install_wheel: Callable[..., InstallResult] = install_wheel
     reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
     installs: Callable[[], list[dict[str, Any]]] = load_installs
+    # the Prerequisites page: gather_facts(env=..., hardware=...), then run_checks(facts);
+    # after a fix refresh(facts, check_id) and run_checks again
+    gather_facts: Callable[..., SystemFacts] = gather_facts
+    run_checks: Callable[[SystemFacts], list[CheckResult]] = run_checks
+    refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
+    # the Kernel page: the recipes, and the CUDA toolkits (runs nvcc: a worker thread calls it)
+    load_catalog: Callable[[], Catalog] = load_catalog
+    discover_toolkits: Callable[[], list[CudaToolkit]] = discover_toolkits
 
 
 class InstallerWizard(QWizard):
@@ -107,12 +133,16 @@ class InstallerWizard(QWizard):
         from .pages.build import BuildPage
         from .pages.done import DonePage
         from .pages.hardware import HardwarePage
+        from .pages.kernel import KernelPage
+        from .pages.prereqs import PrereqsPage
         from .pages.verify import VerifyPage
         from .pages.welcome import WelcomePage
 
         pages: dict[PageId, QWizardPage] = {
             PageId.WELCOME: WelcomePage(),
             PageId.HARDWARE: HardwarePage(),
+            PageId.PREREQS: PrereqsPage(),
+            PageId.KERNEL: KernelPage(),
             PageId.BUILD: BuildPage(),
             PageId.VERIFY: VerifyPage(),
             PageId.DONE: DonePage(),
@@ -140,7 +170,9 @@ class InstallerWizard(QWizard):
         super().reject()
 
 
-def run_gui() -> int:
+def run_gui(resume: bool = False) -> int:
+    """``resume``: started with ``--resume`` after a restart a fix asked for: detect again and
+    go on to the page the saved state names (see :mod:`app.resume`)."""
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     app.setApplicationName("Kernel Setup Wizard")
@@ -148,4 +180,8 @@ def run_gui() -> int:
     app.setAttribute(Qt.ApplicationAttribute.AA_DontShowIconsInMenus, False)
     wizard = InstallerWizard()
     wizard.show()
+    if resume:
+        from .resume import resume as resume_saved
+
+        resume_saved(wizard)
     return int(app.exec())

@@ -56,6 +56,12 @@ class BackgroundTask(QObject):
     def wait(self, ms: int = 30_000) -> bool:
         return self._thread.wait(ms)
 
+    def finish(self, ms: int = 60_000) -> bool:
+        """Let the running call end, then stop the thread, without the GUI event loop (the
+        window is closing): a QThread must not be destroyed while it runs. True when stopped."""
+        self._thread.quit()  # takes effect once the call returns
+        return self._thread.wait(ms)
+
     def _stop(self) -> None:
         self._thread.quit()
         self._thread.wait()

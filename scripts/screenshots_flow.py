@@ -73,6 +73,7 @@ def make_wizard(python: Path, make_plan=default_plan) -> InstallerWizard:  # typ
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(python, "chosen for this screenshot")],
         make_plan=make_plan,
+        run_checks=lambda _facts: [],  # the Prerequisites page: screenshots_prereqs.py
     ))
     wizard.resize(1000, 760)
     wizard.show()
@@ -83,7 +84,9 @@ def to_build(wizard: InstallerWizard) -> object:
     wizard.next()
     hardware = wizard.page_of(PageId.HARDWARE)
     wait_until(hardware.isComplete)
-    wizard.next()
+    while wizard.currentId() != PageId.BUILD:  # through the pages between (Kernel, ...)
+        wait_until(wizard.currentPage().isComplete)
+        wizard.next()
     return wizard.page_of(PageId.BUILD)
 
 
@@ -138,7 +141,7 @@ def main() -> int:
         wait_until(page.isComplete)  # type: ignore[attr-defined]
         wizard.next()
         verify = wizard.page_of(PageId.VERIFY)
-        wait_until(lambda: verify.task is None and verify.flow is not None)  # type: ignore[attr-defined]
+        wait_until(lambda v=verify: v.task is None and v.flow is not None)  # type: ignore[attr-defined,misc]
         QCoreApplication.processEvents()
         wizard.grab().save(str(args.out / shot))
         wizard.close()

@@ -55,6 +55,7 @@ def open_build_page(
         discover=lambda: [Candidate(torch_venv, "test")],
         make_plan=make,
         run_build=run_build,
+        run_checks=lambda _facts: [],  # prerequisites: tests/gui/test_prereqs_page.py
     )
     wizard = InstallerWizard(services)
     qtbot.addWidget(wizard)
@@ -62,7 +63,10 @@ def open_build_page(
     wizard.next()
     hardware = wizard.page_of(PageId.HARDWARE)
     qtbot.waitUntil(lambda: hardware.isComplete(), timeout=120_000)
-    wizard.next()
+    while wizard.currentId() != PageId.BUILD:  # through the pages between (Kernel, ...)
+        current = wizard.currentPage()
+        qtbot.waitUntil(current.isComplete, timeout=120_000)
+        wizard.next()
     page = wizard.page_of(PageId.BUILD)
     assert isinstance(page, BuildPage) and wizard.currentId() == PageId.BUILD
     return wizard, page

@@ -45,6 +45,7 @@ def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path | None) -> 
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(python, "test env")],
         make_plan=make,
+        run_checks=lambda _facts: [],  # prerequisites: tests/gui/test_prereqs_page.py
     ))
     qtbot.addWidget(wizard)
     wizard.show()
@@ -55,7 +56,10 @@ def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
     wizard.next()
     hardware = wizard.page_of(PageId.HARDWARE)
     qtbot.waitUntil(hardware.isComplete, timeout=120_000)
-    wizard.next()
+    while wizard.currentId() != PageId.BUILD:  # through the pages between (Kernel, ...)
+        current = wizard.currentPage()
+        qtbot.waitUntil(current.isComplete, timeout=120_000)
+        wizard.next()
     build = wizard.page_of(PageId.BUILD)
     qtbot.waitUntil(build.isComplete, timeout=60_000)
     wizard.next()

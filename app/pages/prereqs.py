@@ -1,0 +1,348 @@
+"""Prerequisites: every check a build needs, one row each, with the fixes the wizard can apply.
+
+On first show the facts are gathered in the background (compiler, CUDA toolkits, long paths,
+git, the chosen Python environment and hardware) and the checks run over them. A row's **Fix**
+asks first (showing exactly what will run), then runs on a worker thread with its output,
+progress and Cancel in the row; afterwards the row is checked again. Next is enabled when
+nothing blocks (MISSING and BLOCKED block; WARNING does not).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from build_backend.build import LogLine
+from build_backend.prereqs import (
+    CheckId,
+    CheckResult,
+    CheckStatus,
+    FixOutcome,
+    FixProgress,
+    FixStatus,
+    SystemFacts,
+    load_resume_state,
+)
+
+from ..widgets.banner import Banner, Tone
+from ..widgets.check_row import CheckRow
+from ..workers import BackgroundTask, BuildSession
+
+if TYPE_CHECKING:
+    from ..wizard import InstallerWizard
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
+    """The line at the top of the page: (tone, text, hint)."""
+    blocking = [r for r in results if r.blocks]
+    warnings = [r for r in results if r.status is CheckStatus.WARNING]
+    if blocking:
+        fixable = sum(1 for r in blocking if r.fix is not None)
+        what = "thing must" if len(blocking) == 1 else "things must"
+        hint = ("Use the Fix buttons below" if fixable else "Follow the advice in each row")
+        hint += ", then Re-check. Next is enabled once nothing blocks."
+        return Tone.ERROR, f"{len(blocking)} {what} be fixed before building", hint
+    if warnings:
+        return (Tone.WARNING, f"Nothing blocks the build ({plural(len(warnings), 'warning')})",
+                "The warnings don't stop the build; read them before you go on.")
+    return Tone.OK, "Nothing blocks the build", "Everything a build needs is in place."
+
+
+class PrereqsPage(QWizardPage):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setTitle("Prerequisites")
+        self.setSubTitle("Everything a build needs on this computer, checked. Where something "
+                         "is missing, the wizard can usually fix it for you.")
+        self.facts: SystemFacts | None = None
+        self.results: list[CheckResult] | None = None
+        self.rows: dict[CheckId, CheckRow] = {}
+        self.task: BackgroundTask | None = None  # gathering or re-checking
+        self.session: BuildSession | None = None  # a running fix
+        self.fix_row: CheckRow | None = None
+        self._checked_for: tuple[object, ...] | None = None  # what the results were gathered for
+        self._stale = False  # the environment changed while something ran: check again after
+        self._hooked = False
+
+        layout = QVBoxLayout(self)
+        busy_row = QHBoxLayout()
+        self.busy_label = QLabel()
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)
+        self.busy_bar.setMaximumWidth(200)
+        busy_row.addWidget(self.busy_label)
+        busy_row.addWidget(self.busy_bar)
+        busy_row.addStretch(1)
+        self.busy = QWidget()
+        self.busy.setLayout(busy_row)
+        busy_row.setContentsMargins(0, 0, 0, 0)
+        self.busy.setVisible(False)
+        layout.addWidget(self.busy)
+
+        top = QHBoxLayout()
+        self.banner = Banner()
+        self.check_all_button = QPushButton("Check all again")
+        self.check_all_button.setToolTip("Look at everything again, e.g. after you installed "
+                                         "something yourself")
+        self.check_all_button.clicked.connect(self.start_check)
+        top.addWidget(self.banner, 1)
+        top.addWidget(self.check_all_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(top)
+
+        self.list_widget = QWidget()
+        self.list_layout = QVBoxLayout(self.list_widget)
+        self.list_layout.setContentsMargins(0, 0, 4, 0)
+        self.list_layout.setSpacing(6)
+        self.list_layout.addStretch(1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.list_widget)
+        layout.addWidget(self.scroll_area, 1)
+
+    # -- QWizardPage -----------------------------------------------------------------------
+
+    def _wizard(self) -> InstallerWizard:
+        return cast("InstallerWizard", self.wizard())
+
+    def _inputs(self) -> tuple[object, ...]:
+        state = self._wizard().state
+        env = state.environment
+        return (env.executable if env is not None else None, id(state.hardware))
+
+    def initializePage(self) -> None:
+        wizard = self.wizard()
+        if wizard is not None and not self._hooked:
+            wizard.finished.connect(self.shutdown)
+            self._hooked = True
+        # long work starts once the page is shown; again only when the user chose another
+        # environment on the Hardware page meanwhile
+        if self._checked_for == self._inputs() and self.results is not None:
+            return
+        if self.is_busy():
+            self._stale = True
+        else:
+            self.start_check()
+
+    def isComplete(self) -> bool:
+        return (not self.is_busy() and self.results is not None
+                and not any(r.blocks for r in self.results))
+
+    def is_busy(self) -> bool:
+        return self.task is not None or self.session is not None
+
+    # -- checking --------------------------------------------------------------------------
+
+    @Slot()
+    def start_check(self) -> None:
+        """Gather every fact (a few seconds, off the GUI thread), then run the checks."""
+        if self.is_busy():
+            return
+        wizard = self._wizard()
+        services, state = wizard.services, wizard.state
+        env, hardware = state.environment, state.hardware
+        self._checked_for = self._inputs()
+        self._stale = False
+
+        def work() -> tuple[SystemFacts, list[CheckResult]]:
+            facts = services.gather_facts(env=env, hardware=hardware)
+            return facts, list(services.run_checks(facts))
+
+        self._run_task(work, "Checking the compiler, CUDA toolkit, long paths and the Python "
+                       "environment…")
+        if self.results is None:
+            self.banner.show_message(Tone.INFO, "Checking what a build needs…",
+                                     "This takes a few seconds.")
+
+    def recheck(self, check: CheckId) -> None:
+        """Re-read what ``check`` looks at (refresh), then run every check again (one finding
+        can change another's verdict, e.g. a new toolkit and the compiler pairing)."""
+        if self.is_busy():
+            return
+        facts = self.facts
+        if facts is None:
+            self.start_check()
+            return
+        services = self._wizard().services
+
+        def work() -> tuple[SystemFacts, list[CheckResult]]:
+            fresh = services.refresh(facts, check)
+            return fresh, list(services.run_checks(fresh))
+
+        row = self.rows.get(check)
+        title = row.result.title if row is not None else check.value
+        self._run_task(work, f"Checking again: {title}…")
+
+    def _run_task(self, work: Callable[[], object], text: str) -> None:
+        task = BackgroundTask(work, self)
+        task.finished.connect(self._on_checked)
+        task.failed.connect(self._on_check_failed)
+        self.task = task
+        self.busy_label.setText(text)
+        self._update_busy()
+        task.start()
+
+    @Slot(object)
+    def _on_checked(self, result: object) -> None:
+        facts, results = cast("tuple[SystemFacts, list[CheckResult]]", result)
+        self.task = None
+        self.facts = facts
+        state = self._wizard().state
+        env = getattr(facts, "env", None)
+        if env is not None and state.environment is not None \
+                and env.executable == state.environment.executable:
+            state.environment = env  # e.g. PyTorch was just installed into it
+        self.show_results(results)
+        self._update_busy()
+        if self._stale:
+            self.start_check()
+
+    @Slot(object)
+    def _on_check_failed(self, exc: object) -> None:
+        self.task = None
+        self.banner.show_message(Tone.ERROR, "The prerequisites could not be checked.",
+                                 f"{exc}\nClick 'Check all again' to try once more.")
+        self._update_busy()
+
+    def show_results(self, results: list[CheckResult]) -> None:
+        """One row per result (rows are updated in place, so a fix's status line stays)."""
+        self.results = list(results)
+        self._wizard().state.checks = list(results)
+        wanted = {r.id for r in results}
+        for check in [c for c in self.rows if c not in wanted]:
+            gone = self.rows.pop(check)
+            gone.setParent(None)
+            gone.deleteLater()
+        for index, result in enumerate(results):
+            row = self.rows.get(result.id)
+            if row is None:
+                row = CheckRow(result)
+                row.fix_clicked.connect(self._on_fix_clicked)
+                row.recheck_clicked.connect(self._on_recheck_clicked)
+                row.cancel_clicked.connect(self._on_cancel_clicked)
+                self.rows[result.id] = row
+            else:
+                row.set_result(result)
+            self.list_layout.insertWidget(index, row)
+            row.show()  # now, not in a queued event: the row is usable when this returns
+        tone, text, hint = summarize(results)
+        self.banner.show_message(tone, text, hint)
+
+    # -- fixes -----------------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_recheck_clicked(self, row: object) -> None:
+        self.recheck(cast(CheckRow, row).check_id)
+
+    @Slot(object)
+    def _on_fix_clicked(self, row: object) -> None:
+        self.start_fix(cast(CheckRow, row))
+
+    def confirm_fix(self, row: CheckRow) -> bool:
+        fix = row.result.fix
+        assert fix is not None
+        admin = ("\n\nWindows will ask for administrator rights for this step."
+                 if fix.needs_admin else "")
+        commands = "\n".join(f"    {line}" for line in fix.command_preview)
+        answer = QMessageBox.question(
+            self,
+            fix.title,
+            f"{fix.description}\n\nThis will run:\n{commands}{admin}\n\nGo ahead?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def start_fix(self, row: CheckRow) -> bool:
+        """Ask, then run the row's fix on a worker thread. False when it did not start."""
+        fix = row.result.fix
+        if fix is None or not fix.automatic or self.is_busy():
+            return False
+        if not self.confirm_fix(row):
+            return False
+
+        def run(sink: Callable[[object], None], cancel: threading.Event) -> FixOutcome:
+            # BuildSession batches LogLines for the GUI and hands FixProgress on as events
+            return fix.run(lambda text: sink(LogLine(text, 0)), cancel, sink)
+
+        session = BuildSession(run, parent=self)  # lines batched, progress as events
+        session.lines.connect(row.append_lines)
+        session.event.connect(self._on_fix_event)
+        session.finished.connect(self._on_fix_finished)
+        self.session = session
+        self.fix_row = row
+        row.fix_started()
+        self.busy_label.setText(f"Running: {fix.title}…")
+        self._update_busy()
+        session.start()
+        return True
+
+    @Slot(object)
+    def _on_fix_event(self, event: object) -> None:
+        if isinstance(event, FixProgress) and self.fix_row is not None:
+            self.fix_row.show_progress(event)
+
+    @Slot(object)
+    def _on_cancel_clicked(self, row: object) -> None:
+        self.cancel_fix()
+
+    def cancel_fix(self) -> None:
+        if self.session is not None and self.fix_row is not None:
+            self.fix_row.cancelling()
+            self.session.cancel()
+
+    @Slot(object)
+    def _on_fix_finished(self, outcome: object) -> None:
+        row = self.fix_row
+        self.session = None
+        self.fix_row = None
+        if row is None:
+            self._update_busy()
+            return
+        if isinstance(outcome, FixOutcome):
+            resumes = (outcome.status is FixStatus.DONE_RESTART_NEEDED
+                       and load_resume_state() is not None)
+            row.fix_finished(outcome, resumes=resumes)
+        else:
+            row.fix_crashed(str(outcome))
+        self._update_busy()
+        self.recheck(row.check_id)  # what changed shows in the row
+
+    @Slot()
+    def shutdown(self) -> None:
+        """The wizard closes: a running fix is cancelled (its process tree stopped), a running
+        check is let finish (a few seconds) so that its thread does not outlive the window."""
+        if self.session is not None:
+            self.session.cancel()
+        if self.task is not None:
+            self.task.finish()
+
+    # -- busy state ------------------------------------------------------------------------
+
+    def _update_busy(self) -> None:
+        busy = self.is_busy()
+        self.busy.setVisible(busy)
+        self.check_all_button.setEnabled(not busy)
+        for row in self.rows.values():
+            row.set_actions_enabled(not busy)
+        self.completeChanged.emit()

@@ -1,0 +1,112 @@
+"""Render the Kernel page offscreen to PNG files (for the README and for review).
+
+    QT_QPA_PLATFORM=offscreen python scripts/screenshots_kernel.py [--out docs/screenshots]
+        [--python PATH]
+
+kernel.png: the recorded H100 (tests/data/nvml/h100-driver580.json) with a target Python whose
+PyTorch is a CUDA 13.0 build and the CUDA 13.0 toolkit (recorded ``nvcc --version``).
+kernel-cpu.png: this machine as it is (its NVML, its toolkits) with --python as the target (by
+default the first interpreter the wizard discovers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from app.wizard import InstallerWizard, PageId, Services  # noqa: E402
+from build_backend.environment import (  # noqa: E402
+    EnvStatus,
+    PythonEnv,
+    TorchInfo,
+    discover_candidates,
+    inspect_python,
+)
+from build_backend.hardware import HardwareReport, detect  # noqa: E402
+from build_backend.nvml_record import ReplayNvmlApi  # noqa: E402
+from build_backend.toolchain import parse_nvcc_version  # noqa: E402
+from build_backend.toolkits import CudaToolkit  # noqa: E402
+
+DATA = REPO / "tests" / "data"
+
+
+def wait_until(condition, timeout_s: float = 120.0) -> None:  # type: ignore[no-untyped-def]
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.setInterval(50)
+    timer.timeout.connect(lambda: condition() and loop.quit())
+    timer.start()
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    timer.stop()
+
+
+def shoot(services: Services, hardware: HardwareReport, env: PythonEnv, path: Path) -> None:
+    wizard = InstallerWizard(services)
+    wizard.state.hardware, wizard.state.environment = hardware, env
+    wizard.setStartId(int(PageId.KERNEL))
+    wizard.resize(900, 680)
+    wizard.show()
+    page = wizard.page_of(PageId.KERNEL)
+    wait_until(lambda: not page.is_busy())  # type: ignore[attr-defined]
+    QCoreApplication.processEvents()
+    wizard.grab().save(str(path))
+    print(path)
+    wizard.close()
+    wizard.deleteLater()
+
+
+def recorded_h100() -> tuple[Services, HardwareReport, PythonEnv]:
+    recording = json.loads((DATA / "nvml" / "h100-driver580.json").read_text(encoding="utf-8"))
+    hardware = detect(lambda: ReplayNvmlApi(recording))
+    env = PythonEnv(
+        executable=Path("/home/user/venvs/llm/bin/python"),
+        status=EnvStatus.READY,
+        summary="PyTorch 2.11.0+cu130 with CUDA 13.0",
+        version="3.12.3",
+        bits=64,
+        platform_tag="linux_x86_64",
+        interpreter_tag="cp312",
+        torch=TorchInfo("2.11.0+cu130", "13.0", True, 1, ("sm_90",), True),
+    )
+    version = parse_nvcc_version((DATA / "nvcc" / "nvcc-13.0-linux.txt").read_text("utf-8"))
+    root = Path("/usr/local/cuda-13.0")
+    toolkit = CudaToolkit(root, root / "bin" / "nvcc", version, "recorded")
+    return Services(discover_toolkits=lambda: [toolkit]), hardware, env
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
+    parser.add_argument("--python", type=Path, help="the target interpreter of kernel-cpu.png")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication(sys.argv)
+
+    services, hardware, env = recorded_h100()
+    shoot(services, hardware, env, args.out / "kernel.png")
+
+    python = args.python
+    if python is None:
+        candidates = discover_candidates()
+        if not candidates:
+            print("no Python found for kernel-cpu.png; pass --python", file=sys.stderr)
+            return 1
+        python = candidates[0].path
+    shoot(Services(), detect(), inspect_python(python), args.out / "kernel-cpu.png")
+    del app
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

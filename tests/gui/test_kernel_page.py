@@ -1,0 +1,488 @@
+"""The Kernel page, offscreen: the catalog against this machine and a recorded H100.
+
+This machine has no NVIDIA GPU and the test venv a CPU build of torch: only the probe kernel
+fits. The recorded H100 (tests/data/nvml/h100-driver580.json through ReplayNvmlApi), with a
+PythonEnv of a CUDA 13.0 torch and a CUDA 13.0 toolkit, is where the real libraries fit.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWizard
+
+from app.pages.kernel import GREY, KernelPage
+from app.widgets.banner import Tone
+from app.wizard import InstallerWizard, PageId, Services, WizardState
+from build_backend.catalog import load_catalog
+from build_backend.environment import EnvStatus, PythonEnv, TorchInfo, inspect_python
+from build_backend.errors import WizardError
+from build_backend.hardware import HardwareReport, detect
+from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.pipeline import SourceMode, plan_build, recipe_request
+from build_backend.recommend import minutes_text
+from build_backend.resources import resource_path
+from build_backend.toolchain import parse_nvcc_version
+from build_backend.toolkits import CudaToolkit
+
+TESTS = Path(__file__).resolve().parents[1]
+H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
+NVCC_13 = TESTS / "data" / "nvcc" / "nvcc-13.0-linux.txt"
+
+
+# -- nothing modal may wait offscreen -------------------------------------------------------
+
+
+@dataclass
+class Dialogs:
+    """What the page asked the user through dialogs, and what the 'user' answers."""
+
+    folder: str = ""  # what QFileDialog.getExistingDirectory returns ("" = cancelled)
+    file: str = ""  # what QFileDialog.getOpenFileName returns
+    shown: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, title, text)
+
+
+@pytest.fixture(autouse=True)
+def dialogs(monkeypatch: pytest.MonkeyPatch) -> Dialogs:
+    answers = Dialogs()
+
+    def message(kind: str, result: Any) -> Any:
+        def show(_parent: Any, title: str, text: str, *_a: Any, **_k: Any) -> Any:
+            answers.shown.append((kind, title, text))
+            return result
+        return show
+
+    monkeypatch.setattr(QMessageBox, "question",
+                        message("question", QMessageBox.StandardButton.Yes))
+    monkeypatch.setattr(QMessageBox, "warning", message("warning", QMessageBox.StandardButton.Ok))
+    monkeypatch.setattr(QMessageBox, "information",
+                        message("information", QMessageBox.StandardButton.Ok))
+
+    def folder(*_a: Any, **_k: Any) -> str:
+        answers.shown.append(("folder", "", ""))
+        return answers.folder
+
+    def open_file(*_a: Any, **_k: Any) -> tuple[str, str]:
+        answers.shown.append(("file", "", ""))
+        return answers.file, ""
+
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", folder)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", open_file)
+    return answers
+
+
+# -- machines -------------------------------------------------------------------------------
+
+
+def h100() -> HardwareReport:
+    recording = json.loads(H100.read_text(encoding="utf-8"))
+    return detect(lambda: ReplayNvmlApi(recording))
+
+
+def cuda_env(tmp_path: Path, torch: str = "2.11.0+cu130", platform: str = "linux_x86_64"
+             ) -> PythonEnv:
+    """A target Python with a CUDA 13.0 build of torch, as inspect_python reports one."""
+    return PythonEnv(
+        executable=tmp_path / "env" / "bin" / "python",
+        status=EnvStatus.READY,
+        summary=f"PyTorch {torch} with CUDA 13.0",
+        version="3.12.3",
+        bits=64,
+        platform_tag=platform,
+        interpreter_tag="cp312",
+        torch=TorchInfo(torch, "13.0", True, 1, ("sm_90",), True),
+        raw={"python": {"scripts": str(tmp_path / "env" / "bin")}},
+    )
+
+
+def cuda_13() -> CudaToolkit:
+    version = parse_nvcc_version(NVCC_13.read_text(encoding="utf-8"))
+    root = Path("/usr/local/cuda-13.0")
+    return CudaToolkit(root, root / "bin" / "nvcc", version, "recorded")
+
+
+def no_build(state: WizardState, sink: Any, cancel: Any) -> Any:
+    raise WizardError("The tests build nothing.", hint="(a stand-in for the Build page)")
+
+
+def open_kernel_page(
+    qtbot: Any, hardware: HardwareReport, env: PythonEnv, **services: Any
+) -> tuple[InstallerWizard, KernelPage]:
+    """The wizard opened at the Kernel page with what the Hardware page found."""
+    services.setdefault("discover_toolkits", lambda: [cuda_13()])
+    wizard = InstallerWizard(Services(build=no_build, **services))
+    qtbot.addWidget(wizard)
+    wizard.state.hardware = hardware
+    wizard.state.environment = env
+    wizard.setStartId(int(PageId.KERNEL))
+    wizard.resize(900, 680)
+    wizard.show()
+    page = wizard.page_of(PageId.KERNEL)
+    assert isinstance(page, KernelPage) and wizard.currentId() == PageId.KERNEL
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=60_000)
+    return wizard, page
+
+
+def next_enabled(wizard: InstallerWizard) -> bool:
+    return bool(wizard.button(QWizard.WizardButton.NextButton).isEnabled())
+
+
+def go_next(qtbot: Any, wizard: InstallerWizard) -> None:
+    wizard.next()
+    assert wizard.currentId() == PageId.BUILD
+    build = wizard.page_of(PageId.BUILD)
+    qtbot.waitUntil(lambda: build.session is None, timeout=30_000)  # type: ignore[attr-defined]
+
+
+# -- this machine: no GPU, CPU torch ----------------------------------------------------------
+
+
+def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> None:
+    hardware, env = detect(), inspect_python(torch_venv)
+    assert not hardware.usable_gpus and env.torch is not None and env.torch.cuda is None
+    wizard, page = open_kernel_page(qtbot, hardware, env)  # the real toolkit search
+
+    assert set(page.kernel_ids()) == {"probe", "flash_attn", "flashmla", "deepep"}
+    assert page.kernel_ids()[0] == "probe"
+    recipe, verdict = page.current_recipe(), page.current_verdict()
+    assert recipe is not None and recipe.id == "probe"
+    assert verdict is not None and verdict.available and verdict.cpu_only
+    assert page.status_text("probe") == "✔ Fits (CPU part only)"
+    assert not page.is_greyed("probe")
+    assert page.pick_banner.title.text().endswith("Recommended: Probe kernel 0.1.0</b>")
+    assert "no usable NVIDIA GPU" in page.pick_banner.hint.text()
+    assert "walk through every step" in page.pick_banner.hint.text()
+    assert "GPU: none usable" in page.machine_label.text()
+    assert "CPU-only" in page.machine_label.text()
+    assert not page.gpu_row.isVisible()
+    # bundled: no source to choose; only a build, with its estimate
+    assert page.bundled_label.isVisible() and "Bundled with the wizard" in page.bundled_label.text()
+    assert not page.download_choice.isEnabled() and not page.local_choice.isEnabled()
+    assert not page.prebuilt_choice.isVisible()
+    assert page.build_choice.isChecked() and "Build from source (est. " in page.build_choice.text()
+    assert "CPU part" in page.details.toPlainText()
+    assert next_enabled(wizard)
+
+    for rid in ("flash_attn", "flashmla", "deepep"):
+        assert page.is_greyed(rid), rid
+        assert page.status_text(rid).startswith("✖ No NVIDIA GPU detected")
+        page.select_kernel(rid)
+        details = page.details.toPlainText()
+        assert "Does not fit this computer" in details
+        assert "No NVIDIA GPU detected" in details  # every reason, not just the first
+        assert "CPU-only build" in details
+        assert "→ The prerequisites page can install a CUDA build of PyTorch." in details
+        assert not page.isComplete() and not next_enabled(wizard)
+        combo = page.version_combo(rid)
+        assert combo.currentText().startswith("✖ ") and "(recommended)" in combo.currentText()
+    page.select_kernel("deepep")
+    assert "DeepEP needs 2, 4 or 8 GPUs" in page.details.toPlainText()
+
+    page.select_kernel("probe")
+    assert next_enabled(wizard)
+    go_next(qtbot, wizard)
+    choice = wizard.state.kernel_choice
+    assert choice is not None and choice.recipe.id == "probe"
+    assert choice.source_mode is SourceMode.BUNDLED and choice.local_path is None
+    assert choice.gpu_indices is None
+    assert wizard.state.prebuilt is None
+
+
+# -- the recorded H100 with a CUDA 13.0 torch -------------------------------------------------
+
+
+def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
+    qtbot: Any, tmp_path: Path, dialogs: Dialogs
+) -> None:
+    hardware, env = h100(), cuda_env(tmp_path)
+    wizard, page = open_kernel_page(qtbot, hardware, env)
+
+    recipe, verdict = page.current_recipe(), page.current_verdict()
+    assert recipe is not None and recipe.id == "flashmla"  # the Hopper specialist
+    assert verdict is not None and verdict.available and verdict.archs == ("9.0",)
+    assert "Recommended: FlashMLA" in page.pick_banner.title.text()
+    assert "most specialised library that fits your NVIDIA H100 80GB HBM3 (Hopper, cc 9.0)" in (
+        page.pick_banner.hint.text())
+    assert "builds for architecture 9.0" in page.machine_label.text()
+    assert "CUDA toolkit 13.0" in page.machine_label.text()
+    assert "built for sm90" in page.details.toPlainText()
+    assert page.status_text("flash_attn") == "✔ Fits" and page.status_text("probe") == "✔ Fits"
+
+    assert page.is_greyed("deepep")
+    assert "2, 4 or 8 GPUs connected with NVLink; this machine has 1" in page.status_text("deepep")
+    page.select_kernel("deepep")
+    assert "DeepEP needs 2, 4 or 8 GPUs connected with NVLink" in page.details.toPlainText()
+    assert "Not checked by the wizard: NCCL" in page.details.toPlainText()  # warnings too
+    assert not next_enabled(wizard)
+
+    page.select_kernel("flashmla")
+    label = page.version_combo("flashmla").currentData()
+    page.select_version("flashmla", label)
+    assert "(recommended)" in page.version_combo("flashmla").currentText()
+    assert page.download_choice.isChecked() and page.download_choice.isEnabled()
+    assert "github.com/deepseek-ai/FlashMLA" in page.path_label.text()
+    assert not page.prebuilt_choice.isVisible()  # FlashMLA publishes no wheels
+    assert next_enabled(wizard)
+
+    page.local_choice.click()  # Local, but no folder yet: Next waits for one
+    assert page.source_mode is SourceMode.LOCAL
+    assert not page.isComplete() and not next_enabled(wizard)
+    assert "Choose the folder or archive" in page.path_label.text()
+    dialogs.folder = ""
+    page.folder_button.click()  # cancelled: nothing changes
+    assert not next_enabled(wizard)
+    source = tmp_path / "FlashMLA source"
+    source.mkdir()
+    dialogs.folder = str(source)
+    page.folder_button.click()
+    assert page.local_path == source
+    assert str(source) in page.path_label.text()
+    assert next_enabled(wizard)
+
+    go_next(qtbot, wizard)
+    choice = wizard.state.kernel_choice
+    assert choice is not None
+    assert choice.recipe.id == "flashmla" and choice.version.label == label
+    assert choice.source_mode is SourceMode.LOCAL and choice.local_path == source
+    assert choice.gpu_indices == (0,)
+    assert wizard.state.prebuilt is None
+
+    # the choices reach the build plan: the H100 only, one nvcc thread for its one arch
+    request = recipe_request(choice.recipe, choice.version, source, env, hardware,
+                             choice.gpu_indices)
+    plan = plan_build(request, toolkits=[], build_root=tmp_path / "build root")
+    assert plan.source_dir == source
+    assert plan.env_value("FLASH_MLA_DISABLE_SM100") == "1"
+    assert plan.env_value("FLASH_MLA_DISABLE_SM90") is None
+    assert plan.env_value("NVCC_THREADS") == "1"
+
+
+def test_a_listed_prebuilt_wheel_is_offered_before_a_build(qtbot: Any, tmp_path: Path) -> None:
+    env = cuda_env(tmp_path, torch="2.10.0+cu130")  # in FlashAttention's release matrix
+    wizard, page = open_kernel_page(qtbot, h100(), env)
+    page.select_kernel("flash_attn")
+    assert page.prebuilt_choice.isVisible()
+    assert page.prebuilt_choice.text() == "A matching prebuilt wheel exists (about 2 min)"
+    assert page.prebuilt_choice.isChecked()  # offered first
+    assert "flash_attn-2.8.3.post1+cu13torch2.10cxx11abiTRUE-cp312-cp312-linux_x86_64.whl" in (
+        page.prebuilt_choice.toolTip())
+    estimate = page._how.build.seconds if page._how else 0.0
+    assert page.build_choice.text() == f"Build from source (est. {minutes_text(estimate)})"
+    assert not page.download_choice.isEnabled()  # a wheel needs no source
+    go_next(qtbot, wizard)
+    wheel = wizard.state.prebuilt
+    assert wheel is not None and wheel.listed and wheel.match.matched
+    assert wheel.url.startswith("https://github.com/Dao-AILab/flash-attention/releases/")
+    choice = wizard.state.kernel_choice
+    assert choice is not None and choice.recipe.id == "flash_attn"
+
+
+def test_an_unlisted_wheel_is_offered_but_the_build_stays_chosen(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path))  # torch 2.11: unlisted
+    page.select_kernel("flash_attn")
+    assert page.prebuilt_choice.text() == "A matching prebuilt wheel may exist (about 2 min)"
+    assert "may not exist" in page.wheel_label.text()
+    assert page.build_choice.isChecked()
+    page.prebuilt_choice.click()  # the user may still try it
+    go_next(qtbot, wizard)
+    assert wizard.state.prebuilt is not None and not wizard.state.prebuilt.listed
+
+
+def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    report = h100()
+    rtx = replace(report.gpus[0], name="NVIDIA GeForce RTX 5090", compute_capability=(12, 0))
+    wizard, page = open_kernel_page(qtbot, replace(report, gpus=(rtx,)), cuda_env(tmp_path))
+    page.select_kernel("flash_attn")
+    combo = page.version_combo("flash_attn")
+    recipe = load_catalog().get("flash_attn")
+    assert combo.count() == len(recipe.versions)
+    assert combo.itemData(0) == recipe.newest.label  # newest first
+    assert combo.currentText() == f"{recipe.newest.label} (recommended)"
+    old = combo.findData("2.5.0")
+    assert combo.itemText(old).startswith("✖ 2.5.0")
+    assert combo.itemData(old, Qt.ItemDataRole.ForegroundRole).color() == GREY
+    page.select_version("flash_attn", "2.5.0")
+    assert page.status_text("flash_attn").startswith("✖ FlashAttention 2 2.5.0 builds code only")
+    assert page.is_greyed("flash_attn")
+    details = page.details.toPlainText()
+    assert "cannot run" in details and "→ Choose version" in details
+    assert not next_enabled(wizard)
+    page.select_version("flash_attn", recipe.newest.label)
+    assert next_enabled(wizard)
+    go_next(qtbot, wizard)
+    choice = wizard.state.kernel_choice
+    assert choice is not None and choice.version.label == recipe.newest.label
+    assert choice.source_mode is SourceMode.DOWNLOAD
+
+
+def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    report = h100()
+    a100 = replace(report.gpus[0], index=1, name="NVIDIA A100-SXM4-80GB",
+                   compute_capability=(8, 0), uuid="GPU-a100")
+    wizard, page = open_kernel_page(qtbot, replace(report, gpus=(report.gpus[0], a100)),
+                                    cuda_env(tmp_path))
+    assert page.gpu_row.isVisible()
+    assert sorted(page.gpu_checks) == [0, 1]
+    assert all(check.isChecked() for check in page.gpu_checks.values())
+    assert "architectures 8.0, 9.0 (the union of the selected GPUs)" in page.machine_label.text()
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "flash_attn"  # the only library for both
+    assert "built for sm_80, sm_90" in page.details.toPlainText()
+    assert page.is_greyed("flashmla")
+
+    page.set_gpu_selected(1, False)  # the H100 alone: the preselection follows the advice
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "flashmla"
+    assert "Recommended: FlashMLA" in page.pick_banner.title.text()
+    page.set_gpu_selected(1, True)
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "flash_attn"
+
+    page.select_kernel("flashmla")
+    assert "GPU 1 (NVIDIA A100-SXM4-80GB) is Ampere (cc 8.0)" in page.details.toPlainText()
+    assert "→ Deselect this GPU to build for the others." in page.details.toPlainText()
+
+    page.set_gpu_selected(1, False)  # build for the H100 only
+    assert "builds for architecture 9.0" in page.machine_label.text()
+    assert not page.is_greyed("flashmla")
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "flashmla"  # the user's selection stays
+    assert "built for sm90" in page.details.toPlainText()
+    assert next_enabled(wizard)
+
+    page.set_gpu_selected(0, False)  # nothing selected: only the probe's CPU part fits
+    assert "No GPU is selected." in page.details.toPlainText()
+    assert not next_enabled(wizard)
+    assert page.status_text("probe") == "✔ Fits (CPU part only)"
+    page.set_gpu_selected(0, True)
+    go_next(qtbot, wizard)
+    choice = wizard.state.kernel_choice
+    assert choice is not None and choice.recipe.id == "flashmla" and choice.gpu_indices == (0,)
+
+
+def test_on_windows_flashmla_points_to_wsl2(
+    qtbot: Any, tmp_path: Path, dialogs: Dialogs
+) -> None:
+    report = h100()
+    windows = replace(report, host=replace(report.host, os_name="Windows 11"))
+    wizard, page = open_kernel_page(qtbot, windows, cuda_env(tmp_path, platform="win_amd64"))
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "flash_attn"  # FlashMLA can't build natively
+    # the version recommended for Windows is preselected and marked
+    assert page.version_combo("flash_attn").currentText() == "2.7.4.post1 (recommended)"
+    assert page.machine_label.text().startswith("Windows")
+    assert not page.wsl_button.isVisible()
+    page.select_kernel("flashmla")
+    verdict = page.current_verdict()
+    assert verdict is not None and verdict.alternative == "wsl2"
+    assert page.wsl_button.isVisible()
+    details = page.details.toPlainText()
+    assert "cannot be built natively on Windows for Hopper (SM90)" in details
+    assert "Use WSL2" in details
+    assert "DeepEP runs on Linux only" in page.status_text("deepep")
+    page.wsl_button.click()
+    kind, title, text = dialogs.shown[-1]
+    assert kind == "information" and "WSL2" in title and "wsl --install" in text
+
+
+def test_a_broken_recipe_is_listed_and_the_page_still_works(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    folder = tmp_path / "recipes"
+    folder.mkdir()
+    for name in ("probe.toml", "flashmla.toml"):
+        shutil.copy(resource_path("recipes", name), folder / name)
+    deepep = resource_path("recipes", "deepep.toml").read_text(encoding="utf-8")
+    (folder / "deepep.toml").write_text(deepep.replace("min_gpus = 2", 'min_gpus = "two"'),
+                                        encoding="utf-8")
+    (folder / "oops.toml").write_text("this is = = not TOML\n", encoding="utf-8")
+    catalog = load_catalog(folder)
+    assert len(catalog.problems) == 2
+
+    wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path),
+                                    load_catalog=lambda: catalog)
+    assert page.kernel_ids() == ["probe", "flashmla"]
+    assert page.problems_banner.isVisible() and page.problems_banner.tone is Tone.WARNING
+    assert "2 broken recipes were left out (deepep.toml, oops.toml)" in (
+        page.problems_banner.title.text())
+    problems = page.problems_banner.hint.text()
+    assert "deepep.toml: requirements.min_gpus: expected an integer" in problems
+    assert "oops.toml: not valid TOML" in problems
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "flashmla"
+    assert next_enabled(wizard)
+    go_next(qtbot, wizard)
+    choice = wizard.state.kernel_choice
+    assert choice is not None and choice.recipe.id == "flashmla"
+
+
+def test_the_toolkit_search_runs_in_the_background(qtbot: Any, tmp_path: Path) -> None:
+    gate = threading.Event()
+
+    def slow_toolkits() -> list[CudaToolkit]:
+        gate.wait(30)
+        return [cuda_13()]
+
+    wizard = InstallerWizard(Services(build=no_build, discover_toolkits=slow_toolkits))
+    qtbot.addWidget(wizard)
+    wizard.state.hardware, wizard.state.environment = h100(), cuda_env(tmp_path)
+    wizard.setStartId(int(PageId.KERNEL))
+    wizard.show()
+    page = wizard.page_of(PageId.KERNEL)
+    assert isinstance(page, KernelPage)
+    try:
+        assert page.is_busy() and page.busy.isVisible()
+        assert not next_enabled(wizard)
+        qtbot.wait(200)  # the GUI keeps running meanwhile
+        assert page.is_busy()
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=30_000)
+    assert not page.busy.isVisible()
+    assert next_enabled(wizard)
+
+
+def test_without_a_matching_toolkit_the_cuda_libraries_say_why(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    old = CudaToolkit(Path("/usr/local/cuda-12.4"), Path("/usr/local/cuda-12.4/bin/nvcc"),
+                      parse_nvcc_version((TESTS / "data" / "nvcc" / "nvcc-12.4-linux.txt")
+                                         .read_text(encoding="utf-8")), "recorded")
+    wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path),
+                                    discover_toolkits=lambda: [old])
+    assert "CUDA toolkit 12.4" in page.machine_label.text()
+    page.select_kernel("flashmla")
+    details = page.details.toPlainText()
+    assert "does not match the CUDA 13.0 that PyTorch was built with" in details
+    assert not next_enabled(wizard)
+
+
+
+def test_another_environment_chosen_on_the_way_back_is_reassessed(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path))
+    page.select_kernel("flash_attn")
+    cpu = replace(cuda_env(tmp_path), status=EnvStatus.CPU_TORCH,
+                  torch=TorchInfo("2.13.0+cpu", None, False, 0, (), True))
+    wizard.state.environment = cpu  # what Back, another interpreter and Next again do
+    page.initializePage()
+    recipe = page.current_recipe()
+    assert recipe is not None and recipe.id == "probe"  # a new start from the advice
+    assert "CPU-only build" in page.pick_banner.hint.text()
+    assert page.is_greyed("flashmla") and page.is_greyed("flash_attn")
+    assert "(CPU-only)" in page.machine_label.text()
+    assert next_enabled(wizard)
