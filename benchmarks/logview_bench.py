@@ -50,7 +50,8 @@ def main() -> int:
     view.show()
     out = args.out
     plan = make_plan(kernel="bench", version="0", source_dir=out.parent,
-                     python=Path(sys.executable), python_scripts=None, output_dir=out / "staging", log_path=out / "bench.log",
+                     python=Path(sys.executable), python_scripts=None,
+                     output_dir=out / "staging", log_path=out / "bench.log",
                      parallelism=Parallelism(1, 1, "bench"))
     plan = replace(plan, command=(sys.executable, str(STANDIN), str(out / "staging"), "flood",
                                   str(args.lines), str(args.rate)))
