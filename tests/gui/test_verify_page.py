@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import zipfile
 from dataclasses import replace
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import pip_freeze as freeze
 from PySide6.QtWidgets import QMessageBox
 
 from app.pages.verify import VerifyPage
@@ -67,11 +67,6 @@ def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
     assert isinstance(page, VerifyPage) and wizard.currentId() == PageId.VERIFY
     qtbot.waitUntil(lambda: page.task is None and page.flow is not None, timeout=120_000)
     return page
-
-
-def freeze(python: Path) -> str:
-    return subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True,
-                          text=True, check=True).stdout
 
 
 def test_a_passing_kernel_is_installed_and_done_says_where(

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import pip_freeze
 
 REPO = Path(__file__).resolve().parents[2]
 NAME = "kernel-setup-wizard"
@@ -52,11 +53,6 @@ def run(cmd: list[str], env: dict[str, str], timeout: float = 300,
     return subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8",
                           errors="replace", env=env, timeout=timeout, cwd=cwd or REPO,
                           stdin=subprocess.DEVNULL)
-
-
-def pip_freeze(python: Path) -> str:
-    return subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True,
-                          text=True, check=True).stdout
 
 
 def assert_all_passed(result: subprocess.CompletedProcess[str]) -> None:

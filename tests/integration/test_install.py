@@ -10,6 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import pip_freeze as freeze
 
 from build_backend.install import (
     InstallError,
@@ -58,13 +59,6 @@ def answer(python: Path) -> str:
         [str(python), "-c", "import ksw_tiny; print(ksw_tiny.ANSWER)"],
         capture_output=True, text=True, check=False,
     ).stdout.strip()
-
-
-def freeze(python: Path) -> str:
-    return subprocess.run(
-        [str(python), "-m", "pip", "freeze", "--all", "--local"],
-        capture_output=True, text=True, check=True,
-    ).stdout
 
 
 def test_install_backs_up_and_rollback_restores(

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import pip_freeze as freeze
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
@@ -21,11 +22,6 @@ def app(*args: str, data: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, KSW_DATA_DIR=str(data))
     return subprocess.run([sys.executable, "-m", "app", "--headless", *args], cwd=REPO,
                           capture_output=True, text=True, env=env, timeout=900)
-
-
-def freeze(python: Path) -> str:
-    return subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True,
-                          text=True, check=True).stdout
 
 
 def test_probe_is_built_verified_installed_and_runs(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import pip_freeze as freeze
 
 from build_backend.install import load_installs
 from build_backend.reports import history
@@ -27,11 +28,6 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.fixture()
 def scratch_env(scratch_torch_env: Path) -> Path:
     return scratch_torch_env
-
-
-def freeze(python: Path) -> str:
-    return subprocess.run([str(python), "-m", "pip", "freeze", "--all"], capture_output=True,
-                          text=True, check=True).stdout
 
 
 def run_app(*args: str, env_dir: Path) -> subprocess.CompletedProcess[str]:
