@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from ksw_testsupport import pip_freeze  # noqa: F401 - re-exported for the tests
 
 TORCH_PIN = "torch==2.13.0"
 REPO = Path(__file__).resolve().parent.parent
@@ -64,16 +65,6 @@ def torch_venv() -> Path:
 def plain_venv() -> Path:
     """python of a venv with pip only (no torch)."""
     return make_venv("venv-plain", [])
-
-
-def pip_freeze(python: Path) -> str:
-    """The environment's package list, for 'left exactly as before' comparisons."""
-    return subprocess.run(
-        [str(python), "-m", "pip", "freeze", "--all"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
 
 
 @pytest.fixture(autouse=True)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import pip_freeze as freeze
+from ksw_testsupport import pip_freeze as freeze
 from PySide6.QtWidgets import QMessageBox
 
 from app.pages.verify import VerifyPage

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import pip_freeze
+from ksw_testsupport import pip_freeze
 
 REPO = Path(__file__).resolve().parents[2]
 NAME = "kernel-setup-wizard"

@@ -10,7 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import pip_freeze as freeze
+from ksw_testsupport import pip_freeze as freeze
 
 from build_backend.install import (
     InstallError,

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import pip_freeze as freeze
+from ksw_testsupport import pip_freeze as freeze
 
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import pip_freeze as freeze
+from ksw_testsupport import pip_freeze as freeze
 
 from build_backend.install import load_installs
 from build_backend.reports import history
