@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
+from PySide6.QtWidgets import QApplication, QMessageBox, QWizard, QWizardPage
 
 from build_backend import __version__
 from build_backend.build import BuildOutcome, BuildPlan, run_build
@@ -37,6 +37,8 @@ from build_backend.reverify import ReverifyResult, reverify_all
 from build_backend.stage import FlowOutcome, verify_then_install
 from build_backend.toolkits import CudaToolkit, discover_toolkits
 from build_backend.wheels import WheelCandidate
+
+from .workers import BackgroundTask
 
 
 class PageId(IntEnum):
@@ -157,17 +159,42 @@ class InstallerWizard(QWizard):
         return page
 
     def reject(self) -> None:
-        """Cancel/close: a running build is stopped only after the user confirms."""
+        """Cancel/close. A running build stops only after the user confirms; a running
+        verification or install is let finish (never left half-installed); other background
+        work is waited for, so no thread outlives the window."""
         from .pages.build import BuildPage
+        from .pages.verify import VerifyPage
 
         build = self.page_of(PageId.BUILD)
         assert isinstance(build, BuildPage)
         if build.session is not None:
             if not build.ask_cancel():
                 return  # the user chose to keep building
-            build.session.finished.connect(lambda _outcome: QWizard.reject(self))
+            if build.session is None:  # it finished while the question was open
+                self._close()
+                return
+            build.session.finished.connect(lambda _outcome: self._close())
             return
-        super().reject()
+        verify = self.page_of(PageId.VERIFY)
+        assert isinstance(verify, VerifyPage)
+        if verify.task is not None:
+            QMessageBox.information(
+                self, "Please wait",
+                "The kernel is being verified or installed. The wizard closes as soon as that "
+                "step is finished, so your environment is never left half-installed.")
+            verify.task.finished.connect(lambda _result: self._close())
+            verify.task.failed.connect(lambda _error: self._close())
+            return
+        self._close()
+
+    def _close(self) -> None:
+        for page_id in self.pageIds():
+            page = self.page(page_id)
+            for name in ("_detect_task", "_inspect_task", "_task", "task"):
+                task = getattr(page, name, None)
+                if isinstance(task, BackgroundTask) and task.is_running():
+                    task.finish()
+        QWizard.reject(self)
 
 
 def run_gui(resume: bool = False) -> int:

@@ -126,13 +126,19 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                 f"Kernel: {recipe.name} {choice.version.label} "
                 f"(source: {choice.local_path or choice.source_mode.value})\n")
     if args.plan_only:
-        if choice.source_mode is SourceMode.DOWNLOAD:
-            human.write("The plan needs the source first; run without --plan-only.\n")
+        if choice.prebuilt is not None:
+            human.write(f"Would download {choice.prebuilt.url}, verify it and install it.\n")
+            return int(ExitCode.OK)
+        if choice.source_mode is SourceMode.DOWNLOAD or (
+                choice.local_path is not None and choice.local_path.is_file()):
+            human.write("The plan needs the source first (a download or an archive to "
+                        "extract); run without --plan-only.\n")
             return int(ExitCode.OK)
         source = (choice.local_path if choice.local_path is not None
                   else resource_path(recipe.source.path or ""))
-        plan = plan_build(recipe_request(recipe, choice.version, source, env, machine.hardware,
-                                         choice.gpu_indices))
+        request = replace(recipe_request(recipe, choice.version, source, env, machine.hardware,
+                                         choice.gpu_indices), stage_source=False)
+        plan = plan_build(request)  # nothing is copied or built: only shown
         human.write("What will run:\n" + "".join(f"  {line}\n"
                                                  for line in plan.describe().splitlines()))
         return int(ExitCode.OK)

@@ -62,17 +62,19 @@ def env_changes_from_capture(
     return changes
 
 
-def vcvars_command(vcvarsall: Path, arch: str = "x64", vcvars_ver: str | None = None) -> list[str]:
-    """The command that prints the environment of ``vcvarsall.bat``.
+def vcvars_command(vcvarsall: Path, arch: str = "x64", vcvars_ver: str | None = None) -> str:
+    """The command line that prints the environment of ``vcvarsall.bat``.
 
     A batch file's environment can only be read through ``cmd``: this is the one place where
-    a command line is handed to a shell (as setuptools does), with the path quoted."""
+    a command line is handed to a shell (as setuptools does). It is one string on purpose:
+    given a list, Python would escape the inner quotes as ``\\"``, which cmd.exe does not
+    understand. ``cmd /c ""path with spaces" x64 && set"``: cmd strips the outer pair."""
     pin = f" -vcvars_ver={vcvars_ver}" if vcvars_ver else ""
-    return ["cmd.exe", "/u", "/c", f'"{vcvarsall}" {arch}{pin} && set']
+    return f'cmd.exe /u /c ""{vcvarsall}" {arch}{pin} && set"'
 
 
 def windows_build_env(
-    capture: Callable[[list[str]], bytes],
+    capture: Callable[[str], bytes],
     instances: Sequence[object],
     bounds: HostCompilerBounds | None,
     cuda_text: str,

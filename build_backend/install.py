@@ -121,8 +121,18 @@ def load_backup(folder: Path) -> Backup:
 
 
 def rollback(python: Path, name: str, backup: Backup | None) -> None:
-    """Remove what the wizard installed of ``name`` and put the backup (if any) back."""
-    _run_python(python, ["-m", "pip", "uninstall", "-y", name])
+    """Remove what the wizard installed of ``name`` and put the backup (if any) back; the
+    install record is updated to match."""
+    try:
+        result = _run_python(python, ["-m", "pip", "uninstall", "-y", name])
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InstallError(f"Could not remove {name} from {python}.", why=str(exc),
+                           hint="Check that this Python environment still works.") from exc
+    if result.returncode != 0 and installed_files(python, name).get("found"):
+        raise InstallError(f"Could not remove {name} from {python}.",
+                           why=(result.stderr or result.stdout).strip()[-600:],
+                           hint="Close programs that use it, then try again.")
+    forget_install(python, name)
     if backup is None:
         return
     for relative in backup.files:
@@ -149,13 +159,22 @@ def install_wheel(
         "-m", "pip", "install", "--no-deps", "--force-reinstall", "--no-input",
         "--disable-pip-version-check", str(wheel),
     ]
-    result = _run_python(python, command)
+    try:
+        result = _run_python(python, command)
+    except (OSError, subprocess.TimeoutExpired, KeyboardInterrupt) as exc:
+        _undo_failed_install(python, str(name), previous)
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise InstallError(f"Installing {wheel.name} did not finish; the environment was "
+                           "restored.", why=str(exc),
+                           hint="Check that this Python environment still works, then try "
+                           "again.") from exc
     output = result.stdout + result.stderr
     if on_line is not None:
         for line in output.splitlines():
             on_line(line)
     if result.returncode != 0:
-        rollback(python, str(name), previous)
+        _undo_failed_install(python, str(name), previous)
         raise InstallError(
             f"Installing {wheel.name} failed; the environment was restored.",
             why=output.strip()[-800:],
@@ -165,6 +184,17 @@ def install_wheel(
                               time.monotonic() - started, output)
     record_install(installed, kernel, adapter)
     return installed
+
+
+def _undo_failed_install(python: Path, name: str, previous: Backup | None) -> None:
+    """After a failed pip run: put the previous version back, unless pip failed before it
+    changed anything (the previous version is still the installed one)."""
+    info = installed_files(python, name)
+    if previous is not None and info.get("found") and info.get("version") == previous.version:
+        return  # untouched: uninstalling now would only lose what the backup skips
+    if previous is None and not info.get("found"):
+        return
+    rollback(python, name, previous)
 
 
 # -- the record of what the wizard installed (read by --verify) ----------------------------
@@ -189,6 +219,14 @@ def record_install(result: InstallResult, kernel: str | None = None,
         "installed": timestamp(),
     })
     installs_file().write_text(json.dumps(records, indent=2), encoding="utf-8")
+
+
+def forget_install(python: Path, name: str) -> None:
+    """Drop the record of ``name`` in ``python`` (after a roll-back)."""
+    records = load_installs()
+    kept = [r for r in records if not (r["python"] == str(python) and r["name"] == name)]
+    if len(kept) != len(records):
+        installs_file().write_text(json.dumps(kept, indent=2), encoding="utf-8")
 
 
 def load_installs() -> list[dict[str, Any]]:

@@ -456,7 +456,8 @@ def fetch_prebuilt(
         message = f"Downloaded {candidate.filename} ({result.size // 1024} KiB)."
         lines.append(f"{message} sha256 {result.sha256}")
     seconds = time.monotonic() - started
-    state = StepState.DONE if wheel is not None else StepState.FAILED
+    state = (StepState.DONE if wheel is not None
+             else StepState.CANCELLED if status is BuildStatus.CANCELLED else StepState.FAILED)
     on_event(StepEvent(Step.DOWNLOAD, state, seconds))
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -52,12 +52,20 @@ def stage_wheel(python: Path, wheel: Path, into: Path | None = None) -> Path:
     if folder.exists():
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
-    result = subprocess.run(
-        [str(python), "-m", "pip", "install", "--no-deps", "--no-input",
-         "--disable-pip-version-check", "--target", str(folder), str(wheel)],
-        capture_output=True, text=True, encoding="utf-8", errors="replace",
-        stdin=subprocess.DEVNULL, timeout=600, check=False,
-    )
+    try:
+        result = subprocess.run(
+            [str(python), "-m", "pip", "install", "--no-deps", "--no-input",
+             "--disable-pip-version-check", "--target", str(folder), str(wheel)],
+            capture_output=True, text=True, encoding="utf-8", errors="replace",
+            stdin=subprocess.DEVNULL, timeout=600, check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise StagingError(
+            f"The built wheel {wheel.name} could not be unpacked for testing.",
+            why=str(exc),
+            hint="Check that the target Python still works, then build again.",
+        ) from exc
     if result.returncode != 0:
         shutil.rmtree(folder, ignore_errors=True)
         raise StagingError(

@@ -35,7 +35,7 @@ from build_backend.build import (
     StepEvent,
     StepState,
 )
-from build_backend.errors import WizardError
+from build_backend.errors import ExitCode, WizardError
 from build_backend.terminal import duration as format_duration
 
 from ..widgets.banner import Banner, Tone
@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ..wizard import InstallerWizard
 
 STEP_TITLES = {
+    Step.DOWNLOAD: "Download the prebuilt wheel",
     Step.SOURCE: "Get the source",
     Step.PATCH: "Apply patches",
     Step.COMPILE: "Compile",
@@ -66,6 +67,7 @@ class BuildPage(QWizardPage):
         self.setTitle("Build")
         self.setSubTitle("The kernel is compiled into a wheel. Nothing is installed yet.")
         self.session: BuildSession | None = None
+        self._built_for: tuple[object, ...] | None = None
         self.plan: BuildPlan | None = None
         self.outcome: BuildOutcome | None = None
         self._step_items: dict[Step, QTreeWidgetItem] = {}
@@ -138,8 +140,22 @@ class BuildPage(QWizardPage):
         return cast("InstallerWizard", self.wizard())
 
     def initializePage(self) -> None:
-        if self.session is None and self.outcome is None:
-            self.start_build()  # long work starts once the page is shown
+        # Long work starts once the page is shown; a build of other choices (the user went
+        # back and picked another kernel, version, source or Python) is not reused.
+        if self.session is None and (self.outcome is None or self._built_for != self._key()):
+            self.start_build()
+
+    def _key(self) -> tuple[object, ...]:
+        """What the build depends on, from the earlier pages' choices."""
+        state = self._wizard().state
+        choice = state.kernel_choice
+        env = state.environment
+        return (
+            env.executable if env else None,
+            (choice.recipe.id, choice.version.label, choice.source_mode, choice.local_path,
+             choice.gpu_indices) if choice else None,
+            state.prebuilt.url if state.prebuilt else None,
+        )
 
     def isComplete(self) -> bool:
         return self.outcome is not None and self.outcome.status is BuildStatus.SUCCEEDED
@@ -154,6 +170,8 @@ class BuildPage(QWizardPage):
         wizard = self._wizard()
         services, state = wizard.services, wizard.state
         self.outcome = None
+        self._built_for = self._key()
+        wizard.state.build_outcome = None
         self.plan = None
         self.plan_text.setPlainText("The exact commands appear once the source is ready.")
         self.log.clear()
@@ -296,7 +314,10 @@ class BuildPage(QWizardPage):
         self.rebuild_button.setVisible(True)
         self._set_navigation(running=False)
         if not isinstance(outcome, BuildOutcome):
-            if isinstance(outcome, WizardError):  # the source or a patch failed: explained
+            if isinstance(outcome, WizardError) and outcome.exit_code == ExitCode.CANCELLED:
+                self.banner.show_message(Tone.WARNING, "Cancelled; nothing was built or "
+                                         "installed.", "Start it again whenever you like.")
+            elif isinstance(outcome, WizardError):  # the source or a patch failed: explained
                 self.banner.show_message(Tone.ERROR, outcome.what, outcome.hint)
                 self.diagnosis.setPlainText(outcome.describe())
             else:

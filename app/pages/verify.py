@@ -8,6 +8,7 @@ re-verifies every kernel the wizard installed and says what changed since the la
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -169,13 +170,32 @@ class VerifyPage(QWizardPage):
         self.task = BackgroundTask(work, self)  # type: ignore[arg-type]
         self.task.finished.connect(done)  # type: ignore[arg-type]
         self.task.failed.connect(self._on_failed)
+        self._lock_back(True)
         self.task.start()
+        self.completeChanged.emit()
+
+    def _task_done(self) -> None:
+        self.task = None
+        self.busy.setVisible(False)
+        self._lock_back(False)
+
+    def _lock_back(self, locked: bool) -> None:
+        """No Back while verifying or installing: leaving would start a second run on the
+        same environment. (QWizard disables Back when the previous page is a commit page.)"""
+        wizard = self.wizard()
+        if wizard is None:
+            return
+        own = [i for i in wizard.pageIds() if wizard.page(i) is self]
+        history = [i for i in wizard.visitedIds() if i not in own]
+        if history:
+            previous = wizard.page(history[-1])
+            if previous is not None:
+                previous.setCommitPage(locked)
         self.completeChanged.emit()
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
-        self.task = None
-        self.busy.setVisible(False)
+        self._task_done()
         from build_backend.errors import WizardError
 
         if isinstance(exc, WizardError):
@@ -193,8 +213,7 @@ class VerifyPage(QWizardPage):
 
     @Slot(object)
     def _on_verified(self, result: object) -> None:
-        self.task = None
-        self.busy.setVisible(False)
+        self._task_done()
         assert isinstance(result, FlowOutcome)
         self.flow = result
         self.installed = result.installed
@@ -267,10 +286,13 @@ class VerifyPage(QWizardPage):
 
     @Slot(object)
     def _on_installed_anyway(self, result: object) -> None:
-        self.task = None
-        self.busy.setVisible(False)
+        self._task_done()
         assert isinstance(result, InstallResult)
         self.installed = result
+        state = self._wizard().state
+        if state.verify_outcome is not None:  # the Done page tells what is installed
+            state.verify_outcome = replace(state.verify_outcome, installed=result,
+                                           installed_despite_failure=True)
         self.install_anyway.setVisible(False)
         self.rollback_button.setVisible(True)
         self.verdict.setText("⚠ Installed although the verification failed.")
@@ -280,11 +302,22 @@ class VerifyPage(QWizardPage):
     @Slot()
     def do_rollback(self) -> None:
         env = self._wizard().state.environment
-        if self.installed is None or env is None:
+        installed = self.installed
+        if installed is None or env is None:
             return
-        rollback(env.executable, self.installed.name, self.installed.previous)
-        previous = self.installed.previous
+        self.verdict.setText("Rolling back…")
+        self._run(lambda: rollback(env.executable, installed.name, installed.previous),
+                  self._on_rolled_back)
+
+    @Slot(object)
+    def _on_rolled_back(self, _result: object) -> None:
+        self._task_done()
+        previous = self.installed.previous if self.installed else None
         self.installed = None
+        state = self._wizard().state
+        if state.verify_outcome is not None:
+            state.verify_outcome = replace(state.verify_outcome, installed=None,
+                                           installed_despite_failure=False)
         self.rollback_button.setVisible(False)
         self.verdict.setText("↩ Rolled back: the environment is as it was before.")
         self.verdict.setStyleSheet("")
@@ -331,8 +364,7 @@ class VerifyPage(QWizardPage):
 
     @Slot(object)
     def _on_reverified(self, result: object) -> None:
-        self.task = None
-        self.busy.setVisible(False)
+        self._task_done()
         self.results = list(cast("list[ReverifyResult]", result))
         ok = all(r.report.passed and not (r.comparison and r.comparison.regressed)
                  for r in self.results)

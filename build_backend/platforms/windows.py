@@ -274,8 +274,9 @@ def run_elevated(argv: Sequence[str], *, show_window: bool = True, poll_s: float
         kernel32.CloseHandle(handle)
 
 
-def run_capture(command: list[str], timeout: float = 120) -> bytes:
-    """Run ``command`` and return its raw stdout (vcvarsall's ``set`` output is UTF-16-LE)."""
+def run_capture(command: str, timeout: float = 120) -> bytes:
+    """Run a ``cmd.exe`` command line (see compiler_env.vcvars_command: one string, no shell
+    besides that cmd) and return its raw stdout (``set`` under ``cmd /u`` is UTF-16-LE)."""
     completed = subprocess.run(command, capture_output=True, timeout=timeout,
                                stdin=subprocess.DEVNULL, check=False)
     return completed.stdout

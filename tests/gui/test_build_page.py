@@ -30,6 +30,7 @@ def answer_yes_at_teardown(monkeypatch: pytest.MonkeyPatch) -> None:
     """A modal question offscreen would wait forever: closing the wizard at teardown while a
     build still runs answers "Yes, stop it" (tests that ask about it patch their own answer)."""
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.StandardButton.Ok)
 
 
 def standin(tmp_path: Path, *mode: str) -> BuildPlan:
@@ -140,3 +141,24 @@ def test_a_diagnosed_failure_is_explained(qtbot: Any, tmp_path: Path, torch_venv
     assert "include" in text.lower()  # and the fix
     assert "ninja: build stopped" not in page.banner.title.text()
     assert not page.isComplete()
+
+
+def test_changing_the_kernel_after_a_build_builds_again(
+    qtbot: Any, tmp_path: Path, torch_venv: Path
+) -> None:
+    from build_backend.catalog import load_catalog
+    from build_backend.pipeline import KernelChoice, SourceMode
+
+    wizard, page = open_build_page(qtbot, standin(tmp_path, "ok", "2"), torch_venv)
+    qtbot.waitUntil(page.isComplete, timeout=30_000)
+    first = page.outcome
+    page.initializePage()  # shown again with the same choices: the build is reused
+    assert not page.is_running() and page.outcome is first
+    recipe = load_catalog().get("probe")  # the user went back and chose another source
+    wizard.state.kernel_choice = KernelChoice(recipe, recipe.newest, SourceMode.LOCAL,
+                                              tmp_path / "my probe")
+    page.initializePage()
+    assert page.is_running() and page.outcome is None  # not the old result
+    assert wizard.state.build_outcome is None  # the Verify page cannot pick up the old wheel
+    qtbot.waitUntil(lambda: not page.is_running(), timeout=30_000)
+    assert page.outcome is not None and page.outcome is not first

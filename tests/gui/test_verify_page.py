@@ -29,6 +29,7 @@ H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
 @pytest.fixture(autouse=True)
 def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.StandardButton.Ok)
 
 
 def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path | None) -> InstallerWizard:
@@ -119,8 +120,11 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
     qtbot.waitUntil(lambda: page.installed is not None, timeout=60_000)
     assert page.verdict.text().startswith("⚠ Installed although")
     assert page.rollback_button.isVisible()
-    page.do_rollback()
+    page.do_rollback()  # in the background: the window stays responsive
+    qtbot.waitUntil(lambda: page.task is None, timeout=60_000)
     assert "Rolled back" in page.verdict.text()
+    assert wizard.state.verify_outcome is not None
+    assert wizard.state.verify_outcome.installed is None  # the Done page says so too
     assert "ksw-probe-kernel" not in freeze(scratch_torch_env)
 
 

@@ -85,7 +85,7 @@ def test_correct_kernel_passes_every_check(torch_venv: Path) -> None:
         if case.dtype == "float64":
             assert case.reference_dtype == "float64"
             assert m["out"].reference_dtype_err == 0.0  # same computation: the floor decides
-            assert m["out"].tolerance == pytest.approx(1e-10)
+            assert m["out"].tolerance == pytest.approx(1e-8)
             assert m["out"].kernel_err is not None and m["out"].kernel_err < 1e-13
         else:
             pt = m["out"].reference_dtype_err
@@ -93,7 +93,7 @@ def test_correct_kernel_passes_every_check(torch_venv: Path) -> None:
             assert m["out"].tolerance == pytest.approx(2 * pt + 1e-5)
             assert m["dq"].tolerance == pytest.approx(3 * (m["dq"].reference_dtype_err or 0) + 5e-5)
     floors = report.rule["floors"]
-    assert floors["float64"] == {"output": 1e-10, "gradient": 1e-9}
+    assert floors["float64"] == {"output": 1e-8, "gradient": 2e-8}
     assert report.rule["output_factor"] == 2.0 and report.rule["gradient_factor"] == 3.0
     # progress streamed line by line, the JSON blob not
     assert any(line.startswith("[ksw-verify] case 1/8: ") for line in lines)
@@ -172,7 +172,7 @@ def test_float64_kernel_computing_in_float32_fails_on_float64_only(torch_venv: P
     by_dtype = {c.dtype: c for c in report.cases}
     assert by_dtype["float64"].status is CaseStatus.FAIL
     out64 = measures_by_name(by_dtype["float64"])["out"]
-    assert out64.kernel_err is not None and 1e-9 < out64.kernel_err < 1e-5  # float32 rounding
+    assert out64.kernel_err is not None and 1e-7 < out64.kernel_err < 1e-5  # float32 rounding
     assert by_dtype["float32"].status is CaseStatus.PASS
 
 

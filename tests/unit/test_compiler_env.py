@@ -53,9 +53,11 @@ def test_only_what_vcvarsall_changed_becomes_a_change_with_the_base_spelling() -
 def test_vcvars_command_pins_the_toolset() -> None:
     vcvarsall = Path(r"C:\Program Files\Microsoft Visual Studio\18\Community\VC\Auxiliary"
                      r"\Build\vcvarsall.bat")
-    assert vcvars_command(vcvarsall, "x64", "14.44") == [
-        "cmd.exe", "/u", "/c", f'"{vcvarsall}" x64 -vcvars_ver=14.44 && set']
-    assert vcvars_command(vcvarsall)[-1] == f'"{vcvarsall}" x64 && set'
+    # one command line: cmd.exe strips the outer quotes of /c ""...""; a list would make
+    # Python escape the inner quotes as \" (which cmd does not understand)
+    assert vcvars_command(vcvarsall, "x64", "14.44") == (
+        f'cmd.exe /u /c ""{vcvarsall}" x64 -vcvars_ver=14.44 && set"')
+    assert vcvars_command(vcvarsall) == f'cmd.exe /u /c ""{vcvarsall}" x64 && set"'
 
 
 @pytest.fixture()
@@ -71,9 +73,9 @@ def test_cuda_12_6_gets_the_14_44_toolset_through_vcvars(
 ) -> None:
     bounds = parse_host_config((DATA / "host_config" / "cuda-12.6-windows.h").read_bytes()
                                .decode("utf-8"))
-    commands: list[list[str]] = []
+    commands: list[str] = []
 
-    def capture(command: list[str]) -> bytes:
+    def capture(command: str) -> bytes:
         commands.append(command)
         return CAPTURE
 
@@ -84,8 +86,8 @@ def test_cuda_12_6_gets_the_14_44_toolset_through_vcvars(
     changes, note = windows_build_env(capture, vs2026_only, bounds, "12.6", BASE,
                                       tmp_path / "t")
     (command,) = commands
-    assert 'vcvarsall.bat" x64 -vcvars_ver=14.44' in command[-1]  # not VS 2026's 14.50
-    assert command[-1].endswith(" && set")
+    assert 'vcvarsall.bat" x64 -vcvars_ver=14.44' in command  # not VS 2026's 14.50
+    assert command.endswith(' && set"')
     names = {c.name: c.value for c in changes}
     assert names["DISTUTILS_USE_SDK"] == "1"
     assert names["TEMP"] == names["TMP"] == str(tmp_path / "t")
