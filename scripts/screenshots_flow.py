@@ -27,7 +27,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from offscreen import wait_until
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from app.wizard import InstallerWizard, PageId, Services, WizardState, default_plan
@@ -41,15 +42,6 @@ H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"
 CCCL_LOG = REPO.parent / "shared" / "logs" / "flashmla-cuda13-missing-cccl.log"
 
 
-def wait_until(condition, timeout_s: float = 300.0) -> None:  # type: ignore[no-untyped-def]
-    loop = QEventLoop()
-    timer = QTimer()
-    timer.setInterval(50)
-    timer.timeout.connect(lambda: condition() and loop.quit())
-    timer.start()
-    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
-    loop.exec()
-    timer.stop()
 
 
 def scratch_env(root: Path, torch_python: Path) -> Path:
@@ -112,7 +104,6 @@ def main() -> int:
     wizard = make_wizard(args.python)
     page = to_build(wizard)
     wait_until(lambda: "running build_ext" in page.log.shown_text())  # type: ignore[attr-defined]
-    QTimer.singleShot(1500, lambda: None)
     wait_until(lambda: False, 1.5)
     page.plan_toggle.setChecked(True)  # type: ignore[attr-defined]
     QCoreApplication.processEvents()

@@ -21,7 +21,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer  # noqa: E402
+from offscreen import wait_until
+from PySide6.QtCore import QCoreApplication  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.wizard import InstallerWizard, PageId, Services  # noqa: E402
@@ -40,15 +41,6 @@ from build_backend.toolkits import CudaToolkit  # noqa: E402
 DATA = REPO / "tests" / "data"
 
 
-def wait_until(condition, timeout_s: float = 120.0) -> None:  # type: ignore[no-untyped-def]
-    loop = QEventLoop()
-    timer = QTimer()
-    timer.setInterval(50)
-    timer.timeout.connect(lambda: condition() and loop.quit())
-    timer.start()
-    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
-    loop.exec()
-    timer.stop()
 
 
 def shoot(services: Services, hardware: HardwareReport, env: PythonEnv, path: Path) -> None:

@@ -26,7 +26,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from PySide6.QtCore import QCoreApplication, QEventLoop, QTimer
+from offscreen import wait_until
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.pages.prereqs import PrereqsPage
@@ -50,15 +51,6 @@ H100 = DATA / "nvml" / "h100-driver580.json"
 GIB = 1024**3
 
 
-def wait_until(condition, timeout_s: float = 180.0) -> None:  # type: ignore[no-untyped-def]
-    loop = QEventLoop()
-    timer = QTimer()
-    timer.setInterval(50)
-    timer.timeout.connect(lambda: condition() and loop.quit())
-    timer.start()
-    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
-    loop.exec()
-    timer.stop()
 
 
 def to_prereqs(services: Services, size: tuple[int, int] = (960, 900)) -> tuple[

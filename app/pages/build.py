@@ -41,6 +41,7 @@ from build_backend.terminal import duration as format_duration
 from ..widgets.banner import Banner, Tone
 from ..widgets.log_view import LogView
 from ..workers import BuildSession
+from .navigation import lock_back
 
 if TYPE_CHECKING:
     from ..wizard import InstallerWizard
@@ -212,7 +213,7 @@ class BuildPage(QWizardPage):
         self.cancel_button.setVisible(True)
         self.cancel_button.setEnabled(True)
         self.rebuild_button.setVisible(False)
-        self._set_navigation(running=True)
+        lock_back(self, True)
         self.session.start()
         self.completeChanged.emit()
 
@@ -222,25 +223,6 @@ class BuildPage(QWizardPage):
         self.log.source_file = plan.log_path
         self.banner.show_message(Tone.INFO, f"Building {plan.kernel} {plan.version}…",
                                  plan.parallelism.reason)
-
-    def _set_navigation(self, running: bool) -> None:
-        """Back is disabled while a build runs.
-
-        QWizard recomputes the Back button on every state change and disables it exactly when
-        the previous page is a commit page, so the previous page is marked as one while the
-        build runs (and unmarked after): the wizard itself then keeps Back disabled.
-        """
-        wizard = self.wizard()
-        if wizard is None:
-            return
-        own = [i for i in wizard.pageIds() if wizard.page(i) is self]
-        # During initializePage() this page is not in the history yet; afterwards it is last.
-        history = [i for i in wizard.visitedIds() if i not in own]
-        if history:
-            previous = wizard.page(history[-1])
-            if previous is not None:
-                previous.setCommitPage(running)
-        self.completeChanged.emit()  # makes QWizard update its buttons now
 
     @Slot()
     def ask_cancel(self) -> bool:
@@ -312,7 +294,7 @@ class BuildPage(QWizardPage):
         self.session = None
         self.cancel_button.setVisible(False)
         self.rebuild_button.setVisible(True)
-        self._set_navigation(running=False)
+        lock_back(self, False)
         if not isinstance(outcome, BuildOutcome):
             if isinstance(outcome, WizardError) and outcome.exit_code == ExitCode.CANCELLED:
                 self.banner.show_message(Tone.WARNING, "Cancelled; nothing was built or "

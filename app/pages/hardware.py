@@ -14,12 +14,10 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
-    QWidget,
     QWizardPage,
 )
 
@@ -27,6 +25,7 @@ from build_backend.environment import Candidate, PythonEnv
 from build_backend.hardware import HardwareReport, NvmlState, format_bytes
 
 from ..widgets.banner import Banner, Tone
+from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
 
 if TYPE_CHECKING:
@@ -46,16 +45,8 @@ class HardwarePage(QWizardPage):
         self._started = False
 
         layout = QVBoxLayout(self)
-        busy_row = QHBoxLayout()
-        self.busy_label = QLabel("Detecting GPUs and Python environments…")
-        self.busy_bar = QProgressBar()
-        self.busy_bar.setRange(0, 0)  # indeterminate
-        self.busy_bar.setMaximumWidth(200)
-        busy_row.addWidget(self.busy_label)
-        busy_row.addWidget(self.busy_bar)
-        busy_row.addStretch(1)
-        self.busy = QWidget()
-        self.busy.setLayout(busy_row)
+        self.busy = BusyRow("Detecting GPUs and Python environments…")
+        self.busy_label = self.busy.label
         layout.addWidget(self.busy)
 
         self.gpu_banner = Banner()

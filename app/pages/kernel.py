@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QRadioButton,
     QScrollArea,
@@ -68,6 +67,7 @@ from build_backend.toolkits import CudaToolkit, choose_toolkit
 from build_backend.wheels import WheelCandidate
 
 from ..widgets.banner import Banner, Tone
+from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
 
 if TYPE_CHECKING:
@@ -171,17 +171,8 @@ class KernelPage(QWizardPage):
         self._scroll_area.setWidget(content)
         outer.addWidget(self._scroll_area)
         layout = QVBoxLayout(content)
-        busy_row = QHBoxLayout()
-        self.busy_label = QLabel("Looking for CUDA toolkits…")
-        self.busy_bar = QProgressBar()
-        self.busy_bar.setRange(0, 0)
-        self.busy_bar.setMaximumWidth(200)
-        busy_row.addWidget(self.busy_label)
-        busy_row.addWidget(self.busy_bar)
-        busy_row.addStretch(1)
-        self.busy = QWidget()
-        self.busy.setLayout(busy_row)
-        self.busy.setVisible(False)
+        self.busy = BusyRow("Looking for CUDA toolkits…")
+        self.busy_label = self.busy.label
         layout.addWidget(self.busy)
 
         self.pick_banner = Banner()

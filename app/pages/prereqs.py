@@ -17,9 +17,7 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -40,6 +38,7 @@ from build_backend.prereqs import (
 )
 
 from ..widgets.banner import Banner, Tone
+from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
 from ..workers import BackgroundTask, BuildSession
 
@@ -84,18 +83,8 @@ class PrereqsPage(QWizardPage):
         self._hooked = False
 
         layout = QVBoxLayout(self)
-        busy_row = QHBoxLayout()
-        self.busy_label = QLabel()
-        self.busy_bar = QProgressBar()
-        self.busy_bar.setRange(0, 0)
-        self.busy_bar.setMaximumWidth(200)
-        busy_row.addWidget(self.busy_label)
-        busy_row.addWidget(self.busy_bar)
-        busy_row.addStretch(1)
-        self.busy = QWidget()
-        self.busy.setLayout(busy_row)
-        busy_row.setContentsMargins(0, 0, 0, 0)
-        self.busy.setVisible(False)
+        self.busy = BusyRow()
+        self.busy_label = self.busy.label
         layout.addWidget(self.busy)
 
         top = QHBoxLayout()

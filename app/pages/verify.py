@@ -39,6 +39,7 @@ from build_backend.verify import VerifyReport
 
 from ..widgets.error_chart import ErrorChart
 from ..workers import BackgroundTask
+from .navigation import lock_back
 
 if TYPE_CHECKING:
     from ..wizard import InstallerWizard
@@ -170,28 +171,14 @@ class VerifyPage(QWizardPage):
         self.task = BackgroundTask(work, self)  # type: ignore[arg-type]
         self.task.finished.connect(done)  # type: ignore[arg-type]
         self.task.failed.connect(self._on_failed)
-        self._lock_back(True)
+        lock_back(self, True)  # no second run on the same env
         self.task.start()
         self.completeChanged.emit()
 
     def _task_done(self) -> None:
         self.task = None
         self.busy.setVisible(False)
-        self._lock_back(False)
-
-    def _lock_back(self, locked: bool) -> None:
-        """No Back while verifying or installing: leaving would start a second run on the
-        same environment. (QWizard disables Back when the previous page is a commit page.)"""
-        wizard = self.wizard()
-        if wizard is None:
-            return
-        own = [i for i in wizard.pageIds() if wizard.page(i) is self]
-        history = [i for i in wizard.visitedIds() if i not in own]
-        if history:
-            previous = wizard.page(history[-1])
-            if previous is not None:
-                previous.setCommitPage(locked)
-        self.completeChanged.emit()
+        lock_back(self, False)
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
