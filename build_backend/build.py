@@ -29,7 +29,7 @@ from typing import IO
 
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
 from .platforms import process_group_options
-from .processes import kill_tree, running_compilers
+from .processes import EnvChange, EnvMode, kill_tree, running_compilers
 from .toolchain import cccl_include_dir
 
 GIB = 1024**3
@@ -87,19 +87,6 @@ def choose_parallelism(
 
 
 # -- the plan ---------------------------------------------------------------------------------
-
-
-class EnvMode(Enum):
-    SET = "set"
-    PREPEND = "prepend"  # a path list: put the value in front of what is there
-
-
-@dataclass(frozen=True)
-class EnvChange:
-    name: str
-    value: str
-    mode: EnvMode = EnvMode.SET
-    why: str = ""
 
 
 class ArchKnob(Enum):

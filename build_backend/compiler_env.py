@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from .build import EnvChange
+from .processes import EnvChange
 from .errors import WizardError
 from .toolchain import HostCompilerBounds
 

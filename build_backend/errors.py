@@ -43,6 +43,15 @@ class WizardError(Exception):
         return "\n".join(parts)
 
 
+class Cancelled(WizardError):
+    """The user (or a signal) stopped the work; nothing was changed that was not put back.
+
+    The one way cancellation surfaces from the core: every long step raises this (or a
+    subclass) when its cancel event is set."""
+
+    exit_code = ExitCode.CANCELLED
+
+
 class EnvironmentProbeError(WizardError):
     """The target Python environment could not be inspected."""
 

@@ -8,8 +8,26 @@ member, and kills whatever is left after a grace period.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
 
 import psutil
+
+
+class EnvMode(Enum):
+    SET = "set"
+    PREPEND = "prepend"  # a path list: put the value in front of what is there
+
+
+@dataclass(frozen=True)
+class EnvChange:
+    """One change to a child's environment, with the reason shown to the user."""
+
+    name: str
+    value: str
+    mode: EnvMode = EnvMode.SET
+    why: str = ""
+
 
 # Names of the programs that do the real compiling (shown when a build is quiet for long).
 COMPILER_NAMES = frozenset(
