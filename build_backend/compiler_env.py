@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from .processes import EnvChange
 from .errors import WizardError
+from .processes import EnvChange
 from .toolchain import HostCompilerBounds
 
 # Variables the build must not take from the capture (they describe the capturing cmd.exe).
