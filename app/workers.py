@@ -89,7 +89,7 @@ class BuildSession(QObject):
 
     lines = Signal(list)
     progress = Signal(object)
-    event = Signal(object)
+    other_event = Signal(object)  # every other event object (not "event": QObject.event)
     finished = Signal(object)
 
     def __init__(
@@ -159,7 +159,7 @@ class BuildSession(QObject):
             events = list(self._events)
             self._events.clear()
         for item in events:
-            self.event.emit(item)
+            self.other_event.emit(item)
         if finished and not self._lines and not self._done:
             self._done = True
             self._timer.stop()

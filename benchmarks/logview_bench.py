@@ -31,7 +31,9 @@ from PySide6.QtWidgets import QApplication
 
 from app.widgets.log_view import LogView
 from app.workers import BuildSession
-from build_backend.build import Parallelism, make_plan, run_build
+from build_backend.build import run_build
+from build_backend.parallelism import Parallelism
+from build_backend.plan import make_plan
 
 STANDIN = REPO / "tests" / "data" / "standins" / "fake_build.py"
 

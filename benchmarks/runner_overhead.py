@@ -25,10 +25,11 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from build_backend.build import BuildStatus, run_build
+from build_backend.catalog import load_catalog
 from build_backend.environment import inspect_python
 from build_backend.hardware import detect
 from build_backend.paths import timestamp
-from build_backend.pipeline import plan_build, probe_request
+from build_backend.plan import BuildRequest, plan_build
 
 
 def clean(source: Path, out: Path) -> None:
@@ -44,7 +45,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
     env = inspect_python(args.python)
-    plan = plan_build(probe_request(env, detect()))
+    probe = load_catalog().get("probe")
+    plan = plan_build(BuildRequest(probe, probe.newest, env, detect()))
     print(f"probe build for {env.summary}\n{plan.describe()}\n")
     bare_times, runner_times = [], []
     for round_ in range(args.rounds):

@@ -14,246 +14,25 @@ folder; installing it is :mod:`.install`'s job, after verification.
 
 from __future__ import annotations
 
-import math
 import os
 import queue
 import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import IO
 
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .parallelism import Parallelism
+from .plan import BuildPlan
 from .platforms import process_group_options
 from .processes import EnvChange, EnvMode, kill_tree, running_compilers
-from .toolchain import cccl_include_dir
 
 GIB = 1024**3
-
-
-# -- parallelism: the one place that decides MAX_JOBS and NVCC_THREADS ----------------------
-
-
-@dataclass(frozen=True)
-class Parallelism:
-    """How many compile jobs run at once, and how many threads each nvcc uses."""
-
-    jobs: int
-    nvcc_threads: int
-    reason: str  # one line: which limit decided it
-
-
-RAM_HEADROOM = 0.85  # leave 15 % of the available RAM to the system and the linker
-
-
-def choose_parallelism(
-    cpu_cores: int,
-    ram_available_bytes: int,
-    gb_per_thread: float,
-    max_nvcc_threads: int = 1,
-) -> Parallelism:
-    """Compile jobs × nvcc threads, from cores and the RAM each compile thread needs.
-
-    Every compile thread (an nvcc ``--threads`` worker, or a host compiler job) needs about
-    ``gb_per_thread`` GB at its peak (the recipe says how much: ~5 GB for FlashAttention).
-    Rules, in order:
-
-    1. threads per job: ``max_nvcc_threads`` (the recipe's), but no more than the cores;
-    2. the total of jobs × threads may use at most 85 % of the available RAM;
-    3. jobs × threads should not exceed the logical cores (more only queues work);
-    4. at least one job with one thread, however little RAM there is (it may still fail;
-       the out-of-memory diagnosis then says so).
-    """
-    cores = max(1, cpu_cores)
-    threads = max(1, min(max_nvcc_threads, cores))
-    ram_gb = ram_available_bytes / GIB
-    ram_threads = max(1, math.floor(ram_gb * RAM_HEADROOM / max(gb_per_thread, 0.1)))
-    if ram_threads < threads:
-        threads = ram_threads
-    jobs_by_cores = max(1, cores // threads)
-    jobs_by_ram = max(1, ram_threads // threads)
-    jobs = min(jobs_by_cores, jobs_by_ram)
-    limit = "RAM" if jobs_by_ram < jobs_by_cores else "CPU cores"
-    reason = (
-        f"{jobs} parallel compile job{'s' if jobs != 1 else ''} × {threads} nvcc "
-        f"thread{'s' if threads != 1 else ''}: limited by {limit} ({cores} cores, "
-        f"{ram_gb:.1f} GB RAM available, ~{gb_per_thread:g} GB per compile thread)"
-    )
-    return Parallelism(jobs=jobs, nvcc_threads=threads, reason=reason)
-
-
-# -- the plan ---------------------------------------------------------------------------------
-
-
-class ArchKnob(Enum):
-    """How a recipe is told which GPU architectures to build."""
-
-    NONE = "none"
-    TORCH_CUDA_ARCH_LIST = "torch_cuda_arch_list"  # "8.6;9.0"
-    FLASH_ATTN_CUDA_ARCHS = "flash_attn_cuda_archs"  # "86;90"
-    FLASHMLA_DISABLE_FLAGS = "flashmla_disable_flags"  # FLASH_MLA_DISABLE_SM90/SM100
-
-
-def arch_env(knob: ArchKnob, archs: Sequence[str]) -> list[EnvChange]:
-    """Environment changes that narrow a build to ``archs`` ("9.0", "12.0", ...)."""
-    if not archs or knob is ArchKnob.NONE:
-        return []
-    why = "build only for the selected GPUs"
-    if knob is ArchKnob.TORCH_CUDA_ARCH_LIST:
-        return [EnvChange("TORCH_CUDA_ARCH_LIST", ";".join(archs), why=why)]
-    if knob is ArchKnob.FLASH_ATTN_CUDA_ARCHS:
-        return [EnvChange("FLASH_ATTN_CUDA_ARCHS", ";".join(a.replace(".", "") for a in archs),
-                          why=why)]
-    majors = {a.split(".")[0] for a in archs}
-    changes = []
-    if "9" not in majors:
-        changes.append(EnvChange("FLASH_MLA_DISABLE_SM90", "1", why="no Hopper GPU selected"))
-    if "10" not in majors:
-        changes.append(EnvChange("FLASH_MLA_DISABLE_SM100", "1",
-                                 why="no Blackwell datacenter GPU selected"))
-    return changes
-
-
-@dataclass(frozen=True)
-class BuildPlan:
-    """Exactly what a build will run. Nothing else is run."""
-
-    kernel: str  # recipe id
-    version: str
-    source_dir: Path
-    python: Path
-    command: tuple[str, ...]
-    cwd: Path
-    env_changes: tuple[EnvChange, ...]
-    output_dir: Path  # the wheel appears here (a staging folder, never site-packages)
-    log_path: Path
-    parallelism: Parallelism
-    archs: tuple[str, ...] = ()
-    cuda_home: Path | None = None
-    cuda_version: tuple[int, int] | None = None
-    host_include_var: str = "CPLUS_INCLUDE_PATH"  # INCLUDE for MSVC
-    notes: tuple[str, ...] = ()
-
-    def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The full environment of the build: ``base`` (default: this process's) + changes."""
-        env = dict(os.environ if base is None else base)
-        for change in self.env_changes:
-            if change.mode is EnvMode.PREPEND and env.get(change.name):
-                env[change.name] = change.value + os.pathsep + env[change.name]
-            else:
-                env[change.name] = change.value
-        return env
-
-    def env_value(self, name: str) -> str | None:
-        for change in reversed(self.env_changes):
-            if change.name == name:
-                return change.value
-        return None
-
-    def with_env(self, *changes: EnvChange, note: str = "") -> BuildPlan:
-        """A copy with these changes replacing any earlier change of the same variable."""
-        names = {c.name for c in changes if c.mode is EnvMode.SET}
-        kept = tuple(c for c in self.env_changes if c.name not in names)
-        notes = self.notes + ((note,) if note else ())
-        return replace(self, env_changes=kept + tuple(changes), notes=notes)
-
-    def describe(self) -> str:
-        """'What will run', copyable into a terminal (POSIX shell syntax)."""
-        lines = [f"# {self.kernel} {self.version}: build a wheel into {self.output_dir}"]
-        lines += [f"# {note}" for note in self.notes]
-        lines.append(f"cd {_quote(str(self.cwd))}")
-        for change in self.env_changes:
-            value = _quote(change.value)
-            if change.mode is EnvMode.PREPEND:
-                value = f'{value}"{os.pathsep}${change.name}"'
-            comment = f"  # {change.why}" if change.why else ""
-            lines.append(f"export {change.name}={value}{comment}")
-        lines.append(" ".join(_quote(part) for part in self.command))
-        return "\n".join(lines)
-
-
-def _quote(text: str) -> str:
-    if text and re.fullmatch(r"[\w@%+=:,./-]+", text):
-        return text
-    return "'" + text.replace("'", "'\"'\"'") + "'"
-
-
-def make_plan(
-    *,
-    kernel: str,
-    version: str,
-    source_dir: Path,
-    python: Path,
-    python_scripts: Path | None,
-    output_dir: Path,
-    log_path: Path,
-    parallelism: Parallelism,
-    archs: Sequence[str] = (),
-    arch_knob: ArchKnob = ArchKnob.NONE,
-    uses_nvcc_threads: bool = False,
-    cuda_home: Path | None = None,
-    cuda_version: tuple[int, int] | None = None,
-    host_include_var: str = "CPLUS_INCLUDE_PATH",
-    knobs: Mapping[str, str] | None = None,
-    extra: Sequence[EnvChange] = (),
-    compiler_env: Sequence[EnvChange] = (),
-) -> BuildPlan:
-    """Compose the plan. ``compiler_env``: the captured MSVC environment (Windows), applied
-    first so the PATH and include additions below go in front of it; ``extra``: the rest."""
-    changes: list[EnvChange] = [
-        EnvChange("PYTHONUNBUFFERED", "1", why="stream the build's output as it happens"),
-        EnvChange("PIP_NO_INPUT", "1"),
-        EnvChange("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
-        *compiler_env,
-        EnvChange("MAX_JOBS", str(parallelism.jobs), why=parallelism.reason),
-    ]
-    if uses_nvcc_threads:
-        changes.append(EnvChange("NVCC_THREADS", str(parallelism.nvcc_threads)))
-    if python_scripts is not None:
-        changes.append(EnvChange("PATH", str(python_scripts), EnvMode.PREPEND,
-                                 why="the target environment's ninja"))
-    notes: list[str] = []
-    if cuda_home is not None:
-        changes.append(EnvChange("CUDA_HOME", str(cuda_home), why="the CUDA toolkit to use"))
-        changes.append(EnvChange("PATH", str(cuda_home / "bin"), EnvMode.PREPEND,
-                                 why="its nvcc first on PATH"))
-        cccl = cccl_include_dir(cuda_home, cuda_version) if cuda_version else None
-        if cccl is not None:
-            changes.append(
-                EnvChange(host_include_var, str(cccl), EnvMode.PREPEND,
-                          why="CUDA 13 keeps the CCCL headers (cuda/std/...) here; the host "
-                          "compiler does not look there by itself")
-            )
-            notes.append("CUDA 13: CCCL headers added to the host include path")
-    changes += arch_env(arch_knob, archs)
-    for name, value in (knobs or {}).items():
-        changes.append(EnvChange(name, value, why="recipe setting"))
-    changes += list(extra)
-    command = (
-        str(python), "-m", "pip", "wheel", ".", "--no-build-isolation", "--no-deps",
-        "-w", str(output_dir), "-v",
-    )
-    return BuildPlan(
-        kernel=kernel,
-        version=version,
-        source_dir=source_dir,
-        python=python,
-        command=command,
-        cwd=source_dir,
-        env_changes=tuple(changes),
-        output_dir=output_dir,
-        log_path=log_path,
-        parallelism=parallelism,
-        archs=tuple(archs),
-        cuda_home=cuda_home,
-        cuda_version=cuda_version,
-        host_include_var=host_include_var,
-        notes=tuple(notes),
-    )
 
 
 # -- events -------------------------------------------------------------------------------------
@@ -721,9 +500,7 @@ def _failed(
 
 
 __all__ = [
-    "ArchKnob", "BuildEvent", "BuildOutcome", "BuildPlan", "BuildStatus", "DiagnosisEvent",
-    "PlanEvent",
-    "EnvChange", "EnvMode", "LogLine", "Parallelism", "ProgressEvent", "ProgressTracker",
-    "RetryEvent", "StallEvent", "Step", "StepEvent", "StepState", "StepTiming", "arch_env",
-    "choose_parallelism", "decode_line", "make_plan", "retry_plan", "run_build",
+    "BuildEvent", "BuildOutcome", "BuildStatus", "DiagnosisEvent", "LogLine", "PlanEvent",
+    "ProgressEvent", "ProgressTracker", "RetryEvent", "StallEvent", "Step", "StepEvent",
+    "StepState", "StepTiming", "decode_line", "retry_plan", "run_build",
 ]

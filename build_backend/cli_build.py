@@ -6,20 +6,21 @@ import argparse
 import json
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-from .build import BuildEvent, BuildOutcome, BuildStatus, LogLine, PlanEvent
+from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import Machine, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import detect
-from .pipeline import KernelChoice, SourceMode, plan_build, recipe_request, run_pipeline
-from .resources import resource_path
+from .pipeline import KernelChoice, SourceMode
+from .plan import estimate_build_seconds, machine_for
+from .session import FlowOptions, Session, StepNotice
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration
-from .toolkits import choose_toolkit, discover_toolkits
 
 
 def resolve_env(python: Path | None) -> PythonEnv:
@@ -48,20 +49,12 @@ def parse_gpus(text: str | None) -> list[int] | None:
                           hint="Write them like 0 or 0,1 (see 'detect').") from exc
 
 
-def machine_for(env: PythonEnv, gpus: list[int] | None) -> Machine:
-    hardware = detect()
-    toolkit = None
-    if env.torch is not None and env.torch.cuda_version is not None:
-        chosen = choose_toolkit(discover_toolkits(), env.torch.cuda_version)
-        toolkit = chosen.release if chosen else None
-    return Machine.from_reports(hardware, env, toolkit=toolkit, selected=gpus)
-
-
-def make_choice(args: argparse.Namespace, env: PythonEnv) -> tuple[KernelChoice, Machine]:
+def make_choice(args: argparse.Namespace, env: PythonEnv,
+                session: Session | None = None) -> tuple[KernelChoice, Machine]:
     """The recipe, version and source the options name, checked against this machine."""
-    catalog = load_catalog()
-    recipe = catalog.get(args.kernel)
-    machine = machine_for(env, parse_gpus(args.gpus))
+    session = session if session is not None else Session(hardware=detect(), environment=env)
+    recipe = session.catalog().get(args.kernel)
+    machine = session.machine(parse_gpus(args.gpus))
     version = (recipe.version(args.kernel_version) if args.kernel_version
                else recommended_version(recipe, machine))
     verdict = assess(recipe, version, machine)
@@ -119,7 +112,9 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
 
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     env = resolve_env(args.python)
-    choice, machine = make_choice(args, env)
+    session = Session(hardware=detect(), environment=env)
+    choice, _machine = make_choice(args, env, session)
+    session.choose_kernel(choice, choice.prebuilt)
     recipe = choice.recipe
     human = sys.stderr if args.json else out
     human.write(f"Target: {env.executable} ({env.summary})\n"
@@ -134,49 +129,33 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
             human.write("The plan needs the source first (a download or an archive to "
                         "extract); run without --plan-only.\n")
             return int(ExitCode.OK)
-        source = (choice.local_path if choice.local_path is not None
-                  else resource_path(recipe.source.path or ""))
-        request = replace(recipe_request(recipe, choice.version, source, env, machine.hardware,
-                                         choice.gpu_indices), stage_source=False)
-        plan = plan_build(request)  # nothing is copied or built: only shown
+        plan = session.plan_preview()  # nothing is copied or built: only shown
         human.write("What will run:\n" + "".join(f"  {line}\n"
                                                  for line in plan.describe().splitlines()))
         return int(ExitCode.OK)
 
     progress = TerminalProgress(human, verbose=args.verbose)
 
-    def on_event(event: BuildEvent) -> None:
+    def on_event(event: object) -> None:
         if isinstance(event, PlanEvent):
             human.write("What will run:\n" + "".join(
                 f"  {line}\n" for line in event.plan.describe().splitlines()))
             human.write(f"Log: {event.plan.log_path}\n")
         elif isinstance(event, LogLine) and event.text.startswith(("[source]", "[patch]")):
             human.write(f"  {event.text}\n")
+        elif isinstance(event, StepNotice):
+            progress.close()
+            human.write(f"• {event.text}\n")
         else:
-            progress(event)
+            progress(event)  # type: ignore[arg-type]
 
+    options = FlowOptions(verify=not args.skip_verify, install=not args.no_install,
+                          allow_failed=args.allow_failed, quick=args.quick_verify)
     cancel = threading.Event()
-    result: list[BuildOutcome | BaseException] = []
-
-    def work() -> None:
-        try:
-            result.append(run_pipeline(choice, env, machine.hardware, on_event, cancel))
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
-            result.append(exc)
-
-    worker = threading.Thread(target=work, daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.2)
-    except KeyboardInterrupt:
-        human.write("\nCancelling: stopping the build and its compilers…\n")
-        cancel.set()
-        worker.join()
+    result = run_cancellable(lambda: session.run_build_flow(options, on_event, cancel),
+                             cancel, human)
     progress.close()
-    if isinstance(result[0], BaseException):
-        raise result[0]
-    outcome = result[0]
+    outcome = result.build
     if outcome.status is BuildStatus.SUCCEEDED:
         human.write(f"✔ {outcome.message} ({duration(outcome.seconds)})\n  {outcome.wheel}\n")
     else:
@@ -191,27 +170,15 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         BuildStatus.FAILED: ExitCode.FAILURE,
         BuildStatus.CANCELLED: ExitCode.CANCELLED,
     }[outcome.status]
-    flow = None
-    built = outcome.status is BuildStatus.SUCCEEDED and outcome.wheel is not None
-    if built and outcome.wheel is not None and not args.skip_verify:
-        from .stage import verify_then_install
-
-        human.write(f"• verifying {outcome.wheel.name} before installing it…\n")
-        flow = verify_then_install(
-            env.executable, outcome.wheel, kernel=recipe.id, adapter=recipe.verify_adapter,
-            install=not args.no_install, allow_failed=args.allow_failed, quick=args.quick_verify,
-        )
+    flow = result.verification
+    if flow is not None:
         human.write("".join(f"  {line}\n" for line in flow.report.summary_lines()))
         human.write(f"{'✔' if flow.report.passed else '✖'} {flow.message}\n")
         human.write(f"  Report: {flow.saved.markdown_path}\n")
         if not flow.report.passed:
             code = ExitCode.FAILURE
-    elif outcome.status is BuildStatus.SUCCEEDED and outcome.wheel is not None \
-            and not args.no_install:
-        from .install import install_wheel
-
-        installed = install_wheel(env.executable, outcome.wheel, kernel=recipe.id,
-                                  adapter=recipe.verify_adapter)
+    if result.installed_unverified is not None:
+        installed = result.installed_unverified
         human.write(f"✔ Installed {installed.name} {installed.version} (not verified, as asked)\n")
     if args.json:
         document = outcome_json(outcome)
@@ -222,6 +189,37 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(document, out, indent=2)
         out.write("\n")
     return int(code)
+
+
+T = TypeVar("T")
+
+
+def run_cancellable(work: Callable[[], T], cancel: threading.Event, human: TextIO) -> T:
+    """Run ``work`` on a worker thread; Ctrl-C sets ``cancel`` and waits for the work to stop
+    (the runner stops the whole process tree), however often it is pressed."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            result.append(work())
+        except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    while worker.is_alive():
+        try:
+            worker.join(0.2)
+        except KeyboardInterrupt:
+            if not cancel.is_set():
+                human.write("\nCancelling: stopping the build and its compilers…\n")
+                cancel.set()
+            else:
+                human.write("\nStill stopping; please wait…\n")
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -266,8 +264,6 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
-    from .catalog import estimate_build_seconds
-
     catalog = load_catalog()
     env = resolve_env(args.python) if args.python else None
     if env is None:
@@ -276,7 +272,7 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
     if env is None:
         raise EnvironmentProbeError("No Python interpreter was found.",
                                     hint="Pass one with --python PATH.")
-    machine = machine_for(env, None)
+    machine = machine_for(detect(), env)
     rows = []
     for recipe in catalog:
         recommended = recommended_version(recipe, machine)

@@ -15,30 +15,32 @@ import platformdirs
 APP_NAME = "kernel-setup-wizard"
 
 
-def data_dir() -> Path:
+def data_dir(create: bool = True) -> Path:
     override = os.environ.get("KSW_DATA_DIR")
     root = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, False))
-    root.mkdir(parents=True, exist_ok=True)
+    if create:
+        root.mkdir(parents=True, exist_ok=True)
     return root
 
 
-def _sub(name: str) -> Path:
-    path = data_dir() / name
-    path.mkdir(parents=True, exist_ok=True)
+def _sub(name: str, create: bool = True) -> Path:
+    path = data_dir(create) / name
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
     return path
 
 
-def logs_dir() -> Path:
-    return _sub("logs")
+def logs_dir(create: bool = True) -> Path:
+    return _sub("logs", create)
 
 
 def reports_dir() -> Path:
     return _sub("reports")
 
 
-def staging_dir() -> Path:
+def staging_dir(create: bool = True) -> Path:
     """Built wheels wait here until they are verified and installed."""
-    return _sub("staging")
+    return _sub("staging", create)
 
 
 def backups_dir() -> Path:

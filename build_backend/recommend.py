@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from .catalog import (
     CC,
-    BuildEstimate,
     Catalog,
     Machine,
     Recipe,
@@ -24,10 +23,10 @@ from .catalog import (
     Verdict,
     assess,
     cc_text,
-    estimate_build,
     recommended_version,
 )
 from .hardware import GpuInfo
+from .plan import BuildEstimate, estimate_build
 from .wheels import WheelCandidate, candidate_wheel_urls
 
 PREBUILT_SECONDS = 120.0  # download and install of a prebuilt wheel: about two minutes

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QGuiApplication, QTextCursor
+from PySide6.QtGui import QGuiApplication, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -19,12 +20,10 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 from build_backend.build import (
     BuildOutcome,
-    BuildPlan,
     BuildStatus,
     DiagnosisEvent,
     PlanEvent,
@@ -36,15 +35,17 @@ from build_backend.build import (
     StepState,
 )
 from build_backend.errors import ExitCode, WizardError
+from build_backend.plan import BuildPlan
 from build_backend.terminal import duration as format_duration
 
 from ..widgets.banner import Banner, Tone
 from ..widgets.log_view import LogView
 from ..workers import BuildSession
+from .base import SessionPage
 from .navigation import lock_back
 
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 STEP_TITLES = {
     Step.DOWNLOAD: "Download the prebuilt wheel",
@@ -62,12 +63,12 @@ STATE_TEXT = {
 }
 
 
-class BuildPage(QWizardPage):
+class BuildPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Build")
         self.setSubTitle("The kernel is compiled into a wheel. Nothing is installed yet.")
-        self.session: BuildSession | None = None
+        self.job: BuildSession | None = None
         self._built_for: tuple[object, ...] | None = None
         self.plan: BuildPlan | None = None
         self.outcome: BuildOutcome | None = None
@@ -137,42 +138,39 @@ class BuildPage(QWizardPage):
 
     # -- QWizardPage -----------------------------------------------------------------------
 
-    def _wizard(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
 
     def initializePage(self) -> None:
         # Long work starts once the page is shown; a build of other choices (the user went
         # back and picked another kernel, version, source or Python) is not reused.
-        if self.session is None and (self.outcome is None or self._built_for != self._key()):
+        self._start_if_needed()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        # Shown again by Back from the Verify step after "Build again": the session has no
+        # build for the current choices any more, so one starts.
+        super().showEvent(event)
+        self._start_if_needed()
+
+    def _start_if_needed(self) -> None:
+        # once per set of choices (and again after the session dropped the build)
+        if self.job is None and self._built_for != self._wanted():
             self.start_build()
 
-    def _key(self) -> tuple[object, ...]:
-        """What the build depends on, from the earlier pages' choices."""
-        state = self._wizard().state
-        choice = state.kernel_choice
-        env = state.environment
-        return (
-            env.executable if env else None,
-            (choice.recipe.id, choice.version.label, choice.source_mode, choice.local_path,
-             choice.gpu_indices) if choice else None,
-            state.prebuilt.url if state.prebuilt else None,
-        )
+    def _wanted(self) -> tuple[object, ...]:
+        return (self.session.build_key(), self.session.discarded_builds)
 
     def isComplete(self) -> bool:
         return self.outcome is not None and self.outcome.status is BuildStatus.SUCCEEDED
 
     def is_running(self) -> bool:
-        return self.session is not None
+        return self.job is not None
 
     # -- running ---------------------------------------------------------------------------
 
     @Slot()
     def start_build(self) -> None:
-        wizard = self._wizard()
-        services, state = wizard.services, wizard.state
+        session = self.session
         self.outcome = None
-        self._built_for = self._key()
-        wizard.state.build_outcome = None
+        self._built_for = self._wanted()
         self.plan = None
         self.plan_text.setPlainText("The exact commands appear once the source is ready.")
         self.log.clear()
@@ -183,38 +181,23 @@ class BuildPage(QWizardPage):
         self.stall.setVisible(False)
         self.progress.setRange(0, 0)
         self.eta.setText("")
-        choice = state.kernel_choice
+        choice = session.kernel_choice
         name = f"{choice.recipe.name} {choice.version.label}" if choice else "the probe kernel"
         self.banner.show_message(Tone.INFO, f"Building {name}…")
-        make_plan = services.make_plan
-        if make_plan is not None:
-            try:
-                plan = make_plan(state)
-            except WizardError as exc:
-                self.banner.show_message(Tone.ERROR, exc.what, exc.hint)
-                self.rebuild_button.setVisible(True)
-                return
-            self._show_plan(plan)
-            run_build = services.run_build
 
-            def run(sink: object, cancel: object) -> object:
-                return run_build(plan, sink, cancel)  # type: ignore[arg-type]
-        else:
-            build = services.build
+        def run(sink: object, cancel: object) -> object:
+            return session.build(sink, cancel)  # type: ignore[arg-type]
 
-            def run(sink: object, cancel: object) -> object:
-                return build(state, sink, cancel)  # type: ignore[arg-type]
-
-        self.session = BuildSession(run, parent=self)
-        self.session.lines.connect(self.log.append_lines)
-        self.session.progress.connect(self._on_progress)
-        self.session.event.connect(self._on_event)
-        self.session.finished.connect(self._on_finished)
+        self.job = BuildSession(run, parent=self)
+        self.job.lines.connect(self.log.append_lines)
+        self.job.progress.connect(self._on_progress)
+        self.job.other_event.connect(self._on_event)
+        self.job.finished.connect(self._on_finished)
         self.cancel_button.setVisible(True)
         self.cancel_button.setEnabled(True)
         self.rebuild_button.setVisible(False)
         lock_back(self, True)
-        self.session.start()
+        self.job.start()
         self.completeChanged.emit()
 
     def _show_plan(self, plan: BuildPlan) -> None:
@@ -227,7 +210,7 @@ class BuildPage(QWizardPage):
     @Slot()
     def ask_cancel(self) -> bool:
         """Ask, then stop the build. Returns True if the build is (being) stopped."""
-        if self.session is None:
+        if self.job is None:
             return True
         answer = QMessageBox.question(
             self,
@@ -242,11 +225,26 @@ class BuildPage(QWizardPage):
         self.cancel_now()
         return True
 
+    def is_busy(self) -> bool:
+        return self.job is not None or self.background_busy()
+
+    def prepare_close(self, close: Callable[[], None]) -> bool:
+        """A running build stops only after the person confirms; then the wizard closes once
+        the whole process tree has stopped."""
+        if self.job is None:
+            return True
+        if not self.ask_cancel():
+            return False  # the person chose to keep building
+        if self.job is None:  # it finished while the question was open
+            return True
+        self.job.finished.connect(lambda _outcome: close())
+        return False
+
     def cancel_now(self) -> None:
-        if self.session is not None:
+        if self.job is not None:
             self.cancel_button.setEnabled(False)
             self.banner.show_message(Tone.INFO, "Stopping the build and its compilers…")
-            self.session.cancel()
+            self.job.cancel()
 
     @Slot(object)
     def _on_progress(self, event: object) -> None:
@@ -291,7 +289,7 @@ class BuildPage(QWizardPage):
 
     @Slot(object)
     def _on_finished(self, outcome: object) -> None:
-        self.session = None
+        self.job = None
         self.cancel_button.setVisible(False)
         self.rebuild_button.setVisible(True)
         lock_back(self, False)
@@ -308,7 +306,7 @@ class BuildPage(QWizardPage):
             self.completeChanged.emit()
             return
         self.outcome = outcome
-        self._wizard().state.build_outcome = outcome
+
         if outcome.status is BuildStatus.SUCCEEDED:
             self.progress.setRange(0, 1)
             self.progress.setValue(1)

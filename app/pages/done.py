@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWizardPage
+from PySide6.QtWidgets import QLabel, QVBoxLayout
 
 from build_backend.paths import data_dir, logs_dir, reports_dir
 
+from .base import SessionPage
+
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 
-class DonePage(QWizardPage):
+class DonePage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Done")
@@ -27,7 +29,7 @@ class DonePage(QWizardPage):
         layout.addStretch(1)
 
     def initializePage(self) -> None:
-        state = cast("InstallerWizard", self.wizard()).state
+        state = self.session
         flow = state.verify_outcome
         lines: list[str] = []
         if flow is not None and flow.installed is not None:

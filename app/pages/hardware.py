@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
-    QWizardPage,
 )
 
 from build_backend.environment import Candidate, PythonEnv
@@ -27,14 +26,15 @@ from build_backend.hardware import HardwareReport, NvmlState, format_bytes
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
+from .base import SessionPage
 
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 GPU_COLUMNS = ("#", "GPU", "Architecture", "Compute capability", "Memory (free / total)", "Status")
 
 
-class HardwarePage(QWizardPage):
+class HardwarePage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Your hardware")
@@ -94,8 +94,6 @@ class HardwarePage(QWizardPage):
 
     # -- QWizardPage -------------------------------------------------------------------------
 
-    def _wizard(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
 
     def initializePage(self) -> None:
         if not self._started:  # detection runs once, after the page is first shown
@@ -103,7 +101,7 @@ class HardwarePage(QWizardPage):
             self.start_detection()
 
     def isComplete(self) -> bool:
-        env = self._wizard().state.environment if self.wizard() else None
+        env = self.session.environment if self.wizard() else None
         return env is not None and env.usable and not self.is_busy()
 
     # -- detection ---------------------------------------------------------------------------
@@ -112,12 +110,12 @@ class HardwarePage(QWizardPage):
         return self._detect_task is not None or self._inspect_task is not None
 
     def start_detection(self) -> None:
-        services = self._wizard().services
+        session = self.session
         self._set_busy("Detecting GPUs and Python environments…")
         self.gpu_banner.show_message(Tone.INFO, "Detecting…")
 
         def work() -> tuple[HardwareReport, list[Candidate]]:
-            return services.detect(), services.discover()
+            return session.detect(), session.candidates
 
         self._detect_task = BackgroundTask(work, self)
         self._detect_task.finished.connect(self._on_detected)
@@ -128,9 +126,6 @@ class HardwarePage(QWizardPage):
     def _on_detected(self, result: object) -> None:
         report, candidates = cast("tuple[HardwareReport, list[Candidate]]", result)
         self._detect_task = None
-        state = self._wizard().state
-        state.hardware = report
-        state.candidates = list(candidates)
         self._show_hardware(report)
         self.env_combo.blockSignals(True)
         self.env_combo.clear()
@@ -236,13 +231,13 @@ class HardwarePage(QWizardPage):
         candidate = self.env_combo.itemData(index)
         if not isinstance(candidate, Candidate):
             return
-        services = self._wizard().services
-        self._wizard().state.environment = None
+        session = self.session
+        session.choose_environment(None)
         self._inspect_generation += 1
         generation = self._inspect_generation
         self.env_banner.show_message(Tone.INFO, f"Inspecting {candidate.path} …")
         self.env_details.setText("")
-        task = BackgroundTask(lambda: services.inspect(candidate.path), self)
+        task = BackgroundTask(lambda: session.inspect(candidate.path), self)
         task.finished.connect(lambda env: self._on_inspected(generation, env))
         task.failed.connect(lambda exc: self._on_inspected(generation, exc))
         self._inspect_task = task
@@ -255,7 +250,7 @@ class HardwarePage(QWizardPage):
             return  # the user picked another interpreter meanwhile
         self._inspect_task = None
         if isinstance(result, PythonEnv):
-            self._wizard().state.environment = result
+            self.session.choose_environment(result)
             self._show_environment(result)
         else:
             self.env_banner.show_message(

@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 from build_backend.catalog import (
@@ -51,9 +50,9 @@ from build_backend.catalog import (
     Verdict,
     assess,
     recommended_version,
-    select_targets,
 )
 from build_backend.pipeline import KernelChoice, SourceMode
+from build_backend.plan import build_archs
 from build_backend.recommend import (
     PREBUILT_SECONDS,
     HowToGet,
@@ -69,9 +68,10 @@ from build_backend.wheels import WheelCandidate
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
+from .base import SessionPage
 
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 COLUMNS = ("Kernel", "Version", "Fits this computer?")
 ID_ROLE = Qt.ItemDataRole.UserRole
@@ -136,7 +136,7 @@ class _KernelDelegate(QStyledItemDelegate):
         return QSize(size.width(), 2 * metrics.height() + 12)
 
 
-class KernelPage(QWizardPage):
+class KernelPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Kernel and version")
@@ -291,8 +291,6 @@ class KernelPage(QWizardPage):
 
     # -- QWizardPage -------------------------------------------------------------------------
 
-    def _wizard(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
 
     def initializePage(self) -> None:
         if not self._started:  # the catalog and toolkits are read once, after the first show
@@ -318,28 +316,29 @@ class KernelPage(QWizardPage):
         recipe, version = self.current_recipe(), self.current_version()
         if not self.isComplete() or recipe is None or version is None:
             return False
-        state = self._wizard().state
-        state.kernel_choice = KernelChoice(
-            recipe,
-            version,
-            self.effective_source_mode(),
-            self.local_path if self.effective_source_mode() is SourceMode.LOCAL else None,
-            self.gpu_indices(),
+        self.session.choose_kernel(
+            KernelChoice(
+                recipe,
+                version,
+                self.effective_source_mode(),
+                self.local_path if self.effective_source_mode() is SourceMode.LOCAL else None,
+                self.gpu_indices(),
+            ),
+            self.chosen_wheel(),
         )
-        state.prebuilt = self.chosen_wheel()
         return True
 
     # -- discovery -----------------------------------------------------------------------------
 
     def start_discovery(self) -> None:
-        services = self._wizard().services
+        session = self.session
         self.busy_label.setText("Reading the kernel catalog and looking for CUDA toolkits…")
         self.busy.setVisible(True)
 
         def work() -> tuple[Catalog, list[CudaToolkit], str]:
-            catalog = services.load_catalog()
+            catalog = session.catalog()
             try:
-                found, error = list(services.discover_toolkits()), ""
+                found, error = session.toolkits(), ""
             except Exception as exc:  # noqa: BLE001 - shown in the page; building may still work
                 found, error = [], str(exc)
             return catalog, found, error
@@ -369,28 +368,27 @@ class KernelPage(QWizardPage):
     # -- the machine and the list ---------------------------------------------------------------
 
     def toolkit(self) -> CudaToolkit | None:
-        env = self._wizard().state.environment
+        env = self.session.environment
         torch_cuda = env.torch.cuda_version if env is not None and env.torch else None
         if torch_cuda is None or not self.toolkits:
             return None
         return choose_toolkit(self.toolkits, torch_cuda)
 
     def _make_machine(self) -> Machine | None:
-        state = self._wizard().state
-        if state.hardware is None or state.environment is None:
+        session = self.session
+        if session.hardware is None or session.environment is None:
             return None
-        chosen = self.toolkit()
-        usable = [g.index for g in state.hardware.usable_gpus]
+        usable = [g.index for g in session.hardware.usable_gpus]
         selected = [i for i in usable if i in self._selected_gpus] if self.gpu_checks else usable
-        return Machine.from_reports(state.hardware, state.environment,
-                                    toolkit=chosen.release if chosen else None,
-                                    selected=selected if usable else None)
+        if self.toolkits is not None:
+            session.set_toolkits(self.toolkits)
+        return session.machine(selected if usable else None)  # the one machine description
 
     def refresh(self) -> None:
         """Build the machine from the earlier pages' findings and show the catalog for it."""
         if self.catalog is None:
             return
-        state = self._wizard().state
+        state = self.session
         hardware_changed = self.machine is None or self.machine.hardware != state.hardware
         if hardware_changed:
             self._build_gpu_selector()
@@ -424,7 +422,7 @@ class KernelPage(QWizardPage):
             self._gpu_layout.removeWidget(check)
             check.deleteLater()
         self.gpu_checks.clear()
-        hardware = self._wizard().state.hardware
+        hardware = self.session.hardware
         usable = hardware.usable_gpus if hardware is not None else ()
         self._selected_gpus = {g.index for g in usable}
         if len(usable) > 1:
@@ -693,7 +691,8 @@ class KernelPage(QWizardPage):
             if verdict.cpu_only:
                 what = "Only its CPU part can be built here (see the warnings)."
             else:
-                names = select_targets(recipe, version, list(verdict.archs)).names
+                names = (build_archs(recipe, version, self.machine).names
+                         if self.machine is not None else ())
                 what = (f"It will be built for {', '.join(names)}." if names
                         else "It will be built for its default architectures.")
             out.append(f"<p style='color:#1d6b32'>✔ Fits this computer. {e(what)}</p>")

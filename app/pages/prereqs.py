@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 from build_backend.build import LogLine
@@ -41,9 +40,10 @@ from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
 from ..workers import BackgroundTask, BuildSession
+from .base import SessionPage
 
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 
 def plural(count: int, word: str) -> str:
@@ -66,7 +66,7 @@ def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
     return Tone.OK, "Nothing blocks the build", "Everything a build needs is in place."
 
 
-class PrereqsPage(QWizardPage):
+class PrereqsPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Prerequisites")
@@ -76,7 +76,7 @@ class PrereqsPage(QWizardPage):
         self.results: list[CheckResult] | None = None
         self.rows: dict[CheckId, CheckRow] = {}
         self.task: BackgroundTask | None = None  # gathering or re-checking
-        self.session: BuildSession | None = None  # a running fix
+        self.fix_job: BuildSession | None = None  # a running fix
         self.fix_row: CheckRow | None = None
         self._checked_for: tuple[object, ...] | None = None  # what the results were gathered for
         self._stale = False  # the environment changed while something ran: check again after
@@ -111,11 +111,9 @@ class PrereqsPage(QWizardPage):
 
     # -- QWizardPage -----------------------------------------------------------------------
 
-    def _wizard(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
 
     def _inputs(self) -> tuple[object, ...]:
-        state = self._wizard().state
+        state = self.session
         env = state.environment
         return (env.executable if env is not None else None, id(state.hardware))
 
@@ -138,7 +136,7 @@ class PrereqsPage(QWizardPage):
                 and not any(r.blocks for r in self.results))
 
     def is_busy(self) -> bool:
-        return self.task is not None or self.session is not None
+        return self.task is not None or self.fix_job is not None
 
     # -- checking --------------------------------------------------------------------------
 
@@ -147,15 +145,14 @@ class PrereqsPage(QWizardPage):
         """Gather every fact (a few seconds, off the GUI thread), then run the checks."""
         if self.is_busy():
             return
-        wizard = self._wizard()
-        services, state = wizard.services, wizard.state
-        env, hardware = state.environment, state.hardware
+        session = self.session
         self._checked_for = self._inputs()
         self._stale = False
 
         def work() -> tuple[SystemFacts, list[CheckResult]]:
-            facts = services.gather_facts(env=env, hardware=hardware)
-            return facts, list(services.run_checks(facts))
+            results = session.check()
+            assert session.facts is not None
+            return session.facts, results
 
         self._run_task(work, "Checking the compiler, CUDA toolkit, long paths and the Python "
                        "environment…")
@@ -172,11 +169,12 @@ class PrereqsPage(QWizardPage):
         if facts is None:
             self.start_check()
             return
-        services = self._wizard().services
+        session = self.session
 
         def work() -> tuple[SystemFacts, list[CheckResult]]:
-            fresh = services.refresh(facts, check)
-            return fresh, list(services.run_checks(fresh))
+            results = session.recheck(check)
+            assert session.facts is not None
+            return session.facts, results
 
         row = self.rows.get(check)
         title = row.result.title if row is not None else check.value
@@ -196,11 +194,6 @@ class PrereqsPage(QWizardPage):
         facts, results = cast("tuple[SystemFacts, list[CheckResult]]", result)
         self.task = None
         self.facts = facts
-        state = self._wizard().state
-        env = getattr(facts, "env", None)
-        if env is not None and state.environment is not None \
-                and env.executable == state.environment.executable:
-            state.environment = env  # e.g. PyTorch was just installed into it
         self.show_results(results)
         self._update_busy()
         if self._stale:
@@ -216,7 +209,6 @@ class PrereqsPage(QWizardPage):
     def show_results(self, results: list[CheckResult]) -> None:
         """One row per result (rows are updated in place, so a fix's status line stays)."""
         self.results = list(results)
-        self._wizard().state.checks = list(results)
         wanted = {r.id for r in results}
         for check in [c for c in self.rows if c not in wanted]:
             gone = self.rows.pop(check)
@@ -276,9 +268,9 @@ class PrereqsPage(QWizardPage):
 
         session = BuildSession(run, parent=self)  # lines batched, progress as events
         session.lines.connect(row.append_lines)
-        session.event.connect(self._on_fix_event)
+        session.other_event.connect(self._on_fix_event)
         session.finished.connect(self._on_fix_finished)
-        self.session = session
+        self.fix_job = session
         self.fix_row = row
         row.fix_started()
         self.busy_label.setText(f"Running: {fix.title}…")
@@ -296,14 +288,14 @@ class PrereqsPage(QWizardPage):
         self.cancel_fix()
 
     def cancel_fix(self) -> None:
-        if self.session is not None and self.fix_row is not None:
+        if self.fix_job is not None and self.fix_row is not None:
             self.fix_row.cancelling()
-            self.session.cancel()
+            self.fix_job.cancel()
 
     @Slot(object)
     def _on_fix_finished(self, outcome: object) -> None:
         row = self.fix_row
-        self.session = None
+        self.fix_job = None
         self.fix_row = None
         if row is None:
             self._update_busy()
@@ -318,11 +310,15 @@ class PrereqsPage(QWizardPage):
         self.recheck(row.check_id)  # what changed shows in the row
 
     @Slot()
+    def prepare_close(self, close: Callable[[], None]) -> bool:
+        self.shutdown()
+        return True
+
     def shutdown(self) -> None:
         """The wizard closes: a running fix is cancelled (its process tree stopped), a running
         check is let finish (a few seconds) so that its thread does not outlive the window."""
-        if self.session is not None:
-            self.session.cancel()
+        if self.fix_job is not None:
+            self.fix_job.cancel()
         if self.task is not None:
             self.task.finish()
 

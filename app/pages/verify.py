@@ -8,6 +8,7 @@ re-verifies every kernel the wizard installed and says what changed since the la
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -27,7 +28,6 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
-    QWizardPage,
 )
 
 from build_backend.install import InstallResult, rollback
@@ -39,10 +39,11 @@ from build_backend.verify import VerifyReport
 
 from ..widgets.error_chart import ErrorChart
 from ..workers import BackgroundTask
+from .base import SessionPage
 from .navigation import lock_back
 
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 USAGE = {
     "probe": "import torch, ksw_probe\n"
@@ -57,7 +58,7 @@ USAGE = {
 COLUMNS = ("Check", "dtype", "causal", "worst error ≤ tolerance", "Result")
 
 
-class VerifyPage(QWizardPage):
+class VerifyPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Verify")
@@ -121,14 +122,12 @@ class VerifyPage(QWizardPage):
 
     # -- QWizardPage -----------------------------------------------------------------------
 
-    def _wizard(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
 
     def initializePage(self) -> None:
         if self._started:
             return
         self._started = True
-        if self._wizard().state.reverify_only:
+        if self.session.reverify_only:
             self.start_reverify()
         else:
             self.start_verify()
@@ -141,35 +140,42 @@ class VerifyPage(QWizardPage):
     def isComplete(self) -> bool:
         if self.task is not None:
             return False
-        if self._wizard() is not None and self._wizard().state.reverify_only:
+        if self.installer() is not None and self.session.reverify_only:
             return bool(self.results)
         return self.installed is not None or (self.flow is not None and self.flow.report.passed)
 
     # -- after a build ---------------------------------------------------------------------
 
     def start_verify(self) -> None:
-        wizard = self._wizard()
-        outcome = wizard.state.build_outcome
-        env = wizard.state.environment
-        if outcome is None or outcome.wheel is None or env is None:
+        session = self.session
+        outcome = session.current_build()
+        if outcome is None or outcome.wheel is None or session.environment is None:
             self._show_error("Nothing to verify: the build did not produce a wheel.")
             return
-        choice = wizard.state.kernel_choice
-        kernel = (outcome.plan.kernel if outcome.plan is not None
-                  else choice.recipe.id if choice is not None else "probe")
-        wheel = outcome.wheel
-        adapter = wizard.state.verify_adapter
-        verify = wizard.services.verify_then_install
-        self.verdict.setText(f"Verifying {wheel.name}…")
+        self.verdict.setText(f"Verifying {outcome.wheel.name}…")
         self.explanation.setText("Forward and backward passes are compared with PyTorch. "
                                  "Nothing is installed unless every check passes.")
-        self._run(lambda: verify(env.executable, wheel, kernel=kernel, adapter=adapter),
-                  self._on_verified)
+        self._run(session.verify_and_install, self._on_verified)
 
-    def _run(self, work: object, done: object) -> None:
+    def is_busy(self) -> bool:
+        return self.task is not None or self.background_busy()
+
+    def prepare_close(self, close: Callable[[], None]) -> bool:
+        """A running verification or install is let finish (never left half-installed)."""
+        if self.task is None:
+            return True
+        QMessageBox.information(
+            self, "Please wait",
+            "The kernel is being verified or installed. The wizard closes as soon as that "
+            "step is finished, so your environment is never left half-installed.")
+        self.task.finished.connect(lambda _result: close())
+        self.task.failed.connect(lambda _error: close())
+        return False
+
+    def _run(self, work: Callable[[], object], done: Callable[[object], None]) -> None:
         self.busy.setVisible(True)
-        self.task = BackgroundTask(work, self)  # type: ignore[arg-type]
-        self.task.finished.connect(done)  # type: ignore[arg-type]
+        self.task = BackgroundTask(work, self)
+        self.task.finished.connect(done)
         self.task.failed.connect(self._on_failed)
         lock_back(self, True)  # no second run on the same env
         self.task.start()
@@ -204,13 +210,12 @@ class VerifyPage(QWizardPage):
         assert isinstance(result, FlowOutcome)
         self.flow = result
         self.installed = result.installed
-        self._wizard().state.verify_outcome = result
         report = result.report
         self.show_report(report)
         if report.passed:
             self.verdict.setText("✔ PASS — the kernel computes correctly. It is installed.")
             self.verdict.setStyleSheet("color: #1d6b32;")
-            env = self._wizard().state.environment
+            env = self.session.environment
             where = env.executable if env else "the environment"
             self.explanation.setText(f"{result.message} Python: {where}. "
                                      f"Report: {result.saved.markdown_path}")
@@ -249,7 +254,7 @@ class VerifyPage(QWizardPage):
     @Slot()
     def ask_install_anyway(self) -> bool:
         flow = self.flow
-        env = self._wizard().state.environment
+        env = self.session.environment
         if flow is None or env is None:
             return False
         answer = QMessageBox.warning(
@@ -265,7 +270,7 @@ class VerifyPage(QWizardPage):
             return False
         wheel = flow.saved.wheel
         assert wheel is not None
-        install = self._wizard().services.install_wheel
+        install = self.session.services.install_wheel
         kernel, adapter = flow.saved.kernel, flow.report.adapter
         self._run(lambda: install(env.executable, Path(wheel), kernel=kernel, adapter=adapter),
                   self._on_installed_anyway)
@@ -276,7 +281,7 @@ class VerifyPage(QWizardPage):
         self._task_done()
         assert isinstance(result, InstallResult)
         self.installed = result
-        state = self._wizard().state
+        state = self.session
         if state.verify_outcome is not None:  # the Done page tells what is installed
             state.verify_outcome = replace(state.verify_outcome, installed=result,
                                            installed_despite_failure=True)
@@ -288,7 +293,7 @@ class VerifyPage(QWizardPage):
 
     @Slot()
     def do_rollback(self) -> None:
-        env = self._wizard().state.environment
+        env = self.session.environment
         installed = self.installed
         if installed is None or env is None:
             return
@@ -301,7 +306,7 @@ class VerifyPage(QWizardPage):
         self._task_done()
         previous = self.installed.previous if self.installed else None
         self.installed = None
-        state = self._wizard().state
+        state = self.session
         if state.verify_outcome is not None:
             state.verify_outcome = replace(state.verify_outcome, installed=None,
                                            installed_despite_failure=False)
@@ -315,12 +320,9 @@ class VerifyPage(QWizardPage):
 
     @Slot()
     def _rebuild(self) -> None:
-        from ..wizard import PageId
-
-        wizard = self._wizard()
-        build = wizard.page_of(PageId.BUILD)
-        wizard.back()
-        build.start_build()  # type: ignore[attr-defined]
+        # The session drops the build; the Build step starts a new one when it is shown.
+        self.session.discard_build()
+        self.installer().back()
 
     @Slot()
     def _save_bundle(self) -> None:
@@ -331,7 +333,7 @@ class VerifyPage(QWizardPage):
             self.save_bundle(Path(name))
 
     def save_bundle(self, path: Path) -> Path:
-        state = self._wizard().state
+        state = self.session
         environment = {
             "hardware": state.hardware.to_json() if state.hardware else None,
             "python": state.environment.to_json() if state.environment else None,
@@ -346,8 +348,7 @@ class VerifyPage(QWizardPage):
         self.setTitle("Re-verify installed kernels")
         self.verdict.setText("Re-verifying the kernels this wizard installed…")
         self.explanation.setText(f"Installs recorded in {data_dir() / 'installs.json'}.")
-        reverify = self._wizard().services.reverify_all
-        self._run(reverify, self._on_reverified)
+        self._run(self.session.reverify, self._on_reverified)
 
     @Slot(object)
     def _on_reverified(self, result: object) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout, QWizardPage
+from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout
+
+from .base import SessionPage
 
 if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
+    pass
 
 INTRO = """\
 <p>This wizard installs a fast attention kernel library (FlashAttention&nbsp;2, FlashMLA, or the
@@ -30,7 +32,7 @@ Nothing is changed on your computer until you confirm it.</p>
 """
 
 
-class WelcomePage(QWizardPage):
+class WelcomePage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
         self.setTitle("Welcome to the Kernel Setup Wizard")
@@ -49,11 +51,9 @@ class WelcomePage(QWizardPage):
         layout.addWidget(self.reverify_choice)
         layout.addStretch(1)
 
-    def _wizard(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
 
     def initializePage(self) -> None:
-        installs = self._wizard().services.installs()
+        installs = self.session.installs()
         self.reverify_choice.setEnabled(bool(installs))
         if installs:
             names = ", ".join(sorted({str(r.get("kernel") or r["name"]) for r in installs}))
@@ -70,7 +70,7 @@ class WelcomePage(QWizardPage):
             )
 
     def validatePage(self) -> bool:
-        self._wizard().state.reverify_only = self.reverify_choice.isChecked()
+        self.session.reverify_only = self.reverify_choice.isChecked()
         return True
 
     def nextId(self) -> int:

@@ -1,13 +1,13 @@
 """Check 6: disk and memory — free space on the build drive, and the parallelism the RAM and
-cores allow (decided by :func:`build_backend.build.choose_parallelism`, the one place that
+cores allow (decided by :func:`build_backend.parallelism.choose_parallelism`, the one place that
 sets MAX_JOBS and NVCC_THREADS)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..build import choose_parallelism
 from ..hardware import format_bytes
+from ..parallelism import choose_parallelism
 from .facts import SystemFacts
 from .model import CheckId, CheckResult, CheckStatus, worst
 

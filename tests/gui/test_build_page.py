@@ -14,10 +14,12 @@ from PySide6.QtWidgets import QMessageBox, QWizard
 from app.pages.build import BuildPage
 from app.widgets.banner import Tone
 from app.wizard import InstallerWizard, PageId, Services, WizardState
-from build_backend.build import BuildPlan, BuildStatus, Parallelism, make_plan, run_build
+from build_backend.build import BuildStatus, run_build
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.parallelism import Parallelism
+from build_backend.plan import BuildPlan, make_plan
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"

@@ -26,7 +26,8 @@ from build_backend.environment import EnvStatus, PythonEnv, TorchInfo, inspect_p
 from build_backend.errors import WizardError
 from build_backend.hardware import HardwareReport, detect
 from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.pipeline import SourceMode, plan_build, recipe_request
+from build_backend.pipeline import SourceMode
+from build_backend.plan import BuildRequest, plan_build
 from build_backend.recommend import minutes_text
 from build_backend.resources import resource_path
 from build_backend.toolchain import parse_nvcc_version
@@ -138,7 +139,7 @@ def go_next(qtbot: Any, wizard: InstallerWizard) -> None:
     wizard.next()
     assert wizard.currentId() == PageId.BUILD
     build = wizard.page_of(PageId.BUILD)
-    qtbot.waitUntil(lambda: build.session is None, timeout=30_000)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: build.job is None, timeout=30_000)  # type: ignore[attr-defined]
 
 
 # -- this machine: no GPU, CPU torch ----------------------------------------------------------
@@ -255,8 +256,8 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     assert wizard.state.prebuilt is None
 
     # the choices reach the build plan: the H100 only, one nvcc thread for its one arch
-    request = recipe_request(choice.recipe, choice.version, source, env, hardware,
-                             choice.gpu_indices)
+    request = BuildRequest(choice.recipe, choice.version, env, hardware, source_dir=source,
+                           gpu_indices=choice.gpu_indices)
     plan = plan_build(request, toolkits=[], build_root=tmp_path / "build root")
     assert plan.source_dir == source
     assert plan.env_value("FLASH_MLA_DISABLE_SM100") == "1"

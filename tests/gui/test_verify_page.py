@@ -15,11 +15,12 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.pages.verify import VerifyPage
 from app.wizard import InstallerWizard, PageId, Services, WizardState
-from build_backend.build import BuildPlan, Parallelism, make_plan
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.install import load_installs
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.parallelism import Parallelism
+from build_backend.plan import BuildPlan, make_plan
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"

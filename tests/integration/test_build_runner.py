@@ -18,21 +18,20 @@ import pytest
 
 from build_backend.build import (
     BuildEvent,
-    BuildPlan,
     BuildStatus,
     DiagnosisEvent,
     LogLine,
-    Parallelism,
     ProgressEvent,
     RetryEvent,
     StallEvent,
     Step,
     StepEvent,
     StepState,
-    make_plan,
     run_build,
 )
 from build_backend.diagnose import RetryAction
+from build_backend.parallelism import Parallelism
+from build_backend.plan import BuildPlan, make_plan
 
 STANDIN = Path(__file__).resolve().parents[1] / "data" / "standins" / "fake_build.py"
 SHARED_LOGS = Path(__file__).resolve().parents[3] / "shared" / "logs"

@@ -7,20 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.build import (
-    GIB,
-    ArchKnob,
-    EnvChange,
-    EnvMode,
-    Parallelism,
-    ProgressTracker,
-    arch_env,
-    choose_parallelism,
-    decode_line,
-    make_plan,
-    retry_plan,
-)
+from build_backend.build import ProgressTracker, decode_line, retry_plan
 from build_backend.diagnose import RetryAction
+from build_backend.parallelism import GIB, Parallelism, choose_parallelism
+from build_backend.plan import make_plan
+from build_backend.processes import EnvChange, EnvMode
 
 
 @pytest.mark.parametrize(
@@ -47,27 +38,13 @@ def test_ram_limit_is_named_when_it_decides() -> None:
     assert "limited by CPU cores" in choose_parallelism(4, 512 * GIB, 5, 2).reason
 
 
-def test_arch_knobs() -> None:
-    assert arch_env(ArchKnob.TORCH_CUDA_ARCH_LIST, ["8.6", "9.0"]) == [
-        EnvChange("TORCH_CUDA_ARCH_LIST", "8.6;9.0", why="build only for the selected GPUs")
-    ]
-    (flash,) = arch_env(ArchKnob.FLASH_ATTN_CUDA_ARCHS, ["8.6", "12.0"])
-    assert (flash.name, flash.value) == ("FLASH_ATTN_CUDA_ARCHS", "86;120")
-    h100 = arch_env(ArchKnob.FLASHMLA_DISABLE_FLAGS, ["9.0"])
-    assert [(c.name, c.value) for c in h100] == [("FLASH_MLA_DISABLE_SM100", "1")]
-    b200 = arch_env(ArchKnob.FLASHMLA_DISABLE_FLAGS, ["10.0"])
-    assert [(c.name, c.value) for c in b200] == [("FLASH_MLA_DISABLE_SM90", "1")]
-    assert arch_env(ArchKnob.FLASHMLA_DISABLE_FLAGS, ["9.0", "10.0"]) == []
-    assert arch_env(ArchKnob.NONE, ["9.0"]) == []
-
-
 def plan_with_cuda(tmp_path: Path, cuda: Path, version: tuple[int, int]) -> object:
     return make_plan(
         kernel="flashmla", version="main", source_dir=tmp_path / "src dir",
         python=Path("/envs/ml/bin/python"), python_scripts=Path("/envs/ml/bin"),
         output_dir=tmp_path / "out", log_path=tmp_path / "build.log",
         parallelism=Parallelism(4, 8, "4 jobs × 8 threads"), archs=["9.0"],
-        arch_knob=ArchKnob.FLASHMLA_DISABLE_FLAGS, uses_nvcc_threads=True,
+        arch_changes=[EnvChange("FLASH_MLA_DISABLE_SM100", "1")], uses_nvcc_threads=True,
         cuda_home=cuda, cuda_version=version,
     )
 

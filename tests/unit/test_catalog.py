@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-from build_backend.build import ArchKnob
 from build_backend.catalog import (
+    ArchKnob,
+    ArchSelection,
     Catalog,
     Machine,
     OsName,
@@ -29,10 +30,7 @@ from build_backend.catalog import (
     Verdict,
     arch_list,
     assess,
-    estimate_build,
-    estimate_build_seconds,
     load_catalog,
-    plan_env,
     recommended_version,
     select_targets,
 )
@@ -40,6 +38,7 @@ from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
 from build_backend.errors import RecipeError
 from build_backend.hardware import HardwareReport, NvmlState, detect
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.plan import arch_env, estimate_build, estimate_build_seconds
 from build_backend.resources import resource_path
 
 NVML = Path(__file__).resolve().parent.parent / "data" / "nvml"
@@ -575,16 +574,30 @@ def test_multi_gpu_arch_union(catalog: Catalog) -> None:
     fa = catalog.get("flash_attn")
     sel = select_targets(fa, fa.version("2.8.3"), arch_list(m))
     assert sel.values == ("8.0",) and sel.names == ("sm_80",)  # sm_80 code runs on 8.6 and 8.9
-    assert sel.env == {"FLASH_ATTN_CUDA_ARCHS": "80"} == plan_env(sel)
+    assert env_of(fa, "2.8.3", sel) == {"FLASH_ATTN_CUDA_ARCHS": "80"}
     probe = catalog.get("probe")
     sel = select_targets(probe, probe.versions[0], arch_list(m))
-    assert sel.env == {"TORCH_CUDA_ARCH_LIST": "8.6;8.9"} == plan_env(sel)
+    assert env_of(probe, "0.1.0", sel) == {"TORCH_CUDA_ARCH_LIST": "8.6;8.9"}
     mixed = machine((RTX_3090, RTX_5090), "linux", (12, 8))
-    assert select_targets(fa, fa.version("2.8.3"), arch_list(mixed)).env == {
-        "FLASH_ATTN_CUDA_ARCHS": "80;120"}
+    sel = select_targets(fa, fa.version("2.8.3"), arch_list(mixed))
+    assert env_of(fa, "2.8.3", sel) == {"FLASH_ATTN_CUDA_ARCHS": "80;120"}
     # A version without the knob builds its fixed list, whatever the GPUs.
     old = select_targets(fa, fa.version("2.6.3"), ["8.6"])
-    assert old.knob is ArchKnob.NONE and old.env == {} and old.names == ("sm_80", "sm_90")
+    assert old.knob is ArchKnob.NONE and env_of(fa, "2.6.3", old) == {}
+    assert old.names == ("sm_80", "sm_90")
+
+
+def env_of(recipe: Recipe, version: str, selection: object) -> dict[str, str]:
+    """What the build plan tells the arch knob (:func:`build_backend.plan.arch_env`)."""
+    assert isinstance(selection, ArchSelection)
+    return {c.name: c.value for c in arch_env(recipe, recipe.version(version), selection)}
+
+
+def test_probe_builds_only_archs_its_recipe_allows(catalog: Catalog) -> None:
+    """probe.toml's min_cc (7.5) is honoured: a Pascal GPU beside an Ampere one is left out."""
+    probe = catalog.get("probe")
+    sel = select_targets(probe, probe.versions[0], ["6.1", "8.6"])
+    assert sel.values == ("8.6",) and sel.unserved == ("6.1",)
 
 
 def test_flashmla_arch_selection_sets_disable_flags(catalog: Catalog) -> None:
@@ -592,11 +605,11 @@ def test_flashmla_arch_selection_sets_disable_flags(catalog: Catalog) -> None:
     v = mla.versions[0]
     hopper = select_targets(mla, v, ["9.0"])
     assert hopper.names == ("sm90",)
-    assert hopper.env == {"FLASH_MLA_DISABLE_SM100": "1"} == plan_env(hopper)
+    assert env_of(mla, v.label, hopper) == {"FLASH_MLA_DISABLE_SM100": "1"}
     blackwell = select_targets(mla, v, ["10.0"])
-    assert blackwell.env == {"FLASH_MLA_DISABLE_SM90": "1"} == plan_env(blackwell)
+    assert env_of(mla, v.label, blackwell) == {"FLASH_MLA_DISABLE_SM90": "1"}
     both = select_targets(mla, v, ["9.0", "10.0"])
-    assert both.names == ("sm90", "sm100") and both.env == {}
+    assert both.names == ("sm90", "sm100") and env_of(mla, v.label, both) == {}
     assert select_targets(mla, v, ["8.9"]).unserved == ("8.9",)
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from test_prereqs import COMMUNITY_2026, msvc  # recorded vswhere + toolset listings
 
-from build_backend.build import EnvChange, Parallelism, make_plan
 from build_backend.compiler_env import (
     CompilerEnvError,
     env_changes_from_capture,
@@ -16,7 +15,10 @@ from build_backend.compiler_env import (
     vcvars_command,
     windows_build_env,
 )
+from build_backend.parallelism import Parallelism
+from build_backend.plan import make_plan
 from build_backend.prereqs.compiler import judge_instances
+from build_backend.processes import EnvChange
 from build_backend.toolchain import parse_host_config
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -684,7 +684,7 @@ def test_pip_progress_modes() -> None:
 
 
 def test_plenty_of_disk_and_ram_states_the_parallelism() -> None:
-    from build_backend.build import choose_parallelism
+    from build_backend.parallelism import choose_parallelism
 
     result = check_resources(facts())
     plan = choose_parallelism(16, 60 * GIB, 5.0, 4)

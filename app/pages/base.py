@@ -1,0 +1,65 @@
+"""What every page shares: typed access to the wizard and the session, the Back lock, and the
+background work it runs (so the wizard can ask any page whether it may close, and wait for it).
+
+Pages read and change the :class:`~build_backend.session.Session`; they never call each other.
+The wizard maps the session's state to pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtWidgets import QWizardPage
+
+from build_backend.session import Session
+
+from ..workers import BackgroundTask
+from .navigation import lock_back
+
+if TYPE_CHECKING:
+    from ..wizard import InstallerWizard
+
+
+class SessionPage(QWizardPage):
+    """A wizard page of the flow."""
+
+    # -- typed access ---------------------------------------------------------------------
+
+    def installer(self) -> InstallerWizard:
+        return cast("InstallerWizard", self.wizard())
+
+    @property
+    def session(self) -> Session:
+        return self.installer().session
+
+    # -- busy state and background work ----------------------------------------------------
+
+    def background_tasks(self) -> list[BackgroundTask]:
+        """Every :class:`BackgroundTask` this page started (they are its Qt children)."""
+        return self.findChildren(BackgroundTask)
+
+    def background_busy(self) -> bool:
+        return any(t.is_running() for t in self.background_tasks())
+
+    def is_busy(self) -> bool:
+        """Whether the page runs work that the wizard must not cut off."""
+        return self.background_busy()
+
+    def lock_back(self, locked: bool) -> None:
+        """No way back while the page's long work runs (see :func:`.navigation.lock_back`)."""
+        lock_back(self, locked)
+
+    # -- closing -------------------------------------------------------------------------
+
+    def prepare_close(self, close: Callable[[], None]) -> bool:
+        """The wizard is being closed. True: nothing of this page is running, close now.
+        False: the page has arranged for ``close`` to be called once its work has ended (after
+        asking, where stopping loses work), or the person chose to keep the wizard open."""
+        return True
+
+    def finish_background(self) -> None:
+        """The window is closing: let running calls end and stop their threads."""
+        for task in self.background_tasks():
+            if task.is_running():
+                task.finish()

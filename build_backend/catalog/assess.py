@@ -1,0 +1,507 @@
+"""The machine, and whether a kernel version fits it (every reason in plain words)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from ..environment import EnvStatus, PythonEnv, TorchInfo
+from ..hardware import GpuInfo, HardwareReport, NvmlState, arch_name
+from .model import (
+    CC,
+    GIB,
+    ArchKnob,
+    OsName,
+    Recipe,
+    RecipeVersion,
+    Requirements,
+    Target,
+    Ver,
+    _and,
+    _or,
+    cc_text,
+    parse_cc,
+    parse_version,
+    ver_text,
+)
+
+# =============================================================================================
+# The machine, and whether a kernel fits it
+# =============================================================================================
+
+
+@dataclass(frozen=True)
+class Machine:
+    """Everything :func:`assess` looks at: hardware, target Python, OS, toolkit, GPU choice."""
+
+    hardware: HardwareReport
+    env: PythonEnv
+    os: OsName
+    toolkit: tuple[int, int] | None = None  # the chosen CUDA toolkit; None: none chosen yet
+    selected: tuple[int, ...] | None = None  # GPU indices; None: every usable GPU
+    nvlink: bool | None = None  # whether the selected GPUs are NVLink-connected; None: unknown
+
+    @classmethod
+    def from_reports(
+        cls,
+        hardware: HardwareReport,
+        env: PythonEnv,
+        os_name: str | OsName | None = None,
+        toolkit: tuple[int, int] | None = None,
+        selected: Iterable[int] | None = None,
+        nvlink: bool | None = None,
+    ) -> Machine:
+        if isinstance(os_name, OsName):
+            os = os_name
+        else:
+            os = OsName.parse(os_name or hardware.host.os_name) or OsName.LINUX
+        return cls(
+            hardware=hardware,
+            env=env,
+            os=os,
+            toolkit=toolkit,
+            selected=tuple(selected) if selected is not None else None,
+            nvlink=nvlink,
+        )
+
+    @property
+    def gpus(self) -> tuple[GpuInfo, ...]:
+        """The selected GPUs whose compute capability is known."""
+        usable = self.hardware.usable_gpus
+        if self.selected is None:
+            return usable
+        return tuple(g for g in usable if g.index in self.selected)
+
+    @property
+    def torch(self) -> TorchInfo | None:
+        return self.env.torch
+
+    @property
+    def python(self) -> Ver | None:
+        if not self.env.version:
+            return None
+        try:
+            return parse_version(".".join(self.env.version.split(".")[:2]))
+        except ValueError:
+            return None
+
+    @property
+    def cpu_cores(self) -> int:
+        return self.hardware.host.cpu_logical
+
+    @property
+    def ram_gb(self) -> float:
+        return self.hardware.host.ram_available / GIB
+
+
+class ReasonKind(Enum):
+    OS = "os"
+    NO_GPU = "no_gpu"
+    GPU_UNSUPPORTED = "gpu_unsupported"
+    VERSION_LACKS_ARCH = "version_lacks_arch"
+    NATIVE_BUILD_BLOCKED = "native_build_blocked"
+    GPU_COUNT = "gpu_count"
+    NVLINK = "nvlink"
+    NO_TORCH = "no_torch"
+    TORCH_CPU_ONLY = "torch_cpu_only"
+    TORCH_TOO_OLD = "torch_too_old"
+    CUDA_TOO_OLD = "cuda_too_old"
+    TOOLKIT_MISMATCH = "toolkit_mismatch"
+    PYTHON = "python"
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason a kernel version does not fit, in plain words, and what to do."""
+
+    kind: ReasonKind
+    text: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Verdict:
+    recipe_id: str
+    version: str  # the version's label
+    reasons: tuple[Reason, ...]
+    warnings: tuple[str, ...] = ()
+    archs: tuple[str, ...] = ()  # the selected GPUs' archs ("8.6", "8.9")
+    cpu_only: bool = False  # a cpu_fallback recipe that will build its CPU part only
+    alternative: str | None = None  # "wsl2": where a blocked native build can run
+
+    @property
+    def available(self) -> bool:
+        return not self.reasons
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        return tuple(r.text for r in self.reasons)
+
+    def kinds(self) -> set[ReasonKind]:
+        return {r.kind for r in self.reasons}
+
+    @property
+    def summary(self) -> str:
+        if self.available:
+            return "Fits this computer (CPU part only)." if self.cpu_only else "Fits this computer."
+        more = len(self.reasons) - 1
+        return self.reasons[0].text + (f" (and {more} more reason{'s' if more > 1 else ''})"
+                                       if more else "")
+
+
+def arch_list(source: Machine | Iterable[GpuInfo]) -> list[str]:
+    """The union of the GPUs' architectures, sorted: ['8.6', '8.9']."""
+    gpus = source.gpus if isinstance(source, Machine) else tuple(source)
+    ccs = sorted({g.compute_capability for g in gpus if g.compute_capability is not None})
+    return [cc_text(cc) for cc in ccs]
+
+
+@dataclass(frozen=True)
+class ArchSelection:
+    """What a build compiles for the selected GPUs, and how the arch knob is told."""
+
+    knob: ArchKnob
+    gpu_archs: tuple[str, ...]  # the GPUs' own archs
+    targets: tuple[Target, ...]  # the recipe targets that will be built (empty: no targets)
+    values: tuple[str, ...]  # what the build plan hands the knob (build.make_plan(archs=...))
+    unserved: tuple[str, ...]  # GPU archs no target of this version can run on
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """'sm_80', 'sm90', ... for the chosen targets, or 'sm_86' for plain arch lists."""
+        if self.targets:
+            return tuple(t.name for t in self.targets)
+        return tuple("sm_" + v.replace(".", "") for v in self.values)
+
+
+def select_targets(
+    recipe: Recipe, version: RecipeVersion, archs: Sequence[str]
+) -> ArchSelection:
+    """Which of the version's targets serve the GPUs with these archs, and the knob's values.
+
+    FlashAttention: a cc 8.6 GPU runs the sm_80 code, so ``["8.6"]`` selects target "8.0" and
+    FLASH_ATTN_CUDA_ARCHS=80. FlashMLA: ``["9.0"]`` selects sm90 and sets
+    FLASH_MLA_DISABLE_SM100=1. A knob of "none" builds the version's fixed list whatever the
+    GPUs. Without archs (no GPU chosen), upstream's default list is built. A recipe without
+    targets builds the GPUs' own archs that its requirements allow (the probe: cc 7.5 and up).
+    """
+    knob = recipe.knob_for(version)
+    ccs = [parse_cc(a) for a in archs]
+    gpu_archs = tuple(archs)
+    version_targets = recipe.targets_for(version)
+    values: tuple[str, ...]
+    if not recipe.targets:
+        req = recipe.requirements_for(version)
+        fitting = tuple(a for a, cc in zip(archs, ccs, strict=True) if req.cc_ok(cc))
+        values = fitting if knob is not ArchKnob.NONE else ()
+        unfit = tuple(a for a in gpu_archs if a not in fitting)
+        return ArchSelection(knob, gpu_archs, (), values, unfit)
+    unserved = tuple(a for a, cc in zip(archs, ccs, strict=True)
+                     if not any(t.serves(cc) for t in version_targets))
+    if knob is ArchKnob.NONE or not ccs:
+        chosen = version_targets
+        values = ()
+    else:
+        chosen = tuple(t for t in version_targets if any(t.serves(cc) for cc in ccs))
+        values = tuple(t.arch for t in chosen)
+    return ArchSelection(knob, gpu_archs, chosen, values, unserved)
+
+
+def _gpu_label(gpu: GpuInfo, several: bool) -> str:
+    name = gpu.name or "unknown NVIDIA GPU"
+    return f"GPU {gpu.index} ({name})" if several else f"Your {name}"
+
+
+def _cuda_needs(
+    recipe: Recipe, req: Requirements, selection: ArchSelection, ccs: Sequence[CC]
+) -> list[tuple[Ver, str]]:
+    """(minimum CUDA, why) pairs; why is '' for the recipe-wide minimum."""
+    needs: list[tuple[Ver, str]] = []
+    if req.min_cuda is not None:
+        needs.append((req.min_cuda, ""))
+    for t in selection.targets:
+        if t.min_cuda is not None:
+            needs.append((t.min_cuda, f" for {arch_name(t.cc)} ({t.name})"))
+    for cc in ccs:
+        if cc in req.min_cuda_per_arch:
+            needs.append((req.min_cuda_per_arch[cc], f" for {arch_name(cc)} (cc {cc_text(cc)})"))
+    return needs
+
+
+def _strictest(needs: Sequence[tuple[Ver, str]]) -> tuple[Ver, str] | None:
+    if not needs:
+        return None
+    top = max(v for v, _ in needs)
+    whys = [why for v, why in needs if v == top]
+    return top, ("" if "" in whys else whys[0])
+
+
+def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
+    """Does this kernel version fit this machine? Every reason it doesn't, and warnings.
+
+    Reasons block the kernel (``available`` is False); warnings don't. For a recipe with
+    ``cpu_fallback`` (the probe), GPU and CUDA problems become warnings and ``cpu_only`` is set.
+    """
+    req = recipe.requirements_for(version)
+    reasons: list[Reason] = []
+    gpu_reasons: list[Reason] = []  # what a CPU fallback turns into warnings
+    warnings: list[str] = []
+    alternative: str | None = None
+    gpus = machine.gpus
+    several = len(gpus) > 1
+    archs = arch_list(gpus)
+    ccs = [parse_cc(a) for a in archs]
+    selection = select_targets(recipe, version, archs)
+    torch = machine.torch
+    name = recipe.name
+
+    # -- operating system ---------------------------------------------------------------------
+    if machine.os not in req.os:
+        reasons.append(Reason(
+            ReasonKind.OS,
+            f"{name} runs on {_or(o.label for o in req.os)} only; this computer runs "
+            f"{machine.os.label}.",
+            "Use a Linux machine (WSL2 counts)." if OsName.LINUX in req.os else "",
+        ))
+
+    # -- GPUs ---------------------------------------------------------------------------------
+    unreadable = [g for g in machine.hardware.gpus
+                  if g.compute_capability is None
+                  and (machine.selected is None or g.index in machine.selected)]
+    for g in unreadable:
+        warnings.append(f"The compute capability of GPU {g.index} could not be read; it is "
+                        "left out.")
+    if not gpus:
+        state = machine.hardware.state
+        if state is NvmlState.OK and machine.hardware.usable_gpus:
+            text = "No GPU is selected."
+            hint = "Select at least one GPU."
+        else:
+            text = "No NVIDIA GPU detected."
+            if state not in (NvmlState.OK, NvmlState.NO_GPU) and machine.hardware.message:
+                text = f"No NVIDIA GPU detected: {machine.hardware.message}"
+            hint = machine.hardware.hint or "This kernel needs an NVIDIA GPU."
+        gpu_reasons.append(Reason(ReasonKind.NO_GPU, text, hint))
+    fitting = [g for g in gpus if g.compute_capability is not None
+               and req.cc_ok(g.compute_capability)]
+    for g in gpus:
+        cc = g.compute_capability
+        assert cc is not None  # machine.gpus only holds GPUs with a known cc
+        if not req.cc_ok(cc):
+            hint = ("Deselect this GPU to build for the others." if several and fitting
+                    else "Choose a kernel that supports this GPU (the probe kernel runs on "
+                    "any).")
+            gpu_reasons.append(Reason(
+                ReasonKind.GPU_UNSUPPORTED,
+                f"{_gpu_label(g, several)} is {g.arch} (cc {cc_text(cc)}); {name} needs "
+                f"{req.describe_gpus()}.",
+                hint,
+            ))
+    version_targets = recipe.targets_for(version)
+    if recipe.targets:
+        for g in fitting:
+            cc = g.compute_capability
+            assert cc is not None
+            if any(t.serves(cc) for t in version_targets):
+                continue
+            newer = [v for v in recipe.versions
+                     if any(t.serves(cc) for t in recipe.targets_for(v))]
+            hint = f"Choose version {newer[0].label} or newer." if newer else ""
+            built = _and(t.name for t in version_targets) or "no GPU code"
+            gpu_reasons.append(Reason(
+                ReasonKind.VERSION_LACKS_ARCH,
+                f"{name} {version.label} builds code only for {built}, which "
+                f"{_gpu_label(g, several).replace('Your ', 'your ')} ({g.arch}, "
+                f"cc {cc_text(cc)}) cannot run.",
+                hint,
+            ))
+    for block in req.blocked:
+        if block.os is not machine.os:
+            continue
+        hit = [g for g in fitting if g.compute_capability in block.archs]
+        if not hit:
+            continue
+        text = (f"{name} cannot be built natively on {machine.os.label} for {block.label}: "
+                f"{block.reason}.")
+        hint = ""
+        if block.alternative == "wsl2":
+            text += " Use WSL2 (the wizard can build there)."
+            hint = "Run the wizard inside WSL2 (Ubuntu) on this PC and build there."
+            alternative = "wsl2"
+        gpu_reasons.append(Reason(ReasonKind.NATIVE_BUILD_BLOCKED, text, hint))
+
+    # -- GPU count and NVLink --------------------------------------------------------------------
+    count = len(gpus)
+    total = len(machine.hardware.usable_gpus)
+    count_bad = (req.gpu_counts and count not in req.gpu_counts) or count < req.min_gpus
+    if count_bad and (req.min_gpus > 1 or req.gpu_counts):
+        wanted = (_or(str(n) for n in req.gpu_counts) if req.gpu_counts
+                  else f"at least {req.min_gpus}")
+        link = " connected with NVLink" if req.nvlink else ""
+        have = f"this machine has {total}" if count == total else (
+            f"{count} of this machine's {total} are selected")
+        reasons.append(Reason(
+            ReasonKind.GPU_COUNT,
+            f"{name} needs {wanted} GPUs{link}; {have}.",
+            "Select a matching number of GPUs." if total >= max(req.min_gpus, 1) and count != total
+            else "",
+        ))
+    elif req.nvlink and count >= 2:
+        if machine.nvlink is False:
+            reasons.append(Reason(
+                ReasonKind.NVLINK,
+                f"{name} needs the GPUs connected with NVLink; the selected GPUs are not.",
+            ))
+        elif machine.nvlink is None:
+            warnings.append(f"Whether the GPUs are connected with NVLink could not be checked; "
+                            f"{name} needs NVLink.")
+
+    # -- PyTorch ----------------------------------------------------------------------------------
+    if torch is None:
+        broken = machine.env.status is EnvStatus.TORCH_BROKEN
+        reasons.append(Reason(
+            ReasonKind.NO_TORCH,
+            "PyTorch is installed in this Python but fails to import." if broken
+            else "PyTorch is not installed in this Python.",
+            "The prerequisites page can install a CUDA build of PyTorch.",
+        ))
+    else:
+        torch_v = _torch_version(torch)
+        if req.min_torch is not None and torch_v is not None and torch_v < req.min_torch:
+            reasons.append(Reason(
+                ReasonKind.TORCH_TOO_OLD,
+                f"{name} needs PyTorch {ver_text(req.min_torch)} or newer; this Python has "
+                f"PyTorch {torch.version}.",
+                f"Install PyTorch {ver_text(req.min_torch)} or newer.",
+            ))
+        if torch.cuda is None:
+            gpu_reasons.append(Reason(
+                ReasonKind.TORCH_CPU_ONLY,
+                f"PyTorch is a CPU-only build ({torch.version}); {name} needs a CUDA build of "
+                "PyTorch.",
+                "The prerequisites page can install a CUDA build of PyTorch.",
+            ))
+
+    # -- CUDA ---------------------------------------------------------------------------------
+    torch_cuda = torch.cuda_version if torch is not None else None
+    cuda_ok_for_build = True
+    if torch_cuda is not None:
+        strictest = _strictest(_cuda_needs(recipe, req, selection, ccs))
+        toolkit = machine.toolkit
+        if toolkit is not None and toolkit[0] != torch_cuda[0]:
+            cuda_ok_for_build = False
+            gpu_reasons.append(Reason(
+                ReasonKind.TOOLKIT_MISMATCH,
+                f"The selected CUDA toolkit {cc_text(toolkit)} does not match the CUDA "
+                f"{cc_text(torch_cuda)} that PyTorch was built with: the major versions must "
+                "be the same to build extensions.",
+                f"Choose a CUDA {torch_cuda[0]}.x toolkit, or a PyTorch built for CUDA "
+                f"{toolkit[0]}.",
+            ))
+        if strictest is not None:
+            need, why = strictest
+            if toolkit is not None:
+                if toolkit < need[:2]:
+                    cuda_ok_for_build = False
+                    gpu_reasons.append(Reason(
+                        ReasonKind.CUDA_TOO_OLD,
+                        f"{name} needs CUDA {ver_text(need)} or newer{why}; the selected "
+                        f"toolkit is {cc_text(toolkit)}.",
+                        f"Install CUDA {ver_text(need)} or newer (with a PyTorch built for the "
+                        "same CUDA major version).",
+                    ))
+            elif torch_cuda[0] < need[0]:
+                cuda_ok_for_build = False
+                gpu_reasons.append(Reason(
+                    ReasonKind.CUDA_TOO_OLD,
+                    f"{name} needs CUDA {ver_text(need)} or newer{why}; PyTorch here is built "
+                    f"for CUDA {cc_text(torch_cuda)}, and the toolkit must have the same major "
+                    "version as PyTorch's.",
+                    f"Install a PyTorch built for CUDA {ver_text(need)} or newer.",
+                ))
+            else:
+                warnings.append(
+                    f"No CUDA toolkit is selected yet: building {name} needs CUDA "
+                    f"{ver_text(need)} or newer{why}, version {torch_cuda[0]}.x to match "
+                    "PyTorch.")
+        elif toolkit is None:
+            warnings.append(f"No CUDA toolkit is selected yet: building {name} needs one of "
+                            f"version {torch_cuda[0]}.x to match PyTorch.")
+        if (machine.os is OsName.WINDOWS and toolkit is not None and toolkit < (12, 4)
+                and cuda_ok_for_build):
+            warnings.append(f"CUDA {cc_text(toolkit)} is older than 12.4: current Visual Studio "
+                            "2022 C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.")
+        driver = machine.hardware.cuda_driver_version
+        if gpus and driver is not None and torch_cuda[0] > driver[0]:
+            warnings.append(f"The NVIDIA driver supports CUDA up to {cc_text(driver)}, but "
+                            f"PyTorch here uses CUDA {cc_text(torch_cuda)}: update the driver "
+                            "before the kernel can run.")
+
+    # -- Python -------------------------------------------------------------------------------
+    py = machine.python
+    if py is None:
+        reasons.append(Reason(ReasonKind.PYTHON, "The target Python could not be inspected.",
+                              "Choose a working Python on the environment page."))
+    else:
+        if req.min_python is not None and py < req.min_python:
+            reasons.append(Reason(
+                ReasonKind.PYTHON,
+                f"{name} {version.label} needs Python {ver_text(req.min_python)} or newer; the "
+                f"target Python is {ver_text(py)}.",
+                "Choose an environment with a newer Python.",
+            ))
+        if req.max_python is not None and py > req.max_python:
+            reasons.append(Reason(
+                ReasonKind.PYTHON,
+                f"{name} {version.label} supports Python up to {ver_text(req.max_python)}; the "
+                f"target Python is {ver_text(py)}.",
+                "Choose an environment with an older Python.",
+            ))
+
+    # -- collect ------------------------------------------------------------------------------
+    cpu_only = False
+    if req.cpu_fallback and gpu_reasons:
+        cpu_only = True
+        for r in gpu_reasons:
+            warnings.append(f"{r.text} The {name} will be built for the CPU only.")
+    else:
+        order = list(ReasonKind)
+        reasons = sorted(reasons + gpu_reasons, key=lambda r: order.index(r.kind))
+    if machine.os in req.os_warnings and machine.os in req.os:
+        warnings.append(req.os_warnings[machine.os])
+    for item in req.unchecked:
+        warnings.append(f"Not checked by the wizard: {item}.")
+    return Verdict(
+        recipe_id=recipe.id,
+        version=version.label,
+        reasons=tuple(reasons),
+        warnings=tuple(warnings),
+        archs=tuple(archs),
+        cpu_only=cpu_only,
+        alternative=alternative,
+    )
+
+
+def _torch_version(torch: TorchInfo) -> Ver | None:
+    try:
+        return parse_version(torch.major_minor)
+    except ValueError:
+        return None
+
+
+def recommended_version(recipe: Recipe, machine: Machine) -> RecipeVersion:
+    """The version to preselect: the one marked for this OS if it fits, else the newest that
+    fits, else the one marked for this OS (or the newest), so the page can show why not."""
+    marked = recipe.recommended_for(machine.os)
+    if marked is not None and assess(recipe, marked, machine).available:
+        return marked
+    for version in reversed(recipe.versions):
+        if assess(recipe, version, machine).available:
+            return version
+    return marked if marked is not None else recipe.newest
+
+

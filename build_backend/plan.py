@@ -1,0 +1,552 @@
+"""One home for planning: a build request becomes the exact :class:`BuildPlan`.
+
+Everything that decides *how* a kernel is built lives here, and every front end asks this
+module: the pipeline before a build, ``build --plan-only``, the Kernel page's estimate and the
+Build page's "what will run".
+
+* :class:`BuildRequest` — the kernel and version (a recipe; the bundled probe is one too), the
+  source tree, the target Python, the hardware and the selected GPUs.
+* :func:`machine_for` — the one description of "this machine" that the compatibility verdicts
+  (:func:`build_backend.catalog.assess`) and the plan share.
+* :func:`build_archs` — the one place that turns the selected GPUs into what is compiled
+  (the recipe's targets that serve them, or their own archs), honouring the recipe's limits.
+* :func:`arch_env` — how the recipe's arch knob is told, read from the recipe alone.
+* :func:`plan_parallelism` — MAX_JOBS × NVCC_THREADS for this recipe on this machine (the
+  estimate uses the same numbers).
+* :func:`plan_build` — the plan: source staged into a short build root, the CUDA toolkit that
+  fits torch (CUDA 13's CCCL folder on the host include path), the compiler environment
+  (Windows: :func:`windows_compiler_env`), the recipe's knobs, a CPU-only switch where the recipe
+  has one, and where the wheel and the log go.
+* :func:`estimate_build` — how long that takes here, from the recipe's measured costs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .catalog import (
+    GIB,
+    ArchKnob,
+    ArchSelection,
+    Machine,
+    OsName,
+    Recipe,
+    RecipeVersion,
+    SourceKind,
+    arch_list,
+    select_targets,
+)
+from .environment import PythonEnv
+from .errors import WizardError
+from .hardware import HardwareReport
+from .parallelism import RAM_HEADROOM, Parallelism, choose_parallelism
+from .paths import logs_dir, staging_dir, timestamp
+from .platforms import Platform
+from .platforms import current as current_platform
+from .processes import EnvChange, EnvMode
+from .resources import resource_path
+from .toolchain import cccl_include_dir
+from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
+
+
+class PlanError(WizardError):
+    """The build cannot be planned (no usable environment, no source, ...)."""
+
+
+# -- the plan ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildPlan:
+    """Exactly what a build will run. Nothing else is run."""
+
+    kernel: str  # recipe id
+    version: str
+    source_dir: Path
+    python: Path
+    command: tuple[str, ...]
+    cwd: Path
+    env_changes: tuple[EnvChange, ...]
+    output_dir: Path  # the wheel appears here (a staging folder, never site-packages)
+    log_path: Path
+    parallelism: Parallelism
+    archs: tuple[str, ...] = ()
+    cuda_home: Path | None = None
+    cuda_version: tuple[int, int] | None = None
+    host_include_var: str = "CPLUS_INCLUDE_PATH"  # INCLUDE for MSVC
+    notes: tuple[str, ...] = ()
+
+    def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
+        """The full environment of the build: ``base`` (default: this process's) + changes."""
+        env = dict(os.environ if base is None else base)
+        for change in self.env_changes:
+            if change.mode is EnvMode.PREPEND and env.get(change.name):
+                env[change.name] = change.value + os.pathsep + env[change.name]
+            else:
+                env[change.name] = change.value
+        return env
+
+    def env_value(self, name: str) -> str | None:
+        for change in reversed(self.env_changes):
+            if change.name == name:
+                return change.value
+        return None
+
+    def with_env(self, *changes: EnvChange, note: str = "") -> BuildPlan:
+        """A copy with these changes replacing any earlier change of the same variable."""
+        names = {c.name for c in changes if c.mode is EnvMode.SET}
+        kept = tuple(c for c in self.env_changes if c.name not in names)
+        notes = self.notes + ((note,) if note else ())
+        return replace(self, env_changes=kept + tuple(changes), notes=notes)
+
+    def describe(self) -> str:
+        """'What will run', copyable into a terminal (POSIX shell syntax)."""
+        lines = [f"# {self.kernel} {self.version}: build a wheel into {self.output_dir}"]
+        lines += [f"# {note}" for note in self.notes]
+        lines.append(f"cd {_quote(str(self.cwd))}")
+        for change in self.env_changes:
+            value = _quote(change.value)
+            if change.mode is EnvMode.PREPEND:
+                value = f'{value}"{os.pathsep}${change.name}"'
+            comment = f"  # {change.why}" if change.why else ""
+            lines.append(f"export {change.name}={value}{comment}")
+        lines.append(" ".join(_quote(part) for part in self.command))
+        return "\n".join(lines)
+
+
+def _quote(text: str) -> str:
+    if text and re.fullmatch(r"[\w@%+=:,./-]+", text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def make_plan(
+    *,
+    kernel: str,
+    version: str,
+    source_dir: Path,
+    python: Path,
+    python_scripts: Path | None,
+    output_dir: Path,
+    log_path: Path,
+    parallelism: Parallelism,
+    archs: Sequence[str] = (),
+    arch_changes: Sequence[EnvChange] = (),
+    uses_nvcc_threads: bool = False,
+    cuda_home: Path | None = None,
+    cuda_version: tuple[int, int] | None = None,
+    host_include_var: str = "CPLUS_INCLUDE_PATH",
+    knobs: Mapping[str, str] | None = None,
+    extra: Sequence[EnvChange] = (),
+    compiler_env: Sequence[EnvChange] = (),
+) -> BuildPlan:
+    """Compose the plan from decided parts (:func:`plan_build` decides them). ``compiler_env``:
+    the captured MSVC environment (Windows), applied first so the PATH and include additions
+    below go in front of it; ``arch_changes``: :func:`arch_env`'s; ``extra``: the rest."""
+    changes: list[EnvChange] = [
+        EnvChange("PYTHONUNBUFFERED", "1", why="stream the build's output as it happens"),
+        EnvChange("PIP_NO_INPUT", "1"),
+        EnvChange("PIP_DISABLE_PIP_VERSION_CHECK", "1"),
+        *compiler_env,
+        EnvChange("MAX_JOBS", str(parallelism.jobs), why=parallelism.reason),
+    ]
+    if uses_nvcc_threads:
+        changes.append(EnvChange("NVCC_THREADS", str(parallelism.nvcc_threads)))
+    if python_scripts is not None:
+        changes.append(EnvChange("PATH", str(python_scripts), EnvMode.PREPEND,
+                                 why="the target environment's ninja"))
+    notes: list[str] = []
+    if cuda_home is not None:
+        changes.append(EnvChange("CUDA_HOME", str(cuda_home), why="the CUDA toolkit to use"))
+        changes.append(EnvChange("PATH", str(cuda_home / "bin"), EnvMode.PREPEND,
+                                 why="its nvcc first on PATH"))
+        cccl = cccl_include_dir(cuda_home, cuda_version) if cuda_version else None
+        if cccl is not None:
+            changes.append(
+                EnvChange(host_include_var, str(cccl), EnvMode.PREPEND,
+                          why="CUDA 13 keeps the CCCL headers (cuda/std/...) here; the host "
+                          "compiler does not look there by itself")
+            )
+            notes.append("CUDA 13: CCCL headers added to the host include path")
+    changes += list(arch_changes)
+    for name, value in (knobs or {}).items():
+        changes.append(EnvChange(name, value, why="recipe setting"))
+    changes += list(extra)
+    command = (
+        str(python), "-m", "pip", "wheel", ".", "--no-build-isolation", "--no-deps",
+        "-w", str(output_dir), "-v",
+    )
+    return BuildPlan(
+        kernel=kernel,
+        version=version,
+        source_dir=source_dir,
+        python=python,
+        command=command,
+        cwd=source_dir,
+        env_changes=tuple(changes),
+        output_dir=output_dir,
+        log_path=log_path,
+        parallelism=parallelism,
+        archs=tuple(archs),
+        cuda_home=cuda_home,
+        cuda_version=cuda_version,
+        host_include_var=host_include_var,
+        notes=tuple(notes),
+    )
+
+
+# -- the request and the machine ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """What the pages (or the CLI's options) chose for one build."""
+
+    recipe: Recipe
+    version: RecipeVersion
+    env: PythonEnv
+    hardware: HardwareReport
+    # a prepared source tree (fetched, patched); None: the recipe's bundled source
+    source_dir: Path | None = None
+    gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
+
+
+def machine_for(
+    hardware: HardwareReport,
+    env: PythonEnv,
+    *,
+    selected: Sequence[int] | None = None,
+    toolkits: Sequence[CudaToolkit] | None = None,
+    platform: Platform | None = None,
+) -> Machine:
+    """The machine the verdicts and the plan look at: the hardware, the target Python, this
+    OS, the CUDA toolkit a build would use (the one that fits torch's CUDA) and the GPUs."""
+    plat = platform if platform is not None else current_platform()
+    torch_cuda = env.torch.cuda_version if env.torch is not None else None
+    release = None
+    if torch_cuda is not None:
+        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
+        chosen = choose_toolkit(found, torch_cuda)
+        release = chosen.release if chosen is not None else None
+    # the OS the hardware report was taken on (a recording of another machine says its own)
+    os_name = platform.name if platform is not None else None
+    return Machine.from_reports(hardware, env, os_name=os_name, toolkit=release,
+                                selected=selected)
+
+
+def build_archs(recipe: Recipe, version: RecipeVersion, machine: Machine) -> ArchSelection:
+    """What a build of ``version`` compiles for the machine's selected GPUs.
+
+    The one place GPU architectures are computed for a build: the selected GPUs' own archs
+    (:func:`build_backend.catalog.arch_list`), of which the recipe's targets that serve them
+    are chosen (an RTX 3090, cc 8.6, runs FlashAttention's sm_80 code) — or, for recipes
+    without targets, the archs the recipe supports (the probe's ``min_cc``)."""
+    return select_targets(recipe, version, arch_list(machine))
+
+
+def arch_env(recipe: Recipe, version: RecipeVersion,
+             selection: ArchSelection) -> list[EnvChange]:
+    """The environment changes that narrow a build to ``selection``, read from the recipe:
+    its ``arch_knob`` says the form, its targets' ``disable_env`` the flags to set."""
+    knob = recipe.knob_for(version)
+    values = selection.values
+    if not values or knob is ArchKnob.NONE:
+        return []
+    why = "build only for the selected GPUs"
+    if knob is ArchKnob.TORCH_CUDA_ARCH_LIST:
+        return [EnvChange("TORCH_CUDA_ARCH_LIST", ";".join(values), why=why)]
+    if knob is ArchKnob.FLASH_ATTN_CUDA_ARCHS:
+        return [EnvChange("FLASH_ATTN_CUDA_ARCHS",
+                          ";".join(v.replace(".", "") for v in values), why=why)]
+    return [EnvChange(t.disable_env, "1", why=f"no GPU that runs {t.name} code is selected")
+            for t in recipe.targets_for(version) if t.disable_env and t.arch not in values]
+
+
+def _n_targets(recipe: Recipe, selection: ArchSelection, cpu_only: bool) -> int:
+    """How many architectures the build compiles (0: the CPU part only)."""
+    if cpu_only:
+        return 0
+    if recipe.targets:
+        return len(selection.targets)
+    if selection.values:
+        return len(selection.values)
+    return 0 if recipe.requirements.cpu_fallback and not selection.gpu_archs else 1
+
+
+def plan_parallelism(recipe: Recipe, version: RecipeVersion, n_targets: int, cpu_cores: int,
+                     ram_available_bytes: int) -> Parallelism:
+    """Compile jobs × nvcc threads for this recipe version here.
+
+    nvcc's ``--threads`` only parallelises the *architectures* of one file, so a build for one
+    arch gets one thread per nvcc and as many parallel jobs as cores and RAM allow (FlashMLA's
+    upstream default of 32 threads would leave 31 of them idle and starve the jobs). A version
+    that does not read NVCC_THREADS runs its fixed thread count: the RAM sum counts it."""
+    costs = recipe.build
+    default_threads, knob = recipe.nvcc_threads(version)
+    if knob:
+        cap = max(1, min(default_threads, costs.max_nvcc_threads, max(1, n_targets)))
+        return choose_parallelism(cpu_cores, ram_available_bytes, costs.memory_gb_per_thread,
+                                  cap)
+    threads = max(1, default_threads)
+    if threads == 1:
+        return choose_parallelism(cpu_cores, ram_available_bytes, costs.memory_gb_per_thread, 1)
+    cores = max(1, cpu_cores)
+    ram_gb = max(ram_available_bytes, 0) / GIB
+    per_job = costs.memory_gb_per_thread * threads
+    by_ram = max(1, math.floor(ram_gb * RAM_HEADROOM / max(per_job, 0.1)))
+    jobs = max(1, min(cores, by_ram))
+    limit = "RAM" if by_ram < cores else "CPU cores"
+    return Parallelism(
+        jobs, threads,
+        f"{jobs} parallel compile job{'s' if jobs != 1 else ''} × {threads} nvcc threads "
+        f"(fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM "
+        f"available, ~{costs.memory_gb_per_thread:g} GB per compile thread)")
+
+
+# -- the plan of a request --------------------------------------------------------------------
+
+
+def stage_bundled_source(source: Path, build_root: Path) -> Path:
+    """Copy a bundled source (read-only inside a bundle) to a fresh folder in the build root."""
+    digest = hashlib.sha256()
+    for path in sorted(source.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(source)).encode())
+            digest.update(path.read_bytes())
+    target = build_root / f"{source.name}-{digest.hexdigest()[:12]}"
+    if target.exists():
+        shutil.rmtree(target)  # leftovers of an earlier build (build/, *.egg-info) go too
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
+                                                                   "*.egg-info", "dist"))
+    return target
+
+
+CompilerEnv = Callable[[CudaToolkit | None, Path], tuple[list[EnvChange], str]]
+
+
+def plan_build(
+    request: BuildRequest,
+    *,
+    platform: Platform | None = None,
+    toolkits: Sequence[CudaToolkit] | None = None,
+    build_root: Path | None = None,
+    compiler_env: CompilerEnv | None = None,
+    stage: bool = True,
+) -> BuildPlan:
+    """The plan for ``request``.
+
+    ``stage=False`` plans without side effects (``--plan-only``, the pages' preview): a bundled
+    source is not copied and nothing is created. ``compiler_env`` (default on Windows: the
+    Visual Studio environment of the toolset this CUDA accepts) gives extra environment
+    changes and a note."""
+    plat = platform if platform is not None else current_platform()
+    env = request.env
+    recipe, version = request.recipe, request.version
+    if not env.usable:
+        raise PlanError(f"The chosen Python ({env.executable}) cannot be built into: "
+                        f"{env.summary}", hint=env.hint)
+    if env.torch is None:
+        raise PlanError(
+            f"The chosen Python ({env.executable}) has no PyTorch, which every kernel build "
+            "needs.",
+            hint="Install PyTorch into it (the Prerequisites step offers it), or choose "
+            "another environment.",
+        )
+    torch_cuda = env.torch.cuda_version
+    cpu_only = torch_cuda is None
+    if cpu_only and not recipe.requirements.cpu_fallback:
+        raise PlanError(
+            f"{recipe.name} needs a CUDA build of PyTorch; {env.executable} has a CPU-only one.",
+            hint="Install a CUDA build of PyTorch (the Prerequisites step offers it), or "
+            "choose another environment.",
+        )
+    bundled = recipe.source.kind is SourceKind.LOCAL
+    source = request.source_dir
+    if source is None:
+        if not bundled:
+            raise PlanError(f"{recipe.name} needs its source first.",
+                            hint="Choose where the source comes from (Kernel step or --source).")
+        source = resource_path(recipe.source.path or "")
+    if not source.is_dir():
+        raise PlanError(f"The source folder {source} does not exist.",
+                        hint="Choose the kernel's source again (Kernel step or --source).")
+    root = build_root if build_root is not None else plat.default_build_root()
+    if stage:
+        root.mkdir(parents=True, exist_ok=True)
+        if bundled and request.source_dir is None:
+            source = stage_bundled_source(source, root)
+
+    found: list[CudaToolkit] = []
+    if not cpu_only:
+        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
+    toolkit = choose_toolkit(found, torch_cuda) if not cpu_only else None
+    machine = Machine.from_reports(request.hardware, env, os_name=plat.name,
+                                   toolkit=toolkit.release if toolkit else None,
+                                   selected=request.gpu_indices)
+    selection = build_archs(recipe, version, machine)
+    archs: tuple[str, ...] = () if cpu_only else selection.values
+    notes: list[str] = []
+    if not cpu_only and not selection.gpu_archs:
+        notes.append("no GPU selected: the library's default architecture list is built")
+    host = request.hardware.host
+    parallelism = plan_parallelism(recipe, version, _n_targets(recipe, selection, cpu_only),
+                                   host.cpu_logical, host.ram_available)
+    stamp = timestamp()
+    scripts = Path(env.raw.get("python", {}).get("scripts") or env.executable.parent)
+    if compiler_env is None and plat.name == "windows":
+        compiler_env = windows_compiler_env
+    msvc: list[EnvChange] = []
+    if compiler_env is not None:
+        msvc, msvc_note = compiler_env(toolkit, root)
+        notes.append(msvc_note)
+    extra: list[EnvChange] = []
+    if cpu_only and recipe.build.cpu_only_env:
+        extra.append(EnvChange(recipe.build.cpu_only_env, "1",
+                               why="PyTorch here is a CPU-only build: the CPU part only"))
+    _, threads_knob = recipe.nvcc_threads(version)
+    plan = make_plan(
+        kernel=recipe.id,
+        version=version.label,
+        source_dir=source,
+        python=env.executable,
+        python_scripts=scripts,
+        output_dir=staging_dir(create=stage) / f"{recipe.id}-{stamp}",
+        log_path=logs_dir(create=stage) / f"{stamp}-{recipe.id}.log",
+        parallelism=parallelism,
+        archs=archs,
+        arch_changes=() if cpu_only else arch_env(recipe, version, selection),
+        uses_nvcc_threads=threads_knob,
+        cuda_home=toolkit.root if toolkit else None,
+        cuda_version=toolkit.release if toolkit else None,
+        host_include_var=plat.host_include_var,
+        knobs=recipe.env,
+        extra=extra,
+        compiler_env=msvc,
+    )
+    for note in notes:
+        plan = plan.with_env(note=note)
+    return plan
+
+
+def windows_compiler_env(
+    toolkit: CudaToolkit | None, build_root: Path
+) -> tuple[list[EnvChange], str]:
+    """Windows: the captured ``vcvarsall.bat`` environment of the MSVC toolset that the
+    chosen CUDA toolkit accepts (see :mod:`.compiler_env`)."""
+    from .compiler_env import windows_build_env
+    from .platforms.windows import run_capture
+    from .prereqs.compiler import judge_instances
+    from .prereqs.facts import gather_msvc
+    from .toolchain import read_host_config
+
+    bounds = None
+    if toolkit is not None:
+        try:
+            bounds = read_host_config(toolkit.root)
+        except WizardError:
+            bounds = None  # no header: no bounds to respect
+    usable = judge_instances(gather_msvc()).usable
+    cuda_text = toolkit.version.text if toolkit is not None and toolkit.version else "(none)"
+    return windows_build_env(run_capture, usable, bounds, cuda_text, os.environ,
+                             build_root / "t")
+
+
+# -- how long it takes ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildEstimate:
+    seconds: float
+    jobs: int  # parallel compile jobs (MAX_JOBS)
+    nvcc_threads: int  # threads per nvcc
+    parallel: float  # compile threads busy at once
+    core_seconds: float  # total compile work
+    targets: int  # archs compiled
+    explanation: str
+
+
+def estimate_build(
+    recipe: Recipe,
+    version: RecipeVersion,
+    archs: Sequence[str],
+    cpu_cores: int,
+    ram_gb: float,
+    os: OsName,
+    *,
+    cpu_only: bool = False,
+) -> BuildEstimate:
+    """A build-time estimate from the recipe's measured costs and this machine's parallelism.
+
+    * Work: ``translation_units_per_arch × targets × core_seconds_per_unit`` CPU-core-seconds
+      of device code, plus ``host_core_seconds`` of arch-independent code. ``targets`` is what
+      :func:`select_targets` picks for ``archs`` (a fixed list when the version has no knob;
+      upstream's default list when ``archs`` is empty; none for a CPU-only probe).
+    * Parallelism: :func:`plan_parallelism`, the build plan's own rule (jobs × nvcc threads
+      from the cores and ``memory_gb_per_thread`` of the available RAM). An nvcc thread only
+      helps with more than one arch, and there can't be more jobs than units.
+    * Time: ``(fixed_seconds + work / parallel) × windows_factor`` (on Windows).
+
+    Calibration: FlashMLA on an H100 with 16 cores: 110 s (SM90 only) and 184 s (both archs);
+    FlashAttention on 64 cores: 3-5 min for two archs (shared/knowledge/failures.md).
+    """
+    costs = recipe.build
+    selection = select_targets(recipe, version, archs)
+    n_targets = _n_targets(recipe, selection, cpu_only)
+    units = recipe.translation_units(version)
+    cores = max(1, cpu_cores)
+    par = plan_parallelism(recipe, version, n_targets, cores, int(max(ram_gb, 0.0) * GIB))
+    jobs, threads = par.jobs, par.nvcc_threads
+    useful_threads = max(1, min(threads, max(1, n_targets)))
+    device_work = units * n_targets * costs.core_seconds_per_unit
+    work = device_work + costs.host_core_seconds
+    work_items = max(1, units if n_targets else 1)
+    parallel = float(max(1, min(cores, jobs * useful_threads, work_items * useful_threads)))
+    seconds = costs.fixed_seconds + work / parallel
+    factor = costs.windows_factor if os is OsName.WINDOWS else 1.0
+    seconds *= factor
+    what = ("the CPU part" if n_targets == 0 else
+            f"{n_targets} arch{'s' if n_targets != 1 else ''} × {units} units")
+    explanation = (
+        f"{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads "
+        f"({jobs} job{'s' if jobs != 1 else ''} × {threads} nvcc thread"
+        f"{'s' if threads != 1 else ''}, {cores} cores, {ram_gb:.0f} GB RAM)"
+        + (f", × {factor:g} on Windows" if factor != 1.0 else "")
+    )
+    return BuildEstimate(
+        seconds=seconds,
+        jobs=jobs,
+        nvcc_threads=threads,
+        parallel=parallel,
+        core_seconds=work,
+        targets=n_targets,
+        explanation=explanation,
+    )
+
+
+def estimate_build_seconds(
+    recipe: Recipe,
+    version: RecipeVersion,
+    archs: Sequence[str],
+    cpu_cores: int,
+    ram_gb: float,
+    os: OsName,
+) -> float:
+    """Seconds a source build should take; see :func:`estimate_build` for the model."""
+    return estimate_build(recipe, version, archs, cpu_cores, ram_gb, os).seconds
+
+
+def estimate_for(recipe: Recipe, version: RecipeVersion, machine: Machine) -> BuildEstimate:
+    """The estimate of a source build of ``version`` on ``machine`` (its selected GPUs, cores,
+    RAM and OS): what the Kernel step and ``kernels`` show."""
+    selection = build_archs(recipe, version, machine)
+    torch = machine.env.torch
+    cpu_only = torch is None or torch.cuda_version is None
+    return estimate_build(recipe, version, list(selection.gpu_archs), machine.cpu_cores,
+                          machine.ram_gb, machine.os, cpu_only=cpu_only)

@@ -1,0 +1,442 @@
+"""The flow, once: detect → environment → check → choose → plan → build → verify → install.
+
+:class:`Session` holds what the steps have learned and runs each step; the wizard's pages and
+the headless CLI both drive it, so the order of the steps, what each one needs and what a
+change invalidates are decided here, not in a front end:
+
+* a step refuses to run before what it needs (:meth:`Session.blocker` says why, in words);
+* a result belongs to the choices it was made for: a build made for another kernel, version,
+  source, GPU selection or Python is not current any more (:meth:`Session.current_build`),
+  and neither is a verification of an older build (:meth:`Session.current_verification`);
+* :meth:`Session.run_build_flow` is the whole headless sequence (build, verify from staging,
+  install), made of the same step methods the pages call.
+
+Long steps report through a callback of small typed events and honour a
+:class:`threading.Event` for cancel. The front ends only show them: ``app/workers.py`` turns
+them into Qt signals, :mod:`.cli_build` prints them.
+
+Tests swap the core functions through :class:`SessionServices` (a replayed NVML, a stand-in
+build), never the flow itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+from pathlib import Path
+from typing import Any
+
+from .build import BuildEvent, BuildOutcome, BuildStatus, run_build
+from .catalog import Catalog, Machine, Recipe, RecipeVersion, assess, load_catalog
+from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
+from .errors import WizardError
+from .hardware import HardwareReport, detect
+from .install import InstallResult, install_wheel, load_installs
+from .pipeline import KernelChoice, SourceMode, run_pipeline
+from .plan import BuildEstimate, BuildPlan, BuildRequest, PlanError, machine_for, plan_build
+from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
+from .reverify import ReverifyResult, reverify_all
+from .stage import FlowOutcome, verify_then_install
+from .toolkits import CudaToolkit, discover_toolkits
+from .wheels import WheelCandidate
+
+
+class Stage(IntEnum):
+    """The steps of the flow, in order (the wizard has one page per stage)."""
+
+    WELCOME = 0
+    HARDWARE = 1
+    PREREQS = 2
+    KERNEL = 3
+    BUILD = 4
+    VERIFY = 5
+    DONE = 6
+
+
+class FlowError(WizardError):
+    """A step was asked for before what it needs (the message says what is missing)."""
+
+
+BuildRunner = Callable[["Session", Callable[[object], None], threading.Event], BuildOutcome]
+
+
+@dataclass
+class SessionServices:
+    """The core functions the flow calls (replaceable in tests: a replayed NVML, a stand-in
+    build). Defaults are the real ones."""
+
+    detect: Callable[[], HardwareReport] = detect
+    discover: Callable[[], list[Candidate]] = discover_candidates
+    inspect: Callable[[Path], PythonEnv] = inspect_python
+    # the build step: source, patches, plan and build of the session's choice
+    build: BuildRunner | None = None  # None: the real pipeline (default_build)
+    make_plan: Callable[[Session], BuildPlan] | None = None  # set: build exactly this plan
+    run_build: Callable[..., BuildOutcome] = run_build
+    verify_then_install: Callable[..., FlowOutcome] = verify_then_install
+    install_wheel: Callable[..., InstallResult] = install_wheel
+    reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
+    installs: Callable[[], list[dict[str, Any]]] = load_installs
+    gather_facts: Callable[..., SystemFacts] = gather_facts
+    run_checks: Callable[[SystemFacts], list[CheckResult]] = run_checks
+    refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
+    load_catalog: Callable[[], Catalog] = load_catalog
+    discover_toolkits: Callable[[], list[CudaToolkit]] = discover_toolkits
+
+
+def default_build(session: Session, sink: Callable[[object], None],
+                  cancel: threading.Event) -> BuildOutcome:
+    """Source, patches, plan and build of the session's choice (the probe when none)."""
+    env, hardware = session.require_target()
+    choice = session.effective_choice()
+    return run_pipeline(choice, env, hardware, sink, cancel)
+
+
+@dataclass(frozen=True)
+class FlowOptions:
+    """How far the headless flow goes after a successful build."""
+
+    verify: bool = True
+    install: bool = True
+    allow_failed: bool = False  # install even when the verification fails
+    quick: bool = False  # the quick verification
+
+
+@dataclass(frozen=True)
+class StepNotice:
+    """A line for the person watching: what the flow is doing next."""
+
+    text: str
+
+
+FlowEvent = BuildEvent | StepNotice
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    """What the headless flow did: the build, and the verification/install if they ran."""
+
+    build: BuildOutcome
+    verification: FlowOutcome | None = None
+    installed_unverified: InstallResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        if self.build.status is not BuildStatus.SUCCEEDED:
+            return False
+        return self.verification is None or self.verification.report.passed
+
+
+@dataclass
+class Session:
+    """What the flow has learned so far, and the steps that learn more.
+
+    The attributes are plain state (pages and tests read them); the methods are the steps.
+    """
+
+    services: SessionServices = field(default_factory=SessionServices)
+    hardware: HardwareReport | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    environment: PythonEnv | None = None
+    reverify_only: bool = False
+    facts: SystemFacts | None = None
+    checks: list[CheckResult] = field(default_factory=list)
+    kernel_choice: KernelChoice | None = None  # None: the bundled probe kernel
+    prebuilt: WheelCandidate | None = None  # a matching prebuilt wheel instead of a build
+    build_outcome: BuildOutcome | None = None
+    verify_outcome: FlowOutcome | None = None
+    _catalog: Catalog | None = None
+    _toolkits: list[CudaToolkit] | None = None
+    _built_for: tuple[object, ...] | None = None
+    _verified_for: object = None
+    discarded_builds: int = 0  # how often a build was dropped to be built again
+
+    # -- what the flow knows -------------------------------------------------------------
+
+    @property
+    def verify_adapter(self) -> str:
+        choice = self.kernel_choice
+        return choice.recipe.verify_adapter if choice is not None else "probe"
+
+    def catalog(self) -> Catalog:
+        if self._catalog is None:
+            self._catalog = self.services.load_catalog()
+        return self._catalog
+
+    def toolkits(self) -> list[CudaToolkit]:
+        """The CUDA toolkits of this machine (runs nvcc once: call it off the GUI thread)."""
+        if self._toolkits is None:
+            self._toolkits = list(self.services.discover_toolkits())
+        return self._toolkits
+
+    def set_toolkits(self, toolkits: Sequence[CudaToolkit]) -> None:
+        self._toolkits = list(toolkits)
+
+    def require_target(self) -> tuple[PythonEnv, HardwareReport]:
+        if self.hardware is None:
+            raise FlowError("The hardware has not been detected yet.",
+                            hint="Go back to the Hardware step and let it finish.")
+        if self.environment is None:
+            raise FlowError("No Python environment has been chosen yet.",
+                            hint="Choose the Python that gets the kernel on the Hardware step "
+                            "(headless: --python PATH).")
+        return self.environment, self.hardware
+
+    def machine(self, selected: Sequence[int] | None = None) -> Machine:
+        """The one description of this machine that verdicts, estimates and plans share."""
+        env, hardware = self.require_target()
+        return machine_for(hardware, env, selected=selected, toolkits=self.toolkits())
+
+    def probe_choice(self) -> KernelChoice:
+        recipe = self.catalog().get("probe")
+        return KernelChoice.default(recipe, recipe.newest)
+
+    def effective_choice(self) -> KernelChoice:
+        """The chosen kernel (the probe when none was chosen), with the prebuilt wheel."""
+        choice = self.kernel_choice or self.probe_choice()
+        if self.prebuilt is not None:
+            choice = replace(choice, prebuilt=self.prebuilt)
+        return choice
+
+    # -- detect and choose the environment ------------------------------------------------
+
+    def detect(self) -> HardwareReport:
+        """Hardware detection and the Python candidates (slow: off the GUI thread)."""
+        report = self.services.detect()
+        candidates = list(self.services.discover())
+        self.hardware = report
+        self.candidates = candidates
+        return report
+
+    def inspect(self, python: Path) -> PythonEnv:
+        """Inspect a Python without choosing it (slow: runs it)."""
+        return self.services.inspect(python)
+
+    def choose_environment(self, env: PythonEnv | None) -> None:
+        """The Python that gets the kernel; what was checked for another one is dropped."""
+        previous = self.environment
+        self.environment = env
+        if previous is None or env is None or previous.executable != env.executable:
+            self.facts = None
+            self.checks = []
+
+    def update_environment(self, env: PythonEnv) -> None:
+        """The same Python, inspected again (a fix installed PyTorch or ninja into it)."""
+        if self.environment is not None and env.executable == self.environment.executable:
+            self.environment = env
+
+    # -- prerequisites ------------------------------------------------------------------
+
+    def check(self) -> list[CheckResult]:
+        """Gather the facts once and run every check (slow: off the GUI thread)."""
+        facts = self.services.gather_facts(env=self.environment, hardware=self.hardware)
+        return self._checked(facts)
+
+    def recheck(self, check: CheckId) -> list[CheckResult]:
+        """After a fix: gather that check's facts again and run every check."""
+        if self.facts is None:
+            return self.check()
+        return self._checked(self.services.refresh(self.facts, check))
+
+    def _checked(self, facts: SystemFacts) -> list[CheckResult]:
+        results = list(self.services.run_checks(facts))
+        self.facts = facts
+        self.checks = results
+        env = getattr(facts, "env", None)
+        if isinstance(env, PythonEnv):
+            self.update_environment(env)  # e.g. PyTorch was just installed into it
+        return results
+
+    def blocking_checks(self) -> list[CheckResult]:
+        return [r for r in self.checks if r.blocks]
+
+    # -- choose -----------------------------------------------------------------------
+
+    def choose_kernel(self, choice: KernelChoice | None,
+                      prebuilt: WheelCandidate | None = None) -> None:
+        self.kernel_choice = choice
+        self.prebuilt = prebuilt
+
+    def verdict_for(self, recipe: Recipe, version: RecipeVersion,
+                    selected: Sequence[int] | None = None) -> Any:
+        return assess(recipe, version, self.machine(selected))
+
+    # -- plan and build -----------------------------------------------------------------
+
+    def build_key(self) -> tuple[object, ...]:
+        """What a build depends on: the target Python and every choice of the Kernel step."""
+        choice = self.kernel_choice
+        env = self.environment
+        return (
+            env.executable if env else None,
+            (choice.recipe.id, choice.version.label, choice.source_mode, choice.local_path,
+             choice.gpu_indices) if choice else None,
+            self.prebuilt.url if self.prebuilt else None,
+        )
+
+    def current_build(self) -> BuildOutcome | None:
+        """The build outcome, if it was made for the current choices."""
+        if self.build_outcome is None or self._built_for != self.build_key():
+            return None
+        return self.build_outcome
+
+    def plan_preview(self) -> BuildPlan:
+        """The plan the build would run, without side effects (``--plan-only``; pages)."""
+        env, hardware = self.require_target()
+        choice = self.effective_choice()
+        if choice.prebuilt is not None:
+            raise PlanError("A prebuilt wheel is downloaded, not built: there is no build plan.")
+        if choice.source_mode is SourceMode.DOWNLOAD or (
+                choice.local_path is not None and choice.local_path.is_file()):
+            raise PlanError("The exact plan needs the source first (a download or an archive to "
+                            "extract); it is shown once the build has the source.")
+        bundled = choice.source_mode is SourceMode.BUNDLED
+        request = BuildRequest(choice.recipe, choice.version, env, hardware,
+                               source_dir=None if bundled else choice.local_path,
+                               gpu_indices=choice.gpu_indices)
+        return plan_build(request, toolkits=self.toolkits(), stage=False)
+
+    def estimate(self, recipe: Recipe, version: RecipeVersion,
+                 selected: Sequence[int] | None = None) -> BuildEstimate:
+        """How long a source build of ``version`` takes here (the plan's own parallelism)."""
+        from .plan import estimate_for
+
+        return estimate_for(recipe, version, self.machine(selected))
+
+    def build(self, on_event: Callable[[object], None] | None = None,
+              cancel: threading.Event | None = None) -> BuildOutcome:
+        """Build the chosen kernel (or download the chosen prebuilt wheel) into staging.
+
+        Never touches the target environment. A failed or cancelled build is an outcome;
+        an error before the build (no source, a patch that does not apply) raises."""
+        self.require_target()
+        sink = on_event if on_event is not None else (lambda _event: None)
+        stop = cancel if cancel is not None else threading.Event()
+        key = self.build_key()
+        self.build_outcome = None
+        self.verify_outcome = None
+        self._built_for = None
+        services = self.services
+        if services.make_plan is not None:
+            plan = services.make_plan(self)
+            from .build import PlanEvent
+
+            sink(PlanEvent(plan))
+            outcome = services.run_build(plan, sink, stop)
+        else:
+            runner = services.build if services.build is not None else default_build
+            outcome = runner(self, sink, stop)
+        self.build_outcome = outcome
+        self._built_for = key
+        return outcome
+
+    def discard_build(self) -> None:
+        """Forget the build (and its verification): the next Build step builds again."""
+        self.build_outcome = None
+        self.verify_outcome = None
+        self._built_for = None
+        self.discarded_builds += 1
+
+    # -- verify and install -------------------------------------------------------------
+
+    def current_verification(self) -> FlowOutcome | None:
+        """The verification of the current build (None after a rebuild or another choice)."""
+        build = self.current_build()
+        if build is None or self.verify_outcome is None or self._verified_for is not build:
+            return None
+        return self.verify_outcome
+
+    def _kernel_id(self, outcome: BuildOutcome) -> str:
+        if outcome.plan is not None:
+            return outcome.plan.kernel
+        return self.kernel_choice.recipe.id if self.kernel_choice is not None else "probe"
+
+    def _built_wheel(self) -> tuple[PythonEnv, BuildOutcome, Path]:
+        env, _ = self.require_target()
+        outcome = self.current_build()
+        if outcome is None or outcome.status is not BuildStatus.SUCCEEDED \
+                or outcome.wheel is None:
+            raise FlowError("Nothing to verify: there is no built wheel for these choices.",
+                            hint="Build the kernel first (the Build step).")
+        return env, outcome, outcome.wheel
+
+    def verify_and_install(self, *, install: bool = True, allow_failed: bool = False,
+                           quick: bool = False) -> FlowOutcome:
+        """Verify the staged wheel in the target Python; install it only if it passes (or
+        ``allow_failed``). The result is kept as the current verification."""
+        env, outcome, wheel = self._built_wheel()
+        result = self.services.verify_then_install(
+            env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
+            install=install, allow_failed=allow_failed, quick=quick)
+        self.verify_outcome = result
+        self._verified_for = outcome
+        return result
+
+    def install_unverified(self) -> InstallResult:
+        """Install the staged wheel without verifying it (the person chose so)."""
+        env, outcome, wheel = self._built_wheel()
+        installed = self.services.install_wheel(env.executable, wheel,
+                                                kernel=self._kernel_id(outcome),
+                                                adapter=self.verify_adapter)
+        self._record_install(installed)
+        return installed
+
+    def _record_install(self, installed: InstallResult | None) -> None:
+        if self.verify_outcome is not None:
+            self.verify_outcome = replace(self.verify_outcome, installed=installed)
+
+    def installs(self) -> list[dict[str, Any]]:
+        return self.services.installs()
+
+    def reverify(self) -> list[ReverifyResult]:
+        return self.services.reverify_all()
+
+    # -- where the flow stands ------------------------------------------------------------
+
+    def blocker(self, stage: Stage) -> str | None:
+        """Why ``stage`` cannot be entered yet, in words; None when it can."""
+        if stage >= Stage.PREREQS and not self.reverify_only:
+            if self.hardware is None:
+                return "The hardware has not been detected yet."
+            if self.environment is None or not self.environment.usable:
+                return "Choose a working Python environment first."
+        if stage >= Stage.KERNEL and not self.reverify_only and self.blocking_checks():
+            names = ", ".join(r.title for r in self.blocking_checks())
+            return f"A prerequisite must be fixed first: {names}."
+        if stage >= Stage.VERIFY and not self.reverify_only:
+            build = self.current_build()
+            if build is None or build.status is not BuildStatus.SUCCEEDED:
+                return "The kernel has not been built for these choices yet."
+        return None
+
+    # -- the headless flow ------------------------------------------------------------------
+
+    def run_build_flow(self, options: FlowOptions,
+                       on_event: Callable[[object], None] | None = None,
+                       cancel: threading.Event | None = None) -> FlowResult:
+        """Build, then verify from staging and install (as ``options`` say): the headless
+        front end's whole sequence, made of the same steps the pages call."""
+        sink = on_event if on_event is not None else (lambda _event: None)
+        stop = cancel if cancel is not None else threading.Event()
+        outcome = self.build(sink, stop)
+        if outcome.status is not BuildStatus.SUCCEEDED or outcome.wheel is None:
+            return FlowResult(outcome)
+        if stop.is_set():
+            return FlowResult(replace(outcome, status=BuildStatus.CANCELLED,
+                                      message="Cancelled after the build; nothing was installed."))
+        if options.verify:
+            sink(StepNotice(f"verifying {outcome.wheel.name} before installing it…"))
+            flow = self.verify_and_install(install=options.install,
+                                           allow_failed=options.allow_failed,
+                                           quick=options.quick)
+            return FlowResult(outcome, verification=flow)
+        if options.install:
+            return FlowResult(outcome, installed_unverified=self.install_unverified())
+        return FlowResult(outcome)
+
+
+__all__ = [
+    "FlowError", "FlowEvent", "FlowOptions", "FlowResult", "Session", "SessionServices",
+    "Stage", "StepNotice", "default_build",
+]

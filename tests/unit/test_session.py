@@ -1,0 +1,184 @@
+"""The flow object driven without Qt: order, invalidation, and the headless sequence."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from build_backend.build import BuildOutcome, BuildStatus, PlanEvent
+from build_backend.catalog import load_catalog
+from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
+from build_backend.hardware import HardwareReport, detect
+from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.pipeline import KernelChoice, SourceMode
+from build_backend.plan import BuildPlan, BuildRequest, plan_build
+from build_backend.session import (
+    FlowError,
+    FlowOptions,
+    Session,
+    SessionServices,
+    Stage,
+    StepNotice,
+)
+
+H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
+
+
+def h100() -> HardwareReport:
+    recording = json.loads(H100.read_text(encoding="utf-8"))
+    return detect(lambda: ReplayNvmlApi(recording))
+
+
+def cpu_env(tmp_path: Path, name: str = "env") -> PythonEnv:
+    torch = TorchInfo("2.13.0+cpu", None, False, 0, (), True)
+    return PythonEnv(executable=tmp_path / name / "bin" / "python", status=EnvStatus.CPU_TORCH,
+                     summary="test", torch=torch,
+                     raw={"python": {"scripts": str(tmp_path / name / "bin")}})
+
+
+class Recorder:
+    """Stand-ins for the slow steps that record what the flow asked of them."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.calls: list[str] = []
+        self.wheel = tmp_path / "ksw_probe_kernel-0.1.0-py3-none-any.whl"
+        self.wheel.write_bytes(b"stand-in")
+
+    def build(self, session: Session, sink: Any, cancel: threading.Event) -> BuildOutcome:
+        self.calls.append(f"build {session.effective_choice().recipe.id}")
+        return BuildOutcome(BuildStatus.SUCCEEDED, "Built.", "", None, self.wheel,
+                            self.tmp_path / "build.log", 1.0, 1, 0, None)
+
+    def verify(self, python: Path, wheel: Path, **options: Any) -> Any:
+        self.calls.append(f"verify {wheel.name} {options}")
+        return "verified"
+
+    def install(self, python: Path, wheel: Path, **options: Any) -> Any:
+        self.calls.append(f"install {wheel.name} {options}")
+        return "installed"
+
+    def services(self) -> SessionServices:
+        return SessionServices(detect=h100, discover=lambda: [], build=self.build,
+                               verify_then_install=self.verify, install_wheel=self.install,
+                               discover_toolkits=lambda: [])
+
+
+def test_steps_refuse_to_run_before_what_they_need(tmp_path: Path) -> None:
+    session = Session(Recorder(tmp_path).services())
+    assert session.blocker(Stage.PREREQS) == "The hardware has not been detected yet."
+    with pytest.raises(FlowError, match="not been detected"):
+        session.build()
+    session.detect()
+    assert session.hardware is not None and session.hardware.gpus[0].name.startswith("NVIDIA H100")
+    assert session.blocker(Stage.PREREQS) == "Choose a working Python environment first."
+    with pytest.raises(FlowError, match="No Python environment"):
+        session.machine()
+    session.choose_environment(cpu_env(tmp_path))
+    assert session.blocker(Stage.KERNEL) is None
+    assert session.blocker(Stage.VERIFY) == "The kernel has not been built for these choices yet."
+    with pytest.raises(FlowError, match="Nothing to verify"):
+        session.verify_and_install()
+
+
+def test_a_build_belongs_to_the_choices_it_was_made_for(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path)
+    session = Session(recorder.services())
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    outcome = session.build()
+    assert session.current_build() is outcome and session.blocker(Stage.VERIFY) is None
+    assert session.verify_and_install() == "verified"
+    assert session.current_verification() == "verified"
+
+    catalog = load_catalog()
+    mla = catalog.get("flashmla")
+    session.choose_kernel(KernelChoice(mla, mla.newest, SourceMode.LOCAL, tmp_path))
+    assert session.current_build() is None  # built for the probe, not for FlashMLA
+    assert session.current_verification() is None
+    with pytest.raises(FlowError):
+        session.install_unverified()
+
+    session.choose_kernel(None)  # back to the probe: that build is current again
+    assert session.current_build() is outcome
+    session.choose_environment(cpu_env(tmp_path, "other"))  # another Python
+    assert session.current_build() is None
+    assert session.checks == [] and session.facts is None  # its checks were for the old one
+
+
+def test_discarding_a_build_asks_for_a_new_one(tmp_path: Path) -> None:
+    session = Session(Recorder(tmp_path).services())
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    session.build()
+    before = session.discarded_builds
+    session.discard_build()
+    assert session.current_build() is None and session.discarded_builds == before + 1
+
+
+def test_headless_flow_verifies_then_installs(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path)
+    session = Session(recorder.services())
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    events: list[object] = []
+    result = session.run_build_flow(FlowOptions(quick=True), events.append)
+    assert result.verification == "verified"
+    assert recorder.calls[0] == "build probe"
+    assert "'install': True" in recorder.calls[1] and "'quick': True" in recorder.calls[1]
+    assert any(isinstance(e, StepNotice) and "verifying" in e.text for e in events)
+
+    recorder.calls.clear()
+    result = session.run_build_flow(FlowOptions(verify=False))
+    assert result.installed_unverified == "installed" and result.verification is None
+    assert [c.split()[0] for c in recorder.calls] == ["build", "install"]
+
+    recorder.calls.clear()
+    result = session.run_build_flow(FlowOptions(verify=False, install=False))
+    assert [c.split()[0] for c in recorder.calls] == ["build"]
+
+
+def test_a_failed_build_stops_the_flow(tmp_path: Path) -> None:
+    recorder = Recorder(tmp_path)
+
+    def failing(session: Session, sink: Any, cancel: threading.Event) -> BuildOutcome:
+        ok = recorder.build(session, sink, cancel)
+        return replace(ok, status=BuildStatus.FAILED, wheel=None, message="The build failed.")
+
+    services = replace(recorder.services(), build=failing)
+    session = Session(services)
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    result = session.run_build_flow(FlowOptions())
+    assert not result.ok and result.verification is None
+    assert [c.split()[0] for c in recorder.calls] == ["build"]  # nothing verified or installed
+
+
+def test_a_fixed_plan_is_announced_and_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """services.make_plan (screenshots, GUI tests) builds exactly that plan through the runner."""
+    monkeypatch.setenv("KSW_DATA_DIR", str(tmp_path / "data"))
+    recorder = Recorder(tmp_path)
+    ran: list[object] = []
+
+    def run_build(plan: object, sink: Any, cancel: threading.Event) -> BuildOutcome:
+        ran.append(plan)
+        return recorder.build(session, sink, cancel)
+
+    def probe_plan(session: Session) -> BuildPlan:
+        env, hardware = session.require_target()
+        probe = session.catalog().get("probe")
+        return plan_build(BuildRequest(probe, probe.newest, env, hardware), toolkits=[],
+                          stage=False)
+
+    services = replace(recorder.services(), make_plan=probe_plan, run_build=run_build)
+    session = Session(services)
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    events: list[object] = []
+    session.build(events.append)
+    assert isinstance(events[0], PlanEvent) and ran == [events[0].plan]
