@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import IO
 
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .platforms import current as current_platform
 from .platforms import process_group_options
 from .processes import EnvChange, EnvMode, kill_tree, running_compilers
 from .toolchain import cccl_include_dir
+from .toolkits import cuda_bin_dirs
 
 GIB = 1024**3
 
@@ -201,9 +203,11 @@ def make_plan(
     knobs: Mapping[str, str] | None = None,
     extra: Sequence[EnvChange] = (),
     compiler_env: Sequence[EnvChange] = (),
+    platform_name: str | None = None,
 ) -> BuildPlan:
     """Compose the plan. ``compiler_env``: the captured MSVC environment (Windows), applied
-    first so the PATH and include additions below go in front of it; ``extra``: the rest."""
+    first so the PATH and include additions below go in front of it; ``extra``: the rest.
+    ``platform_name``: "windows"/"linux" (default: this machine's)."""
     changes: list[EnvChange] = [
         EnvChange("PYTHONUNBUFFERED", "1", why="stream the build's output as it happens"),
         EnvChange("PIP_NO_INPUT", "1"),
@@ -219,8 +223,11 @@ def make_plan(
     notes: list[str] = []
     if cuda_home is not None:
         changes.append(EnvChange("CUDA_HOME", str(cuda_home), why="the CUDA toolkit to use"))
-        changes.append(EnvChange("PATH", str(cuda_home / "bin"), EnvMode.PREPEND,
-                                 why="its nvcc first on PATH"))
+        for folder in reversed(cuda_bin_dirs(cuda_home, cuda_version, platform_name
+                                             or current_platform().name)):
+            changes.append(EnvChange("PATH", str(folder), EnvMode.PREPEND,
+                                     why="its nvcc first on PATH" if folder.name == "bin"
+                                     else "CUDA 13's runtime DLLs (Windows)"))
         cccl = cccl_include_dir(cuda_home, cuda_version) if cuda_version else None
         if cccl is not None:
             changes.append(

@@ -240,25 +240,12 @@ def windows_compiler_env(
     toolkit: CudaToolkit | None, build_root: Path
 ) -> tuple[list[EnvChange], str]:
     """Windows: the captured ``vcvarsall.bat`` environment of the MSVC toolset that the
-    chosen CUDA toolkit accepts (see :mod:`.compiler_env`)."""
-    import os
+    chosen CUDA toolkit accepts (see :func:`.msvc.build_environment`)."""
+    from .msvc import build_environment
 
-    from .compiler_env import windows_build_env
-    from .platforms.windows import run_capture
-    from .prereqs.compiler import judge_instances
-    from .prereqs.facts import gather_msvc
-    from .toolchain import read_host_config
-
-    bounds = None
-    if toolkit is not None:
-        try:
-            bounds = read_host_config(toolkit.root)
-        except WizardError:
-            bounds = None  # no header: no bounds to respect
-    usable = judge_instances(gather_msvc()).usable
     cuda_text = toolkit.version.text if toolkit is not None and toolkit.version else "(none)"
-    return windows_build_env(run_capture, usable, bounds, cuda_text, os.environ,
-                             build_root / "t")
+    return build_environment(toolkit.root if toolkit is not None else None, cuda_text,
+                             build_root)
 
 
 def _cpu_only(torch_cuda: tuple[int, int] | None) -> list[EnvChange]:
