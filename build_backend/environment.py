@@ -77,6 +77,45 @@ class TorchInfo:
 
 
 @dataclass(frozen=True)
+class DevFiles:
+    """Python's C headers and (Windows) import library, which every extension build needs."""
+
+    include_dir: Path | None  # sysconfig.get_paths()["include"]
+    python_h: bool
+    libs_dir: Path | None = None  # Windows: <base_exec_prefix>\libs
+    import_lib: str | None = None  # Windows: "python312.lib"
+    import_lib_present: bool | None = None  # None: not a question on this OS
+    release_level: str = "final"
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """What is missing, as paths a person can look for."""
+        out: list[str] = []
+        if not self.python_h:
+            out.append(str(self.include_dir / "Python.h") if self.include_dir else "Python.h")
+        if self.import_lib_present is False and self.import_lib:
+            out.append(str(self.libs_dir / self.import_lib) if self.libs_dir
+                       else self.import_lib)
+        return tuple(out)
+
+
+def _dev_files(facts: Mapping[str, Any]) -> DevFiles | None:
+    if not isinstance(facts, Mapping) or "python_h" not in facts:
+        return None  # an older probe
+    include = facts.get("include")
+    libs = facts.get("libs_dir")
+    present = facts.get("import_lib_present")
+    return DevFiles(
+        include_dir=Path(include) if include else None,
+        python_h=bool(facts.get("python_h")),
+        libs_dir=Path(libs) if libs else None,
+        import_lib=facts.get("import_lib") or None,
+        import_lib_present=bool(present) if present is not None else None,
+        release_level=str(facts.get("release_level") or "final"),
+    )
+
+
+@dataclass(frozen=True)
 class PythonEnv:
     """The inspection result of one interpreter."""
 
@@ -94,6 +133,8 @@ class PythonEnv:
     pip_version: str | None = None
     ninja: str | None = None  # ninja executable found for this environment
     torch: TorchInfo | None = None
+    dev_files: DevFiles | None = None  # None: not inspected (the interpreter did not answer)
+    implementation: str | None = None  # "CPython"
     detail: str = ""  # raw error text, for the details view
     seconds: float = 0.0
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
@@ -128,6 +169,16 @@ class PythonEnv:
                 "device_count": torch.device_count,
                 "arch_list": list(torch.arch_list),
                 "cxx11_abi": torch.cxx11_abi,
+            },
+            "dev_files": None
+            if self.dev_files is None
+            else {
+                "include": str(self.dev_files.include_dir) if self.dev_files.include_dir else None,
+                "python_h": self.dev_files.python_h,
+                "libs_dir": str(self.dev_files.libs_dir) if self.dev_files.libs_dir else None,
+                "import_lib": self.dev_files.import_lib,
+                "import_lib_present": self.dev_files.import_lib_present,
+                "missing": list(self.dev_files.missing),
             },
             "detail": self.detail,
         }
@@ -239,6 +290,8 @@ def _env_from_facts(exe: Path, facts: dict[str, Any], seconds: float) -> PythonE
         is_conda=bool(py.get("is_conda")),
         pip_version=pip.get("version") if pip.get("present") else None,
         ninja=(facts.get("ninja") or {}).get("executable"),
+        dev_files=_dev_files(facts.get("dev_files") or {}),
+        implementation=py.get("implementation"),
         seconds=seconds,
         raw=facts,
     )

@@ -15,8 +15,8 @@ Build page's "what will run".
   estimate uses the same numbers).
 * :func:`plan_build` — the plan: source staged into a short build root, the CUDA toolkit that
   fits torch (CUDA 13's CCCL folder on the host include path), the compiler environment
-  (Windows: :func:`windows_compiler_env`), the recipe's knobs, a CPU-only switch where the recipe
-  has one, and where the wheel and the log go.
+  (Windows: :func:`windows_compiler_env`, through :mod:`.msvc`), the recipe's knobs, a
+  CPU-only switch where the recipe has one, and where the wheel and the log go.
 * :func:`estimate_build` — how long that takes here, from the recipe's measured costs.
 """
 
@@ -53,7 +53,7 @@ from .platforms import current as current_platform
 from .processes import EnvChange, EnvMode
 from .resources import resource_path
 from .toolchain import cccl_include_dir
-from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
+from .toolkits import CudaToolkit, choose_toolkit, cuda_bin_dirs, discover_toolkits
 
 
 class PlanError(WizardError):
@@ -146,10 +146,12 @@ def make_plan(
     knobs: Mapping[str, str] | None = None,
     extra: Sequence[EnvChange] = (),
     compiler_env: Sequence[EnvChange] = (),
+    platform_name: str | None = None,
 ) -> BuildPlan:
     """Compose the plan from decided parts (:func:`plan_build` decides them). ``compiler_env``:
     the captured MSVC environment (Windows), applied first so the PATH and include additions
-    below go in front of it; ``arch_changes``: :func:`arch_env`'s; ``extra``: the rest."""
+    below go in front of it; ``arch_changes``: :func:`arch_env`'s; ``extra``: the rest;
+    ``platform_name``: "windows"/"linux" (default: this machine's)."""
     changes: list[EnvChange] = [
         EnvChange("PYTHONUNBUFFERED", "1", why="stream the build's output as it happens"),
         EnvChange("PIP_NO_INPUT", "1"),
@@ -165,8 +167,11 @@ def make_plan(
     notes: list[str] = []
     if cuda_home is not None:
         changes.append(EnvChange("CUDA_HOME", str(cuda_home), why="the CUDA toolkit to use"))
-        changes.append(EnvChange("PATH", str(cuda_home / "bin"), EnvMode.PREPEND,
-                                 why="its nvcc first on PATH"))
+        for folder in reversed(cuda_bin_dirs(cuda_home, cuda_version, platform_name
+                                             or current_platform().name)):
+            changes.append(EnvChange("PATH", str(folder), EnvMode.PREPEND,
+                                     why="its nvcc first on PATH" if folder.name == "bin"
+                                     else "CUDA 13's runtime DLLs (Windows)"))
         cccl = cccl_include_dir(cuda_home, cuda_version) if cuda_version else None
         if cccl is not None:
             changes.append(
@@ -429,6 +434,7 @@ def plan_build(
         knobs=recipe.env,
         extra=extra,
         compiler_env=msvc,
+        platform_name=plat.name,
     )
     for note in notes:
         plan = plan.with_env(note=note)
@@ -439,23 +445,12 @@ def windows_compiler_env(
     toolkit: CudaToolkit | None, build_root: Path
 ) -> tuple[list[EnvChange], str]:
     """Windows: the captured ``vcvarsall.bat`` environment of the MSVC toolset that the
-    chosen CUDA toolkit accepts (see :mod:`.compiler_env`)."""
-    from .compiler_env import windows_build_env
-    from .platforms.windows import run_capture
-    from .prereqs.compiler import judge_instances
-    from .prereqs.facts import gather_msvc
-    from .toolchain import read_host_config
+    chosen CUDA toolkit accepts (see :func:`.msvc.build_environment`)."""
+    from .msvc import build_environment
 
-    bounds = None
-    if toolkit is not None:
-        try:
-            bounds = read_host_config(toolkit.root)
-        except WizardError:
-            bounds = None  # no header: no bounds to respect
-    usable = judge_instances(gather_msvc()).usable
     cuda_text = toolkit.version.text if toolkit is not None and toolkit.version else "(none)"
-    return windows_build_env(run_capture, usable, bounds, cuda_text, os.environ,
-                             build_root / "t")
+    return build_environment(toolkit.root if toolkit is not None else None, cuda_text,
+                             build_root)
 
 
 # -- how long it takes ------------------------------------------------------------------------

@@ -48,6 +48,16 @@ class CudaToolkit:
         return cccl_include_dir(self.root, self.version) if self.version else None
 
 
+def cuda_bin_dirs(cuda_home: Path, version: tuple[int, int] | None, os_name: str) -> list[Path]:
+    """The folders of a toolkit that go on PATH, first first: ``bin`` (nvcc), and on Windows
+    from CUDA 13 on ``bin\\x64`` in front of it, where the runtime DLLs moved
+    (``cudart64_13.dll``, ``cublas64_13.dll``...; CUDA 13's installer leaves only ``bin`` on
+    PATH, so a build or a verification that loads them fails with "DLL load failed")."""
+    if os_name == "windows" and version is not None and version >= (13, 0):
+        return [cuda_home / "bin" / "x64", cuda_home / "bin"]
+    return [cuda_home / "bin"]
+
+
 def discover_toolkits(
     platform: Platform | None = None, environ: Mapping[str, str] | None = None
 ) -> list[CudaToolkit]:

@@ -673,9 +673,14 @@ def harness_command(
 
 
 def child_environment(
-    extra_pythonpath: Iterable[Path | str], base: Mapping[str, str] | None = None
+    extra_pythonpath: Iterable[Path | str], base: Mapping[str, str] | None = None,
+    path_prepend: Sequence[Path | str] = (),
 ) -> dict[str, str]:
     env = dict(os.environ if base is None else base)
+    if path_prepend:  # e.g. CUDA 13's bin\x64 (toolkits.cuda_bin_dirs): its runtime DLLs
+        key = next((k for k in env if k.upper() == "PATH"), "PATH")
+        env[key] = os.pathsep.join([*(str(p) for p in path_prepend),
+                                    *([env[key]] if env.get(key) else [])])
     env.pop("PYTHONHOME", None)  # a frozen wizard's own settings must not leak into the target
     env["PYTHONIOENCODING"] = "utf-8"
     env["PYTHONUNBUFFERED"] = "1"
@@ -700,8 +705,10 @@ def run_verification(
     on_line: Callable[[str], None] | None = None,
     quick: bool = False,
     seed: int = 0,
+    path_prepend: Sequence[Path] = (),
 ) -> VerifyReport:
     """Verify ``adapter``'s kernel in the environment of ``python``; see the module docstring.
+    ``path_prepend``: folders put in front of PATH (CUDA 13's ``bin\\x64`` on Windows).
 
     ``on_line`` receives each output line of the harness (progress lines start with
     ``[ksw-verify]``), from a reader thread, as it comes; the JSON report itself is not passed.
@@ -753,7 +760,7 @@ def run_verification(
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                env=child_environment(extra),
+                env=child_environment(extra, path_prepend=path_prepend),
                 cwd=tmp,
                 start_new_session=group.start_new_session,
                 creationflags=group.creationflags,

@@ -62,6 +62,28 @@ class Platform(Protocol):
 
 
 @dataclass(frozen=True)
+class ProgramOutput:
+    """What a short-lived tool printed (raw bytes: the caller knows its encoding) and its exit
+    code."""
+
+    returncode: int
+    stdout: bytes
+    stderr: bytes = b""
+
+
+def run_program(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+                timeout: float = 30.0) -> ProgramOutput:
+    """Run a tool that answers quickly (vswhere, cl.exe, reg.exe) and keep its raw output.
+    Raises OSError when it cannot start, subprocess.TimeoutExpired when it does not finish."""
+    import subprocess
+
+    done = subprocess.run(list(argv), capture_output=True, stdin=subprocess.DEVNULL,
+                          env=dict(env) if env is not None else None, timeout=timeout,
+                          check=False)
+    return ProgramOutput(done.returncode, done.stdout, done.stderr)
+
+
+@dataclass(frozen=True)
 class ProcessGroupOptions:
     """Popen arguments that give a child its own process group, so its tree can be stopped."""
 
@@ -88,4 +110,12 @@ def current() -> Platform:
     return LinuxPlatform()
 
 
-__all__ = ["InterpreterHint", "Platform", "ProcessGroupOptions", "current", "process_group_options"]
+__all__ = [
+    "InterpreterHint",
+    "Platform",
+    "ProcessGroupOptions",
+    "ProgramOutput",
+    "current",
+    "process_group_options",
+    "run_program",
+]

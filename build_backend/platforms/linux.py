@@ -7,7 +7,7 @@ from pathlib import Path
 
 import platformdirs
 
-from . import InterpreterHint
+from . import InterpreterHint, ProgramOutput, run_program
 
 
 class LinuxPlatform:
@@ -60,6 +60,24 @@ class LinuxPlatform:
 
     def windows_sdk_versions(self) -> list[str]:
         return []
+
+    def console_encodings(self) -> tuple[str, ...]:
+        import locale
+
+        getencoding = getattr(locale, "getencoding", None)  # Python 3.11+
+        found = getencoding() if getencoding is not None else locale.getpreferredencoding(False)
+        return (found,) if found.lower().replace("-", "") != "utf8" else ()
+
+    def run_program(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+                    timeout: float = 30.0) -> ProgramOutput:
+        return run_program(argv, env=env, timeout=timeout)
+
+    def run_capture(self, command: str, env: Mapping[str, str] | None = None,
+                    timeout: float = 120) -> bytes:
+        """Never: there is no cmd.exe and no vcvarsall on Linux."""
+        from ..errors import WizardError
+
+        raise WizardError("Visual Studio's build environment exists only on Windows.")
 
     def run_elevated(self, argv: Sequence[str], *, show_window: bool = True) -> int:
         """Never: on Linux the wizard shows the sudo command and the user runs it."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..errors import WizardError
-from . import InterpreterHint
+from . import InterpreterHint, ProgramOutput, run_program
 
 # ``py -0p`` of the launcher shipped with Python >= 3.11:
 #   " -V:3.12 *        C:\Users\me\AppData\Local\Programs\Python\Python312\python.exe"
@@ -104,10 +105,31 @@ class WindowsPlatform:
         return None
 
     def read_long_paths_enabled(self) -> int | None:
-        """LongPathsEnabled (HKLM) through ``reg query``; None when the value is not set."""
-        from ..toolchain import LONG_PATHS_KEY, LONG_PATHS_VALUE, run_reg_query_dword
+        """LongPathsEnabled (HKLM); None when the value is not set. Read with ``winreg``;
+        ``reg query`` (judged by its exit code) only when winreg cannot be imported."""
+        from ..toolchain import LONG_PATHS_KEY, LONG_PATHS_VALUE
 
-        return run_reg_query_dword(LONG_PATHS_KEY, LONG_PATHS_VALUE)
+        try:
+            import importlib
+
+            winreg = importlib.import_module("winreg")
+        except ImportError:
+            return read_dword_reg_exe(LONG_PATHS_KEY, LONG_PATHS_VALUE,
+                                      encodings=self.console_encodings())
+        return read_dword_winreg(winreg, LONG_PATHS_KEY, LONG_PATHS_VALUE)
+
+    def console_encodings(self) -> tuple[str, ...]:
+        """The OEM code page (console programs print in it: reg.exe, vswhere 3.0.1, cl.exe)
+        and the ANSI one (``locale.getencoding()``), e.g. ("cp932", "cp932")."""
+        return console_encodings()
+
+    def run_program(self, argv: Sequence[str], *, env: Mapping[str, str] | None = None,
+                    timeout: float = 30.0) -> ProgramOutput:
+        return run_program(argv, env=env, timeout=timeout)
+
+    def run_capture(self, command: str, env: Mapping[str, str] | None = None,
+                    timeout: float = 120) -> bytes:
+        return run_capture(command, env=env, timeout=timeout)
 
     def windows_sdk_versions(self) -> list[str]:
         """Installed Windows 10/11 SDKs ("10.0.22621.0"), newest first."""
@@ -274,9 +296,115 @@ def run_elevated(argv: Sequence[str], *, show_window: bool = True, poll_s: float
         kernel32.CloseHandle(handle)
 
 
-def run_capture(command: str, timeout: float = 120) -> bytes:
-    """Run a ``cmd.exe`` command line (see compiler_env.vcvars_command: one string, no shell
-    besides that cmd) and return its raw stdout (``set`` under ``cmd /u`` is UTF-16-LE)."""
+def run_capture(command: str, env: Mapping[str, str] | None = None,
+                timeout: float = 120) -> bytes:
+    """Run a ``cmd.exe`` command line (see msvc.vcvars_command: one string, no shell besides
+    that cmd) in ``env`` and return its raw stdout (``set`` under ``cmd /u`` is UTF-16-LE)."""
     completed = subprocess.run(command, capture_output=True, timeout=timeout,
-                               stdin=subprocess.DEVNULL, check=False)
+                               stdin=subprocess.DEVNULL, check=False,
+                               env=dict(env) if env is not None else None)
     return completed.stdout
+
+
+# --------------------------------------------------------------------------------------------
+# Code pages and the registry
+# --------------------------------------------------------------------------------------------
+
+
+def console_encodings() -> tuple[str, ...]:
+    """("cp<OEM>", <ANSI>): what console programs print in when they do not print UTF-8."""
+    import locale
+
+    found: list[str] = []
+    try:
+        import ctypes
+
+        oem = int(getattr(ctypes, "windll").kernel32.GetOEMCP())  # noqa: B009 - Windows only
+        if oem and oem != 65001:
+            found.append(f"cp{oem}")
+    except (ImportError, AttributeError, OSError):
+        pass
+    getencoding = getattr(locale, "getencoding", None)  # Python 3.11+
+    ansi = getencoding() if getencoding is not None else locale.getpreferredencoding(False)
+    if ansi and ansi.lower().replace("-", "") not in ("utf8", *found):
+        found.append(ansi)
+    return tuple(found)
+
+
+class RegistryReadError(WizardError):
+    """A registry value exists (or may exist) but could not be read."""
+
+
+def _split_hive(key: str) -> tuple[str, str]:
+    hive, _, subkey = key.partition("\\")
+    names = {"HKLM": "HKEY_LOCAL_MACHINE", "HKCU": "HKEY_CURRENT_USER"}
+    return names.get(hive.upper(), hive.upper()), subkey
+
+
+def read_dword_winreg(winreg: Any, key: str, value_name: str) -> int | None:
+    """A REG_DWORD through the ``winreg`` module (passed in: it exists only on Windows);
+    None when the value (or its key) does not exist. Access denied is an error, never "not
+    set"."""
+    from ..toolchain import ToolchainParseError
+
+    hive_name, subkey = _split_hive(key)
+    hive = getattr(winreg, hive_name)
+    try:
+        with winreg.OpenKey(hive, subkey, 0, winreg.KEY_READ) as handle:
+            data, kind = winreg.QueryValueEx(handle, value_name)
+    except FileNotFoundError:
+        return None
+    except PermissionError as exc:
+        raise RegistryReadError(
+            f"Windows did not let the wizard read {key}\\{value_name}.",
+            why=str(exc),
+            hint="Run the wizard as a user who may read this setting, or ask an administrator.",
+        ) from None
+    if kind != winreg.REG_DWORD:
+        raise ToolchainParseError(
+            f"The registry value {value_name} is not a REG_DWORD.",
+            hint=f"Delete the value {value_name} and let the wizard set it again.",
+        )
+    return int(data)
+
+
+def read_dword_reg_exe(
+    key: str,
+    value_name: str,
+    *,
+    encodings: Sequence[str] = (),
+    run: Callable[[Sequence[str]], ProgramOutput] | None = None,
+) -> int | None:
+    """A REG_DWORD through ``reg query`` (the fallback when winreg is not there).
+
+    reg.exe's messages are localized and printed in the OEM code page, so they are never
+    read for meaning: exit code 0 → parse the value; otherwise ``reg query <key>`` alone tells
+    "the key is readable, the value is just not set" (exit code 0 → None) from "the key could
+    not be read" (access denied, ...: an error carrying reg.exe's own words)."""
+    from ..toolchain import parse_reg_query_dword
+
+    runner = run if run is not None else (lambda argv: run_program(argv, timeout=30))
+
+    def text(data: bytes) -> str:
+        for encoding in ("utf-8", *encodings):
+            try:
+                return data.decode(encoding)
+            except (UnicodeDecodeError, LookupError):
+                continue
+        return data.decode("utf-8", errors="replace")
+
+    try:
+        done = runner(["reg", "query", key, "/v", value_name])
+        if done.returncode == 0:
+            return parse_reg_query_dword(text(done.stdout), value_name)
+        key_only = runner(["reg", "query", key])
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise RegistryReadError(f"reg.exe could not read {key}.", why=str(exc)) from None
+    if key_only.returncode == 0:
+        return None
+    raise RegistryReadError(
+        f"Windows did not let the wizard read {key}\\{value_name}.",
+        why=f"reg.exe exit code {done.returncode}: "
+        f"{text(done.stderr or key_only.stderr).strip()[:300]}",
+        hint="Run the wizard as a user who may read this setting, or ask an administrator.",
+    )

@@ -9,23 +9,16 @@ the build pins it with ``vcvarsall -vcvars_ver``. CUDA 13 keeps its CCCL headers
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from ..msvc import MsvcChoice, MsvcFacts, choose_msvc, judge_instances
 from ..toolchain import (
     CompilerBound,
-    HostCompilerBounds,
-    MsvcToolset,
-    ToolsetChoice,
     describe_msvc_bound,
     gcc_supported,
-    pick_msvc_toolset,
 )
-from .compiler import judge_instances
 from .cuda import chosen_toolkit, gpu_build_expected
-from .facts import GccFacts, MsvcFacts, SystemFacts, ToolkitFacts, VsInstanceFacts
+from .facts import GccFacts, SystemFacts, ToolkitFacts
 from .fixes import VsBuildToolsFix
 from .model import CheckId, CheckResult, CheckStatus, Fix
 from .versions import vtext
@@ -34,66 +27,6 @@ TITLE = "Compiler and CUDA fit together"
 WHY = ("Why it matters: each CUDA version accepts only certain compiler versions "
        "(include/crt/host_config.h); a newer compiler stops the build with "
        "'unsupported Microsoft Visual Studio version' or 'unsupported GNU version'.")
-_NO_BOUNDS = HostCompilerBounds(msvc=None, gcc=None, clang=None)
-
-
-@dataclass(frozen=True)
-class MsvcChoice:
-    """The MSVC toolset a CUDA build uses, the instance it comes from, and what was skipped."""
-
-    instance: VsInstanceFacts
-    choice: ToolsetChoice
-    skipped_elsewhere: tuple[tuple[MsvcToolset, VsInstanceFacts], ...]  # newer, rejected
-
-    @property
-    def toolset(self) -> MsvcToolset:
-        assert self.choice.chosen is not None
-        return self.choice.chosen
-
-    @property
-    def vcvarsall(self) -> Path:
-        return self.instance.instance.installation_path / "VC" / "Auxiliary" / "Build" / \
-            "vcvarsall.bat"
-
-    @property
-    def vcvars_ver(self) -> str | None:
-        """The ``-vcvars_ver=`` value the build passes; None when the default is right."""
-        return self.toolset.vcvars_ver if self.choice.needs_pin else None
-
-    def explain(self, cuda: str) -> str:
-        text = f"{self.toolset.label} from {self.instance.instance.label} will be used."
-        if self.skipped_elsewhere:
-            newer = ", ".join(f"MSVC {t.text} ({i.instance.label})"
-                              for t, i in self.skipped_elsewhere)
-            verb = "is" if len(self.skipped_elsewhere) == 1 else "are"
-            text += (f" The newer {newer} {verb} installed too, but CUDA {cuda} accepts only "
-                     f"{self.choice.accepted_range}.")
-        if self.vcvars_ver:
-            text += (f" The build selects it with vcvarsall.bat x64 "
-                     f"-vcvars_ver={self.vcvars_ver}.")
-        return text
-
-
-def choose_msvc(instances: Sequence[VsInstanceFacts],
-                bounds: HostCompilerBounds | None) -> MsvcChoice | None:
-    """The newest toolset nvcc accepts across the usable instances; on a tie, the instance
-    where it is the default (no pin needed), then the instances' order (best first)."""
-    limits = bounds if bounds is not None else _NO_BOUNDS
-    candidates: list[tuple[tuple[int, int, int], int, int, VsInstanceFacts, ToolsetChoice]] = []
-    for order, inst in enumerate(instances):
-        choice = pick_msvc_toolset(inst.toolsets, limits, inst.default_toolset)
-        if choice.chosen is not None:
-            candidates.append((choice.chosen.version, 0 if choice.needs_pin else 1, -order,
-                               inst, choice))
-    if not candidates:
-        return None
-    version, _, _, inst, choice = max(candidates, key=lambda c: c[:3])
-    skipped = tuple(
-        (t, other) for other in instances if other is not inst for t in other.toolsets
-        if t.version > version and t in pick_msvc_toolset(
-            other.toolsets, limits, other.default_toolset).rejected
-    )
-    return MsvcChoice(inst, choice, skipped)
 
 
 def describe_gcc_bound(bound: CompilerBound | None) -> str:

@@ -3,12 +3,11 @@ gcc and g++ on Linux."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from ..toolchain import select_vs_instances
+from ..msvc import MsvcFacts, VsInstanceFacts, VsVerdict, instance_json, judge_instances
 from .distro import gcc_install_commands
-from .facts import GccFacts, MsvcFacts, SystemFacts, VsInstanceFacts
+from .facts import GccFacts, SystemFacts
 from .fixes import ManualCommandFix, VsBuildToolsFix
 from .model import CheckId, CheckResult, CheckStatus
 
@@ -20,34 +19,6 @@ WHY_GCC = ("Why it matters: PyTorch builds C++/CUDA extensions with g++, and nvc
            "for the host code.")
 
 
-@dataclass(frozen=True)
-class VsVerdict:
-    """Visual Studio instances split into usable ones (best first) and the others, with why."""
-
-    usable: tuple[VsInstanceFacts, ...]
-    rejected: tuple[tuple[VsInstanceFacts, str], ...]
-
-
-def judge_instances(msvc: MsvcFacts) -> VsVerdict:
-    """Reject incomplete, reboot-pending and non-launchable instances (vswhere's flags) and
-    instances without any MSVC toolset folder; keep the reasons."""
-    by_id = {id(i.instance): i for i in msvc.instances}
-    selection = select_vs_instances(i.instance for i in msvc.instances)
-    usable: list[VsInstanceFacts] = []
-    rejected: list[tuple[VsInstanceFacts, str]] = []
-    for instance in selection.usable:
-        facts = by_id[id(instance)]
-        if facts.toolsets:
-            usable.append(facts)
-        else:
-            rejected.append((facts, "it has no MSVC toolset (VC\\Tools\\MSVC is empty or "
-                             "missing): the C++ build tools are not installed in it."))
-    for item in selection.rejected:
-        reasons = " Also, ".join(r.text for r in item.reasons)
-        rejected.append((by_id[id(item.instance)], reasons))
-    return VsVerdict(tuple(usable), tuple(rejected))
-
-
 def _instance_line(i: VsInstanceFacts) -> str:
     toolsets = ", ".join(
         t.text + (" (default)" if t.version == i.default_toolset else "") for t in i.toolsets
@@ -55,25 +26,12 @@ def _instance_line(i: VsInstanceFacts) -> str:
     return f"{i.instance.label} at {i.instance.installation_path}: {toolsets}"
 
 
-def _instance_json(i: VsInstanceFacts, usable: bool, reason: str) -> dict[str, Any]:
-    return {
-        "name": i.instance.label,
-        "path": str(i.instance.installation_path),
-        "version": ".".join(str(v) for v in i.instance.installation_version),
-        "product": i.instance.product_id,
-        "usable": usable,
-        "reason": reason,
-        "toolsets": [t.text for t in i.toolsets],
-        "default_toolset": ".".join(map(str, i.default_toolset)) if i.default_toolset else None,
-    }
-
-
 def _check_msvc(msvc: MsvcFacts) -> CheckResult:
     verdict = judge_instances(msvc)
     facts: dict[str, Any] = {
         "vswhere": str(msvc.vswhere) if msvc.vswhere else None,
-        "instances": [_instance_json(i, True, "") for i in verdict.usable]
-        + [_instance_json(i, False, why) for i, why in verdict.rejected],
+        "instances": [instance_json(i, True, "") for i in verdict.usable]
+        + [instance_json(i, False, why) for i, why in verdict.rejected],
         "windows_sdks": list(msvc.windows_sdks),
         "error": msvc.error or None,
     }
@@ -90,6 +48,12 @@ def _check_msvc(msvc: MsvcFacts) -> CheckResult:
             lines.append("  (none found)")
     if msvc.error:
         lines.append(f"vswhere did not give a usable answer: {msvc.error}")
+    if msvc.encoding not in ("utf-8", "ascii"):
+        lines.append(f"(vswhere answered in the {msvc.encoding} code page although it was asked "
+                     "for UTF-8; the wizard read it in that code page.)")
+    for i in verdict.usable:
+        lines += [f"  • MSVC {u.toolset.text} in {i.instance.label} is not used: {u.reason}."
+                  for u in i.unusable_toolsets]
     sdks = ", ".join(msvc.windows_sdks) or "none found"
     lines.append(f"Windows SDK: {sdks} (needed for windows.h and the system libraries).")
     lines.append(WHY_MSVC)
@@ -181,4 +145,4 @@ def check_compiler(facts: SystemFacts) -> CheckResult:
     return _check_gcc(facts.compiler)
 
 
-__all__ = ["VsVerdict", "check_compiler", "judge_instances"]
+__all__ = ["VsVerdict", "check_compiler", "judge_instances"]  # re-exported from ..msvc

@@ -27,19 +27,14 @@ from typing import Protocol, runtime_checkable
 from ..environment import PythonEnv, inspect_python
 from ..errors import WizardError
 from ..hardware import HardwareReport, NvmlApi, detect, detect_host
+from ..msvc import MsvcFacts, MsvcPlatform, VsInstanceFacts, gather_msvc
 from ..platforms import Platform
 from ..platforms import current as current_platform
 from ..toolchain import (
     GccVersion,
     HostCompilerBounds,
-    MsvcToolset,
-    VsInstance,
-    list_msvc_toolsets,
-    parse_vswhere,
     read_host_config,
-    read_vctools_default,
     run_gcc_version,
-    vswhere_args,
 )
 from ..toolkits import CudaToolkit, discover_toolkits
 from .model import CheckId
@@ -51,14 +46,13 @@ from .resume import restart_pending
 
 
 @runtime_checkable
-class PrereqPlatform(Platform, Protocol):
-    """What the prerequisites need from the OS beyond :class:`Platform` (both platform classes
-    implement it; Linux answers "not applicable" where a question is Windows-only)."""
+class PrereqPlatform(MsvcPlatform, Protocol):
+    """What the prerequisites need from the OS beyond :class:`Platform` and the MSVC seam
+    (both platform classes implement it; Linux answers "not applicable" where a question is
+    Windows-only)."""
 
     def max_path(self) -> int | None: ...
-    def vswhere_path(self) -> Path | None: ...
     def read_long_paths_enabled(self) -> int | None: ...
-    def windows_sdk_versions(self) -> list[str]: ...
     def run_elevated(self, argv: Sequence[str], *, show_window: bool = True) -> int: ...
     def register_resume_once(self, name: str, argv: Sequence[str]) -> str: ...
     def os_release_text(self) -> str: ...
@@ -74,26 +68,6 @@ def prereq_platform(plat: Platform | None = None) -> PrereqPlatform:
 # --------------------------------------------------------------------------------------------
 # The facts
 # --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class VsInstanceFacts:
-    """One Visual Studio instance with the MSVC toolsets found in it."""
-
-    instance: VsInstance
-    toolsets: tuple[MsvcToolset, ...]  # newest first; empty when VC\Tools\MSVC is missing
-    default_toolset: tuple[int, int, int] | None  # Microsoft.VCToolsVersion.default.txt
-
-
-@dataclass(frozen=True)
-class MsvcFacts:
-    """Windows: Visual Studio / Build Tools as vswhere reports them, and the Windows SDKs."""
-
-    vswhere: Path | None  # None: the Visual Studio Installer is not installed
-    vswhere_output: str  # vswhere's stdout as it was (kept for bug reports and --json)
-    instances: tuple[VsInstanceFacts, ...]
-    windows_sdks: tuple[str, ...]  # "10.0.22621.0", newest first
-    error: str = ""  # vswhere failed or printed something unreadable
 
 
 @dataclass(frozen=True)
@@ -211,44 +185,8 @@ _TIMEOUT_S = 30.0
 
 def gather_compiler(plat: PrereqPlatform) -> CompilerFacts:
     if plat.name == "windows":
-        return _gather_msvc(plat)
+        return gather_msvc(plat)
     return _gather_gcc(plat)
-
-
-def _gather_msvc(plat: PrereqPlatform) -> MsvcFacts:
-    sdks = tuple(plat.windows_sdk_versions())
-    vswhere = plat.vswhere_path()
-    if vswhere is None:
-        return MsvcFacts(None, "", (), sdks)
-    try:
-        done = subprocess.run(
-            vswhere_args(vswhere), capture_output=True, text=True, encoding="utf-8",
-            errors="replace", stdin=subprocess.DEVNULL, timeout=_TIMEOUT_S, check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return MsvcFacts(vswhere, "", (), sdks, error=f"vswhere could not run: {exc}")
-    if done.returncode != 0:
-        return MsvcFacts(vswhere, done.stdout, (), sdks,
-                         error=f"vswhere failed (exit code {done.returncode}): "
-                         f"{(done.stderr or done.stdout).strip()[:300]}")
-    try:
-        instances = parse_vswhere(done.stdout)
-    except WizardError as exc:
-        return MsvcFacts(vswhere, done.stdout, (), sdks, error=exc.describe())
-    found = tuple(
-        VsInstanceFacts(
-            instance=i,
-            toolsets=tuple(list_msvc_toolsets(i.installation_path)),
-            default_toolset=read_vctools_default(i.installation_path),
-        )
-        for i in instances
-    )
-    return MsvcFacts(vswhere, done.stdout, found, sdks)
-
-
-def gather_msvc(platform: Platform | None = None) -> MsvcFacts:
-    """Visual Studio instances, their MSVC toolsets and the Windows SDKs (Windows only)."""
-    return _gather_msvc(prereq_platform(platform))
 
 
 def _is_wsl() -> bool:
@@ -414,6 +352,7 @@ __all__ = [
     "ToolkitFacts",
     "VsInstanceFacts",
     "gather_facts",
+    "gather_msvc",
     "parse_git_bool",
     "parse_os_release",
     "prereq_platform",

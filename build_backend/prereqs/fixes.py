@@ -645,6 +645,151 @@ class CudaToolkitFix:
         return log.outcome(status, message, hint, code)
 
 
+# --------------------------------------------------------------------------------------------
+# Python's C headers and import library for embedded Pythons
+# --------------------------------------------------------------------------------------------
+
+NUGET_PYTHON_URL = "https://www.nuget.org/api/v2/package/python/{version}"
+_PY_VERSION_DEFINE = re.compile(rb'^#define\s+PY_VERSION\s+"([^"]+)"', re.MULTILINE)
+
+
+def check_python_nupkg(archive: Path, version: str, import_lib: str | None) -> str:
+    """'' when ``archive`` is python.org's NuGet package of exactly ``version`` with the
+    headers (and the import library); otherwise what is wrong. NuGet publishes no SHA-256
+    for this download that could be checked before it; the package's own
+    ``include/patchlevel.h`` names the version it was built from, and that must match."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            names = set(bundle.namelist())
+            for needed in ("tools/include/Python.h", "tools/include/patchlevel.h",
+                           *((f"tools/libs/{import_lib}",) if import_lib else ())):
+                if needed not in names:
+                    return f"the package has no {needed}"
+            for name in names:
+                if name.startswith("/") or ".." in Path(name).parts:
+                    return f"the package holds an unsafe path: {name}"
+            match = _PY_VERSION_DEFINE.search(bundle.read("tools/include/patchlevel.h"))
+    except (OSError, zipfile.BadZipFile) as exc:
+        return f"the download is not a readable zip ({exc})"
+    found = match.group(1).decode("ascii", "replace") if match else "no PY_VERSION"
+    if found != version:
+        return f"its headers are Python {found}, not {version}"
+    return ""
+
+
+@dataclass(frozen=True)
+class PythonDevFilesFix:
+    """Download python.org's NuGet package of the target's exact CPython version and place its
+    C headers (``tools/include``) and import library (``tools/libs``) where extension builds
+    look for them. For embedded Pythons (ComfyUI portable, python.org's embeddable zip) that
+    ship without them. Existing files are never overwritten."""
+
+    version: str  # "3.12.7": the exact version, or the headers would not match the DLL
+    include_dir: Path
+    libs_dir: Path | None = None  # Windows only
+    import_lib: str | None = None  # "python312.lib"
+    url: str | None = None  # default: NuGet's package URL for ``version``
+    sha256: str | None = None  # when known in advance; else the package's structure is checked
+    download_to: Path | None = None
+    allow_http: bool = False  # tests only (loopback server)
+    id: str = "python-dev-files"
+    needs_admin: bool = False
+    automatic: bool = True
+
+    @property
+    def title(self) -> str:
+        return f"Add Python {self.version}'s C headers" + \
+            (" and import library" if self.import_lib else "")
+
+    @property
+    def source(self) -> str:
+        return self.url or NUGET_PYTHON_URL.format(version=self.version)
+
+    def _libs(self) -> tuple[str, ...]:
+        if not self.import_lib:
+            return ()
+        return tuple(dict.fromkeys((self.import_lib, "python3.lib")))
+
+    @property
+    def description(self) -> str:
+        where = f"the headers (Python.h and the rest of tools/include) into {self.include_dir}"
+        if self.import_lib and self.libs_dir is not None:
+            where += f", and {', '.join(self._libs())} into {self.libs_dir}"
+        check = ("checks its SHA-256" if self.sha256 else
+                 "NuGet publishes no SHA-256 for it that could be checked in advance, so the "
+                 "wizard checks that it is a NuGet package of exactly Python "
+                 f"{self.version} (its include/patchlevel.h) with the files needed")
+        return (f"This Python has no C headers{' or import library' if self.import_lib else ''}"
+                f", which every extension build needs. Downloads python.org's package of "
+                f"Python {self.version} from {self.source} (about 15 MB; {check}) and copies "
+                f"{where}. Files already there are left as they are; nothing else changes.")
+
+    @property
+    def command_preview(self) -> tuple[str, ...]:
+        lines = [f"download {self.source}",
+                 f"copy tools/include/* → {self.include_dir}"]
+        if self.import_lib and self.libs_dir is not None:
+            lines += [f"copy tools/libs/{name} → {self.libs_dir / name}" for name in self._libs()]
+        return tuple(lines)
+
+    def run(self, on_line: LineCallback, cancel: threading.Event,
+            on_progress: ProgressCallback | None = None) -> FixOutcome:
+        import zipfile
+
+        log = FixLog(self.id, on_line)
+        dest = self.download_to or downloads_dir() / f"python.{self.version}.nupkg"
+        log.line(f"Downloading {self.source}")
+        try:
+            result = download(self.source, dest, cancel=cancel, allow_http=self.allow_http,
+                              sha256=self.sha256,
+                              progress=_download_progress(on_progress, f"Downloading {dest.name}"))
+        except DownloadCancelled:
+            return log.outcome(FixStatus.CANCELLED, "The download was cancelled; nothing was "
+                               "changed.")
+        except DownloadError as exc:
+            return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
+        log.line(f"Saved {dest} (SHA-256 {result.sha256})")
+        problem = check_python_nupkg(result.path, self.version, self.import_lib)
+        if problem:
+            result.path.unlink(missing_ok=True)
+            return log.outcome(FixStatus.FAILED, f"The downloaded package is not the one "
+                               f"expected: {problem}. Nothing was changed.",
+                               "Try again later; if it repeats, install the full Python "
+                               f"{self.version} from python.org and use it instead.")
+        if cancel.is_set():
+            return log.outcome(FixStatus.CANCELLED, "Cancelled before anything was written.")
+        plan: list[tuple[str, Path]] = []
+        with zipfile.ZipFile(result.path) as bundle:
+            for name in sorted(bundle.namelist()):
+                if name.startswith("tools/include/") and not name.endswith("/"):
+                    plan.append((name, self.include_dir / Path(name).relative_to("tools/include")))
+            if self.libs_dir is not None:
+                plan += [(f"tools/libs/{lib}", self.libs_dir / lib) for lib in self._libs()
+                         if f"tools/libs/{lib}" in bundle.namelist()]
+            written = kept = 0
+            try:
+                for name, target in plan:
+                    if target.exists():
+                        kept += 1
+                        continue
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(bundle.read(name))
+                    written += 1
+            except OSError as exc:
+                return log.outcome(FixStatus.FAILED, f"{exc.filename or 'A file'} could not be "
+                                   f"written: {exc.strerror or exc}.",
+                                   "Run the wizard as a user who may write into this Python's "
+                                   "folder, or copy the files yourself.")
+        log.line(f"Wrote {written} files into {self.include_dir}"
+                 + (f" and {self.libs_dir}" if self.libs_dir else "")
+                 + (f"; kept {kept} that were already there" if kept else "") + ".")
+        return log.outcome(FixStatus.DONE, f"Python {self.version}'s C headers"
+                           + (" and import library are" if self.import_lib else " are")
+                           + " in place.")
+
+
 __all__ = [
     "Autostart",
     "CudaToolkitFix",
@@ -655,11 +800,13 @@ __all__ = [
     "ManualCommandFix",
     "PipInstallFix",
     "PipStep",
+    "PythonDevFilesFix",
     "VS_BUILDTOOLS_ARGS",
     "VS_BUILDTOOLS_URL",
     "VsBuildToolsFix",
     "interpret_cuda_installer_exit",
     "interpret_vs_installer_exit",
+    "check_python_nupkg",
     "long_paths_reg_argv",
     "pip_progress_bar_mode",
     "show_command",

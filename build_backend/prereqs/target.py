@@ -11,7 +11,7 @@ from typing import Any
 from ..environment import EnvStatus
 from .cuda import gpu_ccs
 from .facts import SystemFacts
-from .fixes import PipInstallFix, PipStep
+from .fixes import PipInstallFix, PipStep, PythonDevFilesFix
 from .model import CheckId, CheckResult, CheckStatus, Fix, worst
 from .versions import pick_torch_cuda, torch_index_url, vtext
 
@@ -115,6 +115,27 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
     if env.status is EnvStatus.NO_PIP:
         return done(CheckStatus.BLOCKED, env.summary, env.hint)
 
+    dev_fix: PythonDevFilesFix | None = None
+    dev_finding: tuple[CheckStatus, str, str] | None = None
+    dev = env.dev_files
+    if dev is not None and dev.missing:
+        payload["missing_dev_files"] = list(dev.missing)
+        what = " and ".join(["C headers (Python.h)"] * (not dev.python_h)
+                            + [f"import library ({dev.import_lib})"]
+                            * (dev.import_lib_present is False))
+        lines.append("Missing: " + ", ".join(dev.missing) + ". Embedded Pythons (ComfyUI "
+                     "portable, python.org's embeddable zip) come without them.")
+        fixable = (env.implementation in (None, "CPython") and dev.release_level == "final"
+                   and env.version is not None and dev.include_dir is not None)
+        if fixable:
+            assert env.version is not None and dev.include_dir is not None
+            dev_fix = PythonDevFilesFix(env.version, dev.include_dir, dev.libs_dir,
+                                        dev.import_lib if dev.import_lib_present is False
+                                        else None)
+        dev_finding = (CheckStatus.MISSING, f"This Python has no {what}, so no kernel can be "
+                       "built for it.", "" if fixable else "Install the full Python "
+                       f"{env.version} from python.org (it has them) and use that instead.")
+
     driver = facts.hardware.cuda_driver_version
     has_gpu = bool(facts.hardware.usable_gpus)
     findings: list[tuple[CheckStatus, str, str]] = []
@@ -164,7 +185,11 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         findings.append((CheckStatus.MISSING, "ninja is missing, so the build would compile one "
                          "file at a time (hours instead of minutes).", ""))
         steps.append((ninja_step(), NINJA_TEXT))
-    fix = packages_fix(env.executable, env.pip_version, steps) if steps else None
+    if dev_finding is not None:
+        findings.insert(0, dev_finding)
+    fix: Fix | None = packages_fix(env.executable, env.pip_version, steps) if steps else None
+    if dev_fix is not None:
+        fix = dev_fix  # first things first: without headers nothing builds (pip fixes next)
     status = worst(*(f[0] for f in findings))
     if not findings:
         assert torch is not None

@@ -75,6 +75,29 @@ def torch_facts():
     return facts
 
 
+def dev_files():
+    """Where extension builds look for Python's C headers and (Windows) import library, and
+    whether they are there. Embedded Pythons (python.org's embeddable zip, ComfyUI portable)
+    ship neither."""
+    include = sysconfig.get_paths().get("include") or ""
+    facts = {
+        "include": include,
+        "python_h": bool(include) and os.path.isfile(os.path.join(include, "Python.h")),
+        "libs_dir": None,
+        "import_lib": None,
+        "import_lib_present": None,
+        "release_level": sys.version_info[3],
+    }
+    if os.name == "nt":
+        # setuptools and torch add <base_exec_prefix>\libs to the linker's search path
+        libs = os.path.join(getattr(sys, "base_exec_prefix", sys.exec_prefix), "libs")
+        name = "python%d%d.lib" % (sys.version_info[0], sys.version_info[1])
+        facts["libs_dir"] = libs
+        facts["import_lib"] = name
+        facts["import_lib_present"] = os.path.isfile(os.path.join(libs, name))
+    return facts
+
+
 def main():
     version = sys.version_info
     ninja_exe = find_executable("ninja")
@@ -98,6 +121,7 @@ def main():
             "executable": ninja_exe,
         },
         "torch": torch_facts(),
+        "dev_files": dev_files(),
     }
     sys.stdout.write("\n" + BEGIN + "\n" + json.dumps(facts) + "\n" + END + "\n")
     sys.stdout.flush()

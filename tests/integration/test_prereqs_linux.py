@@ -459,12 +459,16 @@ def test_msvc_facts_gathered_through_a_stand_in_vswhere(tmp_path: Path) -> None:
     """The Windows gathering path (run vswhere, parse it, list each instance's toolsets, read
     its default-toolset file) on this machine: vswhere is a stand-in that prints the recorded
     Build Tools 2022 answer, pointed at a folder laid out like the real installation."""
+    from build_backend.msvc import MsvcFacts
     from build_backend.prereqs.compiler import check_compiler
-    from build_backend.prereqs.facts import MsvcFacts, gather_compiler
+    from build_backend.prereqs.facts import gather_compiler
 
     install = tmp_path / "Microsoft Visual Studio" / "2022" / "BuildTools"
-    (install / "VC" / "Tools" / "MSVC" / "14.44.35207" / "bin").mkdir(parents=True)
-    (install / "VC" / "Tools" / "MSVC" / "14.38.33130").mkdir(parents=True)
+    cl = install / "VC" / "Tools" / "MSVC" / "14.44.35207" / "bin" / "Hostx64" / "x64"
+    cl.mkdir(parents=True)
+    (cl / "cl.exe").write_bytes(b"MZ")
+    # a leftover: the folder of an older toolset, without its compiler
+    (install / "VC" / "Tools" / "MSVC" / "14.38.33130" / "include").mkdir(parents=True)
     build = install / "VC" / "Auxiliary" / "Build"
     build.mkdir(parents=True)
     recorded = REPO / "tests" / "data"
@@ -494,11 +498,43 @@ def test_msvc_facts_gathered_through_a_stand_in_vswhere(tmp_path: Path) -> None:
     args = json.loads(args_file.read_text())
     assert args[:4] == ["-all", "-prerelease", "-products", "*"]
     assert "Microsoft.VisualStudio.Component.VC.Tools.x86.x64" in args
+    assert args[-2:] == ["-include", "packages"]
     (found,) = compiler.instances
-    assert [t.text for t in found.toolsets] == ["14.44.35207", "14.38.33130"]
+    assert [t.text for t in found.toolsets] == ["14.44.35207"]
+    assert [u.toolset.text for u in found.unusable_toolsets] == ["14.38.33130"]
     assert found.default_toolset == (14, 44, 35207)
     facts = gather_facts(None, platform=WindowsLikePlatform(), build_root=tmp_path)
     assert facts.platform == "windows" and facts.host_include_var == "CPLUS_INCLUDE_PATH"
     result = check_compiler(facts)
     assert result.status is CheckStatus.OK
     assert result.summary.startswith("Visual Studio Build Tools 2022 17.14.28 is installed")
+    assert "MSVC 14.38.33130 in Visual Studio Build Tools 2022 17.14.28 is not used: its " \
+        "folder has no bin\\Hostx64\\x64\\cl.exe" in result.detail
+
+
+
+def test_a_vswhere_answering_in_the_japanese_code_page_is_read(tmp_path: Path) -> None:
+    """vswhere 3.0.1 ignores -utf8 (microsoft/vswhere#262): a real child process prints the
+    recorded CP932 answer; the wizard finds the instance instead of offering to install Build
+    Tools that are already there."""
+    from build_backend.msvc import gather_msvc
+
+    recorded = REPO / "tests" / "data" / "vswhere" / "community-2017-ja.cp932.json"
+    vswhere = tmp_path / "vswhere"
+    vswhere.write_text(
+        f"#!{sys.executable}\nimport sys\n"
+        f"sys.stdout.buffer.write(open({str(recorded)!r}, 'rb').read())\n", encoding="utf-8")
+    vswhere.chmod(0o755)
+
+    class JapaneseWindowsLike(LinuxPlatform):
+        name = "windows"
+
+        def vswhere_path(self) -> Path | None:
+            return vswhere
+
+        def console_encodings(self) -> tuple[str, ...]:
+            return ("cp932",)  # GetOEMCP() on Japanese Windows
+
+    facts = gather_msvc(JapaneseWindowsLike())
+    assert facts.error == "" and facts.encoding == "cp932"
+    assert [i.instance.display_name for i in facts.instances] == ["Visual Studio Community 2017"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from build_backend.platforms import current
 from build_backend.platforms.linux import LinuxPlatform
 from build_backend.platforms.windows import parse_py_launcher
@@ -56,3 +58,93 @@ def test_linux_venv_layout(tmp_path: Path) -> None:
 
 def test_current_platform_is_this_os() -> None:
     assert current().name == "linux"
+
+
+# -- the registry: winreg first, reg.exe judged by its exit code -----------------------------
+
+REG = Path(__file__).resolve().parent.parent / "data" / "reg"
+KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\FileSystem"
+
+
+class StandInWinreg:
+    """winreg's interface answering like the registry does (it exists only on Windows)."""
+
+    HKEY_LOCAL_MACHINE = 0x80000002
+    KEY_READ = 0x20019
+    REG_DWORD = 4
+    REG_SZ = 1
+
+    def __init__(self, outcome: object) -> None:
+        self.outcome = outcome
+        self.opened: list[tuple[int, str]] = []
+
+    def OpenKey(self, hive: int, subkey: str, reserved: int, access: int) -> StandInWinreg:  # noqa: N802
+        self.opened.append((hive, subkey))
+        if isinstance(self.outcome, BaseException):
+            raise self.outcome
+        return self
+
+    def __enter__(self) -> StandInWinreg:
+        return self
+
+    def __exit__(self, *args: object) -> None:
+        return None
+
+    def QueryValueEx(self, key: object, name: str) -> object:  # noqa: N802
+        return self.outcome
+
+
+def test_long_paths_read_with_winreg() -> None:
+    from build_backend.platforms.windows import read_dword_winreg
+
+    reg = StandInWinreg((1, StandInWinreg.REG_DWORD))
+    assert read_dword_winreg(reg, KEY, "LongPathsEnabled") == 1
+    assert reg.opened == [(StandInWinreg.HKEY_LOCAL_MACHINE,
+                           r"SYSTEM\CurrentControlSet\Control\FileSystem")]
+    assert read_dword_winreg(StandInWinreg(FileNotFoundError(2, "not found")), KEY,
+                             "LongPathsEnabled") is None
+
+
+def test_access_denied_is_not_read_as_not_set() -> None:
+    from build_backend.errors import WizardError
+    from build_backend.platforms.windows import read_dword_winreg
+
+    with pytest.raises(WizardError, match="did not let the wizard read"):
+        read_dword_winreg(StandInWinreg(PermissionError(5, "Access is denied")), KEY,
+                          "LongPathsEnabled")
+
+
+def test_reg_exe_fallback_uses_the_exit_code_not_the_localized_text() -> None:
+    """German reg.exe, OEM code page 850: "FEHLER: Der angegebene Registrierungsschlüssel bzw.
+    Wert wurde nicht gefunden." (exit 1) while the key itself is readable → not set."""
+    from build_backend.platforms import ProgramOutput
+    from build_backend.platforms.windows import read_dword_reg_exe
+
+    missing = (REG / "longpaths-missing-de.stderr.cp850.txt").read_bytes()
+    calls: list[list[str]] = []
+
+    def german(argv: object) -> ProgramOutput:
+        calls.append(list(argv))  # type: ignore[call-overload]
+        if "/v" in calls[-1]:
+            return ProgramOutput(1, b"", missing)
+        return ProgramOutput(0, b"\r\nHKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Control"
+                                b"\\FileSystem\r\n")
+
+    assert read_dword_reg_exe(KEY, "LongPathsEnabled", encodings=("cp850",), run=german) is None
+    assert calls == [["reg", "query", KEY, "/v", "LongPathsEnabled"], ["reg", "query", KEY]]
+
+    enabled = (REG / "longpaths-enabled.stdout.txt").read_bytes()
+    assert read_dword_reg_exe(KEY, "LongPathsEnabled",
+                              run=lambda argv: ProgramOutput(0, enabled)) == 1
+
+
+def test_reg_exe_access_denied_is_an_error_with_its_own_words() -> None:
+    from build_backend.errors import WizardError
+    from build_backend.platforms import ProgramOutput
+    from build_backend.platforms.windows import read_dword_reg_exe
+
+    denied = (REG / "access-denied.stderr.txt").read_bytes()
+    with pytest.raises(WizardError) as caught:
+        read_dword_reg_exe(KEY, "LongPathsEnabled",
+                           run=lambda argv: ProgramOutput(1, b"", denied))
+    assert "ERROR: Access is denied." in caught.value.why

@@ -17,6 +17,7 @@ import pytest
 
 from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
 from build_backend.hardware import GpuInfo, HardwareReport, HostInfo, NvmlState, detect
+from build_backend.msvc import MsvcFacts, VsInstanceFacts
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.platforms.windows import parse_windows_sdk_versions, run_once_command
 from build_backend.prereqs import CheckId, CheckStatus, FixStatus, run_checks
@@ -29,10 +30,8 @@ from build_backend.prereqs.facts import (
     GccFacts,
     GitFacts,
     LongPathsFacts,
-    MsvcFacts,
     SystemFacts,
     ToolkitFacts,
-    VsInstanceFacts,
     parse_git_bool,
     parse_os_release,
 )
@@ -437,8 +436,10 @@ def test_vs2026_beside_2022_picks_14_44_for_cuda_12_6() -> None:
     assert result.summary == ("MSVC 14.44.35207 fits CUDA 12.6 and will be used. The newer MSVC "
                               "14.50.35717 (also installed) is skipped: CUDA 12.6 rejects it.")
     chosen = result.facts["compiler"]
-    assert chosen["instance"] == BT_2022  # its default is 14.44: no pin needed
-    assert chosen["vcvars_ver"] is None and chosen["msc_ver"] == 1944
+    assert chosen["instance"] == BT_2022  # where 14.44 is the default
+    # pinned all the same: vcvarsall would otherwise take a v143 default file or an inherited
+    # VCToolsVersion
+    assert chosen["vcvars_ver"] == "14.44.35207" and chosen["msc_ver"] == 1944
     assert "_MSC_VER 1910–1949" in result.detail
     assert "MSVC 14.50.35717 (Visual Studio Community 2026 18.10.2) is installed too" in \
         result.detail
