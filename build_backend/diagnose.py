@@ -15,10 +15,18 @@ validates that file once and compiles every pattern; a broken entry raises
 
 It keeps memory bounded: it never stores the log, only a small ring of recent lines (context
 for the first error) and at most one hit per signature. Besides the signatures it finds the
-**first real error**: the first line that looks like a compiler, linker or Python error, skipping
-lines known to be harmless (``[[ignore]]``, e.g. git's ``pathspec 'csrc/cutlass'`` message in
-FlashMLA logs) and wrapper lines that only say that something above failed (``[[wrapper]]``,
-e.g. ``ninja: build stopped: subcommand failed``).
+**first real error**: the first line that looks like a compiler, linker (GNU ``ld``,
+``collect2``, MSVC ``LNK``), shell or Python error, skipping lines known to be harmless
+(``[[ignore]]``, e.g. git's ``pathspec 'csrc/cutlass'`` message in FlashMLA logs) and wrapper
+lines that only say that something above failed (``[[wrapper]]``, e.g. ``ninja: build stopped:
+subcommand failed``). A Python traceback's header and frames are never the first error; its
+exception line is.
+
+Some causes are printed as warnings (PyTorch reports a missing ``cl.exe`` as ``UserWarning:
+Error checking compiler version for cl``). Such a warning is remembered and becomes the headline
+when nothing after it explains the failure (no error at all, or only a Python exception without
+a known cause). Advice can depend on versions the log shows: the "Visual Studio too new" advice
+names the MSVC toolsets that the CUDA version in the log accepts.
 """
 
 from __future__ import annotations
@@ -26,8 +34,8 @@ from __future__ import annotations
 import re
 import sys
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +43,7 @@ from typing import Any
 
 from .errors import DiagnosisDataError
 from .resources import resource_path
+from .toolchain import msc_ver_for_toolset
 
 if sys.version_info >= (3, 11):
     from re import _constants as sre_constants
@@ -81,6 +90,7 @@ class FailureSignature:
     severity: Severity
     retry: RetryAction | None = None
     row: int | None = None  # row number in shared/knowledge/failures.md
+    requires: tuple[str, ...] = ()  # facts the lines around a match must show ("windows", ...)
 
     def matches(self, line: str) -> bool:
         return any(p.search(line) is not None for p in self.patterns)
@@ -121,6 +131,7 @@ class FirstError:
     context_before: tuple[str, ...]  # up to ``context_lines`` lines just before it
     context_after: tuple[str, ...] = ()  # up to ``after_lines`` lines just after it
     signature_ids: tuple[str, ...] = ()  # signatures matched on this line or the lines after
+    from_warning: bool = False  # a warning that names the cause (no real error explained it)
 
 
 @dataclass(frozen=True)
@@ -198,23 +209,78 @@ _ERROR_LINE = re.compile(
     | (?i: \bCMake\s+Error\b )
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
     | ^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python exception
+    # GNU ld / lld / collect2 ("/usr/bin/ld: cannot find -lcuda"), not its context lines
+    # ("in function `f':", "skipping incompatible ... when searching for -lx") or warnings
+    | ^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|collect2)(?:\.exe)?:\s
+        (?! .*:\s+in\s+function\s ) (?! .*\bskipping\s+incompatible\b ) (?! \s*warning\b )
+    | \bundefined\s+reference\s+to\b | \bmultiple\s+definition\s+of\b
+    | \bninja:\s+(?:fatal|error)\s*: | \bCreateProcess\s+failed\b
+    # the shell reporting a program it could not run ("/bin/sh: 1: /opt/x/g++: not found")
+    | ^\s*(?:\S*/)?(?:ba|da|z)?sh:\s.*(?:\bnot\s+found|No\s+such\s+file\s+or\s+directory)\s*$
     """,
     re.VERBOSE,
 )
-_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):")
+# A Python exception line (the end of a traceback), as opposed to a compiler's or linker's error.
+_PY_EXCEPTION = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)"
+)
+# Python's warning line ("x.py:383: UserWarning: ..."); the line after it echoes the source.
+_PY_WARNING = re.compile(r":\d+: [A-Z]\w*Warning: ")
 # A Python traceback's frame line; the line after it echoes source code, which may well contain
 # the text of an error message ("raise OSError('CUDA_HOME environment variable is not set')").
 _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
-# Warnings are never "the first error", even when they mention a known problem.
+# Warnings are never "the first error", even when they mention a known problem; a warning that
+# names a cause can still be the headline when nothing else explains the failure.
 _WARNING_LINE = re.compile(r"(?i:\bwarning\s*(?:[a-z]*\d+|\#\d+-d)?\s*:)|\b[A-Z]\w*Warning:")
-# Every line _ERROR_LINE or _TRACEBACK can match contains one of these (lower-cased).
-_ERROR_WORDS = ("error", "fatal", "killed", "exception", "interrupt", "exit", "traceback")
+# Every line _ERROR_LINE can match contains one of these (lower-cased).
+_ERROR_WORDS = (
+    "error",
+    "fatal",
+    "killed",
+    "exception",
+    "interrupt",
+    "exit",
+    "ld:",
+    "lld:",
+    "collect2",
+    "undefined reference",
+    "multiple definition",
+    "createprocess",
+    "not found",
+    "no such file",
+)
 _MIN_LITERAL = 3  # shorter required text is no useful prefilter
+# Long lines that are never a failure and never name one: a compiler or linker command echoed
+# by ninja or setuptools ("[3/24] /usr/local/cuda/bin/nvcc -I...", "cl /showIncludes ..."),
+# whatever error-ish words its flags contain (-Werror, -I.../nvshmem/include), and the CUDA
+# tools' info and warning lines ("ptxas info    : Compiling entry function '_ZN...'"), which
+# carry kilobytes of mangled names. Checked on long lines only: they are most of a log's bytes.
+_NOT_A_MESSAGE = re.compile(
+    r"""^\s*(?:
+        (?:\[\d+/\d+\]\s+)?["']?(?:[^\s"']*[\\/])?
+        (?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)
+        (?:\.exe)?["']?\s+[-/]
+      | (?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:
+    )""",
+    re.VERBOSE | re.IGNORECASE,
+)
+_LONG_LINE = 400  # characters from which a line is checked against _NOT_A_MESSAGE
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 _SIGNATURE_KEYS = frozenset(
-    {"id", "row", "title", "patterns", "case_sensitive", "cause", "fix", "severity", "retry"}
+    {
+        "id",
+        "row",
+        "title",
+        "patterns",
+        "case_sensitive",
+        "cause",
+        "fix",
+        "severity",
+        "retry",
+        "requires",
+    }
 )
 _RULE_KEYS = frozenset({"id", "patterns", "case_sensitive", "reason"})
 
@@ -337,7 +403,23 @@ def _signature(entry: _Entry) -> FailureSignature:
         severity=Severity(entry.enum_value("severity", Severity)),
         retry=retry,
         row=row,
+        requires=_requires(entry),
     )
+
+
+_REQUIREMENT = re.compile(r"^(?:windows|linux|cuda(?:>=|<)\d+\.\d+)$")
+
+
+def _requires(entry: _Entry) -> tuple[str, ...]:
+    value = entry.raw.get("requires", [])
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) and _REQUIREMENT.match(v) for v in value
+    ):
+        raise entry._error(
+            "has an invalid 'requires'",
+            why='It is a list of facts: "windows", "linux", "cuda>=13.0", "cuda<12.4".',
+        )
+    return tuple(value)
 
 
 def _line_rule(entry: _Entry) -> LineRule:
@@ -479,6 +561,135 @@ def default_rules() -> DiagnosisRules:
 
 
 # --------------------------------------------------------------------------------------------
+# Facts the log shows (OS, CUDA and MSVC versions), read off the lines around a match
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogFacts:
+    """What some lines of a log say about the machine; None/False where they say nothing."""
+
+    windows: bool = False
+    linux: bool = False
+    cuda: tuple[int, int] | None = None  # (major, minor)
+    msc_ver: int | None = None  # the MSVC in use, as _MSC_VER (1944 for MSVC 14.44)
+
+    def merged(self, other: LogFacts) -> LogFacts:
+        return LogFacts(
+            windows=self.windows or other.windows,
+            linux=self.linux or other.linux,
+            cuda=self.cuda if self.cuda is not None else other.cuda,
+            msc_ver=self.msc_ver if self.msc_ver is not None else other.msc_ver,
+        )
+
+    def satisfies(self, requirement: str) -> bool:
+        if requirement == "windows":
+            return self.windows
+        if requirement == "linux":
+            return self.linux
+        found = re.match(r"cuda(>=|<)(\d+)\.(\d+)$", requirement)
+        if found is None or self.cuda is None:
+            return False
+        bound = (int(found.group(2)), int(found.group(3)))
+        return self.cuda >= bound if found.group(1) == ">=" else self.cuda < bound
+
+
+# CUDA\v12.4 (Windows, also with doubled backslashes), cuda-12.4 (Linux), nvcc's "release 12.4, V".
+_CUDA_VERSION = re.compile(
+    r"(?i:CUDA[\\/]+v(\d+)\.(\d+)(?!\d)|\bcuda-(\d+)\.(\d+)(?!\d)|\brelease (\d+)\.(\d+), V\d)"
+)
+# MSVC\14.44.35207 in a path, or cl's banner "Compiler Version 19.44.35207".
+_MSVC_VERSION = re.compile(r"(?i:\bMSVC[\\/]+14\.(\d+)\.\d+|Compiler Version 19\.(\d+)\.\d+)")
+_WINDOWS_HINT = re.compile(
+    r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]|\bwin(?:-amd64|_amd64|32)\b|\.(?:exe|obj|pyd|vcxproj)\b"
+)
+_LINUX_HINT = re.compile(r"(?:^|[\s\"'(=])/(?:usr|home|opt|tmp|root|mnt)/|linux-x86_64|\.so\b")
+
+
+def read_facts(lines: Iterable[str]) -> LogFacts:
+    """The facts that ``lines`` show (the first CUDA and MSVC version found)."""
+    windows = linux = False
+    cuda: tuple[int, int] | None = None
+    msc_ver: int | None = None
+    for line in lines:
+        windows = windows or _WINDOWS_HINT.search(line) is not None
+        linux = linux or _LINUX_HINT.search(line) is not None
+        if cuda is None and (found := _CUDA_VERSION.search(line)) is not None:
+            major, minor = (g for g in found.groups() if g is not None)
+            cuda = (int(major), int(minor))
+        if msc_ver is None and (found := _MSVC_VERSION.search(line)) is not None:
+            minor_text = found.group(1) or found.group(2)
+            msc_ver = msc_ver_for_toolset((14, int(minor_text)))
+    return LogFacts(windows=windows, linux=linux, cuda=cuda, msc_ver=msc_ver)
+
+
+# The upper _MSC_VER bound (exclusive) in CUDA's host_config.h, from the first CUDA release with
+# that bound. Read off real headers (tests/data/host_config): 11.0 → 1930; 11.8 and 12.1 → 1940;
+# 12.4, 12.6, 12.8, 13.0 → 1950. CUDA 11.6 is the first to accept Visual Studio 2022.
+_MSVC_UPPER_BOUNDS: tuple[tuple[tuple[int, int], int], ...] = (
+    ((11, 0), 1930),
+    ((11, 6), 1940),
+    ((12, 4), 1950),
+)
+
+
+def msvc_bound_for_cuda(cuda: tuple[int, int]) -> int | None:
+    """The newest _MSC_VER + 1 that this CUDA's host_config.h accepts, if known."""
+    bound: int | None = None
+    for first_release, upper in _MSVC_UPPER_BOUNDS:
+        if cuda >= first_release:
+            bound = upper
+    return bound
+
+
+def _msvc_too_new_advice(facts: LogFacts) -> str | None:
+    """What to do about C1189 "unsupported Microsoft Visual Studio version", for the CUDA version
+    the log shows; None when the log shows none (the generic advice applies)."""
+    if facts.cuda is None:
+        return None
+    bound = msvc_bound_for_cuda(facts.cuda)
+    if bound is None:
+        return None
+    cuda = f"{facts.cuda[0]}.{facts.cuda[1]}"
+    yours = ""
+    if facts.msc_ver is not None:
+        yours = f" (the compiler here is MSVC 14.{facts.msc_ver - 1900}, _MSC_VER {facts.msc_ver})"
+    last_resort = (
+        " The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the "
+        "build or the kernel may then fail or compute wrong results."
+    )
+    if bound <= 1930:
+        return (
+            f"CUDA {cuda} accepts Visual Studio 2017 and 2019 only (MSVC up to 14.29, _MSC_VER "
+            f"below {bound}){yours}. Build with the Visual Studio 2019 toolset 14.29 (Build Tools "
+            'for Visual Studio 2019, or the "MSVC v142 - VS 2019 C++ build tools" component of '
+            "Visual Studio 2022, selected with vcvarsall -vcvars_ver=14.29), or install CUDA 12.4 "
+            "or newer together with the matching PyTorch." + last_resort
+        )
+    if bound <= 1940:
+        return (
+            f"CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio "
+            "2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ "
+            "library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the "
+            "matching PyTorch, or build with an older toolset installed side by side: 14.39 "
+            "(vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset "
+            "14.29." + last_resort
+        )
+    return (
+        f"CUDA {cuda} accepts MSVC up to 14.4x (_MSC_VER below {bound}){yours}: Visual Studio 2026 "
+        "(MSVC 14.50 and newer) is too new for it. Build with the Visual Studio 2022 toolset "
+        "(Build Tools for Visual Studio 2022, vcvarsall -vcvars_ver=14.44), or install a CUDA "
+        "version that supports your Visual Studio." + last_resort
+    )
+
+
+# Signatures whose advice depends on the facts around the match.
+_ADVISERS: dict[str, Callable[[LogFacts], str | None]] = {
+    "msvc-too-new-for-cuda": _msvc_too_new_advice,
+}
+
+
+# --------------------------------------------------------------------------------------------
 # The streaming matcher
 # --------------------------------------------------------------------------------------------
 
@@ -514,9 +725,12 @@ class LogDiagnoser:
         self._seen: set[str] = set()
         # First error: found once, then filled with the lines after it.
         self._first: tuple[str, int, tuple[str, ...]] | None = None
+        self._first_is_exception = False  # a Python exception line, not a tool's error
         self._first_ids: list[str] = []
         self._after: list[str] = []
-        self._traceback: tuple[str, int, tuple[str, ...]] | None = None
+        # The first warning that names an error-severity cause (line, number, before, ids).
+        self._warning_cause: tuple[str, int, tuple[str, ...], tuple[str, ...]] | None = None
+        self._facts: dict[str, LogFacts] = {}  # per advised signature: facts around its hit
         self._previous = ""
 
     # -- feeding --------------------------------------------------------------------------
@@ -530,6 +744,13 @@ class LogDiagnoser:
         first_found = self._first is not None
         collecting_after = first_found and len(self._after) < self._after_limit
 
+        if len(text) > _LONG_LINE and _NOT_A_MESSAGE.match(text) is not None:
+            if collecting_after:
+                self._after.append(kept)
+            self._ring.append(kept)
+            self._previous = kept
+            return []
+
         # Almost every line stops here: none of the needles, so no signature can match.
         low = text.lower()
         candidates: Sequence[FailureSignature] = self._unfiltered
@@ -537,29 +758,36 @@ class LogDiagnoser:
             if literal in low:
                 candidates = self.rules.signatures
                 break
-        maybe_error = maybe_traceback = False
+        maybe_error = False
         if not first_found:
             for word in _ERROR_WORDS:
                 if word in low:
                     maybe_error = _ERROR_LINE.search(text) is not None
-                    maybe_traceback = _TRACEBACK.match(text) is not None
                     break
         matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
+        facts: LogFacts | None = None
+        if any(sig.requires or sig.id in _ADVISERS for sig in matched):
+            facts = read_facts((*self._ring, text))
+            matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
 
         new_hits: list[Diagnosis] = []
         if (matched or maybe_error) and self._quotes_source(text):
             pass  # source code quoted by a Python traceback, not a message
-        elif (matched or maybe_error or maybe_traceback) and self._is_ignored(text):
+        elif (matched or maybe_error) and self._is_ignored(text):
             pass  # a known-harmless line: no diagnosis, never the first error
         elif matched or maybe_error:
             for sig in matched:
                 if sig.id not in self._seen:
                     self._seen.add(sig.id)
+                    fix = sig.fix
+                    if facts is not None and sig.id in _ADVISERS:
+                        self._facts[sig.id] = facts
+                        fix = _ADVISERS[sig.id](facts) or sig.fix
                     hit = Diagnosis(
                         signature_id=sig.id,
                         title=sig.title,
                         cause=sig.cause,
-                        fix=sig.fix,
+                        fix=fix,
                         severity=sig.severity,
                         retry=sig.retry,
                         line=kept,
@@ -570,15 +798,20 @@ class LogDiagnoser:
             if collecting_after:
                 self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
             elif not first_found:
-                is_error = maybe_error or (
-                    any(s.severity is Severity.ERROR for s in matched)
-                    and _WARNING_LINE.search(text) is None
-                )
-                if is_error and not self._is_wrapper(text):
+                names_cause = any(s.severity is Severity.ERROR for s in matched)
+                is_warning = _WARNING_LINE.search(text) is not None
+                is_error = maybe_error or (names_cause and not is_warning)
+                if is_warning and names_cause and self._warning_cause is None:
+                    self._warning_cause = (
+                        kept,
+                        self._line_number,
+                        tuple(self._ring),
+                        tuple(s.id for s in matched if s.severity is Severity.ERROR),
+                    )
+                elif is_error and not self._is_wrapper(text):
                     self._first = (kept, self._line_number, tuple(self._ring))
+                    self._first_is_exception = _PY_EXCEPTION.match(text) is not None
                     self._first_ids = [s.id for s in matched]
-        elif maybe_traceback and self._traceback is None:
-            self._traceback = (kept, self._line_number, tuple(self._ring))
 
         if collecting_after:
             self._after.append(kept)
@@ -594,12 +827,18 @@ class LogDiagnoser:
         return new_hits
 
     def _quotes_source(self, text: str) -> bool:
-        """Whether ``text`` is the source line a traceback prints under a ``File ...`` frame
-        (indented deeper than it; frames without source go straight on to the next one)."""
-        if not _FRAME.match(self._previous):
-            return False
-        frame_indent = len(self._previous) - len(self._previous.lstrip())
-        return len(text) - len(text.lstrip()) > frame_indent
+        """Whether ``text`` is a source line that Python quotes: under a traceback's ``File ...``
+        frame (indented deeper than it; frames without source go straight on to the next one),
+        or under a warning (``x.py:383: UserWarning: ...`` then ``  warnings.warn(...)``)."""
+        previous = self._previous
+        if _FRAME.match(previous):
+            frame_indent = len(previous) - len(previous.lstrip())
+            return len(text) - len(text.lstrip()) > frame_indent
+        return (
+            text[:1].isspace()
+            and _PY_WARNING.search(previous) is not None
+            and len(text) - len(text.lstrip()) > len(previous) - len(previous.lstrip())
+        )
 
     def _is_ignored(self, text: str) -> bool:
         return any(rule.matches(text) for rule in self.rules.ignore)
@@ -629,20 +868,28 @@ class LogDiagnoser:
 
     @property
     def first_error(self) -> FirstError | None:
-        """The first real error so far; a Python traceback's first line if nothing better came
-        (a traceback whose exception line never arrived)."""
+        """The first real error so far: never a traceback's header or frames, never a wrapper
+        line. A warning that names a cause stands in when nothing after it explains the failure
+        (no error at all, or a Python exception without a known cause of its own)."""
+        real: FirstError | None = None
         if self._first is not None:
             line, number, before = self._first
-            return FirstError(line, number, before, tuple(self._after), tuple(self._first_ids))
-        if self._traceback is not None:
-            line, number, before = self._traceback
-            return FirstError(line, number, before)
-        return None
+            real = FirstError(line, number, before, tuple(self._after), tuple(self._first_ids))
+        warned = self._warning_cause
+        if warned is None:
+            return real
+        explained = real is not None and any(
+            self.rules.signature(i).severity is Severity.ERROR for i in real.signature_ids
+        )
+        if real is None or (self._first_is_exception and not explained):
+            line, number, before, ids = warned
+            return FirstError(line, number, before, (), ids, from_warning=True)
+        return real
 
     def summary(self) -> DiagnosisReport:
         """The report for everything fed so far (it can be asked for again after more lines)."""
         first = self.first_error
-        hits = tuple(self._hits)
+        hits = tuple(self._advised(h, first) for h in self._hits)
         by_id = {h.signature_id: h for h in hits}
         primary: Diagnosis | None = None
         if first is not None:
@@ -671,6 +918,20 @@ class LogDiagnoser:
             retry=retry,
             lines_seen=self._line_number,
         )
+
+    def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
+        """``hit`` with its advice re-read from everything seen around it (the lines after the
+        first error name the compiler too: MSBuild prints nvcc's command line after C1189)."""
+        adviser = _ADVISERS.get(hit.signature_id)
+        if adviser is None:
+            return hit
+        facts = self._facts.get(hit.signature_id, LogFacts())
+        if first is not None and first.line_number == hit.line_number:
+            facts = facts.merged(
+                read_facts((*first.context_before, first.line, *first.context_after))
+            )
+        advice = adviser(facts)
+        return replace(hit, fix=advice) if advice is not None and advice != hit.fix else hit
 
 
 def diagnose_lines(lines: Iterable[str], rules: DiagnosisRules | None = None) -> DiagnosisReport:

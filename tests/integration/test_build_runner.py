@@ -34,7 +34,7 @@ from build_backend.parallelism import Parallelism
 from build_backend.plan import BuildPlan, make_plan
 
 STANDIN = Path(__file__).resolve().parents[1] / "data" / "standins" / "fake_build.py"
-SHARED_LOGS = Path(__file__).resolve().parents[3] / "shared" / "logs"
+SHARED_LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "flashmla"  # from shared/logs
 
 
 def standin_plan(tmp_path: Path, *mode: str, jobs: int = 2, **kw: object) -> BuildPlan:

@@ -1,0 +1,171 @@
+"""How well the build-log diagnosis explains real failures (goals: first error >= 95 %, cause
+precision >= 95 %, cause recall >= 75 %).
+
+    python benchmarks/diagnose_accuracy.py [--corpus tests/data/logs/real] [--rules FILE] [-v]
+
+The corpus is real failing build logs from public issue threads (``tests/data/logs/real``), each
+described in ``index.toml`` by the line a person should be shown first and the cause the thread
+established (a signature id of ``failures.toml``, or "unknown"). For every log this feeds the log
+line by line through :class:`LogDiagnoser` and compares:
+
+- **first error**: the report's first error is exactly the expected line;
+- **cause precision**: of the logs for which the wizard names a cause, the share where it is the
+  right one (naming any cause for an "unknown" log is wrong);
+- **cause recall**: of the logs whose cause is known, the share where the wizard names it
+  (saying nothing counts as a miss).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from build_backend.diagnose import LogDiagnoser, default_rules, load_rules  # noqa: E402
+
+CORPUS = REPO / "tests" / "data" / "logs" / "real"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class CorpusLog:
+    """One entry of the corpus index."""
+
+    file: str
+    source: str
+    first_error: str
+    cause: str
+    os: str
+    lang: str
+    advice: str | None = None  # text the fix must contain (version-dependent advice)
+
+
+@dataclass(frozen=True)
+class LogResult:
+    log: CorpusLog
+    first_error: str | None  # what the wizard showed first
+    cause: str | None  # the cause it named (None: it said it does not know)
+    fix: str | None
+
+    @property
+    def first_ok(self) -> bool:
+        return self.first_error is not None and self.first_error.strip() == self.log.first_error
+
+    @property
+    def cause_ok(self) -> bool:
+        return (self.cause or UNKNOWN) == self.log.cause
+
+
+@dataclass(frozen=True)
+class Scores:
+    results: tuple[LogResult, ...]
+
+    @property
+    def first_error(self) -> float:
+        return sum(r.first_ok for r in self.results) / len(self.results)
+
+    @property
+    def named(self) -> list[LogResult]:
+        return [r for r in self.results if r.cause is not None]
+
+    @property
+    def precision(self) -> float:
+        named = self.named
+        return sum(r.cause_ok for r in named) / len(named) if named else 1.0
+
+    @property
+    def known(self) -> list[LogResult]:
+        return [r for r in self.results if r.log.cause != UNKNOWN]
+
+    @property
+    def recall(self) -> float:
+        known = self.known
+        return sum(r.cause_ok for r in known) / len(known) if known else 1.0
+
+
+def load_corpus(corpus: Path = CORPUS) -> list[CorpusLog]:
+    data = tomllib.loads((corpus / "index.toml").read_text(encoding="utf-8"))
+    return [
+        CorpusLog(
+            file=entry["file"],
+            source=entry["source"],
+            first_error=entry["first_error"].strip(),
+            cause=entry["cause"],
+            os=entry["os"],
+            lang=entry["lang"],
+            advice=entry.get("advice"),
+        )
+        for entry in data["log"]
+    ]
+
+
+def evaluate(corpus: Path = CORPUS, rules_path: Path | None = None) -> Scores:
+    rules = load_rules(rules_path) if rules_path is not None else default_rules()
+    results: list[LogResult] = []
+    for log in load_corpus(corpus):
+        diagnoser = LogDiagnoser(rules)
+        with (corpus / log.file).open(encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                diagnoser.feed(line)
+        report = diagnoser.summary()
+        first = report.first_error
+        primary = report.primary
+        results.append(
+            LogResult(
+                log=log,
+                first_error=first.line if first is not None else None,
+                cause=primary.signature_id if primary is not None else None,
+                fix=primary.fix if primary is not None else None,
+            )
+        )
+    return Scores(tuple(results))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--rules", type=Path, help="a failures.toml (default: the shipped one)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list every miss")
+    args = parser.parse_args(argv)
+    scores = evaluate(args.corpus, args.rules)
+    results = scores.results
+    langs = sorted({r.log.lang for r in results})
+    print(
+        f"corpus: {len(results)} logs ({sum(r.log.os == 'windows' for r in results)} Windows, "
+        f"{sum(r.log.os == 'linux' for r in results)} Linux; languages {', '.join(langs)}), "
+        f"{len(scores.known)} with a known cause"
+    )
+    print(f"{'measure':<18}{'value':>8}  {'count':>9}  goal")
+    print(
+        f"{'first error':<18}{scores.first_error:>8.1%}  "
+        f"{sum(r.first_ok for r in results):>4}/{len(results):<4}  >= 95 %"
+    )
+    print(
+        f"{'cause precision':<18}{scores.precision:>8.1%}  "
+        f"{sum(r.cause_ok for r in scores.named):>4}/{len(scores.named):<4}  >= 95 %"
+    )
+    print(
+        f"{'cause recall':<18}{scores.recall:>8.1%}  "
+        f"{sum(r.cause_ok for r in scores.known):>4}/{len(scores.known):<4}  >= 75 %"
+    )
+    if args.verbose:
+        for r in results:
+            if not r.first_ok:
+                print(f"- first error {r.log.file}: got {r.first_error!r}")
+            if not r.cause_ok:
+                print(f"- cause {r.log.file}: expected {r.log.cause}, got {r.cause or UNKNOWN}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
