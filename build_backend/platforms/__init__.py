@@ -77,6 +77,26 @@ def process_group_options() -> ProcessGroupOptions:
     return ProcessGroupOptions(True, 0)
 
 
+_PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+
+
+def become_child_subreaper() -> bool:
+    """Linux: make this process the "child subreaper" of its descendants
+    (``prctl(PR_SET_CHILD_SUBREAPER)``), so that a grandchild whose parent exits — also one
+    that started its own session with ``setsid`` — is re-parented to us instead of to init,
+    and stays findable and killable. False where the OS has no such thing (Windows, macOS)
+    or refused it."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
 def current() -> Platform:
     """The platform of this machine."""
     if sys.platform == "win32":
@@ -88,4 +108,11 @@ def current() -> Platform:
     return LinuxPlatform()
 
 
-__all__ = ["InterpreterHint", "Platform", "ProcessGroupOptions", "current", "process_group_options"]
+__all__ = [
+    "InterpreterHint",
+    "Platform",
+    "ProcessGroupOptions",
+    "become_child_subreaper",
+    "current",
+    "process_group_options",
+]
