@@ -379,7 +379,8 @@ class _TreeWatch:
                     found.append(proc)
             except psutil.Error:
                 continue
-        found += marked(self.marker)
+        if self.marker:
+            found += marked(self.marker)
         return _union([], found)
 
     def stop(self, grace_s: float = 3.0) -> tuple[int, ...]:
@@ -499,10 +500,13 @@ def _prepared_env(
     env: Mapping[str, str] | None,
     env_changes: Sequence[EnvChange],
     unset: Iterable[str],
+    mark: bool = True,
 ) -> tuple[dict[str, str], str]:
-    child = child_environment(env_changes, env, unset=unset)
-    marker = f"{os.getpid()}-{uuid.uuid4().hex[:16]}"
-    child[MARKER_VAR] = marker
+    child = child_environment(env_changes, env, unset=[*unset, MARKER_VAR])
+    marker = ""
+    if mark:
+        marker = f"{os.getpid()}-{uuid.uuid4().hex[:16]}"
+        child[MARKER_VAR] = marker
     return child, marker
 
 
@@ -673,16 +677,19 @@ def run_captured(
     unset: Iterable[str] = (),
     cancel: threading.Event | None = None,
     merge_stderr: bool = False,
+    mark: bool = True,
 ) -> CapturedOutput:
     """Run a short child, wait for it, and return its exit code and output (stdout and
     stderr apart, or merged into stdout). The environment is built like :func:`stream`'s.
 
     Raises :class:`ProcessStartError`, :class:`ProcessTimeout` (the tree is stopped) and
-    :class:`Cancelled` (when ``cancel`` is set; the tree is stopped)."""
+    :class:`Cancelled` (when ``cancel`` is set; the tree is stopped). ``mark=False`` leaves
+    :data:`MARKER_VAR` out of the child's environment (for a child that prints its
+    environment as its answer, such as ``set`` after ``vcvarsall.bat``)."""
     command, popen_args = _command(argv)
     if cancel is not None and cancel.is_set():
         raise _cancelled(command, ())
-    child_env, marker = _prepared_env(env, env_changes, unset)
+    child_env, marker = _prepared_env(env, env_changes, unset, mark)
     started = time.monotonic()
     proc = _start(command, popen_args, cwd=cwd, env=child_env, merge=merge_stderr)
     watch = _TreeWatch(proc.pid, marker)

@@ -52,17 +52,12 @@ class WindowsPlatform:
         return scripts if scripts.exists() else prefix / "python.exe"
 
     def registered_interpreters(self) -> list[InterpreterHint]:
+        from ..errors import ProcessError
+        from ..processes import run_captured
+
         try:
-            completed = subprocess.run(
-                ["py", "-0p"],
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                timeout=15,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired):
+            completed = run_captured(["py", "-0p"], timeout_s=15)
+        except ProcessError:
             return []  # no launcher installed
         return parse_py_launcher(completed.stdout + "\n" + completed.stderr)
 
@@ -277,6 +272,7 @@ def run_elevated(argv: Sequence[str], *, show_window: bool = True, poll_s: float
 def run_capture(command: str, timeout: float = 120) -> bytes:
     """Run a ``cmd.exe`` command line (see compiler_env.vcvars_command: one string, no shell
     besides that cmd) and return its raw stdout (``set`` under ``cmd /u`` is UTF-16-LE)."""
-    completed = subprocess.run(command, capture_output=True, timeout=timeout,
-                               stdin=subprocess.DEVNULL, check=False)
-    return completed.stdout
+    from ..processes import WindowsCommandLine, run_captured
+
+    # ``set`` prints the child's environment: no marker variable in it (see processes)
+    return run_captured(WindowsCommandLine(command), timeout_s=timeout, mark=False).stdout_bytes
