@@ -14,10 +14,7 @@ folder; installing it is :mod:`.install`'s job, after verification.
 
 from __future__ import annotations
 
-import os
-import queue
 import re
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -27,10 +24,17 @@ from pathlib import Path
 from typing import IO
 
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .errors import Cancelled, ProcessStartError
 from .parallelism import Parallelism
 from .plan import BuildPlan
-from .platforms import process_group_options
-from .processes import EnvChange, EnvMode, kill_tree, running_compilers
+from .processes import (
+    EnvChange,
+    EnvMode,
+    decode_line,
+    running_compilers,
+    stream,
+    withheld_names,
+)
 
 GIB = 1024**3
 
@@ -137,23 +141,6 @@ class BuildOutcome:
 
 
 # -- decoding and progress ----------------------------------------------------------------------
-
-
-def decode_line(raw: bytes) -> str:
-    """One line of compiler output as text, whatever it was encoded in; never raises.
-
-    UTF-8 first; MSVC and other Windows tools often speak the ANSI code page (cp1252), so a
-    line that is not valid UTF-8 is read as cp1252; bytes that fit neither become U+FFFD.
-    """
-    text: str
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        try:
-            text = raw.decode("cp1252")
-        except UnicodeDecodeError:
-            text = raw.decode("utf-8", errors="replace")
-    return text.rstrip("\r\n")
 
 
 _NINJA = re.compile(r"^\s*\[(\d+)/(\d+)\]")  # pip -v indents the build's output
@@ -267,91 +254,38 @@ class _Attempt:
     def run(self) -> tuple[int | None, bool]:
         """(exit code or None, cancelled)."""
         self._enter(Step.COMPILE)
-        group = process_group_options()
+        withheld = withheld_names()
+        if withheld:
+            self.log.write("# not passed to the build (secrets it does not need): "
+                           + ", ".join(withheld) + "\n")
+
+        def stalled(quiet: float, pid: int) -> None:
+            self.emit(StallEvent(quiet, tuple(running_compilers(pid))))
+
         try:
-            proc = subprocess.Popen(
-                list(self.plan.command),
-                cwd=self.plan.cwd,
-                env=self.plan.environment(),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                start_new_session=group.start_new_session,
-                creationflags=group.creationflags,
+            result = stream(
+                self.plan.command, self._lines, cwd=self.plan.cwd,
+                env_changes=self.plan.env_changes, cancel=self.cancel,
+                stall_after_s=self.stall_after_s, on_stall=stalled,
             )
-        except OSError as exc:
-            self._line(f"[wizard] could not start {self.plan.command[0]}: {exc}")
+        except ProcessStartError as exc:
+            self._line(f"[wizard] could not start {self.plan.command[0]}: {exc.why}")
             self._close_step(StepState.FAILED)
             return None, False
-        batches: queue.Queue[list[bytes] | None] = queue.Queue(maxsize=1000)
-        assert proc.stdout is not None
-        reader = threading.Thread(target=_pump, args=(proc.stdout, batches), daemon=True)
-        reader.start()
-        last_output = time.monotonic()
-        stall_reported = False
-        cancelled = False
-        finished = False
-        while not finished:
-            if self.cancel.is_set():
-                cancelled = True
-                self._line("[wizard] cancelling: stopping the build and every compiler it started")
-                self.leftover = kill_tree(proc.pid)
-                break
-            try:
-                batch = batches.get(timeout=0.1)
-            except queue.Empty:
-                quiet = time.monotonic() - last_output
-                if quiet >= self.stall_after_s and not stall_reported:
-                    stall_reported = True
-                    self.emit(StallEvent(quiet, tuple(running_compilers(proc.pid))))
-                continue
-            raw_lines: list[bytes] = []
-            while batch is not None:  # take what is queued without waiting (high line rates)
-                raw_lines += batch
-                try:
-                    batch = batches.get_nowait()
-                except queue.Empty:
-                    break
-            if batch is None:
-                finished = True  # the output pipe closed: the process is finishing
-            if raw_lines:
-                last_output = time.monotonic()
-                stall_reported = False
-                self._lines([decode_line(raw) for raw in raw_lines])
-                time.sleep(0)  # let a GUI thread in this process take the GIL between batches
-        try:
-            code = proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.leftover = kill_tree(proc.pid)
-            code = proc.wait()
-        reader.join(timeout=5)
-        if cancelled:
+        except Cancelled as exc:
+            self.leftover = list(exc.leftover_pids)
+            self._line("[wizard] cancelled: the build and every compiler it started were "
+                       "stopped" + (f"; still running: {exc.leftover_pids}"
+                                    if exc.leftover_pids else ""))
             self._close_step(StepState.CANCELLED)
-        else:
-            self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
-        return code, cancelled
-
-
-def _pump(stream: IO[bytes], batches: queue.Queue[list[bytes] | None]) -> None:
-    """Read the child's output in chunks and queue it as batches of complete lines."""
-    fd = stream.fileno()
-    pending = b""
-    try:
-        while True:
-            chunk = os.read(fd, 1 << 16)  # returns what is there, up to 64 KiB
-            if not chunk:
-                break
-            pending += chunk
-            if b"\n" not in chunk:
-                continue
-            *complete, pending = pending.split(b"\n")
-            batches.put(complete)
-    except (OSError, ValueError):
-        pass
-    finally:
-        if pending:
-            batches.put([pending])
-        batches.put(None)
+            return None, True
+        if result.strays:
+            self._line(f"[wizard] stopped {len(result.strays)} process(es) the build left "
+                       "running after it ended")
+        self.leftover = list(result.leftover_pids)
+        code = result.returncode
+        self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
+        return code, False
 
 
 def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | None:

@@ -50,10 +50,9 @@ from urllib.parse import urlsplit
 import requests
 import urllib3
 
-from .errors import DownloadError, ExitCode
+from .errors import Cancelled, DownloadError
 
 __all__ = [
-    "DownloadCancelled",
     "DownloadError",
     "DownloadProgress",
     "DownloadResult",
@@ -74,10 +73,6 @@ _CONTENT_RANGE_RE = re.compile(r"bytes\s+(\d+)-(\d+)/(\d+|\*)", re.IGNORECASE)
 _UNSATISFIED_RANGE_RE = re.compile(r"bytes\s+\*/(\d+)", re.IGNORECASE)
 
 
-class DownloadCancelled(DownloadError):
-    """The user cancelled the download. The part file is kept; a later call resumes it."""
-
-    exit_code = ExitCode.CANCELLED
 
 
 @dataclass(frozen=True)
@@ -145,7 +140,8 @@ def download(
     where it stopped. A server that could not be reached at all during this call (refused,
     no DNS, connect timeout) is not retried: the person hears at once that they seem offline.
 
-    Raises :class:`DownloadError` (and :class:`DownloadCancelled`) with a message for a person,
+    Raises :class:`DownloadError` (and :class:`~build_backend.errors.Cancelled` when ``cancel`` is
+    set: the part file is kept, a later call resumes it) with a message for a person,
     and :class:`ValueError` for a malformed argument (a programming error).
     """
     started = time.monotonic()
@@ -563,7 +559,7 @@ class _Job:
         if kept:
             of = f" of {_size(total)}" if total is not None else ""
             why = f"{_size(kept)}{of} had arrived."
-        raise DownloadCancelled(
+        raise Cancelled(
             f"The download of {self.dest.name} was cancelled.",
             why=why,
             hint="Start it again to continue: the part already downloaded is kept." if kept else "",

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Mapping
@@ -19,8 +18,10 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
 from .platforms import current as current_platform
+from .processes import EnvChange, run_captured
 from .resources import is_frozen, resource_path
 
 PROBE_BEGIN = "@@KSW-ENV-BEGIN@@"
@@ -217,33 +218,28 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         return failed(
             EnvStatus.NOT_AN_INTERPRETER, f"{exe} is a folder, not a Python.", not_python_hint
         )
-    env = dict(os.environ)
-    env["PYTHONIOENCODING"] = "utf-8"
-    env.pop("PYTHONHOME", None)  # a frozen wizard's own settings must not leak into the target
     try:
-        completed = subprocess.run(
+        completed = run_captured(
             [str(exe), str(resource_path("probes", "inspect_env.py"))],
-            capture_output=True,
-            timeout=timeout,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            check=False,
+            timeout_s=timeout,
+            env_changes=[EnvChange("PYTHONIOENCODING", "utf-8")],
+            unset=["PYTHONHOME"],  # a frozen wizard's own settings must not leak into the target
         )
-    except subprocess.TimeoutExpired:
+    except ProcessTimeout:
         return failed(
             EnvStatus.BROKEN,
             f"This Python did not answer within {timeout:.0f} seconds.",
             "Try again; if it happens again, the environment may be damaged (a hung import).",
         )
-    except OSError as exc:
+    except ProcessStartError as exc:
         return failed(
             EnvStatus.NOT_AN_INTERPRETER,
             f"{exe.name} could not be run as a program.",
             not_python_hint,
-            detail=str(exc),
+            detail=exc.why,
         )
-    stdout = completed.stdout.decode("utf-8", "replace")
-    stderr = completed.stderr.decode("utf-8", "replace")
+    stdout = completed.stdout
+    stderr = completed.stderr
     facts = _extract_probe_json(stdout)
     if facts is None:
         tail = (stderr or stdout).strip().splitlines()[-5:]

@@ -46,10 +46,22 @@ class WizardError(Exception):
 class Cancelled(WizardError):
     """The user (or a signal) stopped the work; nothing was changed that was not put back.
 
-    The one way cancellation surfaces from the core: every long step raises this (or a
-    subclass) when its cancel event is set."""
+    The one way cancellation surfaces from the core: every long step raises this when its
+    cancel event is set. ``leftover_pids``: processes of a stopped child's tree that were
+    still alive afterwards (should be none; reported, not hidden)."""
 
     exit_code = ExitCode.CANCELLED
+
+    def __init__(
+        self,
+        what: str = "Cancelled.",
+        *,
+        why: str = "",
+        hint: str = "",
+        leftover_pids: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(what, why=why, hint=hint)
+        self.leftover_pids = leftover_pids
 
 
 class EnvironmentProbeError(WizardError):
@@ -91,3 +103,50 @@ class RecipeError(WizardError):
     :func:`build_backend.catalog.load_catalog`)."""
 
     exit_code = ExitCode.FAILURE
+
+
+class ProcessError(WizardError):
+    """A child program could not be run as asked (see :mod:`build_backend.processes`)."""
+
+    exit_code = ExitCode.FAILURE
+
+    def __init__(
+        self, what: str, *, command: tuple[str, ...] = (), why: str = "", hint: str = ""
+    ) -> None:
+        super().__init__(what, why=why, hint=hint)
+        self.command = command
+
+
+class ProcessStartError(ProcessError):
+    """The program could not be started at all (missing, not executable, bad folder).
+    ``not_found``: there is no such program."""
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        command: tuple[str, ...] = (),
+        why: str = "",
+        hint: str = "",
+        not_found: bool = False,
+    ) -> None:
+        super().__init__(what, command=command, why=why, hint=hint)
+        self.not_found = not_found
+
+
+class ProcessTimeout(ProcessError):
+    """The program ran past its time limit; its whole process tree was stopped."""
+
+    def __init__(
+        self,
+        what: str,
+        *,
+        command: tuple[str, ...] = (),
+        limit_s: float = 0.0,
+        why: str = "",
+        hint: str = "",
+        leftover_pids: tuple[int, ...] = (),
+    ) -> None:
+        super().__init__(what, command=command, why=why, hint=hint)
+        self.limit_s = limit_s
+        self.leftover_pids = leftover_pids

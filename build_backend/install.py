@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -19,8 +18,9 @@ from typing import Any
 
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-from .errors import WizardError
+from .errors import ProcessError, WizardError
 from .paths import backups_dir, data_dir, timestamp
+from .processes import CapturedOutput, run_captured
 from .resources import resource_path
 
 BEGIN = "@@KSW-DIST-BEGIN@@"
@@ -56,19 +56,9 @@ class InstallResult:
     output: str
 
 
-def _run_python(
-    python: Path, args: list[str], timeout: float = 600
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(python), *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=timeout,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+def _run_python(python: Path, args: list[str], timeout: float = 600) -> CapturedOutput:
+    """Raises :class:`~build_backend.errors.ProcessError` (cannot start, time limit)."""
+    return run_captured([str(python), *args], timeout_s=timeout)
 
 
 def installed_files(python: Path, name: str) -> dict[str, Any]:
@@ -125,8 +115,8 @@ def rollback(python: Path, name: str, backup: Backup | None) -> None:
     install record is updated to match."""
     try:
         result = _run_python(python, ["-m", "pip", "uninstall", "-y", name])
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise InstallError(f"Could not remove {name} from {python}.", why=str(exc),
+    except ProcessError as exc:
+        raise InstallError(f"Could not remove {name} from {python}.", why=exc.describe(),
                            hint="Check that this Python environment still works.") from exc
     if result.returncode != 0 and installed_files(python, name).get("found"):
         raise InstallError(f"Could not remove {name} from {python}.",
@@ -161,12 +151,12 @@ def install_wheel(
     ]
     try:
         result = _run_python(python, command)
-    except (OSError, subprocess.TimeoutExpired, KeyboardInterrupt) as exc:
+    except (ProcessError, KeyboardInterrupt) as exc:
         _undo_failed_install(python, str(name), previous)
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise InstallError(f"Installing {wheel.name} did not finish; the environment was "
-                           "restored.", why=str(exc),
+                           "restored.", why=exc.describe(),
                            hint="Check that this Python environment still works, then try "
                            "again.") from exc
     output = result.stdout + result.stderr

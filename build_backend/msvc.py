@@ -26,13 +26,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from .errors import WizardError
+from .errors import ProcessError, WizardError
 from .platforms import Platform, ProgramOutput
 from .platforms import current as current_platform
 from .processes import EnvChange
@@ -295,7 +294,7 @@ def gather_msvc(platform: Platform | None = None) -> MsvcFacts:
         return MsvcFacts(None, "", (), sdks)
     try:
         output = plat.run_program(vswhere_query(vswhere), timeout=_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except ProcessError as exc:
         return MsvcFacts(vswhere, "", (), sdks, error=f"vswhere could not run: {exc}")
     return msvc_facts_from_output(vswhere, output, plat.console_encodings(), sdks)
 
@@ -524,7 +523,7 @@ def confirm_compiler(plat: MsvcPlatform, captured: Mapping[str, str],
           / "VC" / "Tools" / "MSVC" / choice.toolset.text) / "bin" / "Hostx64" / "x64" / "cl.exe"
     try:
         output = plat.run_program([str(cl)], env=dict(captured), timeout=_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except ProcessError as exc:
         raise CompilerEnvError(
             f"The C++ compiler of MSVC {choice.toolset.text} could not be started.",
             why=f"{cl}: {exc}",

@@ -25,7 +25,6 @@ from __future__ import annotations
 import hashlib
 import math
 import os
-import re
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -50,7 +49,7 @@ from .parallelism import RAM_HEADROOM, Parallelism, choose_parallelism
 from .paths import logs_dir, staging_dir, timestamp
 from .platforms import Platform
 from .platforms import current as current_platform
-from .processes import EnvChange, EnvMode
+from .processes import EnvChange, EnvMode, QuoteStyle, child_environment, quote_arg
 from .resources import resource_path
 from .toolchain import cccl_include_dir
 from .toolkits import CudaToolkit, choose_toolkit, cuda_bin_dirs, discover_toolkits
@@ -84,14 +83,9 @@ class BuildPlan:
     notes: tuple[str, ...] = ()
 
     def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
-        """The full environment of the build: ``base`` (default: this process's) + changes."""
-        env = dict(os.environ if base is None else base)
-        for change in self.env_changes:
-            if change.mode is EnvMode.PREPEND and env.get(change.name):
-                env[change.name] = change.value + os.pathsep + env[change.name]
-            else:
-                env[change.name] = change.value
-        return env
+        """The full environment of the build: ``base`` (default: this process's) without
+        secrets, + changes (:func:`build_backend.processes.child_environment`)."""
+        return child_environment(self.env_changes, base)
 
     def env_value(self, name: str) -> str | None:
         for change in reversed(self.env_changes):
@@ -122,9 +116,7 @@ class BuildPlan:
 
 
 def _quote(text: str) -> str:
-    if text and re.fullmatch(r"[\w@%+=:,./-]+", text):
-        return text
-    return "'" + text.replace("'", "'\"'\"'") + "'"
+    return quote_arg(text, QuoteStyle.POSIX)  # "what will run" is shown in POSIX shell syntax
 
 
 def make_plan(

@@ -10,15 +10,15 @@ a clear warning (``allow_failed``).
 from __future__ import annotations
 
 import shutil
-import subprocess
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import WizardError
+from .errors import ProcessError, WizardError
 from .install import InstallResult, install_wheel
 from .paths import staging_dir, timestamp
+from .processes import run_captured
 from .reports import SavedReport, Stage, save_report
 from .verify import VerifyReport, run_verification
 
@@ -53,17 +53,16 @@ def stage_wheel(python: Path, wheel: Path, into: Path | None = None) -> Path:
         shutil.rmtree(folder)
     folder.mkdir(parents=True)
     try:
-        result = subprocess.run(
+        result = run_captured(
             [str(python), "-m", "pip", "install", "--no-deps", "--no-input",
              "--disable-pip-version-check", "--target", str(folder), str(wheel)],
-            capture_output=True, text=True, encoding="utf-8", errors="replace",
-            stdin=subprocess.DEVNULL, timeout=600, check=False,
+            timeout_s=600,
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except ProcessError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         raise StagingError(
             f"The built wheel {wheel.name} could not be unpacked for testing.",
-            why=str(exc),
+            why=exc.describe(),
             hint="Check that the target Python still works, then build again.",
         ) from exc
     if result.returncode != 0:

@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from .errors import WizardError
+from .errors import ProcessStartError, ProcessTimeout, WizardError
+from .processes import CapturedOutput, run_captured
 
 Version = tuple[int, ...]
 
@@ -1002,25 +1002,16 @@ def vswhere_args(vswhere: Path, version_range: str | None = None) -> list[str]:
     return args
 
 
-def _run_tool(args: Sequence[str], what: str, timeout: float) -> subprocess.CompletedProcess[str]:
+def _run_tool(args: Sequence[str], what: str, timeout: float) -> CapturedOutput:
     try:
-        return subprocess.run(
-            list(args),
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            errors="replace",
-            stdin=subprocess.DEVNULL,
-            timeout=timeout,
-            check=False,
-        )
-    except FileNotFoundError:
-        raise ToolchainProbeError(
-            f"{what} was not found.", why=f"there is no program at {args[0]}"
-        ) from None
-    except OSError as exc:
-        raise ToolchainProbeError(f"{what} could not be started.", why=str(exc)) from None
-    except subprocess.TimeoutExpired:
+        return run_captured(list(args), timeout_s=timeout)
+    except ProcessStartError as exc:
+        if exc.not_found:
+            raise ToolchainProbeError(
+                f"{what} was not found.", why=f"there is no program at {args[0]}"
+            ) from None
+        raise ToolchainProbeError(f"{what} could not be started.", why=exc.why) from None
+    except ProcessTimeout:
         raise ToolchainProbeError(
             f"{what} did not answer within {timeout:.0f} seconds.",
             hint="Close other heavy programs and run the wizard again.",

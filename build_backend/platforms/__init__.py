@@ -73,30 +73,14 @@ class ProgramOutput:
 
 def run_program(argv: Sequence[str], *, env: Mapping[str, str] | None = None,
                 timeout: float = 30.0) -> ProgramOutput:
-    """Run a tool that answers quickly (vswhere, cl.exe, reg.exe) and keep its raw output.
-    Raises OSError when it cannot start, subprocess.TimeoutExpired when it does not finish."""
-    import subprocess
+    """Run a tool that answers quickly (vswhere, cl.exe, reg.exe) and keep its raw output
+    (through the one process runner). Raises :class:`~build_backend.errors.ProcessError`
+    (:class:`~build_backend.errors.ProcessStartError` when it cannot start,
+    :class:`~build_backend.errors.ProcessTimeout` when it does not finish)."""
+    from ..processes import run_captured
 
-    done = subprocess.run(list(argv), capture_output=True, stdin=subprocess.DEVNULL,
-                          env=dict(env) if env is not None else None, timeout=timeout,
-                          check=False)
-    return ProgramOutput(done.returncode, done.stdout, done.stderr)
-
-
-@dataclass(frozen=True)
-class ProcessGroupOptions:
-    """Popen arguments that give a child its own process group, so its tree can be stopped."""
-
-    start_new_session: bool
-    creationflags: int
-
-
-def process_group_options() -> ProcessGroupOptions:
-    if sys.platform == "win32":
-        import subprocess
-
-        return ProcessGroupOptions(False, subprocess.CREATE_NEW_PROCESS_GROUP)  # type: ignore[attr-defined,unused-ignore]
-    return ProcessGroupOptions(True, 0)
+    done = run_captured(list(argv), timeout_s=timeout, env=env)
+    return ProgramOutput(done.returncode, done.stdout_bytes, done.stderr_bytes)
 
 
 def current() -> Platform:
@@ -113,9 +97,7 @@ def current() -> Platform:
 __all__ = [
     "InterpreterHint",
     "Platform",
-    "ProcessGroupOptions",
     "ProgramOutput",
     "current",
-    "process_group_options",
     "run_program",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import WizardError
+from ..errors import ProcessError, WizardError
 from . import InterpreterHint, ProgramOutput, run_program
 
 # ``py -0p`` of the launcher shipped with Python >= 3.11:
@@ -53,17 +53,12 @@ class WindowsPlatform:
         return scripts if scripts.exists() else prefix / "python.exe"
 
     def registered_interpreters(self) -> list[InterpreterHint]:
+        from ..errors import ProcessError
+        from ..processes import run_captured
+
         try:
-            completed = subprocess.run(
-                ["py", "-0p"],
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                timeout=15,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired):
+            completed = run_captured(["py", "-0p"], timeout_s=15)
+        except ProcessError:
             return []  # no launcher installed
         return parse_py_launcher(completed.stdout + "\n" + completed.stderr)
 
@@ -300,10 +295,11 @@ def run_capture(command: str, env: Mapping[str, str] | None = None,
                 timeout: float = 120) -> bytes:
     """Run a ``cmd.exe`` command line (see msvc.vcvars_command: one string, no shell besides
     that cmd) in ``env`` and return its raw stdout (``set`` under ``cmd /u`` is UTF-16-LE)."""
-    completed = subprocess.run(command, capture_output=True, timeout=timeout,
-                               stdin=subprocess.DEVNULL, check=False,
-                               env=dict(env) if env is not None else None)
-    return completed.stdout
+    from ..processes import WindowsCommandLine, run_captured
+
+    # ``set`` prints the child's environment: no marker variable in it (see processes)
+    return run_captured(WindowsCommandLine(command), timeout_s=timeout, mark=False,
+                        env=env).stdout_bytes
 
 
 # --------------------------------------------------------------------------------------------
@@ -398,8 +394,8 @@ def read_dword_reg_exe(
         if done.returncode == 0:
             return parse_reg_query_dword(text(done.stdout), value_name)
         key_only = runner(["reg", "query", key])
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise RegistryReadError(f"reg.exe could not read {key}.", why=str(exc)) from None
+    except ProcessError as exc:
+        raise RegistryReadError(f"reg.exe could not read {key}.", why=exc.describe()) from None
     if key_only.returncode == 0:
         return None
     raise RegistryReadError(

@@ -17,7 +17,6 @@ import os
 import platform as host_platform
 import re
 import shutil
-import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -25,11 +24,12 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from ..environment import PythonEnv, inspect_python
-from ..errors import WizardError
+from ..errors import ProcessError, WizardError
 from ..hardware import HardwareReport, NvmlApi, detect, detect_host
 from ..msvc import MsvcFacts, MsvcPlatform, VsInstanceFacts, gather_msvc
 from ..platforms import Platform
 from ..platforms import current as current_platform
+from ..processes import run_captured
 from ..toolchain import (
     GccVersion,
     HostCompilerBounds,
@@ -254,13 +254,10 @@ def gather_git(plat: PrereqPlatform, environ: Mapping[str, str] | None = None) -
     if found is None:
         return GitFacts(None)
     try:
-        done = subprocess.run(
-            [found, "config", "--global", "--bool", "--get", "core.longpaths"],
-            capture_output=True, text=True, encoding="utf-8", errors="replace",
-            stdin=subprocess.DEVNULL, timeout=_TIMEOUT_S, check=False, env=env,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return GitFacts(Path(found), None, f"git could not run: {exc}")
+        done = run_captured([found, "config", "--global", "--bool", "--get", "core.longpaths"],
+                            timeout_s=_TIMEOUT_S, env=env)
+    except ProcessError as exc:
+        return GitFacts(Path(found), None, f"git could not run: {exc.what} {exc.why}".strip())
     if done.returncode == 1:  # the key is not set
         return GitFacts(Path(found), None)
     if done.returncode != 0:

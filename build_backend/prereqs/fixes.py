@@ -21,24 +21,20 @@ show the exact command and return :attr:`FixStatus.MANUAL`.
 
 from __future__ import annotations
 
-import queue
 import re
-import subprocess
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Protocol, TextIO
+from typing import Protocol, TextIO
 
-from ..build import decode_line
-from ..download import DownloadCancelled, DownloadProgress, download
-from ..errors import DownloadError, WizardError
+from ..download import DownloadProgress, download
+from ..errors import Cancelled, DownloadError, ProcessStartError, WizardError
 from ..paths import data_dir, logs_dir, timestamp
-from ..platforms import process_group_options
 from ..platforms.windows import ElevationDeclined
-from ..processes import kill_tree
+from ..processes import QuoteStyle, show_command, stream
 from ..toolchain import LONG_PATHS_KEY, LONG_PATHS_VALUE
 from .model import FixOutcome, FixProgress, FixStatus, LineCallback, ProgressCallback
 from .resume import RUN_ONCE_NAME, resume_argv, save_resume_state
@@ -76,15 +72,9 @@ def downloads_dir() -> Path:
     return path
 
 
-def quote_arg(text: str) -> str:
-    """A command-line argument as a person would type it (quotes only when needed)."""
-    if text and re.fullmatch(r"[\w@%+=:,./\\-]+", text):
-        return text
-    return '"' + text.replace('"', '\\"') + '"'
-
-
-def show_command(argv: Sequence[str | Path]) -> str:
-    return " ".join(quote_arg(str(a)) for a in argv)
+def _windows_command(argv: Sequence[str | Path]) -> str:
+    """A command of a Windows-only fix, shown as cmd.exe reads it (on every OS)."""
+    return show_command(argv, QuoteStyle.WINDOWS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -116,16 +106,6 @@ class FixLog:
         return FixOutcome(status, message, hint, self.path, exit_code)
 
 
-def _pump(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
-    try:
-        for raw in iter(stream.readline, b""):
-            lines.put(raw)
-    except (OSError, ValueError):
-        pass
-    finally:
-        lines.put(None)
-
-
 def stream_command(
     argv: Sequence[str | Path],
     log: FixLog,
@@ -133,53 +113,32 @@ def stream_command(
     *,
     env: Mapping[str, str] | None = None,
     intercept: Callable[[str], bool] | None = None,
-) -> int | None:
-    """Run ``argv``, stream its merged output line by line into ``log``; its exit code, or
-    None when cancelled (the whole process tree is stopped). ``intercept`` may swallow lines
-    (e.g. pip's raw progress lines, turned into progress reports). Raises OSError when the
+) -> int:
+    """Run ``argv``, stream its merged output line by line into ``log``; its exit code.
+    ``intercept`` may swallow lines (e.g. pip's raw progress lines, turned into progress
+    reports). Raises :class:`~build_backend.errors.Cancelled` when ``cancel`` is set (the whole
+    process tree is stopped) and :class:`~build_backend.errors.ProcessStartError` when the
     program cannot be started."""
-    options = process_group_options()
-    proc = subprocess.Popen(
-        [str(a) for a in argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        env=dict(env) if env is not None else None,
-        start_new_session=options.start_new_session,
-        creationflags=options.creationflags,
-    )
-    assert proc.stdout is not None
-    lines: queue.Queue[bytes | None] = queue.Queue()
-    reader = threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True)
-    reader.start()
-    while True:
-        if cancel.is_set():
-            kill_tree(proc.pid)
-            proc.wait()
-            reader.join(timeout=2)
-            return None
-        try:
-            raw = lines.get(timeout=0.2)
-        except queue.Empty:
-            continue
-        if raw is None:
-            break
-        text = decode_line(raw)
-        if intercept is not None and intercept(text):
-            continue
-        log.line(text)
-    return proc.wait()
+
+    def on_lines(lines: list[str]) -> None:
+        for text in lines:
+            if intercept is None or not intercept(text):
+                log.line(text)
+
+    return stream(argv, on_lines, env=env, cancel=cancel).returncode
 
 
 def _run_step(argv: Sequence[str | Path], log: FixLog, cancel: threading.Event,
               env: Mapping[str, str] | None = None,
-              intercept: Callable[[str], bool] | None = None) -> int | None | str:
-    """:func:`stream_command` with the command logged first; a str when it could not start."""
-    log.line(f"$ {show_command(argv)}")
+              intercept: Callable[[str], bool] | None = None,
+              style: QuoteStyle | None = None) -> int | str:
+    """:func:`stream_command` with the command logged first; a str when it could not start.
+    Raises :class:`~build_backend.errors.Cancelled`."""
+    log.line(f"$ {show_command(argv, style)}")
     try:
         return stream_command(argv, log, cancel, env=env, intercept=intercept)
-    except OSError as exc:
-        return f"{Path(str(argv[0])).name} could not be started: {exc.strerror or exc}"
+    except ProcessStartError as exc:
+        return f"{Path(str(argv[0])).name} could not be started: {exc.why}"
 
 
 def _download_progress(on_progress: ProgressCallback | None, text: str,
@@ -199,7 +158,7 @@ def _fetch(url: str, dest: Path, log: FixLog, cancel: threading.Event,
     try:
         result = download(url, dest, cancel=cancel, allow_http=allow_http,
                           progress=_download_progress(on_progress, f"Downloading {dest.name}"))
-    except DownloadCancelled:
+    except Cancelled:
         return log.outcome(FixStatus.CANCELLED, "The download was cancelled; nothing was "
                            "installed.", "The part already downloaded is kept for next time.")
     except DownloadError as exc:
@@ -361,14 +320,16 @@ class PipInstallFix:
 
             if cancel.is_set():
                 return log.outcome(FixStatus.CANCELLED, "Cancelled before pip started.")
-            result = _run_step(step.argv(self.python, mode), log, cancel, intercept=intercept)
-            if isinstance(result, str):
-                return log.outcome(FixStatus.FAILED, result,
-                                   "Choose the Python environment again; it may have moved.")
-            if result is None:
+            try:
+                result = _run_step(step.argv(self.python, mode), log, cancel,
+                                   intercept=intercept)
+            except Cancelled:
                 return log.outcome(FixStatus.CANCELLED, f"Installing {label} was cancelled.",
                                    "pip leaves the environment consistent; run the fix again "
                                    "to finish.")
+            if isinstance(result, str):
+                return log.outcome(FixStatus.FAILED, result,
+                                   "Choose the Python environment again; it may have moved.")
             if result != 0:
                 return log.outcome(FixStatus.FAILED, f"pip could not install {label} "
                                    f"(exit code {result}).",
@@ -403,16 +364,18 @@ class GitLongPathsFix:
 
     @property
     def command_preview(self) -> tuple[str, ...]:
-        return (show_command(self.argv),)
+        return (_windows_command(self.argv),)
 
     def run(self, on_line: LineCallback, cancel: threading.Event,
             on_progress: ProgressCallback | None = None) -> FixOutcome:
         log = FixLog(self.id, on_line)
-        result = _run_step(self.argv, log, cancel, env=self.environ)
+        try:
+            result = _run_step(self.argv, log, cancel, env=self.environ,
+                               style=QuoteStyle.WINDOWS)
+        except Cancelled:
+            return log.outcome(FixStatus.CANCELLED, "Cancelled.")
         if isinstance(result, str):
             return log.outcome(FixStatus.FAILED, result, "Reinstall Git for Windows.")
-        if result is None:
-            return log.outcome(FixStatus.CANCELLED, "Cancelled.")
         if result != 0:
             return log.outcome(FixStatus.FAILED, f"git config failed (exit code {result}).",
                                "Check that your ~/.gitconfig is writable.", exit_code=result)
@@ -457,7 +420,7 @@ class LongPathsFix:
         lines: list[str] = []
         if self.git_fix is not None:
             lines += self.git_fix.command_preview
-        lines.append(show_command(long_paths_reg_argv(self.reg_exe)) + "   (as administrator)")
+        lines.append(_windows_command(long_paths_reg_argv(self.reg_exe)) + "   (as administrator)")
         return tuple(lines)
 
     def run(self, on_line: LineCallback, cancel: threading.Event,
@@ -473,7 +436,7 @@ class LongPathsFix:
         if cancel.is_set():
             return log.outcome(FixStatus.CANCELLED, "Cancelled before the registry was changed.")
         argv = long_paths_reg_argv(self.reg_exe)
-        log.line(f"$ {show_command(argv)}   (as administrator: Windows asks for permission)")
+        log.line(f"$ {_windows_command(argv)}   (as administrator: Windows asks for permission)")
         elevate = self.elevate if self.elevate is not None else _default_elevator()
         try:
             code = elevate(argv, show_window=False)
@@ -536,7 +499,8 @@ class VsBuildToolsFix:
     @property
     def command_preview(self) -> tuple[str, ...]:
         return (f"download {self.url}",
-                show_command(["vs_buildtools.exe", *VS_BUILDTOOLS_ARGS]) + "   (as administrator)")
+                _windows_command(["vs_buildtools.exe", *VS_BUILDTOOLS_ARGS])
+                + "   (as administrator)")
 
     def run(self, on_line: LineCallback, cancel: threading.Event,
             on_progress: ProgressCallback | None = None) -> FixOutcome:
@@ -548,7 +512,7 @@ class VsBuildToolsFix:
         if cancel.is_set():
             return log.outcome(FixStatus.CANCELLED, "Cancelled before the installer started.")
         argv = [str(fetched), *VS_BUILDTOOLS_ARGS]
-        log.line(f"$ {show_command(argv)}   (as administrator)")
+        log.line(f"$ {_windows_command(argv)}   (as administrator)")
         log.line("The Visual Studio Installer is running in its own window; this can take "
                  "10–30 minutes. It cannot be stopped from here (use Cancel in its window).")
         started = time.time()
@@ -613,7 +577,7 @@ class CudaToolkitFix:
     def command_preview(self) -> tuple[str, ...]:
         name = Path(self.source.split("?")[0]).name or "cuda_installer.exe"
         return (f"download {self.source}",
-                show_command([name, *self.args]) + "   (as administrator)")
+                _windows_command([name, *self.args]) + "   (as administrator)")
 
     def run(self, on_line: LineCallback, cancel: threading.Event,
             on_progress: ProgressCallback | None = None) -> FixOutcome:
@@ -626,7 +590,7 @@ class CudaToolkitFix:
         if cancel.is_set():
             return log.outcome(FixStatus.CANCELLED, "Cancelled before the installer started.")
         argv = [str(fetched), *self.args]
-        log.line(f"$ {show_command(argv)}   (as administrator)")
+        log.line(f"$ {_windows_command(argv)}   (as administrator)")
         log.line("The CUDA installer runs silently; this can take 5–20 minutes and cannot be "
                  "stopped from here.")
         elevate = self.elevate if self.elevate is not None else _default_elevator()
@@ -745,7 +709,7 @@ class PythonDevFilesFix:
             result = download(self.source, dest, cancel=cancel, allow_http=self.allow_http,
                               sha256=self.sha256,
                               progress=_download_progress(on_progress, f"Downloading {dest.name}"))
-        except DownloadCancelled:
+        except Cancelled:
             return log.outcome(FixStatus.CANCELLED, "The download was cancelled; nothing was "
                                "changed.")
         except DownloadError as exc:

@@ -173,3 +173,18 @@ def test_a_program_that_cannot_start_is_a_failed_build(tmp_path: Path) -> None:
     outcome, _ = collect(plan)
     assert outcome.status is BuildStatus.FAILED
     assert "could not start" in outcome.log_path.read_text(encoding="utf-8")
+
+
+def test_tokens_in_the_environment_never_reach_the_build_or_its_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_do_not_leak_1")
+    monkeypatch.setenv("HF_TOKEN", "hf_do_not_leak_2")
+    plan = replace(standin_plan(tmp_path, "ok", "1"), command=(
+        sys.executable, "-c", "import os; print(sorted(os.environ.items()))"))
+    outcome, events = collect(plan)
+    log = outcome.log_path.read_text(encoding="utf-8")  # type: ignore[attr-defined]
+    shown = "\n".join(e.text for e in events if isinstance(e, LogLine))
+    assert "do_not_leak" not in log and "do_not_leak" not in shown
+    assert "('MAX_JOBS', '2')" in shown  # the plan's own settings do arrive
+    assert "GITHUB_TOKEN" in log and "HF_TOKEN" in log  # the log says what was withheld

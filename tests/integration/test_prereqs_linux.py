@@ -29,6 +29,7 @@ import pytest
 from loopback_http import LoopbackServer, Resource
 
 from build_backend.environment import inspect_python
+from build_backend.errors import Cancelled
 from build_backend.platforms.linux import LinuxPlatform
 from build_backend.platforms.windows import ERROR_CANCELLED, ElevationDeclined
 from build_backend.prereqs import CheckId, CheckStatus, FixStatus, gather_facts, run_checks
@@ -419,11 +420,12 @@ def test_stream_command_cancel_stops_the_process_tree(tmp_path: Path) -> None:
 
     log = FixLog("cancel-test", on_line)
     started = time.monotonic()
-    code = stream_command([sys.executable, "-c",
-                           "import time; print('working', flush=True); time.sleep(60)"],
-                          log, cancel)
+    with pytest.raises(Cancelled):
+        stream_command([sys.executable, "-c",
+                        "import time; print('working', flush=True); time.sleep(60)"],
+                       log, cancel)
     log.close()
-    assert code is None and seen == ["working"]
+    assert seen == ["working"]
     assert time.monotonic() - started < 15
 
 

@@ -25,11 +25,11 @@ import pytest
 from loopback_http import LoopbackServer, Resource, refused_port
 
 from build_backend.catalog import OsName, Patch, PatchKind, load_catalog
+from build_backend.errors import Cancelled
 from build_backend.patches import PatchContext, apply_patches
 from build_backend.sources import (
     SOURCE_RECORD,
     FetchRoute,
-    SourceCancelled,
     SourceError,
     SourceEvent,
     SourceEventKind,
@@ -375,7 +375,7 @@ def test_cancel_stops_git(root: Path, rec: Recorder) -> None:
     timer.start()
     started = time.monotonic()
     try:
-        with pytest.raises(SourceCancelled):
+        with pytest.raises(Cancelled):
             fetch_source(spec, build_root=root, route=FetchRoute.GIT, cancel=cancel,
                          on_event=rec.events.append)
     finally:

@@ -22,12 +22,12 @@ from typing import Any
 
 import pytest
 
+from build_backend.errors import Cancelled
 from build_backend.verify import (
     SCHEMA,
     CaseStatus,
     ErrorKind,
     ErrorMeasure,
-    VerifyCancelled,
     VerifyCase,
     VerifyError,
     VerifyReport,
@@ -272,7 +272,7 @@ def test_cancel_stops_the_harness_process(
             cancel.set()
 
     started = time.monotonic()
-    with pytest.raises(VerifyCancelled) as caught:
+    with pytest.raises(Cancelled) as caught:
         run_verification(
             torch_venv, "probe", extra_pythonpath=[staged], cancel=cancel, on_line=on_line
         )

@@ -348,11 +348,12 @@ def test_cuda_13_on_windows_puts_bin_x64_on_path_before_bin(tmp_path: Path) -> N
 
 
 def test_the_verification_gets_the_same_path(tmp_path: Path) -> None:
-    from build_backend.verify import child_environment
+    from build_backend.processes import child_environment
+    from build_backend.verify.runner import harness_env_changes
 
     cuda = Path(r"C:\CUDA\v13.0")
-    env = child_environment([], base={"Path": "C:\\WINDOWS"},
-                            path_prepend=cuda_bin_dirs(cuda, (13, 0), "windows"))
+    changes = harness_env_changes([], path_prepend=cuda_bin_dirs(cuda, (13, 0), "windows"))
+    env = child_environment(changes, base={"Path": "C:\\WINDOWS"}, ignore_case=True)
     assert env["Path"] == os.pathsep.join([str(cuda / "bin" / "x64"), str(cuda / "bin"),
                                            "C:\\WINDOWS"])  # the one PATH, its own spelling
 

@@ -1,0 +1,212 @@
+"""The archive route: the repository's source archive at the commit, then each submodule's
+archive at its pinned commit, extracted into its folder; downloads through
+:func:`build_backend.download.download` (resumable, verified). Also the check of a cached
+extracted tree (SHA-256 of every file)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import requests
+
+from ..download import DownloadError, DownloadProgress, download
+from ..errors import Cancelled
+from .cache import _disk_error, _manifest, _manifest_problem, _new_work, _rmtree, _write_record
+from .extract import _extract_archive, _place_submodule
+from .local import _read_gitmodules, _resolve_relative_url, _submodule_problem
+from .model import (
+    _DOWNLOADS,
+    _SHA_RE,
+    Route,
+    SourceError,
+    SourceEventKind,
+    SourceHosts,
+    SourceTree,
+    SubmoduleSpec,
+    SubmoduleState,
+    TreeKind,
+    _check_cancel,
+    _opt_str,
+    _repo_name,
+    _safe_name,
+)
+
+
+@dataclass
+class ArchiveRoute(Route):
+    hosts: SourceHosts
+    allow_http: bool
+    download_retries: int
+    on_progress: Callable[[DownloadProgress], None] | None
+
+    def check_tree(
+        self, final: Path, record: Mapping[str, Any]
+    ) -> tuple[str, SourceTree | None]:
+        spec = self.spec
+        subs = record.get("submodules")
+        subs = subs if isinstance(subs, dict) else {}
+        for sub in spec.submodules:
+            if sub.commit and subs.get(sub.path) != sub.commit:
+                return (f"its {sub.path} is at {str(subs.get(sub.path))[:12]}, the recipe pins "
+                        f"{sub.commit[:12]}"), None
+        problem = _manifest_problem(final, record)
+        if problem:
+            return problem, None
+        states = tuple(
+            SubmoduleState(s.path, _opt_str(subs.get(s.path)), True) for s in spec.submodules)
+        commit = _opt_str(record.get("commit"))
+        return "", SourceTree(final, TreeKind.ARCHIVE, spec.ref, commit, True, states, spec.url)
+
+    # -- git route --------------------------------------------------------------------------------
+
+    def fetch(self, final: Path) -> SourceTree:
+        spec = self.spec
+        ref = spec.commit or spec.ref
+        work = _new_work(self.root, final.name)
+        downloads = self.root / _DOWNLOADS
+        try:
+            url = self.hosts.archive(spec.url, ref)
+            archive = self._download(url, downloads / f"{spec.cache_name}.tar.gz",
+                                     f"the {spec.name} source")
+            _check_cancel(self.cancel)
+            self._emit(SourceEventKind.STEP, f"Extracting {archive.name}")
+            tree, made_from = _extract_archive(archive, work / "x", archive.name)
+            if spec.commit and made_from and made_from != spec.commit:
+                raise SourceError(
+                    f"The downloaded {spec.name} archive is not the expected version.",
+                    why=f"It was made from commit {made_from}; the recipe expects "
+                    f"{spec.commit} ({spec.ref}).",
+                    hint="Try again later; if it persists, report this to the wizard's "
+                    "maintainers.",
+                )
+            commit_known = spec.commit or made_from or (ref if _SHA_RE.match(ref) else None)
+            gitmodules = _read_gitmodules(tree)
+            pinned: dict[str, str] = {}
+            for n, sub in enumerate(spec.submodules):
+                _check_cancel(self.cancel)
+                commit = sub.commit or self._gitlink(sub, ref, work / f"gitlink-{n}.json")
+                sub_url = sub.url or gitmodules.get(sub.path)
+                if not sub_url:
+                    raise SourceError(
+                        f"The {spec.name} source does not say where its submodule {sub.path} "
+                        "comes from.",
+                        why="Its .gitmodules file has no entry for that folder.",
+                        hint="Install git and try again, or choose a local copy with the "
+                        "submodule (Kernel page → Local folder).",
+                    )
+                sub_url = _resolve_relative_url(spec.url, sub_url)
+                sub_archive = self._download(
+                    self.hosts.archive(sub_url, commit),
+                    downloads / f"{_safe_name(_repo_name(sub_url).lower())}-{commit[:12]}.tar.gz",
+                    f"the submodule {sub.path}",
+                )
+                self._emit(SourceEventKind.STEP, f"Extracting {sub_archive.name} into {sub.path}")
+                sub_tree, sub_made_from = _extract_archive(sub_archive, work / f"s{n}",
+                                                           sub_archive.name)
+                if sub_made_from and sub_made_from != commit:
+                    raise SourceError(
+                        f"The downloaded archive of {sub.path} is not the pinned commit.",
+                        why=f"It was made from {sub_made_from}; {spec.name} pins {commit}.",
+                        hint="Try again later; if it persists, report this to the wizard's "
+                        "maintainers.",
+                    )
+                _place_submodule(sub_tree, tree, sub.path)
+                problem = _submodule_problem(tree, sub)
+                if problem is not None:
+                    raise SourceError(
+                        f"The archive of {sub.path} at {commit[:12]} does not look like the "
+                        f"submodule {spec.name} needs: the folder {problem}.",
+                        hint="Report this; meanwhile choose a local copy (Kernel page → Local "
+                        "folder).",
+                    )
+                pinned[sub.path] = commit
+            _check_cancel(self.cancel)
+            self._emit(SourceEventKind.STEP, "Recording file hashes of the extracted source")
+            _write_record(tree, {
+                "kind": TreeKind.ARCHIVE.value, "url": spec.url, "ref": spec.ref,
+                "commit": commit_known, "archive_url": url, "submodules": pinned,
+                "files": _manifest(tree),
+            })
+            os.replace(tree, final)
+        except OSError as exc:
+            raise _disk_error(exc, self.root) from exc
+        finally:
+            _rmtree(work, quiet=True)
+        self._emit(SourceEventKind.DONE, f"Source ready in {final}")
+        states = tuple(SubmoduleState(p, c, True) for p, c in pinned.items())
+        return SourceTree(final, TreeKind.ARCHIVE, spec.ref, commit_known, False, states,
+                          spec.url)
+
+    def _download(self, url: str, dest: Path, what: str) -> Path:
+        self._emit(SourceEventKind.STEP, f"Downloading {what} ({url})")
+        try:
+            result = download(url, dest, progress=self.on_progress, cancel=self.cancel,
+                              allow_http=self.allow_http, max_retries=self.download_retries)
+        except Cancelled as exc:
+            raise Cancelled("The source download was cancelled.",
+                            why="The part downloaded so far is kept for the next try.") from exc
+        except DownloadError as exc:
+            raise self._download_error(exc, url, what) from exc
+        if result.from_cache:
+            self._emit(SourceEventKind.STEP, f"{dest.name} was downloaded before (verified).")
+        elif result.resumed:
+            self._emit(SourceEventKind.STEP, f"{dest.name}: continued an earlier download.")
+        return result.path
+
+    def _download_error(self, exc: DownloadError, url: str, what: str) -> SourceError:
+        host = urlsplit(url).hostname or url
+        if isinstance(exc.__cause__, (requests.ConnectionError, requests.Timeout)):
+            return SourceError(
+                f"Could not reach {host} to download {what}.",
+                why=exc.why or exc.what,
+                hint="Check the internet connection and try again, or choose a local copy of "
+                "the source (Kernel page → Local folder).",
+            )
+        if "HTTP 404" in exc.what or "HTTP 410" in exc.what:
+            return SourceError(
+                f"{host} has no source archive of {what} at that version.",
+                why=f"{url} does not exist: the tag or commit is not in the repository.",
+                hint="Choose another version on the Kernel page, or report this if the version "
+                "came with the wizard.",
+            )
+        return SourceError(
+            f"The download of {what} failed: {exc.what}",
+            why=exc.why,
+            hint=(exc.hint + " " if exc.hint else "") + "If this computer has no internet "
+            "access, choose a local copy of the source (Kernel page → Local folder).",
+        )
+
+    def _gitlink(self, sub: SubmoduleSpec, ref: str, dest: Path) -> str:
+        """The commit the superproject pins ``sub`` to at ``ref`` (the GitHub contents API)."""
+        spec = self.spec
+        if self.hosts.gitlink is None:
+            raise SourceError(
+                f"The recipe does not pin the commit of {spec.name}'s submodule {sub.path}.",
+                why="A source archive has no submodules, and the commit to fetch is not known.",
+                hint="Install git and try again, or choose a local copy with the submodule "
+                "(Kernel page → Local folder).",
+            )
+        path = self._download(self.hosts.gitlink(spec.url, ref, sub.path), dest,
+                              f"the commit of {sub.path}")
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            sha = str(data["sha"]) if isinstance(data, dict) else ""
+        except (OSError, ValueError, KeyError) as exc:
+            raise SourceError(
+                f"Which commit {spec.name} pins for {sub.path} could not be read.",
+                why=f"The answer was not understood ({exc}).",
+                hint="Install git and try again, or choose a local copy.",
+            ) from exc
+        if not _SHA_RE.match(sha):
+            raise SourceError(
+                f"Which commit {spec.name} pins for {sub.path} could not be read.",
+                why=f"The answer named {sha!r}, not a commit.",
+                hint="Install git and try again, or choose a local copy.",
+            )
+        return sha

@@ -1,0 +1,168 @@
+"""The source cache on disk: the record every complete tree carries, file manifests (SHA-256
+of every file) and the folder operations (temporary folders, removal, disk-full errors)."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from .model import (
+    _BUILD_DIR_SUFFIXES,
+    _BUILD_DIRS,
+    _BUILD_FILE_SUFFIXES,
+    _BUILD_FILES,
+    _OWN_NAMES,
+    _RECORD_SCHEMA,
+    _TMP_PREFIX,
+    SOURCE_RECORD,
+    SourceError,
+    _some,
+)
+
+
+def _manifest(tree: Path) -> dict[str, str]:
+    """relative path → SHA-256 of every file (a symlink: of its target text), without the
+    wizard's own files at the root."""
+    files: dict[str, str] = {}
+    for dirpath, dirnames, filenames in os.walk(tree):
+        here = Path(dirpath)
+        rel_dir = here.relative_to(tree).as_posix()
+        if rel_dir == ".":
+            dirnames[:] = [d for d in dirnames if d not in _OWN_NAMES]
+            filenames = [f for f in filenames if f not in _OWN_NAMES]
+        for d in list(dirnames):
+            if (here / d).is_symlink():
+                dirnames.remove(d)
+                filenames.append(d)
+        for name in filenames:
+            path = here / name
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            if path.is_symlink():
+                files[rel] = "link:" + os.readlink(path)
+            else:
+                files[rel] = _file_sha256(path)
+    return files
+
+
+def _manifest_problem(tree: Path, record: Mapping[str, Any]) -> str | None:
+    want = record.get("files")
+    if not isinstance(want, dict) or not want:
+        return "its record has no file hashes"
+    have = _manifest(tree)
+    changed = sorted(p for p in want if p in have and have[p] != want[p])
+    missing = sorted(p for p in want if p not in have)
+    extra = sorted(p for p in have if p not in want and not _is_build_output(p))
+    parts = []
+    if changed:
+        parts.append("changed: " + _some(changed))
+    if missing:
+        parts.append("missing: " + _some(missing))
+    if extra:
+        parts.append("not part of the source: " + _some(extra))
+    return "; ".join(parts) if parts else None
+
+
+def _is_build_output(rel: str) -> bool:
+    parts = PurePosixPath(rel.rstrip("/")).parts
+    if not parts:
+        return False
+    for part in parts[:-1]:
+        if part in _BUILD_DIRS or part.endswith(_BUILD_DIR_SUFFIXES):
+            return True
+    last = parts[-1]
+    return (last in _BUILD_DIRS or last.endswith(_BUILD_DIR_SUFFIXES)
+            or last.endswith(_BUILD_FILE_SUFFIXES) or last in _BUILD_FILES)
+
+
+def _write_record(tree: Path, data: Mapping[str, Any]) -> None:
+    payload = {"schema": _RECORD_SCHEMA, **data}
+    (tree / SOURCE_RECORD).write_text(json.dumps(payload, indent=1, ensure_ascii=False),
+                                      encoding="utf-8")
+
+
+def _read_record(tree: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads((tree / SOURCE_RECORD).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("schema") != _RECORD_SCHEMA:
+        return None
+    return data
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _mkdir(root: Path) -> None:
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _disk_error(exc, root) from exc
+
+
+def _new_work(root: Path, name: str) -> Path:
+    try:
+        return Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{name}-", dir=root))
+    except OSError as exc:
+        raise _disk_error(exc, root) from exc
+
+
+def _clean_stale(root: Path, name: str) -> None:
+    """Remove temporary folders an interrupted earlier fetch of ``name`` left behind."""
+    for stale in root.glob(f"{_TMP_PREFIX}{name}-*"):
+        _rmtree(stale, quiet=True)
+
+
+def _rmtree(path: Path, *, quiet: bool = False) -> None:
+    def unlock(func: Callable[..., Any], target: str, _exc: Any) -> None:
+        try:
+            os.chmod(target, stat.S_IWRITE | stat.S_IREAD | stat.S_IEXEC)  # git's read-only files
+            func(target)
+        except OSError:
+            pass
+
+    if not path.exists() and not path.is_symlink():
+        return
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=unlock)
+    else:
+        shutil.rmtree(path, onerror=unlock)
+    if path.exists() and not quiet:
+        raise SourceError(
+            f"The old copy of the source in {path} could not be removed.",
+            why="Some of its files are in use or write-protected.",
+            hint="Close programs that may use files there (editors, terminals, a running "
+            "build), then try again.",
+        )
+
+
+def _disk_error(exc: OSError, where: Path) -> SourceError:
+    full = exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)) or getattr(
+        exc, "winerror", None) in (39, 112)
+    if full:
+        return SourceError(
+            "The disk is full: the source could not be written.",
+            why=f"{exc.strerror or exc} ({where}).",
+            hint=f"Free some space on the drive of {where} (a kernel's source with its "
+            "submodules can take a few GB), then try again.",
+        )
+    return SourceError(
+        "The source could not be written to disk.",
+        why=f"{exc.strerror or exc} ({getattr(exc, 'filename', None) or where}).",
+        hint=f"Check that {where} may be written to, then try again.",
+    )
+

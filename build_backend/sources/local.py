@@ -1,0 +1,283 @@
+"""Sources the user chose: a folder built in place, or an archive extracted into the cache;
+and the submodule checks every route shares."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path, PurePosixPath
+
+from ..errors import ProcessError
+from ..platforms import Platform, current
+from ..processes import run_captured
+from .cache import (
+    _clean_stale,
+    _disk_error,
+    _file_sha256,
+    _manifest,
+    _manifest_problem,
+    _mkdir,
+    _new_work,
+    _read_record,
+    _rmtree,
+    _write_record,
+)
+from .extract import _extract_archive
+from .model import (
+    _SHA_RE,
+    GIT_ENV,
+    SourceError,
+    SourceEvent,
+    SourceEventKind,
+    SourceSpec,
+    SourceTree,
+    SubmoduleSpec,
+    SubmoduleState,
+    TreeKind,
+    _check_cancel,
+    _opt_str,
+    _safe_name,
+)
+
+
+def default_source_root(platform: Platform | None = None) -> Path:
+    """``<the platform's short build root>/src``."""
+    return (platform or current()).default_build_root() / "src"
+
+
+def prepare_local(
+    path: Path,
+    spec: SourceSpec | None = None,
+    *,
+    git: str | None = None,
+    on_event: Callable[[SourceEvent], None] | None = None,
+) -> SourceTree:
+    """Check a source folder the user chose, to be built in place (nothing is copied).
+
+    It must hold ``setup.py`` or ``pyproject.toml``, and every submodule ``spec`` needs must be
+    populated (its marker file present, when the recipe names one). Raises :class:`SourceError`
+    naming the folder or the submodule and what to do.
+    """
+    folder = Path(path)
+    if not folder.is_dir():
+        raise SourceError(
+            f"The source folder {folder} does not exist.",
+            hint="Choose the folder that holds the kernel's setup.py.",
+        )
+    _check_package_root(folder)
+    git_exe = git if git is not None else shutil.which("git")
+    emit = on_event or (lambda _e: None)
+    states: list[SubmoduleState] = []
+    gitmodules = _read_gitmodules(folder)
+    subs = spec.submodules if spec is not None else ()
+    for sub in subs:
+        problem = _submodule_problem(folder, sub)
+        if problem is not None:
+            assert spec is not None
+            raise _empty_submodule_error(folder, spec, sub, problem, gitmodules)
+        commit = _local_commit(folder / sub.path, git_exe)
+        if sub.commit and commit and commit != sub.commit:
+            emit(SourceEvent(
+                SourceEventKind.WARNING,
+                f"{sub.path} is at commit {commit[:12]}, the recipe pins {sub.commit[:12]}: "
+                "the build may differ from the tested one.",
+            ))
+        states.append(SubmoduleState(sub.path, commit, True))
+    commit = _local_commit(folder, git_exe)
+    if spec is not None and spec.commit and commit and commit != spec.commit:
+        emit(SourceEvent(
+            SourceEventKind.WARNING,
+            f"The folder is at commit {commit[:12]}; the recipe's version {spec.ref} is "
+            f"{spec.commit[:12]}.",
+        ))
+    emit(SourceEvent(SourceEventKind.DONE, f"Using the source folder {folder} as it is."))
+    return SourceTree(
+        path=folder,
+        kind=TreeKind.LOCAL,
+        ref=spec.ref if spec is not None else "",
+        commit=commit,
+        from_cache=False,
+        submodules=tuple(states),
+        origin=str(folder),
+    )
+
+
+def prepare_local_archive(
+    archive: Path,
+    spec: SourceSpec | None = None,
+    *,
+    build_root: Path | None = None,
+    platform: Platform | None = None,
+    on_event: Callable[[SourceEvent], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> SourceTree:
+    """Extract a ``.tar.gz`` / ``.zip`` the user chose into the cache and check it like
+    :func:`prepare_local`. The extracted tree is cached by the archive's SHA-256 and verified
+    like a downloaded one."""
+    archive = Path(archive)
+    emit = on_event or (lambda _e: None)
+    try:
+        digest = _file_sha256(archive)
+    except OSError as exc:
+        raise SourceError(
+            f"The archive {archive} could not be read.",
+            why=f"{exc.strerror or exc}.",
+            hint="Choose a .tar.gz or .zip file of the kernel's source.",
+        ) from exc
+    root = Path(build_root) if build_root is not None else default_source_root(
+        platform or current())
+    base = spec.cache_name if spec is not None else _safe_name(archive.name.split(".")[0])
+    final = root / f"{base}-local-{digest[:12]}"
+    _mkdir(root)
+    _clean_stale(root, final.name)
+    from_cache = False
+    if final.exists():
+        record = _read_record(final)
+        reason = "it has no record of a complete extraction"
+        if record is not None and record.get("archive_sha256") == digest:
+            reason = _manifest_problem(final, record) or ""
+        if not reason:
+            from_cache = True
+            emit(SourceEvent(SourceEventKind.CACHE_HIT,
+                             f"Using the extracted copy of {archive.name} (verified)."))
+        else:
+            emit(SourceEvent(SourceEventKind.CACHE_REJECTED,
+                             f"The extracted copy of {archive.name} is not used: {reason}. "
+                             "Extracting it again."))
+            _rmtree(final)
+    if not from_cache:
+        emit(SourceEvent(SourceEventKind.STEP, f"Extracting {archive.name}"))
+        work = _new_work(root, final.name)
+        try:
+            _check_cancel(cancel)
+            tree, commit = _extract_archive(archive, work / "x", archive.name)
+            _write_record(tree, {
+                "kind": TreeKind.ARCHIVE.value, "origin": str(archive), "archive_sha256": digest,
+                "url": spec.url if spec is not None else "", "ref": spec.ref if spec else "",
+                "commit": commit, "submodules": {}, "files": _manifest(tree),
+            })
+            os.replace(tree, final)
+        except OSError as exc:
+            raise _disk_error(exc, root) from exc
+        finally:
+            _rmtree(work, quiet=True)
+    local = prepare_local(final, spec, git="", on_event=None)
+    record = _read_record(final) or {}
+    commit = _opt_str(record.get("commit"))
+    if spec is not None and spec.commit and commit and commit != spec.commit:
+        emit(SourceEvent(SourceEventKind.WARNING,
+                         f"{archive.name} was made from commit {commit[:12]}; the recipe's "
+                         f"version {spec.ref} is {spec.commit[:12]}."))
+    emit(SourceEvent(SourceEventKind.DONE, f"Source ready in {final}"))
+    return SourceTree(
+        path=final, kind=TreeKind.ARCHIVE, ref=local.ref, commit=commit, from_cache=from_cache,
+        submodules=local.submodules, origin=str(archive),
+    )
+
+
+def _check_package_root(folder: Path) -> None:
+    if (folder / "setup.py").is_file() or (folder / "pyproject.toml").is_file():
+        return
+    hint = "Choose the top folder of the kernel's source: the one that holds setup.py."
+    try:
+        inner = [d for d in folder.iterdir() if d.is_dir() and (
+            (d / "setup.py").is_file() or (d / "pyproject.toml").is_file())]
+    except OSError:
+        inner = []
+    if len(inner) == 1:
+        hint = f"Choose the folder {inner[0]} instead: it holds the setup.py."
+    raise SourceError(
+        f"The folder {folder} is not a Python package source.",
+        why="It has neither a setup.py nor a pyproject.toml.",
+        hint=hint,
+    )
+
+
+def _submodule_problem(tree: Path, sub: SubmoduleSpec) -> str | None:
+    """None when the submodule folder is populated; else what is wrong, in words."""
+    folder = tree.joinpath(*PurePosixPath(sub.path).parts)
+    if not folder.is_dir():
+        return "missing"
+    try:
+        entries = [e for e in folder.iterdir() if e.name != ".git"]
+    except OSError:
+        return "not readable"
+    if not entries:
+        return "empty"
+    if sub.marker and not folder.joinpath(*PurePosixPath(sub.marker).parts).is_file():
+        return f"incomplete (it has no {sub.marker})"
+    return None
+
+
+def _empty_submodule_error(
+    folder: Path, spec: SourceSpec, sub: SubmoduleSpec, problem: str,
+    gitmodules: Mapping[str, str],
+) -> SourceError:
+    url = sub.url or gitmodules.get(sub.path)
+    if url:
+        url = _resolve_relative_url(spec.url, url)
+    at = f" at commit {sub.commit}" if sub.commit else " at the commit the source pins"
+    where = f"{url}{at}" if url else f"the submodule's repository{at}"
+    return SourceError(
+        f"The submodule folder {sub.path} in {folder} is {problem}.",
+        why=f"{spec.name} needs {sub.path} ({where}). A GitHub 'Download ZIP' or source archive "
+        "does not contain submodules.",
+        hint=f"In that folder run: git submodule update --init --recursive {sub.path} — or "
+        f"download {where} as an archive and extract it into {sub.path} — or let the wizard "
+        "fetch the source (Kernel page → Download).",
+    )
+
+
+def _read_gitmodules(tree: Path) -> dict[str, str]:
+    """submodule path → URL, from ``.gitmodules``."""
+    try:
+        text = (tree / ".gitmodules").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    sections: dict[str, dict[str, str]] = {}
+    current_name: str | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        header = re.match(r'^\[submodule\s+"(.+)"\]$', line)
+        if header is not None:
+            current_name = header.group(1)
+            sections.setdefault(current_name, {})
+            continue
+        if line.startswith("["):
+            current_name = None
+            continue
+        if current_name is not None and "=" in line:
+            key, _, value = line.partition("=")
+            sections[current_name][key.strip().lower()] = value.strip().strip('"')
+    return {s["path"]: s["url"] for s in sections.values() if "path" in s and "url" in s}
+
+
+def _resolve_relative_url(base: str, url: str) -> str:
+    """A submodule URL relative to the superproject's (``../cutlass.git``), made absolute."""
+    if not url.startswith(("./", "../")):
+        return url
+    trimmed = base.rstrip("/")
+    for part in url.split("/"):
+        if part == "..":
+            trimmed = trimmed.rsplit("/", 1)[0]
+        elif part not in (".", ""):
+            trimmed = f"{trimmed}/{part}"
+    return trimmed
+
+
+def _local_commit(folder: Path, git: str | None) -> str | None:
+    """HEAD of a git checkout (best effort; None without git or outside a checkout)."""
+    if not git or not (folder / ".git").exists():
+        return None
+    try:
+        done = run_captured([git, "-C", str(folder), "rev-parse", "HEAD"], env_changes=GIT_ENV,
+                            timeout_s=30)
+    except ProcessError:
+        return None
+    out = done.stdout.strip()
+    return out if done.returncode == 0 and _SHA_RE.match(out) else None

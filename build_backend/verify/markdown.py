@@ -1,0 +1,159 @@
+"""A readable Markdown summary of a :class:`~build_backend.verify.report.VerifyReport`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from .report import (
+    CaseStatus,
+    VerifyReport,
+    VerifyStatus,
+)
+
+
+def render_markdown(report: VerifyReport) -> str:
+    verdict = {
+        VerifyStatus.PASS: "PASS",
+        VerifyStatus.FAIL: "FAIL",
+        VerifyStatus.ERROR: "could not be verified",
+    }[report.status]
+    kernel = report.kernel
+    out: list[str] = [f"# Kernel verification: {verdict}", "", _md(report.headline), ""]
+    facts: list[tuple[str, str]] = []
+    if kernel is not None:
+        where = f" (`{kernel.file}`)" if kernel.file else ""
+        facts.append(("Kernel", f"{kernel.module} {kernel.display_version}{where}"))
+    facts.append(("Adapter", report.adapter))
+    env = report.environment
+    if env is not None:
+        facts.append(("Python", f"{env.python} (`{env.python_executable or report.python}`)"))
+        cuda = f"CUDA {env.torch_cuda}" if env.torch_cuda else "CPU build"
+        facts.append(("PyTorch", f"{env.torch_version or '?'} ({cuda})"))
+        if env.device_name:
+            gpu = env.device_name
+            if env.device_capability:
+                gpu += f", compute capability {env.device_capability[0]}."
+                gpu += f"{env.device_capability[1]}"
+            if env.device_memory_bytes:
+                gpu += f", {env.device_memory_bytes / 1024**3:.0f} GiB"
+            facts.append(("GPU", gpu))
+        if env.driver_version or env.cuda_driver_api:
+            facts.append(
+                (
+                    "Driver",
+                    f"{env.driver_version or '?'}"
+                    + (f" (CUDA {env.cuda_driver_api})" if env.cuda_driver_api else ""),
+                )
+            )
+        facts.append(("Platform", env.platform))
+    elif report.python:
+        facts.append(("Python", f"`{report.python}`"))
+    if report.extra_pythonpath:
+        facts.append(("Extra PYTHONPATH", ", ".join(f"`{p}`" for p in report.extra_pythonpath)))
+    options = report.options
+    facts.append(
+        (
+            "Run",
+            f"{report.started_at or '?'}, {report.seconds:.1f} s, device "
+            f"{options.get('device', '?')}, seed {options.get('seed', '?')}"
+            + (", quick" if options.get("quick") else ""),
+        )
+    )
+    out += ["| | |", "| --- | --- |"]
+    out += [f"| {_md(k)} | {_md(v)} |" for k, v in facts]
+    out.append("")
+    if report.status is not VerifyStatus.PASS and report.reasons:
+        out += ["## Why", ""]
+        out += [f"- {_md(r)}" for r in report.reasons]
+        out.append("")
+    if report.cases:
+        names: list[str] = []
+        for case in report.cases:
+            for m in case.measures:
+                if m.name not in names:
+                    names.append(m.name)
+        out += ["## Checks", ""]
+        header = ["Result", "Check", "Device", "dtype", "Causal", "Shapes", *names]
+        out.append("| " + " | ".join(header) + " |")
+        out.append("| " + " | ".join("---" for _ in header) + " |")
+        for case in report.cases:
+            shapes = ", ".join(
+                f"{k} {'x'.join(str(n) for n in v)}"
+                for k, v in case.shapes.items()
+                if k in ("q", "k", "v", "k_cache")
+            )
+            row = [
+                case.status.value.upper(),
+                case.name,
+                case.device,
+                case.dtype,
+                "yes" if case.causal else "no",
+                shapes,
+            ]
+            for name in names:
+                found = case.measure(name)
+                cell = found.cell() if found is not None else ""
+                row.append(f"**{cell}**" if found is not None and not found.passed else cell)
+            out.append("| " + " | ".join(_md(c) for c in row) + " |")
+        out.append("")
+        problems = [c for c in report.cases if c.status is not CaseStatus.PASS]
+        if problems:
+            out += ["### Problems", ""]
+            for case in problems:
+                out.append(f"- **{_md(case.name)}** ({case.status.value}):")
+                out += [f"  - {_md(r)}" for r in case.reasons]
+                if case.kernel_output:
+                    first = case.kernel_output.strip().splitlines()[0]
+                    out.append(f"  - the kernel printed: `{_md(first)}`")
+            out.append("")
+    if report.timings:
+        out += [
+            "## Speed against PyTorch SDPA",
+            "",
+            "| Measure | Shapes | dtype | Kernel (ms) | SDPA (ms) | Kernel speed vs SDPA |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for t in report.timings:
+            shapes = ", ".join(f"{k} {'x'.join(str(n) for n in v)}" for k, v in t.shapes.items())
+            row = [
+                t.name,
+                shapes,
+                t.dtype,
+                f"{t.kernel_ms:.3f}" if t.kernel_ms is not None else "-",
+                f"{t.sdpa_ms:.3f}" if t.sdpa_ms is not None else "-",
+                f"{t.speedup:.2f}x" if t.speedup is not None else (t.error or "-"),
+            ]
+            out.append("| " + " | ".join(_md(c) for c in row) + " |")
+        out.append("")
+    rule = report.rule
+    if rule:
+        out += ["## Rule", "", _md(str(rule.get("text", ""))), ""]
+        floors = rule.get("floors")
+        if isinstance(floors, Mapping) and floors:
+            out += ["| dtype | floor (output) | floor (gradients) |", "| --- | --- | --- |"]
+            for dtype, values in floors.items():
+                if isinstance(values, Mapping):
+                    out.append(
+                        f"| {_md(str(dtype))} | {values.get('output')} | {values.get('gradient')} |"
+                    )
+            out.append("")
+    if report.notes:
+        out += ["## Notes", ""]
+        out += [f"- {_md(n)}" for n in report.notes]
+        out.append("")
+    return "\n".join(out)
+
+
+def write_markdown(report: VerifyReport, path: Path) -> Path:
+    """Write :func:`render_markdown` to ``path`` (UTF-8); returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_markdown(report), encoding="utf-8")
+    return path
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
