@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QGuiApplication, QShowEvent, QTextCursor
@@ -43,9 +42,6 @@ from ..widgets.log_view import LogView
 from ..workers import BuildSession
 from .base import SessionPage
 from .navigation import lock_back
-
-if TYPE_CHECKING:
-    pass
 
 STEP_TITLES = {
     Step.DOWNLOAD: "Download the prebuilt wheel",

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout
 
 from build_backend.paths import data_dir, logs_dir, reports_dir
 
 from .base import SessionPage
-
-if TYPE_CHECKING:
-    pass
 
 
 class DonePage(SessionPage):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -27,9 +27,6 @@ from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
 from .base import SessionPage
-
-if TYPE_CHECKING:
-    pass
 
 GPU_COLUMNS = ("#", "GPU", "Architecture", "Compute capability", "Memory (free / total)", "Status")
 

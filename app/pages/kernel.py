@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Slot
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
@@ -69,9 +69,6 @@ from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
 from .base import SessionPage
-
-if TYPE_CHECKING:
-    pass
 
 COLUMNS = ("Kernel", "Version", "Fits this computer?")
 ID_ROLE = Qt.ItemDataRole.UserRole

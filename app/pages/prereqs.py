@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -41,9 +41,6 @@ from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
 from ..workers import BackgroundTask, BuildSession
 from .base import SessionPage
-
-if TYPE_CHECKING:
-    pass
 
 
 def plural(count: int, word: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase
@@ -41,9 +41,6 @@ from ..widgets.error_chart import ErrorChart
 from ..workers import BackgroundTask
 from .base import SessionPage
 from .navigation import lock_back
-
-if TYPE_CHECKING:
-    pass
 
 USAGE = {
     "probe": "import torch, ksw_probe\n"

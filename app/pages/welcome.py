@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout
 
 from .base import SessionPage
-
-if TYPE_CHECKING:
-    pass
 
 INTRO = """\
 <p>This wizard installs a fast attention kernel library (FlashAttention&nbsp;2, FlashMLA, or the
