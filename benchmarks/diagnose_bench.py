@@ -2,8 +2,8 @@
 
     python benchmarks/diagnose_bench.py [--log PATH ...] [--lines 200000] [--runs 5]
 
-Feeds each real FlashMLA build log (``shared/logs/`` beside the repository) repeated to about
-``--lines`` lines through one :class:`LogDiagnoser`, line by line as a build would stream it,
+Feeds each real FlashMLA build log (``tests/data/logs/flashmla``, copied from shared/logs)
+repeated to about ``--lines`` lines through one :class:`LogDiagnoser`, line by line as a build would stream it,
 and prints the lines per second (best and median of ``--runs``) and what it found.
 """
 
@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 from build_backend.diagnose import LogDiagnoser, default_rules  # noqa: E402
 
-SHARED_LOGS = REPO.parent / "shared" / "logs"
+SHARED_LOGS = REPO / "tests" / "data" / "logs" / "flashmla"  # copied from shared/logs
 
 
 def bench(log: Path, target_lines: int, runs: int) -> None:

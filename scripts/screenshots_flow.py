@@ -39,7 +39,7 @@ from build_backend.nvml_record import ReplayNvmlApi
 
 STANDIN = REPO / "tests" / "data" / "standins" / "fake_build.py"
 H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"
-CCCL_LOG = REPO.parent / "shared" / "logs" / "flashmla-cuda13-missing-cccl.log"
+CCCL_LOG = REPO / "tests" / "data" / "logs" / "flashmla" / "flashmla-cuda13-missing-cccl.log"
 
 
 

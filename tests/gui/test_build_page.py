@@ -24,7 +24,7 @@ from build_backend.plan import BuildPlan, make_plan
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
 H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
-SHARED_LOGS = TESTS.parent.parent / "shared" / "logs"
+SHARED_LOGS = TESTS / "data" / "logs" / "flashmla"  # real FlashMLA logs (from shared/logs)
 
 
 @pytest.fixture(autouse=True)
