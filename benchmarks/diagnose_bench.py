@@ -4,7 +4,8 @@
 
 Feeds each real FlashMLA build log (``tests/data/logs/flashmla``, copied from shared/logs)
 repeated to about ``--lines`` lines through one :class:`LogDiagnoser`, line by line as a
-build would stream it, and prints the lines per second (best and median of ``--runs``) and what it found.
+build would stream it, and prints the lines per second (best and median of ``--runs``) and
+what it found.
 """
 
 from __future__ import annotations
