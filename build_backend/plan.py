@@ -528,12 +528,3 @@ def estimate_build_seconds(
     """Seconds a source build should take; see :func:`estimate_build` for the model."""
     return estimate_build(recipe, version, archs, cpu_cores, ram_gb, os).seconds
 
-
-def estimate_for(recipe: Recipe, version: RecipeVersion, machine: Machine) -> BuildEstimate:
-    """The estimate of a source build of ``version`` on ``machine`` (its selected GPUs, cores,
-    RAM and OS): what the Kernel step and ``kernels`` show."""
-    selection = build_archs(recipe, version, machine)
-    torch = machine.env.torch
-    cpu_only = torch is None or torch.cuda_version is None
-    return estimate_build(recipe, version, list(selection.gpu_archs), machine.cpu_cores,
-                          machine.ram_gb, machine.os, cpu_only=cpu_only)

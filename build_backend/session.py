@@ -28,14 +28,14 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
-from .build import BuildEvent, BuildOutcome, BuildStatus, run_build
-from .catalog import Catalog, Machine, Recipe, RecipeVersion, assess, load_catalog
+from .build import BuildOutcome, BuildStatus, run_build
+from .catalog import Catalog, Machine, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, detect
 from .install import InstallResult, install_wheel, load_installs
 from .pipeline import KernelChoice, SourceMode, run_pipeline
-from .plan import BuildEstimate, BuildPlan, BuildRequest, PlanError, machine_for, plan_build
+from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
 from .reverify import ReverifyResult, reverify_all
 from .stage import FlowOutcome, verify_then_install
@@ -108,9 +108,6 @@ class StepNotice:
     """A line for the person watching: what the flow is doing next."""
 
     text: str
-
-
-FlowEvent = BuildEvent | StepNotice
 
 
 @dataclass(frozen=True)
@@ -243,9 +240,8 @@ class Session:
         results = list(self.services.run_checks(facts))
         self.facts = facts
         self.checks = results
-        env = getattr(facts, "env", None)
-        if isinstance(env, PythonEnv):
-            self.update_environment(env)  # e.g. PyTorch was just installed into it
+        if facts.env is not None:
+            self.update_environment(facts.env)  # e.g. PyTorch was just installed into it
         return results
 
     def blocking_checks(self) -> list[CheckResult]:
@@ -257,10 +253,6 @@ class Session:
                       prebuilt: WheelCandidate | None = None) -> None:
         self.kernel_choice = choice
         self.prebuilt = prebuilt
-
-    def verdict_for(self, recipe: Recipe, version: RecipeVersion,
-                    selected: Sequence[int] | None = None) -> Any:
-        return assess(recipe, version, self.machine(selected))
 
     # -- plan and build -----------------------------------------------------------------
 
@@ -296,13 +288,6 @@ class Session:
                                source_dir=None if bundled else choice.local_path,
                                gpu_indices=choice.gpu_indices)
         return plan_build(request, toolkits=self.toolkits(), stage=False)
-
-    def estimate(self, recipe: Recipe, version: RecipeVersion,
-                 selected: Sequence[int] | None = None) -> BuildEstimate:
-        """How long a source build of ``version`` takes here (the plan's own parallelism)."""
-        from .plan import estimate_for
-
-        return estimate_for(recipe, version, self.machine(selected))
 
     def build(self, on_event: Callable[[object], None] | None = None,
               cancel: threading.Event | None = None) -> BuildOutcome:
@@ -437,6 +422,6 @@ class Session:
 
 
 __all__ = [
-    "FlowError", "FlowEvent", "FlowOptions", "FlowResult", "Session", "SessionServices",
+    "FlowError", "FlowOptions", "FlowResult", "Session", "SessionServices",
     "Stage", "StepNotice", "default_build",
 ]

@@ -338,6 +338,7 @@ class KernelPage(SessionPage):
                 found, error = session.toolkits(), ""
             except Exception as exc:  # noqa: BLE001 - shown in the page; building may still work
                 found, error = [], str(exc)
+                session.set_toolkits(found)  # searched once: not again on the GUI thread
             return catalog, found, error
 
         self._task = BackgroundTask(work, self)
@@ -377,8 +378,6 @@ class KernelPage(SessionPage):
             return None
         usable = [g.index for g in session.hardware.usable_gpus]
         selected = [i for i in usable if i in self._selected_gpus] if self.gpu_checks else usable
-        if self.toolkits is not None:
-            session.set_toolkits(self.toolkits)
         return session.machine(selected if usable else None)  # the one machine description
 
     def refresh(self) -> None:

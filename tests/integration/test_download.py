@@ -6,7 +6,6 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,21 +26,7 @@ DATA = bytes((i * 7 + i // 251) % 256 for i in range(SIZE))
 SHA = hashlib.sha256(DATA).hexdigest()
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Loopback must not go through a proxy from the environment."""
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server() -> Iterator[LoopbackServer]:
-    srv = LoopbackServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+pytestmark = pytest.mark.usefixtures("no_proxy")  # tests/integration/conftest.py
 
 
 def leftovers(dest: Path) -> list[str]:

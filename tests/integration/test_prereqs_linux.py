@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -75,25 +75,13 @@ sys.exit(code % 256)
 
 
 @pytest.fixture(autouse=True)
-def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def _isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_proxy: None) -> None:
     """Logs and resume state go to a temp data folder; git's global config to a temp file;
     loopback must not go through a proxy."""
     monkeypatch.setenv("KSW_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("KSW_STANDIN_CODE_FILE", str(tmp_path / "standin-exit-code"))
-
-
-@pytest.fixture
-def server() -> Iterator[LoopbackServer]:
-    srv = LoopbackServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 class StandinElevator:

@@ -11,7 +11,6 @@ import sys
 import sysconfig
 import threading
 import zipfile
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,20 +28,7 @@ VERSION = ".".join(str(n) for n in sys.version_info[:3])
 LIB = f"python{sys.version_info[0]}{sys.version_info[1]}.lib"
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-
-
-@pytest.fixture
-def server() -> Iterator[LoopbackServer]:
-    srv = LoopbackServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+pytestmark = pytest.mark.usefixtures("no_proxy")  # tests/integration/conftest.py
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import tarfile
 import threading
 import time
 import zipfile
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -173,21 +172,9 @@ def root(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
-                 "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+def _isolated_git(monkeypatch: pytest.MonkeyPatch, no_proxy: None) -> None:
+    """No proxy for loopback; no global git configuration of this machine."""
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
-
-
-@pytest.fixture
-def server() -> Iterator[LoopbackServer]:
-    srv = LoopbackServer().start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
 
 
 def git_fetch(repos: Repos, root: Path, rec: Recorder, **kw: object) -> SourceTree:
