@@ -210,6 +210,8 @@ def format_hardware(report: HardwareReport) -> str:
             lines.append(f"      {gpu.uuid}")
         for error in gpu.errors:
             lines.append(f"      could not read {error}")
+    if report.links is not None and report.gpus:
+        lines.append(f"  Links: {report.links.describe()}")
     host = report.host
     lines += [
         "",

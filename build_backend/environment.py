@@ -139,6 +139,12 @@ class PythonEnv:
     detail: str = ""  # raw error text, for the details view
     seconds: float = 0.0
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # NVIDIA's communication libraries as a multi-GPU kernel's build finds them: the pip
+    # package's version ("2.28.9"), else the NCCL torch was built with; None: not there
+    nccl: str | None = None
+    nccl_source: str = ""  # "nvidia-nccl-cu13", "torch"
+    nvshmem: str | None = None
+    nvshmem_source: str = ""
 
     @property
     def usable(self) -> bool:
@@ -153,6 +159,8 @@ class PythonEnv:
             "summary": self.summary,
             "hint": self.hint,
             "python_version": self.version,
+            "nccl": self.nccl,
+            "nvshmem": self.nvshmem,
             "bits": self.bits,
             "platform_tag": self.platform_tag,
             "interpreter_tag": self.interpreter_tag,
@@ -290,6 +298,7 @@ def _env_from_facts(exe: Path, facts: dict[str, Any], seconds: float) -> PythonE
         implementation=py.get("implementation"),
         seconds=seconds,
         raw=facts,
+        **_libraries(facts.get("libraries"), torch_facts),
     )
     torch: TorchInfo | None = None
     if torch_facts.get("present") and "version" in torch_facts:
@@ -303,6 +312,21 @@ def _env_from_facts(exe: Path, facts: dict[str, Any], seconds: float) -> PythonE
         )
     status, summary, hint, detail = _verdict(version, bits, pip, torch_facts, torch)
     return PythonEnv(status=status, summary=summary, hint=hint, detail=detail, torch=torch, **base)
+
+
+def _libraries(libraries: object, torch_facts: Mapping[str, Any]) -> dict[str, Any]:
+    """PythonEnv's nccl/nvshmem fields from the probe's answer (malformed parts are ignored)."""
+    found: dict[str, Any] = {}
+    libs = libraries if isinstance(libraries, dict) else {}
+    for lib in ("nccl", "nvshmem"):
+        entry = libs.get(lib)
+        if isinstance(entry, dict) and isinstance(entry.get("version"), str):
+            found[lib] = entry["version"]
+            found[f"{lib}_source"] = str(entry.get("dist") or "")
+    torch_nccl = torch_facts.get("nccl")
+    if "nccl" not in found and isinstance(torch_nccl, str) and torch_nccl:
+        found["nccl"], found["nccl_source"] = torch_nccl, "torch"
+    return found
 
 
 def _verdict(

@@ -11,7 +11,7 @@ how the mapping is tested on machines without a GPU.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -24,6 +24,7 @@ NVML_ERROR_NO_PERMISSION = 4
 NVML_ERROR_DRIVER_NOT_LOADED = 9
 NVML_ERROR_LIBRARY_NOT_FOUND = 12
 NVML_ERROR_GPU_IS_LOST = 15
+NVML_ERROR_NOT_SUPPORTED = 3
 
 T = TypeVar("T")
 
@@ -41,6 +42,12 @@ class NvmlApi(Protocol):
     def device_compute_capability(self, index: int) -> tuple[int, int]: ...
     def device_memory(self, index: int) -> tuple[int, int]:
         """(total, free) in bytes."""
+        ...
+    def nvlink_state(self, index: int, link: int) -> bool:
+        """Whether NVLink ``link`` of GPU ``index`` is active (NOT_SUPPORTED: no NVLink)."""
+        ...
+    def p2p_nvlink_status(self, index: int, peer: int) -> int:
+        """NVML's P2P status for NVLink between two GPUs (0: OK)."""
         ...
 
 
@@ -83,6 +90,15 @@ class PynvmlApi:
     def device_memory(self, index: int) -> tuple[int, int]:
         info = self._nvml.nvmlDeviceGetMemoryInfo(self._handle(index))
         return int(info.total), int(info.free)
+
+    def nvlink_state(self, index: int, link: int) -> bool:
+        return bool(self._nvml.nvmlDeviceGetNvLinkState(self._handle(index), link))
+
+    def p2p_nvlink_status(self, index: int, peer: int) -> int:
+        caps = self._nvml.NVML_P2P_CAPS_INDEX_NVLINK
+        caps = caps[0] if isinstance(caps, tuple) else caps  # nvidia-ml-py defines it as (4,)
+        return int(self._nvml.nvmlDeviceGetP2PStatus(self._handle(index), self._handle(peer),
+                                                     caps))
 
 
 def _text(value: str | bytes) -> str:
@@ -164,6 +180,68 @@ class GpuInfo:
         return f"GPU {self.index}: {self.name or 'unknown NVIDIA GPU'}"
 
 
+NVLINK_MAX_LINKS = 18  # NVML_NVLINK_MAX_LINKS for Hopper (18 links per H100 SXM)
+P2P_STATUS_OK = 0
+P2P_STATUS_TEXT = {
+    1: "the chipset does not support it",
+    2: "the GPU does not support it",
+    3: "the PCIe topology does not support it",
+    4: "it is disabled by a registry key",
+    5: "not supported",
+    6: "unknown",
+}
+
+
+@dataclass(frozen=True)
+class Interconnect:
+    """How the GPUs are connected, from NVML: active NVLink links per GPU and, for every pair,
+    whether NVLink peer-to-peer works. ``None`` entries: NVML could not answer."""
+
+    active_links: tuple[int | None, ...]  # per GPU (index order)
+    nvlink_p2p: Mapping[tuple[int, int], bool | None]  # (i, j) with i < j
+    notes: tuple[str, ...] = ()
+
+    def connected(self, indices: Iterable[int] | None = None) -> bool | None:
+        """Whether every pair of ``indices`` (default: all GPUs) talks over NVLink: True, False
+        (some pair does not), or None (NVML could not tell for some pair)."""
+        chosen = sorted(set(range(len(self.active_links)) if indices is None else indices))
+        answers = [self.nvlink_p2p.get((a, b))
+                   for i, a in enumerate(chosen) for b in chosen[i + 1:]]
+        if any(a is False for a in answers):
+            return False
+        if any(a is None for a in answers):
+            return None
+        return True
+
+    def describe(self) -> str:
+        """One line for people: 'GPUs 0–7 are all connected with NVLink (18 links each).'"""
+        count = len(self.active_links)
+        if count < 2:
+            links = self.active_links[0] if self.active_links else None
+            extra = f" ({links} NVLink links active)" if links else ""
+            return f"One GPU: no GPU-to-GPU connection to check{extra}."
+        verdict = self.connected()
+        counts = [n for n in self.active_links if n is not None]
+        same = bool(counts) and len(set(counts)) == 1 and counts[0] > 0
+        each = f" ({counts[0]} links each)" if same else ""
+        if verdict is True:
+            return f"GPUs 0–{count - 1} are all connected with NVLink{each}."
+        if verdict is None:
+            return "Whether the GPUs are connected with NVLink could not be read from the driver."
+        pairs = [f"{a}↔{b}" for (a, b), ok in sorted(self.nvlink_p2p.items()) if ok is False]
+        shown = ", ".join(pairs[:6]) + (" …" if len(pairs) > 6 else "")
+        return (f"Not every pair of GPUs is connected with NVLink (no NVLink between {shown}); "
+                "they talk over PCIe.")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "active_nvlinks": list(self.active_links),
+            "nvlink_p2p": {f"{a}-{b}": ok for (a, b), ok in sorted(self.nvlink_p2p.items())},
+            "all_nvlink": self.connected(),
+            "notes": list(self.notes),
+        }
+
+
 @dataclass(frozen=True)
 class HostInfo:
     cpu_logical: int
@@ -186,6 +264,7 @@ class HardwareReport:
     host: HostInfo
     nvml_error: str | None = None  # the raw NVML error text, for the details view
     seconds: float = 0.0
+    links: Interconnect | None = None  # None: not read (no GPU, or an old recording)
 
     @property
     def usable_gpus(self) -> tuple[GpuInfo, ...]:
@@ -226,6 +305,7 @@ class HardwareReport:
                 "disk_path": str(self.host.disk_path),
                 "disk_free_bytes": self.host.disk_free,
             },
+            "links": self.links.to_json() if self.links is not None else None,
             "seconds": round(self.seconds, 4),
         }
 
@@ -374,6 +454,7 @@ def detect(
                 nvml_error=_describe(exc),
             )
         gpus = tuple(_detect_gpu(api, index) for index in range(count))
+        links = _detect_links(api, count) if count else None
     finally:
         try:
             api.shutdown()
@@ -388,6 +469,7 @@ def detect(
         cuda_driver_version=cuda,
         gpus=gpus,
         nvml_error=driver[1] or cuda_raw[1],
+        links=links,
     )
 
 
@@ -423,6 +505,44 @@ def _detect_gpu(api: NvmlApi, index: int) -> GpuInfo:
         memory_free=memory[1] if memory else None,
         errors=tuple(errors),
     )
+
+
+def _detect_links(api: NvmlApi, count: int) -> Interconnect:
+    """Active NVLink links per GPU and NVLink P2P per pair. A GPU without NVLink answers
+    NOT_SUPPORTED for its first link; a recording made before these calls existed answers
+    nothing (KeyError): both leave the facts unknown rather than failing detection."""
+    notes: list[str] = []
+    active: list[int | None] = []
+    for index in range(count):
+        links = 0
+        for link in range(NVLINK_MAX_LINKS):
+            try:
+                links += 1 if api.nvlink_state(index, link) else 0
+            except KeyError:
+                notes.append("NVLink state not recorded")
+                links = -1
+                break
+            except Exception as exc:
+                if not _is_nvml_error(exc):
+                    raise
+                if link == 0 and _error_code(exc) != NVML_ERROR_NOT_SUPPORTED:
+                    notes.append(f"GPU {index} NVLink: {_describe(exc)}")
+                    links = -1
+                break  # no (more) links
+        active.append(None if links < 0 else links)
+    pairs: dict[tuple[int, int], bool | None] = {}
+    for a in range(count):
+        for b in range(a + 1, count):
+            try:
+                pairs[(a, b)] = api.p2p_nvlink_status(a, b) == P2P_STATUS_OK
+            except KeyError:
+                pairs[(a, b)] = None
+            except Exception as exc:
+                if not _is_nvml_error(exc):
+                    raise
+                notes.append(f"GPU {a}↔{b} P2P: {_describe(exc)}")
+                pairs[(a, b)] = None
+    return Interconnect(tuple(active), pairs, tuple(dict.fromkeys(notes)))
 
 
 def format_bytes(value: int | None) -> str:

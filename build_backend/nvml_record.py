@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .hardware import NvmlApi, PynvmlApi
+from .hardware import NVLINK_MAX_LINKS, NvmlApi, PynvmlApi
 
 Answer = dict[str, Any]  # {"ok": value} or {"error": code, "text": message}
 
@@ -32,6 +32,17 @@ def _answer(call: Callable[[], Any]) -> Answer:
     if isinstance(value, tuple):
         value = list(value)
     return {"ok": value}
+
+
+def _links(nvml: NvmlApi, index: int) -> list[Answer]:
+    """NVLink state link by link, up to the first link NVML says does not exist."""
+    answers = []
+    for link in range(NVLINK_MAX_LINKS):
+        answer = _answer(partial(nvml.nvlink_state, index, link))
+        answers.append(answer)
+        if "error" in answer:
+            break
+    return answers
 
 
 def record(api: NvmlApi | None = None) -> dict[str, Any]:
@@ -52,6 +63,15 @@ def record(api: NvmlApi | None = None) -> dict[str, Any]:
             }
             for i in range(count)
         ]
+        for i, device in enumerate(calls["devices"]):
+            try:  # a replayed recording from before these calls has no answers: leave them out
+                device["nvlink"] = _links(nvml, i)
+                device["p2p_nvlink"] = {
+                    str(j): _answer(partial(nvml.p2p_nvlink_status, i, j))
+                    for j in range(count) if j != i
+                }
+            except KeyError:
+                device.pop("nvlink", None)
         try:
             nvml.shutdown()
         except Exception:  # noqa: BLE001
@@ -125,3 +145,26 @@ class ReplayNvmlApi:
     def device_memory(self, index: int) -> tuple[int, int]:
         total, free = self._device(index, "memory")
         return int(total), int(free)
+
+    def nvlink_state(self, index: int, link: int) -> bool:
+        links = self._device_entry(index).get("nvlink")
+        if links is None:
+            raise KeyError("the recording has no NVLink answers")
+        if link >= len(links):  # recorded up to the first error: the same error again
+            return bool(self._play(links[-1]))
+        return bool(self._play(links[link]))
+
+    def p2p_nvlink_status(self, index: int, peer: int) -> int:
+        table = self._device_entry(index).get("p2p_nvlink")
+        if table is None:
+            raise KeyError("the recording has no P2P answers")
+        return int(self._play(table.get(str(peer))))
+
+    def _device_entry(self, index: int) -> dict[str, Any]:
+        devices = self._calls.get("devices", [])
+        if index >= len(devices):
+            import pynvml
+
+            raise pynvml.NVMLError(pynvml.NVML_ERROR_INVALID_ARGUMENT)
+        entry: dict[str, Any] = devices[index]
+        return entry

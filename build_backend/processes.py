@@ -104,6 +104,16 @@ def is_secret_name(name: str) -> bool:
     return upper.startswith(_CLOUD_PREFIXES) and any(w in upper for w in _CLOUD_WORDS)
 
 
+# NVLink multicast (NVLS) stays off in every child the wizard starts: a build, a verification
+# with NCCL/NVSHMEM or torch's symmetric memory must never call cuMulticastCreate (it can hang
+# or fail on virtualised and partitioned machines). A value the user set is kept.
+MULTICAST_OFF = {
+    "NCCL_NVLS_ENABLE": "0",
+    "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1",
+    "NVSHMEM_DISABLE_NVLS": "1",
+}
+
+
 def child_environment(
     changes: Sequence[EnvChange] = (),
     base: Mapping[str, str] | None = None,
@@ -112,7 +122,8 @@ def child_environment(
     ignore_case: bool | None = None,
 ) -> dict[str, str]:
     """The environment of a child: ``base`` (default: this process's) without secrets
-    (:func:`is_secret_name`) and without ``unset``, then ``changes`` in order (a PREPEND puts
+    (:func:`is_secret_name`) and without ``unset``, with NVLink multicast off
+    (:data:`MULTICAST_OFF`, unless set), then ``changes`` in order (a PREPEND puts
     its value in front of the list already there). ``ignore_case`` (default: on Windows, where
     ``Path`` and ``PATH`` are one variable): a change goes to the spelling already there."""
     fold = os.name == "nt" if ignore_case is None else ignore_case
@@ -122,6 +133,8 @@ def child_environment(
         for k, v in (os.environ if base is None else base).items()
         if not is_secret_name(k) and k.upper() not in drop
     }
+    for key, value in MULTICAST_OFF.items():
+        env.setdefault(key, value)
     for change in changes:
         name = change.name
         if fold:

@@ -61,6 +61,10 @@ class HardwarePage(SessionPage):
 
         self.driver_label = QLabel()
         layout.addWidget(self.driver_label)
+        # how the GPUs are connected (NVLink or PCIe): multi-GPU kernels such as DeepEP need it
+        self.links_label = QLabel()
+        self.links_label.setWordWrap(True)
+        layout.addWidget(self.links_label)
 
         host_box = QGroupBox("This computer")
         host_layout = QVBoxLayout(host_box)
@@ -187,6 +191,9 @@ class HardwarePage(SessionPage):
         else:
             self.driver_label.setText("")
         self.driver_label.setVisible(bool(report.driver_version))
+        links = report.links
+        self.links_label.setText(f"GPU links: {links.describe()}" if links is not None else "")
+        self.links_label.setVisible(links is not None and len(report.gpus) > 0)
         host = report.host
         physical = f" ({host.cpu_physical} physical)" if host.cpu_physical else ""
         self.host_label.setText(

@@ -56,12 +56,17 @@ class Machine:
             os = os_name
         else:
             os = OsName.parse(os_name or hardware.host.os_name) or OsName.LINUX
+        chosen = tuple(selected) if selected is not None else None
+        if nvlink is None and hardware.links is not None:
+            # what NVML said about the selected GPUs (None stays "could not be checked")
+            indices = chosen if chosen is not None else [g.index for g in hardware.usable_gpus]
+            nvlink = hardware.links.connected(indices)
         return cls(
             hardware=hardware,
             env=env,
             os=os,
             toolkit=toolkit,
-            selected=tuple(selected) if selected is not None else None,
+            selected=chosen,
             nvlink=nvlink,
         )
 
@@ -109,6 +114,7 @@ class ReasonKind(Enum):
     CUDA_TOO_OLD = "cuda_too_old"
     TOOLKIT_MISMATCH = "toolkit_mismatch"
     PYTHON = "python"
+    LIBRARY = "library"  # NCCL too old or NVSHMEM missing in the target environment
 
 
 @dataclass(frozen=True)
@@ -360,6 +366,8 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
             warnings.append(f"Whether the GPUs are connected with NVLink could not be checked; "
                             f"{name} needs NVLink.")
 
+    reasons.extend(library_reasons(recipe, version, machine.env))
+
     # -- PyTorch ----------------------------------------------------------------------------------
     if torch is None:
         broken = machine.env.status is EnvStatus.TORCH_BROKEN
@@ -486,6 +494,57 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     )
 
 
+def _cuda_suffix(env: PythonEnv) -> str:
+    """'cu13' / 'cu12': NVIDIA's pip packages are per CUDA major, matched to torch's CUDA."""
+    cuda = env.torch.cuda_version if env.torch is not None else None
+    return f"cu{cuda[0]}" if cuda is not None else "cu13"
+
+
+def library_reasons(recipe: Recipe, version: RecipeVersion, env: PythonEnv) -> list[Reason]:
+    """NCCL / NVSHMEM that ``version``'s build needs and ``env`` lacks (multi-GPU kernels)."""
+    req = recipe.requirements
+    min_nccl = version.min_nccl or req.min_nccl
+    nvshmem = version.nvshmem if version.nvshmem is not None else req.nvshmem
+    name = f"{recipe.name} {version.label}"
+    python = str(env.executable)
+    found: list[Reason] = []
+    if min_nccl is not None:
+        wanted = ".".join(str(p) for p in min_nccl)
+        pkg = f"nvidia-nccl-{_cuda_suffix(env)}"
+        fix = f'"{python}" -m pip install "{pkg}>={wanted}" --no-deps'
+        have: Ver | None = None
+        if env.nccl:
+            try:
+                have = parse_version(env.nccl)
+            except ValueError:
+                have = None
+        if env.nccl is None:
+            found.append(Reason(
+                ReasonKind.LIBRARY,
+                f"{name} needs NCCL {wanted} or newer in the target Python; none was found "
+                f"there.",
+                f"Install it: {fix}",
+            ))
+        elif have is not None and have < min_nccl:
+            where = ("PyTorch's" if env.nccl_source == "torch"
+                     else f"the {env.nccl_source} package's")
+            found.append(Reason(
+                ReasonKind.LIBRARY,
+                f"{name} needs NCCL {wanted} or newer; {where} NCCL here is {env.nccl}.",
+                f"Install a newer NCCL next to PyTorch: {fix} (or choose another version of "
+                f"{recipe.name}).",
+            ))
+    if nvshmem and env.nvshmem is None:
+        pkg = f"nvidia-nvshmem-{_cuda_suffix(env)}"
+        found.append(Reason(
+            ReasonKind.LIBRARY,
+            f"{name} needs NVSHMEM in the target Python; it is not installed there.",
+            f'Install it: "{python}" -m pip install {pkg} --no-deps (or choose a version of '
+            f"{recipe.name} that builds without NVSHMEM).",
+        ))
+    return found
+
+
 def _torch_version(torch: TorchInfo) -> Ver | None:
     try:
         return parse_version(torch.major_minor)
@@ -502,6 +561,9 @@ def recommended_version(recipe: Recipe, machine: Machine) -> RecipeVersion:
     for version in reversed(recipe.versions):
         if assess(recipe, version, machine).available:
             return version
-    return marked if marked is not None else recipe.newest
+    if marked is not None:
+        return marked
+    # none fits and none is marked for this OS: the one upstream users are pointed to
+    return next((v for v in reversed(recipe.versions) if v.recommended), recipe.newest)
 
 

@@ -283,6 +283,8 @@ def _requirements(f: _Fields) -> Requirements:
         blocked=tuple(blocked),
         os_warnings=os_warnings,
         unchecked=f.texts("unchecked"),
+        min_nccl=f.convert("min_nccl", parse_version),
+        nvshmem=f.flag("nvshmem"),
     )
 
 
@@ -380,6 +382,8 @@ def _version(f: _Fields, source: Source) -> RecipeVersion:
         translation_units_per_arch=f.opt_integer("translation_units_per_arch"),
         wheel_cuda=wheel_cuda,
         official_wheels=official,
+        min_nccl=f.convert("min_nccl", parse_version),
+        nvshmem=f.opt_flag("nvshmem"),
     )
 
 

@@ -133,6 +133,10 @@ class Requirements:
     blocked: tuple[BlockedBuild, ...] = ()
     os_warnings: Mapping[OsName, str] = field(default_factory=dict)
     unchecked: tuple[str, ...] = ()
+    # NVIDIA communication libraries the build links against (multi-GPU kernels): NCCL at
+    # least this version, NVSHMEM present; found in the target environment's pip packages
+    min_nccl: Ver | None = None
+    nvshmem: bool = False
 
     def cc_ok(self, cc: CC) -> bool:
         if self.supported_cc and cc not in self.supported_cc:
@@ -266,6 +270,8 @@ class RecipeVersion:
     translation_units_per_arch: int | None = None
     wheel_cuda: Mapping[int, str] = field(default_factory=dict)
     official_wheels: OfficialWheels | None = None
+    min_nccl: Ver | None = None  # overrides requirements.min_nccl
+    nvshmem: bool | None = None  # overrides requirements.nvshmem
 
     @property
     def ref(self) -> str:

@@ -215,7 +215,7 @@ _SOURCE = {"kind", "url", "path", "submodules", "submodule_commits", "submodule_
 _REQ = {
     "os", "min_cc", "max_cc", "supported_cc", "gpu_text", "min_cuda", "min_cuda_per_arch",
     "min_torch", "min_python", "max_python", "min_gpus", "gpu_counts", "nvlink", "cpu_fallback",
-    "blocked", "os_warnings", "unchecked",
+    "blocked", "os_warnings", "unchecked", "min_nccl", "nvshmem",
 }
 _BLOCKED = {"os", "archs", "label", "reason", "alternative"}
 _TARGET = {"arch", "name", "runs_on", "min_cuda", "disable_env"}
@@ -234,7 +234,7 @@ _VERSION = {
     "tag", "commit", "label", "version", "released", "recommended", "notes", "min_python",
     "max_python", "min_torch", "min_cuda", "arch_knob", "targets", "nvcc_threads_default",
     "nvcc_threads_knob", "max_jobs_auto", "translation_units_per_arch", "wheel_cuda",
-    "official_wheels",
+    "official_wheels", "min_nccl", "nvshmem",
 }
 _OFFICIAL = {"python", "torch", "platforms"}
 _ALTERNATIVES = {"wsl2"}

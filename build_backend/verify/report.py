@@ -44,6 +44,8 @@ class ErrorKind(Enum):
     NO_DEVICE = "no_device"  # no usable GPU for a GPU kernel
     NO_CUDA_BUILD = "no_cuda_build"  # a CUDA check was asked of a CPU-only probe build
     UNSUPPORTED_GPU = "unsupported_gpu"
+    NOT_ENOUGH_GPUS = "not_enough_gpus"  # a multi-GPU kernel (DeepEP) on a machine with fewer
+    BAD_OPTION = "bad_option"
     HARNESS_CRASH = "harness_crash"
     HARNESS_ERROR = "harness_error"
     NOTHING_RUN = "nothing_run"

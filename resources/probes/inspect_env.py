@@ -64,6 +64,11 @@ def torch_facts():
     facts["hip"] = getattr(torch.version, "hip", None)
     facts["cxx11_abi"] = bool(getattr(torch._C, "_GLIBCXX_USE_CXX11_ABI", False))
     try:
+        nccl = torch.cuda.nccl.version() if facts["cuda"] else None
+        facts["nccl"] = ".".join(str(v) for v in nccl) if isinstance(nccl, tuple) else None
+    except BaseException:
+        facts["nccl"] = None
+    try:
         facts["cuda_available"] = bool(torch.cuda.is_available())
         facts["device_count"] = int(torch.cuda.device_count()) if facts["cuda_available"] else 0
         facts["arch_list"] = list(torch.cuda.get_arch_list()) if facts["cuda"] else []
@@ -72,6 +77,22 @@ def torch_facts():
         facts["device_count"] = 0
         facts["arch_list"] = []
         facts["cuda_error"] = traceback.format_exc(limit=2).strip().splitlines()[-1]
+    return facts
+
+
+def nvidia_libraries():
+    """NCCL and NVSHMEM as a multi-GPU kernel's build finds them: NVIDIA's pip packages
+    (nvidia-nccl-cu12/-cu13, nvidia-nvshmem-cu12/-cu13) and the NCCL that torch was built
+    with."""
+    facts = {}
+    for lib in ("nccl", "nvshmem"):
+        found = None
+        for name in ("nvidia-%s-cu13" % lib, "nvidia-%s-cu12" % lib, "nvidia-%s" % lib):
+            version = dist_version(name)
+            if version:
+                found = {"dist": name, "version": version}
+                break
+        facts[lib] = found
     return facts
 
 
@@ -122,6 +143,7 @@ def main():
         },
         "torch": torch_facts(),
         "dev_files": dev_files(),
+        "libraries": nvidia_libraries(),
     }
     sys.stdout.write("\n" + BEGIN + "\n" + json.dumps(facts) + "\n" + END + "\n")
     sys.stdout.flush()

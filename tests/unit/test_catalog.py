@@ -333,7 +333,6 @@ FA_TURING = ("Your NVIDIA GeForce RTX 2080 with Max-Q Design is Turing (cc 7.5);
 MLA_GPUS = "FlashMLA needs Hopper (cc 9.0) or Blackwell datacenter GPUs (cc 10.0, 10.3)."
 DEEPEP_COUNT_1 = "DeepEP needs 2, 4 or 8 GPUs connected with NVLink; this machine has 1."
 DEEPEP_LINUX = "DeepEP runs on Linux only; this computer runs Windows."
-DEEPEP_TORCH_28 = "DeepEP needs PyTorch 2.10 or newer; this Python has PyTorch 2.8.0+cu128."
 
 # (id, gpus, os, toolkit, torch, {recipe: (available, [reason texts, in order] or None)})
 # None: don't compare texts; a string in the list: that exact reason.
@@ -348,8 +347,7 @@ MACHINES: list[tuple[str, Any, str, Any, str, dict[str, tuple[bool, list[str] | 
             DEEPEP_LINUX,
             "Your NVIDIA GeForce RTX 2080 with Max-Q Design is Turing (cc 7.5); DeepEP needs "
             "Hopper (SM90) GPUs, or newer ones with SM90 PTX support.",
-            DEEPEP_COUNT_1,
-            "DeepEP needs PyTorch 2.10 or newer; this Python has PyTorch 2.6.0+cu124."]),
+            DEEPEP_COUNT_1]),
     }),
     ("turing-laptop-linux-cu121", (TURING_LAPTOP,), "linux", (12, 1), "2.5.1+cu121", {
         "probe": (True, []),
@@ -376,15 +374,14 @@ MACHINES: list[tuple[str, Any, str, Any, str, dict[str, tuple[bool, list[str] | 
             DEEPEP_LINUX,
             "Your NVIDIA GeForce RTX 4090 is Ada Lovelace (cc 8.9); DeepEP needs Hopper (SM90) "
             "GPUs, or newer ones with SM90 PTX support.",
-            DEEPEP_COUNT_1, DEEPEP_TORCH_28]),
+            DEEPEP_COUNT_1]),
     }),
     ("h100-linux-cu124", (H100,), "linux", (12, 4), "2.6.0+cu124", {
         "probe": (True, []),
         "flash_attn": (True, []),
         "flashmla": (False, ["FlashMLA needs CUDA 12.8 or newer; the selected toolkit is 12.4."]),
         "deepep": (False, [
-            DEEPEP_COUNT_1,
-            "DeepEP needs PyTorch 2.10 or newer; this Python has PyTorch 2.6.0+cu124."]),
+            DEEPEP_COUNT_1]),
     }),
     ("h100-linux-cu130", (H100,), "linux", (13, 0), "2.11.0+cu130", {
         "probe": (True, []),
@@ -402,7 +399,7 @@ MACHINES: list[tuple[str, Any, str, Any, str, dict[str, tuple[bool, list[str] | 
             "literals in csrc/sm90/decode/dense/splitkv_mla.cuh, and CUTLASS needs "
             "/Zc:__cplusplus, which FlashMLA's setup.py does not pass. Use WSL2 (the wizard can "
             "build there)."]),
-        "deepep": (False, [DEEPEP_LINUX, DEEPEP_COUNT_1, DEEPEP_TORCH_28]),
+        "deepep": (False, [DEEPEP_LINUX, DEEPEP_COUNT_1]),
     }),
     ("rtx5090-linux-cu128", (RTX_5090,), "linux", (12, 8), "2.8.0+cu128", {
         "probe": (True, []),
@@ -561,6 +558,35 @@ def test_deepep_needs_nvlinked_gpus(catalog: Catalog) -> None:
                     machine(eight, "linux", (13, 0), torch, selected=(0, 1, 2), nvlink=True))
     assert three.texts == ("DeepEP needs 2, 4 or 8 GPUs connected with NVLink; 3 of this "
                            "machine's 8 are selected.",)
+
+
+def test_deepep_v2_needs_nccl_2_30_and_nvshmem_that_torch_2_11_lacks(catalog: Catalog) -> None:
+    """The libraries of the recorded H100 environment (torch 2.11.0+cu130 brings
+    nvidia-nccl-cu13 2.28.9 and nvidia-nvshmem-cu13 3.4.5): V1 fits, V2 says what to install."""
+    eight = (H100,) * 8
+    m = machine(eight, "linux", (13, 0), "2.11.0+cu130", nvlink=True)
+    env = replace(m.env, nccl="2.28.9", nccl_source="nvidia-nccl-cu13", nvshmem="3.4.5",
+                  nvshmem_source="nvidia-nvshmem-cu13")
+    m = replace(m, env=env)
+    assert verdict(catalog, "deepep", m).version.startswith("V1")
+    assert verdict(catalog, "deepep", m).available
+    v2 = verdict(catalog, "deepep", m, "V2 (main, 2026-07-14)")
+    assert v2.texts == ("DeepEP V2 (main, 2026-07-14) needs NCCL 2.30.4 or newer; the "
+                        "nvidia-nccl-cu13 package's NCCL here is 2.28.9.",)
+    assert '-m pip install "nvidia-nccl-cu13>=2.30.4" --no-deps' in v2.reasons[0].hint
+    no_shmem = replace(m, env=replace(env, nvshmem=None, nccl="2.30.4"))
+    v2 = verdict(catalog, "deepep", no_shmem, "V2 (main, 2026-07-14)")
+    assert v2.texts == ("DeepEP V2 (main, 2026-07-14) needs NVSHMEM in the target Python; it is "
+                        "not installed there.",)
+    assert "nvidia-nvshmem-cu13" in v2.reasons[0].hint
+    # torch's own NCCL counts when no pip package is there; a CUDA 12 torch gets cu12 advice
+    cu12 = machine(eight, "linux", (12, 8), "2.10.0+cu128", nvlink=True)
+    cu12 = replace(cu12, env=replace(cu12.env, nccl="2.27.3", nccl_source="torch",
+                                     nvshmem="3.3.9"))
+    v2 = verdict(catalog, "deepep", cu12, "V2 (main, 2026-07-14)")
+    assert v2.texts == ("DeepEP V2 (main, 2026-07-14) needs NCCL 2.30.4 or newer; PyTorch's "
+                        "NCCL here is 2.27.3.",)
+    assert "nvidia-nccl-cu12>=2.30.4" in v2.reasons[0].hint
 
 
 # ---------------------------------------------------------------------------------------------

@@ -162,6 +162,9 @@ def test_recording_round_trips_through_replay() -> None:
     original = h100()
     again = record(ReplayNvmlApi(original))
     assert again["calls"] == original["calls"]
+    for name in ("h100-driver580-links.json", "constructed-8x-h100-nvlink.json"):
+        with_links = json.loads((Path(__file__).parents[1] / "data" / "nvml" / name).read_text())
+        assert record(ReplayNvmlApi(with_links))["calls"] == with_links["calls"]
 
 
 def test_replay_raises_pynvmls_own_exception_classes() -> None:

@@ -1,0 +1,83 @@
+"""The DeepEP adapter on the CPU: one process per rank with gloo, against a stand-in ``deep_ep``
+(tests/data/bad_kernels/deepep_standin) that reaches the same answers by another route, and the
+same stand-in with one planted bug at a time (``KSW_STANDIN_BUG``): the adapter must pass the
+correct one and name each bug in words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from build_backend.verify import ErrorKind, VerifyStatus, run_verification
+
+STANDIN = Path(__file__).resolve().parents[1] / "data" / "bad_kernels" / "deepep_standin"
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def cpu_mode(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    monkeypatch.setenv("KSW_VERIFY_TEST_CPU", "1")
+    monkeypatch.setenv("KSW_VERIFY_DEEPEP_WORLDS", "2")
+    monkeypatch.delenv("KSW_STANDIN_BUG", raising=False)
+    return monkeypatch
+
+
+def verify(python: Path, **kwargs: object):  # type: ignore[no-untyped-def]
+    return run_verification(python, "deepep", device="cpu", extra_pythonpath=[STANDIN],
+                            timeout=240, **kwargs)  # type: ignore[arg-type]
+
+
+def test_correct_dispatch_and_combine_pass_on_two_and_four_ranks(
+    torch_venv: Path, cpu_mode: pytest.MonkeyPatch
+) -> None:
+    cpu_mode.setenv("KSW_VERIFY_DEEPEP_WORLDS", "2,4")
+    report = verify(torch_venv)
+    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    names = [c.name for c in report.cases]
+    assert len(names) == 8  # 4 checks × 2 GPU counts
+    assert any(n.startswith("2 GPUs · dispatch (forward)") for n in names)
+    assert any(n.startswith("4 GPUs · backward of combine") for n in names)
+    assert all("bfloat16" in n and "tokens per GPU" in n for n in names)
+
+
+@pytest.mark.parametrize(
+    ("bug", "check", "words"),
+    [
+        ("order", "dispatch", "the same rows arrived in a different order"),
+        ("drop", "dispatch", "received tokens: the kernel returned shape"),
+        ("combine", "combine", "the sums are wrong"),
+    ],
+)
+def test_a_planted_bug_fails_its_check_with_a_reason_in_words(
+    torch_venv: Path, cpu_mode: pytest.MonkeyPatch, bug: str, check: str, words: str
+) -> None:
+    cpu_mode.setenv("KSW_STANDIN_BUG", bug)
+    report = verify(torch_venv)
+    assert report.status is VerifyStatus.FAIL, report.summary_lines()
+    failed = [c for c in report.cases if c.status.value == "fail"]
+    assert any(c.extra.get("check") == check for c in failed), [c.name for c in failed]
+    reason = next(c for c in failed if c.extra.get("check") == check).reasons[0]
+    assert words in reason, reason
+    assert reason.startswith("on GPU ")  # names the rank where it went wrong
+    layout = next(c for c in report.cases if c.extra.get("check") == "layout")
+    assert layout.status.value == "pass"  # the routing itself was right
+
+
+def test_a_rank_that_crashes_is_an_error_naming_the_process(
+    torch_venv: Path, cpu_mode: pytest.MonkeyPatch
+) -> None:
+    cpu_mode.setenv("KSW_STANDIN_BUG", "crash")
+    report = verify(torch_venv)
+    assert report.status is VerifyStatus.ERROR
+    text = " ".join(report.reasons)
+    assert "process 1 of 2 failed" in text and "dispatch failed on purpose" in text
+
+
+def test_gpu_counts_that_do_not_parse_are_refused(
+    torch_venv: Path, cpu_mode: pytest.MonkeyPatch
+) -> None:
+    cpu_mode.setenv("KSW_VERIFY_DEEPEP_WORLDS", "two")
+    report = verify(torch_venv)
+    assert report.status is VerifyStatus.ERROR
+    assert report.error_kind is ErrorKind.BAD_OPTION
