@@ -70,13 +70,14 @@ CORPUS_SIGNATURES = {
     "cuda-device-link-missing",
     "nvshmem-link-failed",
     "link-unresolved-symbols",
+    "nccl-too-old-for-deepep",  # recorded on the H100: tests/data/logs/deepep
 }
 
 
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 14
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 15
     assert {s.id for s in rules.signatures if s.row is None} == CORPUS_SIGNATURES
     retries = {s.id: s.retry for s in rules.signatures if s.retry is not None}
     assert retries == {
@@ -278,6 +279,8 @@ def test_source_lines_quoted_in_a_traceback_are_not_the_error() -> None:
 
 # Single lines from real outputs, at least one per row of the table.
 LINE_CASES = [
+    ('/tmp/dv2/csrc/kernels/backend/nccl.cu(83): error: identifier "ncclCommProperties" is '
+     "undefined", "nccl-too-old-for-deepep"),
     ("ModuleNotFoundError: No module named 'torch'", "torch-missing-in-build"),
     (
         "/src/FlashMLA/csrc/cutlass/include/cutlass/cutlass.h:43:35: fatal error: "
