@@ -33,6 +33,11 @@ def resolve_env(python: Path | None) -> PythonEnv:
                 hint="Pass one with --python PATH.",
             )
         python = candidates[0].path
+        if candidates[0].app:
+            apps = [c for c in candidates if c.app]
+            others = f" (also found: {', '.join(c.app for c in apps[1:])})" if apps[1:] else ""
+            print(f"Using the Python of {candidates[0].app}: {python}{others}. Choose another "
+                  "with --python PATH.", file=sys.stderr)
     env = inspect_python(python)
     if not env.usable:
         raise EnvironmentProbeError(f"{python}: {env.summary}", hint=env.hint)

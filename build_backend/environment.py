@@ -18,6 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .ai_apps import find_app_environments
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
 from .platforms import current as current_platform
@@ -199,6 +200,7 @@ class Candidate:
 
     path: Path
     origin: str  # "this program's Python", "active venv", "conda env 'ml'", ...
+    app: str = ""  # the AI program whose Python this is ("ComfyUI (portable)"); "" for others
 
 
 def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> PythonEnv:
@@ -433,7 +435,10 @@ def discover_candidates(
     home: Path | None = None,
     launched_from: Path | None = None,
 ) -> list[Candidate]:
-    """Interpreters the user may want to install into, most likely first, without duplicates.
+    """Interpreters the user may want to install into, most likely first, without duplicates:
+    the active venv/conda env, the Python running this wizard (not in the bundled .exe), the AI
+    programs' environments (:mod:`build_backend.ai_apps`), conda envs, the py launcher's list,
+    then what is on PATH. The first one is the default target of the command line.
 
     Only existing files are returned; they are not inspected here (that runs each one).
     """
@@ -460,6 +465,10 @@ def discover_candidates(
         launched_from = Path(sys.executable)
     if launched_from is not None:
         add(launched_from, "the Python running this wizard")
+    for app_env in find_app_environments(plat, env, home_dir):
+        if _key(app_env.python) not in seen:
+            seen.add(_key(app_env.python))
+            found.append(Candidate(app_env.python, app_env.origin, app_env.app))
     for prefix, origin in _conda_env_prefixes(env, home_dir):
         add(plat.python_in_prefix(prefix), origin)
     for hint in plat.registered_interpreters():

@@ -75,6 +75,10 @@ class HardwarePage(SessionPage):
 
         env_box = QGroupBox("Install into this Python environment")
         env_layout = QVBoxLayout(env_box)
+        self.apps_label = QLabel()
+        self.apps_label.setWordWrap(True)
+        self.apps_label.setVisible(False)
+        env_layout.addWidget(self.apps_label)
         picker_row = QHBoxLayout()
         self.env_combo = QComboBox()
         self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -131,8 +135,15 @@ class HardwarePage(SessionPage):
         self.env_combo.blockSignals(True)
         self.env_combo.clear()
         for candidate in candidates:
-            self.env_combo.addItem(f"{candidate.path}  ({candidate.origin})", candidate)
+            text = (f"{candidate.app} — {candidate.path}" if candidate.app
+                    else f"{candidate.path}  ({candidate.origin})")
+            self.env_combo.addItem(text, candidate)
         self.env_combo.blockSignals(False)
+        apps = [c.app for c in candidates if c.app]
+        self.apps_label.setText(
+            "Found the Python of " + ", ".join(apps) + ". Choose the program you want the "
+            "kernel in: it goes into that program's own Python." if apps else "")
+        self.apps_label.setVisible(bool(apps))
         if candidates:
             self._on_env_selected(0)
         else:
