@@ -32,7 +32,7 @@ from .build import BuildOutcome, BuildStatus, run_build
 from .catalog import Catalog, Machine, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
-from .hardware import HardwareReport, detect
+from .hardware import HardwareReport, check_gpu_selection, detect
 from .install import InstallResult, install_wheel, load_installs
 from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
@@ -184,6 +184,8 @@ class Session:
     def machine(self, selected: Sequence[int] | None = None) -> Machine:
         """The one description of this machine that verdicts, estimates and plans share."""
         env, hardware = self.require_target()
+        if selected is not None:
+            selected = check_gpu_selection(hardware, selected)
         return machine_for(hardware, env, selected=selected, toolkits=self.toolkits())
 
     def probe_choice(self) -> KernelChoice:
@@ -252,6 +254,10 @@ class Session:
 
     def choose_kernel(self, choice: KernelChoice | None,
                       prebuilt: WheelCandidate | None = None) -> None:
+        """The kernel to build (None: the probe). Its GPU indices must be GPUs of this
+        computer (:class:`~build_backend.hardware.GpuSelectionError` otherwise)."""
+        if choice is not None and choice.gpu_indices is not None and self.hardware is not None:
+            check_gpu_selection(self.hardware, choice.gpu_indices)
         self.kernel_choice = choice
         self.prebuilt = prebuilt
 
