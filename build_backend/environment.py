@@ -344,8 +344,18 @@ def _exit_text(code: int) -> str:
         except ValueError:
             return f"killed by signal {-code}"
     if code >= 0xC0000000:  # a Windows NTSTATUS such as 0xC0000005 (access violation)
-        return f"exit code 0x{code:08X}"
+        name = _NTSTATUS.get(code)
+        return f"exit code 0x{code:08X}" + (f", {name}" if name else "")
     return f"exit code {code}"
+
+
+# How Windows reports a process that crashed (what abort() and a segfault become there).
+_NTSTATUS = {
+    0xC0000005: "an access violation",
+    0xC000001D: "an illegal instruction",
+    0xC0000135: "a DLL it needs was not found",
+    0xC0000409: "it stopped itself (abort or a failed check)",
+}
 
 
 _TYPES: dict[str, tuple[type, ...]] = {"python": (dict,), "pip": (dict,), "torch": (dict,),

@@ -86,6 +86,17 @@ def test_a_torch_that_kills_the_interpreter_at_import(tmp_path: Path, crash: str
         assert "torch/__init__.py" in env.detail, env.detail
 
 
+def test_how_a_crash_is_told() -> None:
+    from build_backend.environment import _exit_text
+
+    assert _exit_text(-6) == "killed by signal SIGABRT"
+    assert _exit_text(7) == "exit code 7"
+    # Windows: abort() ends a process with STATUS_STACK_BUFFER_OVERRUN (fast fail)
+    assert _exit_text(0xC0000409) == ("exit code 0xC0000409, it stopped itself (abort or a "
+                                      "failed check)")
+    assert _exit_text(0xC0000005) == "exit code 0xC0000005, an access violation"
+
+
 def test_the_reinstall_command_names_the_index_of_the_build() -> None:
     exe = Path("/envs/my env/bin/python")
     assert reinstall_torch_command(exe, "2.9.0+cpu") == (
