@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--source", type=Path, help="a local source folder to build from")
     build_cmd.add_argument("--python", type=Path, help="the target interpreter")
     build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
+    build_cmd.add_argument("--replay", metavar="FILE", type=Path,
+                           help="plan for a recorded machine (a file written by 'detect "
+                           "--record') instead of this one's GPUs")
     build_cmd.add_argument("--no-install", action="store_true",
                            help="stop after the verification; do not install")
     build_cmd.add_argument("--skip-verify", action="store_true",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -15,7 +16,8 @@ from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import Machine, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
-from .hardware import detect
+from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
+from .nvml_record import ReplayNvmlApi
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, StepNotice
@@ -45,13 +47,30 @@ def resolve_env(python: Path | None) -> PythonEnv:
 
 
 def parse_gpus(text: str | None) -> list[int] | None:
-    if not text:
+    """``--gpus 0,1`` → [0, 1]; None when the option is not given. Anything but whole numbers
+    separated by commas is a usage error (exit code 2); whether the GPUs exist is
+    :func:`build_backend.hardware.check_gpu_selection`'s question."""
+    if text is None:
         return None
+    parts = [part.strip() for part in text.split(",")]
+    if not text.strip() or not all(re.fullmatch(r"-?\d+", part) for part in parts):
+        raise GpuSelectionError(f"--gpus {text!r} is not a list of GPU indices.",
+                                hint="Write them like 0 or 0,1 (the numbers 'detect' shows), "
+                                "or leave out --gpus to build for all GPUs.")
+    return [int(part) for part in parts]
+
+
+def build_hardware(args: argparse.Namespace) -> HardwareReport:
+    """This computer's GPUs, or those of a recording (``--replay``)."""
+    replay_file = getattr(args, "replay", None)
+    if replay_file is None:
+        return detect()
     try:
-        return [int(part) for part in text.split(",") if part.strip()]
-    except ValueError as exc:
-        raise WizardError(f"--gpus {text!r} is not a list of GPU indices.",
-                          hint="Write them like 0 or 0,1 (see 'detect').") from exc
+        replay = ReplayNvmlApi.from_file(replay_file)
+    except (OSError, ValueError, KeyError) as exc:
+        raise WizardError(f"Could not read the NVML recording {replay_file}.", why=str(exc),
+                          hint="Pass a file written by 'detect --record FILE'.") from exc
+    return detect(lambda: replay)
 
 
 def make_choice(args: argparse.Namespace, env: PythonEnv,
@@ -116,8 +135,12 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
 
 
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
+    gpus = parse_gpus(args.gpus)  # usage errors first, before anything runs
+    hardware = build_hardware(args)
+    if gpus is not None:
+        check_gpu_selection(hardware, gpus, option="--gpus")
     env = resolve_env(args.python)
-    session = Session(hardware=detect(), environment=env)
+    session = Session(hardware=hardware, environment=env)
     choice, _machine = make_choice(args, env, session)
     session.choose_kernel(choice, choice.prebuilt)
     recipe = choice.recipe

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Mapping
@@ -22,7 +24,7 @@ from .ai_apps import find_app_environments
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
 from .platforms import current as current_platform
-from .processes import EnvChange, run_captured
+from .processes import EnvChange, run_captured, show_command
 from .resources import is_frozen, resource_path
 
 PROBE_BEGIN = "@@KSW-ENV-BEGIN@@"
@@ -43,6 +45,7 @@ class EnvStatus(Enum):
     BITS32 = "bits32"
     UNSUPPORTED_PYTHON = "unsupported_python"
     BROKEN = "broken"  # it ran, but the probe failed
+    UNREADABLE = "unreadable"  # it answered, but the answer is cut off or damaged
     NOT_AN_INTERPRETER = "not_an_interpreter"
 
     @property
@@ -204,17 +207,25 @@ class Candidate:
 
 
 def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> PythonEnv:
-    """Run the probe in ``executable``. Never raises for a bad interpreter: returns a state."""
+    """Run the probe in ``executable``. Never raises for a bad interpreter: returns a state.
+
+    When the probe gives no answer, a one-line question that every Python since 2.x
+    understands asks the version: an old Python (Python 2.7 cannot run the probe) is named as
+    such, and a Python that works is not called broken. A PyTorch whose import kills the
+    interpreter is told apart by the probe's answer from before the import (its last words).
+    """
     exe = Path(executable)
     started = time.perf_counter()
 
-    def failed(status: EnvStatus, summary: str, hint: str, detail: str = "") -> PythonEnv:
+    def failed(status: EnvStatus, summary: str, hint: str, detail: str = "",
+               version: str | None = None) -> PythonEnv:
         return PythonEnv(
             executable=exe,
             status=status,
             summary=summary,
             hint=hint,
             detail=detail,
+            version=version,
             seconds=time.perf_counter() - started,
         )
 
@@ -232,7 +243,9 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         completed = run_captured(
             [str(exe), str(resource_path("probes", "inspect_env.py"))],
             timeout_s=timeout,
-            env_changes=[EnvChange("PYTHONIOENCODING", "utf-8")],
+            # faulthandler: a crash in an import prints the Python stack that led to it
+            env_changes=[EnvChange("PYTHONIOENCODING", "utf-8"),
+                         EnvChange("PYTHONFAULTHANDLER", "1")],
             unset=["PYTHONHOME"],  # a frozen wizard's own settings must not leak into the target
         )
     except ProcessTimeout:
@@ -250,69 +263,192 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         )
     stdout = completed.stdout
     stderr = completed.stderr
+    code = completed.returncode
+    tail = "\n".join((stderr or stdout).strip().splitlines()[-5:])
     facts = _extract_probe_json(stdout)
     if facts is None:
-        tail = (stderr or stdout).strip().splitlines()[-5:]
+        version = _ask_version(exe)
+        if version is not None and _version_tuple(version) < MIN_PYTHON:
+            return failed(EnvStatus.UNSUPPORTED_PYTHON, *_too_old(version, exe),
+                          detail=f"{_exit_text(code)}\n{tail}", version=version)
+        if PROBE_BEGIN in stdout:
+            return failed(EnvStatus.UNREADABLE, *_unreadable(exe),
+                          detail=f"{_exit_text(code)}; its answer was cut off or damaged:\n"
+                          + _snippet(stdout[stdout.find(PROBE_BEGIN):]), version=version)
+        if version is not None:
+            return failed(
+                EnvStatus.BROKEN,
+                f"Python {version} starts, but it failed while the wizard looked at what is "
+                f"installed in it ({_exit_text(code)}).",
+                "The details show the error. Repair this environment (a damaged package or "
+                "sitecustomize usually causes this), or choose another Python.",
+                detail=tail, version=version,
+            )
         return failed(
             EnvStatus.BROKEN,
             "This program did not behave like a working Python interpreter.",
             "Choose another interpreter, or repair this environment (reinstall Python).",
-            detail=f"exit code {completed.returncode}\n" + "\n".join(tail),
+            detail=f"{_exit_text(code)}\n{tail}",
         )
-    return _env_from_facts(exe, facts, time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    try:
+        problem = _answer_problem(facts)
+        if problem is None:
+            last_words = "\n".join(stderr.strip().splitlines()[:6])  # the crash, innermost first
+            return _env_from_facts(exe, facts, seconds, crash=(
+                code, last_words or "It printed nothing before it ended."))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+    return failed(EnvStatus.UNREADABLE, *_unreadable(exe), detail=f"{problem}\n"
+                  + _snippet(json.dumps(facts)))
+
+
+# Works on every Python since 2.x, where the probe itself may not even parse.
+_VERSION_QUESTION = "import sys; sys.stdout.write('%d.%d.%d' % tuple(sys.version_info[:3]))"
+_VERSION_ANSWER = re.compile(r"^(\d+)\.(\d+)\.(\d+)$")
+
+
+def _ask_version(exe: Path) -> str | None:
+    """'2.7.18': the version of a Python that gave the probe no answer; None if it is none."""
+    try:
+        done = run_captured([str(exe), "-c", _VERSION_QUESTION], timeout_s=30,
+                            unset=["PYTHONHOME"])
+    except (ProcessTimeout, ProcessStartError):
+        return None
+    answer = done.stdout.strip()
+    return answer if done.returncode == 0 and _VERSION_ANSWER.match(answer) else None
+
+
+def _version_tuple(version: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(p) for p in version.split(".")[:2])
+    except ValueError:
+        return (0, 0)
+
+
+def _too_old(version: str, exe: Path) -> tuple[str, str]:
+    need = f"{MIN_PYTHON[0]}.{MIN_PYTHON[1]}"
+    return (f"This is Python {version} at {exe}; kernels need Python {need} or newer with "
+            "PyTorch.",
+            f"Choose another Python ({need} or newer), or create an environment with one and "
+            "choose that.")
+
+
+def _unreadable(exe: Path) -> tuple[str, str]:
+    return (f"The wizard could not read the answer of {exe}: it ran, but what it printed is "
+            "not the inspection's answer (cut off or damaged).",
+            "Try again. If it happens again, save a report bundle (the details show what it "
+            "printed) and choose another Python meanwhile.")
+
+
+def _snippet(text: str, limit: int = 300) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _exit_text(code: int) -> str:
+    """How the child ended, in words: 'exit code 1', 'killed by signal SIGABRT'."""
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    if code >= 0xC0000000:  # a Windows NTSTATUS such as 0xC0000005 (access violation)
+        name = _NTSTATUS.get(code)
+        return f"exit code 0x{code:08X}" + (f", {name}" if name else "")
+    return f"exit code {code}"
+
+
+# How Windows reports a process that crashed (what abort() and a segfault become there).
+_NTSTATUS = {
+    0xC0000005: "an access violation",
+    0xC000001D: "an illegal instruction",
+    0xC0000135: "a DLL it needs was not found",
+    0xC0000409: "it stopped itself (abort or a failed check)",
+}
+
+
+_TYPES: dict[str, tuple[type, ...]] = {"python": (dict,), "pip": (dict,), "torch": (dict,),
+                                       "ninja": (dict, type(None)),
+                                       "dev_files": (dict, type(None))}
+
+
+def _answer_problem(facts: Mapping[str, Any]) -> str | None:
+    """What is wrong with the shape of a probe answer; None when it can be read."""
+    for key, types in _TYPES.items():
+        if not isinstance(facts.get(key), types):
+            return f"'{key}' is missing or not what the probe writes"
+    version = facts["python"].get("version")
+    if not isinstance(version, str) or re.match(r"^\d+\.\d+", version) is None:
+        return f"no Python version in it (python.version = {version!r})"
+    return None
 
 
 def _extract_probe_json(stdout: str) -> dict[str, Any] | None:
-    begin = stdout.rfind(PROBE_BEGIN)
-    end = stdout.rfind(PROBE_END)
-    if begin < 0 or end < begin:
-        return None
-    try:
-        data = json.loads(stdout[begin + len(PROBE_BEGIN) : end])
-    except json.JSONDecodeError:
-        return None
-    return data if isinstance(data, dict) else None
+    """The last complete answer between the markers (a probe answers once before importing
+    torch and once after); None when there is none."""
+    found: dict[str, Any] | None = None
+    position = 0
+    while (begin := stdout.find(PROBE_BEGIN, position)) >= 0:
+        end = stdout.find(PROBE_END, begin)
+        if end < 0:
+            break
+        try:
+            data = json.loads(stdout[begin + len(PROBE_BEGIN) : end])
+        except json.JSONDecodeError:
+            data = None
+        if isinstance(data, dict):
+            found = data
+        position = end + len(PROBE_END)
+    return found
 
 
 def _platform_tag(sysconfig_platform: str) -> str:
     return sysconfig_platform.replace("-", "_").replace(".", "_")
 
 
-def _env_from_facts(exe: Path, facts: dict[str, Any], seconds: float) -> PythonEnv:
+def _env_from_facts(exe: Path, facts: dict[str, Any], seconds: float,
+                    crash: tuple[int, str] | None = None) -> PythonEnv:
+    """The environment a probe answer describes. ``crash``: how the probe ended and its last
+    lines, for an answer from before ``import torch`` (the import ended the process). Raises
+    TypeError/ValueError for values of the wrong kind (the caller says: unreadable)."""
     py = facts.get("python", {})
     pip = facts.get("pip", {})
     torch_facts = facts.get("torch", {})
-    version = str(py.get("version", "?"))
-    bits = int(py.get("bits", 0)) or None
-    prefix = Path(py["prefix"]) if py.get("prefix") else None
-    base = dict(
+    version = _text(py, "version") or "?"
+    bits = int(py.get("bits") or 0) or None
+    prefix = Path(_text(py, "prefix") or "") if py.get("prefix") else None
+    base: dict[str, Any] = dict(
         executable=exe,
         version=version,
         bits=bits,
         platform_tag=_platform_tag(str(py.get("platform", ""))),
-        interpreter_tag=py.get("interpreter_tag"),
+        interpreter_tag=_text(py, "interpreter_tag"),
         prefix=prefix,
         is_venv=bool(py.get("prefix") and py.get("prefix") != py.get("base_prefix")),
         is_conda=bool(py.get("is_conda")),
-        pip_version=pip.get("version") if pip.get("present") else None,
-        ninja=(facts.get("ninja") or {}).get("executable"),
+        pip_version=_text(pip, "version") if pip.get("present") else None,
+        ninja=_text(facts.get("ninja") or {}, "executable"),
         dev_files=_dev_files(facts.get("dev_files") or {}),
-        implementation=py.get("implementation"),
+        implementation=_text(py, "implementation"),
         seconds=seconds,
         raw=facts,
         **_libraries(facts.get("libraries"), torch_facts),
     )
     torch: TorchInfo | None = None
     if torch_facts.get("present") and "version" in torch_facts:
+        arch_list = torch_facts.get("arch_list") or []
+        if not isinstance(arch_list, list) or not all(isinstance(a, str) for a in arch_list):
+            raise TypeError(f"torch.arch_list is {arch_list!r}, not a list of names")
         torch = TorchInfo(
             version=str(torch_facts["version"]),
-            cuda=torch_facts.get("cuda"),
+            cuda=_text(torch_facts, "cuda"),
             cuda_available=bool(torch_facts.get("cuda_available")),
             device_count=int(torch_facts.get("device_count") or 0),
-            arch_list=tuple(torch_facts.get("arch_list") or ()),
+            arch_list=tuple(arch_list),
             cxx11_abi=bool(torch_facts.get("cxx11_abi")),
         )
-    status, summary, hint, detail = _verdict(version, bits, pip, torch_facts, torch)
+    status, summary, hint, detail = _verdict(exe, version, bits, pip, torch_facts, torch, crash)
     return PythonEnv(status=status, summary=summary, hint=hint, detail=detail, torch=torch, **base)
 
 
@@ -331,17 +467,35 @@ def _libraries(libraries: object, torch_facts: Mapping[str, Any]) -> dict[str, A
     return found
 
 
+def _text(facts: Mapping[str, Any], key: str) -> str | None:
+    """A text field of the probe's answer (None when absent); TypeError for anything else."""
+    value = facts.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise TypeError(f"{key} is {value!r}, not text")
+
+
+def reinstall_torch_command(exe: Path, dist_version: str | None) -> str:
+    """The pip command that puts the same PyTorch back: the same version, from PyTorch's own
+    index for a ``+cu130``/``+cpu`` build."""
+    args = [str(exe), "-m", "pip", "install", "--force-reinstall"]
+    public, _, local = (dist_version or "").partition("+")
+    args.append(f"torch=={public}" if public else "torch")
+    if re.fullmatch(r"cu\d+|cpu|rocm[\d.]+", local):
+        args += ["--index-url", f"https://download.pytorch.org/whl/{local}"]
+    return show_command(args)
+
+
 def _verdict(
+    exe: Path,
     version: str,
     bits: int | None,
     pip: Mapping[str, Any],
     torch_facts: Mapping[str, Any],
     torch: TorchInfo | None,
+    crash: tuple[int, str] | None = None,
 ) -> tuple[EnvStatus, str, str, str]:
-    try:
-        version_tuple = tuple(int(p) for p in version.split(".")[:2])
-    except ValueError:
-        version_tuple = (0, 0)
+    version_tuple = _version_tuple(version)
     if bits is not None and bits != 64:
         return (
             EnvStatus.BITS32,
@@ -350,13 +504,7 @@ def _verdict(
             "",
         )
     if version_tuple < MIN_PYTHON:
-        return (
-            EnvStatus.UNSUPPORTED_PYTHON,
-            f"Python {version} is too old; PyTorch needs Python "
-            f"{MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer.",
-            "Create an environment with a newer Python and choose it.",
-            "",
-        )
+        return (EnvStatus.UNSUPPORTED_PYTHON, *_too_old(version, exe), "")
     if not pip.get("present"):
         return (
             EnvStatus.NO_PIP,
@@ -370,6 +518,18 @@ def _verdict(
             f"Python {version} without PyTorch.",
             "The next page can install a CUDA build of PyTorch that fits your driver.",
             "",
+        )
+    if torch_facts.get("importing"):  # the answer from before "import torch" was its last
+        code, last_words = crash if crash is not None else (0, "")
+        dist = torch_facts.get("dist_version")
+        name = f"PyTorch {dist}" if isinstance(dist, str) and dist else "PyTorch"
+        return (
+            EnvStatus.TORCH_BROKEN,
+            f"Python {version} works, but importing {name} crashes it ({_exit_text(code)}).",
+            "Reinstall PyTorch in that environment: "
+            + reinstall_torch_command(exe, dist if isinstance(dist, str) else None)
+            + " (or choose another environment).",
+            last_words,
         )
     if torch is None:
         error = str(torch_facts.get("import_error", "unknown error"))

@@ -19,6 +19,8 @@ from typing import Any, Protocol, TypeVar
 
 import psutil
 
+from .errors import ExitCode, WizardError
+
 # NVML return codes (nvml.h); pynvml raises NVMLError subclasses carrying them in ``.value``.
 NVML_ERROR_NO_PERMISSION = 4
 NVML_ERROR_DRIVER_NOT_LOADED = 9
@@ -555,3 +557,73 @@ def format_bytes(value: int | None) -> str:
             return f"{size:.1f} {unit}" if unit != "B" else f"{int(size)} B"
         size /= 1024
     return f"{size:.1f} TiB"  # pragma: no cover - loop always returns
+
+
+# -- which GPUs a build is for ------------------------------------------------------------------
+
+
+class GpuSelectionError(WizardError):
+    """GPU indices this computer does not have, or not written as indices: a usage error,
+    raised before anything runs."""
+
+    exit_code = ExitCode.USAGE
+
+
+def describe_gpus(report: HardwareReport) -> str:
+    """'GPU 0 (NVIDIA H100 80GB HBM3)', 'GPUs 0–1 (NVIDIA H100 80GB HBM3, NVIDIA A100 80GB)';
+    'no NVIDIA GPU' when there is none."""
+    gpus = sorted(report.gpus, key=lambda g: g.index)
+    if not gpus:
+        return "no NVIDIA GPU"
+    names = ", ".join(g.name or "unknown NVIDIA GPU" for g in gpus)
+    if len(gpus) == 1:
+        return f"GPU {gpus[0].index} ({names})"
+    indices = [g.index for g in gpus]
+    contiguous = indices == list(range(indices[0], indices[0] + len(indices)))
+    numbers = f"{indices[0]}–{indices[-1]}" if contiguous else ", ".join(map(str, indices))
+    return f"GPUs {numbers} ({names})"
+
+
+def check_gpu_selection(report: HardwareReport, indices: Iterable[int],
+                        option: str | None = None) -> tuple[int, ...]:
+    """``indices`` checked against this computer's GPUs: each one exists, can be used (its
+    compute capability is known) and is named once. An empty selection is left to the
+    verdicts ("No GPU is selected"). ``option``: the command-line option the indices came
+    from, for the hint. Raises :class:`GpuSelectionError` naming the GPUs there are."""
+    chosen = tuple(indices)
+    there = describe_gpus(report)
+    leave_out = (f"leave out {option} to build for all of them" if option
+                 else "select none to build for all of them")
+    pick = f"Choose from those (the numbers 'detect' shows), or {leave_out}."
+    seen: set[int] = set()
+    by_index = {g.index: g for g in report.gpus}
+    for index in chosen:
+        if index < 0:
+            raise GpuSelectionError(f"GPU indices start at 0: {index} is not a GPU.",
+                                    hint=f"This computer has {there}. {pick}")
+        if index in seen:
+            raise GpuSelectionError(f"GPU {index} is chosen twice.",
+                                    hint="Name each GPU once, e.g. 0,1.")
+        seen.add(index)
+        if not report.gpus:
+            raise GpuSelectionError(
+                f"GPU {index} was chosen, but this computer has no NVIDIA GPU that the wizard "
+                "can use.",
+                why=report.message,
+                hint=(f"Leave out {option}" if option else "Select no GPU")
+                + " (without a GPU here, a build uses the library's default list of GPU "
+                "architectures).",
+            )
+        gpu = by_index.get(index)
+        if gpu is None:
+            raise GpuSelectionError(f"There is no GPU {index}: this computer has {there}.",
+                                    hint=pick)
+        if gpu.compute_capability is None:
+            raise GpuSelectionError(
+                f"GPU {index} ({gpu.name or 'unknown NVIDIA GPU'}) can't be used: the driver "
+                "did not report its compute capability.",
+                why="; ".join(gpu.errors),
+                hint=f"Choose another GPU, or check the driver ('detect' shows what failed). "
+                f"This computer has {there}.",
+            )
+    return chosen

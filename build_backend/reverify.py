@@ -8,13 +8,16 @@ CUDA, torch, kernel version) and what regressed. Exit code 0 only when everythin
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .environment import inspect_python
 from .install import load_installs
+from .platforms import current as current_platform
 from .reports import Comparison, SavedReport, Stage, compare, last_passing, save_report
+from .toolkits import CudaToolkit, discover_toolkits, runtime_path
 from .verify import VerifyReport, run_verification
 
 
@@ -52,19 +55,41 @@ class ReverifyResult:
         return out
 
 
+def runtime_path_for(python: Path, toolkits: Sequence[CudaToolkit], os_name: str) -> list[Path]:
+    """The CUDA folders a re-verification in ``python`` gets first on PATH: those of the
+    toolkit a build for it would use. Only when toolkits of several CUDA versions are
+    installed is the environment asked for torch's CUDA (that runs it once)."""
+    releases = {t.release for t in toolkits if t.release is not None}
+    torch_cuda: tuple[int, int] | None = None
+    if len(releases) > 1:
+        env = inspect_python(python)
+        torch_cuda = env.torch.cuda_version if env.torch is not None else None
+    return runtime_path(toolkits, torch_cuda, os_name)
+
+
 def reverify_all(
     *,
     quick: bool = False,
     on_line: Callable[[str], None] | None = None,
     cancel: threading.Event | None = None,
+    toolkits: Sequence[CudaToolkit] | None = None,
+    os_name: str | None = None,
 ) -> list[ReverifyResult]:
+    """Re-verify every recorded install. ``toolkits`` (default: discovered once, when there is
+    anything to verify) and ``os_name`` (default: this OS) decide the CUDA folders put first
+    on the harness's PATH (:func:`runtime_path_for`)."""
     results: list[ReverifyResult] = []
-    for record in load_installs():
+    records = load_installs()
+    if records and toolkits is None:
+        toolkits = discover_toolkits()
+    system = os_name if os_name is not None else current_platform().name
+    for record in records:
         kernel = str(record.get("kernel") or record["name"])
         adapter = str(record.get("adapter") or kernel)
         python = Path(record["python"])
         previous = last_passing(kernel, python)
-        report = run_verification(python, adapter, quick=quick, on_line=on_line, cancel=cancel)
+        report = run_verification(python, adapter, quick=quick, on_line=on_line, cancel=cancel,
+                                  path_prepend=runtime_path_for(python, toolkits or (), system))
         saved = save_report(report, kernel=kernel, python=python, stage=Stage.INSTALLED)
         comparison = compare(previous.report, report) if previous is not None else None
         results.append(ReverifyResult(record, saved, previous, comparison))

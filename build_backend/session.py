@@ -32,14 +32,15 @@ from .build import BuildOutcome, BuildStatus, run_build
 from .catalog import Catalog, Machine, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
-from .hardware import HardwareReport, detect
+from .hardware import HardwareReport, check_gpu_selection, detect
 from .install import InstallResult, install_wheel, load_installs
 from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
+from .platforms import current as current_platform
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
 from .reverify import ReverifyResult, reverify_all
 from .stage import FlowOutcome, verify_then_install
-from .toolkits import CudaToolkit, discover_toolkits
+from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
 from .wheels import WheelCandidate
 
 
@@ -183,6 +184,8 @@ class Session:
     def machine(self, selected: Sequence[int] | None = None) -> Machine:
         """The one description of this machine that verdicts, estimates and plans share."""
         env, hardware = self.require_target()
+        if selected is not None:
+            selected = check_gpu_selection(hardware, selected)
         return machine_for(hardware, env, selected=selected, toolkits=self.toolkits())
 
     def probe_choice(self) -> KernelChoice:
@@ -251,6 +254,10 @@ class Session:
 
     def choose_kernel(self, choice: KernelChoice | None,
                       prebuilt: WheelCandidate | None = None) -> None:
+        """The kernel to build (None: the probe). Its GPU indices must be GPUs of this
+        computer (:class:`~build_backend.hardware.GpuSelectionError` otherwise)."""
+        if choice is not None and choice.gpu_indices is not None and self.hardware is not None:
+            check_gpu_selection(self.hardware, choice.gpu_indices)
         self.kernel_choice = choice
         self.prebuilt = prebuilt
 
@@ -353,10 +360,25 @@ class Session:
         env, outcome, wheel = self._built_wheel()
         result = self.services.verify_then_install(
             env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
-            install=install, allow_failed=allow_failed, quick=quick)
+            install=install, allow_failed=allow_failed, quick=quick,
+            path_prepend=self.verification_path(outcome))
         self.verify_outcome = result
         self._verified_for = outcome
         return result
+
+    def verification_path(self, outcome: BuildOutcome) -> list[Path]:
+        """The CUDA folders the verification harness gets first on PATH: those of the toolkit
+        the build used, else (a prebuilt wheel) of the one that fits torch's CUDA. On Windows
+        with CUDA 13 that includes ``bin\\x64``, where the runtime DLLs are."""
+        os_name = current_platform().name
+        plan = outcome.plan
+        if plan is not None and plan.cuda_home is not None:
+            return cuda_bin_dirs(plan.cuda_home, plan.cuda_version, os_name)
+        env = self.environment
+        torch_cuda = env.torch.cuda_version if env is not None and env.torch is not None else None
+        if torch_cuda is None:
+            return []  # a CPU-only PyTorch loads no CUDA runtime
+        return runtime_path(self.toolkits(), torch_cuda, os_name)
 
     def install_unverified(self) -> InstallResult:
         """Install the staged wheel without verifying it (the person chose so)."""

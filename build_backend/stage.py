@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,12 +86,16 @@ def verify_then_install(
     quick: bool = False,
     on_line: Callable[[str], None] | None = None,
     cancel: threading.Event | None = None,
+    path_prepend: Sequence[Path] = (),
 ) -> FlowOutcome:
-    """Stage, verify, save the report, and install only on a pass (or when allowed)."""
+    """Stage, verify, save the report, and install only on a pass (or when allowed).
+
+    ``path_prepend``: folders the harness gets first on PATH, the CUDA toolkit's
+    (:func:`build_backend.toolkits.runtime_path`; on Windows with CUDA 13 its ``bin\\x64``)."""
     folder = stage_wheel(python, wheel)
     try:
         report = run_verification(python, adapter, extra_pythonpath=[folder], quick=quick,
-                                  on_line=on_line, cancel=cancel)
+                                  on_line=on_line, cancel=cancel, path_prepend=path_prepend)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     saved = save_report(report, kernel=kernel, python=python, stage=Stage.STAGED, wheel=wheel)

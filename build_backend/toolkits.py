@@ -47,6 +47,10 @@ class CudaToolkit:
         """``<root>/include/cccl`` when this is CUDA 13+ and the folder exists."""
         return cccl_include_dir(self.root, self.version) if self.version else None
 
+    def bin_dirs(self, os_name: str) -> list[Path]:
+        """The folders of this toolkit that go first on a child's PATH (:func:`cuda_bin_dirs`)."""
+        return cuda_bin_dirs(self.root, self.release, os_name)
+
 
 def cuda_bin_dirs(cuda_home: Path, version: tuple[int, int] | None, os_name: str) -> list[Path]:
     """The folders of a toolkit that go on PATH, first first: ``bin`` (nvcc), and on Windows
@@ -56,6 +60,15 @@ def cuda_bin_dirs(cuda_home: Path, version: tuple[int, int] | None, os_name: str
     if os_name == "windows" and version is not None and version >= (13, 0):
         return [cuda_home / "bin" / "x64", cuda_home / "bin"]
     return [cuda_home / "bin"]
+
+
+def runtime_path(toolkits: Sequence[CudaToolkit], torch_cuda: tuple[int, int] | None,
+                 os_name: str) -> list[Path]:
+    """What a verification of a kernel gets first on PATH: the folders of the toolkit a build
+    for torch's CUDA uses (:func:`choose_toolkit`), so that on Windows CUDA 13's runtime DLLs
+    in ``bin\\x64`` are found; [] when no toolkit works."""
+    chosen = choose_toolkit(toolkits, torch_cuda)
+    return chosen.bin_dirs(os_name) if chosen is not None else []
 
 
 def discover_toolkits(

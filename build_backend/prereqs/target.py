@@ -108,8 +108,8 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         return CheckResult(CheckId.PYTHON_ENV, TITLE, status, summary,
                            "\n".join([*lines, WHY]), hint, fix, payload)
 
-    unusable = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.BITS32,
-                EnvStatus.UNSUPPORTED_PYTHON}
+    unusable = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.UNREADABLE,
+                EnvStatus.BITS32, EnvStatus.UNSUPPORTED_PYTHON}
     if env.status in unusable:
         return done(CheckStatus.BLOCKED, env.summary, env.hint)
     if env.status is EnvStatus.NO_PIP:

@@ -2,7 +2,11 @@
 
 Run by the Kernel Setup Wizard with the *target* interpreter, never imported by the wizard.
 Self-contained: standard library only (torch is imported if present). Keep the syntax
-compatible with old Pythons (3.6+) so that an old interpreter gets a clear answer.
+compatible with old Pythons (3.6+) so that an old interpreter gets a clear answer (older ones,
+Python 2 included, are named by the wizard's own version question when this script fails).
+
+With torch installed it answers twice: once before importing torch (``"importing": true``) and
+once after; the wizard reads the last complete answer.
 """
 
 import importlib
@@ -119,6 +123,11 @@ def dev_files():
     return facts
 
 
+def emit(facts):
+    sys.stdout.write("\n" + BEGIN + "\n" + json.dumps(facts) + "\n" + END + "\n")
+    sys.stdout.flush()
+
+
 def main():
     version = sys.version_info
     ninja_exe = find_executable("ninja")
@@ -141,12 +150,18 @@ def main():
             "module_version": dist_version("ninja"),
             "executable": ninja_exe,
         },
-        "torch": torch_facts(),
+        "torch": {"present": False},
         "dev_files": dev_files(),
         "libraries": nvidia_libraries(),
     }
-    sys.stdout.write("\n" + BEGIN + "\n" + json.dumps(facts) + "\n" + END + "\n")
-    sys.stdout.flush()
+    if has_module("torch"):
+        # An answer before "import torch": a torch that kills the interpreter (abort, segfault)
+        # still leaves this one, marked "importing", so the wizard can tell what crashed.
+        facts["torch"] = {"present": True, "dist_version": dist_version("torch"),
+                          "importing": True}
+        emit(facts)
+        facts["torch"] = torch_facts()
+    emit(facts)
 
 
 if __name__ == "__main__":

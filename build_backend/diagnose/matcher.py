@@ -1,0 +1,413 @@
+"""The streaming matcher: :class:`LogDiagnoser` fed a build log line by line, the first real
+error, and the report (:class:`DiagnosisReport`)."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .facts import ADVISERS, LogFacts, read_facts
+from .rules import DiagnosisRules, FailureSignature, RetryAction, Severity, default_rules
+
+DEFAULT_CONTEXT_LINES = 6  # lines kept before the first error
+DEFAULT_AFTER_LINES = 3  # lines kept after it (gcc's caret, a wrapped Python message)
+MAX_LINE_CHARS = 2000  # longer lines are cut in the context kept (nvcc command lines: ~3000)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A signature found in the log, with the line where it was first seen."""
+
+    signature_id: str
+    title: str
+    cause: str
+    fix: str
+    severity: Severity
+    retry: RetryAction | None
+    line: str
+    line_number: int  # 1-based, counting every line fed
+
+
+@dataclass(frozen=True)
+class FirstError:
+    """The first line of the log that looks like a real error, with the lines around it."""
+
+    line: str
+    line_number: int  # 1-based
+    context_before: tuple[str, ...]  # up to ``context_lines`` lines just before it
+    context_after: tuple[str, ...] = ()  # up to ``after_lines`` lines just after it
+    signature_ids: tuple[str, ...] = ()  # signatures matched on this line or the lines after
+    from_warning: bool = False  # a warning that names the cause (no real error explained it)
+
+
+@dataclass(frozen=True)
+class DiagnosisReport:
+    """What the diagnosis found in a whole log."""
+
+    hits: tuple[Diagnosis, ...]  # in the order they appeared, one per signature
+    first_error: FirstError | None
+    primary: Diagnosis | None  # the hit that explains the failure, if one does
+    retry: RetryAction | None  # the automatic retry worth trying, if any
+    lines_seen: int
+
+    @property
+    def errors(self) -> tuple[Diagnosis, ...]:
+        return tuple(h for h in self.hits if h.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Diagnosis, ...]:
+        return tuple(h for h in self.hits if h.severity is Severity.WARNING)
+
+    def describe(self) -> str:
+        """Plain text for the CLI and the saved log: the first error, then each known problem."""
+        parts: list[str] = []
+        if self.first_error is not None:
+            parts.append(
+                f"First error (line {self.first_error.line_number}): "
+                f"{self.first_error.line.strip()}"
+            )
+        elif not self.hits:
+            parts.append("No errors and no known problems found in the log.")
+        for hit in self.hits:
+            parts.append(
+                f"[{hit.severity.value}] {hit.title} (line {hit.line_number})\n"
+                f"  Why: {hit.cause}\n  What to do: {hit.fix}"
+            )
+        if self.retry is not None:
+            parts.append(f"Suggested automatic retry: {self.retry.value}")
+        return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# What "looks like an error": the generic part, independent of the known signatures.
+# --------------------------------------------------------------------------------------------
+
+_ERROR_LINE = re.compile(
+    r"""
+    (?i:                            # gcc/clang/nvcc/MSVC/link/pip/git messages, at line start
+      (?: ^\s*(?:\d+>)? | :\s+ )    # (or MSBuild's "3>") or after a location ("file:1: ")
+      (?: fatal\s+ )? error (?: \s+[a-z]+\d+ )? \s*:   # error: / error C2039: / fatal error LNK1
+    )
+    | (?i: ^\s*fatal\s*: )                      # git: "fatal: unable to access ..."
+    | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
+    | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
+    | (?i: \bCMake\s+Error\b )
+    | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
+    | ^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python exception
+    # GNU ld / lld / collect2 ("/usr/bin/ld: cannot find -lcuda"), not its context lines
+    # ("in function `f':", "skipping incompatible ... when searching for -lx") or warnings
+    | ^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|collect2)(?:\.exe)?:\s
+        (?! .*:\s+in\s+function\s ) (?! .*\bskipping\s+incompatible\b ) (?! \s*warning\b )
+    | \bundefined\s+reference\s+to\b | \bmultiple\s+definition\s+of\b
+    | \bninja:\s+(?:fatal|error)\s*: | \bCreateProcess\s+failed\b
+    # the shell reporting a program it could not run ("/bin/sh: 1: /opt/x/g++: not found")
+    | ^\s*(?:\S*/)?(?:ba|da|z)?sh:\s.*(?:\bnot\s+found|No\s+such\s+file\s+or\s+directory)\s*$
+    """,
+    re.VERBOSE,
+)
+# A Python exception line (the end of a traceback), as opposed to a compiler's or linker's error.
+_PY_EXCEPTION = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)"
+)
+# Python's warning line ("x.py:383: UserWarning: ..."); the line after it echoes the source.
+_PY_WARNING = re.compile(r":\d+: [A-Z]\w*Warning: ")
+# A Python traceback's frame line; the line after it echoes source code, which may well contain
+# the text of an error message ("raise OSError('CUDA_HOME environment variable is not set')").
+_FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+# Warnings are never "the first error", even when they mention a known problem; a warning that
+# names a cause can still be the headline when nothing else explains the failure.
+_WARNING_LINE = re.compile(r"(?i:\bwarning\s*(?:[a-z]*\d+|\#\d+-d)?\s*:)|\b[A-Z]\w*Warning:")
+# Every line _ERROR_LINE can match contains one of these (lower-cased).
+_ERROR_WORDS = (
+    "error",
+    "fatal",
+    "killed",
+    "exception",
+    "interrupt",
+    "exit",
+    "ld:",
+    "lld:",
+    "collect2",
+    "undefined reference",
+    "multiple definition",
+    "createprocess",
+    "not found",
+    "no such file",
+)
+# Long lines that are never a failure and never name one: a compiler or linker command echoed
+# by ninja or setuptools ("[3/24] /usr/local/cuda/bin/nvcc -I...", "cl /showIncludes ..."),
+# whatever error-ish words its flags contain (-Werror, -I.../nvshmem/include), and the CUDA
+# tools' info and warning lines ("ptxas info    : Compiling entry function '_ZN...'"), which
+# carry kilobytes of mangled names. Checked on long lines only: they are most of a log's bytes.
+_NOT_A_MESSAGE = re.compile(
+    r"""^\s*(?:
+        (?:\[\d+/\d+\]\s+)?["']?(?:[^\s"']*[\\/])?
+        (?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)
+        (?:\.exe)?["']?\s+[-/]
+      | (?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:
+    )""",
+    re.VERBOSE | re.IGNORECASE,
+)
+_LONG_LINE = 400  # characters from which a line is checked against _NOT_A_MESSAGE
+
+
+# --------------------------------------------------------------------------------------------
+# The streaming matcher
+# --------------------------------------------------------------------------------------------
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " …"
+
+
+class LogDiagnoser:
+    """Feed a build log line by line; get each known problem once, and the first real error.
+
+    Memory stays bounded whatever the log's length: a ring of the last ``context_lines`` lines,
+    at most ``after_lines`` lines after the first error, and one hit per signature.
+    Not thread-safe: feed it from the one thread that reads the build's output.
+    """
+
+    def __init__(
+        self,
+        rules: DiagnosisRules | None = None,
+        *,
+        context_lines: int = DEFAULT_CONTEXT_LINES,
+        after_lines: int = DEFAULT_AFTER_LINES,
+    ) -> None:
+        if context_lines < 0 or after_lines < 0:
+            raise ValueError("context_lines and after_lines must be >= 0")
+        self.rules = rules if rules is not None else default_rules()
+        self._literals = self.rules.literals
+        self._unfiltered = self.rules.unfiltered
+        self._ring: deque[str] = deque(maxlen=context_lines)
+        self._after_limit = after_lines
+        self._line_number = 0
+        self._hits: list[Diagnosis] = []
+        self._seen: set[str] = set()
+        # First error: found once, then filled with the lines after it.
+        self._first: tuple[str, int, tuple[str, ...]] | None = None
+        self._first_is_exception = False  # a Python exception line, not a tool's error
+        self._first_ids: list[str] = []
+        self._after: list[str] = []
+        # The first warning that names an error-severity cause (line, number, before, ids).
+        self._warning_cause: tuple[str, int, tuple[str, ...], tuple[str, ...]] | None = None
+        self._facts: dict[str, LogFacts] = {}  # per advised signature: facts around its hit
+        self._previous = ""
+
+    # -- feeding --------------------------------------------------------------------------
+
+    def feed(self, line: str) -> list[Diagnosis]:
+        """Take one line of output (its line ending is ignored); return hits seen for the first
+        time on it (usually none)."""
+        text = line.rstrip("\r\n")
+        kept = text if len(text) <= MAX_LINE_CHARS else _clip(text)
+        self._line_number += 1
+        first_found = self._first is not None
+        collecting_after = first_found and len(self._after) < self._after_limit
+
+        if len(text) > _LONG_LINE and _NOT_A_MESSAGE.match(text) is not None:
+            if collecting_after:
+                self._after.append(kept)
+            self._ring.append(kept)
+            self._previous = kept
+            return []
+
+        # Almost every line stops here: none of the needles, so no signature can match.
+        low = text.lower()
+        candidates: Sequence[FailureSignature] = self._unfiltered
+        for literal in self._literals:
+            if literal in low:
+                candidates = self.rules.signatures
+                break
+        maybe_error = False
+        if not first_found:
+            for word in _ERROR_WORDS:
+                if word in low:
+                    maybe_error = _ERROR_LINE.search(text) is not None
+                    break
+        matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
+        facts: LogFacts | None = None
+        if any(sig.requires or sig.id in ADVISERS for sig in matched):
+            facts = read_facts((*self._ring, text))
+            matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
+
+        new_hits: list[Diagnosis] = []
+        if (matched or maybe_error) and self._quotes_source(text):
+            pass  # source code quoted by a Python traceback, not a message
+        elif (matched or maybe_error) and self._is_ignored(text):
+            pass  # a known-harmless line: no diagnosis, never the first error
+        elif matched or maybe_error:
+            for sig in matched:
+                if sig.id not in self._seen:
+                    self._seen.add(sig.id)
+                    fix = sig.fix
+                    if facts is not None and sig.id in ADVISERS:
+                        self._facts[sig.id] = facts
+                        fix = ADVISERS[sig.id](facts) or sig.fix
+                    hit = Diagnosis(
+                        signature_id=sig.id,
+                        title=sig.title,
+                        cause=sig.cause,
+                        fix=fix,
+                        severity=sig.severity,
+                        retry=sig.retry,
+                        line=kept,
+                        line_number=self._line_number,
+                    )
+                    self._hits.append(hit)
+                    new_hits.append(hit)
+            if collecting_after:
+                self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
+            elif not first_found:
+                names_cause = any(s.severity is Severity.ERROR for s in matched)
+                is_warning = _WARNING_LINE.search(text) is not None
+                is_error = maybe_error or (names_cause and not is_warning)
+                if is_warning and names_cause and self._warning_cause is None:
+                    self._warning_cause = (
+                        kept,
+                        self._line_number,
+                        tuple(self._ring),
+                        tuple(s.id for s in matched if s.severity is Severity.ERROR),
+                    )
+                elif is_error and not self._is_wrapper(text):
+                    self._first = (kept, self._line_number, tuple(self._ring))
+                    self._first_is_exception = _PY_EXCEPTION.match(text) is not None
+                    self._first_ids = [s.id for s in matched]
+
+        if collecting_after:
+            self._after.append(kept)
+        self._ring.append(kept)
+        self._previous = kept
+        return new_hits
+
+    def feed_lines(self, lines: Iterable[str]) -> list[Diagnosis]:
+        """Feed many lines (e.g. an open file); return all hits new during them."""
+        new_hits: list[Diagnosis] = []
+        for line in lines:
+            new_hits.extend(self.feed(line))
+        return new_hits
+
+    def _quotes_source(self, text: str) -> bool:
+        """Whether ``text`` is a source line that Python quotes: under a traceback's ``File ...``
+        frame (indented deeper than it; frames without source go straight on to the next one),
+        or under a warning (``x.py:383: UserWarning: ...`` then ``  warnings.warn(...)``)."""
+        previous = self._previous
+        if _FRAME.match(previous):
+            frame_indent = len(previous) - len(previous.lstrip())
+            return len(text) - len(text.lstrip()) > frame_indent
+        return (
+            text[:1].isspace()
+            and _PY_WARNING.search(previous) is not None
+            and len(text) - len(text.lstrip()) > len(previous) - len(previous.lstrip())
+        )
+
+    def _is_ignored(self, text: str) -> bool:
+        return any(rule.matches(text) for rule in self.rules.ignore)
+
+    def _is_wrapper(self, text: str) -> bool:
+        return any(rule.matches(text) for rule in self.rules.wrappers)
+
+    # -- results --------------------------------------------------------------------------
+
+    @property
+    def lines_seen(self) -> int:
+        return self._line_number
+
+    @property
+    def ring_size(self) -> int:
+        """How many recent lines are kept at most (the context before the first error)."""
+        return self._ring.maxlen or 0
+
+    @property
+    def buffered_lines(self) -> int:
+        """How many recent lines are held right now (never more than :attr:`ring_size`)."""
+        return len(self._ring)
+
+    @property
+    def hits(self) -> tuple[Diagnosis, ...]:
+        return tuple(self._hits)
+
+    @property
+    def first_error(self) -> FirstError | None:
+        """The first real error so far: never a traceback's header or frames, never a wrapper
+        line. A warning that names a cause stands in when nothing after it explains the failure
+        (no error at all, or a Python exception without a known cause of its own)."""
+        real: FirstError | None = None
+        if self._first is not None:
+            line, number, before = self._first
+            real = FirstError(line, number, before, tuple(self._after), tuple(self._first_ids))
+        warned = self._warning_cause
+        if warned is None:
+            return real
+        explained = real is not None and any(
+            self.rules.signature(i).severity is Severity.ERROR for i in real.signature_ids
+        )
+        if real is None or (self._first_is_exception and not explained):
+            line, number, before, ids = warned
+            return FirstError(line, number, before, (), ids, from_warning=True)
+        return real
+
+    def summary(self) -> DiagnosisReport:
+        """The report for everything fed so far (it can be asked for again after more lines)."""
+        first = self.first_error
+        hits = tuple(self._advised(h, first) for h in self._hits)
+        by_id = {h.signature_id: h for h in hits}
+        primary: Diagnosis | None = None
+        if first is not None:
+            primary = next(
+                (
+                    by_id[i]
+                    for i in first.signature_ids
+                    if i in by_id and by_id[i].severity is Severity.ERROR
+                ),
+                None,
+            )
+        else:
+            primary = next((h for h in hits if h.severity is Severity.ERROR), None)
+
+        retry: RetryAction | None = None
+        if primary is not None:
+            retry = primary.retry
+        elif first is None and not any(h.severity is Severity.ERROR for h in hits):
+            # Nothing failed that we can see: a warning's retry (e.g. skip flash-attn's wheel
+            # download) is the only thing worth trying, if the build failed at all.
+            retry = next((h.retry for h in hits if h.retry is not None), None)
+        return DiagnosisReport(
+            hits=hits,
+            first_error=first,
+            primary=primary,
+            retry=retry,
+            lines_seen=self._line_number,
+        )
+
+    def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
+        """``hit`` with its advice re-read from everything seen around it (the lines after the
+        first error name the compiler too: MSBuild prints nvcc's command line after C1189)."""
+        adviser = ADVISERS.get(hit.signature_id)
+        if adviser is None:
+            return hit
+        facts = self._facts.get(hit.signature_id, LogFacts())
+        if first is not None and first.line_number == hit.line_number:
+            facts = facts.merged(
+                read_facts((*first.context_before, first.line, *first.context_after))
+            )
+        advice = adviser(facts)
+        return replace(hit, fix=advice) if advice is not None and advice != hit.fix else hit
+
+
+def diagnose_lines(lines: Iterable[str], rules: DiagnosisRules | None = None) -> DiagnosisReport:
+    """Diagnose a whole log at once (e.g. a saved one)."""
+    diagnoser = LogDiagnoser(rules)
+    for line in lines:
+        diagnoser.feed(line)
+    return diagnoser.summary()
+
+
+def diagnose_file(path: Path, rules: DiagnosisRules | None = None) -> DiagnosisReport:
+    """Diagnose a saved log file, streaming it (any encoding; undecodable bytes are replaced)."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        return diagnose_lines(handle, rules)
