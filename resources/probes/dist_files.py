@@ -52,6 +52,10 @@ def check(dist):
     problems = []
     if not dist.read_text("RECORD"):
         return ["RECORD is missing"]
+    names = [str(entry).replace("\\", "/") for entry in dist.files or []]
+    if not any(name.endswith(".dist-info/INSTALLER") for name in names):
+        # the wheel's own RECORD: the installer was cut off before it wrote its final one
+        problems.append("the installer did not finish (RECORD was not written by it)")
     for entry in dist.files or []:
         path = entry.locate()
         if entry.hash is None:
