@@ -53,7 +53,8 @@ class Holder:
             return False
 
     def describe(self) -> str:
-        command = self.command if len(self.command) <= 120 else self.command[:117] + "…"
+        command = " ".join(self.command.split())  # one line, whatever the command held
+        command = command if len(command) <= 120 else command[:117] + "…"
         return f"process {self.pid} ({command}), {self.purpose}, since {self.started}"
 
 

@@ -46,16 +46,28 @@ def padded_wheel(folder: Path, kernel: str, version: str, pad: int) -> Path:
     return _root_conftest().wheel_from(package, folder / f"wheels-{kernel}-{version}", version)
 
 
-def _root_conftest() -> Any:
-    """tests/conftest.py (its ``wheel_from`` makes the kernel_wheel fixture's wheels)."""
-    name = "ksw_tests_root_conftest"
+def faults_conftest() -> Any:
+    """tests/faults/conftest.py as pytest loaded it (its run_cli, assert_clean_failure, …)."""
+    path = TESTS / "faults" / "conftest.py"
+    for module in list(sys.modules.values()):
+        if getattr(module, "__file__", None) and Path(module.__file__).resolve() == path:
+            return module
+    return _load("ksw_tests_faults_conftest", path)
+
+
+def _load(name: str, path: Path) -> Any:
     if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, TESTS / "conftest.py")
+        spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+def _root_conftest() -> Any:
+    """tests/conftest.py (its ``wheel_from`` makes the kernel_wheel fixture's wheels)."""
+    return _load("ksw_tests_root_conftest", TESTS / "conftest.py")
 
 
 BACKEND = '''
@@ -127,11 +139,14 @@ def pip_install_child(proc: subprocess.Popen[str]) -> psutil.Process | None:
 def kill_group(proc: subprocess.Popen[str]) -> None:
     """kill -9 of the CLI and everything it started, at once (a crash, a power cut): its
     children run in process groups of their own, so each one is killed by its pid."""
+    if proc.poll() is not None:
+        return  # ended (and reaped) already
     try:
-        tree = psutil.Process(proc.pid).children(recursive=True)
+        top = psutil.Process(proc.pid)
+        tree = top.children(recursive=True)
     except psutil.Error:
-        tree = []
-    for victim in [psutil.Process(proc.pid), *tree]:
+        top, tree = None, []
+    for victim in [p for p in (top, *tree) if p is not None]:
         try:
             victim.send_signal(signal.SIGKILL)
         except psutil.Error:
