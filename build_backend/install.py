@@ -260,6 +260,19 @@ def _remove_leftovers(root: Path, members: Iterable[str]) -> None:
             folder = folder.parent
 
 
+def _same_record(backup: Backup) -> bool:
+    """Whether what is installed is exactly the backed-up install (its RECORD is the same
+    file): a reinstall of the same version is not "untouched"."""
+    records = [f for f in backup.files if f.replace("\\", "/").endswith(".dist-info/RECORD")]
+    if not records:
+        return False
+    try:
+        return all((backup.folder / "files" / f).read_bytes() == (backup.root / f).read_bytes()
+                   for f in records)
+    except OSError:
+        return False
+
+
 def restore(python: Path, name: str, root: Path | None, members: Iterable[str],
             backup: Backup | None) -> None:
     """Put the environment back as it was before a (partial or complete) install of a wheel
@@ -271,7 +284,7 @@ def restore(python: Path, name: str, root: Path | None, members: Iterable[str],
     root = root or (Path(info["root"]) if info.get("root") else None) or \
         (Path(info["purelib"]) if info.get("purelib") else None)
     untouched = (backup is not None and info.get("found") and info.get("complete")
-                 and info.get("version") == backup.version)
+                 and info.get("version") == backup.version and _same_record(backup))
     if not untouched:
         if info.get("found") and info.get("version") != (backup.version if backup else None):
             try:  # also removes console scripts pip placed outside site-packages
