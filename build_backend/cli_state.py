@@ -58,7 +58,8 @@ def _verification(record: Record) -> str:
     status = verification.get("status") if isinstance(verification, dict) else None
     if not status:
         return "not recorded"
-    names = {"pass": "passed", "fail": "FAILED", "error": "could not run"}
+    names = {"pass": "passed", "fail": "FAILED", "error": "could not run",
+             "skipped": "skipped (installed without verifying, as asked)"}
     text = names.get(str(status), str(status))
     if isinstance(verification, dict) and verification.get("installed_despite_failure"):
         text += " (installed anyway, as chosen)"

@@ -210,9 +210,22 @@ def _top_names(paths: Iterable[str]) -> set[str]:
     return {p.replace("\\", "/").split("/", 1)[0] for p in paths if p}
 
 
+def is_pip_stash(entry: str, name: str) -> bool:
+    """Whether ``entry`` is a name pip's AdjacentTempDirectory makes for ``name``: ``~``, then
+    pip's leading characters, then the rest of the name (same length), or the whole name."""
+    if not entry.startswith("~") or entry == name:
+        return False
+    if len(entry) == len(name):
+        return any(entry[i:] == name[i:] and all(c in PIP_STASH_CHARS for c in entry[1:i])
+                   for i in range(1, len(name)))
+    prefix = len(entry) - len(name)
+    return prefix > 0 and entry.endswith(name) and all(c in PIP_STASH_CHARS
+                                                         for c in entry[1:prefix])
+
+
 def clean_pip_stash(root: Path, names: Iterable[str]) -> list[Path]:
     """Remove pip's stash folders of ``names`` (top-level entries of site-packages) that a
-    cut-off pip run left behind: ``~`` plus pip's leading characters plus a tail of the name."""
+    cut-off pip run left behind (see :func:`is_pip_stash`)."""
     removed: list[Path] = []
     targets = {n for n in names if n}
     try:
@@ -220,11 +233,7 @@ def clean_pip_stash(root: Path, names: Iterable[str]) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        if not entry.name.startswith("~"):
-            continue
-        tail = entry.name[1:].lstrip(PIP_STASH_CHARS)
-        if not tail or not any(t.endswith(tail) and len(t) - len(tail) < len(entry.name)
-                               for t in targets):
+        if not any(is_pip_stash(entry.name, t) for t in targets):
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
@@ -535,11 +544,21 @@ def unfinished_installs() -> list[JournalEntry]:
 def startup_notices() -> list[str]:
     """What a start of the wizard (GUI or CLI) must tell first: a damaged install list that
     was repaired, and installs that were cut off and have now been finished or rolled back."""
-    try:
-        notices = list(read_installs().notices)
-    except WizardError as exc:
-        notices = [exc.describe()]
-    return notices + recover_interrupted()
+    def repaired() -> list[str]:
+        return list(read_installs().notices)
+
+    notices: list[str] = []
+    steps: tuple[Callable[[], list[str]], ...] = (repaired, recover_interrupted)
+    for step in steps:
+        try:
+            notices += step()
+        except WizardError as exc:
+            notices.append(exc.describe())
+        except OSError as exc:  # e.g. a data folder that cannot be read: the command says more
+            notices.append(f"The wizard's install records could not be checked: "
+                           f"{exc.strerror or exc}"
+                           f"{f' ({exc.filename})' if exc.filename else ''}.")
+    return notices
 
 
 # -- roll-back on request -----------------------------------------------------------------------

@@ -373,7 +373,8 @@ class Session:
         env, outcome, wheel = self._built_wheel()
         installed = self.services.install_wheel(env.executable, wheel,
                                                 kernel=self._kernel_id(outcome),
-                                                adapter=self.verify_adapter)
+                                                adapter=self.verify_adapter,
+                                                verification={"status": "skipped"})
         self._record_install(installed)
         return installed
 

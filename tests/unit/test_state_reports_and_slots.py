@@ -76,3 +76,17 @@ def test_a_second_bundled_build_gets_its_own_folder(tmp_path: Path) -> None:
         assert slot == 1  # alone again: the usual folder; the killed run's lock is taken over
     (line,) = [e.text for e in said if isinstance(e, LogLine)]
     assert f"left by process {first.pid}" in line and "no longer running" in line
+
+
+def test_only_the_stash_folders_of_the_kernel_are_cleaned(tmp_path: Path) -> None:
+    from build_backend.install import clean_pip_stash
+
+    site = tmp_path / "site-packages"
+    for name in ("~sw_probe", "~-w_probe", "~sw_probe_kernel-0.1.0.dist-info",  # pip's stash
+                 "~orch", "~ther_pkg", "~e", "ksw_probe", "numpy"):  # someone else's, and real ones
+        (site / name).mkdir(parents=True)
+    removed = clean_pip_stash(site, {"ksw_probe", "ksw_probe_kernel-0.1.0.dist-info"})
+    assert sorted(p.name for p in removed) == ["~-w_probe", "~sw_probe",
+                                               "~sw_probe_kernel-0.1.0.dist-info"]
+    assert sorted(p.name for p in site.iterdir()) == ["ksw_probe", "numpy", "~e", "~orch",
+                                                      "~ther_pkg"]
