@@ -107,6 +107,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .prereqs.cli import add_parsers as add_prereq_parsers
 
     add_prereq_parsers(commands)  # check, fix
+    from .cli_state import add_parsers as add_state_parsers
+
+    add_state_parsers(commands)  # installs, rollback
     return parser
 
 
@@ -118,6 +121,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except SystemExit as exc:  # argparse prints its own message
         return int(exc.code) if isinstance(exc.code, int) else int(ExitCode.USAGE)
     try:
+        from .cli_state import announce_recovery
+
+        announce_recovery(sys.stderr)  # an install cut off earlier is finished or undone first
         if args.command == "detect":
             return _detect(args, stream)
         if args.command == "build":
@@ -132,6 +138,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             from .cli_build import run_kernels_command
 
             return run_kernels_command(args, stream)
+        if args.command in ("installs", "rollback"):
+            from .cli_state import run_installs_command, run_rollback_command
+
+            state_command = (run_installs_command if args.command == "installs"
+                             else run_rollback_command)
+            return state_command(args, stream)
         if args.command in ("check", "fix"):
             from .prereqs.cli import run_check_command, run_fix_command
 

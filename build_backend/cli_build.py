@@ -169,7 +169,8 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
             human.write("What will run:\n" + "".join(
                 f"  {line}\n" for line in event.plan.describe().splitlines()))
             human.write(f"Log: {event.plan.log_path}\n")
-        elif isinstance(event, LogLine) and event.text.startswith(("[source]", "[patch]")):
+        elif isinstance(event, LogLine) and event.text.startswith(("[source]", "[patch]",
+                                                                   "[lock]")):
             human.write(f"  {event.text}\n")
         elif isinstance(event, StepNotice):
             progress.close()

@@ -1,17 +1,33 @@
-"""Install a verified wheel into the target environment, keeping what it replaces.
+"""Install a verified wheel into the target environment as a journaled transaction.
 
-Before ``pip install`` touches the environment, the files of the version already installed
-(if any) are copied to the user's data folder (:func:`backup_distribution`). If the install
-fails, they are put back at once; later, :func:`rollback` puts them back on request. Every
-install the wizard makes is recorded in ``installs.json`` so ``--verify`` can find it again.
+One install, start to end, while holding the environment's lock (:mod:`.locks`):
+
+1. a journal (``journal/<id>.json``, :mod:`.installs`) says what is about to happen — written
+   *before* anything is copied or pip starts;
+2. the files of the version already installed (if any) are copied into the install's own
+   folder in ``backups/`` (:func:`backup_distribution`);
+3. ``pip install --no-deps --force-reinstall`` runs;
+4. the install is recorded (``installs.json`` and a receipt in its backup folder) and the
+   journal removed.
+
+If pip fails or is cancelled, the previous files are put back at once (:func:`restore`): what
+pip left of the new version is removed, pip's ``~…`` stash folders are cleaned, the backup is
+copied back. If the process is killed, the journal stays; the next start of the wizard (GUI or
+CLI) calls :func:`recover_interrupted`, which finishes an install that had completed (it is
+recorded) or rolls back one that had not — and says which. :func:`rollback_install` undoes a
+recorded install on request and brings the record of what it had replaced back.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import threading
 import time
-from collections.abc import Callable
+import zipfile
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -19,16 +35,42 @@ from typing import Any
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from .errors import ProcessError, WizardError
-from .paths import backups_dir, data_dir, timestamp
+from .installs import (
+    InstallsRead,
+    JournalEntry,
+    ReceiptState,
+    Record,
+    drop_record,
+    find_record,
+    installs_file,
+    journal_entries,
+    load_installs,
+    mark_receipt,
+    new_transaction_id,
+    now,
+    put_record,
+    read_installs,
+    read_receipt,
+    remove_journal,
+    write_journal,
+    write_receipt,
+)
+from .locks import Held, LockBusy, hold
+from .paths import backups_dir, env_lock_path, timestamp
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
+from .statefile import write_json
 
 BEGIN = "@@KSW-DIST-BEGIN@@"
 END = "@@KSW-DIST-END@@"
+PIP_STASH_CHARS = "-~.=%0123456789"  # pip's AdjacentTempDirectory: "~" + these + a name's tail
+PREVIOUS_DEPTH = 3  # records kept in a record's chain of what it replaced
+
+Say = Callable[[str], None]
 
 
 class InstallError(WizardError):
-    """Installing into the target environment failed (it was restored)."""
+    """Installing into (or restoring) the target environment failed."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +96,30 @@ class InstallResult:
     previous: Backup | None  # None when nothing was installed before
     seconds: float
     output: str
+    transaction: Path | None = None  # the install's folder in backups/ (receipt, copies)
+
+
+@dataclass(frozen=True)
+class RollbackResult:
+    name: str
+    python: Path
+    removed_version: str
+    restored: Backup | None  # None: nothing was installed before; the kernel was removed
+    restored_record: Record | None  # the wizard's record of what is back (if it installed it)
+
+    @property
+    def message(self) -> str:
+        if self.restored is None:
+            return (f"Removed {self.name} {self.removed_version} from {self.python}; nothing "
+                    "was installed there before.")
+        text = (f"Removed {self.name} {self.removed_version} and put back "
+                f"{self.restored.name} {self.restored.version} in {self.python}.")
+        if self.restored_record is not None:
+            verification = self.restored_record.get("verification") or {}
+            status = verification.get("status")
+            if status:
+                text += f" Its verification had {'passed' if status == 'pass' else status}."
+        return text
 
 
 def _run_python(python: Path, args: list[str], timeout: float = 600) -> CapturedOutput:
@@ -61,9 +127,17 @@ def _run_python(python: Path, args: list[str], timeout: float = 600) -> Captured
     return run_captured([str(python), *args], timeout_s=timeout)
 
 
-def installed_files(python: Path, name: str) -> dict[str, Any]:
-    """What the target environment has installed of ``name`` (``found`` False if nothing)."""
-    result = _run_python(python, [str(resource_path("probes", "dist_files.py")), name], 120)
+def installed_files(python: Path, name: str, check: bool = False) -> dict[str, Any]:
+    """What the target environment has installed of ``name`` (``found`` False if nothing);
+    ``purelib``: where pip installs; with ``check``, ``complete``: every file as recorded."""
+    probe = [str(resource_path("probes", "dist_files.py")), name, *(["--check"] if check else [])]
+    try:
+        result = _run_python(python, probe, 120)
+    except ProcessError as exc:
+        raise InstallError(f"Could not ask {python} which files of {name} it has installed.",
+                           why=exc.describe(),
+                           hint="Check that this Python environment still works (the Hardware "
+                           "page).") from exc
     out = result.stdout
     begin, end = out.rfind(BEGIN), out.rfind(END)
     if begin < 0 or end < begin:
@@ -76,14 +150,8 @@ def installed_files(python: Path, name: str) -> dict[str, Any]:
     return data
 
 
-def backup_distribution(python: Path, name: str, into: Path | None = None) -> Backup | None:
-    """Copy the installed files of ``name`` aside; None when it is not installed."""
-    info = installed_files(python, name)
-    if not info.get("found"):
-        return None
+def _copy_backup(info: Mapping[str, Any], folder: Path) -> Backup:
     root = Path(info["root"])
-    folder = (into or backups_dir()) / f"{canonicalize_name(name)}-{info['version']}-{timestamp()}"
-    folder.mkdir(parents=True, exist_ok=True)
     kept: list[str] = []
     for relative in info.get("files", []):
         source = (root / relative).resolve()
@@ -98,61 +166,245 @@ def backup_distribution(python: Path, name: str, into: Path | None = None) -> Ba
         shutil.copy2(source, target)
         kept.append(relative)
     backup = Backup(str(info["name"]), str(info["version"]), root, folder, tuple(kept))
-    backup.manifest().write_text(
-        json.dumps({**asdict(backup), "root": str(root), "folder": str(folder)}, indent=2),
-        encoding="utf-8",
-    )
+    write_json(backup.manifest(), {**asdict(backup), "root": str(root), "folder": str(folder)},
+               keep_previous=False)
     return backup
 
 
-def load_backup(folder: Path) -> Backup:
-    data = json.loads((folder / "backup.json").read_text(encoding="utf-8"))
-    return Backup(data["name"], data["version"], Path(data["root"]), folder, tuple(data["files"]))
+def backup_distribution(python: Path, name: str, into: Path | None = None) -> Backup | None:
+    """Copy the installed files of ``name`` aside (into a new folder in ``into``, default
+    ``backups/``); None when it is not installed."""
+    info = installed_files(python, name)
+    if not info.get("found"):
+        return None
+    folder = (into or backups_dir()) / f"{canonicalize_name(name)}-{info['version']}-{timestamp()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return _copy_backup(info, folder)
 
 
-def rollback(python: Path, name: str, backup: Backup | None) -> None:
-    """Remove what the wizard installed of ``name`` and put the backup (if any) back; the
-    install record is updated to match."""
+def load_backup(folder: Path) -> Backup | None:
+    """The backup kept in ``folder``; None when the folder holds none (nothing was installed
+    before that install) or its manifest is unreadable."""
     try:
-        result = _run_python(python, ["-m", "pip", "uninstall", "-y", name])
-    except ProcessError as exc:
-        raise InstallError(f"Could not remove {name} from {python}.", why=exc.describe(),
-                           hint="Check that this Python environment still works.") from exc
-    if result.returncode != 0 and installed_files(python, name).get("found"):
-        raise InstallError(f"Could not remove {name} from {python}.",
-                           why=(result.stderr or result.stdout).strip()[-600:],
-                           hint="Close programs that use it, then try again.")
-    forget_install(python, name)
-    if backup is None:
-        return
-    for relative in backup.files:
-        source = backup.folder / "files" / relative
-        target = backup.root / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(source, target)
+        data = json.loads((folder / "backup.json").read_text(encoding="utf-8"))
+        return Backup(data["name"], data["version"], Path(data["root"]), folder,
+                      tuple(data["files"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def wheel_members(wheel: Path) -> list[str]:
+    """The files a wheel puts into site-packages (its ``.data`` scripts are pip's to place)."""
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return []
+    return [n for n in names if not n.endswith("/") and ".data/" not in n.split("/", 1)[0] + "/"]
+
+
+# -- undoing what pip did -------------------------------------------------------------------
+
+
+def _top_names(paths: Iterable[str]) -> set[str]:
+    return {p.replace("\\", "/").split("/", 1)[0] for p in paths if p}
+
+
+def is_pip_stash(entry: str, name: str) -> bool:
+    """Whether ``entry`` is a name pip's AdjacentTempDirectory makes for ``name``: ``~``, then
+    pip's leading characters, then the rest of the name (same length), or the whole name."""
+    if not entry.startswith("~") or entry == name:
+        return False
+    if len(entry) == len(name):
+        return any(entry[i:] == name[i:] and all(c in PIP_STASH_CHARS for c in entry[1:i])
+                   for i in range(1, len(name)))
+    prefix = len(entry) - len(name)
+    return prefix > 0 and entry.endswith(name) and all(c in PIP_STASH_CHARS
+                                                         for c in entry[1:prefix])
+
+
+def clean_pip_stash(root: Path, names: Iterable[str]) -> list[Path]:
+    """Remove pip's stash folders of ``names`` (top-level entries of site-packages) that a
+    cut-off pip run left behind (see :func:`is_pip_stash`)."""
+    removed: list[Path] = []
+    targets = {n for n in names if n}
+    try:
+        entries = list(root.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if not any(is_pip_stash(entry.name, t) for t in targets):
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        removed.append(entry)
+    return removed
+
+
+def _remove_leftovers(root: Path, members: Iterable[str]) -> None:
+    """Delete what a (partial) install of a wheel put into ``root``: its files, its
+    dist-info folder and the byte-code caches of its packages."""
+    members = list(members)
+    folders: set[Path] = set()
+    for member in members:
+        path = root / member
+        if path.is_file() or path.is_symlink():
+            path.unlink(missing_ok=True)
+        folders.add(path.parent)
+    for top in _top_names(members):
+        path = root / top
+        if top.endswith(".dist-info") and path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.is_dir():
+            for cache in path.rglob("__pycache__"):
+                shutil.rmtree(cache, ignore_errors=True)
+    for folder in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        while folder != root and root in folder.parents:
+            try:
+                folder.rmdir()  # only when empty
+            except OSError:
+                break
+            folder = folder.parent
+
+
+def _same_record(backup: Backup) -> bool:
+    """Whether what is installed is exactly the backed-up install (its RECORD is the same
+    file): a reinstall of the same version is not "untouched"."""
+    records = [f for f in backup.files if f.replace("\\", "/").endswith(".dist-info/RECORD")]
+    if not records:
+        return False
+    try:
+        return all((backup.folder / "files" / f).read_bytes() == (backup.root / f).read_bytes()
+                   for f in records)
+    except OSError:
+        return False
+
+
+def restore(python: Path, name: str, root: Path | None, members: Iterable[str],
+            backup: Backup | None) -> None:
+    """Put the environment back as it was before a (partial or complete) install of a wheel
+    with ``members``: the new files go, pip's stash folders go, the backup comes back.
+
+    Raises :class:`InstallError` when the environment could not be put back."""
+    members = list(members)
+    info = installed_files(python, name, check=True)
+    root = root or (Path(info["root"]) if info.get("root") else None) or \
+        (Path(info["purelib"]) if info.get("purelib") else None)
+    untouched = (backup is not None and info.get("found") and info.get("complete")
+                 and info.get("version") == backup.version and _same_record(backup))
+    if not untouched:
+        if info.get("found") and info.get("version") != (backup.version if backup else None):
+            try:  # also removes console scripts pip placed outside site-packages
+                _run_python(python, ["-m", "pip", "uninstall", "-y", "--no-input",
+                                     "--disable-pip-version-check", name])
+            except ProcessError:
+                pass  # what is left is removed file by file below
+        if root is not None:
+            _remove_leftovers(root, members)
+        if backup is not None:
+            for relative in backup.files:
+                source = backup.folder / "files" / relative
+                target = backup.root / relative
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, target)
+    if root is not None:
+        clean_pip_stash(root, _top_names([*members, *(backup.files if backup else ())]))
+    after = installed_files(python, name, check=True)
+    if backup is not None and (not after.get("found") or after.get("version") != backup.version
+                               or not after.get("complete")):
+        raise InstallError(
+            f"Could not put {backup.name} {backup.version} back into {python}.",
+            why="; ".join(after.get("problems") or []) or
+            f"the environment has {after.get('version') or 'nothing'} of {name}",
+            hint=f"Close programs that use this environment, then run 'python -m app "
+            f"--headless rollback --python {python}'. The copies are in {backup.folder}.")
+    if backup is None and after.get("found"):
+        raise InstallError(f"Could not remove {name} {after.get('version')} from {python}.",
+                           why="; ".join(after.get("problems") or []),
+                           hint="Close programs that use this environment, then try again.")
+
+
+# -- the transaction ------------------------------------------------------------------------
+
+
+def _chain(record: Record | None, depth: int = PREVIOUS_DEPTH) -> Record | None:
+    """A record with at most ``depth`` records of what it replaced."""
+    if record is None or depth <= 0:
+        return None
+    trimmed = dict(record)
+    trimmed["previous"] = _chain(record.get("previous"), depth - 1)
+    trimmed.pop("rebuilt", None)
+    return trimmed
+
+
+def _env_lock(python: Path, purpose: str, say: Say | None,
+              cancel: threading.Event | None) -> AbstractContextManager[Held]:
+    return hold(env_lock_path(python), purpose, on_wait=say, cancel=cancel)
 
 
 def install_wheel(
     python: Path,
     wheel: Path,
     *,
-    on_line: Callable[[str], None] | None = None,
+    on_line: Say | None = None,
     backup_into: Path | None = None,
     kernel: str | None = None,
     adapter: str | None = None,
+    verification: Mapping[str, Any] | None = None,
+    cancel: threading.Event | None = None,
 ) -> InstallResult:
-    """``pip install`` the wheel (no dependencies touched); restore the old files on failure."""
+    """``pip install`` the wheel (no dependencies touched) as a journaled transaction; the old
+    files are restored on failure. ``verification``: what the record says of the check made
+    before (status, report). Waits (saying so) while another run installs into ``python``."""
+    name = str(parse_wheel_filename(wheel.name)[0])
+    with _env_lock(python, f"installing {name} into {python}", on_line, cancel):
+        for notice in recover_interrupted(python, locked=True):
+            if on_line is not None:
+                on_line(notice)
+        return _install_locked(python, wheel, on_line, backup_into, kernel, adapter,
+                               verification)
+
+
+def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into: Path | None,
+                    kernel: str | None, adapter: str | None,
+                    verification: Mapping[str, Any] | None) -> InstallResult:
     started = time.monotonic()
-    name, version, _, _ = parse_wheel_filename(wheel.name)
-    previous = backup_distribution(python, str(name), backup_into)
-    command = [
-        "-m", "pip", "install", "--no-deps", "--force-reinstall", "--no-input",
-        "--disable-pip-version-check", str(wheel),
-    ]
+    name_v, version_v, _, _ = parse_wheel_filename(wheel.name)
+    name, version = str(name_v), str(version_v)
+    transaction = new_transaction_id(canonicalize_name(name))
+    folder = (backup_into or backups_dir()) / transaction
+    info = installed_files(python, name)
+    members = wheel_members(wheel)
+    journal: Record = {
+        "id": transaction, "phase": "backup", "python": str(python), "name": name,
+        "version": version, "wheel": str(wheel), "kernel": kernel, "adapter": adapter,
+        "verification": dict(verification) if verification else None, "folder": str(folder),
+        "root": info.get("root") or info.get("purelib"), "members": members,
+        "previous_version": info.get("version") if info.get("found") else None,
+        "previous_record": _chain(find_record(python, name)), "pid": os.getpid(),
+        "started": now(),
+    }
+    write_journal(journal)  # before anything changes
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        previous = _copy_backup(info, folder) if info.get("found") else None
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        remove_journal(transaction)
+        raise InstallError(f"Could not keep a copy of {name} {info.get('version')} before "
+                           "replacing it; nothing was changed.",
+                           why=f"{exc.strerror or exc} ({exc.filename or folder})",
+                           hint="Free some disk space in the wizard's data folder, then try "
+                           "again.") from exc
+    write_journal({**journal, "phase": "install"})  # pip may change the environment now
+    command = ["-m", "pip", "install", "--no-deps", "--force-reinstall", "--no-input",
+               "--disable-pip-version-check", str(wheel)]
     try:
         result = _run_python(python, command)
     except (ProcessError, KeyboardInterrupt) as exc:
-        _undo_failed_install(python, str(name), previous)
+        _undo(python, journal, previous)
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise InstallError(f"Installing {wheel.name} did not finish; the environment was "
@@ -164,64 +416,208 @@ def install_wheel(
         for line in output.splitlines():
             on_line(line)
     if result.returncode != 0:
-        _undo_failed_install(python, str(name), previous)
+        _undo(python, journal, previous)
         raise InstallError(
             f"Installing {wheel.name} failed; the environment was restored.",
             why=output.strip()[-800:],
             hint="See the message above; nothing of the new build remains installed.",
         )
-    installed = InstallResult(str(name), str(version), python, wheel, previous,
-                              time.monotonic() - started, output)
-    record_install(installed, kernel, adapter)
-    return installed
+    root = Path(journal["root"]) if journal["root"] else None
+    if root is not None:
+        clean_pip_stash(root, _top_names([*members, *(previous.files if previous else ())]))
+    _commit(journal)
+    return InstallResult(name, version, python, wheel, previous, time.monotonic() - started,
+                         output, folder)
 
 
-def _undo_failed_install(python: Path, name: str, previous: Backup | None) -> None:
-    """After a failed pip run: put the previous version back, unless pip failed before it
-    changed anything (the previous version is still the installed one)."""
-    info = installed_files(python, name)
-    if previous is not None and info.get("found") and info.get("version") == previous.version:
-        return  # untouched: uninstalling now would only lose what the backup skips
-    if previous is None and not info.get("found"):
-        return
-    rollback(python, name, previous)
+def _record_of(journal: Mapping[str, Any]) -> Record:
+    folder = Path(journal["folder"])
+    return {
+        "name": journal["name"], "version": journal["version"], "python": journal["python"],
+        "wheel": journal.get("wheel"), "kernel": journal.get("kernel"),
+        "adapter": journal.get("adapter"),
+        "backup": str(folder) if load_backup(folder) is not None else None,
+        "transaction": str(folder), "installed": now(),
+        "verification": journal.get("verification"),
+        "previous": journal.get("previous_record"),
+    }
 
 
-# -- the record of what the wizard installed (read by --verify) ----------------------------
-
-def installs_file() -> Path:
-    return data_dir() / "installs.json"
-
-
-def record_install(result: InstallResult, kernel: str | None = None,
-                   adapter: str | None = None) -> None:
-    records = load_installs()
-    records = [r for r in records if not (r["python"] == str(result.python)
-                                          and r["name"] == result.name)]
-    records.append({
-        "name": result.name,
-        "version": result.version,
-        "python": str(result.python),
-        "wheel": str(result.wheel),
-        "kernel": kernel,
-        "adapter": adapter,
-        "backup": str(result.previous.folder) if result.previous else None,
-        "installed": timestamp(),
-    })
-    installs_file().write_text(json.dumps(records, indent=2), encoding="utf-8")
+def _commit(journal: Mapping[str, Any]) -> Record:
+    record = _record_of(journal)
+    write_receipt(Path(journal["folder"]), record, ReceiptState.INSTALLED)
+    put_record(record)
+    remove_journal(str(journal["id"]))
+    return record
 
 
-def forget_install(python: Path, name: str) -> None:
-    """Drop the record of ``name`` in ``python`` (after a roll-back)."""
-    records = load_installs()
-    kept = [r for r in records if not (r["python"] == str(python) and r["name"] == name)]
-    if len(kept) != len(records):
-        installs_file().write_text(json.dumps(kept, indent=2), encoding="utf-8")
-
-
-def load_installs() -> list[dict[str, Any]]:
+def _undo(python: Path, journal: Mapping[str, Any], previous: Backup | None) -> None:
+    """After a failed or cancelled pip run: put the environment back; the journal stays when
+    that fails (the next start tries again)."""
     try:
-        data = json.loads(installs_file().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    return data if isinstance(data, list) else []
+        restore(python, str(journal["name"]), Path(journal["root"]) if journal["root"] else None,
+                journal.get("members") or [], previous)
+    except WizardError as exc:
+        raise InstallError(
+            f"Installing {journal['name']} failed, and the environment could not be put back "
+            "as it was.", why=exc.describe(),
+            hint="Start the wizard (or any 'python -m app --headless' command) again: it "
+            "finishes undoing the install.") from exc
+    shutil.rmtree(Path(journal["folder"]) / "files", ignore_errors=True)
+    remove_journal(str(journal["id"]))
+
+
+# -- recovery of installs that were cut off ---------------------------------------------------
+
+
+def _recover_one(entry: Mapping[str, Any]) -> str:
+    python = Path(entry["python"])
+    name, version = str(entry["name"]), str(entry.get("version") or "?")
+    what = f"The install of {name} {version} into {python} (started {entry.get('started')})"
+    folder = Path(entry["folder"])
+    if entry["phase"] == "backup":  # pip had not started: nothing in the environment changed
+        shutil.rmtree(folder, ignore_errors=True)
+        remove_journal(str(entry["id"]))
+        return f"{what} was interrupted before it changed anything; nothing needed undoing."
+    if not python.exists():
+        remove_journal(str(entry["id"]))
+        return f"{what} was interrupted, and that Python no longer exists; nothing to undo."
+    info = installed_files(python, name, check=True)
+    if info.get("found") and info.get("version") == entry.get("version") and \
+            info.get("complete"):
+        root = Path(entry["root"]) if entry.get("root") else Path(info["root"])
+        kept = load_backup(folder)
+        clean_pip_stash(root, _top_names([*(entry.get("members") or []),
+                                          *(kept.files if kept is not None else ())]))
+        _commit(entry)
+        return (f"{what} was interrupted after pip had finished; it was completed and is now "
+                "recorded (roll it back with 'python -m app --headless rollback').")
+    previous = load_backup(folder)
+    restore(python, name, Path(entry["root"]) if entry.get("root") else None,
+            entry.get("members") or [], previous)
+    write_receipt(folder, _record_of(entry), ReceiptState.FAILED)
+    shutil.rmtree(folder / "files", ignore_errors=True)
+    remove_journal(str(entry["id"]))
+    if previous is not None:
+        return (f"{what} was interrupted; it was rolled back: {previous.name} "
+                f"{previous.version} is installed again, as before.")
+    return f"{what} was interrupted; it was rolled back: the half-installed {name} was removed."
+
+
+def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> list[str]:
+    """Finish or roll back installs that were cut off (a journal is left); one notice each.
+
+    ``python``: only that environment's (``locked``: its lock is held by the caller). Installs
+    that another run is doing right now are left alone. Never raises: a failure is a notice."""
+    notices: list[str] = []
+    for found in journal_entries():
+        if found.entry is None:
+            notices.append(f"{found.notice} Run 'python -m app --headless installs' to see "
+                           "what the wizard installed.")
+            continue
+        entry = found.entry
+        if python is not None and entry["python"] != str(python):
+            continue
+        try:
+            if locked:
+                notices.append(_recover_one(entry))
+                continue
+            with hold(env_lock_path(Path(entry["python"])), "finishing an interrupted install",
+                      wait=False):
+                notices.append(_recover_one(entry))
+        except LockBusy:
+            continue  # being installed right now by another run: not interrupted
+        except WizardError as exc:
+            notices.append(f"An interrupted install of {entry['name']} into {entry['python']} "
+                           f"could not be finished or rolled back yet. {exc.describe()}")
+        except OSError as exc:
+            notices.append(f"An interrupted install of {entry['name']} into {entry['python']} "
+                           f"could not be rolled back yet: {exc.strerror or exc}. The next "
+                           "start tries again.")
+    return notices
+
+
+def unfinished_installs() -> list[JournalEntry]:
+    return journal_entries()
+
+
+def startup_notices() -> list[str]:
+    """What a start of the wizard (GUI or CLI) must tell first: a damaged install list that
+    was repaired, and installs that were cut off and have now been finished or rolled back."""
+    def repaired() -> list[str]:
+        return list(read_installs().notices)
+
+    notices: list[str] = []
+    steps: tuple[Callable[[], list[str]], ...] = (repaired, recover_interrupted)
+    for step in steps:
+        try:
+            notices += step()
+        except WizardError as exc:
+            notices.append(exc.describe())
+        except OSError as exc:  # e.g. a data folder that cannot be read: the command says more
+            notices.append(f"The wizard's install records could not be checked: "
+                           f"{exc.strerror or exc}"
+                           f"{f' ({exc.filename})' if exc.filename else ''}.")
+    return notices
+
+
+# -- roll-back on request -----------------------------------------------------------------------
+
+
+def rollback_install(python: Path, name: str, *, on_line: Say | None = None,
+                     cancel: threading.Event | None = None) -> RollbackResult:
+    """Undo the wizard's install of ``name`` in ``python``: remove it, put back what it
+    replaced, and bring back the record of that (when the wizard had installed it)."""
+    with _env_lock(python, f"rolling back {name} in {python}", on_line, cancel):
+        for notice in recover_interrupted(python, locked=True):
+            if on_line is not None:
+                on_line(notice)
+        record = find_record(python, name)
+        if record is None:
+            raise InstallError(f"The wizard has no record of installing {name} into {python}.",
+                               hint="'python -m app --headless installs' lists what it "
+                               "installed.")
+        folder = record.get("transaction") or record.get("backup")
+        backup = load_backup(Path(folder)) if folder else None
+        if backup is None and record.get("backup"):
+            raise InstallError(f"The copy of what {name} replaced in {python} is missing.",
+                               why=f"{record['backup']} has no backup.json",
+                               hint="Reinstall the version you want instead.")
+        return _rollback_locked(python, name, record, backup)
+
+
+def _rollback_locked(python: Path, name: str, record: Record | None,
+                     backup: Backup | None) -> RollbackResult:
+    info = installed_files(python, name)
+    removed = str(info.get("version") or (record or {}).get("version") or "?")
+    members: list[str] = []
+    wheel = Path(record["wheel"]) if record and record.get("wheel") else None
+    if wheel is not None:
+        members = wheel_members(wheel)
+    if not members and info.get("found"):
+        members = [str(f) for f in info.get("files", [])]
+    root = Path(info["root"]) if info.get("root") else None
+    restore(python, name, root, members, backup)
+    previous = (record or {}).get("previous")
+    back = previous if backup is not None and previous is not None \
+        and previous.get("version") == backup.version else None
+    drop_record(python, name, restore=back)
+    if record is not None:
+        mark_receipt(record.get("transaction"), ReceiptState.ROLLED_BACK)
+    return RollbackResult(name, python, removed, backup, back)
+
+
+def rollback(python: Path, name: str, backup: Backup | None) -> RollbackResult:
+    """Remove what the wizard installed of ``name`` and put ``backup`` (if any) back; the
+    install records are updated to match (the record of what is back returns)."""
+    with _env_lock(python, f"rolling back {name} in {python}", None, None):
+        return _rollback_locked(python, name, find_record(python, name), backup)
+
+
+__all__ = [
+    "Backup", "InstallError", "InstallResult", "InstallsRead", "RollbackResult",
+    "backup_distribution", "clean_pip_stash", "install_wheel", "installed_files",
+    "installs_file", "load_backup", "load_installs", "read_installs", "read_receipt",
+    "recover_interrupted", "restore", "rollback", "rollback_install", "startup_notices",
+    "unfinished_installs",
+]

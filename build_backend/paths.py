@@ -12,6 +12,8 @@ from pathlib import Path
 
 import platformdirs
 
+from .locks import lock_name
+
 APP_NAME = "kernel-setup-wizard"
 
 
@@ -46,6 +48,28 @@ def staging_dir(create: bool = True) -> Path:
 def backups_dir() -> Path:
     """What an install replaced, kept so it can be rolled back."""
     return _sub("backups")
+
+
+def locks_dir() -> Path:
+    """Lock files (and who holds them) of builds and installs running now."""
+    return _sub("locks")
+
+
+def journal_dir() -> Path:
+    """Installs under way: one journal file each, removed when the install has ended."""
+    return _sub("journal")
+
+
+def env_lock_path(python: Path) -> Path:
+    """The lock of one target environment (its interpreter's folder: ``bin/python`` and
+    ``bin/python3`` of a venv are one environment)."""
+    folder = os.path.normcase(os.path.abspath(Path(python).parent))
+    return locks_dir() / lock_name("env", folder)
+
+
+def build_lock_path(key: str) -> Path:
+    """The lock of one build folder (``key`` names it: a source folder, a kernel version)."""
+    return locks_dir() / lock_name("build", key)
 
 
 def timestamp() -> str:

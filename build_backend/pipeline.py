@@ -8,9 +8,11 @@ every step as events. Planning itself lives in :mod:`.plan`.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -30,7 +32,8 @@ from .catalog import Recipe, RecipeVersion, SourceKind
 from .environment import PythonEnv
 from .errors import WizardError
 from .hardware import HardwareReport
-from .paths import logs_dir, staging_dir, timestamp
+from .locks import LockBusy, hold
+from .paths import build_lock_path, logs_dir, staging_dir, timestamp
 from .plan import BuildRequest, PlanError, plan_build
 from .platforms import Platform
 from .platforms import current as current_platform
@@ -38,6 +41,8 @@ from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
 from .wheels import WheelCandidate
 
 # -- the whole pipeline: source → patches → plan → build ------------------------------------
+
+MAX_BUNDLED_SLOTS = 4  # bundled-source builds at once before a further one waits
 
 
 class SourceMode(Enum):
@@ -135,42 +140,93 @@ def run_pipeline(
     def step(which: Step, state: StepState, seconds: float = 0.0) -> None:
         emit(StepEvent(which, state, seconds))
 
-    started = time.monotonic()
-    step(Step.SOURCE, StepState.RUNNING)
-    try:
-        source = acquire_source(choice, emit, stop, **fetch_options)
-    except Exception:
-        step(Step.SOURCE, StepState.FAILED, time.monotonic() - started)
-        raise
-    step(Step.SOURCE, StepState.DONE, time.monotonic() - started)
-
-    found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
-    torch_cuda = env.torch.cuda_version if env.torch is not None else None
-    toolkit = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
-    patches = recipe.patches_for(version, OsName.WINDOWS if plat.name == "windows"
-                                 else OsName.LINUX, toolkit.release if toolkit else None)
-    if patches and recipe.source.kind is not SourceKind.LOCAL:
-        patch_started = time.monotonic()
-        step(Step.PATCH, StepState.RUNNING)
-        context = PatchContext(OsName.WINDOWS if plat.name == "windows" else OsName.LINUX,
-                               toolkit.release if toolkit else None, version, recipe.name)
+    with build_slot(choice, emit, stop) as slot:
+        started = time.monotonic()
+        step(Step.SOURCE, StepState.RUNNING)
         try:
-            results = apply_patches(source, patches, context)
+            source = acquire_source(choice, emit, stop, **fetch_options)
         except Exception:
-            step(Step.PATCH, StepState.FAILED, time.monotonic() - patch_started)
+            step(Step.SOURCE, StepState.FAILED, time.monotonic() - started)
             raise
-        for result in results:
-            emit(LogLine(f"[patch] {result.describe()}", 0))
-        step(Step.PATCH, StepState.DONE, time.monotonic() - patch_started)
+        step(Step.SOURCE, StepState.DONE, time.monotonic() - started)
 
-    bundled = recipe.source.kind is SourceKind.LOCAL and choice.source_mode is not \
-        SourceMode.LOCAL
-    request = BuildRequest(recipe, version, env, hardware,
-                           source_dir=None if bundled else source,
-                           gpu_indices=choice.gpu_indices)
-    plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
-    emit(PlanEvent(plan))
-    return run_build(plan, sink, stop, preamble=preamble)
+        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
+        torch_cuda = env.torch.cuda_version if env.torch is not None else None
+        toolkit = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
+        patches = recipe.patches_for(version, OsName.WINDOWS if plat.name == "windows"
+                                     else OsName.LINUX, toolkit.release if toolkit else None)
+        if patches and recipe.source.kind is not SourceKind.LOCAL:
+            patch_started = time.monotonic()
+            step(Step.PATCH, StepState.RUNNING)
+            context = PatchContext(OsName.WINDOWS if plat.name == "windows" else OsName.LINUX,
+                                   toolkit.release if toolkit else None, version, recipe.name)
+            try:
+                results = apply_patches(source, patches, context)
+            except Exception:
+                step(Step.PATCH, StepState.FAILED, time.monotonic() - patch_started)
+                raise
+            for result in results:
+                emit(LogLine(f"[patch] {result.describe()}", 0))
+            step(Step.PATCH, StepState.DONE, time.monotonic() - patch_started)
+
+        bundled = _is_bundled(choice)
+        request = BuildRequest(recipe, version, env, hardware,
+                               source_dir=None if bundled else source,
+                               gpu_indices=choice.gpu_indices, build_slot=slot)
+        plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
+        emit(PlanEvent(plan))
+        return run_build(plan, sink, stop, preamble=preamble)
+
+
+def _is_bundled(choice: KernelChoice) -> bool:
+    return choice.recipe.source.kind is SourceKind.LOCAL and \
+        choice.source_mode is not SourceMode.LOCAL
+
+
+@contextmanager
+def build_slot(choice: KernelChoice, emit: Callable[[BuildEvent], None],
+               cancel: threading.Event) -> Iterator[int]:
+    """Hold the build folder of ``choice`` for the whole build (source, patches, compile).
+
+    A bundled source is copied per build, so a second build of it at the same time takes the
+    next free copy (slot); a downloaded or local source is built in its own folder, so a second
+    build of it waits — saying who it waits for — instead of deleting the first one's work."""
+    recipe = choice.recipe
+    purpose = f"building {recipe.name} {choice.version.label}"
+
+    def say(text: str) -> None:
+        emit(LogLine(f"[lock] {text}", 0))
+
+    stack = ExitStack()
+    slot = 0
+    if _is_bundled(choice):
+        busy: LockBusy | None = None
+        for candidate in range(1, MAX_BUNDLED_SLOTS + 1):
+            try:
+                held = stack.enter_context(hold(
+                    build_lock_path(f"bundled:{recipe.id}:{candidate}"), purpose, wait=False))
+            except LockBusy as exc:
+                busy = busy or exc
+                continue
+            slot = candidate
+            if busy is not None:
+                who = busy.holder.describe() if busy.holder is not None else "another run"
+                say(f"Another build of {recipe.name} is running ({who}); this one builds in "
+                    "a folder of its own.")
+            break
+    if slot == 0:
+        if choice.source_mode is SourceMode.LOCAL and choice.local_path is not None:
+            key = "local:" + os.path.normcase(os.path.abspath(choice.local_path))
+        else:
+            key = f"source:{recipe.id}:{choice.version.label}:{choice.source_mode.value}"
+        held = stack.enter_context(hold(build_lock_path(key), purpose, on_wait=say,
+                                        cancel=cancel))
+        slot = 1
+    with stack:
+        if held.took_over is not None:
+            say(f"A build lock left by {held.took_over.describe()} — no longer running — was "
+                "taken over.")
+        yield slot
 
 
 def fetch_prebuilt(

@@ -213,6 +213,9 @@ class BuildRequest:
     # a prepared source tree (fetched, patched); None: the recipe's bundled source
     source_dir: Path | None = None
     gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
+    # a bundled source is copied into a folder of its own per build running at once (the
+    # pipeline holds that folder's lock: a second build never deletes the first's copy)
+    build_slot: int = 1
 
 
 def machine_for(
@@ -310,14 +313,17 @@ def plan_parallelism(recipe: Recipe, version: RecipeVersion, n_targets: int, cpu
 # -- the plan of a request --------------------------------------------------------------------
 
 
-def stage_bundled_source(source: Path, build_root: Path) -> Path:
-    """Copy a bundled source (read-only inside a bundle) to a fresh folder in the build root."""
+def stage_bundled_source(source: Path, build_root: Path, slot: int = 1) -> Path:
+    """Copy a bundled source (read-only inside a bundle) to a fresh folder in the build root
+    (``slot`` > 1: the folder of a build running beside another one of the same source)."""
     digest = hashlib.sha256()
     for path in sorted(source.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(source)).encode())
             digest.update(path.read_bytes())
     target = build_root / f"{source.name}-{digest.hexdigest()[:12]}"
+    if slot > 1:
+        target = target.with_name(f"{target.name}-{slot}")
     if target.exists():
         shutil.rmtree(target)  # leftovers of an earlier build (build/, *.egg-info) go too
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
@@ -378,7 +384,7 @@ def plan_build(
     if stage:
         root.mkdir(parents=True, exist_ok=True)
         if bundled and request.source_dir is None:
-            source = stage_bundled_source(source, root)
+            source = stage_bundled_source(source, root, request.build_slot)
 
     found: list[CudaToolkit] = []
     if not cpu_only:
@@ -396,6 +402,7 @@ def plan_build(
     parallelism = plan_parallelism(recipe, version, _n_targets(recipe, selection, cpu_only),
                                    host.cpu_logical, host.ram_available)
     stamp = timestamp()
+    slot = f"-{request.build_slot}" if request.build_slot > 1 else ""  # builds side by side
     scripts = Path(env.raw.get("python", {}).get("scripts") or env.executable.parent)
     if compiler_env is None and plat.name == "windows":
         compiler_env = windows_compiler_env
@@ -414,8 +421,8 @@ def plan_build(
         source_dir=source,
         python=env.executable,
         python_scripts=scripts,
-        output_dir=staging_dir(create=stage) / f"{recipe.id}-{stamp}",
-        log_path=logs_dir(create=stage) / f"{stamp}-{recipe.id}.log",
+        output_dir=staging_dir(create=stage) / f"{recipe.id}-{stamp}{slot}",
+        log_path=logs_dir(create=stage) / f"{stamp}-{recipe.id}{slot}.log",
         parallelism=parallelism,
         archs=archs,
         arch_changes=() if cpu_only else arch_env(recipe, version, selection),

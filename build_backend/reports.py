@@ -18,6 +18,7 @@ from typing import Any
 
 from . import __version__
 from .paths import data_dir, logs_dir, reports_dir, timestamp
+from .statefile import StateStatus, read_json, write_json
 from .verify import CaseStatus, VerifyReport, write_markdown
 
 META_KEY = "ksw_meta"
@@ -75,19 +76,28 @@ def save_report(
         "saved_at": stamp,
         "wizard_version": __version__,
     }
-    (folder / "report.json").write_text(json.dumps(document, indent=2), encoding="utf-8")
+    write_json(folder / "report.json", document, keep_previous=False)
     write_markdown(report, folder / "report.md")
     return SavedReport(folder, report, kernel, str(python), stage,
                        str(wheel) if wheel else None, stamp)
 
 
+def _parse_saved(document: object) -> tuple[dict[str, Any], VerifyReport]:
+    if not isinstance(document, dict):
+        raise ValueError(f"a report is an object, not a {type(document).__name__}")
+    meta = document.get(META_KEY, {})
+    if not isinstance(meta, dict):
+        raise ValueError("its description of what was verified is not an object")
+    return meta, VerifyReport.from_json(document)
+
+
 def load_saved(folder: Path) -> SavedReport | None:
-    try:
-        document = json.loads((folder / "report.json").read_text(encoding="utf-8"))
-        meta = document.get(META_KEY, {})
-        report = VerifyReport.from_json(document)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # a damaged or foreign folder is skipped, never fatal
+    """A saved report; None for a folder without one or with a damaged one (skipped, never
+    fatal: a damaged report is not a passing one, so it cannot hide a regression)."""
+    found = read_json(folder / "report.json", _parse_saved, repair=False)
+    if found.status is not StateStatus.OK or found.value is None:
+        return None
+    meta, report = found.value
     return SavedReport(folder, report, str(meta.get("kernel", report.adapter)),
                        str(meta.get("python", report.python)), str(meta.get("stage", "")),
                        meta.get("wheel"), str(meta.get("saved_at", folder.name[:15])))

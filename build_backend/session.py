@@ -33,7 +33,14 @@ from .catalog import Catalog, Machine, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, check_gpu_selection, detect
-from .install import InstallResult, install_wheel, load_installs
+from .install import (
+    InstallResult,
+    RollbackResult,
+    install_wheel,
+    load_installs,
+    rollback_install,
+    startup_notices,
+)
 from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from .platforms import current as current_platform
@@ -79,6 +86,8 @@ class SessionServices:
     install_wheel: Callable[..., InstallResult] = install_wheel
     reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
     installs: Callable[[], list[dict[str, Any]]] = load_installs
+    rollback_install: Callable[..., RollbackResult] = rollback_install
+    recover: Callable[[], list[str]] = startup_notices
     gather_facts: Callable[..., SystemFacts] = gather_facts
     run_checks: Callable[[SystemFacts], list[CheckResult]] = run_checks
     refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
@@ -149,6 +158,7 @@ class Session:
     _built_for: tuple[object, ...] | None = None
     _verified_for: object = None
     discarded_builds: int = 0  # how often a build was dropped to be built again
+    rolled_back: RollbackResult | None = None  # this session's install, undone on request
 
     # -- what the flow knows -------------------------------------------------------------
 
@@ -385,13 +395,48 @@ class Session:
         env, outcome, wheel = self._built_wheel()
         installed = self.services.install_wheel(env.executable, wheel,
                                                 kernel=self._kernel_id(outcome),
-                                                adapter=self.verify_adapter)
+                                                adapter=self.verify_adapter,
+                                                verification={"status": "skipped"})
         self._record_install(installed)
         return installed
 
     def _record_install(self, installed: InstallResult | None) -> None:
         if self.verify_outcome is not None:
             self.verify_outcome = replace(self.verify_outcome, installed=installed)
+
+    def install_anyway(self) -> InstallResult:
+        """Install the wheel whose verification did not pass (the person insisted after a
+        warning); the record says so. The current verification then names the install."""
+        flow = self.current_verification()
+        if flow is None:
+            raise FlowError("There is no verification of this build to install after.",
+                            hint="Verify the build first (the Verify step).")
+        env, outcome, wheel = self._built_wheel()
+        installed = self.services.install_wheel(
+            env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
+            verification={"status": flow.report.status.value,
+                          "report": str(flow.saved.json_path),
+                          "installed_despite_failure": not flow.report.passed})
+        self.verify_outcome = replace(flow, installed=installed,
+                                      installed_despite_failure=not flow.report.passed)
+        return installed
+
+    def rollback(self) -> RollbackResult:
+        """Undo this session's install: remove it and put back what it replaced; the record
+        of what comes back returns (with its verification)."""
+        flow = self.verify_outcome
+        if flow is None or flow.installed is None:
+            raise FlowError("Nothing to roll back: nothing was installed in this session.")
+        installed = flow.installed
+        result = self.services.rollback_install(installed.python, installed.name)
+        self.verify_outcome = replace(flow, installed=None, installed_despite_failure=False)
+        self.rolled_back = result
+        return result
+
+    def recover_interrupted(self) -> list[str]:
+        """At start: finish or roll back installs that were cut off, repair a damaged install
+        list; what happened, one sentence each."""
+        return self.services.recover()
 
     def installs(self) -> list[dict[str, Any]]:
         return self.services.installs()

@@ -101,6 +101,9 @@ def verify_then_install(
     saved = save_report(report, kernel=kernel, python=python, stage=Stage.STAGED, wheel=wheel)
     installed: InstallResult | None = None
     if install and (report.passed or allow_failed):
-        installed = install_wheel(python, wheel, on_line=on_line, kernel=kernel, adapter=adapter)
+        verification = {"status": report.status.value, "report": str(saved.json_path),
+                        "quick": quick, "installed_despite_failure": not report.passed}
+        installed = install_wheel(python, wheel, on_line=on_line, kernel=kernel, adapter=adapter,
+                                  verification=verification, cancel=cancel)
     return FlowOutcome(report, saved, installed,
                        installed_despite_failure=installed is not None and not report.passed)

@@ -9,7 +9,6 @@ re-verifies every kernel the wizard installed and says what changed since the la
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from build_backend.install import InstallResult, rollback
+from build_backend.install import InstallResult, RollbackResult
 from build_backend.paths import data_dir, timestamp
 from build_backend.reports import make_bundle
 from build_backend.reverify import ReverifyResult
@@ -64,6 +63,7 @@ class VerifyPage(SessionPage):
         self.flow: FlowOutcome | None = None
         self.results: list[ReverifyResult] = []
         self.installed: InstallResult | None = None
+        self.rolled_back: RollbackResult | None = None
         self._started = False
 
         layout = QVBoxLayout(self)
@@ -133,13 +133,15 @@ class VerifyPage(SessionPage):
         self._started = False
         self.flow = None
         self.installed = None
+        self.rolled_back = None
 
     def isComplete(self) -> bool:
         if self.task is not None:
             return False
         if self.installer() is not None and self.session.reverify_only:
             return bool(self.results)
-        return self.installed is not None or (self.flow is not None and self.flow.report.passed)
+        return self.installed is not None or self.rolled_back is not None or (
+            self.flow is not None and self.flow.report.passed)
 
     # -- after a build ---------------------------------------------------------------------
 
@@ -250,9 +252,7 @@ class VerifyPage(SessionPage):
 
     @Slot()
     def ask_install_anyway(self) -> bool:
-        flow = self.flow
-        env = self.session.environment
-        if flow is None or env is None:
+        if self.flow is None or self.session.environment is None:
             return False
         answer = QMessageBox.warning(
             self,
@@ -265,54 +265,42 @@ class VerifyPage(SessionPage):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        wheel = flow.saved.wheel
-        assert wheel is not None
-        install = self.session.services.install_wheel
-        kernel, adapter = flow.saved.kernel, flow.report.adapter
-        self._run(lambda: install(env.executable, Path(wheel), kernel=kernel, adapter=adapter),
-                  self._on_installed_anyway)
+        self._run(self.session.install_anyway, self._on_installed_anyway)
         return True
 
     @Slot(object)
     def _on_installed_anyway(self, result: object) -> None:
         self._task_done()
         assert isinstance(result, InstallResult)
-        self.installed = result
-        state = self.session
-        if state.verify_outcome is not None:  # the Done page tells what is installed
-            state.verify_outcome = replace(state.verify_outcome, installed=result,
-                                           installed_despite_failure=True)
+        self.installed = result  # the session's verification names it (the Done page)
         self.install_anyway.setVisible(False)
         self.rollback_button.setVisible(True)
         self.verdict.setText("⚠ Installed although the verification failed.")
         self.verdict.setStyleSheet("color: #8a5a00;")
+        replaced = (f"It replaced {result.previous.name} {result.previous.version}, which is "
+                    "kept: Roll back puts it back." if result.previous is not None else
+                    "Nothing was installed there before: Roll back removes it again.")
+        self.explanation.setText(f"{result.name} {result.version} is now installed in "
+                                 f"{result.python}. {replaced}")
         self.completeChanged.emit()
 
     @Slot()
     def do_rollback(self) -> None:
-        env = self.session.environment
-        installed = self.installed
-        if installed is None or env is None:
+        if self.installed is None:
             return
         self.verdict.setText("Rolling back…")
-        self._run(lambda: rollback(env.executable, installed.name, installed.previous),
-                  self._on_rolled_back)
+        self._run(self.session.rollback, self._on_rolled_back)
 
     @Slot(object)
-    def _on_rolled_back(self, _result: object) -> None:
+    def _on_rolled_back(self, result: object) -> None:
         self._task_done()
-        previous = self.installed.previous if self.installed else None
+        assert isinstance(result, RollbackResult)
         self.installed = None
-        state = self.session
-        if state.verify_outcome is not None:
-            state.verify_outcome = replace(state.verify_outcome, installed=None,
-                                           installed_despite_failure=False)
+        self.rolled_back = result  # Next leads on to the summary
         self.rollback_button.setVisible(False)
         self.verdict.setText("↩ Rolled back: the environment is as it was before.")
         self.verdict.setStyleSheet("")
-        self.explanation.setText(
-            f"Restored {previous.name} {previous.version}." if previous
-            else "Removed the kernel; nothing was installed before.")
+        self.explanation.setText(result.message)
         self.completeChanged.emit()
 
     @Slot()

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import html
+
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout
 
+from ..workers import BackgroundTask
 from .base import SessionPage
 
 INTRO = """\
@@ -44,10 +48,39 @@ class WelcomePage(SessionPage):
         )
         layout.addWidget(self.install_choice)
         layout.addWidget(self.reverify_choice)
+        # an install cut off last time is finished or rolled back first, and said so here
+        self.recovery = QLabel()
+        self.recovery.setWordWrap(True)
+        self.recovery.setTextFormat(Qt.TextFormat.RichText)
+        self.recovery.setVisible(False)
+        layout.addWidget(self.recovery)
         layout.addStretch(1)
-
+        self.recovery_task: BackgroundTask | None = None
+        self.recovery_notices: list[str] = []
 
     def initializePage(self) -> None:
+        if self.recovery_task is None:
+            self.recovery_task = BackgroundTask(self.session.recover_interrupted, self)
+            self.recovery_task.finished.connect(self._on_recovered)
+            self.recovery_task.failed.connect(self._on_recovered)
+            self.recovery_task.start()
+        self._show_installs()
+
+    def isComplete(self) -> bool:  # the environment is settled before anything else runs
+        return self.recovery_task is None or not self.recovery_task.is_running()
+
+    @Slot(object)
+    def _on_recovered(self, result: object) -> None:
+        notices = [str(n) for n in result] if isinstance(result, list) else [str(result)]
+        self.recovery_notices = [n for n in notices if n]
+        if self.recovery_notices:
+            self.recovery.setText("<b>Since the last start:</b><br>" + "<br>".join(
+                html.escape(n) for n in self.recovery_notices))
+            self.recovery.setVisible(True)
+        self._show_installs()
+        self.completeChanged.emit()
+
+    def _show_installs(self) -> None:
         installs = self.session.installs()
         self.reverify_choice.setEnabled(bool(installs))
         if installs:

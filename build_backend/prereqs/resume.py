@@ -13,7 +13,6 @@ recorded), so the long-paths check can say "restart pending" instead of a mislea
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -23,6 +22,7 @@ from typing import Any
 import psutil
 
 from ..paths import data_dir
+from ..statefile import write_json
 
 SCHEMA = "ksw.resume/1"
 FILE_NAME = "resume.json"
@@ -55,10 +55,7 @@ def save_resume_state(
     state = ResumeState(page=page, reason=reason, python=str(python) if python else None,
                         saved_at=time.time(), boot_time=psutil.boot_time())
     path = _path(directory)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(path.name + ".tmp")
-    temp.write_text(json.dumps(state.to_json(), indent=2) + "\n", encoding="utf-8")
-    os.replace(temp, path)
+    write_json(path, state.to_json(), keep_previous=False)
     return path
 
 

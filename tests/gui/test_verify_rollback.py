@@ -1,0 +1,98 @@
+"""Install anyway, then Roll back, on the Verify page (offscreen, real wheels, harness and venv):
+the previous, verified kernel comes back *with its record* (so --verify and Welcome's re-verify
+still find it), the page says what happened at each step, and Next leads on after the roll-back.
+Both buttons go through the session (Session.install_anyway / Session.rollback)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ksw_testsupport import pip_freeze as freeze
+from PySide6.QtWidgets import QMessageBox
+
+from app.pages.verify import VerifyPage
+from app.wizard import InstallerWizard, PageId, Services, WizardState
+from build_backend.environment import Candidate
+from build_backend.hardware import detect
+from build_backend.install import install_wheel, load_installs
+from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.parallelism import Parallelism
+from build_backend.plan import BuildPlan, make_plan
+
+TESTS = Path(__file__).resolve().parents[1]
+STANDIN = TESTS / "data" / "standins" / "fake_build.py"
+H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
+
+
+@pytest.fixture(autouse=True)
+def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("question", "warning"):
+        monkeypatch.setattr(QMessageBox, name, lambda *a, **k: QMessageBox.StandardButton.Yes)
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: QMessageBox.StandardButton.Ok)
+
+
+def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path) -> InstallerWizard:
+    recording = json.loads(H100.read_text(encoding="utf-8"))
+
+    def make(state: WizardState) -> BuildPlan:
+        out = tmp_path / "staging"
+        plan = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path,
+                         python=Path(sys.executable), python_scripts=None, output_dir=out,
+                         log_path=tmp_path / "build.log", parallelism=Parallelism(1, 1, "test"))
+        return replace(plan, command=(sys.executable, str(STANDIN), str(out), "copy", str(wheel)))
+
+    wizard = InstallerWizard(Services(
+        detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
+        discover=lambda: [Candidate(python, "test env")],
+        make_plan=make,
+        run_checks=lambda _facts: [],
+    ))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    return wizard
+
+
+def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record_back(
+    qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
+) -> None:
+    env = scratch_torch_env
+    install_wheel(env, kernel_wheel("correct"), kernel="probe", adapter="probe",
+                  verification={"status": "pass", "report": "/reports/earlier/report.json"})
+    verified = freeze(env)
+    wizard = wizard_for(qtbot, tmp_path, env, kernel_wheel("wrong_scale"))
+    qtbot.waitUntil(wizard.currentPage().isComplete, timeout=60_000)  # start-up recovery ran
+    wizard.next()
+    while wizard.currentId() != PageId.VERIFY:
+        qtbot.waitUntil(wizard.currentPage().isComplete, timeout=120_000)
+        wizard.next()
+    page = wizard.currentPage()
+    assert isinstance(page, VerifyPage)
+    qtbot.waitUntil(lambda: page.task is None and page.flow is not None, timeout=120_000)
+    assert page.verdict.text().startswith("✖ FAIL") and "unchanged" in page.explanation.text()
+    assert freeze(env) == verified
+
+    assert page.ask_install_anyway() is True
+    qtbot.waitUntil(lambda: page.task is None and page.installed is not None, timeout=60_000)
+    text = page.explanation.text()
+    assert "unchanged" not in text  # it is changed now, and the page says how
+    assert "It replaced ksw-probe-kernel 0.1.0, which is kept: Roll back puts it back." in text
+    (record,) = load_installs()
+    assert record["verification"]["installed_despite_failure"] is True
+
+    page.do_rollback()
+    qtbot.waitUntil(lambda: page.task is None and page.rolled_back is not None, timeout=60_000)
+    assert "Rolled back" in page.verdict.text()
+    assert "put back ksw-probe-kernel 0.1.0" in page.explanation.text()
+    assert "Its verification had passed." in page.explanation.text()
+    assert freeze(env) == verified
+    (record,) = load_installs()  # the verified kernel's record is back: re-verify finds it
+    assert record["verification"]["status"] == "pass"
+    assert wizard.session.installs() == [record]
+    assert page.isComplete()  # Next leads on, not only Cancel
+    wizard.next()
+    assert wizard.currentId() == PageId.DONE
