@@ -187,6 +187,7 @@ class BuildClock:
         self.clock = clock
         prior = plan.estimate.prior() if plan.estimate is not None else None
         self.started = clock()
+        self._wall_started = time.time()
         self.estimator = EtaEstimator(prior, plan.parallelism.jobs)
         self.estimator.start(self.started)
         self._source = plan.cwd
@@ -212,7 +213,7 @@ class BuildClock:
         with self._lock:
             if self._reader is None:
                 folder = find_ninja_dir(self._source)
-                if folder is not None:
+                if folder is not None and self._fresh(folder):
                     self._reader = NinjaLogReader(folder, self._before.get(
                         folder / ".ninja_log", 0))
                     try:
@@ -223,6 +224,16 @@ class BuildClock:
                     self.estimator.ninja_start(now, count_ninja_units(text))
             self._poll_log(now)
             return ProgressEvent.of(self.estimator.estimate(now))
+
+    def _fresh(self, folder: Path) -> bool:
+        """Whether ninja runs for this build in ``folder`` (a folder built before keeps an old
+        ``build.ninja``: torch rewrites it only when it changes, or ninja logs a new unit)."""
+        log = folder / ".ninja_log"
+        try:
+            written = (folder / "build.ninja").stat().st_mtime
+        except OSError:
+            return False
+        return written >= self._wall_started - 2.0 or _size(log) > self._before.get(log, 0)
 
     def _poll_log(self, now: float) -> None:
         if self._reader is not None:

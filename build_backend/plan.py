@@ -509,7 +509,7 @@ def estimate_build(
     * Time: ``(fixed_seconds + max(work / parallel, longest unit)) × windows_factor`` (on
       Windows).
 
-    Calibrated from measured builds (``tests/data/buildtimes/``, ``docs/build-times.md``).
+    Calibrated from measured builds (``tests/data/buildtimes/README.md``).
     """
     costs = recipe.build
     selection = select_targets(recipe, version, archs)

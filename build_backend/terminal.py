@@ -78,7 +78,7 @@ def slowest_text(units: tuple[UnitTime, ...] | list[UnitTime], total: int) -> li
     """The slowest compiled units, one line each, for the build's summary."""
     if not units:
         return []
-    lines = [f"Slowest of the {total} compiled units:"]
+    lines = ["The compiled unit:" if total == 1 else f"Slowest of the {total} compiled units:"]
     lines += [f"  {duration(u.seconds):>12}  {u.name}" for u in units]
     return lines
 

@@ -6,8 +6,8 @@ TLOG is a recording of tests/data/buildtimes/ ("<seconds>\\t<line>" per output l
 `pip wheel` run); NAME.ninja_log beside it is ninja's log of that build. The replay prints
 every line at its recorded time divided by SPEED and does in the current folder what ninja did
 in the build folder: writes ``build/temp.replay/build.ninja`` (one compile edge per unit) when
-ninja started, and appends each unit's ``.ninja_log`` entry when it ended. Then it writes a
-wheel into OUTDIR and exits 0, like a successful build.
+ninja started, and appends each unit's ``.ninja_log`` entry (its times divided by SPEED too)
+when it ended. Then it writes a wheel into OUTDIR and exits 0, like a successful build.
 """
 
 import os
@@ -25,12 +25,14 @@ for raw in tlog.read_text(encoding="utf-8").splitlines():
     if text.startswith("[exit "):
         break
     lines.append((float(stamp), text))
-entries = []
+entries = []  # (start ms, end ms, the log line as the faster build would write it)
 for raw in tlog.with_suffix(".ninja_log").read_text(encoding="utf-8").splitlines():
     fields = raw.split("\t")
     if raw.startswith("#") or len(fields) < 5:
         continue
-    entries.append((int(fields[0]), int(fields[1]), raw))
+    start, end = int(fields[0]), int(fields[1])
+    line = "\t".join([str(round(start / speed)), str(round(end / speed)), *fields[2:]])
+    entries.append((start, end, line))
 
 # ninja started when its first unit's line arrived, less that unit's end time
 first_line = next(t for t, text in lines if text.lstrip().startswith("[1/"))
