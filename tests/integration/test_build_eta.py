@@ -2,7 +2,7 @@
 H100 device) replayed 40 times faster by a child process that writes ninja's build.ninja and
 .ninja_log as the real build did; and the headless CLI's progress lines for it.
 
-The ETA's accuracy is checked without the clock in tests/unit/test_eta.py (exact replays);
+The ETA's accuracy is checked without the clock in tests/unit/test_eta_estimate.py (exact replays);
 here what a person sees: the time from the start, the bar's total as soon as ninja starts, an
 estimate from the first unit on, the slowest units, and the build remembered for next time.
 """
@@ -10,7 +10,9 @@ estimate from the first unit on, the slowest units, and the build remembered for
 from __future__ import annotations
 
 import io
+import os
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,3 +127,22 @@ def test_cli_progress_redraws_one_line_on_a_terminal(replayed: Replayed) -> None
     assert len(frames) >= 24  # at least one per unit
     assert all("elapsed" in f for f in frames)
     assert any(re.search(r"\] compile 7/24 units · .* elapsed · .* left", f) for f in frames)
+
+
+def test_an_earlier_build_in_the_same_folder_is_not_counted(tmp_path: Path) -> None:
+    """A source folder built before keeps build/temp.*/ with an old build.ninja and an old
+    .ninja_log (ninja appends): only this build's units are counted, named and remembered."""
+    source = tmp_path / "FlashMLA" / "build" / "temp.replay"
+    source.mkdir(parents=True)
+    (source / "build.ninja").write_text("rule compile\nbuild old.o: compile old.cu\n")
+    (source / ".ninja_log").write_text(f"# ninja log v7\n0\t999000\t0\t{source}/old.o\tab\n")
+    past = time.time() - 3600
+    os.utime(source / "build.ninja", (past, past))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build_module, "POLL_S", 0.01)
+        patch.setenv("KSW_DATA_DIR", str(tmp_path / "ksw-data"))
+        outcome, events = replay(tmp_path, 100.0)
+    assert outcome.status is BuildStatus.SUCCEEDED
+    assert len(outcome.units) == 24 and "old.o" not in {u.name for u in outcome.units}
+    totals = {e.total for e in events if isinstance(e, ProgressEvent)}
+    assert totals <= {0, 24}  # never the old build.ninja's one unit

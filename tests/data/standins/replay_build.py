@@ -52,8 +52,9 @@ for at, kind, payload in events:
     if kind == "start":
         edges = "".join(f"build u{i}.o: compile u{i}.cu\n" for i in range(len(entries)))
         (folder / "build.ninja").write_text("rule compile\n  command = nvcc\n" + edges)
-        with open(folder / ".ninja_log", "w", encoding="utf-8") as log:
-            log.write("# ninja log v7\n")
+        if not (folder / ".ninja_log").exists():  # ninja appends to an earlier build's log
+            with open(folder / ".ninja_log", "w", encoding="utf-8") as log:
+                log.write("# ninja log v7\n")
     elif kind == "unit":
         with open(folder / ".ninja_log", "a", encoding="utf-8") as log:
             log.write(payload + "\n")
