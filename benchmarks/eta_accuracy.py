@@ -152,8 +152,9 @@ def replay(build: Build, prior: Prior | None, poll: float = 1.0,
 
 
 def _feed(build: Build, est: EtaEstimator, until: float, poll: float,
-          state: dict[str, float] | None = None) -> None:
-    """Feed every event up to ``until`` (a resumable replay: ``state`` keeps the position)."""
+          state: dict[str, float] | None = None, log: bool = True) -> None:
+    """Feed every event up to ``until`` (a resumable replay: ``state`` keeps the position);
+    ``log``: whether the runner can read ninja's build folder (build.ninja, .ninja_log)."""
     st = state if state is not None else {}
     if "started" not in st:
         est.start(build.start)
@@ -170,9 +171,10 @@ def _feed(build: Build, est: EtaEstimator, until: float, poll: float,
             t, n, n_total, text = build.unit_lines[i]
             est.unit_line(t, n, n_total, text)
             st["line"] = i + 1
-            _log_until(build, est, t + 0.05, st)
+            if log:
+                _log_until(build, est, t + 0.05, st)
         else:
-            if tick >= build.ninja_start:
+            if log and tick >= build.ninja_start:
                 est.ninja_start(tick, total)  # build.ninja seen at this poll
                 _log_until(build, est, tick, st)
             st["tick"] = tick + poll
@@ -189,7 +191,8 @@ def _log_until(build: Build, est: EtaEstimator, now: float, st: dict[str, float]
         est.log_units(new, now)
 
 
-def evaluate(build: Build, prior: Prior | None, scenario: str, poll: float = 1.0) -> Result:
+def evaluate(build: Build, prior: Prior | None, scenario: str, poll: float = 1.0,
+             log: bool = True) -> Result:
     rec = build.recording
     actual = build.end - build.start
     result = Result(rec.name, scenario, build.total, actual,
@@ -206,7 +209,7 @@ def evaluate(build: Build, prior: Prior | None, scenario: str, poll: float = 1.0
     est = EtaEstimator(prior, rec.jobs)
     state: dict[str, float] = {}
     for kind, pct, at in sorted(moments, key=lambda m: m[2]):
-        _feed(build, est, at, poll, state)
+        _feed(build, est, at, poll, state, log)
         eta = est.estimate(at)
         truth = build.end - at
         error = None if eta.remaining is None or truth <= 0 else \
@@ -231,13 +234,18 @@ def trace(build: Build, prior: Prior | None, steps: int = 20, poll: float = 1.0)
     return "\n".join(rows)
 
 
-def run(data: Path = DATA, poll: float = 1.0) -> list[Result]:
+def run(data: Path = DATA, poll: float = 1.0, lines_only: bool = False) -> list[Result]:
+    """Every recording, cold and warm; ``lines_only``: also cold without ninja's build folder
+    (only the [n/N] lines: how much the .ninja_log is worth)."""
     recordings = load_index(data)
     builds = {r.name: load_build(r, data) for r in recordings}
     results = []
     for rec in recordings:
         build = builds[rec.name]
         results.append(evaluate(build, cold_prior(rec), "cold", poll))
+        if lines_only:
+            results.append(evaluate(build, cold_prior(rec), "cold, lines only", poll,
+                                    log=False))
         if rec.history and rec.history in builds:
             results.append(evaluate(build, warm_prior(builds[rec.history], rec.jobs), "warm",
                                     poll))
@@ -262,6 +270,8 @@ def table(results: Sequence[Result]) -> str:
 
 
 def summary(results: Sequence[Result]) -> tuple[str, bool]:
+    """The goal over the cold and warm replays (not the lines-only ones: extra)."""
+    results = [r for r in results if r.scenario in ("cold", "warm")]
     lines = []
     ok = True
     for pct in CHECKPOINTS:
@@ -287,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--poll", type=float, default=1.0,
                         help="seconds between the runner's looks at build.ninja (default 1)")
+    parser.add_argument("--lines-only", action="store_true",
+                        help="also replay cold without ninja's build folder (lines only)")
     parser.add_argument("--trace", metavar="NAME", action="append", default=[],
                         help="show the estimate along this recording's build (cold, warm)")
     args = parser.parse_args(argv)
@@ -300,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(trace(build, warm_prior(load_build(recordings[rec.history], args.data),
                                               rec.jobs), poll=args.poll))
         return 0
-    results = run(args.data, args.poll)
+    results = run(args.data, args.poll, args.lines_only)
     print(table(results))
     text, ok = summary(results)
     print()

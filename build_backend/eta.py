@@ -275,13 +275,6 @@ SLOW_SHARE = 0.15
 
 
 @dataclass
-class _Finished:
-    at: float  # wall time (monotonic) it finished
-    seconds: float | None  # its duration (None: only its line was seen)
-    name: str | None
-
-
-@dataclass
 class EtaEstimator:
     """Feed it the build's events (with their times) and ask :meth:`estimate` at any time."""
 
@@ -289,16 +282,13 @@ class EtaEstimator:
     jobs: int
     started: float = 0.0
     ninja_started: float | None = None
-    total: int = 0
-    _finished: list[_Finished] = field(default_factory=list)
-    _log: list[UnitTime] = field(default_factory=list)
-    _line_times: list[float] = field(default_factory=list)
-    _names: list[str | None] = field(default_factory=list)
+    total: int = 0  # ninja's N; the prior's unit count is a guess the bar does not show
+    _log: list[UnitTime] = field(default_factory=list)  # .ninja_log: this run's units
+    _line_times: list[float] = field(default_factory=list)  # when [1/N], [2/N]... arrived
+    _names: list[str | None] = field(default_factory=list)  # the units those lines named
 
     def __post_init__(self) -> None:
         self.jobs = max(1, self.jobs)
-        if self.prior is not None and self.prior.units:
-            self.total = 0  # the prior's unit count is a guess; the bar waits for ninja's
 
     # -- input ------------------------------------------------------------------------------
 
@@ -367,8 +357,7 @@ class EtaEstimator:
             for i, at in enumerate(self._line_times):
                 begun = heapq.heappop(pending) if pending else at
                 durations.append(max(0.0, at - begun))
-                if self._names[i]:
-                    names.append(self._names[i] or "")
+                names.append(self._names[i] or "")  # "" where the line named no output
                 if not total or launched < total:
                     heapq.heappush(pending, at)
                     launched += 1
@@ -418,7 +407,8 @@ class EtaEstimator:
                       total: int, done: int) -> float:
         prior = self.prior
         queued_count = max(0, (total or done + len(ages)) - done - len(ages))
-        if prior is not None and prior.unit_costs and names:
+        if prior is not None and prior.unit_costs and \
+                any(n in dict(prior.unit_costs) for n in names):
             return self._left_from_history(prior, durations, ages, names, queued_count)
         mu0 = prior.unit_seconds if prior is not None else 0.0
         longest = prior.longest_unit_seconds if prior is not None else 0.0

@@ -110,8 +110,7 @@ def test_cli_progress_lines_are_few_and_well_formed_in_a_log(replayed: Replayed)
         assert PLAIN.match(line), line
     assert lines[0].startswith("  preparing")
     assert any(line.startswith("  compile 0/24 units") for line in lines)
-    assert any("compile 12/24 units" in line or "compile 13/24 units" in line
-               for line in lines)  # the tenths
+    assert any(re.match(r"  compile 1[234]/24 units", line) for line in lines)  # half-way
     assert lines[-1].startswith("  link and package 24/24 units")
 
 
@@ -126,7 +125,9 @@ def test_cli_progress_redraws_one_line_on_a_terminal(replayed: Replayed) -> None
     frames = [f for f in drawn.split("\r") if f.startswith("[")]
     assert len(frames) >= 24  # at least one per unit
     assert all("elapsed" in f for f in frames)
-    assert any(re.search(r"\] compile 7/24 units · .* elapsed · .* left", f) for f in frames)
+    assert all(re.search(r"\] (preparing|compile \d+/24 units|link and package 24/24 units) · "
+                         r".* elapsed", f) for f in frames)
+    assert any(re.search(r"\] compile 1\d/24 units · .* elapsed · .* left", f) for f in frames)
 
 
 def test_an_earlier_build_in_the_same_folder_is_not_counted(tmp_path: Path) -> None:
