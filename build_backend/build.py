@@ -23,8 +23,20 @@ from enum import Enum
 from pathlib import Path
 from typing import IO
 
+from .buildtimes import make_record, save_record
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
 from .errors import Cancelled, ProcessStartError
+from .eta import (
+    Eta,
+    EtaEstimator,
+    NinjaLogReader,
+    Phase,
+    PriorSource,
+    UnitTime,
+    count_ninja_units,
+    find_ninja_dir,
+    slowest,
+)
 from .parallelism import Parallelism
 from .plan import BuildPlan
 from .processes import (
@@ -66,13 +78,26 @@ class LogLine:
 
 @dataclass(frozen=True)
 class ProgressEvent:
+    """Where the build (or a download) stands. ``total`` 0: not known yet (an indeterminate
+    bar); ``eta_seconds``: the time left (None: nothing to go by)."""
+
     done: int
     total: int
     eta_seconds: float | None
+    elapsed_seconds: float = 0.0
+    phase: Phase = Phase.COMPILE
+    overdue: bool = False  # running longer than the estimate said the whole build would
+    basis: PriorSource = PriorSource.NONE  # what the estimate leaned on before it measured
+    unit: str = "units"  # what done/total count ("KiB" for a download)
 
     @property
     def fraction(self) -> float:
         return self.done / self.total if self.total else 0.0
+
+    @classmethod
+    def of(cls, eta: Eta) -> ProgressEvent:
+        return cls(eta.done, eta.total, eta.remaining, eta.elapsed, eta.phase, eta.overdue,
+                   eta.basis)
 
 
 @dataclass(frozen=True)
@@ -138,6 +163,9 @@ class BuildOutcome:
     diagnosis: DiagnosisReport | None
     steps: tuple[StepTiming, ...] = ()
     leftover_pids: tuple[int, ...] = ()  # processes that survived a cancel (should be none)
+    # the compiled units (ninja's log), and the slowest three, slowest first
+    units: tuple[UnitTime, ...] = ()
+    slowest_units: tuple[UnitTime, ...] = ()
 
 
 # -- decoding and progress ----------------------------------------------------------------------
@@ -146,31 +174,91 @@ class BuildOutcome:
 _NINJA = re.compile(r"^\s*\[(\d+)/(\d+)\]")  # pip -v indents the build's output
 
 
-class ProgressTracker:
-    """ninja's ``[n/N]`` → done/total and an ETA from the pace so far."""
+POLL_S = 1.0  # how often the build folder is looked at (build.ninja, .ninja_log)
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._first: tuple[float, int] | None = None  # (time, done) at the first ninja line
-        self.done = 0
-        self.total = 0
 
-    def feed(self, line: str) -> ProgressEvent | None:
-        match = _NINJA.match(line)
+class BuildClock:
+    """The build's progress and ETA: ninja's ``[n/N]`` lines, its ``build.ninja`` (the unit
+    count, as soon as ninja starts) and ``.ninja_log`` (each unit's start and end), read by
+    polling the build folder, fed to :class:`.eta.EtaEstimator`. Thread-safe: the output
+    thread and the poller both feed it."""
+
+    def __init__(self, plan: BuildPlan, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        prior = plan.estimate.prior() if plan.estimate is not None else None
+        self.started = clock()
+        self._wall_started = time.time()
+        self.estimator = EtaEstimator(prior, plan.parallelism.jobs)
+        self.estimator.start(self.started)
+        self._source = plan.cwd
+        self._lock = threading.Lock()
+        self._reader: NinjaLogReader | None = None
+        # what ninja logs existed before this build (a folder built before keeps its log)
+        self._before = {p: _size(p) for p in (plan.cwd / "build").glob("temp.*/**/.ninja_log")}
+
+    def line(self, text: str) -> ProgressEvent | None:
+        """A line of output: a progress event if it was ninja's ``[n/N]``."""
+        match = _NINJA.match(text)
         if match is None:
             return None
-        done, total = int(match.group(1)), int(match.group(2))
-        now = self._clock()
-        if self._first is None or total != self.total:
-            self._first = (now, done - 1)  # ninja prints a line when it *starts* a job
-        self.done, self.total = done, total
-        eta = None
-        start_time, start_done = self._first
-        finished = done - start_done - 1
-        if finished > 0:
-            pace = (now - start_time) / finished
-            eta = max(0.0, pace * (total - done + 1))
-        return ProgressEvent(done=done, total=total, eta_seconds=eta)
+        now = self.clock()
+        with self._lock:
+            self.estimator.unit_line(now, int(match.group(1)), int(match.group(2)), text)
+            self._poll_log(now)
+            return ProgressEvent.of(self.estimator.estimate(now))
+
+    def tick(self) -> ProgressEvent:
+        """The poller's look at the build folder; the estimate now."""
+        now = self.clock()
+        with self._lock:
+            if self._reader is None:
+                folder = find_ninja_dir(self._source)
+                if folder is not None and self._fresh(folder):
+                    self._reader = NinjaLogReader(folder, self._before.get(
+                        folder / ".ninja_log", 0))
+                    try:
+                        text = (folder / "build.ninja").read_text(encoding="utf-8",
+                                                                  errors="replace")
+                    except OSError:
+                        text = ""
+                    self.estimator.ninja_start(now, count_ninja_units(text))
+            self._poll_log(now)
+            return ProgressEvent.of(self.estimator.estimate(now))
+
+    def _fresh(self, folder: Path) -> bool:
+        """Whether ninja runs for this build in ``folder`` (a folder built before keeps an old
+        ``build.ninja``: torch rewrites it only when it changes, or ninja logs a new unit)."""
+        log = folder / ".ninja_log"
+        try:
+            written = (folder / "build.ninja").stat().st_mtime
+        except OSError:
+            return False
+        return written >= self._wall_started - 2.0 or _size(log) > self._before.get(log, 0)
+
+    def _poll_log(self, now: float) -> None:
+        if self._reader is not None:
+            new = self._reader.poll()
+            if new:
+                self.estimator.log_units(new, now)
+
+    def units(self) -> list[UnitTime]:
+        with self._lock:
+            if self._reader is None:
+                return []
+            self._poll_log(self.clock())
+            return list(self._reader.units)
+
+    @property
+    def ninja_started(self) -> float | None:
+        started = self.estimator.ninja_started
+        return None if started is None else started - self.started
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 _LINK = re.compile(r"(\s-shared\s|\blink\.exe\b|\s/DLL\b|^Linking\b)", re.IGNORECASE)
@@ -197,13 +285,20 @@ class _Attempt:
         line_offset: int,
     ) -> None:
         self.plan = plan
-        self.emit = emit
+        lock = threading.Lock()
+
+        def emit_in_turn(event: BuildEvent) -> None:  # the output thread and the poller
+            with lock:
+                emit(event)
+
+        self.emit = emit_in_turn
         self.log = log
         self.cancel = cancel
         self.stall_after_s = stall_after_s
         self.line_number = line_offset
         self.diagnoser = LogDiagnoser()
-        self.progress = ProgressTracker()
+        self.clock = BuildClock(plan)
+        self.seconds = 0.0
         self.steps: list[StepTiming] = []
         self._step: Step | None = None
         self._step_started = 0.0
@@ -238,7 +333,7 @@ class _Attempt:
             self.line_number += 1
             emit(LogLine(text, self.line_number))
             if "[" in text[:12]:  # cheap test before the ninja regex
-                event = self.progress.feed(text)
+                event = self.clock.line(text)
                 if event is not None:
                     progress = event
                     continue
@@ -262,6 +357,11 @@ class _Attempt:
         def stalled(quiet: float, pid: int) -> None:
             self.emit(StallEvent(quiet, tuple(running_compilers(pid))))
 
+        self.emit(self.clock.tick())  # elapsed and the estimate from the start
+        stop = threading.Event()
+        poller = threading.Thread(target=self._poll, args=(stop,), name="build progress",
+                                  daemon=True)
+        poller.start()
         try:
             result = stream(
                 self.plan.command, self._lines, cwd=self.plan.cwd,
@@ -279,6 +379,10 @@ class _Attempt:
                                     if exc.leftover_pids else ""))
             self._close_step(StepState.CANCELLED)
             return None, True
+        finally:
+            stop.set()
+            poller.join()
+            self.seconds = time.monotonic() - self.clock.started
         if result.strays:
             self._line(f"[wizard] stopped {len(result.strays)} process(es) the build left "
                        "running after it ended")
@@ -286,6 +390,22 @@ class _Attempt:
         code = result.returncode
         self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
         return code, False
+
+    def _poll(self, stop: threading.Event) -> None:
+        """Every POLL_S: a look at the build folder and the estimate now (the display's
+        elapsed time and ETA move on while the compiler prints nothing)."""
+        while not stop.wait(POLL_S):
+            try:
+                event = self.clock.tick()
+            except Exception:  # noqa: BLE001 - an estimate is never worth a failed build
+                continue
+            self.emit(event)
+
+    def units(self) -> list[UnitTime]:
+        try:
+            return self.clock.units()
+        except Exception:  # noqa: BLE001 - as above
+            return []
 
 
 def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | None:
@@ -347,10 +467,30 @@ def run_build(
     attempts = 0
     line_offset = 0
     steps: list[StepTiming] = []
+    units: list[UnitTime] = []
     tried: set[RetryAction] = set()
     with open(plan.log_path, "w", encoding="utf-8", errors="replace") as log:
         if preamble:
             log.write("\n".join(preamble) + "\n\n")
+
+        def finish(outcome: BuildOutcome) -> BuildOutcome:
+            """The compiled units into the outcome and the log; a whole successful build
+            into the build-time history (the next estimate of it here)."""
+            top = tuple(slowest(units))
+            if top:
+                log.write("# slowest units: " + ", ".join(
+                    f"{u.name} {u.seconds:.1f} s" for u in top) + "\n")
+            if outcome.status is BuildStatus.SUCCEEDED and attempts == 1 and units:
+                try:
+                    save_record(make_record(
+                        kernel=plan.kernel, version=plan.version, archs=plan.archs,
+                        jobs=plan.parallelism.jobs, nvcc_threads=plan.parallelism.nvcc_threads,
+                        total_seconds=attempt.seconds,
+                        ninja_started=attempt.clock.ninja_started or 0.0, units=units))
+                except (OSError, ValueError) as exc:
+                    log.write(f"# build times not kept for the next estimate: {exc}\n")
+            return replace(outcome, units=tuple(units), slowest_units=top)
+
         while True:
             attempts += 1
             log.write(f"# attempt {attempts}\n{plan.describe()}\n\n")
@@ -359,11 +499,12 @@ def run_build(
             code, cancelled = attempt.run()
             line_offset = attempt.line_number
             steps += attempt.steps
+            units += attempt.units()
             report = attempt.diagnoser.summary()
             log.write(f"\n# exit code {code}{' (cancelled)' if cancelled else ''}\n")
             log.flush()
             if cancelled:
-                return BuildOutcome(
+                return finish(BuildOutcome(
                     status=BuildStatus.CANCELLED,
                     message="The build was cancelled; nothing was installed.",
                     hint="Start it again whenever you like; your environment is unchanged.",
@@ -371,7 +512,7 @@ def run_build(
                     seconds=time.monotonic() - started, attempts=attempts, exit_code=code,
                     diagnosis=report, steps=tuple(steps),
                     leftover_pids=tuple(attempt.leftover),
-                )
+                ))
             if code == 0:
                 wheels = sorted(
                     (p for p in plan.output_dir.glob("*.whl")
@@ -379,16 +520,16 @@ def run_build(
                     key=lambda p: p.stat().st_mtime,
                 )
                 if wheels:
-                    return BuildOutcome(
+                    return finish(BuildOutcome(
                         status=BuildStatus.SUCCEEDED,
                         message=f"Built {wheels[-1].name}.",
                         hint="",
                         plan=plan, wheel=wheels[-1], log_path=plan.log_path,
                         seconds=time.monotonic() - started, attempts=attempts, exit_code=0,
                         diagnosis=report, steps=tuple(steps),
-                    )
-                return _failed(plan, report, code, attempts, started, steps,
-                               "The build finished but produced no wheel.")
+                    ))
+                return finish(_failed(plan, report, code, attempts, started, steps,
+                                      "The build finished but produced no wheel."))
             action = report.retry
             # Halving may repeat (16 → 8 → 4 jobs); every other fix is tried once.
             repeatable = action is RetryAction.HALVE_JOBS
@@ -401,7 +542,7 @@ def run_build(
                     log.write(f"# retry: {reason}\n")
                     emit(RetryEvent(attempts + 1, reason))
                     continue
-            return _failed(plan, report, code, attempts, started, steps)
+            return finish(_failed(plan, report, code, attempts, started, steps))
 
 
 def _failed(
@@ -435,6 +576,6 @@ def _failed(
 
 __all__ = [
     "BuildEvent", "BuildOutcome", "BuildStatus", "DiagnosisEvent", "LogLine", "PlanEvent",
-    "ProgressEvent", "ProgressTracker", "RetryEvent", "StallEvent", "Step", "StepEvent",
+    "BuildClock", "ProgressEvent", "RetryEvent", "StallEvent", "Step", "StepEvent",
     "StepState", "StepTiming", "decode_line", "retry_plan", "run_build",
 ]

@@ -22,7 +22,7 @@ from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, StepNotice
 from .tags import FLASH_ATTN_TAG_PATTERN
-from .terminal import TerminalProgress, duration
+from .terminal import TerminalProgress, duration, slowest_text
 
 
 def resolve_env(python: Path | None) -> PythonEnv:
@@ -123,6 +123,9 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
         "exit_code": outcome.exit_code,
         "steps": [{"step": s.step.value, "state": s.state.value, "seconds": round(s.seconds, 2)}
                   for s in outcome.steps],
+        "units": len(outcome.units),
+        "slowest_units": [{"name": u.name, "seconds": round(u.seconds, 2)}
+                          for u in outcome.slowest_units],
         "diagnoses": [{"id": h.signature_id, "title": h.title, "cause": h.cause, "fix": h.fix,
                        "line": h.line_number} for h in (report.hits if report else ())],
         "first_error": report.first_error.line if report and report.first_error else None,
@@ -187,6 +190,8 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     outcome = result.build
     if outcome.status is BuildStatus.SUCCEEDED:
         human.write(f"✔ {outcome.message} ({duration(outcome.seconds)})\n  {outcome.wheel}\n")
+        human.write("".join(f"  {line}\n" for line in slowest_text(outcome.slowest_units,
+                                                                   len(outcome.units))))
     else:
         human.write(f"✖ {outcome.message}\n  {outcome.hint}\n")
         report = outcome.diagnosis

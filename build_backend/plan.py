@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .buildtimes import BuildRecord, find_record, load_records, prior_from_record
 from .catalog import (
     GIB,
     ArchKnob,
@@ -44,6 +45,7 @@ from .catalog import (
 )
 from .environment import PythonEnv
 from .errors import WizardError
+from .eta import Prior, PriorSource
 from .hardware import HardwareReport
 from .parallelism import RAM_HEADROOM, Parallelism, choose_parallelism
 from .paths import logs_dir, staging_dir, timestamp
@@ -81,6 +83,7 @@ class BuildPlan:
     cuda_version: tuple[int, int] | None = None
     host_include_var: str = "CPLUS_INCLUDE_PATH"  # INCLUDE for MSVC
     notes: tuple[str, ...] = ()
+    estimate: BuildEstimate | None = None  # how long it should take (the ETA's prior)
 
     def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The full environment of the build: ``base`` (default: this process's) without
@@ -437,7 +440,10 @@ def plan_build(
     )
     for note in notes:
         plan = plan.with_env(note=note)
-    return plan
+    expected = estimate_build(recipe, version, list(selection.gpu_archs), host.cpu_logical,
+                              host.ram_available / GIB, OsName(plat.name), cpu_only=cpu_only,
+                              records=load_records())
+    return replace(plan, estimate=expected)
 
 
 def windows_compiler_env(
@@ -464,6 +470,23 @@ class BuildEstimate:
     core_seconds: float  # total compile work
     targets: int  # archs compiled
     explanation: str
+    units: int = 0  # what ninja compiles ([n/N]'s N)
+    unit_seconds: float = 0.0  # one unit, wall clock, at this parallelism (mean)
+    longest_unit_seconds: float = 0.0  # the slowest unit (0: none stands out)
+    setup_seconds: float = 0.0  # pip and setup.py before the first unit
+    tail_seconds: float = 0.0  # link and wheel after the last unit
+    history: BuildRecord | None = None  # set: from the user's own last build of it here
+
+    def prior(self) -> Prior:
+        """What the build's ETA expects before the build has measured anything."""
+        if self.history is not None:
+            return prior_from_record(self.history, self.jobs)
+        return Prior(
+            total_seconds=self.seconds, jobs=self.jobs, unit_seconds=self.unit_seconds,
+            units=self.units or None, setup_seconds=self.setup_seconds,
+            tail_seconds=self.tail_seconds, longest_unit_seconds=self.longest_unit_seconds,
+            source=PriorSource.RECIPE,
+        )
 
 
 def estimate_build(
@@ -475,8 +498,11 @@ def estimate_build(
     os: OsName,
     *,
     cpu_only: bool = False,
+    records: Sequence[BuildRecord] = (),
 ) -> BuildEstimate:
-    """A build-time estimate from the recipe's measured costs and this machine's parallelism.
+    """A build-time estimate: the user's own last build of this kernel version for these
+    archs on this machine when ``records`` hold one, else the recipe's calibrated costs and
+    this machine's parallelism.
 
     * Work: ``translation_units_per_arch × targets × core_seconds_per_unit`` CPU-core-seconds
       of device code, plus ``host_core_seconds`` of arch-independent code. ``targets`` is what
@@ -485,10 +511,12 @@ def estimate_build(
     * Parallelism: :func:`plan_parallelism`, the build plan's own rule (jobs × nvcc threads
       from the cores and ``memory_gb_per_thread`` of the available RAM). An nvcc thread only
       helps with more than one arch, and there can't be more jobs than units.
-    * Time: ``(fixed_seconds + work / parallel) × windows_factor`` (on Windows).
+    * The longest unit: ``slowest_unit_core_seconds`` per arch; the compile can't end before
+      it, however many jobs run.
+    * Time: ``(fixed_seconds + max(work / parallel, longest unit)) × windows_factor`` (on
+      Windows).
 
-    Calibration: FlashMLA on an H100 with 16 cores: 110 s (SM90 only) and 184 s (both archs);
-    FlashAttention on 64 cores: 3-5 min for two archs (shared/knowledge/failures.md).
+    Calibrated from measured builds (``tests/data/buildtimes/README.md``).
     """
     costs = recipe.build
     selection = select_targets(recipe, version, archs)
@@ -500,20 +528,29 @@ def estimate_build(
     useful_threads = max(1, min(threads, max(1, n_targets)))
     device_work = units * n_targets * costs.core_seconds_per_unit
     work = device_work + costs.host_core_seconds
-    work_items = max(1, units if n_targets else 1)
-    parallel = float(max(1, min(cores, jobs * useful_threads, work_items * useful_threads)))
-    seconds = costs.fixed_seconds + work / parallel
+    # what ninja compiles: the device units (when there are archs) and the host unit
+    ninja_units = max(1, (units if n_targets else 0) + (1 if costs.host_core_seconds > 0 else 0))
+    parallel = float(max(1, min(cores, jobs * useful_threads, ninja_units * useful_threads)))
     factor = costs.windows_factor if os is OsName.WINDOWS else 1.0
-    seconds *= factor
+    per_unit = (device_work / useful_threads + costs.host_core_seconds) / ninja_units
+    longest = costs.slowest_unit_core_seconds * max(1, n_targets) / useful_threads \
+        if n_targets else 0.0
+    compile_s = max(work / parallel, longest)
+    seconds = (costs.fixed_seconds + compile_s) * factor
+    tail = min(costs.tail_seconds, costs.fixed_seconds) * factor
     what = ("the CPU part" if n_targets == 0 else
             f"{n_targets} arch{'s' if n_targets != 1 else ''} × {units} units")
+    bound = (f"; bound by its slowest unit (~{longest:,.0f} s)"
+             if longest > work / parallel else "")
     explanation = (
         f"{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads "
         f"({jobs} job{'s' if jobs != 1 else ''} × {threads} nvcc thread"
-        f"{'s' if threads != 1 else ''}, {cores} cores, {ram_gb:.0f} GB RAM)"
+        f"{'s' if threads != 1 else ''}, {cores} cores, {ram_gb:.0f} GB RAM)" + bound
         + (f", × {factor:g} on Windows" if factor != 1.0 else "")
     )
-    return BuildEstimate(
+    history = find_record(recipe.id, version.label, () if cpu_only else selection.values,
+                          records) if records else None
+    estimate = BuildEstimate(
         seconds=seconds,
         jobs=jobs,
         nvcc_threads=threads,
@@ -521,7 +558,31 @@ def estimate_build(
         core_seconds=work,
         targets=n_targets,
         explanation=explanation,
+        units=ninja_units,
+        unit_seconds=per_unit * factor,
+        longest_unit_seconds=longest * factor,
+        setup_seconds=max(0.0, costs.fixed_seconds * factor - tail),
+        tail_seconds=tail,
     )
+    if history is None:
+        return estimate
+    prior = prior_from_record(history, jobs)
+    when = history.when[:10] or "earlier"
+    return replace(
+        estimate, seconds=prior.total_seconds, history=history,
+        units=prior.units or ninja_units, unit_seconds=prior.unit_seconds,
+        longest_unit_seconds=prior.longest_unit_seconds, setup_seconds=prior.setup_seconds,
+        tail_seconds=prior.tail_seconds,
+        explanation=f"your last build of it on this computer ({when}) took "
+        f"{_minutes(history.total_seconds)} with {history.jobs} parallel jobs"
+        + (f"; this one runs {jobs}" if jobs != history.jobs else ""),
+    )
+
+
+def _minutes(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min"
 
 
 def estimate_build_seconds(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .buildtimes import load_records
 from .catalog import (
     CC,
     Catalog,
@@ -131,7 +132,8 @@ def how_to_get(
     wheels = tuple(c for c in candidate_wheel_urls(recipe, version, machine.env)
                    if c.match.matched)
     estimate = estimate_build(recipe, version, list(verdict.archs), machine.cpu_cores,
-                              machine.ram_gb, machine.os, cpu_only=verdict.cpu_only)
+                              machine.ram_gb, machine.os, cpu_only=verdict.cpu_only,
+                              records=load_records())  # the user's own builds first
     return HowToGet(wheels, estimate)
 
 

@@ -1,7 +1,9 @@
 """A terminal progress display for headless builds.
 
-On a terminal: one line redrawn in place (bar, n/N, step, ETA). Piped into a file or CI log:
-a plain line at each step change and every 10 %, so logs stay readable.
+On a terminal: one line redrawn in place at every unit and every second (bar, n/N units,
+elapsed, time left). Piped into a file or CI log: a plain line at each step change, every
+10 % of the units and every 30 s ("compile 12/73 units · 4 min 10 s elapsed · about 9 min
+left"), so logs stay readable.
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from .build import (
     StepEvent,
     StepState,
 )
+from .eta import Phase, UnitTime
 
 BAR_WIDTH = 30
+PLAIN_EVERY_S = 30.0  # a plain progress line at least this often when not on a terminal
 
 
 def duration(seconds: float) -> str:
@@ -34,6 +38,51 @@ def duration(seconds: float) -> str:
     return f"{hours} h {minutes:02d} min"
 
 
+def time_left(seconds: float | None, overdue: bool = False) -> str:
+    """'about 9 min left', for a person: rounded as far as an estimate deserves."""
+    if seconds is None:
+        return ""
+    if seconds < 10:
+        text = "a few seconds left"
+    elif seconds < 60:
+        text = f"about {max(10, 5 * round(seconds / 5))} s left"
+    elif seconds < 3600:
+        text = f"about {max(1, round(seconds / 60))} min left"
+    else:
+        hours, minutes = divmod(round(seconds / 60), 60)
+        text = f"about {hours} h {minutes:02d} min left"
+    return text + (" (longer than estimated)" if overdue else "")
+
+
+PHASE_WORDS = {Phase.SETUP: "preparing", Phase.COMPILE: "compile",
+               Phase.FINISH: "link and package"}
+
+
+def progress_text(event: ProgressEvent) -> str:
+    """'compile 12/73 units · 4 min 10 s elapsed · about 9 min left'."""
+    if event.unit != "units":  # a download
+        parts = [f"{event.done}/{event.total} {event.unit}" if event.total
+                 else f"{event.done} {event.unit}"]
+    else:
+        what = PHASE_WORDS[event.phase]
+        if event.total and event.phase is not Phase.SETUP:
+            what += f" {event.done}/{event.total} unit{'s' if event.total != 1 else ''}"
+        parts = [what, f"{duration(event.elapsed_seconds)} elapsed"]
+    left = time_left(event.eta_seconds, event.overdue)
+    if left:
+        parts.append(left)
+    return " · ".join(parts)
+
+
+def slowest_text(units: tuple[UnitTime, ...] | list[UnitTime], total: int) -> list[str]:
+    """The slowest compiled units, one line each, for the build's summary."""
+    if not units:
+        return []
+    lines = ["The compiled unit:" if total == 1 else f"Slowest of the {total} compiled units:"]
+    lines += [f"  {duration(u.seconds):>12}  {u.name}" for u in units]
+    return lines
+
+
 class TerminalProgress:
     def __init__(self, out: TextIO, verbose: bool = False, interactive: bool | None = None) -> None:
         self.out = out
@@ -41,9 +90,13 @@ class TerminalProgress:
         self.interactive = out.isatty() if interactive is None else interactive
         self.step = "compile"
         self._last_tenth = -1
+        self._last_plain = -PLAIN_EVERY_S
+        self._last_phase: Phase | None = None
         self._drawn = False
         self._last_draw = 0.0
+        self._width = 0  # of the line drawn last (a shorter one blanks the rest)
         self._progress: ProgressEvent | None = None
+        self._shown: ProgressEvent | None = None  # drawn last
 
     def _clear(self) -> None:
         if self._drawn:
@@ -63,10 +116,9 @@ class TerminalProgress:
             return
         self._last_draw = now
         filled = int(BAR_WIDTH * event.fraction)
-        eta = f", about {duration(event.eta_seconds)} left" if event.eta_seconds else ""
-        line = (f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {event.done}/{event.total} "
-                f"{self.step}{eta}")
-        self.out.write("\r" + line[:99])
+        line = f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {progress_text(event)}"
+        self.out.write("\r" + line[:99].ljust(self._width))
+        self._width = min(99, len(line))
         self.out.flush()
         self._drawn = True
 
@@ -77,12 +129,11 @@ class TerminalProgress:
         elif isinstance(event, ProgressEvent):
             self._progress = event
             if self.interactive:
-                self._draw(event)
+                shown = self._shown
+                self._draw(event, force=shown is None or event.done != shown.done)
+                self._shown = event
             else:
-                tenth = int(event.fraction * 10)
-                if tenth != self._last_tenth:
-                    self._last_tenth = tenth
-                    self._say(f"  {event.done}/{event.total} ({event.fraction:.0%})")
+                self._plain(event)
         elif isinstance(event, StepEvent):
             self.step = event.step.value
             if event.state is StepState.RUNNING:
@@ -98,6 +149,18 @@ class TerminalProgress:
             self._say(f"  (no output for {duration(event.quiet_seconds)}; running: {running})")
         elif isinstance(event, RetryEvent):
             self._say(f"↻ attempt {event.attempt}: {event.reason}")
+
+    def _plain(self, event: ProgressEvent) -> None:
+        """Not a terminal: a line per 10 % of the units, per 30 s, and when the phase
+        changes — never one per event."""
+        tenth = int(event.fraction * 10) if event.total else -1
+        now = event.elapsed_seconds
+        if (tenth != self._last_tenth and event.total) or event.phase is not self._last_phase \
+                or now - self._last_plain >= PLAIN_EVERY_S:
+            self._last_tenth = tenth
+            self._last_phase = event.phase
+            self._last_plain = now
+            self._say(f"  {progress_text(event)}")
 
     def close(self) -> None:
         self._clear()

@@ -34,8 +34,10 @@ from build_backend.build import (
     StepState,
 )
 from build_backend.errors import ExitCode, WizardError
+from build_backend.eta import Phase, UnitTime
 from build_backend.plan import BuildPlan
 from build_backend.terminal import duration as format_duration
+from build_backend.terminal import time_left
 
 from ..widgets.banner import Banner, Tone
 from ..widgets.log_view import LogView
@@ -95,9 +97,9 @@ class BuildPage(SessionPage):
 
         progress_row = QHBoxLayout()
         self.progress = QProgressBar()
-        self.progress.setRange(0, 0)
-        self.progress.setFormat("%v / %m")
-        self.eta = QLabel()
+        self.progress.setRange(0, 0)  # busy until the number of units is known
+        self.progress.setFormat("%v / %m units")
+        self.eta = QLabel()  # "4 min 10 s elapsed · about 9 min left"
         self.cancel_button = QPushButton("Cancel build")
         self.cancel_button.clicked.connect(self.ask_cancel)
         self.rebuild_button = QPushButton("Build again")
@@ -245,10 +247,36 @@ class BuildPage(SessionPage):
     @Slot(object)
     def _on_progress(self, event: object) -> None:
         assert isinstance(event, ProgressEvent)
-        self.progress.setRange(0, event.total)
-        self.progress.setValue(event.done)
-        if event.eta_seconds is not None:
-            self.eta.setText(f"about {format_duration(event.eta_seconds)} left")
+        if event.total:  # a determinate bar once the number of units is known
+            self.progress.setFormat(f"%v / %m {event.unit}")
+            self.progress.setRange(0, event.total)
+            self.progress.setValue(event.done)
+        else:
+            self.progress.setRange(0, 0)
+        self.eta.setText(self.progress_text(event))
+
+    @staticmethod
+    def progress_text(event: ProgressEvent) -> str:
+        """'4 min 10 s elapsed · about 9 min left' (a download: only the time left)."""
+        parts = []
+        if event.unit == "units":
+            if event.phase is Phase.SETUP:
+                parts.append("preparing")
+            elif event.phase is Phase.FINISH:
+                parts.append("packaging")
+            parts.append(f"{format_duration(event.elapsed_seconds)} elapsed")
+        left = time_left(event.eta_seconds, event.overdue)
+        if left:
+            parts.append(left)
+        return " · ".join(parts)
+
+    @staticmethod
+    def slowest_text(units: tuple[UnitTime, ...]) -> str:
+        """'Slowest to compile: bf16.o 2 min 03 s, ...' (names without their folders)."""
+        if not units:
+            return ""
+        return "Slowest to compile: " + ", ".join(
+            f"{u.name.rsplit('/', 1)[-1]} {format_duration(u.seconds)}" for u in units)
 
     @Slot(object)
     def _on_event(self, event: object) -> None:
@@ -307,7 +335,9 @@ class BuildPage(SessionPage):
             self.progress.setRange(0, 1)
             self.progress.setValue(1)
             self.eta.setText(f"took {format_duration(outcome.seconds)}")
-            self.banner.show_message(Tone.OK, outcome.message, f"Log: {outcome.log_path}")
+            slow = self.slowest_text(outcome.slowest_units)
+            self.banner.show_message(Tone.OK, outcome.message,
+                                     (f"{slow}\n" if slow else "") + f"Log: {outcome.log_path}")
             self.rebuild_button.setVisible(False)
         elif outcome.status is BuildStatus.CANCELLED:
             self.eta.setText("")

@@ -52,8 +52,11 @@ handed to the arch knob, "8.0"), ``name`` ("sm_80"), ``runs_on`` (list of cc), `
 (whether NVCC_THREADS is read), ``nvcc_threads_default``, ``max_nvcc_threads`` (the most the
 build plan uses), ``translation_units_per_arch``, ``core_seconds_per_unit`` (CPU-core-seconds to
 compile one unit for one arch), ``host_core_seconds`` (arch-independent compile work),
-``fixed_seconds`` (work that doesn't run in parallel: setup, link, packing) and
-``windows_factor``. See :func:`estimate_build`.
+``fixed_seconds`` (work that doesn't run in parallel: setup, link, packing), of it
+``tail_seconds`` (link and packing, after the last unit), ``slowest_unit_core_seconds`` (the
+slowest unit for one arch: the build can't end before it) and ``windows_factor``. See
+:func:`estimate_build`; the figures are calibrated from measured builds
+(``tests/data/buildtimes/``).
 
 ``[env]``: variables always set for a source build. ``[[knobs]]``: ``name``, ``default``,
 ``meaning`` (documentation of the library's build switches).

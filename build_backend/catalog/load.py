@@ -330,6 +330,8 @@ def _build(f: _Fields) -> BuildCosts:
         host_core_seconds=f.number("host_core_seconds", 0.0),
         fixed_seconds=f.number("fixed_seconds", 30.0),
         windows_factor=f.number("windows_factor", 1.5, positive=True),
+        slowest_unit_core_seconds=f.number("slowest_unit_core_seconds", 0.0),
+        tail_seconds=f.number("tail_seconds", 3.0),
         cpu_only_env=cpu_only_env,
     )
 

@@ -182,8 +182,12 @@ class BuildCosts:
     translation_units_per_arch: int = 1
     core_seconds_per_unit: float = 60.0
     host_core_seconds: float = 0.0
-    fixed_seconds: float = 30.0
+    fixed_seconds: float = 30.0  # setup (pip, setup.py) + tail: not parallel
     windows_factor: float = 1.5
+    # the slowest unit's core-seconds for one arch (0: no unit stands out): a build can't
+    # end before it does, however many jobs run
+    slowest_unit_core_seconds: float = 0.0
+    tail_seconds: float = 3.0  # of fixed_seconds: link and wheel, after the last unit
     # a variable that makes the build compile its CPU part only (recipes with cpu_fallback):
     # the plan sets it to 1 when the target's PyTorch is a CPU-only build
     cpu_only_env: str = ""

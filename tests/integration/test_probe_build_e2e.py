@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,6 +38,20 @@ def test_probe_is_built_verified_installed_and_runs(
     assert document["plan"]["env"]["KSW_PROBE_CPU_ONLY"] == "1"
     assert Path(document["log"]).is_file()
     assert "Verified and installed" in result.stderr
+    # progress in a log (not a terminal): well-formed lines from the start, not one per event
+    progress = [line for line in result.stderr.splitlines() if " elapsed" in line]
+    shape = re.compile(r"^  (preparing|compile [01]/1 unit|link and package 1/1 unit) · "
+                       r"(\d+ s|\d+ min \d\d s) elapsed( · .*left( \(longer than estimated\))?)?$")
+    assert progress and all(shape.match(line) for line in progress), progress
+    assert any(line.startswith("  compile 0/1 unit · ") for line in progress)  # ninja's total
+    assert len(progress) <= 3 + document["seconds"] / 30 + 1
+    assert document["units"] == 1
+    assert document["slowest_units"][0]["name"] == "csrc/probe_attention.o"
+    assert "The compiled unit:" in result.stderr and "csrc/probe_attention.o" in result.stderr
+    # remembered for the next estimate of the probe on this machine
+    history = json.loads((isolated_wizard_data / "buildtimes.json").read_text(encoding="utf-8"))
+    assert [(r["kernel"], r["archs"], len(r["units"])) for r in history["records"]] == [
+        ("probe", [], 1)]
     code = ("import torch, ksw_probe; q = torch.randn(1, 2, 5, 8, dtype=torch.float64); "
             "ref = torch.nn.functional.scaled_dot_product_attention(q, q, q); "
             "print(float((ksw_probe.attention(q, q, q) - ref).abs().max()), "

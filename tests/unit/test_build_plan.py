@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.build import ProgressTracker, decode_line, retry_plan
+from build_backend.build import BuildClock, decode_line, retry_plan
 from build_backend.diagnose import RetryAction
 from build_backend.parallelism import GIB, Parallelism, choose_parallelism
-from build_backend.plan import make_plan
+from build_backend.plan import BuildPlan, make_plan
 from build_backend.processes import EnvChange, EnvMode
 
 
@@ -130,22 +130,30 @@ def test_decoding(raw: bytes, text: str) -> None:
     assert decode_line(raw) == text
 
 
-def test_progress_eta_from_the_pace() -> None:
+def _clock_plan(tmp_path: Path, jobs: int = 1) -> BuildPlan:
+    return make_plan(kernel="k", version="1", source_dir=tmp_path, python=Path("python"),
+                     python_scripts=None, output_dir=tmp_path / "out",
+                     log_path=tmp_path / "log", parallelism=Parallelism(jobs, 1, "test"))
+
+
+def test_progress_eta_from_the_pace_without_an_estimate(tmp_path: Path) -> None:
+    """No recipe estimate, no ninja log: the ETA comes from the pace of the [n/N] lines."""
     now = [0.0]
-    tracker = ProgressTracker(clock=lambda: now[0])
-    assert tracker.feed("running build_ext") is None
-    first = tracker.feed("[1/11] nvcc -c a.cu")
-    assert first is not None and first.eta_seconds is None  # no pace yet
+    clock = BuildClock(_clock_plan(tmp_path), clock=lambda: now[0])
+    assert clock.line("running build_ext") is None
+    start = clock.tick()
+    assert (start.done, start.total, start.eta_seconds) == (0, 0, None)  # nothing to go by
     now[0] = 10.0
-    second = tracker.feed("[2/11] nvcc -c b.cu")
-    assert second is not None and second.eta_seconds == pytest.approx(100.0)  # 10 s × 10 left
+    first = clock.line("[1/11] nvcc -c a.cu -o a.o")
+    assert first is not None and first.elapsed_seconds == 10.0
+    assert first.eta_seconds == pytest.approx(100.0)  # 10 s a unit, one job, 10 to go
     now[0] = 20.0
-    third = tracker.feed("[3/11] nvcc -c c.cu")
-    assert third is not None and third.eta_seconds == pytest.approx(90.0)
-    assert third.fraction == pytest.approx(3 / 11)
+    second = clock.line("[2/11] nvcc -c b.cu -o b.o")
+    assert second is not None and second.eta_seconds == pytest.approx(90.0)
+    assert second.fraction == pytest.approx(2 / 11)
 
 
-def test_progress_reads_pips_indented_ninja_lines() -> None:
-    tracker = ProgressTracker()
-    event = tracker.feed("  [3/24] /usr/local/cuda/bin/nvcc -c a.cu")
+def test_progress_reads_pips_indented_ninja_lines(tmp_path: Path) -> None:
+    clock = BuildClock(_clock_plan(tmp_path))
+    event = clock.line("  [3/24] /usr/local/cuda/bin/nvcc -c a.cu -o a.o")
     assert event is not None and (event.done, event.total) == (3, 24)

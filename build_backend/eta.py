@@ -1,0 +1,523 @@
+"""Progress that tells the truth: elapsed time and the time left of a kernel build.
+
+A torch extension build is ``pip wheel`` → ``setup.py`` → one ninja run that compiles N
+units in parallel (``MAX_JOBS``) → link → wheel. In a pipe, ninja prints ``[n/N] command``
+when a unit *finishes*, and appends every finished unit's start and end (milliseconds since
+ninja started) to ``.ninja_log`` in the build folder. From these, :class:`EtaEstimator`
+says how long the rest takes:
+
+* **before the first unit** — the prior (:class:`Prior`: the user's own last build of this
+  kernel on this machine, else the recipe's calibrated cost model) minus the time elapsed;
+  the total number of units is known as soon as ninja's ``build.ninja`` exists;
+* **while units compile** — the units still to run are scheduled onto the ``jobs`` slots
+  (a list schedule, like ninja's), each unit in flight holding its slot for its expected
+  rest. Unit costs come from what this build has measured so far (finished units, and the
+  age of those in flight), blended with the prior; with history, per unit by name, scaled by
+  how fast this build runs compared with the last one;
+* **bound by the longest unit** — a unit known to be slow (by name from history, or the
+  recipe's ``slowest_unit_core_seconds`` while no unit that long has finished) and a unit in
+  flight for long set a floor: the build cannot end before they do (FlashMLA on an H100
+  spends 109 s of a 125 s compile in one unit);
+* **after the last unit** — link and wheel: the prior's tail.
+
+No total (a build without ninja) or no prior: elapsed only, or the prior alone.
+
+Pure: no files are read here except by :func:`find_ninja_dir` / :class:`NinjaLogReader`,
+which the build runner polls; times are ``time.monotonic()`` seconds handed in by the caller
+(so recorded builds replay exactly, see ``benchmarks/eta_accuracy.py``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+# -- ninja's own records ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UnitTime:
+    """One compiled unit: its name and its start/end in seconds since ninja started."""
+
+    name: str
+    start: float
+    end: float
+
+    @property
+    def seconds(self) -> float:
+        return max(0.0, self.end - self.start)
+
+
+_TEMP_DIR = re.compile(r"(?:^|/)build/temp\.[^/]+/(?:(?:Release|Debug)/)?(.+)$")
+
+
+def unit_name(output: str) -> str:
+    """A unit's name that stays the same from build to build: its object file relative to
+    setuptools' ``build/temp.*`` folder ("csrc/sm90/decode/dense/instantiations/fp16.o"),
+    whatever folder the source was built in."""
+    path = output.strip().strip('"').replace("\\", "/")
+    match = _TEMP_DIR.search(path)
+    if match:
+        return match.group(1)
+    parts = [p for p in path.split("/") if p]
+    return "/".join(parts[-3:]) if parts else path
+
+
+def parse_ninja_log(text: str) -> list[list[UnitTime]]:
+    """The runs in a ``.ninja_log`` (format v5 to v7), oldest first, each in finish order.
+
+    ninja appends one line per finished output: ``start end mtime output hash`` with times in
+    ms since that ninja run started. A later run (a retry in the same folder) starts its
+    clock again, so an end time that goes back starts a new run."""
+    runs: list[list[UnitTime]] = []
+    current: list[UnitTime] = []
+    last_end = -1
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) < 4:
+            continue
+        try:
+            start, end = int(fields[0]), int(fields[1])
+        except ValueError:
+            continue
+        if end < last_end and current:
+            runs.append(current)
+            current = []
+        last_end = end
+        current.append(UnitTime(unit_name(fields[3]), start / 1000.0, end / 1000.0))
+    if current:
+        runs.append(current)
+    return runs
+
+
+def find_ninja_dir(source_dir: Path) -> Path | None:
+    """The folder where ninja runs for a setuptools/torch extension build of ``source_dir``
+    (``build/temp.<platform>-<python>/``, on Windows maybe with ``Release/`` below), once it
+    has a ``build.ninja``; None before that."""
+    build = source_dir / "build"
+    try:
+        temps = [p for p in build.iterdir() if p.name.startswith("temp.") and p.is_dir()]
+    except OSError:
+        return None
+    for temp in sorted(temps, key=_mtime, reverse=True):
+        for folder in (temp, temp / "Release", temp / "Debug"):
+            if (folder / "build.ninja").is_file():
+                return folder
+    return None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+_COMPILE_EDGE = re.compile(r"^build\s+.+?:\s*(\w*compile\w*)\b", re.MULTILINE)
+
+
+def count_ninja_units(build_ninja: str) -> int:
+    """The compile edges in a torch-generated ``build.ninja`` (``compile``, ``cuda_compile``,
+    ``sycl_compile``...): what ninja will report as N in ``[n/N]`` in a fresh folder."""
+    return len(_COMPILE_EDGE.findall(build_ninja))
+
+
+class NinjaLogReader:
+    """Reads what ninja appended to ``.ninja_log`` since the reader was made (an earlier
+    build in the same folder left entries that are not this build's)."""
+
+    def __init__(self, folder: Path, offset: int | None = None) -> None:
+        """``offset``: where this build's entries begin (default: the log's size now)."""
+        self.path = folder / ".ninja_log"
+        self._offset = self._size() if offset is None else offset
+        self._pending = ""
+        self._last_end = -1.0
+        self.units: list[UnitTime] = []  # this build's, in finish order
+
+    def _size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return 0
+
+    def poll(self) -> list[UnitTime]:
+        """The units finished since the last poll (whole lines only)."""
+        try:
+            with open(self.path, "rb") as fh:
+                fh.seek(self._offset)
+                data = fh.read()
+        except OSError:
+            return []
+        if not data:
+            return []
+        self._offset += len(data)
+        text = self._pending + data.decode("utf-8", "replace")
+        complete, _, self._pending = text.rpartition("\n")
+        if not complete:
+            return []
+        new: list[UnitTime] = []
+        for run in parse_ninja_log(complete + "\n"):
+            for unit in run:
+                if unit.end < self._last_end:  # a new ninja run in the same folder (a retry)
+                    self.units.clear()
+                self._last_end = unit.end
+                new.append(unit)
+                self.units.append(unit)
+        return new
+
+
+_OUTPUT_ARG = re.compile(r'(?:\s-o\s+|\s/Fo)("[^"]+"|\S+)')
+
+
+def output_of_command(line: str) -> str | None:
+    """The object a ninja ``[n/N] command`` line writes (``-o x.o``, MSVC's ``/Fox.obj``)."""
+    found = _OUTPUT_ARG.findall(line)
+    return unit_name(found[-1]) if found else None
+
+
+# -- what is expected before the build says anything ------------------------------------------
+
+
+class PriorSource(Enum):
+    HISTORY = "history"  # the user's own last build of this kernel on this machine
+    RECIPE = "recipe"  # the recipe's calibrated cost model
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Prior:
+    """The expected build, before it says anything.
+
+    ``unit_seconds``: one unit's wall-clock time at this build's parallelism;
+    ``longest_unit_seconds``: the slowest unit's (0: not known to stand out);
+    ``unit_costs``: per unit by name, in the order they started (history only)."""
+
+    total_seconds: float
+    jobs: int
+    unit_seconds: float
+    units: int | None = None
+    setup_seconds: float = 0.0  # the build starts → ninja starts
+    tail_seconds: float = 0.0  # the last unit ends → the wheel is written
+    longest_unit_seconds: float = 0.0
+    unit_costs: tuple[tuple[str, float], ...] = ()
+    source: PriorSource = PriorSource.RECIPE
+
+    @property
+    def compile_seconds(self) -> float:
+        return max(0.0, self.total_seconds - self.setup_seconds - self.tail_seconds)
+
+
+def schedule(durations: Iterable[float], slots: Sequence[float], jobs: int) -> float:
+    """When the last of ``durations`` (in start order) ends if each starts on the first free
+    of ``jobs`` slots, ``slots`` being when the busy ones free up (the rest are free now)."""
+    free = sorted(slots)[:jobs] if len(slots) >= jobs else sorted(slots) + \
+        [0.0] * (jobs - len(slots))
+    heapq.heapify(free)
+    end = max(free) if slots else 0.0
+    for duration in durations:
+        start = heapq.heappop(free)
+        finish = start + duration
+        end = max(end, finish)
+        heapq.heappush(free, finish)
+    return end
+
+
+def history_compile_seconds(costs: Sequence[tuple[str, float]], jobs: int) -> float:
+    """The compile time of units with these costs (in start order) on ``jobs`` slots."""
+    return schedule((c for _, c in costs), (), max(1, jobs))
+
+
+# -- the estimate -----------------------------------------------------------------------------
+
+
+class Phase(Enum):
+    SETUP = "setup"  # pip and setup.py before the first compile
+    COMPILE = "compile"
+    FINISH = "finish"  # link and wheel
+
+
+@dataclass(frozen=True)
+class Eta:
+    """Where the build stands: what a progress display shows."""
+
+    elapsed: float
+    remaining: float | None  # seconds; None: nothing to go by
+    done: int
+    total: int  # 0: not known (yet)
+    phase: Phase
+    basis: PriorSource  # what the estimate leans on before this build measured anything
+    overdue: bool = False  # it has run longer than the prior said the whole build would
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+
+# How much an estimate trusts the prior against this build's own measurements, in units.
+PRIOR_WEIGHT = 2.0
+# How uncertain an expected time is (standard deviation of its logarithm): a unit known by
+# name from the user's last build; a unit known only as "a unit of this build"; the recipe's
+# slowest unit; the prior's whole compile before any unit has finished; link and wheel.
+SPREAD_NAMED = 0.2
+SPREAD_UNIT = 0.6
+SPREAD_SLOWEST = 0.3
+SPREAD_PRIOR = 0.3
+SPREAD_TAIL = 0.5
+# The share of slow units when the prior knows the slowest unit's time (FlashMLA: 4 of 24).
+SLOW_SHARE = 0.15
+
+
+@dataclass
+class EtaEstimator:
+    """Feed it the build's events (with their times) and ask :meth:`estimate` at any time."""
+
+    prior: Prior | None
+    jobs: int
+    started: float = 0.0
+    ninja_started: float | None = None
+    total: int = 0  # ninja's N; the prior's unit count is a guess the bar does not show
+    _log: list[UnitTime] = field(default_factory=list)  # .ninja_log: this run's units
+    _line_times: list[float] = field(default_factory=list)  # when [1/N], [2/N]... arrived
+    _names: list[str | None] = field(default_factory=list)  # the units those lines named
+
+    def __post_init__(self) -> None:
+        self.jobs = max(1, self.jobs)
+
+    # -- input ------------------------------------------------------------------------------
+
+    def start(self, now: float) -> None:
+        self.started = now
+
+    def ninja_start(self, now: float, total: int = 0) -> None:
+        """ninja's ``build.ninja`` appeared (ninja starts now); ``total``: its compile edges."""
+        if self.ninja_started is None:
+            self.ninja_started = now
+        if total > 0 and not self._line_times:
+            self.total = total
+
+    def unit_line(self, now: float, done: int, total: int, line: str = "") -> None:
+        """A ``[done/total]`` line: a unit finished (ninja in a pipe prints at the end)."""
+        if total != self.total and self._line_times:
+            # another ninja run (a retry compiles what is left): start over
+            self._line_times.clear()
+            self._names.clear()
+            self._log.clear()
+            self.ninja_started = None
+        self.total = total
+        name = output_of_command(line) if line else None
+        while len(self._line_times) < done:
+            self._line_times.append(now)
+            self._names.append(name)
+        if self.ninja_started is None:
+            # not seen starting: about one expected unit before this line (without a prior:
+            # when the build started)
+            guess = self.prior.unit_seconds if self.prior is not None else now
+            self.ninja_started = max(self.started, now - guess)
+
+    def log_units(self, units: Iterable[UnitTime], now: float) -> None:
+        """New entries of ``.ninja_log`` (exact starts and ends of finished units)."""
+        for unit in units:
+            self._log.append(unit)
+        if self._log:
+            # ninja's clock → ours: a unit's line arrived when it ended
+            offsets = [self._line_times[i] - u.end for i, u in enumerate(self._log)
+                       if i < len(self._line_times)]
+            if not offsets:
+                offsets = [now - self._log[-1].end]
+            offsets.sort()
+            estimate = offsets[len(offsets) // 2]
+            self.ninja_started = estimate if self.ninja_started is None else \
+                min(max(estimate, self.started), now)
+
+    # -- the state of the units -------------------------------------------------------------
+
+    def _units(self, now: float) -> tuple[list[float], list[float], list[str]]:
+        """(durations of finished units, ages of the units in flight, names finished)."""
+        assert self.ninja_started is not None
+        t0 = self.ninja_started
+        total = self.total
+        done = max(len(self._line_times), len(self._log))
+        if self._log and len(self._log) >= done:
+            durations = [u.seconds for u in self._log]
+            names = [u.name for u in self._log]
+            starts = sorted(t0 + u.start for u in self._log)
+            ends = sorted(t0 + u.end for u in self._log)
+        else:  # lines only: the oldest unit in flight is assumed to finish first
+            durations, names, starts, ends = [], [], [], []
+            pending = [t0] * min(self.jobs, total or self.jobs)
+            heapq.heapify(pending)
+            launched = len(pending)
+            for i, at in enumerate(self._line_times):
+                begun = heapq.heappop(pending) if pending else at
+                durations.append(max(0.0, at - begun))
+                names.append(self._names[i] or "")  # "" where the line named no output
+                if not total or launched < total:
+                    heapq.heappush(pending, at)
+                    launched += 1
+            return durations, [max(0.0, now - s) for s in pending], names
+        # every slot restarts when a unit ends; what was started and has not ended is in flight
+        slot_starts = [t0] * min(self.jobs, total or self.jobs)
+        for at in ends:
+            if total and len(slot_starts) >= total:
+                break
+            slot_starts.append(at)
+        in_flight = _multiset_minus(slot_starts, starts)
+        return durations, [max(0.0, now - s) for s in in_flight], names
+
+    # -- output -----------------------------------------------------------------------------
+
+    def estimate(self, now: float) -> Eta:
+        elapsed = max(0.0, now - self.started)
+        prior = self.prior
+        basis = prior.source if prior is not None else PriorSource.NONE
+        overdue = prior is not None and elapsed > prior.total_seconds
+        done = max(len(self._line_times), len(self._log))
+        total = self.total
+        tail = prior.tail_seconds if prior is not None else 0.0
+        if total and done >= total:  # link and wheel
+            last = self._line_times[-1] if self._line_times else now
+            left = _rest(tail, now - last, SPREAD_TAIL) if prior is not None else None
+            return Eta(elapsed, left, done, total, Phase.FINISH, basis, overdue)
+        if prior is None and self.ninja_started is None:
+            return Eta(elapsed, None, done, total, Phase.SETUP, basis)
+        if prior is not None and (self.ninja_started is None or done == 0):
+            # nothing measured yet: the prior, less what has passed
+            if self.ninja_started is None:  # (or a build without ninja: the prior alone)
+                left = _rest(prior.total_seconds, elapsed, SPREAD_PRIOR)
+                return Eta(elapsed, left, done, total, Phase.SETUP, basis, overdue)
+            compile_s = prior.compile_seconds
+            if total and prior.units and total != prior.units:  # another unit count: scale
+                compile_s *= total / prior.units
+            left = _rest(compile_s, now - self.ninja_started, SPREAD_PRIOR)
+            return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
+        if done == 0:
+            return Eta(elapsed, None, done, total, Phase.COMPILE, basis)
+        durations, ages, names = self._units(now)
+        left = self._compile_left(durations, ages, names, total, done)
+        return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
+
+    def _compile_left(self, durations: list[float], ages: list[float], names: list[str],
+                      total: int, done: int) -> float:
+        prior = self.prior
+        queued_count = max(0, (total or done + len(ages)) - done - len(ages))
+        if prior is not None and prior.unit_costs and \
+                any(n in dict(prior.unit_costs) for n in names):
+            return self._left_from_history(prior, durations, ages, names, queued_count)
+        mu0 = prior.unit_seconds if prior is not None else 0.0
+        longest = prior.longest_unit_seconds if prior is not None else 0.0
+        mu = _unit_mean(durations, ages, mu0, PRIOR_WEIGHT if prior is not None else 0.0)
+        kinds = [(1.0, mu, SPREAD_UNIT)]
+        if longest > 1.5 * mu:
+            # ordinary units and a few slow ones (the mean stays mu)
+            ordinary = (mu - SLOW_SHARE * longest) / (1 - SLOW_SHARE)
+            if ordinary > 0:
+                kinds = [(1 - SLOW_SHARE, ordinary, SPREAD_UNIT),
+                         (SLOW_SHARE, longest, SPREAD_SLOWEST)]
+        rests = [_rest_mixed(kinds, a) for a in ages]
+        if longest > 1.5 * mu and ages and not any(d >= 0.7 * longest for d in durations):
+            # a slow unit is known to exist and none that long has ended: the oldest unit in
+            # flight is taken for it (it bounds the build: FlashMLA's 128 s of 141 s)
+            oldest = max(range(len(ages)), key=ages.__getitem__)
+            rests[oldest] = max(rests[oldest], _rest(longest, ages[oldest], SPREAD_SLOWEST))
+        return schedule([mu] * queued_count, rests, self.jobs)
+
+    def _left_from_history(self, prior: Prior, durations: list[float], ages: list[float],
+                           names: list[str], queued_count: int) -> float:
+        costs = dict(prior.unit_costs)
+        finished = set(names)
+        # how fast this build runs compared with the one in history
+        measured = [(d, costs[n]) for d, n in zip(durations, names, strict=False) if n in costs]
+        mean_cost = sum(costs.values()) / max(1, len(costs))
+        weight = PRIOR_WEIGHT * mean_cost
+        speed = (weight + sum(d for d, _ in measured)) / (weight + sum(c for _, c in measured))
+        left = [c * speed for n, c in prior.unit_costs if n not in finished]
+        mu = mean_cost * speed
+        oldest_first = sorted(ages, reverse=True)
+        # in flight: the next units in the order they started last time
+        rests = [_rest(c, a, SPREAD_NAMED) for c, a in zip(left, oldest_first, strict=False)]
+        rests += [_rest(mu, a, SPREAD_UNIT) for a in oldest_first[len(left):]]
+        queued = left[len(ages):]
+        queued = (queued + [mu] * max(0, queued_count - len(queued)))[:queued_count]
+        return schedule(queued, rests, self.jobs)
+
+
+def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> float:
+    """What a unit still needs after ``age`` seconds when it is one of several kinds
+    ``(weight, mean, spread)`` (ordinary units, slow ones) whose durations D are log-normal
+    with these means and log standard deviations: E[D − age | D > age].
+
+    Young, about ``mean − age``; late, a growing share of its age: the longer a unit runs,
+    the likelier it is a slow one, and the less its estimate is worth."""
+    if age <= 0:
+        weight = sum(w for w, m, _ in parts if m > 0)
+        return sum(w * m for w, m, _ in parts if m > 0) / weight if weight > 0 else 0.0
+    weight = total = 0.0
+    for share, mean, spread in parts:
+        if share <= 0 or mean <= 0:
+            continue
+        sigma = max(spread, 1e-3)
+        median = mean * math.exp(-sigma * sigma / 2)
+        z = (math.log(age) - math.log(median)) / sigma
+        weight += share * 0.5 * math.erfc(z / math.sqrt(2))  # P(D > age)
+        total += share * mean * 0.5 * math.erfc((z - sigma) / math.sqrt(2))  # E[D; D > age]
+    if weight < 1e-280:  # far in the tail of every kind: the log-normal tail's limit
+        sigma = max((s for w, m, s in parts if w > 0 and m > 0), default=1.0)
+        mean = max((m for w, m, _ in parts if w > 0), default=age)
+        z = (math.log(age) - math.log(max(mean, 1e-9))) / max(sigma, 1e-3)
+        return age * sigma / max(z, 1e-9)
+    return max(0.0, total / weight - age)
+
+
+def _rest(expected: float, age: float, spread: float) -> float:
+    """:func:`_rest_mixed` for a unit of one kind."""
+    if expected <= 0:
+        return 0.0
+    return _rest_mixed([(1.0, expected, spread)], age)
+
+
+def _unit_mean(durations: Sequence[float], ages: Sequence[float], prior: float,
+               weight: float, spread: float = SPREAD_UNIT) -> float:
+    """The expected time of a unit not yet started: the finished units' times and those in
+    flight (each at least its age, plus its expected rest), blended with the prior."""
+    mu = prior if prior > 0 else (max(durations) if durations else max(ages, default=1.0))
+    if not durations:
+        return mu
+    count = len(durations) + len(ages)
+    for _ in range(30):  # a contraction (in-flight units weigh less than one): converges
+        observed = sum(durations) + sum(a + _rest(mu, a, spread) for a in ages)
+        new = (weight * prior + observed) / (weight + count)
+        if abs(new - mu) < 1e-3:
+            return new
+        mu = new
+    return mu
+
+
+def _multiset_minus(items: Sequence[float], remove: Sequence[float]) -> list[float]:
+    """``items`` without one nearest element for each of ``remove`` (both sorted)."""
+    left = sorted(items)
+    for value in sorted(remove):
+        if not left:
+            break
+        # the nearest remaining element
+        best = min(range(len(left)), key=lambda i: abs(left[i] - value))
+        left.pop(best)
+    return left
+
+
+def slowest(units: Sequence[UnitTime], count: int = 3) -> list[UnitTime]:
+    """The ``count`` slowest units, slowest first."""
+    return sorted(units, key=lambda u: u.seconds, reverse=True)[:count]
+
+
+__all__ = [
+    "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "UnitTime",
+    "count_ninja_units", "find_ninja_dir", "history_compile_seconds", "output_of_command",
+    "parse_ninja_log", "schedule", "slowest", "unit_name",
+]

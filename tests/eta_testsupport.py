@@ -1,0 +1,52 @@
+"""A real recorded build, replayed by a child process at a chosen speed, as a build plan
+(for the runner, CLI-output and Build-page tests of the progress and ETA)."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from build_backend.build import BuildEvent, BuildOutcome, run_build
+from build_backend.catalog import OsName, load_catalog
+from build_backend.parallelism import Parallelism
+from build_backend.plan import BuildEstimate, BuildPlan, estimate_build, make_plan
+
+TESTS = Path(__file__).resolve().parent
+REPLAY = TESTS / "data" / "standins" / "replay_build.py"
+BUILDTIMES = TESTS / "data" / "buildtimes"
+FLASHMLA = "flashmla-sm90-h100-pip"  # 24 units, 142 s on the H100 device
+
+
+def faster(estimate: BuildEstimate, speed: float) -> BuildEstimate:
+    """The recipe's estimate for a replay that runs ``speed`` times faster than the build."""
+    return replace(estimate, seconds=estimate.seconds / speed,
+                   unit_seconds=estimate.unit_seconds / speed,
+                   longest_unit_seconds=estimate.longest_unit_seconds / speed,
+                   setup_seconds=estimate.setup_seconds / speed,
+                   tail_seconds=estimate.tail_seconds / speed)
+
+
+def replay_plan(tmp_path: Path, speed: float, recording: str = FLASHMLA) -> BuildPlan:
+    """The FlashMLA sm_90 build of the H100 device, replayed ``speed`` times faster, planned
+    as the wizard plans it (16 jobs, the recipe's estimate)."""
+    recipe = load_catalog().get("flashmla")
+    version = recipe.versions[0]
+    source = tmp_path / "FlashMLA"
+    source.mkdir(parents=True, exist_ok=True)
+    out = tmp_path / "staging"
+    plan = make_plan(kernel=recipe.id, version=version.label, source_dir=source,
+                     python=Path(sys.executable), python_scripts=None, output_dir=out,
+                     log_path=tmp_path / "logs" / "build.log",
+                     parallelism=Parallelism(16, 1, "16 jobs (as on the H100 device)"),
+                     archs=("9.0",))
+    estimate = estimate_build(recipe, version, ["9.0"], 16, 125, OsName.LINUX)
+    return replace(plan, estimate=faster(estimate, speed), command=(
+        sys.executable, str(REPLAY), str(out), str(BUILDTIMES / f"{recording}.tlog"),
+        str(speed)))
+
+
+def replay(tmp_path: Path, speed: float) -> tuple[BuildOutcome, list[BuildEvent]]:
+    events: list[BuildEvent] = []
+    outcome = run_build(replay_plan(tmp_path, speed), events.append)
+    return outcome, events
