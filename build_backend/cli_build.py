@@ -253,6 +253,9 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
             "report": str(r.saved.json_path),
             "changes": [str(c) for c in (r.comparison.changes if r.comparison else ())],
             "regressions": list(r.comparison.regressions if r.comparison else ()),
+            "not_run": list(r.comparison.not_run if r.comparison else ()),
+            "quick": r.report.quick,
+            "compared_with": str(r.previous.json_path) if r.previous else None,
         } for r in results], out, indent=2)
         out.write("\n")
     else:

@@ -35,7 +35,7 @@ from build_backend.paths import data_dir, timestamp
 from build_backend.reports import make_bundle
 from build_backend.reverify import ReverifyResult
 from build_backend.stage import FlowOutcome
-from build_backend.verify import VerifyReport
+from build_backend.verify import CaseStatus, VerifyReport
 
 from ..widgets.error_chart import ErrorChart
 from ..workers import BackgroundTask
@@ -237,12 +237,13 @@ class VerifyPage(SessionPage):
         for row, case in enumerate(report.cases):
             worst = "; ".join(f"{m.name} {m.cell()}" for m in case.measures)
             cells = (case.name, case.dtype, "yes" if case.causal else "no", worst,
-                     case.status.value.upper())
+                     case.status.label)  # a check that did not run is "NOT RUN", not red
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if column == 4:
-                    item.setForeground(Qt.GlobalColor.darkGreen if case.passed
-                                       else Qt.GlobalColor.red)
+                    item.setForeground(
+                        Qt.GlobalColor.darkGreen if case.passed else Qt.GlobalColor.gray
+                        if case.status is CaseStatus.SKIPPED else Qt.GlobalColor.red)
                 if case.reasons:
                     item.setToolTip("\n".join(case.reasons))
                 self.table.setItem(row, column, item)
