@@ -403,6 +403,11 @@ def _conda_env_prefixes(environ: Mapping[str, str], home: Path) -> list[tuple[Pa
     return prefixes
 
 
+# What "no --python" means, in discover_candidates' order (the CLI's help texts say it).
+PYTHON_DEFAULT = ("default: the active virtual or conda environment, else the Python running "
+                  "this wizard; 'detect' lists the candidates")
+
+
 def discover_candidates(
     platform: Platform | None = None,
     environ: Mapping[str, str] | None = None,
