@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__
+from .advice import use_terminal
 from .environment import (
     PYTHON_DEFAULT,
     Candidate,
@@ -127,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    use_terminal()  # advice names commands to run, never a page of the wizard
     stream = out if out is not None else sys.stdout
     parser = build_parser()
     try:

@@ -287,7 +287,8 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
             "schema": "ksw.kernels/1",
             "problems": [str(p) for p in catalog.problems],
             "kernels": [{
-                "id": r.id, "name": r.name, "version": v.label, "recommended": rec,
+                "id": r.id, "name": r.name, "version": v.label,
+                "recommended": rec and d.available,  # never a version that does not fit
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
             } for r, v, d, rec in rows],
@@ -308,6 +309,8 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  ✖ does not fit: {best[1].summary}\n")
             for reason in best[1].reasons:
                 out.write(f"      - {reason.text}\n")
+                if reason.hint:
+                    out.write(f"        → {reason.hint}\n")
         out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
     for problem in catalog.problems:
         out.write(f"! broken recipe: {problem}\n")

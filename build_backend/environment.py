@@ -18,6 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .advice import prerequisite_fix
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
 from .platforms import current as current_platform
@@ -342,7 +343,8 @@ def _verdict(
         return (
             EnvStatus.NO_TORCH,
             f"Python {version} without PyTorch.",
-            "The next page can install a CUDA build of PyTorch that fits your driver.",
+            f"Install PyTorch into it: {prerequisite_fix('python-env')} (it picks the build "
+            "that fits this computer).",
             "",
         )
     if torch is None:
@@ -359,7 +361,8 @@ def _verdict(
             EnvStatus.CPU_TORCH,
             f"Python {version} with PyTorch {torch.version}, a CPU-only build: only the CPU "
             "probe kernel can be built here.",
-            "For GPU kernels, install a CUDA build of PyTorch (the next page offers it).",
+            "For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: "
+            f"{prerequisite_fix('python-env')}.",
             "",
         )
     if not torch.cuda_available:

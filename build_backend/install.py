@@ -18,6 +18,7 @@ from typing import Any
 
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
+from .advice import choose_python
 from .errors import ProcessError, WizardError
 from .paths import backups_dir, data_dir, timestamp
 from .processes import CapturedOutput, run_captured
@@ -70,7 +71,7 @@ def installed_files(python: Path, name: str) -> dict[str, Any]:
         raise InstallError(
             f"Could not ask {python} which files of {name} it has installed.",
             why=(result.stderr or out).strip()[-500:],
-            hint="Check that this Python environment still works (the Hardware page).",
+            hint=f"Check that this Python environment still works, or {choose_python()}.",
         )
     data: dict[str, Any] = json.loads(out[begin + len(BEGIN) : end])
     return data

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .advice import choose_python, prerequisite_fix
 from .catalog import (
     GIB,
     ArchKnob,
@@ -353,16 +354,16 @@ def plan_build(
         raise PlanError(
             f"The chosen Python ({env.executable}) has no PyTorch, which every kernel build "
             "needs.",
-            hint="Install PyTorch into it (the Prerequisites step offers it), or choose "
-            "another environment.",
+            hint=f"Install PyTorch into it ({prerequisite_fix('python-env')}), or "
+            f"{choose_python()}.",
         )
     torch_cuda = env.torch.cuda_version
     cpu_only = torch_cuda is None
     if cpu_only and not recipe.requirements.cpu_fallback:
         raise PlanError(
             f"{recipe.name} needs a CUDA build of PyTorch; {env.executable} has a CPU-only one.",
-            hint="Install a CUDA build of PyTorch (the Prerequisites step offers it), or "
-            "choose another environment.",
+            hint=f"Install a CUDA build of PyTorch ({prerequisite_fix('python-env')}), or "
+            f"{choose_python()}.",
         )
     bundled = recipe.source.kind is SourceKind.LOCAL
     source = request.source_dir

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .build import BuildOutcome, BuildStatus, run_build
-from .catalog import Catalog, Machine, load_catalog
+from .catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict, assess, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, detect
@@ -37,6 +37,7 @@ from .install import InstallResult, install_wheel, load_installs
 from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
+from .prereqs.kernels import missing_for, with_prerequisites
 from .reverify import ReverifyResult, reverify_all
 from .stage import FlowOutcome, verify_then_install
 from .toolkits import CudaToolkit, discover_toolkits
@@ -234,6 +235,8 @@ class Session:
         """After a fix: gather that check's facts again and run every check."""
         if self.facts is None:
             return self.check()
+        if check in (CheckId.CUDA, CheckId.COMPAT):
+            self._toolkits = None  # a fix may have installed one: the Kernel step looks again
         return self._checked(self.services.refresh(self.facts, check))
 
     def _checked(self, facts: SystemFacts) -> list[CheckResult]:
@@ -245,7 +248,21 @@ class Session:
         return results
 
     def blocking_checks(self) -> list[CheckResult]:
+        """What no kernel can do without (the wizard cannot go on to the Kernel step)."""
         return [r for r in self.checks if r.blocks]
+
+    def checks_ruling_out(self, recipe: Recipe) -> list[CheckResult]:
+        """The checks that found something missing that this kernel needs (the probe needs
+        none of them: it builds its CPU part)."""
+        return missing_for(recipe, self.checks)
+
+    def verdict(self, recipe: Recipe, version: RecipeVersion,
+                machine: Machine | None = None) -> Verdict:
+        """Whether a kernel version can be built here: the recipe's own verdict
+        (:func:`~build_backend.catalog.assess`) plus what the prerequisite checks found missing
+        for it, each with a way to its Fix. The Kernel page and the CLI show this."""
+        judged = machine if machine is not None else self.machine()
+        return with_prerequisites(assess(recipe, version, judged), recipe, self.checks)
 
     # -- choose -----------------------------------------------------------------------
 

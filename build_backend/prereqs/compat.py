@@ -20,7 +20,7 @@ from ..toolchain import (
 from .cuda import chosen_toolkit, gpu_build_expected
 from .facts import GccFacts, SystemFacts, ToolkitFacts
 from .fixes import VsBuildToolsFix
-from .model import CheckId, CheckResult, CheckStatus, Fix
+from .model import CheckId, CheckResult, CheckStatus, Fix, scoped
 from .versions import vtext
 
 TITLE = "Compiler and CUDA fit together"
@@ -62,8 +62,10 @@ def check_compat(facts: SystemFacts) -> CheckResult:
 
     def result(status: CheckStatus, summary: str, detail: str, hint: str = "",
                fix: Fix | None = None) -> CheckResult:
-        return CheckResult(CheckId.COMPAT, TITLE, status, summary, detail + "\n" + WHY, hint,
-                           fix, payload)
+        # only CUDA builds pair the compiler with nvcc: a misfit rules out the GPU kernels
+        return CheckResult(CheckId.COMPAT, TITLE, scoped(status, True), summary,
+                           detail + "\n" + WHY, hint, fix, payload,
+                           facts.gpu_kernels if status.blocks else ())
 
     if tk is None:
         if gpu_build_expected(facts):
