@@ -11,13 +11,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..advice import fix_command
 from ..environment import PYTHON_DEFAULT, discover_candidates
 from ..errors import ExitCode, WizardError
 from ..hardware import NvmlApi
 from ..platforms import current as current_platform
 from .checks import CHECKS, find_fix, run_check, run_checks
 from .facts import SystemFacts, gather_facts, refresh
-from .model import CheckResult, CheckStatus, FixOutcome, FixProgress, FixStatus
+from .model import (
+    CheckResult,
+    CheckStatus,
+    FixOutcome,
+    FixProgress,
+    FixStatus,
+    needed_for_text,
+)
 
 SCHEMA = "ksw.check/1"
 FIX_IDS = ("git-longpaths", "ninja")  # fixes that can be asked for by name at any time
@@ -84,6 +92,9 @@ def _gather(args: argparse.Namespace) -> SystemFacts:
 
 def format_result(result: CheckResult, verbose: bool = True) -> str:
     lines = [f"{result.status.label:<8} {result.title} — {result.summary}"]
+    if result.needed_for:
+        lines.append(f"           {needed_for_text(result.needed_for, first=True)} (the probe "
+                     "kernel builds without it).")
     if verbose and result.detail:
         lines += [f"           {line}" for line in result.detail.splitlines()]
     if result.hint:
@@ -135,6 +146,13 @@ def run_check_command(args: argparse.Namespace, out: TextIO) -> int:
             out.write("✔ Nothing blocks the build"
                       + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings
                          else "") + ".\n")
+            ruling = [r for r in results if r.rules_out]
+            if ruling:
+                kernels = list(dict.fromkeys(k for r in ruling for k in r.needed_for))
+                out.write(f"  The probe kernel can be built now. {' / '.join(kernels)} "
+                          f"need{'s' if len(kernels) == 1 else ''} a fix first:\n")
+                out.write("".join(f"    {r.title}: {fix_command(r.id.value)}\n"
+                                  for r in ruling))
     return int(ExitCode.FAILURE if blocked else ExitCode.OK)
 
 

@@ -75,9 +75,11 @@ def scoped(status: CheckStatus, gpu_only: bool) -> CheckStatus:
     return CheckStatus.WARNING if gpu_only and status.blocks else status
 
 
-def needed_for_text(kernels: tuple[str, ...] | list[str]) -> str:
-    """'needed for FlashAttention 2 / FlashMLA / DeepEP'."""
-    return "needed for " + " / ".join(kernels) if kernels else ""
+def needed_for_text(kernels: tuple[str, ...] | list[str], first: bool = False) -> str:
+    """'needed for FlashAttention 2 / FlashMLA / DeepEP' ('Needed …' with ``first``)."""
+    if not kernels:
+        return ""
+    return ("Needed" if first else "needed") + " for " + " / ".join(kernels)
 
 
 class FixStatus(Enum):
