@@ -45,6 +45,21 @@ def prerequisite_fix(check: str) -> str:
     return "the Prerequisites step can do it (its Fix button)"
 
 
+def prerequisite_commands(check: str) -> str:
+    """Where the commands are that a person must run for a prerequisite (a fix that needs
+    sudo on Linux): shown by the Prerequisites step, or by the fix command."""
+    if _current is FrontEnd.TERMINAL:
+        return f"'{fix_command(check)}' shows the commands to run"
+    return "the Prerequisites step shows the commands to run"
+
+
+def prerequisite_check(check: str) -> str:
+    """Where a prerequisite's advice is, when the wizard has no fix for it."""
+    if _current is FrontEnd.TERMINAL:
+        return f"'{CLI} check' says what to do"
+    return "the Prerequisites step says what to do"
+
+
 def choose_python() -> str:
     """Where another Python environment is chosen."""
     if _current is FrontEnd.TERMINAL:
@@ -60,4 +75,5 @@ def choose_kernel_version() -> str:
 
 
 __all__ = ["CLI", "FrontEnd", "choose_kernel_version", "choose_python", "fix_command",
-           "front_end", "prerequisite_fix", "use_terminal"]
+           "front_end", "prerequisite_check", "prerequisite_commands", "prerequisite_fix",
+           "use_terminal"]

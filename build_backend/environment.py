@@ -343,8 +343,8 @@ def _verdict(
         return (
             EnvStatus.NO_TORCH,
             f"Python {version} without PyTorch.",
-            f"Install PyTorch into it: {prerequisite_fix('python-env')} (it picks the build "
-            "that fits this computer).",
+            f"Install the PyTorch build that fits this computer into it: "
+            f"{prerequisite_fix('python-env')}.",
             "",
         )
     if torch is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..advice import prerequisite_fix
+from ..advice import prerequisite_check, prerequisite_commands, prerequisite_fix
 from ..catalog import Reason, ReasonKind, Recipe, Verdict
 from .model import CheckResult
 
@@ -27,10 +27,13 @@ def prerequisite_reason(check: CheckResult) -> Reason:
     fix = check.fix
     if fix is not None and fix.automatic:
         hint = f"{fix.title}: {prerequisite_fix(check.id.value)}."
+    elif fix is not None:  # commands to run yourself (sudo)
+        hint = f"{fix.title}: {prerequisite_commands(check.id.value)}."
     elif check.hint:
         hint = check.hint
     else:
-        hint = f"See the {check.title} check: {prerequisite_fix(check.id.value)}."
+        hint = f"{prerequisite_check(check.id.value)[:1].upper()}" \
+            f"{prerequisite_check(check.id.value)[1:]}."
     return Reason(ReasonKind.PREREQUISITE, f"{check.title}: {check.summary}", hint,
                   fix_check=check.id.value)
 

@@ -21,6 +21,7 @@ from build_backend.errors import ExitCode
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 H100 = DATA / "nvml" / "h100-driver580.json"
+NO_DRIVER = DATA / "nvml" / "no-driver-linux.json"
 
 
 @pytest.fixture()
@@ -46,15 +47,25 @@ def test_fix_without_a_terminal_and_without_yes_runs_nothing(tmp_path: Path,
     assert pip_freeze(bare_env) == before  # no PyTorch was installed
 
 
-def test_fix_dry_run_without_a_terminal_still_shows_what_would_run(tmp_path: Path,
+def test_fix_dry_run_on_a_machine_without_gpu_shows_the_cpu_build(tmp_path: Path,
                                                                   bare_env: Path) -> None:
-    """fix python-env --dry-run without a terminal → exit 0, the pip command shown, nothing run"""
-    before = pip_freeze(bare_env)
+    """fix python-env --dry-run, no NVIDIA driver (recorded) → the CPU build of PyTorch, its size"""
     result = run_cli("fix", "python-env", "--python", str(bare_env), "--dry-run",
-                     data=tmp_path / "data", timeout=120)
-    output = assert_clean_failure(result, int(ExitCode.OK), "What will run:", "dry run")
-    assert "-m pip install" in output
-    assert pip_freeze(bare_env) == before
+                     "--replay", str(NO_DRIVER), data=tmp_path / "data", timeout=120)
+    output = assert_clean_failure(result, int(ExitCode.OK), "What will run:", "dry run",
+                                  "Install PyTorch (CPU build)", "about 200 MB")
+    assert "--index-url https://download.pytorch.org/whl/cpu" in output
+    assert "fits your driver" not in output and "page" not in output.lower()
+
+
+def test_check_with_cxx_naming_no_compiler_blocks_and_names_the_variable(tmp_path: Path) -> None:
+    """check with CXX=/opt/nonexistent/g++ → exit 1, the compiler check names CXX (was: OK)"""
+    result = run_cli("check", "--python", sys.executable, data=tmp_path / "data", timeout=120,
+                     CXX="/opt/nonexistent/g++")
+    output = assert_clean_failure(result, int(ExitCode.FAILURE),
+                                  "The CXX variable is set to /opt/nonexistent/g++",
+                                  "unset CXX", "block the build: C++ compiler")
+    assert "page" not in output.lower()
 
 
 def test_detect_record_says_where_it_saved(tmp_path: Path) -> None:

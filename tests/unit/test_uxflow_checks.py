@@ -95,7 +95,7 @@ def test_the_session_verdict_rules_out_what_the_checks_found_missing(tmp_path: P
     (reason,) = [r for r in verdict.reasons if r.fix_check]
     assert reason.fix_check == "cuda-toolkit"
     assert reason.text == "CUDA toolkit: No CUDA toolkit is installed."
-    assert "the Prerequisites step can do it" in reason.hint
+    assert reason.hint == "Install CUDA 13.0: the Prerequisites step shows the commands to run."
     probe = catalog.get("probe")
     assert session.verdict(probe, probe.newest, machine).available  # the probe still builds
     # never the same prerequisite twice (the recipe's own CPU-only reason names python-env)
