@@ -446,10 +446,10 @@ class KernelPage(SessionPage):
         names = (build_archs(recipe, version, self.machine).names
                  if verdict.available and not verdict.cpu_only and self.machine is not None
                  else ())
-        self.details.setHtml(details_html(recipe, version, verdict, names))
+        way_back = any(r.fix_check for r in verdict.reasons) and self._prerequisites_reachable()
+        self.details.setHtml(details_html(recipe, version, verdict, names, way_back))
         self.wsl_button.setVisible(verdict.alternative == "wsl2")
-        self.prereqs_button.setVisible(any(r.fix_check for r in verdict.reasons)
-                                       and self._prerequisites_reachable())
+        self.prereqs_button.setVisible(way_back)
 
     # -- the way back to a prerequisite's Fix ----------------------------------------------------
 

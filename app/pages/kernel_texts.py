@@ -83,9 +83,10 @@ def problems_text(catalog: Catalog) -> tuple[str, str] | None:
 
 
 def details_html(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
-                 build_names: Sequence[str]) -> str:
+                 build_names: Sequence[str], way_back: bool = False) -> str:
     """The details of one version: what it is, whether it fits (every reason with what to do),
-    its warnings. ``build_names``: what it will be built for ('sm_90', ...)."""
+    its warnings. ``build_names``: what it will be built for ('sm_90', ...); ``way_back``:
+    the button to the Prerequisites page is there."""
     e = html.escape
     out = [f"<b>{e(recipe.name)} {e(version.label)}</b> — {e(recipe.description)}"]
     facts = [f"License: {e(recipe.license)}"]
@@ -112,7 +113,7 @@ def details_html(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
                 if reason.hint else ""
             out.append(f"<li>{e(reason.text)}{hint}</li>")
         out.append("</ul>")
-        if any(r.fix_check for r in verdict.reasons):
+        if way_back and any(r.fix_check for r in verdict.reasons):
             out.append(f"<p>The Prerequisites page can fix this: “{e(GO_TO_PREREQUISITES)}” "
                        "takes you there; come back here when it is done.</p>")
     if verdict.warnings:
