@@ -67,6 +67,13 @@ def choose_python() -> str:
     return "choose another one on the Hardware step"
 
 
+def choose_source() -> str:
+    """Where the kernel's source is chosen."""
+    if _current is FrontEnd.TERMINAL:
+        return "pass it with --source PATH"
+    return "choose it on the Kernel step"
+
+
 def choose_kernel_version() -> str:
     """Where the kernel versions are listed."""
     if _current is FrontEnd.TERMINAL:
@@ -74,6 +81,8 @@ def choose_kernel_version() -> str:
     return "the Kernel step lists them"
 
 
-__all__ = ["CLI", "FrontEnd", "choose_kernel_version", "choose_python", "fix_command",
-           "front_end", "prerequisite_check", "prerequisite_commands", "prerequisite_fix",
-           "use_terminal"]
+__all__ = [
+    "CLI", "FrontEnd", "choose_kernel_version", "choose_python", "choose_source",
+    "fix_command", "front_end", "prerequisite_check", "prerequisite_commands",
+    "prerequisite_fix", "use_terminal",
+]

@@ -30,7 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .advice import choose_python, prerequisite_fix
+from .advice import choose_python, choose_source, prerequisite_fix
 from .catalog import (
     GIB,
     ArchKnob,
@@ -370,11 +370,11 @@ def plan_build(
     if source is None:
         if not bundled:
             raise PlanError(f"{recipe.name} needs its source first.",
-                            hint="Choose where the source comes from (Kernel step or --source).")
+                            hint=f"Say where the source comes from: {choose_source()}.")
         source = resource_path(recipe.source.path or "")
     if not source.is_dir():
         raise PlanError(f"The source folder {source} does not exist.",
-                        hint="Choose the kernel's source again (Kernel step or --source).")
+                        hint=f"Choose the kernel's source again: {choose_source()}.")
     root = build_root if build_root is not None else plat.default_build_root()
     if stage:
         root.mkdir(parents=True, exist_ok=True)

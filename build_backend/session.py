@@ -28,6 +28,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
+from .advice import choose_python
 from .build import BuildOutcome, BuildStatus, run_build
 from .catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict, assess, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
@@ -177,8 +178,8 @@ class Session:
                             hint="Go back to the Hardware step and let it finish.")
         if self.environment is None:
             raise FlowError("No Python environment has been chosen yet.",
-                            hint="Choose the Python that gets the kernel on the Hardware step "
-                            "(headless: --python PATH).")
+                            hint="Choose the Python that gets the kernel: "
+                            + choose_python().replace("another one", "one") + ".")
         return self.environment, self.hardware
 
     def machine(self, selected: Sequence[int] | None = None) -> Machine:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..advice import choose_python
 from ..environment import EnvStatus
 from .cuda import gpu_ccs
 from .facts import SystemFacts
@@ -95,7 +96,8 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         return CheckResult(CheckId.PYTHON_ENV, TITLE, CheckStatus.MISSING,
                            "No Python environment is chosen for the kernel.",
                            "The wizard found no Python interpreter to install into.",
-                           "Choose the Python that should get the kernel (--python PATH).")
+                           f"Choose the Python that should get the kernel: {choose_python()}."
+                           .replace("another one", "one"))
     torch = env.torch
     payload: dict[str, Any] = {
         "python": str(env.executable),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from build_backend import advice
 from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
 from build_backend.hardware import GpuInfo, HardwareReport, HostInfo, NvmlState, detect
 from build_backend.msvc import MsvcFacts, VsInstanceFacts
@@ -682,7 +683,12 @@ def test_32_bit_python_is_blocked_without_a_fix() -> None:
 def test_no_environment_chosen() -> None:
     result = check_python_env(facts(env=None))
     assert result.status is CheckStatus.MISSING
-    assert "--python PATH" in result.hint
+    assert "choose one on the Hardware step" in result.hint  # the wizard's words
+    advice.use_terminal()
+    try:
+        assert "--python PATH" in check_python_env(facts(env=None)).hint  # the terminal's
+    finally:
+        advice.use_terminal(False)
 
 
 def test_pip_progress_modes() -> None:
