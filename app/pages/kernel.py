@@ -18,6 +18,7 @@ from typing import cast
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -377,7 +378,7 @@ class KernelPage(SessionPage):
         assert row >= 0, f"{recipe_id} has no version {label}"
         combo.setCurrentIndex(row)
 
-    def version_combo(self, recipe_id: str) -> QWidget:
+    def version_combo(self, recipe_id: str) -> QComboBox:
         return self.tree.combo(recipe_id)
 
     def is_greyed(self, recipe_id: str) -> bool:

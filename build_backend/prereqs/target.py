@@ -170,7 +170,7 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         findings.append((CheckStatus.BLOCKED, env.summary, env.hint, False))
         steps.append(torch_step(facts, replace=True))
     elif torch.cuda is None:
-        if has_gpu or driver is not None:
+        if has_gpu:  # (without one, the Fix could only reinstall the CPU build it has)
             findings.append((CheckStatus.MISSING, f"PyTorch {torch.version} here is a CPU-only "
                              "build, so GPU kernels can't be built for it (the probe kernel's "
                              "CPU part can).", "", True))
