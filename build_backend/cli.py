@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import TextIO
 
 from . import __version__
-from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
+from .advice import use_terminal
+from .environment import (
+    PYTHON_DEFAULT,
+    Candidate,
+    PythonEnv,
+    discover_candidates,
+    inspect_python,
+)
 from .errors import ExitCode, WizardError
 from .hardware import HardwareReport, NvmlState, detect, format_bytes
 from .nvml_record import ReplayNvmlApi, save_recording
@@ -40,19 +47,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--python",
         metavar="PATH",
         type=Path,
-        help="the interpreter to inspect (default: the first discovered candidate)",
+        help=f"the interpreter to inspect ({PYTHON_DEFAULT})",
     )
     detect_cmd.add_argument(
         "--record",
         metavar="FILE",
         type=Path,
-        help="also save NVML's raw answers to FILE (for bug reports)",
+        help="also save NVML's raw answers to FILE, for a bug report (default: not saved)",
     )
     detect_cmd.add_argument(
         "--replay",
         metavar="FILE",
         type=Path,
-        help="show a recorded machine (a file written by --record) instead of this one",
+        help="show the GPUs of a recorded machine (a file written by --record) instead of "
+        "this one's (default: this computer's)",
     )
     build_cmd = commands.add_parser(
         "build",
@@ -61,9 +69,14 @@ def build_parser() -> argparse.ArgumentParser:
         "folder), verify it against PyTorch from there, and install it only if it passes.",
     )
     build_cmd.add_argument("--kernel", default="probe", help="the kernel to build (default: probe)")
-    build_cmd.add_argument("--version", dest="kernel_version", help="the kernel version")
-    build_cmd.add_argument("--source", type=Path, help="a local source folder to build from")
-    build_cmd.add_argument("--python", type=Path, help="the target interpreter")
+    build_cmd.add_argument("--version", dest="kernel_version",
+                           help="the kernel version (default: the one recommended for this "
+                           "computer; 'kernels' lists them)")
+    build_cmd.add_argument("--source", type=Path,
+                           help="a local source folder or archive to build from (default: "
+                           "download the recipe's source)")
+    build_cmd.add_argument("--python", type=Path,
+                           help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
     build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
     build_cmd.add_argument("--replay", metavar="FILE", type=Path,
                            help="plan for a recorded machine (a file written by 'detect "
@@ -91,16 +104,23 @@ def build_parser() -> argparse.ArgumentParser:
         description="Verify kernels the wizard installed, compare with the last passing "
         "report, and name what changed. Exit code 0 only when everything passes.",
     )
-    verify_cmd.add_argument("--kernel", help="only this kernel (with --python)")
-    verify_cmd.add_argument("--python", type=Path, help="the environment it is installed in")
-    verify_cmd.add_argument("--quick", action="store_true", help="only the essential cases")
+    verify_cmd.add_argument("--kernel",
+                            help="only this kernel (with --python; default: every kernel the "
+                            "wizard installed)")
+    verify_cmd.add_argument("--python", type=Path,
+                            help="only the kernel installed in this interpreter (default: "
+                            "every environment the wizard installed into)")
+    verify_cmd.add_argument("--quick", action="store_true",
+                            help="only the essential checks (default: all of them); compared "
+                            "with earlier quick verifications")
     verify_cmd.add_argument("--json", action="store_true", help="print the reports as JSON")
 
     kernels_cmd = commands.add_parser(
         "kernels",
         help="list the kernels and versions, and whether each fits this computer",
     )
-    kernels_cmd.add_argument("--python", type=Path, help="the target interpreter")
+    kernels_cmd.add_argument("--python", type=Path,
+                             help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
     kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
     kernels_cmd.add_argument("--online", action="store_true",
                              help="also ask GitHub for versions newer than the bundled list")
@@ -114,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    use_terminal()  # advice names commands to run, never a page of the wizard
     stream = out if out is not None else sys.stdout
     parser = build_parser()
     try:
@@ -172,8 +193,14 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
         hardware = detect(lambda: replay)
     else:
         hardware = detect()
+    notes = sys.stderr if args.json else out  # --json keeps stdout a JSON document
     if args.record is not None:
         save_recording(args.record)
+        notes.write(f"Saved NVML's answers for this computer to {args.record.resolve()}\n"
+                    "  Attach it to a bug report; 'detect --replay FILE' shows this machine "
+                    "from it.\n\n")
+    if args.replay is not None:
+        notes.write(replay_notice(args.replay))
 
     candidates = discover_candidates()
     if args.python is not None:
@@ -196,6 +223,21 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
         print(f"\n{env.summary}\nWhat to do: {env.hint}", file=sys.stderr)
         return int(ExitCode.ENVIRONMENT)
     return int(ExitCode.OK)
+
+
+def replay_notice(path: Path) -> str:
+    """Says that the GPUs shown are a recording, not this computer's."""
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        meta = {}
+    when = meta.get("recorded") if isinstance(meta, dict) else None
+    where = meta.get("host") if isinstance(meta, dict) else None
+    origin = ", ".join(str(x) for x in (f"recorded {when}" if when else None,
+                                         f"on {where}" if where else None) if x)
+    return (f"A RECORDED MACHINE, not this computer: the GPUs and driver below are replayed "
+            f"from {path}" + (f"\n  ({origin})" if origin else "") + ".\n  The host lines and "
+            "the Python environment are this computer's.\n\n")
 
 
 def format_hardware(report: HardwareReport) -> str:

@@ -287,6 +287,9 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
             "report": str(r.saved.json_path),
             "changes": [str(c) for c in (r.comparison.changes if r.comparison else ())],
             "regressions": list(r.comparison.regressions if r.comparison else ()),
+            "not_run": list(r.comparison.not_run if r.comparison else ()),
+            "quick": r.report.quick,
+            "compared_with": str(r.previous.json_path) if r.previous else None,
         } for r in results], out, indent=2)
         out.write("\n")
     else:
@@ -318,7 +321,8 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
             "schema": "ksw.kernels/1",
             "problems": [str(p) for p in catalog.problems],
             "kernels": [{
-                "id": r.id, "name": r.name, "version": v.label, "recommended": rec,
+                "id": r.id, "name": r.name, "version": v.label,
+                "recommended": rec and d.available,  # never a version that does not fit
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
             } for r, v, d, rec in rows],
@@ -339,6 +343,8 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  ✖ does not fit: {best[1].summary}\n")
             for reason in best[1].reasons:
                 out.write(f"      - {reason.text}\n")
+                if reason.hint:
+                    out.write(f"        → {reason.hint}\n")
         out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
     for problem in catalog.problems:
         out.write(f"! broken recipe: {problem}\n")

@@ -20,6 +20,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from .advice import prerequisite_fix
 from .ai_apps import find_app_environments
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
@@ -516,7 +517,8 @@ def _verdict(
         return (
             EnvStatus.NO_TORCH,
             f"Python {version} without PyTorch.",
-            "The next page can install a CUDA build of PyTorch that fits your driver.",
+            f"Install the PyTorch build that fits this computer into it: "
+            f"{prerequisite_fix('python-env')}.",
             "",
         )
     if torch_facts.get("importing"):  # the answer from before "import torch" was its last
@@ -545,7 +547,8 @@ def _verdict(
             EnvStatus.CPU_TORCH,
             f"Python {version} with PyTorch {torch.version}, a CPU-only build: only the CPU "
             "probe kernel can be built here.",
-            "For GPU kernels, install a CUDA build of PyTorch (the next page offers it).",
+            "For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: "
+            f"{prerequisite_fix('python-env')}.",
             "",
         )
     if not torch.cuda_available:
@@ -587,6 +590,11 @@ def _conda_env_prefixes(environ: Mapping[str, str], home: Path) -> list[tuple[Pa
             prefix = Path(line.strip())
             prefixes.append((prefix, f"conda env '{prefix.name}'"))
     return prefixes
+
+
+# What "no --python" means, in discover_candidates' order (the CLI's help texts say it).
+PYTHON_DEFAULT = ("default: the active virtual or conda environment, else the Python running "
+                  "this wizard; 'detect' lists the candidates")
 
 
 def discover_candidates(

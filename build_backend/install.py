@@ -34,6 +34,7 @@ from typing import Any
 
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
+from .advice import choose_python
 from .errors import ProcessError, WizardError
 from .installs import (
     InstallsRead,
@@ -144,7 +145,7 @@ def installed_files(python: Path, name: str, check: bool = False) -> dict[str, A
         raise InstallError(
             f"Could not ask {python} which files of {name} it has installed.",
             why=(result.stderr or out).strip()[-500:],
-            hint="Check that this Python environment still works (the Hardware page).",
+            hint=f"Check that this Python environment still works, or {choose_python()}.",
         )
     data: dict[str, Any] = json.loads(out[begin + len(BEGIN) : end])
     return data

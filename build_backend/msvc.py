@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .advice import prerequisite_fix
 from .errors import ProcessError, WizardError
 from .platforms import Platform, ProgramOutput
 from .platforms import current as current_platform
@@ -554,8 +555,8 @@ def windows_build_env(
     if choice is None:
         raise CompilerEnvError(
             f"No Visual Studio C++ toolset that CUDA {cuda_text} accepts is installed.",
-            hint="Open the Prerequisites page: it can install Visual Studio 2022 Build Tools "
-            "with the C++ workload.",
+            hint="Install Visual Studio 2022 Build Tools with the C++ workload: "
+            + prerequisite_fix("compiler") + ".",
         )
     if not choice.vcvarsall.is_file():
         raise CompilerEnvError(

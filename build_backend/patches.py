@@ -51,6 +51,7 @@ from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import Any, Protocol
 
+from .advice import choose_kernel_version
 from .catalog import OsName, Patch, PatchKind, RecipeVersion, Ver
 from .errors import WizardError
 
@@ -376,7 +377,7 @@ def _mismatch_error(
         why="The upstream source is not the one the recipe was written for (it changed, or "
         f"a different version or a modified copy was chosen). Patch: {patch.why or patch.id}."
         + more + " No file was changed.",
-        hint="Choose the version the recipe pins (the Kernel page lists it) and let the wizard "
+        hint=f"Choose the version the recipe pins ({choose_kernel_version()}) and let the wizard "
         "fetch it, or, if you did choose it, report this with the build log.",
         recipe=context.recipe, patch_id=patch.id, file=result.file, results=results,
     )

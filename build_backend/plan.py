@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .advice import choose_python, choose_source, prerequisite_fix
 from .buildtimes import BuildRecord, find_record, load_records, prior_from_record
 from .catalog import (
     GIB,
@@ -362,27 +363,27 @@ def plan_build(
         raise PlanError(
             f"The chosen Python ({env.executable}) has no PyTorch, which every kernel build "
             "needs.",
-            hint="Install PyTorch into it (the Prerequisites step offers it), or choose "
-            "another environment.",
+            hint=f"Install PyTorch into it ({prerequisite_fix('python-env')}), or "
+            f"{choose_python()}.",
         )
     torch_cuda = env.torch.cuda_version
     cpu_only = torch_cuda is None
     if cpu_only and not recipe.requirements.cpu_fallback:
         raise PlanError(
             f"{recipe.name} needs a CUDA build of PyTorch; {env.executable} has a CPU-only one.",
-            hint="Install a CUDA build of PyTorch (the Prerequisites step offers it), or "
-            "choose another environment.",
+            hint=f"Install a CUDA build of PyTorch ({prerequisite_fix('python-env')}), or "
+            f"{choose_python()}.",
         )
     bundled = recipe.source.kind is SourceKind.LOCAL
     source = request.source_dir
     if source is None:
         if not bundled:
             raise PlanError(f"{recipe.name} needs its source first.",
-                            hint="Choose where the source comes from (Kernel step or --source).")
+                            hint=f"Say where the source comes from: {choose_source()}.")
         source = resource_path(recipe.source.path or "")
     if not source.is_dir():
         raise PlanError(f"The source folder {source} does not exist.",
-                        hint="Choose the kernel's source again (Kernel step or --source).")
+                        hint=f"Choose the kernel's source again: {choose_source()}.")
     root = build_root if build_root is not None else plat.default_build_root()
     if stage:
         root.mkdir(parents=True, exist_ok=True)

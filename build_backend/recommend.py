@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .advice import prerequisite_fix
 from .buildtimes import load_records
 from .catalog import (
     CC,
     Catalog,
+    Judge,
     Machine,
     Recipe,
     RecipeVersion,
@@ -66,8 +68,10 @@ def describe_gpus(gpus: Sequence[GpuInfo]) -> str:
     return f"your {len(known)} selected GPUs ({archs})"
 
 
-def recommend_kernel(catalog: Catalog, machine: Machine) -> KernelPick | None:
-    """The kernel and version to preselect, and why; None for an empty catalog."""
+def recommend_kernel(catalog: Catalog, machine: Machine, judge: Judge = assess,
+                     ) -> KernelPick | None:
+    """The kernel and version to preselect, and why; None for an empty catalog. ``judge``:
+    how a kernel version is judged (the session's adds what the prerequisites found)."""
     torch = machine.torch
     gpu_ready = torch is not None and torch.cuda_version is not None and bool(machine.gpus)
     if gpu_ready:
@@ -75,8 +79,8 @@ def recommend_kernel(catalog: Catalog, machine: Machine) -> KernelPick | None:
         for order, recipe in enumerate(catalog):
             if is_probe(recipe):
                 continue
-            version = recommended_version(recipe, machine)
-            verdict = assess(recipe, version, machine)
+            version = recommended_version(recipe, machine, judge)
+            verdict = judge(recipe, version, machine)
             if verdict.available and not verdict.cpu_only:
                 fits.append((_oldest_gpu(recipe), -order, recipe, version, verdict))
         if fits:
@@ -92,13 +96,13 @@ def recommend_kernel(catalog: Catalog, machine: Machine) -> KernelPick | None:
     if not candidates:
         return None
     recipe = candidates[0]
-    version = recommended_version(recipe, machine)
-    verdict = assess(recipe, version, machine)
+    version = recommended_version(recipe, machine, judge)
+    verdict = judge(recipe, version, machine)
     if not probes:
         why = f"{recipe.name} is the first kernel of the catalog."
     elif torch is None:
         why = ("PyTorch is not installed in the chosen Python, and every kernel needs it; "
-               "install it first (the Prerequisites page can).")
+               f"install it first ({prerequisite_fix('python-env')}).")
     elif not machine.hardware.usable_gpus:
         why = (f"There is no usable NVIDIA GPU here, so the {recipe.name} is the one that fits: "
                "it builds its CPU part, so you can walk through every step of the wizard.")

@@ -3,7 +3,9 @@
 Each verification writes ``<data>/reports/<timestamp>-<kernel>/report.json`` (the harness's
 ``ksw.verify/1`` report plus what was verified where) and ``report.md`` beside it. Re-running
 after a driver or torch update compares with the last passing report of the same kernel in
-the same environment and names what changed and what regressed.
+the same environment and names what changed and what regressed. Quick and full verifications
+run different checks, so each mode has its own history (:func:`baseline_for`), and only the
+checks that ran both times are compared (:func:`compare`).
 """
 
 from __future__ import annotations
@@ -121,10 +123,22 @@ def history(kernel: str | None = None, python: Path | str | None = None,
 
 
 def last_passing(kernel: str, python: Path | str, root: Path | None = None,
-                 before: Path | None = None) -> SavedReport | None:
+                 before: Path | None = None, *, quick: bool | None = None) -> SavedReport | None:
+    """The newest passing report of ``kernel`` in ``python``. ``quick`` True/False: only quick
+    / only full verifications (their checks differ, so each mode is its own history)."""
     passing = [s for s in history(kernel, python, root) if s.report.passed
-               and (before is None or s.folder != before)]
+               and (before is None or s.folder != before)
+               and (quick is None or s.report.quick == quick)]
     return passing[-1] if passing else None
+
+
+def baseline_for(kernel: str, python: Path | str, *, quick: bool,
+                 root: Path | None = None) -> SavedReport | None:
+    """What a new verification is compared with: the last passing one of the same mode (quick
+    or full); when that mode has never passed here, the last passing one of the other mode
+    (then only the checks both ran are compared)."""
+    return (last_passing(kernel, python, root, quick=quick)
+            or last_passing(kernel, python, root, quick=not quick))
 
 
 @dataclass(frozen=True)
@@ -140,8 +154,11 @@ class Change:
 @dataclass(frozen=True)
 class Comparison:
     changes: tuple[Change, ...]
-    regressions: tuple[str, ...]  # checks that passed before and do not now
+    regressions: tuple[str, ...]  # checks that passed before and fail now (both times run)
     fixed: tuple[str, ...]  # checks that failed before and pass now
+    compared: int = 0  # checks that ran both times (the only ones compared)
+    not_run: tuple[str, ...] = ()  # checks that ran before but not this time: not compared
+    new: tuple[str, ...] = ()  # checks that ran this time but not before: nothing to compare
 
     @property
     def regressed(self) -> bool:
@@ -164,26 +181,33 @@ def _facts(report: VerifyReport) -> dict[str, str]:
     return facts
 
 
+_RAN = (CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR)  # SKIPPED: did not run
+
+
 def compare(previous: VerifyReport, current: VerifyReport) -> Comparison:
+    """What changed between two verifications. Only checks that ran both times are compared:
+    a check that did not run this time (a quick verification runs fewer; a skipped one did not
+    run) is "not run", never a regression."""
     before, after = _facts(previous), _facts(current)
     changes = tuple(
         Change(name, before.get(name) or "unknown", after.get(name) or "unknown")
         for name in after
         if before.get(name, "") != after.get(name, "")
     )
-    old = {c.name: c.status for c in previous.cases}
-    new = {c.name: c.status for c in current.cases}
+    old = {c.name: c.status for c in previous.cases if c.status in _RAN}
+    new = {c.name: c.status for c in current.cases if c.status in _RAN}
+    both = old.keys() & new.keys()
     regressions = tuple(sorted(
-        name for name, status in old.items()
-        if status is CaseStatus.PASS and new.get(name) not in (CaseStatus.PASS, CaseStatus.SKIPPED)
+        name for name in both if old[name] is CaseStatus.PASS and new[name] is not CaseStatus.PASS
     ))
     if not current.cases and previous.passed and not current.passed:
-        regressions = ("the whole verification",)
+        regressions = ("the whole verification",)  # it could not run at all any more
     fixed = tuple(sorted(
-        name for name, status in new.items()
-        if status is CaseStatus.PASS and old.get(name) not in (None, CaseStatus.PASS)
+        name for name in both if new[name] is CaseStatus.PASS and old[name] is not CaseStatus.PASS
     ))
-    return Comparison(changes, regressions, fixed)
+    not_run = tuple(sorted(old.keys() - new.keys())) if current.cases else ()
+    return Comparison(changes, regressions, fixed, compared=len(both), not_run=not_run,
+                      new=tuple(sorted(new.keys() - old.keys())))
 
 
 def make_bundle(dest: Path, environment: Mapping[str, Any] | None = None,

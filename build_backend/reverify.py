@@ -1,8 +1,10 @@
 """Re-verify every kernel the wizard installed (``python -m app --verify``).
 
 Reads ``installs.json``, runs each kernel's verification in its environment, saves the report,
-compares with the last passing report of that kernel there, and says what changed (driver,
-CUDA, torch, kernel version) and what regressed. Exit code 0 only when everything passes.
+compares with the last passing report of that kernel there (of the same mode, quick or full,
+where there is one: see :func:`.reports.baseline_for`), and says what changed (driver, CUDA,
+torch, kernel version) and what regressed among the checks that ran both times. Exit code 0
+only when everything passes.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 from .environment import inspect_python
 from .install import load_installs
 from .platforms import current as current_platform
-from .reports import Comparison, SavedReport, Stage, compare, last_passing, save_report
+from .reports import Comparison, SavedReport, Stage, baseline_for, compare, save_report
 from .toolkits import CudaToolkit, discover_toolkits, runtime_path
 from .verify import VerifyReport, run_verification
 
@@ -39,16 +41,26 @@ class ReverifyResult:
     def lines(self) -> list[str]:
         out = [("✔ " if self.report.passed else "✖ ") + self.label, *(
             "  " + line for line in self.report.summary_lines())]
-        if self.comparison is not None:
-            if self.comparison.changes:
-                out.append("  Changed since the last passing verification "
-                           f"({self.previous.saved_at if self.previous else '?'}):")
-                out += [f"    {change}" for change in self.comparison.changes]
+        comparison, previous = self.comparison, self.previous
+        if comparison is not None and previous is not None:
+            when = previous.saved_at
+            if previous.report.quick != self.report.quick:
+                mode = "quick" if previous.report.quick else "full"
+                n = comparison.compared
+                when = (f"{when}, a {mode} one; only the {n} check{'s' if n != 1 else ''} both "
+                        f"ran {'is' if n == 1 else 'are'} compared")
+            if comparison.changes:
+                out.append(f"  Changed since the last passing verification ({when}):")
+                out += [f"    {change}" for change in comparison.changes]
             else:
-                out.append("  Nothing changed since the last passing verification.")
-            if self.comparison.regressions:
+                out.append(f"  Nothing changed since the last passing verification ({when}).")
+            if comparison.regressions:
                 out.append("  REGRESSION: these checks passed before and fail now: "
-                           + ", ".join(self.comparison.regressions))
+                           + ", ".join(comparison.regressions))
+            if comparison.not_run and previous.report.quick == self.report.quick:
+                count = len(comparison.not_run)
+                out.append(f"  Not run this time ({count} check{'s' if count != 1 else ''} "
+                           "that ran before; not compared): " + ", ".join(comparison.not_run))
         else:
             out.append("  (no earlier passing verification to compare with)")
         out.append(f"  Report: {self.saved.markdown_path}")
@@ -87,7 +99,7 @@ def reverify_all(
         kernel = str(record.get("kernel") or record["name"])
         adapter = str(record.get("adapter") or kernel)
         python = Path(record["python"])
-        previous = last_passing(kernel, python)
+        previous = baseline_for(kernel, python, quick=quick)
         report = run_verification(python, adapter, quick=quick, on_line=on_line, cancel=cancel,
                                   path_prepend=runtime_path_for(python, toolkits or (), system))
         saved = save_report(report, kernel=kernel, python=python, stage=Stage.INSTALLED)

@@ -28,8 +28,9 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
+from .advice import choose_python
 from .build import BuildOutcome, BuildStatus, run_build
-from .catalog import Catalog, Machine, load_catalog
+from .catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict, assess, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, check_gpu_selection, detect
@@ -45,6 +46,7 @@ from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from .platforms import current as current_platform
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
+from .prereqs.kernels import missing_for, with_prerequisites
 from .reverify import ReverifyResult, reverify_all
 from .stage import FlowOutcome, verify_then_install
 from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
@@ -187,8 +189,8 @@ class Session:
                             hint="Go back to the Hardware step and let it finish.")
         if self.environment is None:
             raise FlowError("No Python environment has been chosen yet.",
-                            hint="Choose the Python that gets the kernel on the Hardware step "
-                            "(headless: --python PATH).")
+                            hint="Choose the Python that gets the kernel: "
+                            + choose_python().replace("another one", "one") + ".")
         return self.environment, self.hardware
 
     def machine(self, selected: Sequence[int] | None = None) -> Machine:
@@ -247,6 +249,8 @@ class Session:
         """After a fix: gather that check's facts again and run every check."""
         if self.facts is None:
             return self.check()
+        if check in (CheckId.CUDA, CheckId.COMPAT):
+            self._toolkits = None  # a fix may have installed one: the Kernel step looks again
         return self._checked(self.services.refresh(self.facts, check))
 
     def _checked(self, facts: SystemFacts) -> list[CheckResult]:
@@ -258,7 +262,21 @@ class Session:
         return results
 
     def blocking_checks(self) -> list[CheckResult]:
+        """What no kernel can do without (the wizard cannot go on to the Kernel step)."""
         return [r for r in self.checks if r.blocks]
+
+    def checks_ruling_out(self, recipe: Recipe) -> list[CheckResult]:
+        """The checks that found something missing that this kernel needs (the probe needs
+        none of them: it builds its CPU part)."""
+        return missing_for(recipe, self.checks)
+
+    def verdict(self, recipe: Recipe, version: RecipeVersion,
+                machine: Machine | None = None) -> Verdict:
+        """Whether a kernel version can be built here: the recipe's own verdict
+        (:func:`~build_backend.catalog.assess`) plus what the prerequisite checks found missing
+        for it, each with a way to its Fix. The Kernel page and the CLI show this."""
+        judged = machine if machine is not None else self.machine()
+        return with_prerequisites(assess(recipe, version, judged), recipe, self.checks)
 
     # -- choose -----------------------------------------------------------------------
 

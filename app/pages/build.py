@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QGuiApplication, QShowEvent, QTextCursor
@@ -35,12 +36,14 @@ from build_backend.build import (
 )
 from build_backend.errors import ExitCode, WizardError
 from build_backend.eta import Phase, UnitTime
+from build_backend.paths import logs_dir
 from build_backend.plan import BuildPlan
 from build_backend.terminal import duration as format_duration
 from build_backend.terminal import time_left
 
 from ..widgets.banner import Banner, Tone
 from ..widgets.log_view import LogView
+from ..widgets.report_bundle import ReportBundleButton
 from ..workers import BuildSession
 from .base import SessionPage
 from .navigation import lock_back
@@ -105,11 +108,21 @@ class BuildPage(SessionPage):
         self.rebuild_button = QPushButton("Build again")
         self.rebuild_button.clicked.connect(self.start_build)
         self.rebuild_button.setVisible(False)
+        # the same button as on the Verify page: logs, reports and this machine in one zip
+        self.bundle_button = ReportBundleButton(lambda: self.session, self._bundle_extras)
+        self.bundle_button.saved.connect(self._on_bundle_saved)
+        self.bundle_button.setVisible(False)
         progress_row.addWidget(self.progress, 1)
         progress_row.addWidget(self.eta)
         progress_row.addWidget(self.cancel_button)
         progress_row.addWidget(self.rebuild_button)
+        progress_row.addWidget(self.bundle_button)
         layout.addLayout(progress_row)
+        self.bundle_saved = QLabel()
+        self.bundle_saved.setWordWrap(True)
+        self.bundle_saved.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.bundle_saved.setVisible(False)
+        layout.addWidget(self.bundle_saved)
         self.stall = QLabel()
         self.stall.setWordWrap(True)
         self.stall.setVisible(False)
@@ -177,8 +190,11 @@ class BuildPage(SessionPage):
         self.steps.clear()
         self._step_items.clear()
         self.stall.setVisible(False)
+        self._show_bar_state(None)
         self.progress.setRange(0, 0)
         self.eta.setText("")
+        self.bundle_button.setVisible(False)
+        self.bundle_saved.setVisible(False)
         choice = session.kernel_choice
         name = f"{choice.recipe.name} {choice.version.label}" if choice else "the probe kernel"
         self.banner.show_message(Tone.INFO, f"Building {name}…")
@@ -319,12 +335,17 @@ class BuildPage(SessionPage):
         lock_back(self, False)
         if not isinstance(outcome, BuildOutcome):
             if isinstance(outcome, WizardError) and outcome.exit_code == ExitCode.CANCELLED:
+                self._show_bar_state(BuildStatus.CANCELLED)
                 self.banner.show_message(Tone.WARNING, "Cancelled; nothing was built or "
                                          "installed.", "Start it again whenever you like.")
             elif isinstance(outcome, WizardError):  # the source or a patch failed: explained
+                self._show_bar_state(BuildStatus.FAILED)
+                self.bundle_button.setVisible(True)
                 self.banner.show_message(Tone.ERROR, outcome.what, outcome.hint)
                 self.diagnosis.setPlainText(outcome.describe())
             else:
+                self._show_bar_state(BuildStatus.FAILED)
+                self.bundle_button.setVisible(True)
                 self.banner.show_message(Tone.ERROR, "The build stopped unexpectedly.",
                                          str(outcome))
             self.completeChanged.emit()
@@ -341,15 +362,54 @@ class BuildPage(SessionPage):
             self.rebuild_button.setVisible(False)
         elif outcome.status is BuildStatus.CANCELLED:
             self.eta.setText("")
-            self.progress.setRange(0, 1)
-            self.progress.setValue(0)
+            self._show_bar_state(BuildStatus.CANCELLED)
             self.banner.show_message(Tone.WARNING, outcome.message, outcome.hint)
         else:
             self.eta.setText("")
+            self._show_bar_state(BuildStatus.FAILED)
+            self.bundle_button.setVisible(True)
             self.banner.show_message(Tone.ERROR, outcome.message, outcome.hint)
             self.diagnosis.setPlainText(self.failure_text(outcome))
             self.diagnosis.moveCursor(QTextCursor.MoveOperation.Start)
         self.completeChanged.emit()
+
+    def _show_bar_state(self, status: BuildStatus | None) -> None:
+        """The bar never looks like success after a failure: it stays where the build stopped,
+        red, and says so ("Failed after 1 / 1 steps"). None: a fresh bar for a new build."""
+        bar = self.progress
+        if status is None:
+            bar.setFormat("%v / %m")
+            bar.setStyleSheet("")
+            return
+        word = "Failed" if status is BuildStatus.FAILED else "Cancelled"
+        if bar.maximum() == 0:  # no step count was seen: nothing to show but the word
+            bar.setRange(0, 1)
+            bar.setValue(0)
+            bar.setFormat(word)
+        else:
+            bar.setFormat(f"{word} after %v / %m steps")
+        if status is BuildStatus.FAILED:
+            bar.setStyleSheet("QProgressBar { color: #a11d1d; } "
+                              "QProgressBar::chunk { background-color: #d9a0a0; }")
+
+    def _bundle_extras(self) -> list[Path]:
+        """The build log goes into the bundle too when it lives outside the data folder."""
+        outcome = self.outcome
+        log = outcome.log_path if outcome is not None else (
+            self.plan.log_path if self.plan is not None else None)
+        if log is None or log.is_relative_to(logs_dir(create=False)):
+            return []  # the bundle has the logs folder anyway
+        return [log]
+
+    def save_bundle(self, path: Path) -> Path:
+        """What "Save report bundle…" does once a file is chosen."""
+        return self.bundle_button.save(path)
+
+    @Slot(object)
+    def _on_bundle_saved(self, bundle: object) -> None:
+        self.bundle_saved.setText(f"Report bundle saved: {bundle} — attach it to your bug "
+                                  "report.")
+        self.bundle_saved.setVisible(True)
 
     @staticmethod
     def failure_text(outcome: BuildOutcome) -> str:

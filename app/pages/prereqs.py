@@ -57,6 +57,14 @@ def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
         hint = ("Use the Fix buttons below" if fixable else "Follow the advice in each row")
         hint += ", then Re-check. Next is enabled once nothing blocks."
         return Tone.ERROR, f"{len(blocking)} {what} be fixed before building", hint
+    ruling = [r for r in results if r.rules_out]
+    if ruling:
+        kernels = list(dict.fromkeys(k for r in ruling for k in r.needed_for))
+        return (Tone.WARNING, f"Nothing blocks the build ({plural(len(warnings), 'warning')})",
+                f"The probe kernel can be built now; {' / '.join(kernels)} need"
+                f"{'s' if len(kernels) == 1 else ''} what the "
+                f"{' and '.join(r.title for r in ruling)} row{'s' if len(ruling) > 1 else ''} "
+                "found missing: use the Fix button first, or come back later.")
     if warnings:
         return (Tone.WARNING, f"Nothing blocks the build ({plural(len(warnings), 'warning')})",
                 "The warnings don't stop the build; read them before you go on.")

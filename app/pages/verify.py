@@ -16,7 +16,6 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -30,13 +29,13 @@ from PySide6.QtWidgets import (
 )
 
 from build_backend.install import InstallResult, RollbackResult
-from build_backend.paths import data_dir, timestamp
-from build_backend.reports import make_bundle
+from build_backend.paths import data_dir
 from build_backend.reverify import ReverifyResult
 from build_backend.stage import FlowOutcome
-from build_backend.verify import VerifyReport
+from build_backend.verify import CaseStatus, VerifyReport
 
 from ..widgets.error_chart import ErrorChart
+from ..widgets.report_bundle import ReportBundleButton
 from ..workers import BackgroundTask
 from .base import SessionPage
 from .navigation import lock_back
@@ -108,8 +107,8 @@ class VerifyPage(SessionPage):
         self.rollback_button = QPushButton("Roll back")
         self.rollback_button.setToolTip("Remove this install and restore what was there before")
         self.rollback_button.clicked.connect(self.do_rollback)
-        self.bundle_button = QPushButton("Save report bundle…")
-        self.bundle_button.clicked.connect(self._save_bundle)
+        self.bundle_button = ReportBundleButton(lambda: self.session)
+        self.bundle_button.saved.connect(self._on_bundle_saved)
         for button in (self.install_anyway, self.rebuild, self.rollback_button):
             button.setVisible(False)
             buttons.addWidget(button)
@@ -239,12 +238,13 @@ class VerifyPage(SessionPage):
         for row, case in enumerate(report.cases):
             worst = "; ".join(f"{m.name} {m.cell()}" for m in case.measures)
             cells = (case.name, case.dtype, "yes" if case.causal else "no", worst,
-                     case.status.value.upper())
+                     case.status.label)  # a check that did not run is "NOT RUN", not red
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if column == 4:
-                    item.setForeground(Qt.GlobalColor.darkGreen if case.passed
-                                       else Qt.GlobalColor.red)
+                    item.setForeground(
+                        Qt.GlobalColor.darkGreen if case.passed else Qt.GlobalColor.gray
+                        if case.status is CaseStatus.SKIPPED else Qt.GlobalColor.red)
                 if case.reasons:
                     item.setToolTip("\n".join(case.reasons))
                 self.table.setItem(row, column, item)
@@ -309,23 +309,13 @@ class VerifyPage(SessionPage):
         self.session.discard_build()
         self.installer().back()
 
-    @Slot()
-    def _save_bundle(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(
-            self, "Save a report bundle", str(Path.home() / f"ksw-report-{timestamp()}.zip"),
-            "Zip archives (*.zip)")
-        if name:
-            self.save_bundle(Path(name))
-
     def save_bundle(self, path: Path) -> Path:
-        state = self.session
-        environment = {
-            "hardware": state.hardware.to_json() if state.hardware else None,
-            "python": state.environment.to_json() if state.environment else None,
-        }
-        bundle = make_bundle(path, environment)
+        """What "Save report bundle…" does once a file is chosen."""
+        return self.bundle_button.save(path)
+
+    @Slot(object)
+    def _on_bundle_saved(self, bundle: object) -> None:
         self.explanation.setText(self.explanation.text() + f"\nReport bundle saved: {bundle}")
-        return bundle
 
     # -- re-verification (from the Welcome page) -------------------------------------------
 

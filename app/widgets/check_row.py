@@ -29,7 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.prereqs import CheckId, CheckResult, CheckStatus, FixOutcome, FixProgress
+from build_backend.prereqs import (
+    CheckId,
+    CheckResult,
+    CheckStatus,
+    FixOutcome,
+    FixProgress,
+    needed_for_text,
+)
 from build_backend.prereqs import FixStatus as FixStatusEnum
 
 from .banner import Tone
@@ -107,6 +114,11 @@ class CheckRow(QFrame):
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         body.addWidget(self.summary_label)
+        # a warning that rules some kernels out (not every kernel needs what is missing)
+        self.needed_label = QLabel()
+        self.needed_label.setWordWrap(True)
+        self.needed_label.setVisible(False)
+        body.addWidget(self.needed_label)
 
         # what to do: an automatic fix (Fix), or advice; Re-check beside it
         actions = QHBoxLayout()
@@ -211,9 +223,16 @@ class CheckRow(QFrame):
             f"QLabel {{ color: {foreground}; background: {background}; font-weight: bold; "
             f"border: 1px solid {foreground}; border-radius: 9px; padding: 2px 6px; }}"
         )
-        self.badge.setToolTip("Blocks the build" if result.blocks else "Does not block the build")
+        self.badge.setToolTip("Blocks the build" if result.blocks else
+                              "Does not block the build" + (
+                                  f"; {needed_for_text(result.needed_for)}"
+                                  if result.needed_for else ""))
         self.title_label.setText(f"<b>{result.title}</b>")
         self.summary_label.setText(result.summary)
+        self.needed_label.setVisible(result.rules_out)
+        self.needed_label.setText(
+            f"<b>{_html(needed_for_text(result.needed_for, first=True))}</b> — the probe "
+            "kernel can be built without it." if result.rules_out else "")
 
         fix = result.fix
         automatic = fix is not None and fix.automatic

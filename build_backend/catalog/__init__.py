@@ -86,12 +86,14 @@ from __future__ import annotations
 
 from .assess import (
     ArchSelection,
+    Judge,
     Machine,
     Reason,
     ReasonKind,
     Verdict,
     arch_list,
     assess,
+    recommended_label,
     recommended_version,
     select_targets,
 )
@@ -146,6 +148,7 @@ __all__ = [
     "Patch",
     "PatchCondition",
     "PatchKind",
+    "Judge",
     "Reason",
     "ReasonKind",
     "Recipe",
@@ -167,6 +170,7 @@ __all__ = [
     "load_recipe",
     "parse_cc",
     "parse_version",
+    "recommended_label",
     "recommended_version",
     "select_targets",
     "ver_text",

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from ..advice import choose_python, prerequisite_fix
 from ..environment import EnvStatus, PythonEnv, TorchInfo
 from ..hardware import GpuInfo, HardwareReport, NvmlState, arch_name
 from .model import (
@@ -115,15 +116,21 @@ class ReasonKind(Enum):
     TOOLKIT_MISMATCH = "toolkit_mismatch"
     PYTHON = "python"
     LIBRARY = "library"  # NCCL too old or NVSHMEM missing in the target environment
+    PREREQUISITE = "prerequisite"  # a prerequisite check found something this kernel needs
 
 
 @dataclass(frozen=True)
 class Reason:
-    """One reason a kernel version does not fit, in plain words, and what to do."""
+    """One reason a kernel version does not fit, in plain words, and what to do.
+
+    ``fix_check``: the prerequisite check (its id, e.g. "python-env") whose Fix removes this
+    reason, so that a front end can lead there (a button in the wizard, a command in a
+    terminal); "" when no check can."""
 
     kind: ReasonKind
     text: str
     hint: str = ""
+    fix_check: str = ""
 
     def __str__(self) -> str:
         return self.text
@@ -264,6 +271,9 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     selection = select_targets(recipe, version, archs)
     torch = machine.torch
     name = recipe.name
+    # a recipe with a CPU fallback (the probe) still fits without a GPU build: what a GPU
+    # build needs is said of its GPU part, never of the kernel that is shown as fitting
+    gpu_name = f"the {name}'s GPU part" if req.cpu_fallback else name
 
     # -- operating system ---------------------------------------------------------------------
     if machine.os not in req.os:
@@ -303,7 +313,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                     "any).")
             gpu_reasons.append(Reason(
                 ReasonKind.GPU_UNSUPPORTED,
-                f"{_gpu_label(g, several)} is {g.arch} (cc {cc_text(cc)}); {name} needs "
+                f"{_gpu_label(g, several)} is {g.arch} (cc {cc_text(cc)}); {gpu_name} needs "
                 f"{req.describe_gpus()}.",
                 hint,
             ))
@@ -375,7 +385,8 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
             ReasonKind.NO_TORCH,
             "PyTorch is installed in this Python but fails to import." if broken
             else "PyTorch is not installed in this Python.",
-            "The prerequisites page can install a CUDA build of PyTorch.",
+            "Install PyTorch into this Python: " + prerequisite_fix("python-env") + ".",
+            fix_check="python-env",
         ))
     else:
         torch_v = _torch_version(torch)
@@ -389,9 +400,14 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         if torch.cuda is None:
             gpu_reasons.append(Reason(
                 ReasonKind.TORCH_CPU_ONLY,
-                f"PyTorch is a CPU-only build ({torch.version}); {name} needs a CUDA build of "
+                f"PyTorch is a CPU-only build ({torch.version}); {gpu_name} needs a CUDA build of "
                 "PyTorch.",
-                "The prerequisites page can install a CUDA build of PyTorch.",
+                # without a GPU, the Fix installs the CPU build: it cannot help here
+                "Install a CUDA build of PyTorch into this Python: "
+                + prerequisite_fix("python-env") + "." if machine.hardware.usable_gpus else
+                "A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and "
+                "its driver.",
+                fix_check="python-env" if machine.hardware.usable_gpus else "",
             ))
 
     # -- CUDA ---------------------------------------------------------------------------------
@@ -417,8 +433,8 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                     cuda_ok_for_build = False
                     gpu_reasons.append(Reason(
                         ReasonKind.CUDA_TOO_OLD,
-                        f"{name} needs CUDA {ver_text(need)} or newer{why}; the selected "
-                        f"toolkit is {cc_text(toolkit)}.",
+                        f"{_cap(gpu_name)} needs CUDA {ver_text(need)} or newer{why}; the "
+                        f"selected toolkit is {cc_text(toolkit)}.",
                         f"Install CUDA {ver_text(need)} or newer (with a PyTorch built for the "
                         "same CUDA major version).",
                     ))
@@ -426,19 +442,19 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                 cuda_ok_for_build = False
                 gpu_reasons.append(Reason(
                     ReasonKind.CUDA_TOO_OLD,
-                    f"{name} needs CUDA {ver_text(need)} or newer{why}; PyTorch here is built "
-                    f"for CUDA {cc_text(torch_cuda)}, and the toolkit must have the same major "
-                    "version as PyTorch's.",
+                    f"{_cap(gpu_name)} needs CUDA {ver_text(need)} or newer{why}; PyTorch here "
+                    f"is built for CUDA {cc_text(torch_cuda)}, and the toolkit must have the same "
+                    "major version as PyTorch's.",
                     f"Install a PyTorch built for CUDA {ver_text(need)} or newer.",
                 ))
             else:
                 warnings.append(
-                    f"No CUDA toolkit is selected yet: building {name} needs CUDA "
+                    f"No CUDA toolkit is selected yet: building {gpu_name} needs CUDA "
                     f"{ver_text(need)} or newer{why}, version {torch_cuda[0]}.x to match "
                     "PyTorch.")
         elif toolkit is None:
-            warnings.append(f"No CUDA toolkit is selected yet: building {name} needs one of "
-                            f"version {torch_cuda[0]}.x to match PyTorch.")
+            warnings.append(f"No CUDA toolkit is selected yet: building {gpu_name} needs one "
+                            f"of version {torch_cuda[0]}.x to match PyTorch.")
         if (machine.os is OsName.WINDOWS and toolkit is not None and toolkit < (12, 4)
                 and cuda_ok_for_build):
             warnings.append(f"CUDA {cc_text(toolkit)} is older than 12.4: current Visual Studio "
@@ -453,7 +469,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     py = machine.python
     if py is None:
         reasons.append(Reason(ReasonKind.PYTHON, "The target Python could not be inspected.",
-                              "Choose a working Python on the environment page."))
+                              f"Use a working Python: {choose_python()}."))
     else:
         if req.min_python is not None and py < req.min_python:
             reasons.append(Reason(
@@ -475,7 +491,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     if req.cpu_fallback and gpu_reasons:
         cpu_only = True
         for r in gpu_reasons:
-            warnings.append(f"{r.text} The {name} will be built for the CPU only.")
+            warnings.append(f"{r.text} Only the {name}'s CPU part is built here.")
     else:
         order = list(ReasonKind)
         reasons = sorted(reasons + gpu_reasons, key=lambda r: order.index(r.kind))
@@ -545,6 +561,10 @@ def library_reasons(recipe: Recipe, version: RecipeVersion, env: PythonEnv) -> l
     return found
 
 
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _torch_version(torch: TorchInfo) -> Ver | None:
     try:
         return parse_version(torch.major_minor)
@@ -552,18 +572,32 @@ def _torch_version(torch: TorchInfo) -> Ver | None:
         return None
 
 
-def recommended_version(recipe: Recipe, machine: Machine) -> RecipeVersion:
+Judge = Callable[[Recipe, RecipeVersion, Machine], Verdict]
+
+
+def recommended_version(recipe: Recipe, machine: Machine, judge: Judge = assess,
+                        ) -> RecipeVersion:
     """The version to preselect: the one marked for this OS if it fits, else the newest that
-    fits, else the one marked for this OS (or the newest), so the page can show why not."""
+    fits, else the one marked for this OS (or the newest), so the page can show why not.
+    ``judge``: how a version is judged (default :func:`assess`; the session adds what the
+    prerequisite checks found)."""
     marked = recipe.recommended_for(machine.os)
-    if marked is not None and assess(recipe, marked, machine).available:
+    if marked is not None and judge(recipe, marked, machine).available:
         return marked
     for version in reversed(recipe.versions):
-        if assess(recipe, version, machine).available:
+        if judge(recipe, version, machine).available:
             return version
     if marked is not None:
         return marked
     # none fits and none is marked for this OS: the one upstream users are pointed to
     return next((v for v in reversed(recipe.versions) if v.recommended), recipe.newest)
+
+
+def recommended_label(recipe: Recipe, version: RecipeVersion, machine: Machine,
+                      judge: Judge = assess) -> bool:
+    """Whether ``version`` is shown as "(recommended)": the preselected version, and only when
+    it fits (a version that does not fit is never recommended)."""
+    return (version is recommended_version(recipe, machine, judge)
+            and judge(recipe, version, machine).available)
 
 

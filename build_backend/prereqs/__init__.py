@@ -26,6 +26,7 @@ from .model import (
     FixProgress,
     FixStatus,
     blocking,
+    needed_for_text,
 )
 from .resume import clear_resume_state, load_resume_state
 
@@ -44,6 +45,7 @@ __all__ = [
     "find_fix",
     "gather_facts",
     "load_resume_state",
+    "needed_for_text",
     "parse_check_id",
     "refresh",
     "run_check",

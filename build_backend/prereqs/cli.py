@@ -11,12 +11,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..environment import discover_candidates
+from ..advice import fix_command
+from ..environment import PYTHON_DEFAULT, discover_candidates
 from ..errors import ExitCode, WizardError
 from ..hardware import NvmlApi
+from ..platforms import current as current_platform
 from .checks import CHECKS, find_fix, run_check, run_checks
 from .facts import SystemFacts, gather_facts, refresh
-from .model import CheckResult, CheckStatus, FixOutcome, FixProgress, FixStatus
+from .model import (
+    CheckResult,
+    CheckStatus,
+    FixOutcome,
+    FixProgress,
+    FixStatus,
+    needed_for_text,
+)
 
 SCHEMA = "ksw.check/1"
 FIX_IDS = ("git-longpaths", "ninja")  # fixes that can be asked for by name at any time
@@ -42,18 +51,21 @@ def add_parsers(commands: Any) -> None:
     fix.add_argument("target", metavar="ID", help="the check (or fix) to fix")
     _common(fix)
     fix.add_argument("--yes", "-y", action="store_true",
-                     help="do not ask for confirmation before running")
+                     help="run without asking first (default: ask; without a terminal to ask "
+                     "in, nothing runs unless --yes is given)")
     fix.add_argument("--dry-run", action="store_true",
                      help="show what the fix would run, and run nothing")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--python", metavar="PATH", type=Path,
-                        help="the target interpreter (default: the first discovered candidate)")
+                        help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
     parser.add_argument("--build-root", metavar="DIR", type=Path,
-                        help="the build folder to check (default: the wizard's own)")
+                        help="the build folder to check (default: the wizard's own, "
+                        f"{current_platform().default_build_root()})")
     parser.add_argument("--replay", metavar="FILE", type=Path,
-                        help="use a recorded NVML answer (from 'detect --record') for the GPUs")
+                        help="use a recorded NVML answer (from 'detect --record') for the GPUs "
+                        "(default: this computer's)")
 
 
 def _gather(args: argparse.Namespace) -> SystemFacts:
@@ -80,6 +92,9 @@ def _gather(args: argparse.Namespace) -> SystemFacts:
 
 def format_result(result: CheckResult, verbose: bool = True) -> str:
     lines = [f"{result.status.label:<8} {result.title} — {result.summary}"]
+    if result.needed_for:
+        lines.append(f"           {needed_for_text(result.needed_for, first=True)} (the probe "
+                     "kernel builds without it).")
     if verbose and result.detail:
         lines += [f"           {line}" for line in result.detail.splitlines()]
     if result.hint:
@@ -131,6 +146,13 @@ def run_check_command(args: argparse.Namespace, out: TextIO) -> int:
             out.write("✔ Nothing blocks the build"
                       + (f" ({warnings} warning{'s' if warnings != 1 else ''})" if warnings
                          else "") + ".\n")
+            ruling = [r for r in results if r.rules_out]
+            if ruling:
+                kernels = list(dict.fromkeys(k for r in ruling for k in r.needed_for))
+                out.write(f"  The probe kernel can be built now. {' / '.join(kernels)} "
+                          f"need{'s' if len(kernels) == 1 else ''} a fix first:\n")
+                out.write("".join(f"    {r.title}: {fix_command(r.id.value)}\n"
+                                  for r in ruling))
     return int(ExitCode.FAILURE if blocked else ExitCode.OK)
 
 
@@ -156,7 +178,7 @@ class _Printer:
 
 
 def _confirm(args: argparse.Namespace, out: TextIO) -> bool:
-    if args.yes or not sys.stdin.isatty():
+    if args.yes:
         return True
     out.write("Run it? [y/N] ")
     out.flush()
@@ -198,6 +220,13 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
         outcome = fix.run(lambda _line: None, threading.Event())
         out.write(f"\n{outcome.message}\n{outcome.hint}\n")
         return int(ExitCode.FAILURE)
+    if not args.yes and not sys.stdin.isatty():
+        # nobody to ask (a script, a pipe, </dev/null): never act without an explicit --yes
+        print(f"Nothing was run: this fix changes your computer, and the wizard asks before "
+              f"it runs one, but there is no terminal to ask in (standard input is not a "
+              f"terminal). To run it without asking, add --yes:\n"
+              f"  python -m app --headless fix {args.target} --yes", file=sys.stderr)
+        return int(ExitCode.USAGE)
     if not _confirm(args, out):
         out.write("Nothing was changed.\n")
         return int(ExitCode.CANCELLED)

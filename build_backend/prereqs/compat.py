@@ -20,7 +20,7 @@ from ..toolchain import (
 from .cuda import chosen_toolkit, gpu_build_expected
 from .facts import GccFacts, SystemFacts, ToolkitFacts
 from .fixes import VsBuildToolsFix
-from .model import CheckId, CheckResult, CheckStatus, Fix
+from .model import CheckId, CheckResult, CheckStatus, Fix, scoped
 from .versions import vtext
 
 TITLE = "Compiler and CUDA fit together"
@@ -61,15 +61,19 @@ def check_compat(facts: SystemFacts) -> CheckResult:
     payload: dict[str, Any] = {"cuda": None, "bounds": None, "compiler": None}
 
     def result(status: CheckStatus, summary: str, detail: str, hint: str = "",
-               fix: Fix | None = None) -> CheckResult:
-        return CheckResult(CheckId.COMPAT, TITLE, status, summary, detail + "\n" + WHY, hint,
-                           fix, payload)
+               fix: Fix | None = None, waiting: bool = False) -> CheckResult:
+        # only CUDA builds pair the compiler with nvcc: a misfit rules out the GPU kernels
+        # (``waiting``: nothing to pair yet; the toolkit or compiler row says what is missing)
+        rules_out = status.blocks and not waiting
+        return CheckResult(CheckId.COMPAT, TITLE, scoped(status, True), summary,
+                           detail + "\n" + WHY, hint, fix, payload,
+                           facts.gpu_kernels if rules_out else ())
 
     if tk is None:
         if gpu_build_expected(facts):
             return result(CheckStatus.MISSING, "Can't be checked until a CUDA toolkit is "
                           "installed.", "See the CUDA toolkit row.",
-                          "Install the CUDA toolkit first (CUDA toolkit row).")
+                          "Install the CUDA toolkit first (CUDA toolkit row).", waiting=True)
         return result(CheckStatus.OK, "Not needed: no CUDA toolkit and no GPU, so only the CPU "
                       "probe kernel can be built.", "Nothing to check.")
     release = tk.toolkit.release
@@ -90,7 +94,7 @@ def check_compat(facts: SystemFacts) -> CheckResult:
         if not usable:
             return result(CheckStatus.MISSING, "Can't be checked until a C++ compiler is "
                           "installed.", "\n".join(lines), "Install the C++ compiler first "
-                          "(C++ compiler row).")
+                          "(C++ compiler row).", waiting=True)
         pick = choose_msvc(usable, tk.bounds)
         installed = sorted({t for i in usable for t in i.toolsets}, key=lambda t: t.version,
                            reverse=True)
@@ -136,7 +140,8 @@ def check_compat(facts: SystemFacts) -> CheckResult:
         version = gcc.gxx_version or gcc.gcc_version
         if version is None:
             return result(CheckStatus.MISSING, "Can't be checked until gcc/g++ is installed.",
-                          "\n".join(lines), "Install the C++ compiler first (C++ compiler row).")
+                          "\n".join(lines), "Install the C++ compiler first (C++ compiler row).",
+                          waiting=True)
         payload["compiler"] = {"gcc": version.text}
         if tk.bounds is not None and not gcc_supported(tk.bounds, version.major, version.minor):
             return result(CheckStatus.BLOCKED, f"gcc {version.text} is not accepted by CUDA "

@@ -3,11 +3,13 @@ gcc and g++ on Linux."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..msvc import MsvcFacts, VsInstanceFacts, VsVerdict, instance_json, judge_instances
+from ..toolchain import GccVersion
 from .distro import gcc_install_commands
-from .facts import GccFacts, SystemFacts
+from .facts import CompilerVariable, GccFacts, SystemFacts
 from .fixes import ManualCommandFix, VsBuildToolsFix
 from .model import CheckId, CheckResult, CheckStatus
 
@@ -96,6 +98,23 @@ def _check_msvc(msvc: MsvcFacts) -> CheckResult:
                   install)
 
 
+def _variable_missing(variable: CompilerVariable, role: str, result: CheckResult,
+                      windows: bool = False) -> CheckResult:
+    """``CC``/``CXX`` names no program: the build would fail at its first compile."""
+    return CheckResult(
+        CheckId.COMPILER, TITLE, CheckStatus.BLOCKED,
+        f"The {variable.name} variable is set to {variable.value}, but no such program "
+        f"exists: the build uses the {role} {variable.name} names, so it would fail.",
+        f"{variable.text}: {variable.first_word} was not found.\n{result.detail}",
+        (f"Remove the {variable.name} environment variable (Settings → System → About → "
+         "Advanced system settings → Environment Variables) or point it to an installed "
+         f"{role}, then start the wizard again." if windows else
+         f"Unset {variable.name} (in a terminal: unset {variable.name}) or point it to an "
+         f"installed {role}, then start the wizard again from that terminal."),
+        None, {**result.facts, "variable": {"name": variable.name, "value": variable.value,
+                                            "program": None}})
+
+
 def _check_gcc(gcc: GccFacts) -> CheckResult:
     facts: dict[str, Any] = {
         "gcc": str(gcc.gcc) if gcc.gcc else None,
@@ -105,12 +124,16 @@ def _check_gcc(gcc: GccFacts) -> CheckResult:
         "distro": gcc.distro.pretty_name if gcc.distro else None,
         "error": gcc.error or None,
     }
-    lines = [
-        f"gcc: {gcc.gcc} ({gcc.gcc_version.text if gcc.gcc_version else 'version unknown'})"
-        if gcc.gcc else "gcc: not found on PATH",
-        f"g++: {gcc.gxx} ({gcc.gxx_version.text if gcc.gxx_version else 'version unknown'})"
-        if gcc.gxx else "g++: not found on PATH",
-    ]
+    def line(name: str, path: Path | None, version: GccVersion | None,
+             variable: CompilerVariable | None) -> str:
+        origin = f" (from {variable.text}: the build uses it)" if variable else ""
+        if path is None:
+            return f"{name}: {variable.text} names no program" if variable else \
+                f"{name}: not found on PATH"
+        return f"{name}: {path}{origin} ({version.text if version else 'version unknown'})"
+
+    lines = [line("gcc", gcc.gcc, gcc.gcc_version, gcc.gcc_variable),
+             line("g++", gcc.gxx, gcc.gxx_version, gcc.gxx_variable)]
     if gcc.error:
         lines.append(gcc.error)
     lines.append(WHY_GCC)
@@ -123,6 +146,11 @@ def _check_gcc(gcc: GccFacts) -> CheckResult:
         commands=commands,
     ) if commands else None
     hint = "" if commands else "Install gcc and g++ with your distribution's package manager."
+    for variable, found, role in ((gcc.gxx_variable, gcc.gxx, "C++ compiler"),
+                                  (gcc.gcc_variable, gcc.gcc, "C compiler")):
+        if variable is not None and found is None:
+            return _variable_missing(variable, role, CheckResult(
+                CheckId.COMPILER, TITLE, CheckStatus.BLOCKED, "", detail, "", None, facts))
     if gcc.gcc is None or gcc.gxx is None:
         missing = " and ".join(n for n, p in (("gcc", gcc.gcc), ("g++", gcc.gxx)) if p is None)
         return CheckResult(CheckId.COMPILER, TITLE, CheckStatus.MISSING,
@@ -136,12 +164,37 @@ def _check_gcc(gcc: GccFacts) -> CheckResult:
     same = gcc.gcc_version == gcc.gxx_version
     summary = (f"gcc and g++ {gcc.gcc_version.text} are installed." if same else
                f"gcc {gcc.gcc_version.text} and g++ {gcc.gxx_version.text} are installed.")
+    chosen = [v.text for v in (gcc.gcc_variable, gcc.gxx_variable) if v is not None]
+    if chosen:
+        summary = summary.removesuffix(".") + f"; the build uses {' and '.join(chosen)}."
     return CheckResult(CheckId.COMPILER, TITLE, CheckStatus.OK, summary, detail, "", None, facts)
+
+
+def _msvc_variables(result: CheckResult, variables: tuple[CompilerVariable, ...],
+                    ) -> CheckResult:
+    """Windows: ``CXX``/``CC`` replace the Visual Studio cl.exe the wizard chose."""
+    for variable in variables:
+        if variable.program is None and variable.is_path:
+            role = "C++ compiler" if variable.name == "CXX" else "C compiler"
+            return _variable_missing(variable, role, result, windows=True)
+    notes = [v for v in variables
+             if v.first_word.lower().removesuffix(".exe") != "cl"]  # "cl" is what it chooses
+    if not notes or result.blocks:
+        return result
+    names = " and ".join(v.text for v in notes)
+    outside = "not on PATH outside the Visual Studio environment"
+    where = "; ".join(f"{v.name}: {v.program or outside}" for v in notes)
+    return CheckResult(
+        CheckId.COMPILER, TITLE, CheckStatus.WARNING,
+        f"{names} is set: the build uses it instead of the Visual Studio compiler (cl.exe) "
+        "the wizard chose.", f"{where}\n{result.detail}",
+        f"Unset {' and '.join(v.name for v in notes)} to build with cl.exe (the tested way).",
+        result.fix, result.facts)
 
 
 def check_compiler(facts: SystemFacts) -> CheckResult:
     if isinstance(facts.compiler, MsvcFacts):
-        return _check_msvc(facts.compiler)
+        return _msvc_variables(_check_msvc(facts.compiler), facts.compiler_variables)
     return _check_gcc(facts.compiler)
 
 

@@ -10,7 +10,7 @@ from ..toolkits import choose_toolkit
 from .distro import CUDA_DOWNLOADS_PAGE, cuda_install_commands
 from .facts import GccFacts, SystemFacts, ToolkitFacts
 from .fixes import CudaToolkitFix, ManualCommandFix
-from .model import CheckId, CheckResult, CheckStatus, Fix, worst
+from .model import CheckId, CheckResult, CheckStatus, Fix, scoped, worst
 from .versions import (
     DRIVER_FOR_CUDA_MAJOR,
     FullVersion,
@@ -219,8 +219,11 @@ def check_cuda(facts: SystemFacts) -> CheckResult:
         "driver_cuda": vtext(driver) if driver else None,
         "suggested_install": vtext(suggestion) if suggestion else None,
     }
-    return CheckResult(CheckId.CUDA, TITLE, status, summary, "\n".join(lines), hint, fix,
-                       payload)
+    # Only kernels with GPU code need a CUDA toolkit: the probe builds its CPU part without
+    # one, so what is missing here rules those kernels out instead of stopping every build.
+    ruled_out = status.blocks
+    return CheckResult(CheckId.CUDA, TITLE, scoped(status, True), summary, "\n".join(lines),
+                       hint, fix, payload, facts.gpu_kernels if ruled_out else ())
 
 
 __all__ = ["check_cuda", "chosen_toolkit", "gpu_build_expected", "install_fix",

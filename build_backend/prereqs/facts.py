@@ -16,13 +16,16 @@ from __future__ import annotations
 import os
 import platform as host_platform
 import re
+import shlex
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from ..catalog import load_catalog
 from ..environment import PythonEnv, inspect_python
 from ..errors import ProcessError, WizardError
 from ..hardware import HardwareReport, NvmlApi, detect, detect_host
@@ -39,6 +42,18 @@ from ..toolchain import (
 from ..toolkits import CudaToolkit, discover_toolkits
 from .model import CheckId
 from .resume import restart_pending
+
+
+@cache
+def gpu_kernel_names() -> tuple[str, ...]:
+    """The catalog's kernels that need a GPU build (every recipe without a CPU fallback):
+    what a CUDA toolkit, a CUDA build of PyTorch and the like are "needed for"."""
+    try:
+        catalog = load_catalog()
+    except Exception:  # noqa: BLE001 - a broken catalog is the Kernel page's to report
+        return ()
+    return tuple(r.name for r in catalog if not r.requirements.cpu_fallback)
+
 
 # --------------------------------------------------------------------------------------------
 # The platform seam, as far as the prerequisites need it
@@ -113,9 +128,62 @@ def parse_os_release(text: str, *, wsl: bool = False, machine: str = "x86_64") -
     )
 
 
+# PyTorch's extension builds compile with $CXX instead of the default C++ compiler (c++ on
+# Linux, cl on Windows), and hand $CC to nvcc as its host compiler (-ccbin): when one is set,
+# the build uses what it names, so that is what the compiler check must look at.
+COMPILER_VARIABLES = ("CC", "CXX")
+_WRAPPERS = ("ccache", "sccache")  # "ccache g++": the compiler is the next word
+
+
+@dataclass(frozen=True)
+class CompilerVariable:
+    """``CC`` or ``CXX`` set in the environment the build inherits."""
+
+    name: str  # "CC" | "CXX"
+    value: str  # as set
+    program: Path | None  # the program it names (a path, or found on PATH); None: nothing
+
+    @property
+    def text(self) -> str:
+        return f"{self.name}={self.value}"
+
+    @property
+    def is_path(self) -> bool:
+        """Whether it names a file by its path (not a name looked up on PATH)."""
+        word = self.first_word
+        return "/" in word or "\\" in word
+
+    @property
+    def first_word(self) -> str:
+        try:
+            words = shlex.split(self.value, posix="\\" not in self.value)
+        except ValueError:
+            words = self.value.split()
+        words = [w.strip('"') for w in words] or [self.value]
+        if Path(words[0]).name.lower().removesuffix(".exe") in _WRAPPERS and len(words) > 1:
+            return words[1]
+        return words[0]
+
+
+def gather_compiler_variables(environ: Mapping[str, str] | None = None,
+                              ) -> tuple[CompilerVariable, ...]:
+    """The ``CC``/``CXX`` the build will inherit, and what each names."""
+    env = environ if environ is not None else os.environ
+    found: list[CompilerVariable] = []
+    for name in COMPILER_VARIABLES:
+        value = env.get(name, "").strip()
+        if not value:
+            continue
+        probe = CompilerVariable(name, value, None)
+        program = shutil.which(probe.first_word, path=env.get("PATH"))
+        found.append(CompilerVariable(name, value, Path(program) if program else None))
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class GccFacts:
-    """Linux: the host compilers a torch extension build uses (``cc``/``c++`` are gcc here)."""
+    """Linux: the host compilers a torch extension build uses (``cc``/``c++`` are gcc here,
+    or what ``CC``/``CXX`` name when they are set)."""
 
     gcc: Path | None
     gcc_version: GccVersion | None
@@ -123,6 +191,8 @@ class GccFacts:
     gxx_version: GccVersion | None
     distro: LinuxDistro | None = None
     error: str = ""  # a compiler that is there but did not answer
+    gcc_variable: CompilerVariable | None = None  # CC, when set: gcc is what it names
+    gxx_variable: CompilerVariable | None = None  # CXX, when set: g++ is what it names
 
 
 CompilerFacts = MsvcFacts | GccFacts
@@ -168,6 +238,9 @@ class SystemFacts:
     hardware: HardwareReport
     env: PythonEnv | None  # None: no target Python chosen/found
     seconds: float = 0.0
+    compiler_variables: tuple[CompilerVariable, ...] = ()  # CC/CXX the build inherits
+    # the kernels that need a GPU build (what GPU-only prerequisites are "needed for")
+    gpu_kernels: tuple[str, ...] = field(default_factory=gpu_kernel_names)
 
     @property
     def torch_cuda(self) -> tuple[int, int] | None:
@@ -183,10 +256,11 @@ StepCallback = Callable[[str], None]
 _TIMEOUT_S = 30.0
 
 
-def gather_compiler(plat: PrereqPlatform) -> CompilerFacts:
+def gather_compiler(plat: PrereqPlatform,
+                    variables: Sequence[CompilerVariable] = ()) -> CompilerFacts:
     if plat.name == "windows":
         return gather_msvc(plat)
-    return _gather_gcc(plat)
+    return _gather_gcc(plat, variables)
 
 
 def _is_wsl() -> bool:
@@ -197,24 +271,30 @@ def _is_wsl() -> bool:
     return "microsoft" in text.lower()
 
 
-def _gather_gcc(plat: PrereqPlatform) -> GccFacts:
+def _gather_gcc(plat: PrereqPlatform, variables: Sequence[CompilerVariable] = ()) -> GccFacts:
     distro = parse_os_release(plat.os_release_text(), wsl=_is_wsl(),
                               machine=host_platform.machine() or "x86_64")
     errors: list[str] = []
+    named = {v.name: v for v in variables}
 
-    def probe(name: str) -> tuple[Path | None, GccVersion | None]:
-        found = shutil.which(plat.executable(name))
+    def probe(name: str, variable: CompilerVariable | None,
+              ) -> tuple[Path | None, GccVersion | None]:
+        if variable is not None:  # the build uses what CC/CXX names, not gcc/g++ on PATH
+            found = str(variable.program) if variable.program is not None else None
+        else:
+            found = shutil.which(plat.executable(name))
         if found is None:
             return None, None
         try:
             return Path(found), run_gcc_version(found)
         except WizardError as exc:
-            errors.append(f"{name}: {exc.describe()}")
+            errors.append(f"{variable.text if variable else name}: {exc.describe()}")
             return Path(found), None
 
-    gcc, gcc_version = probe("gcc")
-    gxx, gxx_version = probe("g++")
-    return GccFacts(gcc, gcc_version, gxx, gxx_version, distro, "\n".join(errors))
+    gcc, gcc_version = probe("gcc", named.get("CC"))
+    gxx, gxx_version = probe("g++", named.get("CXX"))
+    return GccFacts(gcc, gcc_version, gxx, gxx_version, distro, "\n".join(errors),
+                    named.get("CC"), named.get("CXX"))
 
 
 def gather_toolkits(plat: PrereqPlatform, environ: Mapping[str, str] | None = None,
@@ -287,7 +367,8 @@ def gather_facts(
     say = on_step or (lambda _text: None)
     root = build_root if build_root is not None else plat.default_build_root()
     say("Looking for the C++ compiler…")
-    compiler = gather_compiler(plat)
+    variables = gather_compiler_variables(environ)
+    compiler = gather_compiler(plat, variables)
     say("Looking for CUDA toolkits…")
     toolkits = gather_toolkits(plat, environ)
     say("Checking long path support…")
@@ -312,6 +393,7 @@ def gather_facts(
         hardware=hardware,
         env=env,
         seconds=time.perf_counter() - started,
+        compiler_variables=variables,
     )
 
 
@@ -325,10 +407,13 @@ def refresh(
     """Re-read what a fix for ``check`` can have changed (after a fix ran), keep the rest."""
     plat = prereq_platform(platform)
     if check is CheckId.COMPILER:
-        return replace(facts, compiler=gather_compiler(plat))
+        variables = gather_compiler_variables(environ)
+        return replace(facts, compiler=gather_compiler(plat, variables),
+                       compiler_variables=variables)
     if check in (CheckId.CUDA, CheckId.COMPAT):
-        return replace(facts, compiler=gather_compiler(plat),
-                       toolkits=gather_toolkits(plat, environ))
+        variables = gather_compiler_variables(environ)
+        return replace(facts, compiler=gather_compiler(plat, variables),
+                       compiler_variables=variables, toolkits=gather_toolkits(plat, environ))
     if check is CheckId.LONG_PATHS:
         return replace(facts, long_paths=gather_long_paths(plat), git=gather_git(plat, environ))
     if check is CheckId.PYTHON_ENV:
@@ -338,7 +423,9 @@ def refresh(
 
 
 __all__ = [
+    "COMPILER_VARIABLES",
     "CompilerFacts",
+    "CompilerVariable",
     "GccFacts",
     "GitFacts",
     "LinuxDistro",
@@ -348,8 +435,10 @@ __all__ = [
     "SystemFacts",
     "ToolkitFacts",
     "VsInstanceFacts",
+    "gather_compiler_variables",
     "gather_facts",
     "gather_msvc",
+    "gpu_kernel_names",
     "parse_git_bool",
     "parse_os_release",
     "prereq_platform",

@@ -8,7 +8,7 @@ from typing import Any
 
 from .facts import SystemFacts
 from .fixes import GitLongPathsFix, LongPathsFix
-from .model import CheckId, CheckResult, CheckStatus, Fix, worst
+from .model import CheckId, CheckResult, CheckStatus, Fix, scoped, worst
 
 TITLE = "Long paths"
 MAX_BUILD_ROOT_CHARS = 60  # leaves ~200 characters for the deepest paths inside a build
@@ -80,8 +80,9 @@ def check_long_paths(facts: SystemFacts) -> CheckResult:
     fix = lead[2] or next((f[2] for f in findings if f[2] is not None), None)
     others = [f"• {f[1]}" for f in findings if f is not lead]
     detail = "\n".join(lines[:-1] + others + lines[-1:])
-    return CheckResult(CheckId.LONG_PATHS, TITLE, status, lead[1], detail, lead[3], fix,
-                       payload)
+    # the deep source trees are the big kernels'; the probe builds in the short build folder
+    return CheckResult(CheckId.LONG_PATHS, TITLE, scoped(status, True), lead[1], detail,
+                       lead[3], fix, payload, facts.gpu_kernels if status.blocks else ())
 
 
 __all__ = ["MAX_BUILD_ROOT_CHARS", "check_long_paths"]

@@ -33,6 +33,11 @@ class CheckStatus(Enum):
 
     MISSING: something is not installed (usually with a fix that installs it).
     BLOCKED: something is there but unusable, or a limit that no button can lift.
+
+    Only what no kernel can do without stops the build (no usable Python, no C++ compiler):
+    what only the kernels with GPU code need (a CUDA toolkit, a CUDA build of PyTorch, ...) is
+    a WARNING whose :attr:`CheckResult.needed_for` names those kernels, so that the probe can
+    still be chosen and built (see :func:`scoped`).
     """
 
     OK = "ok"
@@ -61,6 +66,20 @@ _SEVERITY = {CheckStatus.OK: 0, CheckStatus.WARNING: 1, CheckStatus.MISSING: 2,
 def worst(*statuses: CheckStatus) -> CheckStatus:
     """The most severe of ``statuses`` (OK when none)."""
     return max(statuses, key=lambda s: s.severity, default=CheckStatus.OK)
+
+
+def scoped(status: CheckStatus, gpu_only: bool) -> CheckStatus:
+    """What a finding means for the wizard as a whole. One that only the kernels with GPU code
+    need never stops the build (the probe builds its CPU part without it): it becomes a
+    WARNING that rules those kernels out."""
+    return CheckStatus.WARNING if gpu_only and status.blocks else status
+
+
+def needed_for_text(kernels: tuple[str, ...] | list[str], first: bool = False) -> str:
+    """'needed for FlashAttention 2 / FlashMLA / DeepEP' ('Needed …' with ``first``)."""
+    if not kernels:
+        return ""
+    return ("Needed" if first else "needed") + " for " + " / ".join(kernels)
 
 
 class FixStatus(Enum):
@@ -166,10 +185,18 @@ class CheckResult:
     hint: str = ""  # what to do when there is no fix button (or beside it)
     fix: Fix | None = None
     facts: Mapping[str, Any] = field(default_factory=dict)  # JSON-ready, for --json
+    # The kernels that cannot be built until this is fixed, where other kernels (the probe)
+    # can: the status is then WARNING, and the Kernel page shows these kernels as ruled out.
+    needed_for: tuple[str, ...] = ()
 
     @property
     def blocks(self) -> bool:
         return self.status.blocks
+
+    @property
+    def rules_out(self) -> bool:
+        """Whether some kernels cannot be built until this is fixed (but others can)."""
+        return bool(self.needed_for)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -182,6 +209,7 @@ class CheckResult:
             "hint": self.hint,
             "fix": fix_json(self.fix),
             "facts": dict(self.facts),
+            "needed_for": list(self.needed_for),
         }
 
 
@@ -202,5 +230,7 @@ __all__ = [
     "ProgressCallback",
     "blocking",
     "fix_json",
+    "needed_for_text",
+    "scoped",
     "worst",
 ]

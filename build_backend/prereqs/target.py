@@ -8,30 +8,43 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..advice import choose_python
 from ..environment import EnvStatus
 from .cuda import gpu_ccs
 from .facts import SystemFacts
 from .fixes import PipInstallFix, PipStep, PythonDevFilesFix
-from .model import CheckId, CheckResult, CheckStatus, Fix, worst
-from .versions import pick_torch_cuda, torch_index_url, vtext
+from .model import CheckId, CheckResult, CheckStatus, Fix, scoped, worst
+from .versions import TORCH_INDEX_BASE, pick_torch_cuda, torch_index_url, vtext
 
 TITLE = "Python environment"
 WHY = ("Why it matters: kernels are built against the PyTorch in this environment, with its "
        "pip; ninja compiles many files at once (without it a build can take hours).")
 
 
+CPU_TORCH_INDEX = TORCH_INDEX_BASE + "cpu"
+CPU_TORCH_SIZE = "about 200 MB"  # torch 2.x CPU wheels: ~180 MB (Linux), ~200 MB (Windows)
+CUDA_TORCH_SIZE = "2–3 GB"  # a CUDA wheel with its NVIDIA libraries
+
+
 def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, str]:
-    """The pip step that installs a CUDA build of PyTorch fitting the driver and the GPUs,
-    and a sentence saying which."""
+    """The pip step that installs the PyTorch that fits this computer, and a sentence saying
+    which: a CUDA build fitting the driver and the GPUs; without a usable NVIDIA GPU, the CPU
+    build (a CUDA build, 10× the download, would be of no use there)."""
     cuda = pick_torch_cuda(facts.hardware.cuda_driver_version, gpu_ccs(facts))
     options = ("--upgrade", "--force-reinstall") if replace else ()
+    if not facts.hardware.usable_gpus:
+        return (PipStep(("torch",), CPU_TORCH_INDEX, options),
+                f"PyTorch's CPU build ({CPU_TORCH_SIZE}, from {CPU_TORCH_INDEX}): no NVIDIA GPU "
+                "answered here, so a CUDA build would be of no use. If this computer has an "
+                "NVIDIA GPU, install its driver first, then check again")
     if cuda is None:
         return (PipStep(("torch",), None, options),
-                "PyTorch from PyPI (no NVIDIA driver answered, so no CUDA version is chosen)")
+                "PyTorch from PyPI (the driver is too old for every CUDA build the wizard knows; "
+                "updating the NVIDIA driver is better)")
     url = torch_index_url(cuda)
     return (PipStep(("torch",), url, options),
-            f"PyTorch built for CUDA {vtext(cuda)} (from {url}, the newest CUDA your driver "
-            "supports)")
+            f"PyTorch built for CUDA {vtext(cuda)} ({CUDA_TORCH_SIZE}, from {url}, the newest "
+            "CUDA your driver supports)")
 
 
 def ninja_step() -> PipStep:
@@ -43,14 +56,18 @@ def packages_fix(python: Path, pip_version: str | None, steps: list[tuple[PipSte
     names = [s.packages[0] for s, _ in steps]
     fix_id = "ninja" if names == ["ninja"] else "torch" if names == ["torch"] else \
         "python-packages"
-    torch_name = "PyTorch" + (" with CUDA" if any(s.index_url for s, _ in steps) else "")
+    cpu = any(s.index_url == CPU_TORCH_INDEX for s, _ in steps)
+    torch_name = "PyTorch" + (" (CPU build)" if cpu else " with CUDA"
+                              if any(s.index_url for s, _ in steps) else "")
     title = {"ninja": "Install ninja", "torch": f"Install {torch_name}"}.get(
         fix_id, f"Install {torch_name} and ninja")
     what = "; ".join(text for _, text in steps)
     replacing = any("--force-reinstall" in s.options for s, _ in steps)
     description = (f"Runs pip in {python} to install {what}."
                    + (" It replaces the PyTorch installed there now." if replacing else "")
-                   + (" PyTorch is a download of 1–3 GB." if "torch" in names else ""))
+                   + ((f" PyTorch's CPU build is a download of {CPU_TORCH_SIZE}." if cpu else
+                       f" PyTorch is a download of {CUDA_TORCH_SIZE}.") if "torch" in names
+                      else ""))
     return PipInstallFix(id=fix_id, title=title, description=description, python=python,
                          steps=tuple(s for s, _ in steps), pip_version=pip_version)
 
@@ -79,7 +96,8 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         return CheckResult(CheckId.PYTHON_ENV, TITLE, CheckStatus.MISSING,
                            "No Python environment is chosen for the kernel.",
                            "The wizard found no Python interpreter to install into.",
-                           "Choose the Python that should get the kernel (--python PATH).")
+                           f"Choose the Python that should get the kernel: {choose_python()}."
+                           .replace("another one", "one"))
     torch = env.torch
     payload: dict[str, Any] = {
         "python": str(env.executable),
@@ -104,9 +122,9 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         lines.append(env.detail)
 
     def done(status: CheckStatus, summary: str, hint: str = "", fix: Fix | None = None,
-             ) -> CheckResult:
+             needed_for: tuple[str, ...] = ()) -> CheckResult:
         return CheckResult(CheckId.PYTHON_ENV, TITLE, status, summary,
-                           "\n".join([*lines, WHY]), hint, fix, payload)
+                           "\n".join([*lines, WHY]), hint, fix, payload, needed_for)
 
     unusable = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.UNREADABLE,
                 EnvStatus.BITS32, EnvStatus.UNSUPPORTED_PYTHON}
@@ -138,58 +156,65 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
 
     driver = facts.hardware.cuda_driver_version
     has_gpu = bool(facts.hardware.usable_gpus)
-    findings: list[tuple[CheckStatus, str, str]] = []
+    # (status, text, hint, only the kernels with GPU code need it): no PyTorch stops every
+    # build; a CPU-only or mismatched PyTorch only rules out the GPU kernels (the probe builds
+    # its CPU part), and so does a missing ninja (the probe's two files compile without it)
+    findings: list[tuple[CheckStatus, str, str, bool]] = []
     steps: list[tuple[PipStep, str]] = []
     if env.status is EnvStatus.NO_TORCH:
         step = torch_step(facts, replace=False)
         findings.append((CheckStatus.MISSING, "PyTorch is not installed in this environment.",
-                         ""))
+                         "", False))
         steps.append(step)
     elif env.status is EnvStatus.TORCH_BROKEN or torch is None:
-        findings.append((CheckStatus.BLOCKED, env.summary, env.hint))
+        findings.append((CheckStatus.BLOCKED, env.summary, env.hint, False))
         steps.append(torch_step(facts, replace=True))
     elif torch.cuda is None:
-        if has_gpu or driver is not None:
+        if has_gpu:  # (without one, the Fix could only reinstall the CPU build it has)
             findings.append((CheckStatus.MISSING, f"PyTorch {torch.version} here is a CPU-only "
-                             "build, so CUDA kernels can't be built for it.", ""))
+                             "build, so GPU kernels can't be built for it (the probe kernel's "
+                             "CPU part can).", "", True))
             steps.append(torch_step(facts, replace=True))
         else:
             findings.append((CheckStatus.WARNING, f"PyTorch {torch.version} is a CPU-only build "
                              "and there is no NVIDIA GPU: only the CPU probe kernel can be "
-                             "built.", ""))
+                             "built.", "", False))
     else:
         torch_cuda = torch.cuda_version
         if torch_cuda is not None and driver is not None and torch_cuda[0] > driver[0]:
             findings.append((CheckStatus.BLOCKED, f"PyTorch is built for CUDA {torch.cuda}, but "
                              f"the driver supports only CUDA {vtext(driver)}: PyTorch can't use "
                              "the GPU.", "Install the PyTorch that fits the driver (Fix), or "
-                             "update the NVIDIA driver."))
+                             "update the NVIDIA driver.", True))
             steps.append(torch_step(facts, replace=True))
         elif torch_cuda is not None and driver is not None and torch_cuda > driver:
             findings.append((CheckStatus.WARNING, f"PyTorch is built for CUDA {torch.cuda}, newer "
                              f"than the driver's CUDA {vtext(driver)}; it works through minor "
-                             "version compatibility.", "Updating the NVIDIA driver is safer."))
+                             "version compatibility.", "Updating the NVIDIA driver is safer.",
+                             False))
         missing_arch = [g for g in facts.hardware.usable_gpus if g.compute_capability is not None
                         and torch.arch_list
                         and not _arch_supported(torch.arch_list, g.compute_capability)]
         if missing_arch:
             names = ", ".join(f"{g.label} (sm_{g.sm})" for g in missing_arch)
             findings.append((CheckStatus.BLOCKED, f"This PyTorch has no code for {names}.",
-                             "Install a PyTorch built for a newer CUDA (Fix)."))
+                             "Install a PyTorch built for a newer CUDA (Fix).", True))
             if not steps:
                 steps.append(torch_step(facts, replace=True))
         if not torch.cuda_available and driver is not None and not findings:
             findings.append((CheckStatus.WARNING, "PyTorch cannot use the GPU right now, so "
-                             "kernels can be built but not verified.", env.hint))
+                             "kernels can be built but not verified.", env.hint, False))
     if env.ninja is None:
-        findings.append((CheckStatus.MISSING, "ninja is missing, so the build would compile one "
-                         "file at a time (hours instead of minutes).", ""))
+        findings.append((CheckStatus.MISSING, "ninja is missing, so the big kernels would "
+                         "compile one file at a time (hours instead of minutes).", "", True))
         steps.append((ninja_step(), NINJA_TEXT))
     if dev_finding is not None:
-        findings.insert(0, dev_finding)
+        findings.insert(0, (*dev_finding, False))
     fix: Fix | None = packages_fix(env.executable, env.pip_version, steps) if steps else None
     if dev_fix is not None:
         fix = dev_fix  # first things first: without headers nothing builds (pip fixes next)
+    ruled_out = any(f[0].blocks and f[3] for f in findings)
+    findings = [(scoped(f[0], f[3]), f[1], f[2], f[3]) for f in findings]
     status = worst(*(f[0] for f in findings))
     if not findings:
         assert torch is not None
@@ -197,9 +222,11 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         return done(CheckStatus.OK, f"Python {env.version} with PyTorch {torch.version} "
                     f"(CUDA {torch.cuda}{gpu}), pip and ninja.")
     lead = next(f for f in findings if f[0] is status)
+    if ruled_out and not status.blocks:  # lead with what rules the GPU kernels out
+        lead = next(f for f in findings if f[3])
     others = [f"• {f[1]}" for f in findings if f is not lead]
     lines += others
-    return done(status, lead[1], lead[2], fix)
+    return done(status, lead[1], lead[2], fix, facts.gpu_kernels if ruled_out else ())
 
 
 __all__ = ["check_python_env", "packages_fix", "torch_step"]

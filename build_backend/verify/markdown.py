@@ -84,7 +84,7 @@ def render_markdown(report: VerifyReport) -> str:
                 if k in ("q", "k", "v", "k_cache")
             )
             row = [
-                case.status.value.upper(),
+                case.status.label,
                 case.name,
                 case.device,
                 case.dtype,
@@ -101,7 +101,7 @@ def render_markdown(report: VerifyReport) -> str:
         if problems:
             out += ["### Problems", ""]
             for case in problems:
-                out.append(f"- **{_md(case.name)}** ({case.status.value}):")
+                out.append(f"- **{_md(case.name)}** ({case.status.label.lower()}):")
                 out += [f"  - {_md(r)}" for r in case.reasons]
                 if case.kernel_output:
                     first = case.kernel_output.strip().splitlines()[0]

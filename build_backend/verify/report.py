@@ -29,8 +29,13 @@ class VerifyStatus(Enum):
 class CaseStatus(Enum):
     PASS = "pass"
     FAIL = "fail"
-    SKIPPED = "skipped"
+    SKIPPED = "skipped"  # did not run here (not applicable to this build or GPU)
     ERROR = "error"
+
+    @property
+    def label(self) -> str:
+        """How a person reads it: a check that did not run is "NOT RUN", never a failure."""
+        return "NOT RUN" if self is CaseStatus.SKIPPED else self.name
 
 
 class ErrorKind(Enum):
@@ -454,6 +459,11 @@ class VerifyReport:
         return self.status is VerifyStatus.PASS
 
     @property
+    def quick(self) -> bool:
+        """Whether this was a quick verification (fewer, partly different checks)."""
+        return bool(self.options.get("quick"))
+
+    @property
     def counts(self) -> dict[CaseStatus, int]:
         result = dict.fromkeys(CaseStatus, 0)
         for case in self.cases:
@@ -496,7 +506,7 @@ class VerifyReport:
             lines.append(f"  kernel imported from {self.kernel.file}")
         for case in self.cases:
             cells = ", ".join(f"{m.name} {m.cell()}" for m in case.measures)
-            line = f"  {case.status.value.upper():7s} {case.name}"
+            line = f"  {case.status.label:7s} {case.name}"
             if cells:
                 line += f": {cells}"
             lines.append(line)

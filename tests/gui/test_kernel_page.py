@@ -179,10 +179,14 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
         assert "Does not fit this computer" in details
         assert "No NVIDIA GPU detected" in details  # every reason, not just the first
         assert "CPU-only build" in details
-        assert "→ The prerequisites page can install a CUDA build of PyTorch." in details
+        # no GPU here: no promise of a CUDA build (the Fix would install the CPU build)
+        assert "→ A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU" \
+            in details
+        assert "prerequisites page" not in details.lower()
         assert not page.isComplete() and not next_enabled(wizard)
         combo = page.version_combo(rid)
-        assert combo.currentText().startswith("✖ ") and "(recommended)" in combo.currentText()
+        # a version that does not fit is never called recommended (issue 13, item 5)
+        assert combo.currentText().startswith("✖ ") and "(recommended)" not in combo.currentText()
     page.select_kernel("deepep")
     assert "DeepEP needs 2, 4 or 8 GPUs" in page.details.toPlainText()
 
@@ -220,7 +224,7 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     assert "2, 4 or 8 GPUs connected with NVLink; this machine has 1" in page.status_text("deepep")
     page.select_kernel("deepep")
     assert "DeepEP needs 2, 4 or 8 GPUs connected with NVLink" in page.details.toPlainText()
-    assert "Not checked by the wizard: NCCL" in page.details.toPlainText()  # warnings too
+    assert "Not checked by the wizard: RDMA network" in page.details.toPlainText()  # warnings
     assert not next_enabled(wizard)
 
     page.select_kernel("flashmla")

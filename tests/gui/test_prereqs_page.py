@@ -385,11 +385,12 @@ def test_declined_admin_prompt_is_a_status_line_not_an_error(
         qtbot, lambda **_: facts,
         checks=lambda f: fixed(run_checks(f), CheckId.LONG_PATHS, elevate=decline))
     row = page.rows[CheckId.LONG_PATHS]
-    assert badge(row) == "✖ Missing"
+    # only the big kernels need long paths: a warning naming them, Next stays enabled
+    assert badge(row) == "⚠ Warning" and row.needed_label.isVisible()
     assert row.result.fix is not None and row.result.fix.needs_admin
     assert "administrator" in row.fix_button.toolTip()  # and the UAC shield on Windows
     assert "asks for administrator rights" in row.action_label.text()
-    assert not next_enabled(wizard)
+    assert next_enabled(wizard)
 
     click(qtbot, row.fix_button)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=30_000)
@@ -397,10 +398,9 @@ def test_declined_admin_prompt_is_a_status_line_not_an_error(
     assert row.fix_status_tone is Tone.WARNING
     assert "administrator prompt was declined" in row.fix_status.text()
     assert "Choose Fix again" in row.fix_status.text()
-    assert badge(row) == "✖ Missing"  # nothing changed
+    assert badge(row) == "⚠ Warning"  # nothing changed
     assert row.fix_button.isEnabled()  # can be tried again
     assert [d[0] for d in no_modal_dialogs] == ["question"]  # no error dialog
-    assert not next_enabled(wizard)
 
 
 def test_restart_needed_says_the_wizard_resumes_here(
@@ -481,7 +481,7 @@ def test_a_fix_streams_output_and_progress_and_can_be_cancelled(qtbot: Any) -> N
         checks=lambda f: [replace(r, fix=StreamingFix(started)) if r.id is CheckId.PYTHON_ENV
                           else r for r in run_checks(f)])
     row = page.rows[CheckId.PYTHON_ENV]
-    assert badge(row) == "✖ Missing" and "ninja is missing" in row.summary_label.text()
+    assert badge(row) == "⚠ Warning" and "ninja is missing" in row.summary_label.text()
     other = page.rows[CheckId.CUDA]
 
     assert page.start_fix(row)
@@ -502,26 +502,29 @@ def test_a_fix_streams_output_and_progress_and_can_be_cancelled(qtbot: Any) -> N
 
 
 def test_a_fix_that_works_unblocks_next(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A stand-in ninja fix that flips what the facts read: MISSING → OK, Next enabled."""
+    """A stand-in PyTorch fix (every kernel needs PyTorch, so its absence blocks) that flips
+    what the facts read: MISSING → OK, Next enabled."""
     installed = threading.Event()
 
     @dataclass(frozen=True)
     class NinjaFix:
-        id: str = "ninja"
-        title: str = "Install ninja"
-        description: str = "Runs pip to install ninja."
+        id: str = "torch"
+        title: str = "Install PyTorch with CUDA"
+        description: str = "Runs pip to install PyTorch."
         needs_admin: bool = False
         automatic: bool = True
-        command_preview: tuple[str, ...] = (f"{sys.executable} -m pip install ninja",)
+        command_preview: tuple[str, ...] = (f"{sys.executable} -m pip install torch",)
 
         def run(self, on_line: Callable[[str], None], cancel: threading.Event,
                 on_progress: object = None) -> FixOutcome:
-            on_line("Successfully installed ninja-1.13.0")
+            on_line("Successfully installed torch-2.9.0")
             installed.set()
-            return FixOutcome(FixStatus.DONE, "Installed ninja.")
+            return FixOutcome(FixStatus.DONE, "Installed PyTorch.")
 
     def current(**_kw: Any) -> SystemFacts:
-        return linux(env=python_env(ninja=installed.is_set()))
+        ready = installed.is_set()
+        return linux(env=python_env(torch=ready, status=EnvStatus.READY if ready
+                                    else EnvStatus.NO_TORCH))
 
     def checks(f: SystemFacts) -> list[CheckResult]:
         return [replace(r, fix=NinjaFix()) if r.fix is not None else r for r in run_checks(f)]
@@ -540,10 +543,10 @@ def test_a_fix_that_works_unblocks_next(qtbot: Any, monkeypatch: pytest.MonkeyPa
                         lambda *a, **k: QMessageBox.StandardButton.Yes)
     click(qtbot, row.fix_button)
     qtbot.waitUntil(lambda: not page.is_busy() and badge(row) == "✔ OK", timeout=10_000)
-    assert "Installed ninja." in row.fix_status.text()
+    assert "Installed PyTorch." in row.fix_status.text()
     assert page.banner.tone is Tone.OK and next_enabled(wizard)
     assert not any(r.blocks for r in wizard.state.checks)
-    assert wizard.state.environment is not None and wizard.state.environment.ninja
+    assert wizard.state.environment is not None and wizard.state.environment.torch
 
 
 # -- --resume ----------------------------------------------------------------------------------

@@ -467,12 +467,13 @@ def test_verdicts_over_machines(
 def test_probe_falls_back_to_cpu(catalog: Catalog) -> None:
     v = verdict(catalog, "probe", machine((RTX_5090,), "windows", (12, 4), "2.6.0+cu124"))
     assert v.available and v.cpu_only
-    assert ("Probe kernel needs CUDA 12.8 or newer for Blackwell (cc 12.0); the selected toolkit "
-            "is 12.4. The Probe kernel will be built for the CPU only.") in v.warnings
+    assert ("The Probe kernel's GPU part needs CUDA 12.8 or newer for Blackwell (cc 12.0); the "
+            "selected toolkit is 12.4. Only the Probe kernel's CPU part is built here.") \
+        in v.warnings
     v = verdict(catalog, "probe", machine((), "linux", None, "2.13.0+cpu"))
     assert v.available and v.cpu_only and v.archs == ()
     assert "No NVIDIA GPU detected: No NVIDIA driver was found on this computer. " \
-           "The Probe kernel will be built for the CPU only." in v.warnings
+           "Only the Probe kernel's CPU part is built here." in v.warnings
     v = verdict(catalog, "probe", machine((TURING_LAPTOP,), "linux", (12, 1), "2.5.1+cu121"))
     assert v.available and not v.cpu_only
     v = verdict(catalog, "probe", machine((H100,), "linux", (13, 0), None))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from build_backend import advice
 from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
 from build_backend.hardware import GpuInfo, HardwareReport, HostInfo, NvmlState, detect
 from build_backend.msvc import MsvcFacts, VsInstanceFacts
@@ -201,6 +202,16 @@ def windows(**kw: object) -> SystemFacts:
     return replace(base, **kw)  # type: ignore[arg-type]
 
 
+def rules_out_gpu_kernels(result: object) -> bool:
+    """What only the kernels with GPU code need never blocks (the probe builds its CPU part
+    without it): it is a warning naming the kernels it rules out (issue 13, item 3)."""
+    from build_backend.prereqs import CheckResult
+
+    assert isinstance(result, CheckResult)
+    return (result.status is CheckStatus.WARNING and not result.blocks
+            and result.needed_for == facts().gpu_kernels != ())
+
+
 # -- 1. C++ compiler -------------------------------------------------------------------------
 
 
@@ -320,7 +331,7 @@ def test_all_toolkits_are_listed_and_torchs_one_is_chosen() -> None:
 
 def test_major_mismatch_with_torch_blocks_and_offers_torchs_cuda_windows() -> None:
     result = check_cuda(windows(toolkits=(CUDA_12_4,)))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "CUDA 12.4 does not match PyTorch's CUDA 13.0" in result.summary
     fix = result.fix
     assert isinstance(fix, CudaToolkitFix)
@@ -335,7 +346,7 @@ def test_major_mismatch_with_torch_blocks_and_offers_torchs_cuda_windows() -> No
 
 def test_major_mismatch_on_linux_shows_the_repository_commands() -> None:
     result = check_cuda(facts(toolkits=(CUDA_12_4,)))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     fix = result.fix
     assert isinstance(fix, ManualCommandFix) and not fix.automatic
     assert fix.command_preview[-1] == "sudo apt-get install -y cuda-toolkit-13-0"
@@ -352,7 +363,7 @@ def test_minor_mismatch_only_warns() -> None:
 def test_driver_older_than_the_toolkit_major_blocks() -> None:
     result = check_cuda(facts(hardware=gpus((8, 9), driver=(12, 8)), env=env(torch=None,
                                                                         status=EnvStatus.NO_TORCH)))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert result.summary == ("The NVIDIA driver supports CUDA up to 12.8; kernels built with "
                               "CUDA 13.0 would not run on it.")
     assert "needs driver 580" in result.hint
@@ -368,7 +379,7 @@ def test_driver_minor_older_than_toolkit_warns() -> None:
 def test_cuda_13_dropped_pascal() -> None:
     result = check_cuda(facts(hardware=gpus((6, 1)), env=env(torch=None,
                                                          status=EnvStatus.NO_TORCH)))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "CUDA 13.0 no longer compiles for compute capability 6.1" in result.summary
     assert result.facts["suggested_install"] == "12.9.1"  # cu129 is the newest index for Pascal
 
@@ -376,7 +387,7 @@ def test_cuda_13_dropped_pascal() -> None:
 def test_sm_120_needs_cuda_12_8() -> None:
     result = check_cuda(facts(toolkits=(CUDA_12_4,), hardware=gpus((12, 0), driver=(12, 9)),
                               env=env(torch="2.7.1+cu128", cuda="12.8")))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "compute capability 12.0 (sm_120) needs CUDA 12.8 or newer" in result.summary
 
 
@@ -389,7 +400,7 @@ def test_one_of_two_gpus_unsupported_only_warns() -> None:
 
 def test_no_toolkit_with_a_gpu_is_missing_with_a_fix() -> None:
     result = check_cuda(windows(toolkits=()))
-    assert result.status is CheckStatus.MISSING
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert result.summary == "No CUDA toolkit is installed."
     assert isinstance(result.fix, CudaToolkitFix) and result.fix.release == (13, 0)
 
@@ -467,7 +478,7 @@ def test_hand_edited_cuda_13_header_lets_14_50_through() -> None:
 def test_cuda_12_1_rejects_14_44_and_asks_for_an_older_toolset_or_newer_cuda() -> None:
     result = check_compat(windows(toolkits=(CUDA_12_1,), env=env(torch="2.5.1+cu121",
                                                                  cuda="12.1")))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert result.summary == "No installed MSVC version is accepted by CUDA 12.1."
     assert result.fix is None  # VS 2022 17.14's own 14.44 would not help either
     assert "newer CUDA toolkit" in result.hint
@@ -495,7 +506,7 @@ def test_gcc_too_new_for_cuda_is_blocked() -> None:
     too_new = replace(gcc_facts(), gxx_version=parse_gcc_version("16.1.0"),
                       gcc_version=parse_gcc_version("16.1.0"))
     result = check_compat(facts(compiler=too_new))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert result.summary == ("gcc 16.1.0 is not accepted by CUDA 13.0, which accepts gcc 15 or "
                               "older.")
 
@@ -509,7 +520,8 @@ def test_cuda_13_without_its_cccl_folder_warns() -> None:
 
 def test_compat_waits_for_a_toolkit() -> None:
     result = check_compat(facts(toolkits=()))
-    assert result.status is CheckStatus.MISSING
+    # a warning that rules nothing out itself: the CUDA toolkit row says what is missing
+    assert result.status is CheckStatus.WARNING and not result.rules_out
     assert "until a CUDA toolkit is installed" in result.summary
 
 
@@ -541,7 +553,7 @@ def test_long_paths_off_or_unset_is_missing_with_the_elevated_fix(recording: str
     assert value == (0 if "disabled" in recording else None)
     result = check_long_paths(windows(long_paths=LongPathsFacts(True, value, 260),
                                       git=GitFacts(Path("git.exe"), None)))
-    assert result.status is CheckStatus.MISSING
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "Windows long paths are off" in result.summary
     fix = result.fix
     assert isinstance(fix, LongPathsFix) and fix.needs_admin
@@ -606,7 +618,7 @@ def test_no_torch_offers_torch_for_the_drivers_cuda() -> None:
 def test_cpu_torch_with_a_gpu_is_replaced() -> None:
     result = check_python_env(facts(env=env(torch="2.13.0+cpu", cuda=None, available=False,
                                             status=EnvStatus.CPU_TORCH)))
-    assert result.status is CheckStatus.MISSING
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "CPU-only build" in result.summary
     assert result.fix is not None
     assert "--force-reinstall torch --index-url https://download.pytorch.org/whl/cu130" in \
@@ -624,7 +636,7 @@ def test_cpu_torch_without_gpu_only_warns() -> None:
 
 def test_torch_newer_than_the_driver_is_blocked_with_a_matching_torch() -> None:
     result = check_python_env(facts(hardware=gpus((8, 9), driver=(12, 8))))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "the driver supports only CUDA 12.8" in result.summary
     assert result.fix is not None and "/whl/cu128" in result.fix.command_preview[0]
 
@@ -632,7 +644,7 @@ def test_torch_newer_than_the_driver_is_blocked_with_a_matching_torch() -> None:
 def test_torch_without_code_for_the_gpu_is_blocked() -> None:
     old = env(torch="2.6.0+cu126", cuda="12.6", arch=("sm_50", "sm_80", "sm_86", "sm_90"))
     result = check_python_env(facts(hardware=gpus((12, 0), driver=(12, 9)), env=old))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "no code for GPU 0: GPU cc 12.0 (sm_120)" in result.summary
     assert result.fix is not None and "/whl/cu129" in result.fix.command_preview[0]
 
@@ -645,7 +657,7 @@ def test_ptx_in_torchs_arch_list_covers_newer_gpus() -> None:
 
 def test_missing_ninja_alone() -> None:
     result = check_python_env(facts(env=env(ninja=False)))
-    assert result.status is CheckStatus.MISSING
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "ninja is missing" in result.summary
     assert result.fix is not None and result.fix.id == "ninja"
     assert result.fix.command_preview[0].endswith("--progress-bar raw ninja")
@@ -671,7 +683,12 @@ def test_32_bit_python_is_blocked_without_a_fix() -> None:
 def test_no_environment_chosen() -> None:
     result = check_python_env(facts(env=None))
     assert result.status is CheckStatus.MISSING
-    assert "--python PATH" in result.hint
+    assert "choose one on the Hardware step" in result.hint  # the wizard's words
+    advice.use_terminal()
+    try:
+        assert "--python PATH" in check_python_env(facts(env=None)).hint  # the terminal's
+    finally:
+        advice.use_terminal(False)
 
 
 def test_pip_progress_modes() -> None:
@@ -698,7 +715,7 @@ def test_plenty_of_disk_and_ram_states_the_parallelism() -> None:
 def test_too_little_disk_blocks() -> None:
     small = replace(h100(), host=replace(HOST, disk_free=5 * GIB))
     result = check_resources(facts(hardware=small))
-    assert result.status is CheckStatus.BLOCKED
+    assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert result.summary.startswith("Only 5.0 GiB free on the build drive")
 
 

@@ -1,0 +1,214 @@
+"""The Kernel page's list: one row per kernel (name and description, a version picker, whether
+it fits), greyed where it does not fit.
+
+The list only shows what it is given and says what the user did (``version_changed``); the
+page decides what fits (the session's verdicts) and what happens next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from build_backend.catalog import Recipe, RecipeVersion, Verdict
+
+from .kernel_texts import row_status, version_text
+
+COLUMNS = ("Kernel", "Version", "Fits this computer?")
+ID_ROLE = Qt.ItemDataRole.UserRole
+DESCRIPTION_ROLE = Qt.ItemDataRole.UserRole + 1
+GREY = QColor("#8a8a8a")
+GREEN = QColor("#1d6b32")
+RED = QColor("#a11d1d")
+
+Judge = Callable[[Recipe, RecipeVersion], Verdict]
+
+
+class KernelDelegate(QStyledItemDelegate):
+    """The kernel column: the name in bold, its one-line description below."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        title = opt.text
+        description = str(index.data(DESCRIPTION_ROLE) or "")
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        rect = rect.adjusted(3, 0, -3, 0)
+        if opt.state & QStyle.StateFlag.State_Selected:
+            color = opt.palette.color(QPalette.ColorRole.HighlightedText)
+        else:
+            brush = index.data(Qt.ItemDataRole.ForegroundRole)
+            color = brush.color() if isinstance(brush, QBrush) else opt.palette.color(
+                QPalette.ColorRole.Text)
+        bold = QFont(opt.font)
+        bold.setBold(True)
+        bold_metrics, metrics = QFontMetrics(bold), QFontMetrics(opt.font)
+        top = rect.top() + (rect.height() - bold_metrics.height() - metrics.height()) // 2
+        painter.save()
+        painter.setPen(color)
+        painter.setFont(bold)
+        painter.drawText(QRect(rect.left(), top, rect.width(), bold_metrics.height()),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         bold_metrics.elidedText(title, Qt.TextElideMode.ElideRight, rect.width()))
+        painter.setFont(opt.font)
+        painter.drawText(QRect(rect.left(), top + bold_metrics.height(), rect.width(),
+                               metrics.height()),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         metrics.elidedText(description, Qt.TextElideMode.ElideRight,
+                                            rect.width()))
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        metrics = QFontMetrics(option.font)
+        return QSize(size.width(), 2 * metrics.height() + 12)
+
+
+class KernelList(QTreeWidget):
+    """The catalog as rows. ``version_changed`` carries the recipe id whose picker the user
+    changed (never while the list is being filled)."""
+
+    version_changed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.populating = False  # the page, not the user, is filling the list
+        self._items: dict[str, QTreeWidgetItem] = {}
+        self._combos: dict[str, QComboBox] = {}
+        self.setColumnCount(len(COLUMNS))
+        self.setHeaderLabels(list(COLUMNS))
+        self.setRootIsDecorated(False)
+        self.setUniformRowHeights(True)
+        self.setWordWrap(True)  # a reason in the last column takes two lines
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setItemDelegateForColumn(0, KernelDelegate(self))
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        header.resizeSection(1, 300)
+        header.resizeSection(2, 205)
+
+    # -- filling -------------------------------------------------------------------------------
+
+    def populate(self, recipes: Sequence[Recipe], shown: dict[str, RecipeVersion],
+                 recommended: dict[str, RecipeVersion], judge: Judge,
+                 current_id: str | None) -> None:
+        """One row per recipe, showing ``shown[recipe.id]``; each picker lists every version
+        (newest first), marking those that do not fit and the recommended one (if it fits)."""
+        self.populating = True
+        self.clear()
+        self._items.clear()
+        self._combos.clear()
+        for recipe in recipes:
+            item = QTreeWidgetItem(self)
+            item.setText(0, recipe.name)
+            item.setData(0, ID_ROLE, recipe.id)
+            item.setData(0, DESCRIPTION_ROLE, recipe.description)
+            item.setToolTip(0, f"{recipe.name}: {recipe.description}")
+            combo = QComboBox()
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            for version in reversed(recipe.versions):  # newest first
+                verdict = judge(recipe, version)
+                combo.addItem(version_text(version, verdict,
+                                           version is recommended.get(recipe.id)),
+                              version.label)
+                row = combo.count() - 1
+                if not verdict.available:
+                    combo.setItemData(row, QBrush(GREY), Qt.ItemDataRole.ForegroundRole)
+                    combo.setItemData(row, "\n".join(verdict.texts), Qt.ItemDataRole.ToolTipRole)
+                elif version.notes:
+                    combo.setItemData(row, version.notes, Qt.ItemDataRole.ToolTipRole)
+            combo.setCurrentIndex(combo.findData(shown[recipe.id].label))
+            combo.currentIndexChanged.connect(
+                lambda _row, rid=recipe.id: self._on_combo(rid))
+            holder = QWidget()
+            holder_layout = QVBoxLayout(holder)
+            holder_layout.setContentsMargins(2, 2, 2, 2)
+            holder_layout.addWidget(combo, 0, Qt.AlignmentFlag.AlignVCenter)
+            self.setItemWidget(item, 1, holder)
+            self._items[recipe.id] = item
+            self._combos[recipe.id] = combo
+            self.show_row(recipe.id, judge(recipe, shown[recipe.id]))
+        self.fit_height()
+        target = self._items.get(current_id or "") or (
+            self.topLevelItem(0) if self.topLevelItemCount() else None)
+        if target is not None:
+            self.setCurrentItem(target)
+        self.populating = False
+
+    def _on_combo(self, recipe_id: str) -> None:
+        if not self.populating:
+            self.version_changed.emit(recipe_id)
+
+    def fit_height(self) -> None:
+        """As tall as its rows (up to 6), so the details below get the rest of the page."""
+        rows = min(self.topLevelItemCount(), 6)
+        height = self.header().sizeHint().height() + 2 * self.frameWidth() + 2
+        if rows:
+            height += rows * self.sizeHintForRow(0)
+        self.setFixedHeight(height)
+
+    def show_row(self, recipe_id: str, verdict: Verdict) -> None:
+        item = self._items[recipe_id]
+        status, tip = row_status(verdict)
+        if verdict.available:
+            item.setForeground(0, QBrush(self.palette().color(QPalette.ColorRole.Text)))
+            item.setForeground(2, QBrush(GREEN))
+        else:
+            item.setForeground(0, QBrush(GREY))
+            item.setForeground(2, QBrush(RED))
+        item.setToolTip(2, tip)
+        item.setText(2, status)
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def kernel_ids(self) -> list[str]:
+        items = (self.topLevelItem(i) for i in range(self.topLevelItemCount()))
+        return [str(item.data(0, ID_ROLE)) for item in items if item is not None]
+
+    def current_id(self) -> str | None:
+        item = self.currentItem()
+        return str(item.data(0, ID_ROLE)) if item is not None else None
+
+    def item(self, recipe_id: str) -> QTreeWidgetItem:
+        return self._items[recipe_id]
+
+    def combo(self, recipe_id: str) -> QComboBox:
+        return self._combos[recipe_id]
+
+    def picked_label(self, recipe_id: str) -> str:
+        return str(self._combos[recipe_id].currentData())
+
+    def is_greyed(self, recipe_id: str) -> bool:
+        return self._items[recipe_id].foreground(0).color() == GREY
+
+    def status_text(self, recipe_id: str) -> str:
+        return self._items[recipe_id].text(2)
+
+
+__all__ = ["COLUMNS", "GREEN", "GREY", "RED", "KernelDelegate", "KernelList"]

@@ -1,0 +1,208 @@
+"""The Kernel page's "How to get it" box: a matching prebuilt wheel or a source build (with the
+estimate for this machine), and where a source build gets its source (a download, or a local
+folder or archive; nothing to choose for a kernel bundled with the wizard).
+
+The box holds the choice; ``changed`` says the user changed it. The page feeds it the kernel
+version in view (:meth:`HowToGetBox.show_for`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from build_backend.catalog import Machine, Recipe, RecipeVersion, SourceKind, Verdict
+from build_backend.pipeline import SourceMode
+from build_backend.recommend import PREBUILT_SECONDS, HowToGet, how_to_get, minutes_text
+from build_backend.wheels import WheelCandidate
+
+INDENT = 22  # the sub-options under a radio button
+
+
+class HowToGetBox(QGroupBox):
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("How to get it", parent)
+        self.how: HowToGet | None = None
+        self.source_mode = SourceMode.DOWNLOAD
+        self.local_path: Path | None = None
+        self._recipe: Recipe | None = None
+        method_layout = QVBoxLayout(self)
+        self.prebuilt_choice = QRadioButton("A matching prebuilt wheel exists")
+        self.build_choice = QRadioButton("Build from source")
+        self._method_group = QButtonGroup(self)
+        self._method_group.addButton(self.prebuilt_choice)
+        self._method_group.addButton(self.build_choice)
+        self.build_choice.setChecked(True)
+        self.prebuilt_choice.toggled.connect(self._on_method_toggled)
+        self.wheel_label = QLabel()
+        self.wheel_label.setWordWrap(True)
+        self.wheel_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.wheel_label.setStyleSheet("color: #555;")
+        self.wheel_label.setContentsMargins(INDENT, 0, 0, 0)
+        method_layout.addWidget(self.prebuilt_choice)
+        method_layout.addWidget(self.wheel_label)
+        method_layout.addWidget(self.build_choice)
+
+        # where a source build gets its source (indented under "Build from source")
+        self.source_box = QWidget()
+        source_layout = QVBoxLayout(self.source_box)
+        source_layout.setContentsMargins(INDENT, 0, 0, 0)
+        self.download_choice = QRadioButton("Download (git or source archive)")
+        self.local_choice = QRadioButton("Local folder or archive…")
+        self._source_group = QButtonGroup(self)
+        self._source_group.addButton(self.download_choice)
+        self._source_group.addButton(self.local_choice)
+        self.download_choice.setChecked(True)
+        self.download_choice.toggled.connect(self._on_source_toggled)
+        source_layout.addWidget(self.download_choice)
+        local_row = QHBoxLayout()
+        local_row.addWidget(self.local_choice)
+        local_row.addStretch(1)
+        self.folder_button = QPushButton("Folder…")
+        self.folder_button.setToolTip("A folder with the kernel's source (a git checkout or an "
+                                      "unpacked archive)")
+        self.folder_button.clicked.connect(self._choose_folder)
+        self.archive_button = QPushButton("Archive…")
+        self.archive_button.setToolTip("A .tar.gz or .zip of the kernel's source")
+        self.archive_button.clicked.connect(self._choose_archive)
+        local_row.addWidget(self.folder_button)
+        local_row.addWidget(self.archive_button)
+        source_layout.addLayout(local_row)
+        self.path_label = QLabel()
+        self.path_label.setWordWrap(True)
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        source_layout.addWidget(self.path_label)
+        self.bundled_label = QLabel("Bundled with the wizard: nothing to download.")
+        source_layout.addWidget(self.bundled_label)
+        method_layout.addWidget(self.source_box)
+
+    # -- the choice ------------------------------------------------------------------------------
+
+    def is_bundled(self) -> bool:
+        recipe = self._recipe
+        return recipe is not None and recipe.source.kind is SourceKind.LOCAL
+
+    def effective_source_mode(self) -> SourceMode:
+        return SourceMode.BUNDLED if self.is_bundled() else self.source_mode
+
+    def use_prebuilt(self) -> bool:
+        return self.how is not None and self.how.prebuilt is not None and \
+            self.prebuilt_choice.isChecked()
+
+    def chosen_wheel(self) -> WheelCandidate | None:
+        return self.how.prebuilt if self.how is not None and self.use_prebuilt() else None
+
+    def needs_source(self) -> bool:
+        """A local source was asked for but none is chosen yet (and no wheel replaces it)."""
+        return (self.source_mode is SourceMode.LOCAL and self.local_path is None
+                and not self.use_prebuilt())
+
+    # -- what the box shows -----------------------------------------------------------------------
+
+    def show_for(self, recipe: Recipe | None, version: RecipeVersion | None,
+                 verdict: Verdict | None, machine: Machine | None) -> None:
+        """Show the ways to get this version (the wheels that match, the build estimate)."""
+        self._recipe = recipe
+        bundled = self.is_bundled()
+        fits = verdict is not None and verdict.available
+        previous = self.how
+        self.how = (how_to_get(recipe, version, verdict, machine)
+                    if recipe is not None and version is not None and verdict is not None
+                    and machine is not None else None)
+        how = self.how
+        # -- prebuilt or build
+        wheel = how.prebuilt if how is not None and fits else None
+        self.prebuilt_choice.setVisible(wheel is not None)
+        self.wheel_label.setVisible(wheel is not None)
+        if wheel is not None:
+            sure = wheel.listed
+            self.prebuilt_choice.setText(
+                f"A matching prebuilt wheel exists (about {minutes_text(PREBUILT_SECONDS)})"
+                if sure else "A matching prebuilt wheel may exist "
+                f"(about {minutes_text(PREBUILT_SECONDS)})")
+            self.wheel_label.setText(f"From {wheel.source_name}"
+                                     + (f". {wheel.note}" if wheel.note else ""))
+            self.wheel_label.setToolTip(f"{wheel.filename}\n{wheel.url}")
+            self.prebuilt_choice.setToolTip(f"{wheel.filename}\n{wheel.url}")
+            same = previous is not None and previous.prebuilt == wheel
+            if not same:  # a new offer: a listed wheel is the default, an unlisted one is not
+                (self.prebuilt_choice if sure else self.build_choice).setChecked(True)
+        else:
+            self.build_choice.setChecked(True)
+        if how is not None:
+            estimate = minutes_text(how.build.seconds)
+            self.build_choice.setText(f"Build from source (est. {estimate})")
+            self.build_choice.setToolTip(how.build.explanation)
+        else:
+            self.build_choice.setText("Build from source")
+        self.setEnabled(fits)
+        # -- source
+        self.bundled_label.setVisible(bundled)
+        prebuilt = self.use_prebuilt()
+        for widget in (self.download_choice, self.local_choice, self.folder_button,
+                       self.archive_button):
+            widget.setEnabled(fits and not bundled and not prebuilt)
+        self.path_label.setVisible(not bundled)
+        if bundled:
+            self.path_label.setText("")
+        elif prebuilt:
+            self.path_label.setText("Not needed: the prebuilt wheel is installed as it is.")
+        elif self.source_mode is SourceMode.LOCAL:
+            self.path_label.setText(f"Chosen: {self.local_path}" if self.local_path else
+                                    "Choose the folder or archive (.tar.gz, .zip) with the "
+                                    "source: Folder… or Archive…")
+        else:
+            where = recipe.source.url if recipe is not None and recipe.source.url else ""
+            ref = version.ref if version is not None else ""
+            self.path_label.setText(f"From {where} at {ref[:12]}" if where else "")
+
+    # -- what the user does -----------------------------------------------------------------------
+
+    @Slot(bool)
+    def _on_source_toggled(self, _checked: bool) -> None:
+        self.source_mode = SourceMode.DOWNLOAD if self.download_choice.isChecked() \
+            else SourceMode.LOCAL
+        self.changed.emit()
+
+    @Slot(bool)
+    def _on_method_toggled(self, _checked: bool) -> None:
+        self.changed.emit()
+
+    def set_local_path(self, path: Path) -> None:
+        """Use this folder or archive as the source (what Folder…/Archive… do once chosen)."""
+        self.local_path = path
+        self.local_choice.setChecked(True)
+        self.source_mode = SourceMode.LOCAL
+        self.changed.emit()
+
+    @Slot()
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self,
+                                                  "Choose the folder with the kernel's source")
+        if folder:
+            self.set_local_path(Path(folder))
+
+    @Slot()
+    def _choose_archive(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Choose the kernel's source archive", "",
+            "Source archives (*.tar.gz *.tgz *.zip);;All files (*)")
+        if path:
+            self.set_local_path(Path(path))
+
+
+__all__ = ["INDENT", "HowToGetBox"]

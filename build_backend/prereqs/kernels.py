@@ -1,0 +1,52 @@
+"""What the prerequisite checks mean for each kernel of the catalog.
+
+A check whose :attr:`~.model.CheckResult.needed_for` names a kernel (a CUDA toolkit, a CUDA
+build of PyTorch, ninja, long paths, disk space for the big builds) does not stop the wizard:
+the probe can still be built. It rules that kernel out, though, and the Kernel page says so with
+a way back to the check's Fix. :func:`with_prerequisites` adds those reasons to the kernel's own
+verdict (:func:`build_backend.catalog.assess`), without repeating one the verdict already has.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..advice import prerequisite_check, prerequisite_commands, prerequisite_fix
+from ..catalog import Reason, ReasonKind, Recipe, Verdict
+from .model import CheckResult
+
+
+def missing_for(recipe: Recipe, checks: Sequence[CheckResult]) -> list[CheckResult]:
+    """The checks that found something this kernel needs missing (empty for the probe)."""
+    return [c for c in checks if recipe.name in c.needed_for]
+
+
+def prerequisite_reason(check: CheckResult) -> Reason:
+    """One reason a kernel cannot be built yet, pointing to the check's Fix."""
+    fix = check.fix
+    if fix is not None and fix.automatic:
+        hint = f"{fix.title}: {prerequisite_fix(check.id.value)}."
+    elif fix is not None:  # commands to run yourself (sudo)
+        hint = f"{fix.title}: {prerequisite_commands(check.id.value)}."
+    elif check.hint:
+        hint = check.hint
+    else:
+        hint = f"{prerequisite_check(check.id.value)[:1].upper()}" \
+            f"{prerequisite_check(check.id.value)[1:]}."
+    return Reason(ReasonKind.PREREQUISITE, f"{check.title}: {check.summary}", hint,
+                  fix_check=check.id.value)
+
+
+def with_prerequisites(verdict: Verdict, recipe: Recipe,
+                       checks: Sequence[CheckResult]) -> Verdict:
+    """``verdict`` plus a reason for every check that rules this kernel out."""
+    said = {r.fix_check for r in verdict.reasons if r.fix_check}
+    extra = tuple(prerequisite_reason(c) for c in missing_for(recipe, checks)
+                  if c.id.value not in said)
+    if not extra:
+        return verdict
+    return replace(verdict, reasons=verdict.reasons + extra)
+
+
+__all__ = ["missing_for", "prerequisite_reason", "with_prerequisites"]
