@@ -56,7 +56,7 @@ from .installs import (
     write_receipt,
 )
 from .locks import Held, LockBusy, hold
-from .paths import backups_dir, env_lock_path, timestamp
+from .paths import backups_dir, env_lock_path, journal_dir, timestamp
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
 from .statefile import write_json
@@ -541,6 +541,14 @@ def unfinished_installs() -> list[JournalEntry]:
     return journal_entries()
 
 
+def has_journals() -> bool:
+    """Whether an install journal exists (cheap: no file is parsed, nothing is started)."""
+    try:
+        return any(journal_dir().glob("*.json"))
+    except OSError:
+        return False
+
+
 def startup_notices() -> list[str]:
     """What a start of the wizard (GUI or CLI) must tell first: a damaged install list that
     was repaired, and installs that were cut off and have now been finished or rolled back."""
@@ -616,7 +624,7 @@ def rollback(python: Path, name: str, backup: Backup | None) -> RollbackResult:
 
 __all__ = [
     "Backup", "InstallError", "InstallResult", "InstallsRead", "RollbackResult",
-    "backup_distribution", "clean_pip_stash", "install_wheel", "installed_files",
+    "backup_distribution", "clean_pip_stash", "has_journals", "install_wheel", "installed_files",
     "installs_file", "load_backup", "load_installs", "read_installs", "read_receipt",
     "recover_interrupted", "restore", "rollback", "rollback_install", "startup_notices",
     "unfinished_installs",
