@@ -359,7 +359,10 @@ def install_wheel(
     files are restored on failure. ``verification``: what the record says of the check made
     before (status, report). Waits (saying so) while another run installs into ``python``."""
     name = str(parse_wheel_filename(wheel.name)[0])
-    with _env_lock(python, f"installing {name} into {python}", on_line, cancel):
+    with _env_lock(python, f"installing {name} into {python}", on_line, cancel) as held:
+        if held.took_over is not None and on_line is not None:
+            on_line(f"The lock on this environment left by {held.took_over.describe()} — no "
+                    "longer running — was taken over.")
         for notice in recover_interrupted(python, locked=True):
             if on_line is not None:
                 on_line(notice)
