@@ -57,7 +57,7 @@ from .installs import (
     write_receipt,
 )
 from .locks import Held, LockBusy, hold
-from .paths import backups_dir, env_lock_path, timestamp
+from .paths import backups_dir, env_lock_path, journal_dir, timestamp
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
 from .statefile import write_json
@@ -360,7 +360,10 @@ def install_wheel(
     files are restored on failure. ``verification``: what the record says of the check made
     before (status, report). Waits (saying so) while another run installs into ``python``."""
     name = str(parse_wheel_filename(wheel.name)[0])
-    with _env_lock(python, f"installing {name} into {python}", on_line, cancel):
+    with _env_lock(python, f"installing {name} into {python}", on_line, cancel) as held:
+        if held.took_over is not None and on_line is not None:
+            on_line(f"The lock on this environment left by {held.took_over.describe()} — no "
+                    "longer running — was taken over.")
         for notice in recover_interrupted(python, locked=True):
             if on_line is not None:
                 on_line(notice)
@@ -542,6 +545,14 @@ def unfinished_installs() -> list[JournalEntry]:
     return journal_entries()
 
 
+def has_journals() -> bool:
+    """Whether an install journal exists (cheap: no file is parsed, nothing is started)."""
+    try:
+        return any(journal_dir().glob("*.json"))
+    except OSError:
+        return False
+
+
 def startup_notices() -> list[str]:
     """What a start of the wizard (GUI or CLI) must tell first: a damaged install list that
     was repaired, and installs that were cut off and have now been finished or rolled back."""
@@ -617,7 +628,7 @@ def rollback(python: Path, name: str, backup: Backup | None) -> RollbackResult:
 
 __all__ = [
     "Backup", "InstallError", "InstallResult", "InstallsRead", "RollbackResult",
-    "backup_distribution", "clean_pip_stash", "install_wheel", "installed_files",
+    "backup_distribution", "clean_pip_stash", "has_journals", "install_wheel", "installed_files",
     "installs_file", "load_backup", "load_installs", "read_installs", "read_receipt",
     "recover_interrupted", "restore", "rollback", "rollback_install", "startup_notices",
     "unfinished_installs",

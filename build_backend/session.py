@@ -37,6 +37,7 @@ from .hardware import HardwareReport, check_gpu_selection, detect
 from .install import (
     InstallResult,
     RollbackResult,
+    has_journals,
     install_wheel,
     load_installs,
     rollback_install,
@@ -90,6 +91,7 @@ class SessionServices:
     installs: Callable[[], list[dict[str, Any]]] = load_installs
     rollback_install: Callable[..., RollbackResult] = rollback_install
     recover: Callable[[], list[str]] = startup_notices
+    interrupted: Callable[[], bool] = has_journals  # cheap: is there anything to recover?
     gather_facts: Callable[..., SystemFacts] = gather_facts
     run_checks: Callable[[SystemFacts], list[CheckResult]] = run_checks
     refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
@@ -453,8 +455,13 @@ class Session:
 
     def recover_interrupted(self) -> list[str]:
         """At start: finish or roll back installs that were cut off, repair a damaged install
-        list; what happened, one sentence each."""
+        list; what happened, one sentence each (slow when there is something to recover:
+        :meth:`needs_recovery` says whether to run it off the GUI thread)."""
         return self.services.recover()
+
+    def needs_recovery(self) -> bool:
+        """Whether an install was cut off (then :meth:`recover_interrupted` runs pip)."""
+        return self.services.interrupted()
 
     def installs(self) -> list[dict[str, Any]]:
         return self.services.installs()

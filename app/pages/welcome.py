@@ -56,14 +56,19 @@ class WelcomePage(SessionPage):
         layout.addWidget(self.recovery)
         layout.addStretch(1)
         self.recovery_task: BackgroundTask | None = None
+        self._recovery_started = False
         self.recovery_notices: list[str] = []
 
     def initializePage(self) -> None:
-        if self.recovery_task is None:
-            self.recovery_task = BackgroundTask(self.session.recover_interrupted, self)
-            self.recovery_task.finished.connect(self._on_recovered)
-            self.recovery_task.failed.connect(self._on_recovered)
-            self.recovery_task.start()
+        if not self._recovery_started:
+            self._recovery_started = True
+            if self.session.needs_recovery():  # pip runs: off the GUI thread
+                self.recovery_task = BackgroundTask(self.session.recover_interrupted, self)
+                self.recovery_task.finished.connect(self._on_recovered)
+                self.recovery_task.failed.connect(self._on_recovered)
+                self.recovery_task.start()
+            else:  # only reads (and, if damaged, repairs) installs.json
+                self._on_recovered(self.session.recover_interrupted())
         self._show_installs()
 
     def isComplete(self) -> bool:  # the environment is settled before anything else runs

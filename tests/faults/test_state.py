@@ -273,13 +273,12 @@ def test_rollback_ambiguous(data: Path) -> None:
 
 def test_rollback_with_its_backup_gone(tmp_path: Path, data: Path) -> None:
     """rollback when the backup folder was deleted → exit 1, says the copy is missing"""
-    env = fresh_env(tmp_path / "env")
+    env = tmp_path / "env" / "bin" / "python"  # refused before the environment is looked at
     write_json(data / "installs.json", [record(env, backup=str(data / "backups" / "gone"))])
-    before = freeze(env)
     result = cli("rollback", data=data)
     assert_clean_failure(result, 1, "The copy of what ksw-probe-kernel replaced", "is missing",
                          "Reinstall the version you want")
-    assert freeze(env) == before and len(load_installs()) == 1
+    assert len(load_installs()) == 1  # the record stays: nothing was changed
 
 
 # -- runs that meet at one lock ------------------------------------------------------------------

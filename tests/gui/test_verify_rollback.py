@@ -1,7 +1,8 @@
 """Install anyway, then Roll back, on the Verify page (offscreen, real wheels, harness and venv):
 the previous, verified kernel comes back *with its record* (so --verify and Welcome's re-verify
 still find it), the page says what happened at each step, and Next leads on after the roll-back.
-Both buttons go through the session (Session.install_anyway / Session.rollback)."""
+Both buttons go through the session (Session.install_anyway / Session.rollback). The Welcome
+page first finishes an install that was cut off, and says so."""
 
 from __future__ import annotations
 
@@ -96,3 +97,23 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
     assert page.isComplete()  # Next leads on, not only Cancel
     wizard.next()
     assert wizard.currentId() == PageId.DONE
+
+
+def test_the_welcome_page_finishes_an_interrupted_install_first_and_says_so(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    from build_backend.installs import write_journal
+    from build_backend.paths import backups_dir
+
+    folder = backups_dir() / "tx-cut"
+    (folder / "files").mkdir(parents=True)
+    write_journal({"id": "tx-cut", "phase": "backup", "python": sys.executable,
+                   "name": "ksw-probe-kernel", "version": "0.2.0", "folder": str(folder),
+                   "started": "2026-11-20 10:00:00"})
+    wizard = wizard_for(qtbot, tmp_path, Path(sys.executable), tmp_path / "unused.whl")
+    page = wizard.currentPage()
+    qtbot.waitUntil(page.isComplete, timeout=60_000)  # Next waits for the recovery
+    assert page.recovery.isVisible()  # type: ignore[attr-defined]
+    text = page.recovery.text()  # type: ignore[attr-defined]
+    assert "Since the last start" in text and "interrupted before it changed anything" in text
+    assert not folder.exists() and not wizard.session.needs_recovery()
