@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO
 
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .download import DownloadResult
 from .errors import Cancelled, ProcessStartError
 from .parallelism import Parallelism
 from .plan import BuildPlan
@@ -138,6 +139,7 @@ class BuildOutcome:
     diagnosis: DiagnosisReport | None
     steps: tuple[StepTiming, ...] = ()
     leftover_pids: tuple[int, ...] = ()  # processes that survived a cancel (should be none)
+    download: DownloadResult | None = None  # a prebuilt wheel: where from, sha256, checks
 
 
 # -- decoding and progress ----------------------------------------------------------------------

@@ -1,0 +1,49 @@
+"""Helpers for the download tests: a certificate for an HTTPS loopback server, and wheels that
+are damaged or renamed in one precise way (real zip files, written here)."""
+
+from __future__ import annotations
+
+import ssl
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+
+
+def tls_context(folder: Path) -> tuple[ssl.SSLContext, Path]:
+    """A server context for 127.0.0.1 signed by a fresh test CA, and the CA's PEM file (give it
+    to the client as REQUESTS_CA_BUNDLE)."""
+    import trustme
+
+    authority = trustme.CA()
+    certificate = authority.issue_cert("127.0.0.1", "localhost")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    certificate.configure_cert(context)
+    folder.mkdir(parents=True, exist_ok=True)
+    pem = folder / "test-ca.pem"
+    authority.cert_pem.write_to_path(str(pem))
+    return context, pem
+
+
+def rewrite_wheel(src: Path, dest: Path, changes: Mapping[str, bytes | None] = {}) -> Path:
+    """A copy of the wheel ``src`` at ``dest`` (any name) whose members in ``changes`` are
+    replaced (bytes), added (a new name) or left out (None); RECORD is copied as it was, so a
+    changed file no longer matches its hash."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(src) as old, zipfile.ZipFile(dest, "w") as new:
+        for info in old.infolist():
+            if info.filename in changes:
+                data = changes[info.filename]
+                if data is not None:
+                    new.writestr(info.filename, data)
+                continue
+            new.writestr(info, old.read(info))
+        for name, data in changes.items():
+            if data is not None and name not in old.namelist():
+                new.writestr(name, data)
+    return dest
+
+
+def member(wheel: Path, suffix: str) -> str:
+    """The name of the member of ``wheel`` that ends with ``suffix`` (e.g. "/RECORD")."""
+    with zipfile.ZipFile(wheel) as archive:
+        return next(n for n in archive.namelist() if n.endswith(suffix))
