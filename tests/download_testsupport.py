@@ -3,6 +3,8 @@ are damaged or renamed in one precise way (real zip files, written here)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import ssl
 import zipfile
 from collections.abc import Mapping
@@ -47,3 +49,18 @@ def member(wheel: Path, suffix: str) -> str:
     """The name of the member of ``wheel`` that ends with ``suffix`` (e.g. "/RECORD")."""
     with zipfile.ZipFile(wheel) as archive:
         return next(n for n in archive.namelist() if n.endswith(suffix))
+
+
+def big_wheel(src: Path, folder: Path) -> bytes:
+    """The bytes of a sound copy of the wheel ``src`` grown to ~600 kB by an incompressible
+    data file listed in RECORD, so that a transfer can be cut (or dripped) in the middle."""
+    payload = hashlib.sha256(b"seed").digest() * (600_000 // 32)
+    digest = base64.urlsafe_b64encode(hashlib.sha256(payload).digest()).rstrip(b"=").decode()
+    record_name = member(src, ".dist-info/RECORD")
+    with zipfile.ZipFile(src) as archive:
+        record = archive.read(record_name).decode()
+    record = record.replace(f"{record_name},,", f"ksw_probe/blob.bin,sha256={digest},"
+                            f"{len(payload)}\n{record_name},,")
+    out = rewrite_wheel(src, folder / "big" / src.name,
+                        {"ksw_probe/blob.bin": payload, record_name: record.encode()})
+    return out.read_bytes()

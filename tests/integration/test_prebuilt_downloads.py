@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from download_testsupport import rewrite_wheel
+from download_testsupport import big_wheel, rewrite_wheel
 from loopback_http import LoopbackServer, Resource
 
 from build_backend.build import BuildOutcome, BuildStatus, LogLine, ProgressEvent
@@ -25,25 +25,6 @@ pytestmark = pytest.mark.usefixtures("no_proxy")  # tests/integration/conftest.p
 
 NAME = "ksw_probe_kernel-0.1.0-py3-none-any.whl"
 WheelMaker = Callable[[str], Path]
-
-
-def big_wheel(kernel_wheel: WheelMaker, tmp_path: Path) -> bytes:
-    """A sound wheel of ~600 kB (an incompressible data file, listed in RECORD), so that a
-    transfer can be cut in the middle."""
-    import base64
-    import zipfile
-
-    src = kernel_wheel("correct")
-    payload = hashlib.sha256(b"seed").digest() * (600_000 // 32)
-    digest = base64.urlsafe_b64encode(hashlib.sha256(payload).digest()).rstrip(b"=").decode()
-    with zipfile.ZipFile(src) as archive:
-        record_name = next(n for n in archive.namelist() if n.endswith("/RECORD"))
-        record = archive.read(record_name).decode()
-    record = record.replace(f"{record_name},,", f"ksw_probe/blob.bin,sha256={digest},"
-                            f"{len(payload)}\n{record_name},,")
-    out = rewrite_wheel(src, tmp_path / "big" / NAME,
-                        {"ksw_probe/blob.bin": payload, record_name: record.encode()})
-    return out.read_bytes()
 
 
 def candidate(url: str, sha256: str | None = None, size: int | None = None,
@@ -69,7 +50,7 @@ def cache_of(url: str) -> list[str]:
 def test_a_cut_transfer_resumes_in_the_next_run_and_a_checked_wheel_is_reused(
     server: LoopbackServer, kernel_wheel: WheelMaker, tmp_path: Path
 ) -> None:
-    data = big_wheel(kernel_wheel, tmp_path)
+    data = big_wheel(kernel_wheel("correct"), tmp_path)
     cut = 200 * 1024
     url = server.add("/r/" + NAME, Resource(data, cut_after=cut, cut_times=1, cut_mode="close"))
 
@@ -104,7 +85,7 @@ def test_a_cut_transfer_resumes_in_the_next_run_and_a_checked_wheel_is_reused(
 def test_cancel_keeps_the_part_says_so_and_the_next_run_continues(
     server: LoopbackServer, kernel_wheel: WheelMaker, tmp_path: Path
 ) -> None:
-    data = big_wheel(kernel_wheel, tmp_path)
+    data = big_wheel(kernel_wheel("correct"), tmp_path)
     url = server.add("/c/" + NAME, Resource(data, chunk=16 * 1024, chunk_delay=0.02))
     cancel = threading.Event()
 
@@ -127,7 +108,7 @@ def test_cancel_keeps_the_part_says_so_and_the_next_run_continues(
 def test_a_server_that_ignores_range_is_read_again_from_the_start(
     server: LoopbackServer, kernel_wheel: WheelMaker, tmp_path: Path
 ) -> None:
-    data = big_wheel(kernel_wheel, tmp_path)
+    data = big_wheel(kernel_wheel("correct"), tmp_path)
     url = server.add("/n/" + NAME, Resource(data, ranges=False, cut_after=100_000, cut_times=1))
     assert fetch(candidate(url), max_retries=0).status is BuildStatus.FAILED
     outcome = fetch(candidate(url), max_retries=0)
@@ -141,7 +122,7 @@ def test_a_server_that_ignores_range_is_read_again_from_the_start(
 def test_a_file_changed_on_the_server_is_not_glued_to_the_old_part(
     server: LoopbackServer, kernel_wheel: WheelMaker, tmp_path: Path
 ) -> None:
-    old = big_wheel(kernel_wheel, tmp_path)
+    old = big_wheel(kernel_wheel("correct"), tmp_path)
     new = kernel_wheel("wrong_scale").read_bytes()  # another sound wheel, same name
     resource = Resource(old, cut_after=100_000, cut_times=1)
     url = server.add("/e/" + NAME, resource)
@@ -194,7 +175,7 @@ def test_a_renamed_wheel_is_refused(server: LoopbackServer, kernel_wheel: WheelM
 def test_a_content_length_smaller_than_the_file_is_caught_by_the_wheel_check(
     server: LoopbackServer, kernel_wheel: WheelMaker, tmp_path: Path
 ) -> None:
-    data = big_wheel(kernel_wheel, tmp_path)
+    data = big_wheel(kernel_wheel("correct"), tmp_path)
     url = server.add("/s/" + NAME, Resource(data, announce=len(data) - 5000))
     outcome = fetch(candidate(url))
     assert outcome.status is BuildStatus.FAILED
@@ -205,7 +186,7 @@ def test_a_content_length_smaller_than_the_file_is_caught_by_the_wheel_check(
 def test_a_content_length_larger_than_the_file_is_a_contradiction_not_a_wheel(
     server: LoopbackServer, kernel_wheel: WheelMaker, tmp_path: Path
 ) -> None:
-    data = big_wheel(kernel_wheel, tmp_path)
+    data = big_wheel(kernel_wheel("correct"), tmp_path)
     url = server.add("/l/" + NAME, Resource(data, announce=len(data) + 5000))
     outcome = fetch(candidate(url), max_retries=1)
     assert outcome.status is BuildStatus.FAILED
@@ -241,7 +222,7 @@ def test_server_errors_and_a_dropped_connection(
     assert "HTTP 500" in failed.message and "also after 1 retry" in failed.message
     assert len(server.hits_for("/500/" + NAME)) == 2
 
-    data = big_wheel(kernel_wheel, tmp_path)
+    data = big_wheel(kernel_wheel("correct"), tmp_path)
     dropped = server.add("/rst/" + NAME, Resource(data, cut_after=300_000, cut_times=1,
                                                   cut_mode="reset"))
     outcome = fetch(candidate(dropped))
