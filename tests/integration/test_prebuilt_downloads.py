@@ -255,3 +255,20 @@ def test_a_reused_wheel_that_was_damaged_on_disk_is_downloaded_again(
     assert not again.download.from_cache and again.wheel is not None
     assert again.wheel.read_bytes() == data
     assert len(server.hits_for("/k/" + NAME)) == 2
+
+
+def test_a_cached_file_that_fails_the_wheel_check_is_not_reused(
+    server: LoopbackServer, kernel_wheel: WheelMaker
+) -> None:
+    """A page that an older wizard (without content checks) recorded as a verified download
+    under the wheel's name is not taken for the wheel: it is fetched again and checked."""
+    resource = Resource(b"<html><body>Maintenance until 18:00</body></html>")
+    url = server.add("/m/" + NAME, resource)
+    dest = url_cache_dir(url) / NAME
+    download(url, dest, allow_http=True)  # no check: recorded as verified
+    resource.data, resource.etag = kernel_wheel("correct").read_bytes(), '"v2"'
+    outcome = fetch(candidate(url))
+    assert outcome.status is BuildStatus.SUCCEEDED, outcome.message
+    assert outcome.download is not None and not outcome.download.from_cache
+    assert outcome.wheel is not None and outcome.wheel.read_bytes() == resource.data
+    assert len(server.hits_for("/m/" + NAME)) == 2
