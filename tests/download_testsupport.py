@@ -26,22 +26,30 @@ def tls_context(folder: Path) -> tuple[ssl.SSLContext, Path]:
     return context, pem
 
 
-def rewrite_wheel(src: Path, dest: Path, changes: Mapping[str, bytes | None] = {}) -> Path:
+def rewrite_wheel(src: Path, dest: Path, changes: Mapping[str, bytes | None] = {}, *,
+                  rehash: bool = False) -> Path:
     """A copy of the wheel ``src`` at ``dest`` (any name) whose members in ``changes`` are
-    replaced (bytes), added (a new name) or left out (None); RECORD is copied as it was, so a
-    changed file no longer matches its hash."""
+    replaced (bytes), added (a new name) or left out (None). RECORD is copied as it was, so a
+    changed file no longer matches its hash; ``rehash``: RECORD is written anew to match."""
+    with zipfile.ZipFile(src) as old:
+        members = {info.filename: old.read(info) for info in old.infolist()}
+    for name, data in changes.items():
+        if data is None:
+            members.pop(name, None)
+        else:
+            members[name] = data
+    if rehash:
+        record = next(n for n in members if n.endswith(".dist-info/RECORD"))
+        rows = []
+        for name, data in members.items():
+            if name != record:
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                rows.append(f"{name},sha256={digest.decode()},{len(data)}")
+        members[record] = ("\n".join([*rows, f"{record},,"]) + "\n").encode()
     dest.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(src) as old, zipfile.ZipFile(dest, "w") as new:
-        for info in old.infolist():
-            if info.filename in changes:
-                data = changes[info.filename]
-                if data is not None:
-                    new.writestr(info.filename, data)
-                continue
-            new.writestr(info, old.read(info))
-        for name, data in changes.items():
-            if data is not None and name not in old.namelist():
-                new.writestr(name, data)
+    with zipfile.ZipFile(dest, "w") as new:
+        for name, data in members.items():
+            new.writestr(name, data)
     return dest
 
 

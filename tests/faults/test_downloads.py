@@ -11,6 +11,7 @@ Python with PyTorch.
 
 from __future__ import annotations
 
+import importlib.util
 import signal
 import subprocess
 import sys
@@ -18,16 +19,32 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from conftest import assert_clean_failure, run_cli, start_cli
+from download_testsupport import big_wheel, rewrite_wheel, tls_context
 from ksw_testsupport import pip_freeze
 
 from build_backend.download import size_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
-from download_testsupport import big_wheel, rewrite_wheel, tls_context  # noqa: E402
 from loopback_http import LoopbackServer, Resource, refused_port  # noqa: E402
+
+
+def _faults_kit() -> ModuleType:
+    """tests/faults/conftest.py by its path: ``from conftest import`` gets whichever conftest
+    was imported last when several test folders are collected in one run."""
+    spec = importlib.util.spec_from_file_location("ksw_faults_kit",
+                                                  Path(__file__).with_name("conftest.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_KIT = _faults_kit()
+assert_clean_failure, run_cli, start_cli = (_KIT.assert_clean_failure, _KIT.run_cli,
+                                            _KIT.start_cli)
 
 NAME = "ksw_probe_kernel-0.1.0-py3-none-any.whl"
 FAILURE, CANCELLED = 1, 130

@@ -3,7 +3,9 @@ damaged or renamed in one precise way each (tests/download_testsupport.py)."""
 
 from __future__ import annotations
 
+import hashlib
 import shutil
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -140,3 +142,59 @@ def test_a_binary_that_is_not_a_zip_says_so(tmp_path: Path) -> None:
     with pytest.raises(DownloadError) as info:
         check_wheel(blob, NAME)
     assert "not a zip archive (it begins with 1f 8b 08 00" in info.value.why
+
+
+@pytest.mark.parametrize(("name", "wheel_tags"), [
+    # maturin writes a compressed tag set into WHEEL
+    ("ksw_probe_kernel-0.1.0-cp39-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl",
+     ["cp39-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64"]),
+    # built as linux_x86_64, named manylinux after an audit (as ray and mysql-connector do)
+    ("ksw_probe_kernel-0.1.0-cp311-cp311-manylinux_2_28_x86_64.whl",
+     ["cp311-cp311-linux_x86_64"]),
+    # "any" inside, a platform in the name (as playwright does)
+    ("ksw_probe_kernel-0.1.0-py3-none-manylinux1_x86_64.whl", ["py3-none-any"]),
+])
+def test_how_real_publishers_spell_tags_is_accepted(kernel_wheel: WheelMaker, tmp_path: Path,
+                                                    name: str, wheel_tags: list[str]) -> None:
+    wheel = kernel_wheel("correct")
+    text = "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n" + "".join(
+        f"Tag: {tag}\n" for tag in wheel_tags)
+    published = rewrite_wheel(wheel, tmp_path / name,
+                              {member(wheel, ".dist-info/WHEEL"): text.encode()}, rehash=True)
+    assert "all 3 files match" in check_wheel(published, name)
+
+
+@pytest.mark.parametrize("name", [
+    "ksw_probe_kernel-0.1.0-cp312-cp312-linux_x86_64.whl",  # another Python
+    "ksw_probe_kernel-0.1.0-cp311-cp311-win_amd64.whl",  # another OS
+    "ksw_probe_kernel-0.1.0-cp311-cp311-manylinux_2_28_aarch64.whl",  # another architecture
+])
+def test_a_rename_to_another_python_os_or_architecture_is_caught(
+    kernel_wheel: WheelMaker, tmp_path: Path, name: str
+) -> None:
+    wheel = kernel_wheel("correct")
+    text = b"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: false\n" \
+           b"Tag: cp311-cp311-linux_x86_64\n"
+    published = rewrite_wheel(wheel, tmp_path / name,
+                              {member(wheel, ".dist-info/WHEEL"): text}, rehash=True)
+    with pytest.raises(DownloadError) as info:
+        check_wheel(published, name)
+    assert "but its WHEEL file says cp311-cp311-linux_x86_64" in info.value.why
+
+
+def test_a_record_written_in_hex_is_still_checked(kernel_wheel: WheelMaker,
+                                                  tmp_path: Path) -> None:
+    """gmsh's wheels write hex digests instead of base64: the same hash, checked as such."""
+    wheel = kernel_wheel("correct")
+    record_name = member(wheel, ".dist-info/RECORD")
+    sound = rewrite_wheel(wheel, tmp_path / "sound" / NAME, rehash=True)
+    with zipfile.ZipFile(sound) as archive:
+        code = archive.read("ksw_probe/__init__.py")
+        rows = archive.read(record_name).decode().splitlines()
+    hexed = [f"ksw_probe/__init__.py,sha256={hashlib.sha256(code).hexdigest()},{len(code)}"
+             if row.startswith("ksw_probe/__init__.py,") else row for row in rows]
+    good = rewrite_wheel(sound, tmp_path / NAME, {record_name: "\n".join(hexed).encode()})
+    assert "all 3 files match" in check_wheel(good, NAME)
+    bad = rewrite_wheel(good, tmp_path / "bad" / NAME, {"ksw_probe/__init__.py": b"x = 2\n"})
+    with pytest.raises(DownloadError, match="RECORD"):
+        check_wheel(bad, NAME)
