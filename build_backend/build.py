@@ -25,6 +25,7 @@ from typing import IO
 
 from .buildtimes import make_record, save_record
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .download import DownloadResult
 from .errors import Cancelled, ProcessStartError
 from .eta import (
     Eta,
@@ -166,6 +167,7 @@ class BuildOutcome:
     # the compiled units (ninja's log), and the slowest three, slowest first
     units: tuple[UnitTime, ...] = ()
     slowest_units: tuple[UnitTime, ...] = ()
+    download: DownloadResult | None = None  # a prebuilt wheel: where from, sha256, checks
 
 
 # -- decoding and progress ----------------------------------------------------------------------

@@ -89,8 +89,10 @@ def build_parser() -> argparse.ArgumentParser:
                            help="install even if the verification fails (you are warned)")
     build_cmd.add_argument("--quick-verify", action="store_true",
                            help="run only the essential verification cases")
-    build_cmd.add_argument("--prebuilt", action="store_true",
-                           help="download a matching prebuilt wheel instead of building")
+    build_cmd.add_argument("--prebuilt", nargs="?", const=True, default=False, metavar="URL",
+                           help="download a matching prebuilt wheel instead of building; with "
+                           "URL, that wheel (a mirror, or one you found; a published digest "
+                           "as URL#sha256=HEX)")
     build_cmd.add_argument("--force", action="store_true",
                            help="build even if the catalog says the kernel does not fit")
     build_cmd.add_argument("--plan-only", action="store_true",

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
-from .catalog import Machine, assess, load_catalog, recommended_version
+from .catalog import Machine, Recipe, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
@@ -23,6 +23,7 @@ from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, StepNotice
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration, slowest_text
+from .wheels import WheelCandidate
 
 
 def resolve_env(python: Path | None) -> PythonEnv:
@@ -95,7 +96,10 @@ def make_choice(args: argparse.Namespace, env: PythonEnv,
         choice = replace(choice, source_mode=SourceMode.LOCAL, local_path=args.source)
     if machine.selected is not None:
         choice = replace(choice, gpu_indices=machine.selected)
-    if getattr(args, "prebuilt", False):
+    prebuilt = getattr(args, "prebuilt", False)
+    if isinstance(prebuilt, str):
+        choice = replace(choice, prebuilt=wheel_at(prebuilt, recipe, env, force=args.force))
+    elif prebuilt:
         from .wheels import candidate_wheel_urls
 
         matching = [c for c in candidate_wheel_urls(recipe, version, env) if c.match.matched]
@@ -107,6 +111,32 @@ def make_choice(args: argparse.Namespace, env: PythonEnv,
         matching.sort(key=lambda c: not c.listed)  # wheels upstream lists first
         choice = replace(choice, prebuilt=matching[0])
     return choice, machine
+
+
+def wheel_at(url: str, recipe: Recipe, env: PythonEnv, *, force: bool) -> WheelCandidate:
+    """``--prebuilt URL``: the wheel at that address, if its name fits this environment (or
+    ``--force``); never a file that is not a wheel of the chosen kernel."""
+    from .wheels import MismatchKind, candidate_from_url
+
+    candidate = candidate_from_url(url, recipe, env)
+    problems = candidate.match.mismatches
+    hard = [m for m in problems if m.kind in (MismatchKind.NOT_A_WHEEL, MismatchKind.PACKAGE)]
+    unfit = [m for m in problems if m.kind is not MismatchKind.UNKNOWN_BUILD and m not in hard]
+    if hard:
+        raise WizardError(
+            f"{url} is not a {recipe.name} wheel.",
+            why=" ".join(m.text for m in hard),
+            hint=f"Give the address of a {recipe.package} wheel (a file ending in .whl), or "
+            "leave out the address to let the wizard find one.",
+        )
+    if unfit and not force:
+        raise WizardError(
+            f"The wheel {candidate.filename} does not fit this environment:\n"
+            + "\n".join(f"  - {m.text}" for m in unfit),
+            hint="Give the address of a wheel built for this Python, PyTorch and CUDA, or pass "
+            "--force to try it anyway (the verification before installing will tell).",
+        )
+    return candidate
 
 
 def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
@@ -129,6 +159,15 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
         "diagnoses": [{"id": h.signature_id, "title": h.title, "cause": h.cause, "fix": h.fix,
                        "line": h.line_number} for h in (report.hits if report else ())],
         "first_error": report.first_error.line if report and report.first_error else None,
+        "download": None if outcome.download is None else {
+            "url": outcome.download.url,
+            "path": str(outcome.download.path),
+            "size": outcome.download.size,
+            "sha256": outcome.download.sha256,
+            "resumed": outcome.download.resumed,
+            "from_cache": outcome.download.from_cache,
+            "checks": list(outcome.download.checks),
+        },
         "plan": None if outcome.plan is None else {
             "command": list(outcome.plan.command),
             "cwd": str(outcome.plan.cwd),
@@ -148,9 +187,14 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     session.choose_kernel(choice, choice.prebuilt)
     recipe = choice.recipe
     human = sys.stderr if args.json else out
+    source = (f"prebuilt wheel: {choice.prebuilt.url}" if choice.prebuilt is not None
+              else f"source: {choice.local_path or choice.source_mode.value}")
     human.write(f"Target: {env.executable} ({env.summary})\n"
-                f"Kernel: {recipe.name} {choice.version.label} "
-                f"(source: {choice.local_path or choice.source_mode.value})\n")
+                f"Kernel: {recipe.name} {choice.version.label} ({source})\n")
+    if choice.prebuilt is not None:
+        for mismatch in choice.prebuilt.match.mismatches:
+            human.write(f"! {mismatch.text} The verification before installing will tell "
+                        "whether it works here.\n")
     if args.plan_only:
         if choice.prebuilt is not None:
             human.write(f"Would download {choice.prebuilt.url}, verify it and install it.\n")
@@ -192,6 +236,9 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         human.write(f"✔ {outcome.message} ({duration(outcome.seconds)})\n  {outcome.wheel}\n")
         human.write("".join(f"  {line}\n" for line in slowest_text(outcome.slowest_units,
                                                                    len(outcome.units))))
+        if outcome.download is not None:
+            human.write(f"  sha256 {outcome.download.sha256}\n" + "".join(
+                f"  checked: {line}\n" for line in outcome.download.checks))
     else:
         human.write(f"✖ {outcome.message}\n  {outcome.hint}\n")
         report = outcome.diagnosis

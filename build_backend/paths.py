@@ -6,6 +6,7 @@ portable installs). Folders are created on first use.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from datetime import datetime
 from pathlib import Path
@@ -70,6 +71,21 @@ def env_lock_path(python: Path) -> Path:
 def build_lock_path(key: str) -> Path:
     """The lock of one build folder (``key`` names it: a source folder, a kernel version)."""
     return locks_dir() / lock_name("build", key)
+
+
+def downloads_dir(create: bool = True) -> Path:
+    """Downloaded files the wizard keeps (prebuilt wheels, installers)."""
+    return _sub("downloads", create)
+
+
+def url_cache_dir(url: str, create: bool = True) -> Path:
+    """One stable folder per URL under ``downloads/by-url/``: a download that was cut off
+    finds its part there in a later run, and a verified file is reused from there."""
+    key = hashlib.sha256(url.encode("utf-8")).hexdigest()[:20]
+    path = downloads_dir(create) / "by-url" / key
+    if create:
+        path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 def timestamp() -> str:

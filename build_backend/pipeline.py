@@ -3,7 +3,8 @@
 :class:`KernelChoice` is what the Kernel page (or the build command's options) chose.
 :func:`run_pipeline` fetches or checks the source, applies the recipe's patches, asks
 :mod:`.plan` for the exact plan and runs it (:func:`build_backend.build.run_build`), reporting
-every step as events. Planning itself lives in :mod:`.plan`.
+every step as events. Planning itself lives in :mod:`.plan`; a prebuilt wheel instead of a
+build is :mod:`.prebuilt`'s.
 """
 
 from __future__ import annotations
@@ -30,13 +31,13 @@ from .build import (
 )
 from .catalog import Recipe, RecipeVersion, SourceKind
 from .environment import PythonEnv
-from .errors import WizardError
 from .hardware import HardwareReport
 from .locks import LockBusy, hold
-from .paths import build_lock_path, logs_dir, staging_dir, timestamp
+from .paths import build_lock_path
 from .plan import BuildRequest, PlanError, plan_build
 from .platforms import Platform
 from .platforms import current as current_platform
+from .prebuilt import fetch_prebuilt
 from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
 from .wheels import WheelCandidate
 
@@ -228,56 +229,3 @@ def build_slot(choice: KernelChoice, emit: Callable[[BuildEvent], None],
                 "taken over.")
         yield slot
 
-
-def fetch_prebuilt(
-    candidate: WheelCandidate,
-    kernel: str,
-    on_event: Callable[[BuildEvent], None],
-    cancel: threading.Event,
-    **download_options: Any,
-) -> BuildOutcome:
-    """Download a matching prebuilt wheel (verified, resumable) instead of building one.
-
-    The wheel is then verified and installed exactly like a built one. A failed download is
-    an outcome with the reason; the environment is untouched."""
-    from .build import BuildStatus, ProgressEvent, StepTiming
-    from .download import DownloadProgress, download
-
-    stamp = timestamp()
-    folder = staging_dir() / f"{kernel}-{stamp}"
-    log_path = logs_dir() / f"{stamp}-{kernel}-download.log"
-    started = time.monotonic()
-    on_event(StepEvent(Step.DOWNLOAD, StepState.RUNNING))
-    lines = [f"# prebuilt wheel from {candidate.source_name}", f"# {candidate.url}"]
-    for line in lines[1:]:
-        on_event(LogLine(line, 0))
-
-    def progress(p: DownloadProgress) -> None:
-        total = (p.total or 0) // 1024
-        on_event(ProgressEvent(p.received // 1024, total, p.eta_seconds, unit="KiB"))
-
-    status, message, hint, wheel = BuildStatus.SUCCEEDED, "", "", None
-    try:
-        result = download(candidate.url, folder / candidate.filename, progress=progress,
-                          cancel=cancel, sha256=candidate.sha256,
-                          expected_size=candidate.size, **download_options)
-    except WizardError as exc:
-        cancelled = cancel.is_set()
-        status = BuildStatus.CANCELLED if cancelled else BuildStatus.FAILED
-        message = ("The download was cancelled; nothing was installed." if cancelled
-                   else f"The prebuilt wheel could not be downloaded: {exc.what}")
-        hint = exc.hint or "Build from source instead (Kernel page)."
-        lines.append(exc.describe())
-    else:
-        wheel = result.path
-        message = f"Downloaded {candidate.filename} ({result.size // 1024} KiB)."
-        lines.append(f"{message} sha256 {result.sha256}")
-    seconds = time.monotonic() - started
-    state = (StepState.DONE if wheel is not None
-             else StepState.CANCELLED if status is BuildStatus.CANCELLED else StepState.FAILED)
-    on_event(StepEvent(Step.DOWNLOAD, state, seconds))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return BuildOutcome(status=status, message=message, hint=hint, plan=None, wheel=wheel,
-                        log_path=log_path, seconds=seconds, attempts=1, exit_code=None,
-                        diagnosis=None, steps=(StepTiming(Step.DOWNLOAD, state, seconds),))

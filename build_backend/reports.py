@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .download import hash_file, verified_record
 from .paths import data_dir, logs_dir, reports_dir, timestamp
 from .statefile import StateStatus, read_json, write_json
 from .verify import CaseStatus, VerifyReport, write_markdown
@@ -70,16 +71,22 @@ def save_report(
         folder = base / f"{stamp}-{kernel}-{suffix}"
     folder.mkdir(parents=True)
     document = report.to_json()
+    origin = wheel_origin(wheel) if wheel else None
     document[META_KEY] = {
         "kernel": kernel,
         "python": str(python),
         "stage": stage,
         "wheel": str(wheel) if wheel else None,
+        "wheel_sha256": origin["sha256"] if origin else None,
+        "wheel_download": origin.get("download") if origin else None,
         "saved_at": stamp,
         "wizard_version": __version__,
     }
     write_json(folder / "report.json", document, keep_previous=False)
     write_markdown(report, folder / "report.md")
+    if wheel and origin:
+        with (folder / "report.md").open("a", encoding="utf-8") as markdown:
+            markdown.write(_wheel_markdown(wheel, origin))
     return SavedReport(folder, report, kernel, str(python), stage,
                        str(wheel) if wheel else None, stamp)
 
@@ -91,6 +98,36 @@ def _parse_saved(document: object) -> tuple[dict[str, Any], VerifyReport]:
     if not isinstance(meta, dict):
         raise ValueError("its description of what was verified is not an object")
     return meta, VerifyReport.from_json(document)
+
+
+def wheel_origin(wheel: Path) -> dict[str, Any] | None:
+    """The SHA-256 of the wheel that is verified and, for a downloaded one, where it came from
+    and what was checked (the downloader's record next to it); None when it can't be read."""
+    try:
+        digest = hash_file(wheel)
+    except OSError:
+        return None
+    origin: dict[str, Any] = {"sha256": digest}
+    record = verified_record(wheel, digest)
+    if record is not None:
+        origin["download"] = {
+            "url": record.get("url"),
+            "size": record.get("size"),
+            "announced_size": record.get("announced_size"),
+            "checks": record.get("checks") or [],
+            "verified_at": record.get("verified_at"),
+        }
+    return origin
+
+
+def _wheel_markdown(wheel: Path, origin: Mapping[str, Any]) -> str:
+    lines = ["", "## The wheel that was verified", "",
+             f"- File: `{wheel.name}`", f"- SHA-256: `{origin['sha256']}`"]
+    fetched = origin.get("download")
+    if isinstance(fetched, Mapping):
+        lines.append(f"- Downloaded from: {fetched.get('url')}")
+        lines += [f"- Checked: {check}" for check in fetched.get("checks") or []]
+    return "\n".join(lines) + "\n"
 
 
 def load_saved(folder: Path) -> SavedReport | None:

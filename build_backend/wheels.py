@@ -22,7 +22,9 @@ Names understood (from the recipes' wheel sources)::
     flash_attn-2.8.3+cu128torch2.9-cp312-cp312-win_amd64.whl                 (mjun0812, community)
 
 :func:`candidate_wheel_urls` computes upstream's release URL for the environment (the rule in
-``setup.py``: see the recipe's ``wheel_cuda``) and picks the community wheels that match.
+``setup.py``: see the recipe's ``wheel_cuda``) and picks the community wheels that match;
+:func:`candidate_from_url` takes a wheel the person names by its address (a mirror, a release
+they found), matched the same way.
 Downloading is :mod:`build_backend.download`'s job.
 """
 
@@ -32,9 +34,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from urllib.parse import unquote, urlsplit
 
 from packaging.tags import Tag, compatible_tags, cpython_tags
-from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from .catalog import (
     CudaMatch,
@@ -53,12 +56,14 @@ _LOCAL_RE = re.compile(
 )
 _MANYLINUX_RE = re.compile(r"^manylinux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>1|2010|2014))_"
                            r"(?P<arch>.+)$")
+_FRAGMENT_SHA256 = re.compile(r"sha256=([0-9a-fA-F]{64})")
 _LEGACY_GLIBC = {"1": (2, 5), "2010": (2, 12), "2014": (2, 17)}
 _MAX_GLIBC_MINOR = 60  # accepted when the target's glibc is unknown
 
 
 class MismatchKind(Enum):
     NOT_A_WHEEL = "not_a_wheel"
+    PACKAGE = "package"  # a wheel of another package than the chosen kernel's
     PYTHON = "python"
     PLATFORM = "platform"
     NO_TORCH = "no_torch"
@@ -422,3 +427,32 @@ def candidate_wheel_urls(
 
     found.sort(key=rank)  # stable: listed first, then an exact CUDA major.minor; source order
     return found
+
+
+def candidate_from_url(url: str, recipe: Recipe, env: PythonEnv) -> WheelCandidate:
+    """A wheel named by its address, matched against ``env`` like the catalog's wheels; it must
+    also be a wheel of the recipe's package. ``match.mismatches`` says what does not fit.
+
+    A published digest may follow as pip writes it: ``…/name.whl#sha256=<64 hex digits>``."""
+    parts = urlsplit(url)
+    digest = _FRAGMENT_SHA256.fullmatch(parts.fragment)
+    address = parts._replace(fragment="").geturl() if parts.fragment else url
+    filename = unquote(parts.path.rsplit("/", 1)[-1])
+    result = match(filename, env)
+    wheel = result.wheel
+    if wheel is not None and recipe.package and \
+            canonicalize_name(wheel.distribution) != canonicalize_name(recipe.package):
+        wrong = Mismatch(MismatchKind.PACKAGE,
+                         f"It is a wheel of {wheel.distribution}, not of {recipe.name} "
+                         f"({recipe.package}).")
+        result = WheelMatch(filename, wheel, (wrong, *result.mismatches))
+    if parts.fragment and digest is None:
+        result = WheelMatch(filename, wheel, (*result.mismatches, Mismatch(
+            MismatchKind.NOT_A_WHEEL,
+            f"The part after '#' is not a digest the wizard can check ({parts.fragment}); "
+            "write it as #sha256=<64 hex digits>.")))
+    return WheelCandidate(url=address, filename=filename, source_id="address",
+                          source_kind=WheelSourceKind.COMMUNITY,
+                          source_name="the address you gave", match=result, listed=True,
+                          note="A wheel from the address you gave.",
+                          sha256=digest.group(1).lower() if digest else None)

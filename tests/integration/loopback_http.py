@@ -9,7 +9,16 @@ behaviour, not mocks:
   ``cut_mode="close"`` closes it cleanly although Content-Length promised more (a truncated
   body; the client sees an incomplete read).
 * ``ranges=False``: a server that ignores Range and always answers 200 with the whole file.
-* ``chunk_delay``: a slow server, pausing between 64 KiB chunks.
+* ``chunk_delay``: a slow server, pausing between 64 KiB chunks (with ``chunk`` smaller, a
+  server that drips).
+* ``announce``: the Content-Length a 200 claims instead of the true one (a server that lies
+  about the size: more than it sends is a truncation, less cuts the file short unnoticed).
+* ``stall``: seconds of silence before the status line (a server that accepted the
+  connection but does not answer).
+* ``content_type``: e.g. ``text/html`` for an error page served with status 200.
+
+``LoopbackServer(tls=context)`` serves HTTPS with that server context (tests make a CA and a
+certificate for 127.0.0.1 with ``trustme`` and hand the CA to the client).
 
 Every request is recorded as a :class:`Hit` (method, path, headers, status, body bytes sent).
 """
@@ -17,6 +26,7 @@ Every request is recorded as a :class:`Hit` (method, path, headers, status, body
 from __future__ import annotations
 
 import socket
+import ssl
 import struct
 import threading
 import time
@@ -38,6 +48,10 @@ class Resource:
     cut_times: int = 0  # how many requests (the first ones) are cut after cut_after bytes
     cut_mode: Literal["reset", "close"] = "close"
     chunk_delay: float = 0.0
+    chunk: int = CHUNK  # bytes per write (and per chunk_delay)
+    announce: int | None = None  # the Content-Length a 200 claims; None: the true one
+    stall: float = 0.0  # silence before the status line
+    content_type: str = "application/octet-stream"
     served: int = 0  # requests seen so far (set by the server)
 
 
@@ -61,6 +75,7 @@ class LoopbackServer:
     resources: dict[str, Resource] = field(default_factory=dict)
     hits: list[Hit] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    tls: ssl.SSLContext | None = None  # set: HTTPS with this server context
     _httpd: ThreadingHTTPServer | None = None
     _thread: threading.Thread | None = None
 
@@ -72,6 +87,10 @@ class LoopbackServer:
 
         httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         httpd.daemon_threads = True
+        if self.tls is not None:  # the handshake happens in the handler's thread (setup)
+            httpd.socket = self.tls.wrap_socket(
+                httpd.socket, server_side=True, do_handshake_on_connect=False
+            )
         self._httpd = httpd
         self._thread = threading.Thread(
             target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -92,7 +111,8 @@ class LoopbackServer:
         return int(self._httpd.server_address[1])
 
     def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+        scheme = "https" if self.tls is not None else "http"
+        return f"{scheme}://127.0.0.1:{self.port}{path}"
 
     def add(self, path: str, resource: Resource) -> str:
         """Serve ``resource`` at ``path``; returns its URL."""
@@ -112,7 +132,19 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     owner: LoopbackServer
 
+    def setup(self) -> None:
+        self.failed_handshake = False
+        if isinstance(self.request, ssl.SSLSocket):
+            self.request.settimeout(10)
+            try:
+                self.request.do_handshake()
+            except OSError:  # a client that does not trust the certificate hangs up
+                self.failed_handshake = True
+        super().setup()
+
     def handle(self) -> None:
+        if self.failed_handshake:
+            return
         try:
             super().handle()
         except ConnectionError:  # the client dropped a kept-alive connection: not news
@@ -131,6 +163,8 @@ class _Handler(BaseHTTPRequestHandler):
             index = res.served if res is not None else 0
             if res is not None:
                 res.served += 1
+        if res is not None and res.stall:
+            time.sleep(res.stall)
         if res is None or res.status != 200:
             status = 404 if res is None else res.status
             self._send_text(hit, status, f"error {status}\n".encode())
@@ -158,8 +192,9 @@ class _Handler(BaseHTTPRequestHandler):
         body = data[start : end + 1]
         hit.status = status
         self.send_response(status)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Type", res.content_type)
+        announced = res.announce if res.announce is not None and status == 200 else len(body)
+        self.send_header("Content-Length", str(announced))
         if res.ranges:
             self.send_header("Accept-Ranges", "bytes")
         if res.etag:
@@ -170,12 +205,12 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
         self.end_headers()
 
-        cut = index < res.cut_times
-        if cut:
+        cut = index < res.cut_times or len(body) < announced
+        if index < res.cut_times:
             body = body[: res.cut_after]
         try:
-            for offset in range(0, len(body), CHUNK):
-                piece = body[offset : offset + CHUNK]
+            for offset in range(0, len(body), res.chunk):
+                piece = body[offset : offset + res.chunk]
                 hit.body_bytes += len(piece)
                 self.wfile.write(piece)
                 if res.chunk_delay:
@@ -185,6 +220,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if cut:
             self._cut(res.cut_mode)
+        elif announced != len(body):
+            self.close_connection = True  # what is left on the wire belongs to no answer
 
     def _send_text(self, hit: Hit, status: int, body: bytes) -> None:
         hit.status = status

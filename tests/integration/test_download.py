@@ -14,11 +14,11 @@ from loopback_http import LoopbackServer, Resource, refused_port
 from build_backend.download import (
     DownloadError,
     DownloadProgress,
-    _check_scheme,
     download,
     part_path,
     record_path,
 )
+from build_backend.download.words import check_scheme
 from build_backend.errors import Cancelled, ExitCode
 
 SIZE = 2 * 1024 * 1024 + 12345  # a little over 2 MiB: many chunks, still fast
@@ -392,7 +392,7 @@ def test_bad_arguments_are_programming_errors(tmp_path: Path) -> None:
 
 def test_redirect_from_https_to_http_is_refused() -> None:
     # No HTTPS server on loopback without a certificate: the check every hop passes through.
-    _check_scheme("https://a.example/x", "https://b.example/x", False)
+    check_scheme("https://a.example/x", "https://b.example/x", False)
     with pytest.raises(DownloadError) as info:
-        _check_scheme("https://a.example/x", "http://b.example/x", False)
+        check_scheme("https://a.example/x", "http://b.example/x", False)
     assert "redirected to an insecure address" in info.value.what

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +55,15 @@ def test_prebuilt_wheel_is_downloaded_verified_and_installed(
     flow = verify_then_install(scratch_torch_env, outcome.wheel, kernel="probe", adapter="probe")
     assert flow.report.passed and flow.installed is not None
     assert load_installs()[0]["name"] == "ksw-probe-kernel"
+    # the report names exactly what was verified: its digest, where it came from, the checks
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    assert outcome.download is not None and outcome.download.sha256 == digest
+    meta = json.loads(flow.saved.json_path.read_text(encoding="utf-8"))["ksw_meta"]
+    assert meta["wheel_sha256"] == digest
+    assert meta["wheel_download"]["url"] == url
+    assert any("RECORD hashes" in check for check in meta["wheel_download"]["checks"])
+    markdown = flow.saved.markdown_path.read_text(encoding="utf-8")
+    assert f"- SHA-256: `{digest}`" in markdown and f"- Downloaded from: {url}" in markdown
 
 
 def test_a_missing_prebuilt_wheel_is_a_clear_failure(server: Any, torch_venv: Path) -> None:
@@ -79,5 +90,6 @@ def test_a_prebuilt_wheel_with_the_wrong_digest_is_rejected_and_removed(
     assert outcome.status is BuildStatus.FAILED
     assert outcome.wheel is None
     assert "damaged or has changed" in outcome.message
-    staged = list((outcome.log_path.parent.parent / "staging").rglob("*.whl*"))
-    assert staged == []  # no half or wrong file left for a later run to trust
+    data = outcome.log_path.parent.parent
+    kept = [p for p in data.rglob("*") if ".whl" in p.name]
+    assert kept == []  # no half or wrong file left for a later run to trust

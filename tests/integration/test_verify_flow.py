@@ -8,6 +8,7 @@ shared venv itself is never modified).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -50,6 +51,9 @@ def test_a_failing_wheel_is_not_installed(scratch_env: Path, kernel_wheel: Any) 
     assert flow.saved.markdown_path.exists() and flow.saved.json_path.exists()
     (saved,) = history()
     assert saved.stage == "staged" and not saved.report.passed
+    meta = json.loads(flow.saved.json_path.read_text(encoding="utf-8"))["ksw_meta"]
+    assert meta["wheel_sha256"] == hashlib.sha256(wheel.read_bytes()).hexdigest()
+    assert meta["wheel_download"] is None  # built here, not downloaded
 
 
 def test_a_failure_can_be_installed_only_when_allowed(

@@ -15,6 +15,7 @@ from build_backend.catalog import Catalog, CudaMatch, WheelSourceKind, load_cata
 from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
 from build_backend.wheels import (
     MismatchKind,
+    candidate_from_url,
     candidate_wheel_urls,
     match,
     parse_cuda_tag,
@@ -264,3 +265,32 @@ def test_windows_newest_community_release_is_used(catalog: Catalog) -> None:
     # Nothing for a torch the community never built for this version.
     assert candidate_wheel_urls(fa, fa.version("2.7.4.post1"),
                                 env("2.3.1+cu121", platform="win_amd64")) == []
+
+
+def test_a_wheel_named_by_its_address_is_matched_like_the_catalogs(catalog: Catalog) -> None:
+    flash = catalog.get("flash_attn")
+    url = f"{RELEASES}/v2.8.3/flash_attn-2.8.3%2Bcu12torch2.8cxx11abiTRUE-cp312-cp312-" \
+          "linux_x86_64.whl"
+    fits = candidate_from_url(url, flash, env("2.8.0+cu128"))
+    assert fits.filename == OFFICIAL_283 and fits.match.matched and fits.sha256 is None
+    assert fits.url == url and fits.source_name == "the address you gave"
+    other_torch = candidate_from_url(url, flash, env("2.9.1+cu128"))
+    assert [m.kind for m in other_torch.match.mismatches] == [MismatchKind.TORCH]
+
+
+def test_an_address_with_a_published_digest_and_a_wheel_of_another_package(
+    catalog: Catalog,
+) -> None:
+    flash, probe = catalog.get("flash_attn"), catalog.get("probe")
+    digest = "AB" * 32
+    with_digest = candidate_from_url(f"{RELEASES}/x/{OFFICIAL_283}#sha256={digest}", flash,
+                                     env())
+    assert with_digest.sha256 == digest.lower()
+    assert with_digest.url == f"{RELEASES}/x/{OFFICIAL_283}"  # the fragment is not sent
+    bad_fragment = candidate_from_url(f"{RELEASES}/x/{OFFICIAL_283}#md5=abc", flash, env())
+    assert "#sha256=<64 hex digits>" in bad_fragment.match.texts[-1]
+    wrong_package = candidate_from_url(f"{RELEASES}/x/{OFFICIAL_283}", probe, env())
+    assert wrong_package.match.mismatches[0].kind is MismatchKind.PACKAGE
+    assert "a wheel of flash-attn, not of Probe kernel" in wrong_package.match.texts[0]
+    not_a_wheel = candidate_from_url("https://example.org/download?id=7", probe, env())
+    assert not_a_wheel.match.mismatches[0].kind is MismatchKind.NOT_A_WHEEL
