@@ -30,7 +30,7 @@ from .catalog import Recipe, RecipeVersion, SourceKind
 from .environment import PythonEnv
 from .errors import WizardError
 from .hardware import HardwareReport
-from .paths import logs_dir, staging_dir, timestamp
+from .paths import logs_dir, staging_dir, storage_error, timestamp
 from .plan import BuildRequest, PlanError, plan_build
 from .platforms import Platform
 from .platforms import current as current_platform
@@ -170,7 +170,11 @@ def run_pipeline(
                            gpu_indices=choice.gpu_indices)
     plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
     emit(PlanEvent(plan))
-    return run_build(plan, sink, stop, preamble=preamble)
+    try:
+        return run_build(plan, sink, stop, preamble=preamble)
+    except OSError as exc:  # the log or the wheel's folder could not be written
+        raise storage_error(exc, path=plan.log_path, action="write the build log" if
+                            exc.filename is None else "prepare the build") from exc
 
 
 def fetch_prebuilt(
@@ -220,8 +224,11 @@ def fetch_prebuilt(
     state = (StepState.DONE if wheel is not None
              else StepState.CANCELLED if status is BuildStatus.CANCELLED else StepState.FAILED)
     on_event(StepEvent(Step.DOWNLOAD, state, seconds))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise storage_error(exc, path=log_path, action="write the download log") from exc
     return BuildOutcome(status=status, message=message, hint=hint, plan=None, wheel=wheel,
                         log_path=log_path, seconds=seconds, attempts=1, exit_code=None,
                         diagnosis=None, steps=(StepTiming(Step.DOWNLOAD, state, seconds),))

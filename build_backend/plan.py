@@ -46,7 +46,14 @@ from .environment import PythonEnv
 from .errors import WizardError
 from .hardware import HardwareReport
 from .parallelism import RAM_HEADROOM, Parallelism, choose_parallelism
-from .paths import logs_dir, staging_dir, timestamp
+from .paths import (
+    BUILD_ROOT_ALTERNATIVE,
+    logs_dir,
+    short_name,
+    staging_dir,
+    storage_error,
+    timestamp,
+)
 from .platforms import Platform
 from .platforms import current as current_platform
 from .processes import EnvChange, EnvMode, QuoteStyle, child_environment, quote_arg
@@ -317,11 +324,15 @@ def stage_bundled_source(source: Path, build_root: Path) -> Path:
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(source)).encode())
             digest.update(path.read_bytes())
-    target = build_root / f"{source.name}-{digest.hexdigest()[:12]}"
+    target = build_root / f"{short_name(source.name)}-{digest.hexdigest()[:12]}"
     if target.exists():
         shutil.rmtree(target)  # leftovers of an earlier build (build/, *.egg-info) go too
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
-                                                                   "*.egg-info", "dist"))
+    try:
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
+                                                                       "*.egg-info", "dist"))
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)  # never half a copy
+        raise
     return target
 
 
@@ -376,9 +387,13 @@ def plan_build(
                         hint="Choose the kernel's source again (Kernel step or --source).")
     root = build_root if build_root is not None else plat.default_build_root()
     if stage:
-        root.mkdir(parents=True, exist_ok=True)
-        if bundled and request.source_dir is None:
-            source = stage_bundled_source(source, root)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            if bundled and request.source_dir is None:
+                source = stage_bundled_source(source, root)
+        except OSError as exc:
+            raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
+                                action="copy the kernel's source into the build folder") from exc
 
     found: list[CudaToolkit] = []
     if not cpu_only:

@@ -33,6 +33,7 @@ from .catalog import Catalog, Machine, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, detect
+from .housekeeping import prune_after_build
 from .install import InstallResult, install_wheel, load_installs
 from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
@@ -83,6 +84,8 @@ class SessionServices:
     refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
     load_catalog: Callable[[], Catalog] = load_catalog
     discover_toolkits: Callable[[], list[CudaToolkit]] = discover_toolkits
+    # after every build: keep the kernel's last builds, remove older ones (never raises)
+    prune: Callable[[str, Sequence[Path]], object] = prune_after_build
 
 
 def default_build(session: Session, sink: Callable[[object], None],
@@ -314,6 +317,10 @@ class Session:
             outcome = runner(self, sink, stop)
         self.build_outcome = outcome
         self._built_for = key
+        used = [outcome.wheel, outcome.log_path]
+        if outcome.plan is not None:
+            used += [outcome.plan.output_dir, outcome.plan.source_dir]
+        services.prune(self._kernel_id(outcome), [p for p in used if p is not None])
         return outcome
 
     def discard_build(self) -> None:
