@@ -143,6 +143,7 @@ class BuildOutcome:
     diagnosis: DiagnosisReport | None
     steps: tuple[StepTiming, ...] = ()
     leftover_pids: tuple[int, ...] = ()  # processes that survived a cancel (should be none)
+    disk_full: Path | None = None  # set: the build failed because the disk holding it is full
 
 
 # -- decoding and progress ----------------------------------------------------------------------
@@ -438,7 +439,7 @@ def _failed(
     return BuildOutcome(
         status=BuildStatus.FAILED, message=message, hint=hint, plan=plan, wheel=None,
         log_path=plan.log_path, seconds=time.monotonic() - started, attempts=attempts,
-        exit_code=code, diagnosis=report, steps=tuple(steps),
+        exit_code=code, diagnosis=report, steps=tuple(steps), disk_full=full,
     )
 
 

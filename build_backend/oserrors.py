@@ -116,6 +116,16 @@ def cause_in_output(text: str) -> Cause | None:
     return None
 
 
+def cause_line(text: str, limit: int = 400) -> str:
+    """The line of a child's output that shows its disk or path problem (the last one), for
+    the "why" of a message; the last line when none does."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if cause_in_output(line) is not None:
+            return line[-limit:]
+    return lines[-1][-limit:] if lines else ""
+
+
 def _filename(exc: OSError) -> Path | None:
     name = exc.filename
     if isinstance(name, bytes):
@@ -333,6 +343,7 @@ def write_text_atomic(path: Path, text: str) -> None:
 
 
 __all__ = [
-    "Cause", "blocking_file", "cause_in_output", "cause_of", "existing_ancestor", "explain",
-    "explain_cause", "fix_for", "format_free", "free_bytes", "sentence", "write_text_atomic",
+    "Cause", "blocking_file", "cause_in_output", "cause_line", "cause_of", "existing_ancestor",
+    "explain", "explain_cause", "fix_for", "format_free", "free_bytes", "sentence",
+    "write_text_atomic",
 ]

@@ -173,8 +173,18 @@ def run_pipeline(
     try:
         return run_build(plan, sink, stop, preamble=preamble)
     except OSError as exc:  # the log or the wheel's folder could not be written
+        _discard_empty(plan.log_path, plan.output_dir)  # nothing half-made stays behind
         raise storage_error(exc, path=plan.log_path, action="write the build log" if
                             exc.filename is None else "prepare the build") from exc
+
+
+def _discard_empty(log: Path, folder: Path) -> None:
+    try:
+        if log.is_file() and log.stat().st_size == 0:
+            log.unlink()
+        folder.rmdir()  # only when empty
+    except OSError:
+        pass
 
 
 def fetch_prebuilt(

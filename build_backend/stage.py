@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import ProcessError, WizardError
 from .install import InstallResult, install_wheel
-from .oserrors import cause_in_output
+from .oserrors import cause_in_output, cause_line
 from .paths import staging_dir, storage_error, storage_problem, timestamp
 from .processes import run_captured
 from .reports import SavedReport, Stage, save_report
@@ -74,7 +74,7 @@ def stage_wheel(python: Path, wheel: Path, into: Path | None = None) -> Path:
         output = result.stderr + "\n" + result.stdout
         cause = cause_in_output(output)
         if cause is not None:  # a full or read-only disk: building again would not help
-            problem = storage_problem(cause, folder, action=action, why=output.strip()[-600:])
+            problem = storage_problem(cause, folder, action=action, why=cause_line(output))
             shutil.rmtree(folder, ignore_errors=True)
             raise problem
         shutil.rmtree(folder, ignore_errors=True)
