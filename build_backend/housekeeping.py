@@ -384,8 +384,16 @@ def prune_after_build(kernel: str, protect: Sequence[Path], *, keep: int = KEEP,
     """After a build of ``kernel``: keep its newest ``keep`` builds (and whatever
     ``protect`` names: the build just made), remove older ones. Never raises: the result, or
     None when housekeeping could not run."""
-    copies = {p.name.rsplit("-", 1)[0] for p in protect}
-    sources = {_source_group(p) for p in protect if p.parent.name == "src"}
+    try:
+        root = build_root if build_root is not None \
+            else current_platform().default_build_root()
+        real_root = os.path.realpath(root)
+        copies = {p.name.rsplit("-", 1)[0] for p in protect
+                  if os.path.realpath(p.parent) == real_root}
+        sources = {_source_group(p) for p in protect
+                   if os.path.realpath(p.parent) == os.path.join(real_root, "src")}
+    except Exception:  # noqa: BLE001 - housekeeping never fails a build
+        return None
 
     def mine(item: Item) -> bool:
         if item.kind in (Kind.BUILD, Kind.LOG):
@@ -395,7 +403,7 @@ def prune_after_build(kernel: str, protect: Sequence[Path], *, keep: int = KEEP,
         return item.kind is Kind.SOURCE_COPY and item.group in copies
 
     try:
-        return clean(plan_clean(keep=keep, build_root=build_root, protect=protect, only=mine))
+        return clean(plan_clean(keep=keep, build_root=root, protect=protect, only=mine))
     except Exception:  # noqa: BLE001 - housekeeping never fails a build
         return None
 
