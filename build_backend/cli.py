@@ -194,8 +194,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - a bug: shown in full, and reported as JSON too
         traceback.print_exc()
         bug = WizardError(f"The wizard failed unexpectedly: {type(exc).__name__}: {exc}",
-                          hint="This is a bug in the wizard. Please report it with the text "
-                          "above (python -m app --headless ... -v shows more).")
+                          hint="This is a bug in the wizard. Please report it, with the text "
+                          "above.")
         return report_error(bug, stream, as_json=as_json, command=args.command,
                             kind="internal")
     parser.error(f"unknown command {args.command}")  # pragma: no cover - argparse checks

@@ -239,8 +239,13 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
                 hint="Run 'verify' without options to re-verify everything it installed.",
             )
     if not load_installs():
-        raise WizardError("Nothing to verify: no kernel has been installed by this wizard yet.",
-                          hint="Install one first (the wizard, or 'build --kernel probe').")
+        nothing = WizardError("Nothing to verify: no kernel has been installed by this wizard "
+                              "yet.", hint="Install one first (the wizard, or 'build --kernel "
+                              "probe').")
+        if args.json:
+            raise nothing  # the JSON error document
+        out.write(f"{nothing.what}\n{nothing.hint}\n")
+        return int(ExitCode.FAILURE)
     results = reverify_all(quick=args.quick)
     if args.kernel:
         results = [r for r in results if (r.record.get("kernel") or r.record["name"])

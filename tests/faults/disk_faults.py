@@ -138,6 +138,28 @@ def install_record(data: Path, wheel: Path, python: str = "/usr/bin/python3") ->
     return path
 
 
+def leftovers(marker: str, seconds: float = 10.0) -> list[str]:
+    """Command lines of live processes that carry ``marker`` (waits up to ``seconds`` for
+    them to end): a build's children must not outlive the CLI."""
+    import time
+
+    import psutil
+
+    deadline = time.monotonic() + seconds
+    while True:
+        found = []
+        for proc in psutil.process_iter(["cmdline", "pid"]):
+            try:
+                line = " ".join(proc.info["cmdline"] or [])
+            except psutil.Error:
+                continue
+            if marker in line and proc.pid != os.getpid():
+                found.append(line)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.2)
+
+
 def error_document(stdout: str) -> dict[str, object]:
     """The one ``ksw.error/1`` JSON document a --json command printed for its error."""
     document = json.loads(stdout)

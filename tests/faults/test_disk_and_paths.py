@@ -22,6 +22,7 @@ from disk_faults import (
     cli,
     error_document,
     fill,
+    leftovers,
     quick_package,
     tmpfs,
     unwritable,
@@ -78,41 +79,45 @@ def test_data_folder_on_a_read_only_disk(tmp_path: Path) -> None:
         assert not (folder / "data").exists()
 
 
-def test_full_disk_while_staging_the_wheel(tmp_path: Path, scratch_torch_env: Path) -> None:
+def test_full_disk_while_staging_the_wheel(tmp_path: Path, scratch_torch_env: Path,
+                                           marker: str) -> None:
     """disk full while staging → exit 6, 'is full (N MB free)', no 'build again', env unchanged"""
     before = pip_freeze(scratch_torch_env)
     source = quick_package(tmp_path / "src", data_bytes=600_000)
     with tmpfs(tmp_path / "disk", size="1m") as disk:
+        data = disk / f"data-{marker}"
         result = cli("build", "--kernel", "probe", "--python", str(scratch_torch_env),
-                     "--source", str(source), data=disk / "data", build_root=tmp_path / "b")
+                     "--source", str(source), data=data, build_root=tmp_path / "b")
         output = clean_failure(result, STORAGE, "Could not unpack the built wheel",
-                               f"the disk holding {disk / 'data' / 'staging'}", "MB free)",
+                               f"the disk holding {data / 'staging'}", "MB free)",
                                "Free space on that disk", "KSW_DATA_DIR")
         assert "build again" not in output.lower()
-        assert not list((disk / "data" / "staging").glob("verify-*"))  # no half-unpacked copy
+        assert not list((data / "staging").glob("verify-*"))  # no half-unpacked copy
+        assert leftovers(marker) == []
     assert pip_freeze(scratch_torch_env) == before
 
 
-def test_full_disk_for_the_build_log(tmp_path: Path, torch_venv: Path) -> None:
+def test_full_disk_for_the_build_log(tmp_path: Path, torch_venv: Path, marker: str) -> None:
     """data folder's disk full at the build log → exit 6, names the log; no empty log left"""
-    source = quick_package(tmp_path / "src")
+    source = quick_package(tmp_path / f"src-{marker}")
     with tmpfs(tmp_path / "disk", size="1m") as disk:
         (disk / "data").mkdir()
         fill(disk)
         result = cli("build", "--kernel", "probe", "--python", str(torch_venv), "--source",
                      str(source), "--no-install", data=disk / "data",
                      build_root=tmp_path / "b")
+        assert leftovers(marker) == []
         clean_failure(result, STORAGE, "Could not write the build log: the disk holding "
                       f"{disk / 'data' / 'logs'}", "is full (0 MB free)", "KSW_DATA_DIR")
         assert not [p for p in (disk / "data" / "logs").iterdir() if p.stat().st_size == 0]
         assert not list((disk / "data" / "staging").iterdir())
 
 
-def test_full_disk_during_the_build(tmp_path: Path, torch_venv: Path) -> None:
+def test_full_disk_during_the_build(tmp_path: Path, torch_venv: Path, marker: str) -> None:
     """disk full during setup.py → exit 6, 'The build stopped: the disk holding <src> is full'"""
     data = tmp_path / "data"
     with tmpfs(tmp_path / "disk", size="1m") as disk:
-        source = quick_package(disk / "src", data_bytes=600_000)  # its build copy will not fit
+        source = quick_package(disk / f"src-{marker}", data_bytes=600_000)  # build/ won't fit
         result = cli("build", "--kernel", "probe", "--python", str(torch_venv), "--source",
                      str(source), "--no-install", "--json", data=data,
                      build_root=tmp_path / "b")
@@ -122,6 +127,7 @@ def test_full_disk_during_the_build(tmp_path: Path, torch_venv: Path) -> None:
         assert "build again" not in output.lower()
         document = json.loads(result.stdout)
         assert document["status"] == "failed" and document["disk_full"] == str(source)
+        assert leftovers(marker) == []
 
 
 # -- detect --record --------------------------------------------------------------------------
@@ -182,7 +188,8 @@ def test_record_past_the_file_size_limit(tmp_path: Path) -> None:
 # -- long names -------------------------------------------------------------------------------
 
 
-def test_source_archive_with_a_243_character_name(tmp_path: Path, torch_venv: Path) -> None:
+def test_source_archive_with_a_243_character_name(tmp_path: Path, torch_venv: Path,
+                                                  marker: str) -> None:
     """--source <243-character name>.tar.gz → extracted under a short name and built, exit 0"""
     tree = quick_package(tmp_path / "pkg" / "ksw-quick")
     archive = tmp_path / ("s" * 243 + ".tar.gz")
@@ -190,9 +197,10 @@ def test_source_archive_with_a_243_character_name(tmp_path: Path, torch_venv: Pa
         tar.add(tree, arcname="ksw-quick")
     root = tmp_path / "b"
     result = cli("build", "--kernel", "probe", "--python", str(torch_venv), "--source",
-                 str(archive), "--skip-verify", "--no-install", data=tmp_path / "data",
-                 build_root=root)
+                 str(archive), "--skip-verify", "--no-install",
+                 data=tmp_path / f"data-{marker}", build_root=root)
     clean_failure(result, 0, "Built ksw_quick-0.0.1")
+    assert leftovers(marker) == []
     extracted = [p for p in (root / "src").iterdir() if not p.name.startswith(".")]
     assert len(extracted) == 1 and len(extracted[0].name) <= 100, extracted
 

@@ -20,6 +20,7 @@ from disk_faults import (
     TRACEBACK,
     cli,
     install_record,
+    leftovers,
     old_builds,
     quick_package,
     tmpfs,
@@ -135,15 +136,16 @@ def test_clean_when_a_folder_cannot_be_removed(tmp_path: Path) -> None:
         assert folders[0].exists()
 
 
-def test_old_builds_pruned_after_a_build(tmp_path: Path, torch_venv: Path) -> None:
+def test_old_builds_pruned_after_a_build(tmp_path: Path, torch_venv: Path, marker: str) -> None:
     """a build after 5 earlier ones → the last 3 builds remain, plus the installed one"""
     data = tmp_path / "data"
     folders = old_builds(data, "probe", STAMPS)
     install_record(data, next(folders[0].glob("*.whl")))
     other = old_builds(data, "flashmla", STAMPS[:4])  # another kernel: untouched by a probe build
-    source = quick_package(tmp_path / "src")
+    source = quick_package(tmp_path / f"src-{marker}")
     ok(cli("build", "--kernel", "probe", "--python", str(torch_venv), "--source", str(source),
            "--skip-verify", "--no-install", data=data, build_root=tmp_path / "b"))
+    assert leftovers(marker) == []
     names = staged(data)
     probes = [n for n in names if n.startswith("probe-")]
     assert len(probes) == 4, names  # the new one, 20200105, 20200104, and the installed one

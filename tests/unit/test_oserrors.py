@@ -1,9 +1,10 @@
 """OSError → a plain message (build_backend.oserrors): every cause names the path and the fix.
 
 Linux errors are made for real (a file in the way, a name too long, a missing folder); Windows
-errors cannot happen here, so they replay what Windows raises: the ``winerror`` and text of a
-real ``OSError`` on Windows (CPython maps ERROR_SHARING_VIOLATION to EACCES and
-ERROR_FILENAME_EXCED_RANGE to ENOENT, which is why ``winerror`` is read first).
+errors cannot happen here, so they are built as Python on Windows raises them: the system error
+code (``winerror``), Windows' own message text for it, and the ``errno`` CPython maps it to
+(ERROR_SHARING_VIOLATION → EACCES and ERROR_FILENAME_EXCED_RANGE → ENOENT, which is why
+``winerror`` is read first). Only a Windows machine can confirm them for real.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class WindowsOSError(OSError):
         self.winerror = winerror
 
 
-# Recorded on Windows 11 (Python 3.12): errno, winerror, strerror of real failures.
+# errno (as CPython maps it), winerror, and Windows' message text (FormatMessage, English).
 WINDOWS_ERRORS = [
     (errno.EACCES, 5, "Access is denied", Cause.NO_PERMISSION),
     (errno.EACCES, 32, "The process cannot access the file because it is being used by "
