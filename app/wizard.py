@@ -105,7 +105,17 @@ def run_gui(resume: bool = False) -> int:
     app.setApplicationName("Kernel Setup Wizard")
     app.setApplicationVersion(__version__)
     app.setAttribute(Qt.ApplicationAttribute.AA_DontShowIconsInMenus, False)
+    from build_backend.errors import ExitCode
+
+    from .error_dialog import check_data_folder, error_box, install_excepthook
+
+    problem = check_data_folder()
+    if problem is not None:  # nothing can be built without it: say why, and how to fix it
+        print(problem.describe(), file=sys.stderr)
+        error_box(None, problem).exec()
+        return int(ExitCode.STORAGE)
     wizard = InstallerWizard()
+    install_excepthook(wizard)
     wizard.show()
     if resume:
         from .resume import resume as resume_saved

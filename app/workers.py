@@ -1,7 +1,10 @@
 """The one place that turns backend work into Qt signals.
 
 :class:`BackgroundTask` runs a plain callable of the core on its own QThread and emits
-``finished(result)`` or ``failed(exception)`` back on the GUI thread.
+``finished(result)`` or ``failed(exception)`` back on the GUI thread. An ``OSError`` from the
+work (a full or read-only disk, a name too long, ...) arrives as the
+:class:`~build_backend.errors.StorageError` that explains it (:func:`plain_error`), so every
+page shows it like any other error the core explains.
 """
 
 from __future__ import annotations
@@ -12,6 +15,13 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+
+from build_backend.paths import storage_error
+
+
+def plain_error(exc: BaseException) -> BaseException:
+    """``exc``, or for an ``OSError`` the StorageError that says what, where and what to do."""
+    return storage_error(exc) if isinstance(exc, OSError) else exc
 
 
 class _Runner(QObject):
@@ -27,7 +37,7 @@ class _Runner(QObject):
         try:
             result = self._fn()
         except BaseException as exc:  # noqa: BLE001 - reported to the GUI, never swallowed
-            self.failed.emit(exc)
+            self.failed.emit(plain_error(exc))
         else:
             self.done.emit(result)
 
@@ -137,7 +147,7 @@ class BuildSession(QObject):
         try:
             outcome: object = self._run(self._sink, self.cancel_event)
         except BaseException as exc:  # noqa: BLE001 - shown to the user by the page
-            outcome = exc
+            outcome = plain_error(exc)
         self._outcome = outcome
 
     @Slot()

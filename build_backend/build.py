@@ -14,7 +14,9 @@ folder; installing it is :mod:`.install`'s job, after verification.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -38,8 +40,11 @@ from .eta import (
     find_ninja_dir,
     slowest,
 )
+from .oserrors import Cause, cause_in_output, fix_for, free_bytes, sentence
 from .parallelism import Parallelism
+from .paths import BUILD_ROOT_ALTERNATIVE, DATA_DIR_ALTERNATIVE, in_data_dir
 from .plan import BuildPlan
+from .platforms import current as current_platform
 from .processes import (
     EnvChange,
     EnvMode,
@@ -168,6 +173,7 @@ class BuildOutcome:
     units: tuple[UnitTime, ...] = ()
     slowest_units: tuple[UnitTime, ...] = ()
     download: DownloadResult | None = None  # a prebuilt wheel: where from, sha256, checks
+    disk_full: Path | None = None  # set: the build failed because the disk holding it is full
 
 
 # -- decoding and progress ----------------------------------------------------------------------
@@ -562,7 +568,11 @@ def _failed(
             f"The build failed: {primary.title}." if primary is not None
             else "The build failed."
         )
-    if primary is not None:
+    full = disk_full_in(plan)
+    if full is not None:  # a full disk explains the failure; "build again" would not help
+        message = f"The build stopped: {sentence(Cause.NO_SPACE, full)}."
+        hint = fix_for(Cause.NO_SPACE, full, _alternative(full))
+    elif primary is not None:
         hint = primary.fix
     elif report.first_error is not None:
         hint = (f"The first error was: {report.first_error.line.strip()[:300]} — see the log "
@@ -572,8 +582,37 @@ def _failed(
     return BuildOutcome(
         status=BuildStatus.FAILED, message=message, hint=hint, plan=plan, wheel=None,
         log_path=plan.log_path, seconds=time.monotonic() - started, attempts=attempts,
-        exit_code=code, diagnosis=report, steps=tuple(steps),
+        exit_code=code, diagnosis=report, steps=tuple(steps), disk_full=full,
     )
+
+
+LOG_TAIL_BYTES = 256 * 1024
+
+
+def _alternative(folder: Path) -> str:
+    """How to move the wizard's part of the work to another disk."""
+    if in_data_dir(folder):
+        return DATA_DIR_ALTERNATIVE
+    if folder.is_relative_to(current_platform().default_build_root()):
+        return BUILD_ROOT_ALTERNATIVE
+    return ""
+
+
+def disk_full_in(plan: BuildPlan) -> Path | None:
+    """When the end of the build's log shows a full disk: the folder the build writes to whose
+    disk has the least space left (the source's build folder, the wheel's folder, or the
+    temporary folder the compilers use); else None."""
+    try:
+        with open(plan.log_path, "rb") as log:
+            log.seek(0, os.SEEK_END)
+            log.seek(max(0, log.tell() - LOG_TAIL_BYTES))
+            tail = log.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    if cause_in_output(tail) is not Cause.NO_SPACE:
+        return None
+    folders = [plan.source_dir, plan.output_dir, Path(tempfile.gettempdir())]
+    return min(folders, key=lambda folder: free_bytes(folder) or 0)
 
 
 __all__ = [

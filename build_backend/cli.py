@@ -1,17 +1,24 @@
 """The headless front end: ``python -m app --headless <command> ...``.
 
 Anything a wizard page can do, a command here can do. Human-readable output by default,
-``--json`` for scripts (schemas in docs/). Exit codes: :class:`build_backend.errors.ExitCode`.
+``--json`` for scripts (schemas in docs/). Exit codes: :class:`build_backend.errors.ExitCode`
+(listed by ``--help``). Every error ends here as a message (what, why, what to do) and its exit
+code, never a traceback: the wizard's own errors, and any ``OSError`` (a full or read-only
+disk, a name that is too long, ...) through :mod:`.oserrors`. With ``--json`` the error is also
+one JSON document on stdout (docs/error-schema.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+import textwrap
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .advice import use_terminal
@@ -22,15 +29,47 @@ from .environment import (
     discover_candidates,
     inspect_python,
 )
-from .errors import ExitCode, WizardError
+from .errors import EXIT_CODE_MEANINGS, Cancelled, ExitCode, StorageError, WizardError
 from .hardware import HardwareReport, NvmlState, detect, format_bytes
 from .nvml_record import ReplayNvmlApi, save_recording
+from .paths import storage_error
+
+ERROR_SCHEMA = "ksw.error/1"
+
+
+class UsageError(WizardError):
+    """The command line is wrong (argparse's message; the usage went to stderr)."""
+
+    exit_code = ExitCode.USAGE
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a wrong command line raises :class:`UsageError` (so that ``--json`` can
+    report it too) instead of exiting."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        raise UsageError(f"{self.prog}: error: {message}",
+                         hint=f"See: {self.prog} --help")
+
+
+def exit_code_epilog() -> str:
+    lines = ["exit codes:"]
+    for code, meaning in EXIT_CODE_MEANINGS.items():
+        lines += textwrap.wrap(meaning, 78, initial_indent=f"  {int(code):<4} ",
+                               subsequent_indent=" " * 7)
+    lines.append("With --json, an error is also printed on stdout as one JSON document:")
+    lines.append('  {"status": "error", "exit_code": N, "error": {"kind", "message", '
+                 '"next_step", ...}}')
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m app --headless",
         description="Kernel Setup Wizard, headless: the wizard's steps from the command line.",
+        epilog=exit_code_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -132,17 +171,26 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_state import add_parsers as add_state_parsers
 
     add_state_parsers(commands)  # installs, rollback
+
+    from .cli_clean import add_parser as add_clean_parser
+
+    add_clean_parser(commands)  # clean
     return parser
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     use_terminal()  # advice names commands to run, never a page of the wizard
     stream = out if out is not None else sys.stdout
+    arguments = list(argv) if argv is not None else sys.argv[1:]
     parser = build_parser()
     try:
-        args = parser.parse_args(list(argv) if argv is not None else None)
-    except SystemExit as exc:  # argparse prints its own message
+        args = parser.parse_args(arguments)
+    except SystemExit as exc:  # --help, --version
         return int(exc.code) if isinstance(exc.code, int) else int(ExitCode.USAGE)
+    except UsageError as exc:
+        return report_error(exc, stream, as_json="--json" in arguments,
+                            command=_command_word(arguments))
+    as_json = bool(getattr(args, "json", False))
     try:
         from .cli_state import announce_recovery
 
@@ -172,14 +220,68 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
             run = run_check_command if args.command == "check" else run_fix_command
             return run(args, stream)
+        if args.command == "clean":
+            from .cli_clean import run_clean_command
+
+            return run_clean_command(args, stream)
     except WizardError as exc:
-        print(exc.describe(), file=sys.stderr)
-        return int(exc.exit_code)
+        return report_error(exc, stream, as_json=as_json, command=args.command)
+    except OSError as exc:  # a disk or path problem no step explained: explained here
+        return report_error(storage_error(exc), stream, as_json=as_json, command=args.command)
     except KeyboardInterrupt:
-        print("Cancelled.", file=sys.stderr)
-        return int(ExitCode.CANCELLED)
+        return report_error(Cancelled(), stream, as_json=as_json, command=args.command)
+    except Exception as exc:  # noqa: BLE001 - a bug: shown in full, and reported as JSON too
+        traceback.print_exc()
+        bug = WizardError(f"The wizard failed unexpectedly: {type(exc).__name__}: {exc}",
+                          hint="This is a bug in the wizard. Please report it, with the text "
+                          "above.")
+        return report_error(bug, stream, as_json=as_json, command=args.command,
+                            kind="internal")
     parser.error(f"unknown command {args.command}")  # pragma: no cover - argparse checks
-    return int(ExitCode.USAGE)  # pragma: no cover
+
+
+def _command_word(arguments: Sequence[str]) -> str | None:
+    return next((a for a in arguments if not a.startswith("-")), None)
+
+
+def error_kind(exc: WizardError) -> str:
+    """A short, stable name of the error's kind: StorageError → "storage",
+    EnvironmentProbeError → "environment_probe", Cancelled → "cancelled"."""
+    if isinstance(exc, Cancelled):
+        return "cancelled"
+    name = type(exc).__name__
+    if name == "WizardError":
+        return "error"
+    name = re.sub(r"Error$", "", name) or name
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def error_document(exc: WizardError, *, command: str | None = None,
+                   kind: str | None = None) -> dict[str, Any]:
+    """The ``ksw.error/1`` document (docs/error-schema.md)."""
+    error: dict[str, Any] = {
+        "kind": kind or error_kind(exc),
+        "message": exc.what,
+        "detail": exc.why or None,
+        "next_step": exc.hint or None,
+    }
+    if isinstance(exc, StorageError):
+        error["path"] = str(exc.path) if exc.path is not None else None
+        error["cause"] = exc.cause or None
+    return {"schema": ERROR_SCHEMA, "status": "error", "command": command,
+            "exit_code": int(exc.exit_code), "error": error}
+
+
+def report_error(exc: WizardError, out: TextIO, *, as_json: bool, command: str | None,
+                 kind: str | None = None) -> int:
+    """Say what went wrong (stderr; with ``as_json`` also a JSON document on ``out``) and
+    return the exit code."""
+    print(exc.describe(), file=sys.stderr)
+    if as_json:
+        json.dump(error_document(exc, command=command, kind=kind), out, indent=2)
+        out.write("\n")
+        out.flush()
+    return int(exc.exit_code)
 
 
 def _detect(args: argparse.Namespace, out: TextIO) -> int:
@@ -197,7 +299,11 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
         hardware = detect()
     notes = sys.stderr if args.json else out  # --json keeps stdout a JSON document
     if args.record is not None:
-        save_recording(args.record)
+        try:
+            save_recording(args.record)
+        except OSError as exc:
+            raise storage_error(exc, path=args.record, action="save the NVML recording",
+                                alternative="choose another file with --record") from exc
         notes.write(f"Saved NVML's answers for this computer to {args.record.resolve()}\n"
                     "  Attach it to a bug report; 'detect --replay FILE' shows this machine "
                     "from it.\n\n")

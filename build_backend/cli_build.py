@@ -151,6 +151,7 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
         "seconds": round(outcome.seconds, 2),
         "attempts": outcome.attempts,
         "exit_code": outcome.exit_code,
+        "disk_full": str(outcome.disk_full) if outcome.disk_full else None,
         "steps": [{"step": s.step.value, "state": s.state.value, "seconds": round(s.seconds, 2)}
                   for s in outcome.steps],
         "units": len(outcome.units),
@@ -251,6 +252,8 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         BuildStatus.FAILED: ExitCode.FAILURE,
         BuildStatus.CANCELLED: ExitCode.CANCELLED,
     }[outcome.status]
+    if outcome.disk_full is not None:
+        code = ExitCode.STORAGE  # a full disk, not a broken build
     flow = result.verification
     if flow is not None:
         human.write("".join(f"  {line}\n" for line in flow.report.summary_lines()))
@@ -317,8 +320,12 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
                 hint="Run 'verify' without options to re-verify everything it installed.",
             )
     if not load_installs():
-        out.write("Nothing to verify: no kernel has been installed by this wizard yet.\n"
-                  "Install one first (the wizard, or 'build --kernel probe').\n")
+        nothing = WizardError("Nothing to verify: no kernel has been installed by this wizard "
+                              "yet.", hint="Install one first (the wizard, or 'build --kernel "
+                              "probe').")
+        if args.json:
+            raise nothing  # the JSON error document
+        out.write(f"{nothing.what}\n{nothing.hint}\n")
         return int(ExitCode.FAILURE)
     results = reverify_all(quick=args.quick)
     if args.kernel:

@@ -8,6 +8,7 @@ in a dialog or a status row, never as a traceback.
 from __future__ import annotations
 
 from enum import IntEnum
+from pathlib import Path
 
 
 class ExitCode(IntEnum):
@@ -19,7 +20,21 @@ class ExitCode(IntEnum):
     ENVIRONMENT = 3  # the target Python environment is unusable
     HARDWARE = 4  # hardware detection could not run at all
     NO_DISPLAY = 5  # the GUI was asked for but there is no display
+    STORAGE = 6  # a file or folder could not be written or read: disk full, no permission, ...
     CANCELLED = 130
+
+
+EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
+    ExitCode.OK: "done; nothing wrong",
+    ExitCode.FAILURE: "a step ran and failed (a failed check, build or verification)",
+    ExitCode.USAGE: "bad command line",
+    ExitCode.ENVIRONMENT: "the target Python cannot be used",
+    ExitCode.HARDWARE: "hardware detection could not run at all",
+    ExitCode.NO_DISPLAY: "the wizard's window was asked for, but there is no display",
+    ExitCode.STORAGE: "a file or folder could not be written or read (disk full, no "
+    "permission, read-only drive, name too long, a file where a folder should be)",
+    ExitCode.CANCELLED: "cancelled (Ctrl-C)",
+}
 
 
 class WizardError(Exception):
@@ -62,6 +77,20 @@ class Cancelled(WizardError):
     ) -> None:
         super().__init__(what, why=why, hint=hint)
         self.leftover_pids = leftover_pids
+
+
+class StorageError(WizardError):
+    """A file or folder could not be written or read: a full disk, no permission, a read-only
+    drive, a name that is too long, a file where a folder should be (see :mod:`.oserrors`,
+    which builds these from an ``OSError``). ``path``: where; ``cause``: the cause in words."""
+
+    exit_code = ExitCode.STORAGE
+
+    def __init__(self, what: str, *, why: str = "", hint: str = "", path: Path | None = None,
+                 cause: str = "") -> None:
+        super().__init__(what, why=why, hint=hint)
+        self.path = path
+        self.cause = cause
 
 
 class EnvironmentProbeError(WizardError):

@@ -85,8 +85,11 @@ def record(api: NvmlApi | None = None) -> dict[str, Any]:
 
 
 def save_recording(path: Path, api: NvmlApi | None = None) -> dict[str, Any]:
+    """Record NVML's answers and write them to ``path`` (whole or not at all)."""
+    from .oserrors import write_text_atomic
+
     data = record(api)
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_text_atomic(path, json.dumps(data, indent=2) + "\n")
     return data
 
 

@@ -1,7 +1,9 @@
 """Where the wizard keeps its own files: logs, reports, staged wheels, caches.
 
 All under the user's data folder (``platformdirs``), overridable with ``KSW_DATA_DIR`` (tests,
-portable installs). Folders are created on first use.
+portable installs). Folders are created on first use; a folder that cannot be created (a full or
+read-only disk, no permission, a file in the way) raises a
+:class:`~build_backend.errors.StorageError` that names it and says how to choose another one.
 """
 
 from __future__ import annotations
@@ -13,24 +15,67 @@ from pathlib import Path
 
 import platformdirs
 
+from .errors import StorageError
 from .locks import lock_name
+from .oserrors import Cause, explain, explain_cause
 
 APP_NAME = "kernel-setup-wizard"
+DATA_DIR_ALTERNATIVE = "choose another data folder (set KSW_DATA_DIR to it)"
+BUILD_ROOT_ALTERNATIVE = "choose another build folder (set KSW_BUILD_ROOT to it)"
 
 
 def data_dir(create: bool = True) -> Path:
     override = os.environ.get("KSW_DATA_DIR")
     root = Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME, False))
     if create:
-        root.mkdir(parents=True, exist_ok=True)
+        _mkdir(root, "create the wizard's data folder")
     return root
 
 
 def _sub(name: str, create: bool = True) -> Path:
     path = data_dir(create) / name
     if create:
-        path.mkdir(parents=True, exist_ok=True)
+        _mkdir(path, f"create the wizard's {name} folder")
     return path
+
+
+def _mkdir(path: Path, action: str) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise storage_error(exc, path=path, action=action) from exc
+
+
+def check_data_dir() -> Path:
+    """The data folder, created and proven writable (a file is written and removed); raises
+    a StorageError that says why not and how to choose another one."""
+    root = data_dir()
+    probe = root / f".ksw-write-test-{os.getpid()}"
+    try:
+        probe.write_bytes(b"ok")
+        probe.unlink()
+    except OSError as exc:
+        raise storage_error(exc, path=root, action="write to the wizard's data folder") from exc
+    return root
+
+
+def in_data_dir(path: Path) -> bool:
+    """Whether ``path`` lies in the wizard's data folder (where KSW_DATA_DIR helps)."""
+    try:
+        Path(os.path.abspath(path)).relative_to(os.path.abspath(data_dir(create=False)))
+    except ValueError:
+        return False
+    return True
+
+
+def storage_error(exc: OSError, *, path: Path | None = None, action: str = "",
+                  alternative: str = "") -> StorageError:
+    """``exc`` in plain words (:func:`.oserrors.explain`); inside the data folder the fix also
+    says how to choose another one."""
+    where = Path(os.fsdecode(exc.filename)) if exc.filename else path
+    if not alternative and where is not None and in_data_dir(where):
+        alternative = DATA_DIR_ALTERNATIVE
+    return explain(exc, path=path, action=action, alternative=alternative)
 
 
 def logs_dir(create: bool = True) -> Path:
@@ -86,6 +131,27 @@ def url_cache_dir(url: str, create: bool = True) -> Path:
     if create:
         path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+NAME_LIMIT = 64  # the longest folder name the wizard makes from a name the user chose
+
+
+def short_name(name: str, limit: int = NAME_LIMIT) -> str:
+    """``name`` itself, or (when longer than ``limit``) its start and a hash of the whole: a
+    folder named after a user's file (an archive, a source folder) must stay far below the
+    file system's 255-character names and Windows' 260-character paths, whatever the wizard
+    appends to it."""
+    if len(name) <= limit:
+        return name
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{name[:limit - 9]}-{digest}"
+
+
+def storage_problem(cause: Cause, path: Path, *, action: str = "", why: str = "") -> StorageError:
+    """A disk or path problem found another way (a child program's output), in the same words
+    as :func:`storage_error`."""
+    alternative = DATA_DIR_ALTERNATIVE if in_data_dir(path) else ""
+    return explain_cause(cause, path, action=action, alternative=alternative, why=why)
 
 
 def timestamp() -> str:

@@ -33,7 +33,7 @@ from .catalog import Recipe, RecipeVersion, SourceKind
 from .environment import PythonEnv
 from .hardware import HardwareReport
 from .locks import LockBusy, hold
-from .paths import build_lock_path
+from .paths import build_lock_path, storage_error
 from .plan import BuildRequest, PlanError, plan_build
 from .platforms import Platform
 from .platforms import current as current_platform
@@ -176,7 +176,21 @@ def run_pipeline(
                                gpu_indices=choice.gpu_indices, build_slot=slot)
         plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
         emit(PlanEvent(plan))
-        return run_build(plan, sink, stop, preamble=preamble)
+        try:
+            return run_build(plan, sink, stop, preamble=preamble)
+        except OSError as exc:  # the log or the wheel's folder could not be written
+            _discard_empty(plan.log_path, plan.output_dir)  # nothing half-made stays behind
+            raise storage_error(exc, path=plan.log_path, action="write the build log" if
+                                exc.filename is None else "prepare the build") from exc
+
+
+def _discard_empty(log: Path, folder: Path) -> None:
+    try:
+        if log.is_file() and log.stat().st_size == 0:
+            log.unlink()
+        folder.rmdir()  # only when empty
+    except OSError:
+        pass
 
 
 def _is_bundled(choice: KernelChoice) -> bool:

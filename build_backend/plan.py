@@ -49,7 +49,14 @@ from .errors import WizardError
 from .eta import Prior, PriorSource
 from .hardware import HardwareReport
 from .parallelism import RAM_HEADROOM, Parallelism, choose_parallelism
-from .paths import logs_dir, staging_dir, timestamp
+from .paths import (
+    BUILD_ROOT_ALTERNATIVE,
+    logs_dir,
+    short_name,
+    staging_dir,
+    storage_error,
+    timestamp,
+)
 from .platforms import Platform
 from .platforms import current as current_platform
 from .processes import EnvChange, EnvMode, QuoteStyle, child_environment, quote_arg
@@ -325,13 +332,17 @@ def stage_bundled_source(source: Path, build_root: Path, slot: int = 1) -> Path:
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(source)).encode())
             digest.update(path.read_bytes())
-    target = build_root / f"{source.name}-{digest.hexdigest()[:12]}"
+    target = build_root / f"{short_name(source.name)}-{digest.hexdigest()[:12]}"
     if slot > 1:
         target = target.with_name(f"{target.name}-{slot}")
     if target.exists():
         shutil.rmtree(target)  # leftovers of an earlier build (build/, *.egg-info) go too
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
-                                                                   "*.egg-info", "dist"))
+    try:
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
+                                                                       "*.egg-info", "dist"))
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)  # never half a copy
+        raise
     return target
 
 
@@ -386,9 +397,13 @@ def plan_build(
                         hint=f"Choose the kernel's source again: {choose_source()}.")
     root = build_root if build_root is not None else plat.default_build_root()
     if stage:
-        root.mkdir(parents=True, exist_ok=True)
-        if bundled and request.source_dir is None:
-            source = stage_bundled_source(source, root, request.build_slot)
+        try:
+            root.mkdir(parents=True, exist_ok=True)
+            if bundled and request.source_dir is None:
+                source = stage_bundled_source(source, root, request.build_slot)
+        except OSError as exc:
+            raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
+                                action="copy the kernel's source into the build folder") from exc
 
     found: list[CudaToolkit] = []
     if not cpu_only:

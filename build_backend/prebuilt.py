@@ -42,7 +42,7 @@ from .download import (
     wheel_check,
 )
 from .errors import Cancelled, WizardError
-from .paths import logs_dir, timestamp, url_cache_dir
+from .paths import logs_dir, storage_error, timestamp, url_cache_dir
 from .wheels import WheelCandidate
 
 
@@ -107,8 +107,11 @@ def fetch_prebuilt(
     state = (StepState.DONE if result is not None
              else StepState.CANCELLED if status is BuildStatus.CANCELLED else StepState.FAILED)
     on_event(StepEvent(Step.DOWNLOAD, state, seconds))
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise storage_error(exc, path=log_path, action="write the download log") from exc
     return BuildOutcome(status=status, message=message, hint=hint, plan=None,
                         wheel=result.path if result is not None else None,
                         log_path=log_path, seconds=seconds, attempts=1, exit_code=None,

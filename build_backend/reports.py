@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import platform
+import shutil
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from typing import Any
 
 from . import __version__
 from .download import hash_file, verified_record
-from .paths import data_dir, logs_dir, reports_dir, timestamp
+from .paths import data_dir, logs_dir, reports_dir, storage_error, timestamp
 from .statefile import StateStatus, read_json, write_json
 from .verify import CaseStatus, VerifyReport, write_markdown
 
@@ -69,7 +70,6 @@ def save_report(
     while folder.exists():  # two runs within one second
         suffix += 1
         folder = base / f"{stamp}-{kernel}-{suffix}"
-    folder.mkdir(parents=True)
     document = report.to_json()
     origin = wheel_origin(wheel) if wheel else None
     document[META_KEY] = {
@@ -82,11 +82,15 @@ def save_report(
         "saved_at": stamp,
         "wizard_version": __version__,
     }
-    write_json(folder / "report.json", document, keep_previous=False)
-    write_markdown(report, folder / "report.md")
-    if wheel and origin:
-        with (folder / "report.md").open("a", encoding="utf-8") as markdown:
-            markdown.write(_wheel_markdown(wheel, origin))
+    try:
+        write_json(folder / "report.json", document, keep_previous=False)
+        write_markdown(report, folder / "report.md")
+        if wheel and origin:
+            with (folder / "report.md").open("a", encoding="utf-8") as markdown:
+                markdown.write(_wheel_markdown(wheel, origin))
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)  # no half-written report in the history
+        raise storage_error(exc, path=folder, action="save the verification report") from exc
     return SavedReport(folder, report, kernel, str(python), stage,
                        str(wheel) if wheel else None, stamp)
 
@@ -249,7 +253,20 @@ def compare(previous: VerifyReport, current: VerifyReport) -> Comparison:
 
 def make_bundle(dest: Path, environment: Mapping[str, Any] | None = None,
                 extra_files: Sequence[Path] = ()) -> Path:
-    """Zip the logs, reports, install records and an environment summary for a bug report."""
+    """Zip the logs, reports, install records and an environment summary for a bug report.
+    Written whole or not at all; a disk or path problem raises a StorageError naming it."""
+    try:
+        return _write_bundle(dest, environment, extra_files)
+    except OSError as exc:
+        try:
+            dest.unlink()
+        except OSError:
+            pass
+        raise storage_error(exc, path=dest, action="write the report bundle") from exc
+
+
+def _write_bundle(dest: Path, environment: Mapping[str, Any] | None,
+                  extra_files: Sequence[Path]) -> Path:
     dest.parent.mkdir(parents=True, exist_ok=True)
     root = data_dir()
     with zipfile.ZipFile(dest, "w", compression=zipfile.ZIP_DEFLATED) as archive:

@@ -34,6 +34,7 @@ from .catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict, assess, l
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, check_gpu_selection, detect
+from .housekeeping import prune_after_build
 from .install import (
     InstallResult,
     RollbackResult,
@@ -97,6 +98,8 @@ class SessionServices:
     refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
     load_catalog: Callable[[], Catalog] = load_catalog
     discover_toolkits: Callable[[], list[CudaToolkit]] = discover_toolkits
+    # after every build: keep the kernel's last builds, remove older ones (never raises)
+    prune: Callable[[str, Sequence[Path]], object] = prune_after_build
 
 
 def default_build(session: Session, sink: Callable[[object], None],
@@ -351,6 +354,10 @@ class Session:
             outcome = runner(self, sink, stop)
         self.build_outcome = outcome
         self._built_for = key
+        used = [outcome.wheel, outcome.log_path]
+        if outcome.plan is not None:
+            used += [outcome.plan.output_dir, outcome.plan.source_dir]
+        services.prune(self._kernel_id(outcome), [p for p in used if p is not None])
         return outcome
 
     def discard_build(self) -> None:

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from .errors import ProcessError, WizardError
 from .install import InstallResult, install_wheel
-from .paths import staging_dir, timestamp
+from .oserrors import cause_in_output, cause_line
+from .paths import staging_dir, storage_error, storage_problem, timestamp
 from .processes import run_captured
 from .reports import SavedReport, Stage, save_report
 from .verify import VerifyReport, run_verification
@@ -49,9 +50,13 @@ class FlowOutcome:
 def stage_wheel(python: Path, wheel: Path, into: Path | None = None) -> Path:
     """Unpack ``wheel`` into a fresh folder with the target's pip (never into the env)."""
     folder = into if into is not None else staging_dir() / f"verify-{timestamp()}-{wheel.stem[:40]}"
-    if folder.exists():
-        shutil.rmtree(folder)
-    folder.mkdir(parents=True)
+    action = f"unpack the built wheel {wheel.name} for testing"
+    try:
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+    except OSError as exc:
+        raise storage_error(exc, path=folder, action=action) from exc
     try:
         result = run_captured(
             [str(python), "-m", "pip", "install", "--no-deps", "--no-input",
@@ -66,6 +71,12 @@ def stage_wheel(python: Path, wheel: Path, into: Path | None = None) -> Path:
             hint="Check that the target Python still works, then build again.",
         ) from exc
     if result.returncode != 0:
+        output = result.stderr + "\n" + result.stdout
+        cause = cause_in_output(output)
+        if cause is not None:  # a full or read-only disk: building again would not help
+            problem = storage_problem(cause, folder, action=action, why=cause_line(output))
+            shutil.rmtree(folder, ignore_errors=True)
+            raise problem
         shutil.rmtree(folder, ignore_errors=True)
         raise StagingError(
             f"The built wheel {wheel.name} could not be unpacked for testing.",

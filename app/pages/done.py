@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel, QVBoxLayout
 
 from build_backend.paths import data_dir, logs_dir, reports_dir
 
+from ..widgets.free_space import FreeSpaceButton
 from .base import SessionPage
 
 
@@ -21,6 +22,8 @@ class DonePage(SessionPage):
         self.summary.setOpenExternalLinks(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
+        self.free_space = FreeSpaceButton(self)  # old builds: their size, then a question
+        layout.addWidget(self.free_space, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)
 
     def initializePage(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -27,6 +28,9 @@ class LinuxPlatform:
         return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
 
     def default_build_root(self) -> Path:
+        override = os.environ.get("KSW_BUILD_ROOT")  # tests, portable installs, another disk
+        if override:
+            return Path(override)
         return Path(platformdirs.user_cache_dir("kernel-setup-wizard", appauthor=False)) / "b"
 
     def interpreter_names(self) -> Sequence[str]:

@@ -67,6 +67,9 @@ class WindowsPlatform:
 
     def default_build_root(self) -> Path:
         # Short on purpose: nvcc and cl.exe still trip over 260-character paths.
+        override = os.environ.get("KSW_BUILD_ROOT")  # tests, portable installs, another disk
+        if override:
+            return Path(override)
         drive = os.environ.get("SystemDrive", "C:")
         return Path(drive + "\\") / "ksw"
 

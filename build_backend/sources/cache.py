@@ -3,7 +3,6 @@ of every file) and the folder operations (temporary folders, removal, disk-full 
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import json
 import os
@@ -15,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..oserrors import explain
 from .model import (
     _BUILD_DIR_SUFFIXES,
     _BUILD_DIRS,
@@ -25,6 +25,7 @@ from .model import (
     _TMP_PREFIX,
     SOURCE_RECORD,
     SourceError,
+    SourceStorageError,
     _some,
 )
 
@@ -151,18 +152,8 @@ def _rmtree(path: Path, *, quiet: bool = False) -> None:
 
 
 def _disk_error(exc: OSError, where: Path) -> SourceError:
-    full = exc.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1)) or getattr(
-        exc, "winerror", None) in (39, 112)
-    if full:
-        return SourceError(
-            "The disk is full: the source could not be written.",
-            why=f"{exc.strerror or exc} ({where}).",
-            hint=f"Free some space on the drive of {where} (a kernel's source with its "
-            "submodules can take a few GB), then try again.",
-        )
-    return SourceError(
-        "The source could not be written to disk.",
-        why=f"{exc.strerror or exc} ({getattr(exc, 'filename', None) or where}).",
-        hint=f"Check that {where} may be written to, then try again.",
-    )
-
+    """``exc`` in plain words (:func:`build_backend.oserrors.explain`: the path, the cause,
+    the fix), as a :class:`SourceStorageError`."""
+    error = explain(exc, path=where, action="write the kernel's source")
+    return SourceStorageError(error.what, why=error.why, hint=error.hint, path=error.path,
+                              cause=error.cause)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 
 from ..errors import ProcessError
+from ..paths import short_name
 from ..platforms import Platform, current
 from ..processes import run_captured
 from .cache import (
@@ -129,7 +130,8 @@ def prepare_local_archive(
         ) from exc
     root = Path(build_root) if build_root is not None else default_source_root(
         platform or current())
-    base = spec.cache_name if spec is not None else _safe_name(archive.name.split(".")[0])
+    base = spec.cache_name if spec is not None else short_name(
+        _safe_name(archive.name.split(".")[0]))
     final = root / f"{base}-local-{digest[:12]}"
     _mkdir(root)
     _clean_stale(root, final.name)

@@ -11,7 +11,7 @@ from enum import Enum
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..errors import Cancelled, ExitCode, WizardError
+from ..errors import Cancelled, ExitCode, StorageError, WizardError
 from ..patches import LEDGER_DIR
 from ..processes import EnvChange
 
@@ -51,6 +51,11 @@ class SourceError(WizardError):
     """The source tree could not be fetched, checked or prepared."""
 
     exit_code = ExitCode.FAILURE
+
+
+class SourceStorageError(StorageError, SourceError):
+    """The source could not be written: a full disk, no permission, a name too long, ... (a
+    :class:`SourceError` that is also a :class:`~build_backend.errors.StorageError`)."""
 
 
 class TreeKind(Enum):

@@ -1,0 +1,120 @@
+""""Free space…": how much the old builds take, a question, then their removal.
+
+The same housekeeping as ``python -m app --headless clean --all``
+(:mod:`build_backend.housekeeping`): every old build, build log beyond the last few and
+downloaded source that nothing uses; installed kernels, their backups and the verification
+reports stay. Measuring and removing run off the GUI thread (a FlashAttention source tree has
+tens of thousands of files); the dialogs do not block, so the rest of the window stays alive.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
+
+from build_backend.housekeeping import CleanPlan, CleanResult, clean, format_size, plan_clean
+
+from ..workers import BackgroundTask
+
+MAX_LISTED = 8
+
+
+class FreeSpaceButton(QPushButton):
+    """A button that offers to remove old builds, saying first how much space they take."""
+
+    finished = Signal(object)  # the CleanResult, or None when nothing was removed
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Free space…", parent)
+        self.setToolTip("Remove old builds and downloaded sources that nothing uses any more "
+                        "(installed kernels, their backups and reports are kept).")
+        self.dialog: QMessageBox | None = None
+        self.plan: CleanPlan | None = None
+        self.result: CleanResult | None = None
+        self.clicked.connect(self.measure)
+
+    @Slot()
+    def measure(self) -> None:
+        self.setEnabled(False)
+        self.setText("Measuring…")
+        task = BackgroundTask(lambda: plan_clean(keep=0), self)
+        task.finished.connect(self._ask)
+        task.failed.connect(self._failed)
+        task.start()
+
+    def _show(self, icon: QMessageBox.Icon, text: str, detail: str = "",
+              question: bool = False) -> QMessageBox:
+        box = QMessageBox(icon, "Free space", text, parent=self)
+        if detail:
+            box.setInformativeText(detail)
+        if question:
+            box.setStandardButtons(QMessageBox.StandardButton.Yes
+                                   | QMessageBox.StandardButton.No)
+            box.setDefaultButton(QMessageBox.StandardButton.No)
+        self.dialog = box
+        box.open()
+        return box
+
+    @Slot(object)
+    def _ask(self, plan: object) -> None:
+        assert isinstance(plan, CleanPlan)
+        self.plan = plan
+        self._reset()
+        if not plan.remove:
+            self._show(QMessageBox.Icon.Information,
+                       "Nothing to remove: there are no old builds or downloaded sources.")
+            self.finished.emit(None)
+            return
+        listed = [f"• {format_size(i.size)} — {i.kind.value}: {i.path.name}"
+                  for i in sorted(plan.remove, key=lambda i: -i.size)[:MAX_LISTED]]
+        if len(plan.remove) > MAX_LISTED:
+            listed.append(f"• and {len(plan.remove) - MAX_LISTED} more")
+        box = self._show(
+            QMessageBox.Icon.Question,
+            f"Old builds and downloaded sources take {format_size(plan.size)}. Remove them?",
+            "\n".join(listed) + "\n\nInstalled kernels, their backups and the verification "
+            "reports are kept. A later build downloads and compiles again.",
+            question=True)
+        box.finished.connect(self._answered)
+
+    @Slot(int)
+    def _answered(self, answer: int) -> None:
+        if answer != int(QMessageBox.StandardButton.Yes) or self.plan is None:
+            self.finished.emit(None)
+            return
+        plan = self.plan
+        self.setEnabled(False)
+        self.setText("Removing…")
+        task = BackgroundTask(lambda: clean(plan), self)
+        task.finished.connect(self._removed)
+        task.failed.connect(self._failed)
+        task.start()
+
+    @Slot(object)
+    def _removed(self, result: object) -> None:
+        assert isinstance(result, CleanResult)
+        self.result = result
+        self._reset()
+        if result.failed:
+            self._show(QMessageBox.Icon.Warning,
+                       f"Freed {format_size(result.freed)}; {len(result.failed)} item(s) could "
+                       "not be removed.", result.failed[0][1])
+        else:
+            self._show(QMessageBox.Icon.Information, f"Freed {format_size(result.freed)}.")
+        self.finished.emit(result)
+
+    @Slot(object)
+    def _failed(self, exc: object) -> None:
+        self._reset()
+        from build_backend.errors import WizardError
+
+        if isinstance(exc, WizardError):
+            self._show(QMessageBox.Icon.Warning, exc.what, exc.hint)
+        else:
+            self._show(QMessageBox.Icon.Warning, "The old builds could not be measured or "
+                       "removed.", str(exc))
+        self.finished.emit(None)
+
+    def _reset(self) -> None:
+        self.setEnabled(True)
+        self.setText("Free space…")

@@ -1,0 +1,349 @@
+"""Disk and path errors in plain words: one translation from :class:`OSError` to a message.
+
+Every place where the wizard meets the file system at a boundary (the CLI's entry, the GUI's
+background work, the data folder, staging, logs, reports, ``detect --record``) turns an
+``OSError`` into a :class:`~build_backend.errors.StorageError` through :func:`explain`: the path,
+the cause in words (no permission, a read-only drive, a full disk with how much is free, a name
+that is too long, a file where a folder should be, a file in use) and the fix.
+
+The cause is read from ``errno`` and, on Windows, from ``winerror`` first (Windows maps several
+different errors to one ``errno``: a sharing violation and "access denied" both become EACCES,
+a path that is too long becomes ENOENT). Output of a child program (pip unpacking a wheel, a
+build) is read for the same causes by :func:`cause_in_output`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+from enum import Enum
+from pathlib import Path
+
+from .errors import StorageError
+
+
+class Cause(Enum):
+    """Why a file or folder could not be read or written."""
+
+    NO_PERMISSION = "no permission"
+    READ_ONLY = "read-only drive"
+    NO_SPACE = "disk full"
+    NAME_TOO_LONG = "name too long"
+    NOT_A_FOLDER = "a file where a folder should be"
+    IS_A_FOLDER = "a folder where a file should be"
+    MISSING = "does not exist"
+    IN_USE = "in use by another program"
+    TOO_LARGE = "file too large"
+    OTHER = "other"
+
+
+# Windows system error codes (winerror) that name the cause better than the errno they map to.
+WINERROR_CAUSES: dict[int, Cause] = {
+    2: Cause.MISSING,  # ERROR_FILE_NOT_FOUND
+    3: Cause.MISSING,  # ERROR_PATH_NOT_FOUND
+    5: Cause.NO_PERMISSION,  # ERROR_ACCESS_DENIED
+    19: Cause.READ_ONLY,  # ERROR_WRITE_PROTECT
+    32: Cause.IN_USE,  # ERROR_SHARING_VIOLATION (maps to EACCES)
+    33: Cause.IN_USE,  # ERROR_LOCK_VIOLATION
+    39: Cause.NO_SPACE,  # ERROR_HANDLE_DISK_FULL
+    112: Cause.NO_SPACE,  # ERROR_DISK_FULL
+    183: Cause.NOT_A_FOLDER,  # ERROR_ALREADY_EXISTS (checked against the path, as EEXIST)
+    206: Cause.NAME_TOO_LONG,  # ERROR_FILENAME_EXCED_RANGE (maps to ENOENT)
+    267: Cause.NOT_A_FOLDER,  # ERROR_DIRECTORY: "The directory name is invalid"
+    1295: Cause.NO_SPACE,  # ERROR_DISK_QUOTA_EXCEEDED
+}
+
+ERRNO_CAUSES: dict[int, Cause] = {
+    errno.EACCES: Cause.NO_PERMISSION,
+    errno.EPERM: Cause.NO_PERMISSION,
+    errno.EROFS: Cause.READ_ONLY,
+    errno.ENOSPC: Cause.NO_SPACE,
+    errno.ENAMETOOLONG: Cause.NAME_TOO_LONG,
+    errno.ENOTDIR: Cause.NOT_A_FOLDER,
+    errno.EEXIST: Cause.NOT_A_FOLDER,  # only when a file stands there (see cause_of)
+    errno.EISDIR: Cause.IS_A_FOLDER,
+    errno.ENOENT: Cause.MISSING,
+    errno.EBUSY: Cause.IN_USE,
+    errno.ETXTBSY: Cause.IN_USE,
+    errno.EFBIG: Cause.TOO_LARGE,
+}
+if hasattr(errno, "EDQUOT"):  # not on Windows
+    ERRNO_CAUSES[errno.EDQUOT] = Cause.NO_SPACE
+
+# What a child program prints for these causes: the C library's and Windows' error texts and
+# codes, as Python (pip, setuptools), compilers and linkers print them.
+OUTPUT_PATTERNS: tuple[tuple[Cause, re.Pattern[str]], ...] = (
+    (Cause.NO_SPACE, re.compile(
+        r"\[Errno 28\]|\[Errno 122\]|No space left on device|Disk quota exceeded|"
+        r"\[WinError (?:112|39|1295)\]|There is not enough space on the disk", re.IGNORECASE)),
+    (Cause.READ_ONLY, re.compile(r"\[Errno 30\]|Read-only file system|\[WinError 19\]",
+                                 re.IGNORECASE)),
+    (Cause.NAME_TOO_LONG, re.compile(r"\[Errno 36\]|File name too long|\[WinError 206\]",
+                                     re.IGNORECASE)),
+    (Cause.IN_USE, re.compile(r"\[WinError 32\]|being used by another process", re.IGNORECASE)),
+    (Cause.NO_PERMISSION, re.compile(r"\[Errno 13\]|Permission denied|\[WinError 5\]|"
+                                     r"Access is denied", re.IGNORECASE)),
+)
+
+
+def cause_of(exc: OSError, path: Path | None = None) -> Cause:
+    """The cause of ``exc`` (``path``: where it happened, when the error does not say)."""
+    winerror = getattr(exc, "winerror", None)
+    cause = WINERROR_CAUSES.get(winerror) if isinstance(winerror, int) else None
+    if cause is None and exc.errno is None:  # e.g. shutil.Error: the causes are in its text
+        cause = cause_in_output(str(exc)) or Cause.OTHER
+    if cause is None:
+        cause = ERRNO_CAUSES.get(exc.errno or 0, Cause.OTHER)
+    if cause is Cause.NOT_A_FOLDER and (exc.errno == errno.EEXIST or winerror == 183):
+        where = path if path is not None else _filename(exc)
+        if where is None or not where.exists() or where.is_dir():
+            return Cause.OTHER  # it exists, and it is a folder: not a file in the way
+    if cause is Cause.MISSING:
+        where = path if path is not None else _filename(exc)
+        if where is not None and blocking_file(where) is not None:
+            return Cause.NOT_A_FOLDER  # Windows says "path not found" for a file in the way
+    return cause
+
+
+def cause_in_output(text: str) -> Cause | None:
+    """The disk or path problem a child program's output shows, if any (the first listed
+    cause that matches: a full disk explains a failed write better than what followed)."""
+    for cause, pattern in OUTPUT_PATTERNS:
+        if pattern.search(text):
+            return cause
+    return None
+
+
+def cause_line(text: str, limit: int = 400) -> str:
+    """The line of a child's output that shows its disk or path problem (the last one), for
+    the "why" of a message; the last line when none does."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in reversed(lines):
+        if cause_in_output(line) is not None:
+            return line[-limit:]
+    return lines[-1][-limit:] if lines else ""
+
+
+def _filename(exc: OSError) -> Path | None:
+    name = exc.filename
+    if isinstance(name, bytes):
+        name = os.fsdecode(name)
+    return Path(name) if isinstance(name, str) and name else None
+
+
+def existing_ancestor(path: Path) -> Path | None:
+    """``path`` or the nearest folder above it that exists (None if none can be read)."""
+    current = Path(os.path.abspath(path))
+    while True:
+        try:
+            if current.exists():
+                return current if current.is_dir() else current.parent
+        except OSError:
+            pass
+        if current.parent == current:
+            return None
+        current = current.parent
+
+
+def free_bytes(path: Path) -> int | None:
+    """Free space on the disk that holds ``path`` (or would hold it); None if unknown."""
+    where = existing_ancestor(path)
+    if where is None:
+        return None
+    try:
+        return shutil.disk_usage(where).free
+    except OSError:
+        return None
+
+
+def format_free(free: int | None) -> str:
+    if free is None:
+        return "free space unknown"
+    if free >= 10 * 1024**3:
+        return f"{free / 1024**3:.0f} GB free"
+    return f"{free // (1024 * 1024)} MB free"
+
+
+def blocking_file(path: Path) -> Path | None:
+    """The file that stands where ``path`` or one of the folders above it should be."""
+    current = Path(os.path.abspath(path))
+    chain = [current, *current.parents]
+    for candidate in reversed(chain):  # from the root down: the first file in the way
+        try:
+            if candidate.exists() and not candidate.is_dir():
+                return candidate
+        except OSError:
+            return None
+    return None
+
+
+def first_missing(path: Path) -> Path | None:
+    """The topmost folder of ``path`` (or ``path`` itself) that does not exist."""
+    current = Path(os.path.abspath(path))
+    for candidate in reversed([current, *current.parents]):
+        try:
+            if not candidate.exists():
+                return candidate
+        except OSError:
+            return None
+    return None
+
+
+def _name_limits(path: Path) -> tuple[int | None, int | None]:
+    """This file system's longest name and longest path (None where the OS does not say)."""
+    where = existing_ancestor(path)
+    if where is None or not hasattr(os, "pathconf"):
+        return None, None
+    limits: list[int | None] = []
+    for key in ("PC_NAME_MAX", "PC_PATH_MAX"):
+        try:
+            limits.append(int(os.pathconf(where, key)))
+        except (OSError, ValueError):
+            limits.append(None)
+    return limits[0], limits[1]
+
+
+def sentence(cause: Cause, path: Path, *, purpose: str = "") -> str:
+    """The cause in one sentence that names the path."""
+    if cause is Cause.NO_SPACE:
+        return f"the disk holding {path} is full ({format_free(free_bytes(path))})"
+    if cause is Cause.NO_PERMISSION:
+        return f"you have no permission to write to {path}"
+    if cause is Cause.READ_ONLY:
+        return f"{path} is on a read-only drive"
+    if cause is Cause.NAME_TOO_LONG:
+        longest = max((len(part) for part in path.parts), default=0)
+        name_max, path_max = _name_limits(path)
+        if name_max is not None and longest > name_max:
+            return (f"a name in {path} is too long ({longest} characters; this drive allows "
+                    f"{name_max})")
+        limit = f"; the limit here is {path_max}" if path_max else ""
+        return f"the path {path} is too long ({len(str(path))} characters{limit})"
+    if cause is Cause.NOT_A_FOLDER:
+        file = blocking_file(path)
+        if file is not None and file != path:
+            return f"{file} is a file, where a folder of {path} should be"
+        return f"{path} is a file, where a folder should be"
+    if cause is Cause.IS_A_FOLDER:
+        return f"{path} is a folder, where a file should be"
+    if cause is Cause.MISSING:
+        missing = first_missing(path)
+        if missing is not None and missing != path:
+            return f"the folder {missing} does not exist"
+        return f"{path} does not exist"
+    if cause is Cause.IN_USE:
+        return f"{path} is in use by another program"
+    if cause is Cause.TOO_LARGE:
+        return f"a file in {path} grew larger than this drive or this session allows"
+    return f"{path} could not be {purpose or 'used'}"
+
+
+def fix_for(cause: Cause, path: Path, alternative: str = "") -> str:
+    """The next step for ``cause`` at ``path``; ``alternative``: how to choose another place
+    (e.g. "choose another data folder (set KSW_DATA_DIR to it)")."""
+
+    def other(default: str) -> str:
+        return f", or {alternative or default}"
+
+    if cause is Cause.NO_SPACE:
+        return ("Free space on that disk (old builds: python -m app --headless clean)"
+                + other("choose a folder on a disk with more space") + ".")
+    if cause is Cause.NO_PERMISSION:
+        return (f"Give your user write access to {path}"
+                + other("choose a folder you may write to") + ".")
+    if cause is Cause.READ_ONLY:
+        return "Make the drive writable" + other("choose a folder on a writable drive") + "."
+    if cause is Cause.NAME_TOO_LONG:
+        return ("Use a shorter folder or file name, or a folder closer to the top of the drive "
+                "(on Windows: turn on long paths, in the Prerequisites step)"
+                + (f", or {alternative}" if alternative else "") + ".")
+    if cause is Cause.NOT_A_FOLDER:
+        file = blocking_file(path) or path
+        return f"Rename or remove the file {file}" + other("choose another folder") + "."
+    if cause is Cause.IS_A_FOLDER:
+        return f"Rename or remove the folder {path}" + other("choose another name") + "."
+    if cause is Cause.MISSING:
+        return (f"Check the path; create the folder {first_missing(path.parent) or path.parent} "
+                "first" + other("choose another folder") + ".")
+    if cause is Cause.IN_USE:
+        return ("Close the programs that may use it (an editor, a terminal in that folder, a "
+                "running build, a virus scan), then try again"
+                + (f", or {alternative}" if alternative else "") + ".")
+    if cause is Cause.TOO_LARGE:
+        return "Free space or lift the file size limit" + other("choose another folder") + "."
+    return (f"Check that {path} can be written to, then try again"
+            + (f", or {alternative}" if alternative else "") + ".")
+
+
+def explain(
+    exc: OSError,
+    *,
+    path: Path | str | None = None,
+    action: str = "",
+    alternative: str = "",
+) -> StorageError:
+    """``exc`` as a :class:`StorageError`: what could not be done, where, why, and the fix.
+
+    ``path``: where it happened, used when the error names no file (a failed ``write()``);
+    ``action``: what the wizard was doing ("save the report"); ``alternative``: how to choose
+    another place, added to the fix."""
+    where = _filename(exc) or (Path(path) if path is not None else None)
+    if where is None:
+        where = Path(os.getcwd())
+    cause = cause_of(exc, where)
+    return explain_cause(cause, where, action=action, alternative=alternative,
+                         why=_os_words(exc))
+
+
+def explain_cause(
+    cause: Cause,
+    path: Path,
+    *,
+    action: str = "",
+    alternative: str = "",
+    why: str = "",
+) -> StorageError:
+    """A :class:`StorageError` for a cause found another way (a child program's output)."""
+    text = sentence(cause, path)
+    what = f"Could not {action}: {text}." if action else f"{text[:1].upper()}{text[1:]}."
+    return StorageError(what, why=why, hint=fix_for(cause, path, alternative),
+                        path=path, cause=cause.value)
+
+
+def _os_words(exc: OSError) -> str:
+    """What the operating system said, with its error number."""
+    code = getattr(exc, "winerror", None)
+    label = f"WinError {code}" if isinstance(code, int) else (
+        errno.errorcode.get(exc.errno or 0, f"errno {exc.errno}") if exc.errno else "")
+    words = exc.strerror or str(exc)
+    return f"{words} ({label})" if label else words
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file beside it, then
+    ``os.replace``. On an error the temporary file is removed and ``path`` is as it was."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException as exc:
+        try:
+            temp.unlink()
+        except OSError:
+            pass
+        if isinstance(exc, OSError) and exc.filename is not None \
+                and os.fsdecode(exc.filename) == str(temp):
+            exc.filename = str(path)  # name the file the person asked for, not the temporary
+        raise
+
+
+__all__ = [
+    "Cause", "blocking_file", "cause_in_output", "cause_line", "cause_of", "existing_ancestor",
+    "explain", "explain_cause", "fix_for", "format_free", "free_bytes", "sentence",
+    "write_text_atomic",
+]
