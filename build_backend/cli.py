@@ -108,12 +108,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    stream = out if out is not None else sys.stdout
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv) if argv is not None else None)
     except SystemExit as exc:  # argparse prints its own message
         return int(exc.code) if isinstance(exc.code, int) else int(ExitCode.USAGE)
+    from .lifetime import guard
+
+    # Ctrl-C, SIGTERM, SIGHUP: the running step stops its whole process tree, the log is
+    # finished, and the exit code is 128 + the signal (130, 143, 129); see lifetime.py.
+    with guard(out=sys.stderr, terminal=True) as life:
+        return life.exit_code(_run(parser, args, out if out is not None else sys.stdout))
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace, stream: TextIO) -> int:
     try:
         if args.command == "detect":
             return _detect(args, stream)

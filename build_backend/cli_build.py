@@ -6,16 +6,16 @@ import argparse
 import json
 import sys
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import Machine, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import detect
+from .lifetime import run_cancellable
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, StepNotice
@@ -153,7 +153,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                           allow_failed=args.allow_failed, quick=args.quick_verify)
     cancel = threading.Event()
     result = run_cancellable(lambda: session.run_build_flow(options, on_event, cancel),
-                             cancel, human)
+                             cancel, "the build and its compilers")
     progress.close()
     outcome = result.build
     if outcome.status is BuildStatus.SUCCEEDED:
@@ -189,37 +189,6 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         json.dump(document, out, indent=2)
         out.write("\n")
     return int(code)
-
-
-T = TypeVar("T")
-
-
-def run_cancellable(work: Callable[[], T], cancel: threading.Event, human: TextIO) -> T:
-    """Run ``work`` on a worker thread; Ctrl-C sets ``cancel`` and waits for the work to stop
-    (the runner stops the whole process tree), however often it is pressed."""
-    result: list[T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
-            failure.append(exc)
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    while worker.is_alive():
-        try:
-            worker.join(0.2)
-        except KeyboardInterrupt:
-            if not cancel.is_set():
-                human.write("\nCancelling: stopping the build and its compilers…\n")
-                cancel.set()
-            else:
-                human.write("\nStill stopping; please wait…\n")
-    if failure:
-        raise failure[0]
-    return result[0]
 
 
 def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:

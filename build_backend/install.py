@@ -20,6 +20,7 @@ from packaging.utils import canonicalize_name, parse_wheel_filename
 
 from .errors import ProcessError, WizardError
 from .paths import backups_dir, data_dir, timestamp
+from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
 
@@ -58,7 +59,8 @@ class InstallResult:
 
 def _run_python(python: Path, args: list[str], timeout: float = 600) -> CapturedOutput:
     """Raises :class:`~build_backend.errors.ProcessError` (cannot start, time limit)."""
-    return run_captured([str(python), *args], timeout_s=timeout)
+    with shielded():  # a stop request (a signal) lets pip finish: never half-installed
+        return run_captured([str(python), *args], timeout_s=timeout)
 
 
 def installed_files(python: Path, name: str) -> dict[str, Any]:

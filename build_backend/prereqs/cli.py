@@ -14,9 +14,10 @@ from typing import Any, TextIO
 from ..environment import discover_candidates
 from ..errors import ExitCode, WizardError
 from ..hardware import NvmlApi
+from ..lifetime import run_cancellable
 from .checks import CHECKS, find_fix, run_check, run_checks
 from .facts import SystemFacts, gather_facts, refresh
-from .model import CheckResult, CheckStatus, FixOutcome, FixProgress, FixStatus
+from .model import CheckResult, CheckStatus, FixProgress, FixStatus
 
 SCHEMA = "ksw.check/1"
 FIX_IDS = ("git-longpaths", "ninja")  # fixes that can be asked for by name at any time
@@ -204,19 +205,8 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
 
     printer = _Printer(out)
     cancel = threading.Event()
-    box: list[FixOutcome] = []
-    worker = threading.Thread(target=lambda: box.append(fix.run(printer.line, cancel,
-                                                                printer.progress)),
-                              daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.2)
-    except KeyboardInterrupt:
-        out.write("\nCancelling…\n")
-        cancel.set()
-        worker.join()
-    outcome = box[0]
+    outcome = run_cancellable(lambda: fix.run(printer.line, cancel, printer.progress), cancel,
+                              f"the fix '{fix.title}'")
     mark = "✔" if outcome.status.succeeded else "✖"
     out.write(f"{mark} {outcome.message}\n")
     if outcome.hint:
