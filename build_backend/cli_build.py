@@ -208,7 +208,9 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write("Nothing to verify: no kernel has been installed by this wizard yet.\n"
                   "Install one first (the wizard, or 'build --kernel probe').\n")
         return int(ExitCode.FAILURE)
-    results = reverify_all(quick=args.quick)
+    cancel = threading.Event()
+    results = run_cancellable(lambda: reverify_all(quick=args.quick, cancel=cancel), cancel,
+                              "the verification")
     if args.kernel:
         results = [r for r in results if (r.record.get("kernel") or r.record["name"])
                    == args.kernel and (args.python is None or r.record["python"]

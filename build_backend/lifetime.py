@@ -90,7 +90,7 @@ class Lifetime:
     # -- what a signal stops ----------------------------------------------------------------
 
     @contextmanager
-    def watch(self, cancel: threading.Event, what: str = "the work") -> Iterator[None]:
+    def watch(self, cancel: threading.Event, what: str = "what was running") -> Iterator[None]:
         """``cancel`` is set when the program is asked to stop; ``what`` names it in the
         message ("the build and its compilers")."""
         entry = (cancel, what)
@@ -113,7 +113,7 @@ class Lifetime:
         for cancel, _what in list(self._watched):
             cancel.set()
         if self.out is not None:
-            what = self._watched[-1][1] if self._watched else "the work"
+            what = self._watched[-1][1] if self._watched else "what was running"
             because = f" ({cause})" if cause else ""
             self._say(f"\nStopping {what} and every program it started{because}…\n" if first
                       else "\nStill stopping; please wait a few seconds…\n")
@@ -156,11 +156,15 @@ class Lifetime:
             start_watchdog()
 
     def close(self) -> None:
-        """Restore the handlers this lifetime replaced; a later stop request is forgotten."""
+        """Restore the handlers this lifetime replaced; a later stop request is forgotten.
+
+        After a signal the program is ending: further signals are ignored instead (an
+        impatient second Ctrl-C must not turn a clean stop into "killed by SIGINT")."""
         self.stopped.set()
         for number, previous in self._previous.items():
             try:
-                signal.signal(number, previous)
+                # SIG_IGN, not a Python handler: it holds through the interpreter's own exit
+                signal.signal(number, previous if self.interruption is None else signal.SIG_IGN)
             except (OSError, ValueError, TypeError):
                 pass
         self._previous.clear()
@@ -206,7 +210,7 @@ def guard(out: TextIO | None = None,
 
 
 def run_cancellable(work: Callable[[], T], cancel: threading.Event,
-                    what: str = "the work") -> T:
+                    what: str = "what was running") -> T:
     """Run ``work`` on a worker thread and wait for it. A signal (through the installed
     :class:`Lifetime`) or, without one, Ctrl-C sets ``cancel``; the work then ends through the
     runner's cancel (the whole process tree stopped) and is always waited for — never left

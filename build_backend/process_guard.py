@@ -190,16 +190,15 @@ def report_processes(kind: str, found: Iterable[tuple[int, float]]) -> None:
     time). Nothing happens without a watchdog; a full or closed pipe drops the news."""
     if not _FEED:
         return
-    data = "".join(f"{kind} {pid} {created:.3f}\n" for pid, created in found).encode()
-    if not data:
-        return
+    lines = [f"{kind} {pid} {created:.3f}\n".encode() for pid, created in found]
     with _FEED_LOCK:
         if not _FEED:
             return
-        try:
-            os.write(_FEED[0], data)
-        except OSError:  # the watchdog is gone or behind: the runner itself still stops trees
-            pass
+        for start in range(0, len(lines), 64):  # < PIPE_BUF per write: never half a line
+            try:
+                os.write(_FEED[0], b"".join(lines[start:start + 64]))
+            except OSError:  # the watchdog is gone or behind: the runner still stops trees
+                return
 
 
 __all__ = [

@@ -156,17 +156,29 @@ def test_the_watchdog_stops_what_the_program_left_once_it_is_gone(word: str) -> 
     bystander.wait()
 
 
-def test_a_signal_sets_the_exit_code_and_the_reason_and_is_undone_after() -> None:
+def test_a_signal_sets_the_exit_code_and_the_reason() -> None:
     before = signal.getsignal(signal.SIGTERM)
     cancel = threading.Event()
-    with lifetime.guard() as life, life.watch(cancel, "the build"):
-        os.kill(os.getpid(), signal.SIGTERM)
-        time.sleep(0.05)  # the handler runs between bytecodes of this (main) thread
-        assert cancel.is_set()
-        assert process_guard.stop_reason() == "cancelled: the wizard was asked to stop (SIGTERM)"
-        assert life.exit_code(0) == 143
-    assert signal.getsignal(signal.SIGTERM) is before
-    assert process_guard.stop_reason() is None
+    try:
+        with lifetime.guard() as life, life.watch(cancel, "the build"):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler runs between bytecodes of this (main) thread
+            assert cancel.is_set()
+            assert process_guard.stop_reason() == ("cancelled: the wizard was asked to stop "
+                                                   "(SIGTERM)")
+            assert life.exit_code(0) == 143
+        assert process_guard.stop_reason() is None
+        os.kill(os.getpid(), signal.SIGTERM)  # while the program ends: swallowed, not fatal
+        time.sleep(0.05)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def test_without_a_signal_the_handlers_are_given_back() -> None:
+    before = signal.getsignal(signal.SIGINT)
+    with lifetime.guard() as life:
+        assert signal.getsignal(signal.SIGINT) is not before
+    assert signal.getsignal(signal.SIGINT) is before and life.exit_code(3) == 3
 
 
 def test_ctrl_c_during_run_cancellable_waits_for_the_tree_to_stop(word: str) -> None:
@@ -174,10 +186,14 @@ def test_ctrl_c_during_run_cancellable_waits_for_the_tree_to_stop(word: str) -> 
     the tree (the IndexError of issue 12, item 1, cannot happen)."""
     cancel = threading.Event()
     threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
-    with lifetime.guard() as life, pytest.raises(Cancelled) as caught:
-        lifetime.run_cancellable(
-            lambda: stream([sys.executable, "-c", LOOP, word], lambda lines: None,
-                           cancel=cancel), cancel, "the build")
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        with lifetime.guard() as life, pytest.raises(Cancelled) as caught:
+            lifetime.run_cancellable(
+                lambda: stream([sys.executable, "-c", LOOP, word], lambda lines: None,
+                               cancel=cancel), cancel, "the build")
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert caught.value.reason == "cancelled by the user (Ctrl-C)"
     assert life.exit_code(1) == 130
     assert not with_word(word)
