@@ -24,16 +24,17 @@ from pathlib import Path
 
 import psutil
 import pytest
-from conftest import start_cli, wait_until_gone
 from ksw_testsupport import pip_freeze
 from signal_support import (
     Output,
     family_source,
     hanging_kernel,
     log_tail,
+    start_cli,
     start_download,
     start_gui,
     wait_for_file,
+    wait_until_gone,
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
