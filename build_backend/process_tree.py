@@ -84,14 +84,25 @@ def stop_processes(
             proc.resume()  # a suspended process only acts on SIGTERM once resumed
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             pass
-    _, alive = psutil.wait_procs(members, timeout=grace_s)
+    alive = _wait_gone(members, grace_s)
     for proc in alive:
         try:
             proc.kill()
         except (psutil.NoSuchProcess, psutil.AccessDenied):
             pass
-    _, alive = psutil.wait_procs(alive, timeout=grace_s)
-    return [p.pid for p in alive if _is_alive(p)]
+    return [p.pid for p in _wait_gone(alive, grace_s)]
+
+
+def _wait_gone(procs: list[psutil.Process], timeout: float) -> list[psutil.Process]:
+    """Wait until none of ``procs`` runs any more; those still running after ``timeout``.
+    A zombie counts as gone: a process that is not our child stays one until its own parent
+    collects it (psutil.wait_procs would wait out the whole timeout for it)."""
+    deadline = time.monotonic() + timeout
+    alive = _alive(procs)
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.02)
+        alive = _alive(alive)
+    return alive
 
 
 def kill_tree(pid: int, grace_s: float = 3.0) -> list[int]:

@@ -216,3 +216,20 @@ def test_output_goes_quiet_once_the_terminal_is_gone() -> None:
     out.flush()
     out.write("more\n")
     assert out.gone and target.writes == 1
+
+
+def test_the_frozen_programs_watchdog_entry_runs_the_same_watchdog(
+        word: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bundle starts its watchdog as ``<program> --ksw-watchdog TOKEN`` (no -m there)."""
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    command = lifetime.watchdog_command()
+    assert command == [sys.executable, "--ksw-watchdog", process_guard.RUN_TOKEN]
+    token = f"{os.getpid()}-frozentest"
+    env = {k: v for k, v in os.environ.items() if k != MARKER_VAR}
+    victim = subprocess.Popen([sys.executable, "-c", LOOP, word],
+                              env={**env, MARKER_VAR: f"{token}-x"}, start_new_session=True)
+    entry = subprocess.run([sys.executable, "-m", "app", "--ksw-watchdog", token], cwd=REPO,
+                           stdin=subprocess.DEVNULL, env={**env, "PYTHONPATH": str(REPO)},
+                           timeout=60)
+    assert entry.returncode == 0
+    assert victim.wait(timeout=5) is not None
