@@ -30,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in {"-h", "--help"}:
         print(USAGE, end="")
         return 0
+    if args[:1] == ["--ksw-watchdog"]:  # the frozen program's watchdog (build_backend/lifetime)
+        from build_backend.watchdog import main as watchdog_main
+
+        return watchdog_main(args[1:])
     if "--headless" in args:
         args.remove("--headless")
         from build_backend.cli import main as cli_main

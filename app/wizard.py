@@ -8,8 +8,10 @@ session's services (a replayed NVML, a stand-in build), never the flow.
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
 from build_backend import __version__
@@ -96,6 +98,27 @@ class InstallerWizard(QWizard):
             page.finish_background()  # no thread outlives the window
         QWizard.reject(self)
 
+    def stop_and_quit(self, exit_code: int, limit_s: float = 60.0) -> None:
+        """The program was told to stop (SIGTERM, SIGHUP, Ctrl-C in its terminal): nobody is
+        asked. Every page stops its work (the runner already stops every child's process
+        tree; an install is let finish), the wizard waits for that — at most ``limit_s`` —
+        closes, and the application quits with ``exit_code``."""
+        for page in self.flow_pages():
+            page.stop_work()
+        deadline = time.monotonic() + limit_s
+        timer = QTimer(self)
+
+        def quit_when_idle() -> None:
+            busy = any(page.is_busy() for page in self.flow_pages())
+            if busy and time.monotonic() < deadline:
+                return
+            timer.stop()
+            self._close()
+            QApplication.exit(exit_code)
+
+        timer.timeout.connect(quit_when_idle)
+        timer.start(100)
+
 
 def run_gui(resume: bool = False) -> int:
     """``resume``: started with ``--resume`` after a restart a fix asked for: detect again and
@@ -116,9 +139,36 @@ def run_gui(resume: bool = False) -> int:
         return int(ExitCode.STORAGE)
     wizard = InstallerWizard()
     install_excepthook(wizard)
-    wizard.show()
-    if resume:
-        from .resume import resume as resume_saved
 
-        resume_saved(wizard)
-    return int(app.exec())
+    def after_show() -> None:
+        if resume:
+            from .resume import resume as resume_saved
+
+            resume_saved(wizard)
+
+    return run_wizard(app, wizard, after_show)
+
+
+def run_wizard(app: QApplication, wizard: InstallerWizard,
+               after_show: Callable[[], None] | None = None) -> int:
+    """Show ``wizard`` and run the event loop with the program's lifetime installed
+    (:mod:`build_backend.lifetime`): SIGTERM, SIGHUP or Ctrl-C stop every child's process
+    tree and quit with 128 + the signal; children die with the wizard even if it is killed
+    outright (Linux: PR_SET_PDEATHSIG and the watchdog; Windows: the Job Object)."""
+    from build_backend.lifetime import Interruption, guard
+
+    def on_stop(stop: Interruption) -> None:  # on the GUI thread, inside a signal handler
+        QTimer.singleShot(0, lambda: wizard.stop_and_quit(stop.exit_code))
+
+    with guard(on_stop=on_stop) as life:
+        # Python runs its signal handlers only between bytecodes: while Qt waits for events,
+        # this timer gives it that chance five times a second.
+        ping = QTimer()
+        ping.timeout.connect(lambda: None)
+        ping.start(200)
+        wizard.show()
+        if after_show is not None:
+            after_show()
+        code = int(app.exec())
+        ping.stop()
+        return life.exit_code(code)

@@ -49,6 +49,7 @@ from .processes import (
     EnvChange,
     EnvMode,
     decode_line,
+    describe_pids,
     running_compilers,
     stream,
     withheld_names,
@@ -334,6 +335,7 @@ class _Attempt:
     def _lines(self, texts: list[str]) -> None:
         """Process a batch of decoded lines: log file, events, progress, steps, diagnosis."""
         self.log.write("\n".join(texts) + "\n")
+        self.log.flush()  # what the build printed is in the log even if the wizard is killed
         emit = self.emit
         feed = self.diagnoser.feed
         progress: ProgressEvent | None = None
@@ -382,8 +384,8 @@ class _Attempt:
             return None, False
         except Cancelled as exc:
             self.leftover = list(exc.leftover_pids)
-            self._line("[wizard] cancelled: the build and every compiler it started were "
-                       "stopped" + (f"; still running: {exc.leftover_pids}"
+            self._line(f"[wizard] {exc.reason}: the build and every compiler it started were "
+                       "stopped" + (f"; still running: {describe_pids(exc.leftover_pids)}"
                                     if exc.leftover_pids else ""))
             self._close_step(StepState.CANCELLED)
             return None, True
@@ -512,10 +514,15 @@ def run_build(
             log.write(f"\n# exit code {code}{' (cancelled)' if cancelled else ''}\n")
             log.flush()
             if cancelled:
+                hint = "Start it again whenever you like; your environment is unchanged."
+                if attempt.leftover:
+                    hint = (f"These processes of the build could not be stopped: "
+                            f"{describe_pids(attempt.leftover)}. End them (Task Manager, "
+                            f"'kill'), then start again; your environment is unchanged.")
                 return finish(BuildOutcome(
                     status=BuildStatus.CANCELLED,
                     message="The build was cancelled; nothing was installed.",
-                    hint="Start it again whenever you like; your environment is unchanged.",
+                    hint=hint,
                     plan=plan, wheel=None, log_path=plan.log_path,
                     seconds=time.monotonic() - started, attempts=attempts, exit_code=code,
                     diagnosis=report, steps=tuple(steps),

@@ -191,6 +191,15 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return report_error(exc, stream, as_json="--json" in arguments,
                             command=_command_word(arguments))
     as_json = bool(getattr(args, "json", False))
+    from .lifetime import guard
+
+    # Ctrl-C, SIGTERM, SIGHUP: the running step stops its whole process tree, the log is
+    # finished, and the exit code is 128 + the signal (130, 143, 129); see lifetime.py.
+    with guard(out=sys.stderr, terminal=True) as life:
+        return life.exit_code(_run(args, stream, as_json))
+
+
+def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:
     try:
         from .cli_state import announce_recovery
 
@@ -237,7 +246,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
                           "above.")
         return report_error(bug, stream, as_json=as_json, command=args.command,
                             kind="internal")
-    parser.error(f"unknown command {args.command}")  # pragma: no cover - argparse checks
+    raise AssertionError(f"unknown command {args.command}")  # pragma: no cover - argparse
 
 
 def _command_word(arguments: Sequence[str]) -> str | None:

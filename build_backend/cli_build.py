@@ -7,16 +7,16 @@ import json
 import re
 import sys
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO
 
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import Machine, Recipe, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
+from .lifetime import run_cancellable
 from .nvml_record import ReplayNvmlApi
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
@@ -230,7 +230,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                           allow_failed=args.allow_failed, quick=args.quick_verify)
     cancel = threading.Event()
     result = run_cancellable(lambda: session.run_build_flow(options, on_event, cancel),
-                             cancel, human)
+                             cancel, "the build and its compilers")
     progress.close()
     outcome = result.build
     if outcome.status is BuildStatus.SUCCEEDED:
@@ -275,37 +275,6 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     return int(code)
 
 
-T = TypeVar("T")
-
-
-def run_cancellable(work: Callable[[], T], cancel: threading.Event, human: TextIO) -> T:
-    """Run ``work`` on a worker thread; Ctrl-C sets ``cancel`` and waits for the work to stop
-    (the runner stops the whole process tree), however often it is pressed."""
-    result: list[T] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
-            failure.append(exc)
-
-    worker = threading.Thread(target=run, daemon=True)
-    worker.start()
-    while worker.is_alive():
-        try:
-            worker.join(0.2)
-        except KeyboardInterrupt:
-            if not cancel.is_set():
-                human.write("\nCancelling: stopping the build and its compilers…\n")
-                cancel.set()
-            else:
-                human.write("\nStill stopping; please wait…\n")
-    if failure:
-        raise failure[0]
-    return result[0]
-
-
 def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
     from .install import load_installs
     from .reverify import reverify_all
@@ -327,7 +296,9 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
             raise nothing  # the JSON error document
         out.write(f"{nothing.what}\n{nothing.hint}\n")
         return int(ExitCode.FAILURE)
-    results = reverify_all(quick=args.quick)
+    cancel = threading.Event()
+    results = run_cancellable(lambda: reverify_all(quick=args.quick, cancel=cancel), cancel,
+                              "the verification")
     if args.kernel:
         results = [r for r in results if (r.record.get("kernel") or r.record["name"])
                    == args.kernel and (args.python is None or r.record["python"]

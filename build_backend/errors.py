@@ -63,7 +63,8 @@ class Cancelled(WizardError):
 
     The one way cancellation surfaces from the core: every long step raises this when its
     cancel event is set. ``leftover_pids``: processes of a stopped child's tree that were
-    still alive afterwards (should be none; reported, not hidden)."""
+    still alive afterwards (should be none; reported, not hidden). ``reason``: who stopped it,
+    for a log ("cancelled by the user (Ctrl-C)", "cancelled: the terminal was closed")."""
 
     exit_code = ExitCode.CANCELLED
 
@@ -74,9 +75,11 @@ class Cancelled(WizardError):
         why: str = "",
         hint: str = "",
         leftover_pids: tuple[int, ...] = (),
+        reason: str = "cancelled by the user",
     ) -> None:
         super().__init__(what, why=why, hint=hint)
         self.leftover_pids = leftover_pids
+        self.reason = reason
 
 
 class StorageError(WizardError):

@@ -58,6 +58,7 @@ from .installs import (
 )
 from .locks import Held, LockBusy, hold
 from .paths import backups_dir, env_lock_path, journal_dir, timestamp
+from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
 from .statefile import write_json
@@ -125,7 +126,8 @@ class RollbackResult:
 
 def _run_python(python: Path, args: list[str], timeout: float = 600) -> CapturedOutput:
     """Raises :class:`~build_backend.errors.ProcessError` (cannot start, time limit)."""
-    return run_captured([str(python), *args], timeout_s=timeout)
+    with shielded():  # a stop request (a signal) lets pip finish: never half-installed
+        return run_captured([str(python), *args], timeout_s=timeout)
 
 
 def installed_files(python: Path, name: str, check: bool = False) -> dict[str, Any]:

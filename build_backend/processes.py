@@ -16,13 +16,13 @@ the child does not need left out), start the child in its own process group/sess
 :class:`~build_backend.errors.ProcessTimeout`, a program that cannot start
 :class:`~build_backend.errors.ProcessStartError`; each stops the whole tree first.
 
-Stopping "the whole tree" means every descendant, also one that left the tree: on Windows the
-compilers are grandchildren (pip → python → ninja → nvcc → cl.exe), and on Linux a grandchild
-may call ``setsid`` and be orphaned. Three nets catch them: the live tree (psutil), every
-descendant seen while the child ran (sampled twice a second, checked by creation time against
-pid reuse), and a marker variable (:data:`MARKER_VAR`) every descendant inherits in its
-environment. On Linux the wizard also becomes a *child subreaper*, so orphans are re-parented
-to it (and reaped by it) rather than to init. Whatever survives is reported as leftover pids.
+Stopping "the whole tree" means every descendant, also one that left the tree (grandchildren
+that called ``setsid``, orphans, daemons): :mod:`.process_tree` finds them (four nets) and
+stops them; whatever survives is reported as leftover pids, named in the message. A stop
+request for the whole program (:func:`.process_guard.request_stop`: a signal, a closing window)
+stops every running child like a cancel, and :mod:`.process_guard` keeps children from
+outliving a wizard that is killed outright (Linux ``PR_SET_PDEATHSIG`` and the watchdog,
+Windows a Job Object).
 
 :func:`show_command` / :func:`quote_arg` are the one way a command is shown to a person.
 """
@@ -36,7 +36,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -44,9 +43,25 @@ from functools import partial
 from pathlib import Path
 from typing import IO
 
-import psutil
-
+from . import process_guard
 from .errors import Cancelled, ProcessStartError, ProcessTimeout
+from .process_tree import (
+    COMPILER_NAMES,
+    MARKER_VAR,
+    TreeWatch,
+    alive_of,
+    describe_pids,
+    forget_root,
+    kill_tree,
+    marked,
+    note_helper,
+    reap_adopted,
+    running_compilers,
+    spawning,
+    stop_processes,
+    tree,
+    use_subreaper,
+)
 
 # =============================================================================================
 # Environment
@@ -67,10 +82,6 @@ class EnvChange:
     mode: EnvMode = EnvMode.SET
     why: str = ""
 
-
-# Every child (and every descendant that keeps its environment) carries this, with a value
-# unique to one run: how descendants that left the process tree are still found and stopped.
-MARKER_VAR = "KSW_PROCESS_TREE"
 
 # Secrets a build, a fix or a probe never needs; a setup.py must not be able to print them
 # into a log that may end up in a bug-report bundle. Matched case-insensitively.
@@ -172,26 +183,6 @@ def process_group_options() -> ProcessGroupOptions:
     return ProcessGroupOptions(True, 0)
 
 
-_PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
-
-
-def become_child_subreaper() -> bool:
-    """Linux: make this process the "child subreaper" of its descendants
-    (``prctl(PR_SET_CHILD_SUBREAPER)``), so that a grandchild whose parent exits — also one
-    that started its own session with ``setsid`` — is re-parented to us instead of to init,
-    and stays findable and killable. False where the OS has no such thing (Windows, macOS)
-    or refused it."""
-    if not sys.platform.startswith("linux"):
-        return False
-    import ctypes
-
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
-    except (OSError, AttributeError):
-        return False
-
-
 # =============================================================================================
 # Decoding and quoting
 # =============================================================================================
@@ -260,190 +251,6 @@ def show_command(argv: Sequence[str | os.PathLike[str]], style: QuoteStyle | Non
     """A command as one line a person can read and paste into a terminal."""
     style = style if style is not None else default_quote_style()
     return " ".join(quote_arg(os.fspath(a), style) for a in argv)
-
-
-# =============================================================================================
-# Process trees
-# =============================================================================================
-
-
-# Names of the programs that do the real compiling (shown when a build is quiet for long).
-COMPILER_NAMES = frozenset(
-    {
-        "nvcc", "cicc", "ptxas", "fatbinary", "nvlink", "cudafe++", "cc1plus", "cc1", "gcc",
-        "g++", "c++", "ld", "collect2", "cl.exe", "link.exe", "nvcc.exe", "cicc.exe",
-        "ptxas.exe", "ninja", "ninja.exe",
-    }
-)
-
-
-def tree(pid: int) -> list[psutil.Process]:
-    """The process and all its descendants that are still alive (parent first)."""
-    try:
-        root = psutil.Process(pid)
-        return [root, *root.children(recursive=True)]
-    except psutil.NoSuchProcess:
-        return []
-
-
-def marked(marker: str) -> list[psutil.Process]:
-    """Every process whose environment carries ``MARKER_VAR=marker`` (this user's, alive)."""
-    found: list[psutil.Process] = []
-    me = os.getpid()
-    for proc in psutil.process_iter():
-        if proc.pid == me:
-            continue
-        try:
-            if proc.environ().get(MARKER_VAR) == marker:
-                found.append(proc)
-        except (psutil.Error, OSError):
-            continue
-    return found
-
-
-def stop_processes(
-    collect: Callable[[], list[psutil.Process]], grace_s: float = 3.0
-) -> list[int]:
-    """Suspend, terminate and (after ``grace_s``) kill what ``collect`` finds; collected twice,
-    so that a child started meanwhile is caught. Returns the pids still alive at the end."""
-    members = _alive(collect())
-    # Stop the parents first so they cannot start new children while we work down the tree.
-    for proc in members:
-        try:
-            proc.suspend()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
-    members = _union(members, _alive(collect()))
-    for proc in members:
-        try:
-            proc.terminate()
-            proc.resume()  # a suspended process only acts on SIGTERM once resumed
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
-    _, alive = psutil.wait_procs(members, timeout=grace_s)
-    for proc in alive:
-        try:
-            proc.kill()
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
-    _, alive = psutil.wait_procs(alive, timeout=grace_s)
-    return [p.pid for p in alive if _is_alive(p)]
-
-
-def kill_tree(pid: int, grace_s: float = 3.0) -> list[int]:
-    """Terminate ``pid`` and every descendant; kill survivors after ``grace_s``.
-
-    Returns the pids that were still alive at the end (empty when the tree is gone)."""
-    return stop_processes(lambda: tree(pid), grace_s)
-
-
-def running_compilers(pid: int) -> list[str]:
-    """'nvcc (pid 123, 45 s)' for each compiler process in the tree of ``pid``."""
-    found: list[str] = []
-    now = time.time()
-    for proc in tree(pid)[1:]:
-        try:
-            name = proc.name()
-            if name.lower() in COMPILER_NAMES:
-                found.append(f"{name} (pid {proc.pid}, running {now - proc.create_time():.0f} s)")
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            continue
-    return found
-
-
-def _union(a: Sequence[psutil.Process], b: Sequence[psutil.Process]) -> list[psutil.Process]:
-    seen = {p.pid for p in a}
-    return list(a) + [p for p in b if p.pid not in seen]
-
-
-def _is_alive(proc: psutil.Process) -> bool:
-    try:
-        return bool(proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE)
-    except psutil.Error:
-        return False
-
-
-def _alive(procs: Iterable[psutil.Process]) -> list[psutil.Process]:
-    return _union([], [p for p in procs if _is_alive(p)])
-
-
-_SUBREAPER: bool | None = None
-_ADOPTABLE: dict[int, float] = {}  # grandchildren seen, by pid → creation time: may become ours
-_LOCK = threading.Lock()
-
-
-def _subreaper() -> bool:
-    global _SUBREAPER
-    with _LOCK:
-        if _SUBREAPER is None:
-            _SUBREAPER = become_child_subreaper()
-        return _SUBREAPER
-
-
-def _reap_adopted() -> None:
-    """Collect the exit status of grandchildren that were re-parented to us and have ended,
-    so they do not linger as zombies. Only pids seen in a runner's tree: never another
-    part of the program's child (that would steal its exit status)."""
-    if not _SUBREAPER or not hasattr(os, "WNOHANG"):
-        return
-    with _LOCK:
-        for pid, created in list(_ADOPTABLE.items()):
-            try:
-                proc = psutil.Process(pid)
-                same = abs(proc.create_time() - created) < 0.01
-            except psutil.Error:
-                _ADOPTABLE.pop(pid, None)  # gone (reaped elsewhere, by init or by us)
-                continue
-            if not same:
-                _ADOPTABLE.pop(pid, None)  # the pid now belongs to another process
-                continue
-            try:
-                if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                    _ADOPTABLE.pop(pid, None)
-            except ChildProcessError:
-                pass  # not ours (yet): its parent is alive
-
-
-class _TreeWatch:
-    """Everything one child started: the live tree, every descendant seen, the marked."""
-
-    SAMPLE_S = 0.5
-
-    def __init__(self, pid: int, marker: str) -> None:
-        self.pid = pid
-        self.marker = marker
-        self.seen: dict[int, float] = {}
-        self._next = 0.0
-
-    def sample(self, now: float) -> None:
-        if now < self._next:
-            return
-        self._next = now + self.SAMPLE_S
-        for proc in tree(self.pid)[1:]:
-            try:
-                self.seen.setdefault(proc.pid, proc.create_time())
-            except psutil.Error:
-                continue
-        with _LOCK:
-            _ADOPTABLE.update(self.seen)
-
-    def members(self, *, include_root: bool = True) -> list[psutil.Process]:
-        found = tree(self.pid) if include_root else tree(self.pid)[1:]
-        for pid, created in self.seen.items():
-            try:
-                proc = psutil.Process(pid)
-                if abs(proc.create_time() - created) < 0.01:
-                    found.append(proc)
-            except psutil.Error:
-                continue
-        if self.marker:
-            found += marked(self.marker)
-        return _union([], found)
-
-    def stop(self, grace_s: float = 3.0) -> tuple[int, ...]:
-        leftover = stop_processes(self.members, grace_s)
-        _reap_adopted()
-        return tuple(leftover)
 
 
 # =============================================================================================
@@ -529,17 +336,24 @@ def _start(
     merge: bool,
 ) -> subprocess.Popen[bytes]:
     group = process_group_options()
+    guard = process_guard.child_guard()
     try:
-        return subprocess.Popen(
-            popen_args,
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT if merge else subprocess.PIPE,
-            start_new_session=group.start_new_session,
-            creationflags=group.creationflags,
-        )
+        with spawning() as roots:
+            proc = subprocess.Popen(
+                popen_args,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT if merge else subprocess.PIPE,
+                start_new_session=group.start_new_session,
+                creationflags=group.creationflags | (guard.creationflags if guard else 0),
+                preexec_fn=process_guard.child_preexec(),  # Linux: dies with the wizard
+            )
+            roots.add(proc.pid)
+        if guard is not None:  # Windows: into the Job Object, then let it run
+            guard.adopt(proc.pid, int(getattr(proc, "_handle", 0)))
+        return proc
     except OSError as exc:
         not_found = isinstance(exc, FileNotFoundError) and (
             cwd is None or Path(cwd).is_dir())
@@ -562,7 +376,7 @@ def _prepared_env(
     child = child_environment(env_changes, env, unset=[*unset, MARKER_VAR])
     marker = ""
     if mark:
-        marker = f"{os.getpid()}-{uuid.uuid4().hex[:16]}"
+        marker = process_guard.new_marker()
         child[MARKER_VAR] = marker
     return child, marker
 
@@ -580,11 +394,19 @@ def _timeout_error(command: tuple[str, ...], limit_s: float,
     )
 
 
+def _stop_wanted(cancel: threading.Event | None) -> bool:
+    """The caller's cancel, or a stop request for the whole program (a signal, a closing
+    window) that this thread is not shielded from."""
+    return cancel is not None and cancel.is_set() or process_guard.stop_applies()
+
+
 def _cancelled(command: tuple[str, ...], leftover: tuple[int, ...]) -> Cancelled:
     why = f"{_program(command)} and every program it had started were stopped."
     if leftover:
-        why += f" These could not be stopped: {', '.join(map(str, leftover))}."
-    return Cancelled(f"{_program(command)} was cancelled.", why=why, leftover_pids=leftover)
+        why += f" These could not be stopped: {describe_pids(leftover)}."
+    reason = process_guard.stop_reason() if process_guard.stop_applies() else None
+    return Cancelled(f"{_program(command)} was cancelled.", why=why, leftover_pids=leftover,
+                     reason=reason or process_guard.USER_CANCEL)
 
 
 _SPLIT_CR = re.compile(rb"\r\n|\r|\n")
@@ -651,14 +473,14 @@ def stream(
     is stopped before. An exception from ``on_lines`` also stops the tree, and propagates.
     """
     command, popen_args = _command(argv)
-    if cancel is not None and cancel.is_set():
+    if _stop_wanted(cancel):
         raise _cancelled(command, ())
     child_env, marker = _prepared_env(env, env_changes, unset)
-    _subreaper()
-    _reap_adopted()
+    use_subreaper()
+    reap_adopted()
     started = time.monotonic()
     proc = _start(command, popen_args, cwd=cwd, env=child_env, merge=True)
-    watch = _TreeWatch(proc.pid, marker)
+    watch = TreeWatch(proc.pid, marker)
     batches: queue.Queue[list[bytes] | None] = queue.Queue(maxsize=1000)
     assert proc.stdout is not None
     reader = threading.Thread(target=_pump, args=(proc.stdout, batches, split_cr),
@@ -673,7 +495,7 @@ def stream(
         finished = False
         while not finished:
             now = time.monotonic()
-            if cancel is not None and cancel.is_set():
+            if _stop_wanted(cancel):
                 raise _cancelled(command, watch.stop(grace_s=3.0))
             if timeout_s is not None and now - started > timeout_s:
                 raise _timeout_error(command, timeout_s, watch.stop(grace_s=3.0))
@@ -691,7 +513,7 @@ def stream(
                     if time.monotonic() - exited_at >= linger_s:
                         holders = watch.members(include_root=False)
                         strays = tuple(p.pid for p in holders)
-                        leftover = tuple(stop_processes(partial(_alive, holders)))
+                        leftover = tuple(stop_processes(partial(alive_of, holders)))
                         break
                 continue
             raw_lines: list[bytes] = []
@@ -720,7 +542,8 @@ def stream(
         reader.join(timeout=5)
         if not reader.is_alive():
             proc.stdout.close()
-        _reap_adopted()
+        forget_root(proc.pid)
+        reap_adopted()
     return ProcessResult(command, code, time.monotonic() - started, strays, leftover)
 
 
@@ -744,22 +567,22 @@ def run_captured(
     :data:`MARKER_VAR` out of the child's environment (for a child that prints its
     environment as its answer, such as ``set`` after ``vcvarsall.bat``)."""
     command, popen_args = _command(argv)
-    if cancel is not None and cancel.is_set():
+    if _stop_wanted(cancel):
         raise _cancelled(command, ())
     child_env, marker = _prepared_env(env, env_changes, unset, mark)
     started = time.monotonic()
     proc = _start(command, popen_args, cwd=cwd, env=child_env, merge=merge_stderr)
-    watch = _TreeWatch(proc.pid, marker)
+    watch = TreeWatch(proc.pid, marker)
     deadline = started + timeout_s
-    step = 0.1 if cancel is not None else None
+    step = 0.1  # a cancel, or a stop request for the whole program, is noticed this fast
     try:
         while True:
             left = deadline - time.monotonic()
             try:
-                out, err = proc.communicate(timeout=max(0.0, min(left, step or left)))
+                out, err = proc.communicate(timeout=max(0.0, min(left, step)))
                 break
             except subprocess.TimeoutExpired:
-                if cancel is not None and cancel.is_set():
+                if _stop_wanted(cancel):
                     raise _cancelled(command, watch.stop(grace_s=2.0)) from None
                 if time.monotonic() >= deadline:
                     raise _timeout_error(command, timeout_s, watch.stop(grace_s=2.0)) from None
@@ -774,6 +597,7 @@ def run_captured(
                     if pipe is not None:
                         pipe.close()
                 proc.wait()
+        forget_root(proc.pid)
     return CapturedOutput(command, proc.returncode, out or b"", err or b"",
                           time.monotonic() - started)
 
@@ -792,9 +616,11 @@ __all__ = [
     "decode_line",
     "decode_text",
     "default_quote_style",
+    "describe_pids",
     "is_secret_name",
     "kill_tree",
     "marked",
+    "note_helper",
     "quote_arg",
     "run_captured",
     "running_compilers",

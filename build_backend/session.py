@@ -391,14 +391,16 @@ class Session:
         return env, outcome, outcome.wheel
 
     def verify_and_install(self, *, install: bool = True, allow_failed: bool = False,
-                           quick: bool = False) -> FlowOutcome:
+                           quick: bool = False,
+                           cancel: threading.Event | None = None) -> FlowOutcome:
         """Verify the staged wheel in the target Python; install it only if it passes (or
-        ``allow_failed``). The result is kept as the current verification."""
+        ``allow_failed``). The result is kept as the current verification. ``cancel`` stops
+        the verification (raises ``Cancelled``); an install that has begun is let finish."""
         env, outcome, wheel = self._built_wheel()
         result = self.services.verify_then_install(
             env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
             install=install, allow_failed=allow_failed, quick=quick,
-            path_prepend=self.verification_path(outcome))
+            path_prepend=self.verification_path(outcome), cancel=cancel)
         self.verify_outcome = result
         self._verified_for = outcome
         return result
@@ -513,7 +515,7 @@ class Session:
             sink(StepNotice(f"verifying {outcome.wheel.name} before installing it…"))
             flow = self.verify_and_install(install=options.install,
                                            allow_failed=options.allow_failed,
-                                           quick=options.quick)
+                                           quick=options.quick, cancel=stop)
             return FlowResult(outcome, verification=flow)
         if options.install:
             return FlowResult(outcome, installed_unverified=self.install_unverified())

@@ -58,6 +58,11 @@ class SessionPage(QWizardPage):
         asking, where stopping loses work), or the person chose to keep the wizard open."""
         return True
 
+    def stop_work(self) -> None:
+        """The program was told to stop (a signal): stop what can be stopped, without asking
+        (the runner already stops every child; a page cancels its own jobs). An install is
+        let finish. Default: nothing of its own to stop."""
+
     def finish_background(self) -> None:
         """The window is closing: let running calls end and stop their threads."""
         for task in self.background_tasks():

@@ -254,6 +254,9 @@ class BuildPage(SessionPage):
         self.job.finished.connect(lambda _outcome: close())
         return False
 
+    def stop_work(self) -> None:
+        self.cancel_now()
+
     def cancel_now(self) -> None:
         if self.job is not None:
             self.cancel_button.setEnabled(False)

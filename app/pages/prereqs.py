@@ -319,6 +319,10 @@ class PrereqsPage(SessionPage):
         self.shutdown()
         return True
 
+    def stop_work(self) -> None:
+        if self.fix_job is not None:
+            self.fix_job.cancel()
+
     def shutdown(self) -> None:
         """The wizard closes: a running fix is cancelled (its process tree stopped), a running
         check is let finish (a few seconds) so that its thread does not outlive the window."""

@@ -8,6 +8,7 @@ re-verifies every kernel the wizard installed and says what changed since the la
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
@@ -59,6 +60,7 @@ class VerifyPage(SessionPage):
         self.setTitle("Verify")
         self.setSubTitle("The kernel is checked against PyTorch before anything is installed.")
         self.task: BackgroundTask | None = None
+        self._verify_cancel: threading.Event | None = None  # stops a running verification
         self.flow: FlowOutcome | None = None
         self.results: list[ReverifyResult] = []
         self.installed: InstallResult | None = None
@@ -153,22 +155,35 @@ class VerifyPage(SessionPage):
         self.verdict.setText(f"Verifying {outcome.wheel.name}…")
         self.explanation.setText("Forward and backward passes are compared with PyTorch. "
                                  "Nothing is installed unless every check passes.")
-        self._run(session.verify_and_install, self._on_verified)
+        cancel = self._verify_cancel = threading.Event()
+        self._run(lambda: session.verify_and_install(cancel=cancel), self._on_verified)
 
     def is_busy(self) -> bool:
         return self.task is not None or self.background_busy()
 
     def prepare_close(self, close: Callable[[], None]) -> bool:
-        """A running verification or install is let finish (never left half-installed)."""
+        """Asks first; then a running verification is stopped (its whole process tree), while
+        an install or a roll-back is let finish (never left half-installed). The wizard closes
+        once the task has ended."""
         if self.task is None:
             return True
-        QMessageBox.information(
-            self, "Please wait",
-            "The kernel is being verified or installed. The wizard closes as soon as that "
-            "step is finished, so your environment is never left half-installed.")
+        answer = QMessageBox.question(
+            self, "Stop and close?",
+            "The kernel is being verified or installed. Stop the verification and close the "
+            "wizard? An install that has already begun is finished first, so your environment "
+            "is never left half-installed.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No)
+        if answer != QMessageBox.StandardButton.Yes:
+            return False
+        self.stop_work()
         self.task.finished.connect(lambda _result: close())
         self.task.failed.connect(lambda _error: close())
         return False
+
+    def stop_work(self) -> None:
+        if self._verify_cancel is not None:
+            self._verify_cancel.set()
 
     def _run(self, work: Callable[[], object], done: Callable[[object], None]) -> None:
         self.busy.setVisible(True)

@@ -407,3 +407,193 @@ def read_dword_reg_exe(
         f"{text(done.stderr or key_only.stderr).strip()[:300]}",
         hint="Run the wizard as a user who may read this setting, or ask an administrator.",
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Nothing outlives the wizard: a Job Object with kill-on-close, and the console's close event
+# --------------------------------------------------------------------------------------------
+# Every child the runner starts is created suspended, put into one Job Object (created once per
+# wizard process) and only then resumed, so that not even its first grandchild escapes. The job
+# is made with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE: when the wizard ends in any way (closed,
+# crashed, ended from the Task Manager) Windows closes its last handle to the job and ends every
+# process in it. Breakaway is not allowed. The calls go through a small seam (``Kernel32Api``)
+# so that tests check them with a recording fake; only a real Windows machine runs them.
+
+CREATE_SUSPENDED = 0x00000004
+JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE = 0x00002000
+JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS = 9  # JobObjectExtendedLimitInformation
+
+CTRL_C_EVENT = 0
+CTRL_BREAK_EVENT = 1
+CTRL_CLOSE_EVENT = 2
+CTRL_LOGOFF_EVENT = 5
+CTRL_SHUTDOWN_EVENT = 6
+# Why the work stops, for a log; Ctrl-C and Ctrl-Break are left to Python (SIGINT, SIGBREAK).
+CONSOLE_EVENT_REASONS = {
+    CTRL_CLOSE_EVENT: "cancelled: the console window was closed",
+    CTRL_LOGOFF_EVENT: "cancelled: the user is signing out",
+    CTRL_SHUTDOWN_EVENT: "cancelled: Windows is shutting down",
+}
+# Windows ends a process about 5 s after CTRL_CLOSE_EVENT, whatever its handler does.
+CONSOLE_CLOSE_GRACE_S = 4.5
+
+
+def _job_structures() -> tuple[type[Any], type[Any]]:
+    import ctypes
+
+    class IoCounters(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_uint64) for name in (
+            "ReadOperationCount", "WriteOperationCount", "OtherOperationCount",
+            "ReadTransferCount", "WriteTransferCount", "OtherTransferCount")]
+
+    class BasicLimits(ctypes.Structure):
+        _fields_ = [
+            ("PerProcessUserTimeLimit", ctypes.c_int64),
+            ("PerJobUserTimeLimit", ctypes.c_int64),
+            ("LimitFlags", ctypes.c_uint32),
+            ("MinimumWorkingSetSize", ctypes.c_size_t),
+            ("MaximumWorkingSetSize", ctypes.c_size_t),
+            ("ActiveProcessLimit", ctypes.c_uint32),
+            ("Affinity", ctypes.c_size_t),
+            ("PriorityClass", ctypes.c_uint32),
+            ("SchedulingClass", ctypes.c_uint32),
+        ]
+
+    class ExtendedLimits(ctypes.Structure):  # JOBOBJECT_EXTENDED_LIMIT_INFORMATION
+        _fields_ = [
+            ("BasicLimitInformation", BasicLimits),
+            ("IoInfo", IoCounters),
+            ("ProcessMemoryLimit", ctypes.c_size_t),
+            ("JobMemoryLimit", ctypes.c_size_t),
+            ("PeakProcessMemoryUsed", ctypes.c_size_t),
+            ("PeakJobMemoryUsed", ctypes.c_size_t),
+        ]
+
+    return BasicLimits, ExtendedLimits
+
+
+def kill_on_close_limits() -> Any:
+    """The JOBOBJECT_EXTENDED_LIMIT_INFORMATION that ends every process of the job when its
+    last handle closes (nothing else limited)."""
+    _, extended = _job_structures()
+    info = extended()
+    info.BasicLimitInformation.LimitFlags = JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+    return info
+
+
+class Kernel32Api:
+    """The few kernel32 calls the job and the console handler make (Windows only; tests pass a
+    recording fake with the same methods)."""
+
+    def __init__(self) -> None:
+        import ctypes
+
+        self._k = getattr(ctypes, "WinDLL")("kernel32", use_last_error=True)  # noqa: B009
+        self._ctypes = ctypes
+        self._k.CreateJobObjectW.restype = ctypes.c_void_p
+        self._k.CreateJobObjectW.argtypes = [ctypes.c_void_p, ctypes.c_wchar_p]
+        self._k.SetInformationJobObject.argtypes = [ctypes.c_void_p, ctypes.c_int,
+                                                    ctypes.c_void_p, ctypes.c_uint32]
+        self._k.AssignProcessToJobObject.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+
+    def CreateJobObjectW(self, attributes: Any, name: Any) -> int:  # noqa: N802 - Win32 name
+        return int(self._k.CreateJobObjectW(attributes, name) or 0)
+
+    def SetInformationJobObject(self, job: int, info_class: int, info: Any,  # noqa: N802
+                                size: int) -> int:
+        return int(self._k.SetInformationJobObject(job, info_class, info, size))
+
+    def AssignProcessToJobObject(self, job: int, process: int) -> int:  # noqa: N802
+        return int(self._k.AssignProcessToJobObject(job, process))
+
+    def SetConsoleCtrlHandler(self, handler: Any, add: int) -> int:  # noqa: N802
+        return int(self._k.SetConsoleCtrlHandler(handler, add))
+
+    def last_error(self) -> int:
+        return int(getattr(self._ctypes, "get_last_error")())  # noqa: B009
+
+    def console_handler(self, function: Callable[[int], int]) -> Any:
+        """A C callback (HandlerRoutine) calling ``function``."""
+        prototype = getattr(self._ctypes, "WINFUNCTYPE")(self._ctypes.c_int,  # noqa: B009
+                                                         self._ctypes.c_uint32)
+        return prototype(function)
+
+    def resume(self, pid: int) -> None:
+        """Let a process created suspended run (NtResumeProcess, through psutil)."""
+        import psutil
+
+        psutil.Process(pid).resume()
+
+
+class KillOnCloseJob:
+    """The wizard's Job Object (a :class:`~build_backend.process_guard.ChildGuard`): children
+    are created suspended, assigned to it, then resumed."""
+
+    creationflags = CREATE_SUSPENDED
+
+    def __init__(self, api: Any, handle: int) -> None:
+        self.api = api
+        self.handle = handle
+        self.failures: list[tuple[int, int]] = []  # (pid, Win32 error) not assigned
+
+    @classmethod
+    def create(cls, api: Any | None = None) -> KillOnCloseJob | None:
+        """The job, or None when Windows refused it (the children then run unguarded, as
+        before; the runner's own tree stop still works)."""
+        import ctypes
+
+        api = api if api is not None else Kernel32Api()
+        handle = api.CreateJobObjectW(None, None)
+        if not handle:
+            return None
+        info = kill_on_close_limits()
+        if not api.SetInformationJobObject(handle, JOB_OBJECT_EXTENDED_LIMIT_INFORMATION_CLASS,
+                                           ctypes.byref(info), ctypes.sizeof(info)):
+            return None
+        # The handle is deliberately never closed: Windows closes it when the wizard ends,
+        # and that is what ends the job's processes.
+        return cls(api, handle)
+
+    def adopt(self, pid: int, handle: int) -> bool:
+        """Assign the (suspended) child to the job, then resume it — also when the assignment
+        failed, so that no child is left suspended."""
+        try:
+            assigned = bool(self.api.AssignProcessToJobObject(self.handle, handle))
+            if not assigned:
+                self.failures.append((pid, self.api.last_error()))
+            return assigned
+        finally:
+            self.api.resume(pid)
+
+
+_CONSOLE_HANDLERS: list[Any] = []  # the C callbacks must live as long as they are registered
+
+
+def console_close_handler(on_close: Callable[[str], None],
+                          wait: Callable[[float], object]) -> Callable[[int], int]:
+    """The console control handler: on closing the console window, signing out or shutting
+    down, ``on_close(reason)`` starts the stop, then ``wait(seconds)`` gives it the few seconds
+    Windows allows before it ends the process (the Job Object ends what is left). Ctrl-C and
+    Ctrl-Break are passed on (0) to Python's own handler (SIGINT, SIGBREAK)."""
+
+    def handler(event: int) -> int:
+        reason = CONSOLE_EVENT_REASONS.get(int(event))
+        if reason is None:
+            return 0
+        on_close(reason)
+        wait(CONSOLE_CLOSE_GRACE_S)
+        return 1
+
+    return handler
+
+
+def install_console_close_handler(on_close: Callable[[str], None],
+                                  wait: Callable[[float], object],
+                                  api: Any | None = None) -> bool:
+    """Register :func:`console_close_handler` with ``SetConsoleCtrlHandler``."""
+    api = api if api is not None else Kernel32Api()
+    callback = api.console_handler(console_close_handler(on_close, wait))
+    if not api.SetConsoleCtrlHandler(callback, 1):
+        return False
+    _CONSOLE_HANDLERS.append(callback)
+    return True

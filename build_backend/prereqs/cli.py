@@ -15,13 +15,13 @@ from ..advice import fix_command
 from ..environment import PYTHON_DEFAULT, discover_candidates
 from ..errors import ExitCode, WizardError
 from ..hardware import NvmlApi
+from ..lifetime import run_cancellable
 from ..platforms import current as current_platform
 from .checks import CHECKS, find_fix, run_check, run_checks
 from .facts import SystemFacts, gather_facts, refresh
 from .model import (
     CheckResult,
     CheckStatus,
-    FixOutcome,
     FixProgress,
     FixStatus,
     needed_for_text,
@@ -233,19 +233,8 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
 
     printer = _Printer(out)
     cancel = threading.Event()
-    box: list[FixOutcome] = []
-    worker = threading.Thread(target=lambda: box.append(fix.run(printer.line, cancel,
-                                                                printer.progress)),
-                              daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(0.2)
-    except KeyboardInterrupt:
-        out.write("\nCancelling…\n")
-        cancel.set()
-        worker.join()
-    outcome = box[0]
+    outcome = run_cancellable(lambda: fix.run(printer.line, cancel, printer.progress), cancel,
+                              f"the fix '{fix.title}'")
     mark = "✔" if outcome.status.succeeded else "✖"
     out.write(f"{mark} {outcome.message}\n")
     if outcome.hint:

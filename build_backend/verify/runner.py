@@ -150,7 +150,8 @@ def run_verification(
                             unset=("PYTHONHOME",), cancel=cancel, timeout_s=timeout)
         except Cancelled as exc:
             raise Cancelled("The verification was cancelled.", why=exc.why,
-                            leftover_pids=exc.leftover_pids) from None
+                            hint="It changes nothing; run it again whenever you like.",
+                            leftover_pids=exc.leftover_pids, reason=exc.reason) from None
         except ProcessStartError as exc:
             return failure(
                 ErrorKind.NOT_STARTED,
