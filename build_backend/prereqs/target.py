@@ -13,6 +13,7 @@ from .cuda import gpu_ccs
 from .facts import SystemFacts
 from .fixes import PipInstallFix, PipStep, PythonDevFilesFix
 from .model import CheckId, CheckResult, CheckStatus, Fix, worst
+from .pipfix import EnsurePipFix
 from .versions import pick_torch_cuda, torch_index_url, vtext
 
 TITLE = "Python environment"
@@ -112,8 +113,8 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
                 EnvStatus.UNSUPPORTED_PYTHON}
     if env.status in unusable:
         return done(CheckStatus.BLOCKED, env.summary, env.hint)
-    if env.status is EnvStatus.NO_PIP:
-        return done(CheckStatus.BLOCKED, env.summary, env.hint)
+    if env.status is EnvStatus.NO_PIP:  # Python's own ensurepip installs it (no download)
+        return done(CheckStatus.BLOCKED, env.summary, "", EnsurePipFix(env.executable))
 
     dev_fix: PythonDevFilesFix | None = None
     dev_finding: tuple[CheckStatus, str, str] | None = None
