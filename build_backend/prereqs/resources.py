@@ -57,7 +57,7 @@ def check_resources(facts: SystemFacts) -> CheckResult:
         findings.append((CheckStatus.WARNING, f"{format_bytes(host.ram_total)} of memory: big "
                          "kernels build one file at a time and may still run out of memory.",
                          "Close other programs while building."))
-    jobs = f"{plan.jobs} file{'s' if plan.jobs != 1 else ''}"
+    jobs = "one file" if plan.jobs == 1 else f"{plan.jobs} files"
     summary = SUMMARY.format(disk=format_bytes(disk), folder=existing_folder(facts.build_root),
                              ram=format_bytes(host.ram_available), jobs=jobs)
     lines = [

@@ -53,6 +53,14 @@ ERROR = "The kernel could not be checked: {reason}"
 
 DETAIL_CASE = "{words}: {reason}"
 
+ERROR_SHARE = {
+    "within": "{percent} % of the allowed error",
+    "over": "{times}× the allowed error",
+    "invalid": "invalid numbers (NaN or infinity)",
+    "missing": "no result",
+    "none": "—",
+}
+
 SPEED_NONE_CPU = ("Speed was not measured: it is measured on an NVIDIA GPU only, and these checks "
                   "ran on the CPU.")
 SPEED_NONE = "Speed was not measured."
@@ -142,6 +150,27 @@ def case_words(case: VerifyCase) -> str:
     if case.device == "cpu":
         parts.append(WORDS["cpu"])
     return SEP.join(parts)
+
+
+def error_share(case: VerifyCase) -> str:
+    """The largest error of a check as a share of what it was allowed: "3 % of the allowed
+    error", "12× the allowed error" (the numbers themselves are in the details)."""
+    ratios: list[float] = []
+    for m in case.measures:
+        if m.nan_count or m.inf_count or m.problem == "nonfinite":
+            return ERROR_SHARE["invalid"]
+        if m.problem in ("missing", "shape"):
+            return ERROR_SHARE["missing"]
+        if m.kernel_err is not None and m.tolerance > 0:
+            ratios.append(m.kernel_err / m.tolerance)
+    if not ratios:
+        return ERROR_SHARE["none"] if case.passed else ERROR_SHARE["missing"]
+    worst = max(ratios)
+    if worst <= 1:
+        percent = worst * 100
+        text = f"{percent:.2g}" if percent >= 0.1 else "< 0.1"
+        return ERROR_SHARE["within"].format(percent=text)
+    return ERROR_SHARE["over"].format(times=f"{worst:.2g}" if worst < 10 else f"{worst:.0f}")
 
 
 # -- the verdict in one sentence -----------------------------------------------------------------
@@ -259,6 +288,7 @@ def speed_text(report: VerifyReport) -> SpeedText:
 __all__ = [
     "SpeedText",
     "case_words",
+    "error_share",
     "failure_details",
     "speed_text",
     "timing_what",
