@@ -154,6 +154,7 @@ class BuildPage(SessionPage):
         splitter.addWidget(self.log)
         splitter.setStretchFactor(1, 3)
         splitter.setChildrenCollapsible(False)
+        self._splitter = splitter
         layout.addWidget(splitter, 1)
         self._fit_top()
 
@@ -376,6 +377,7 @@ class BuildPage(SessionPage):
         """The steps list as tall as its rows; the known-problems box only when it has
         something to say (until then the log gets its room)."""
         has_text = bool(self.diagnosis.toPlainText())
+        appears = has_text and not self.diagnosis.isVisibleTo(self)
         self.diagnosis.setVisible(has_text)
         rows = max(3, min(self.steps.topLevelItemCount(), 6))
         row = self.steps.sizeHintForRow(0) if self.steps.topLevelItemCount() else 0
@@ -383,6 +385,10 @@ class BuildPage(SessionPage):
         height = self.steps.header().sizeHint().height() + rows * row + 2 * self.steps.frameWidth()
         self.steps.setFixedHeight(height + 20)  # room for a horizontal scroll bar
         self._top.setMaximumHeight(16_777_215 if has_text else height + 20)
+        if appears:  # the explanation gets room to be read; the log keeps the rest
+            total = sum(self._splitter.sizes())
+            top = max(height + 20, min(240, total // 2))
+            self._splitter.setSizes([top, max(1, total - top)])
 
     # -- plan ------------------------------------------------------------------------------
 

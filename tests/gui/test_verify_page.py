@@ -147,6 +147,12 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
     assert "ksw-probe-kernel" not in freeze(scratch_torch_env)
 
 
+def test_reverify_needs_an_install(qtbot: Any, tmp_path: Path, scratch_torch_env: Path) -> None:
+    wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, None)
+    assert wizard.start_reverify() is False  # nothing installed: the Welcome page stays
+    assert wizard.currentId() == PageId.WELCOME
+
+
 def test_reverify_from_the_welcome_page(
     qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
 ) -> None:
@@ -157,12 +163,16 @@ def test_reverify_from_the_welcome_page(
     wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, None)
     welcome = wizard.currentPage()
     assert welcome.reverify_choice.isEnabled()  # type: ignore[attr-defined]
-    welcome.reverify_choice.setChecked(True)  # type: ignore[attr-defined]
-    wizard.next()
+    assert wizard.start_reverify()  # what the "Re-verify GPU kernels" shortcut opens
     assert wizard.currentId() == PageId.VERIFY
     page = wizard.page_of(PageId.VERIFY)
     assert isinstance(page, VerifyPage)
+    assert page.title() == "Check the installed kernels again"
+    assert page.subTitle().startswith("The kernels this wizard installed are tested against "
+                                      "PyTorch again")
+    assert not wizard.steps.labels[int(PageId.BUILD)].isVisibleTo(wizard)  # a shorter path
     qtbot.waitUntil(lambda: page.task is None and bool(page.results), timeout=120_000)
     assert page.verdict.text().startswith("✔ PASS — all 1 installed kernel(s) work.")
     assert "Nothing changed since the last passing verification" in page.explanation.text()
+    assert page.explanation.text().startswith("probe in ")
     assert page.isComplete()
