@@ -159,8 +159,8 @@ class InstallerWizard(QWizard):
         if build is None or build.status is not BuildStatus.SUCCEEDED:
             return None
         outcome = session.verify_outcome
-        if outcome is not None and outcome.installed is not None:
-            return None
+        if outcome is not None and (outcome.installed is not None or not outcome.report.passed):
+            return None  # installed, or it failed its verification: nothing worth keeping
         return format_duration(build.seconds)
 
     def reject(self) -> None:

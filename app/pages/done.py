@@ -12,7 +12,14 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+)
 
 from build_backend.paths import data_dir, logs_dir, reports_dir
 from build_backend.platforms import current as current_platform
@@ -42,6 +49,7 @@ TEXT = {
              "<code>{reports}</code><br>Install records: <code>{installs}</code></p>",
     "files_no_build": "<p>All logs: <code>{logs}</code><br>All reports: <code>{reports}</code>"
                       "<br>Install records: <code>{installs}</code></p>",
+    "files_toggle": "Where the files are",
     "open_report": "Open the report",
     "open_folder": "Open the folder",
     "open_folder_tip": "The folder with the reports and logs: {folder}",
@@ -71,6 +79,19 @@ class DonePage(SessionPage):
         self.summary.setOpenExternalLinks(True)
         layout.addWidget(self.summary)
 
+        self.files_toggle = QToolButton()
+        self.files_toggle.setText(TEXT["files_toggle"])
+        self.files_toggle.setCheckable(True)
+        self.files_toggle.setAutoRaise(True)
+        self.files_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.files_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.files_toggle.toggled.connect(self._toggle_files)
+        self.files = QLabel()
+        self.files.setWordWrap(True)
+        self.files.setTextFormat(Qt.TextFormat.RichText)
+        self.files.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files.setVisible(False)
+
         buttons = QHBoxLayout()
         self.report_button = QPushButton(TEXT["open_report"])
         self.report_button.clicked.connect(self.open_report)
@@ -80,6 +101,8 @@ class DonePage(SessionPage):
         buttons.addWidget(self.folder_button)
         buttons.addStretch(1)
         layout.addLayout(buttons)
+        layout.addWidget(self.files_toggle)
+        layout.addWidget(self.files)
 
         later = QGroupBox(TEXT["later"])
         later_layout = QVBoxLayout(later)
@@ -128,14 +151,19 @@ class DonePage(SessionPage):
         folders = {"logs": e(str(logs_dir())), "reports": e(str(reports_dir())),
                    "installs": e(str(data_dir() / "installs.json"))}
         if state.build_outcome is not None:
-            parts.append(TEXT["files"].format(log=e(str(state.build_outcome.log_path)),
-                                              **folders))
+            files = TEXT["files"].format(log=e(str(state.build_outcome.log_path)), **folders)
         else:
-            parts.append(TEXT["files_no_build"].format(**folders))
+            files = TEXT["files_no_build"].format(**folders)
         self.summary.setText("".join(parts))
+        self.files.setText(files)
         self.report_button.setVisible(self.report is not None)
         self.folder_button.setToolTip(TEXT["open_folder_tip"].format(folder=self.folder()))
         self.shortcut_banner.setVisible(False)
+
+    @Slot(bool)
+    def _toggle_files(self, shown: bool) -> None:
+        self.files.setVisible(shown)
+        self.files_toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def folder(self) -> Path:
         """The report's own folder (report.md, report.json), else all reports."""

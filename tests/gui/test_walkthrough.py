@@ -210,7 +210,8 @@ def test_walk_through_every_page_at_three_sizes(
     assert done.report_button.isVisible() and done.folder_button.isVisible()  # type: ignore[attr-defined]
     assert "choose “Check the installed kernels again”" in done.later_text.text()  # type: ignore[attr-defined]
     problems["done"] = at_every_size(wizard, "done", [
-        done.report_button, done.folder_button, done.shortcut_button], shots)  # type: ignore[attr-defined]
+        done.report_button, done.folder_button, done.files_toggle, done.shortcut_button],  # type: ignore[attr-defined]
+        shots)
     assert {k: v for k, v in problems.items() if v} == {}
     asked_before = len(dialogs.shown)
     click(qtbot, wizard.button(Buttons.FinishButton))
