@@ -297,7 +297,7 @@ def existing_folder(path: Path) -> Path:
     probe = path
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent
-    return probe
+    return probe if probe.exists() else path  # nothing of it exists here (another OS's path)
 
 
 def detect_host(build_path: Path | None = None) -> HostInfo:

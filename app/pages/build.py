@@ -101,7 +101,7 @@ class BuildPage(SessionPage):
         self.plan_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.plan_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.plan_toggle.toggled.connect(self._toggle_plan)
-        self.copy_plan = QPushButton("Copy")
+        self.copy_plan = QPushButton("Copy the commands")
         self.copy_plan.clicked.connect(self._copy_plan)
         plan_row.addWidget(self.plan_toggle)
         plan_row.addStretch(1)
