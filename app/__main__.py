@@ -12,6 +12,7 @@ usage: python -m app                       open the wizard
        python -m app --headless COMMAND    run a step without a window (try: --headless --help)
        python -m app --self-test           check this installation and that the wizard opens
        python -m app --resume              open the wizard where it was before a restart
+       python -m app --reverify            open the wizard at the re-verification (the shortcut)
 """
 
 NO_DISPLAY = """\
@@ -48,9 +49,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from build_backend.cli import main as cli_main
 
         return cli_main(["verify", *args[1:]])
-    resume = False
+    resume = reverify = False
     if args and args[0] == "--resume":  # Windows starts this once after a fix's restart
         resume, args = True, args[1:]
+    elif args and args[0] == "--reverify":  # the "Re-verify GPU kernels" shortcut
+        reverify, args = True, args[1:]
     if args:
         print(f"unknown arguments: {' '.join(args)}\n\n{USAGE}", end="", file=sys.stderr)
         return 2
@@ -69,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from .wizard import run_gui
 
-    return run_gui(resume=resume)
+    return run_gui(resume=resume, reverify=reverify)
 
 
 if __name__ == "__main__":

@@ -11,16 +11,66 @@ import sys
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSize, Qt, QTimer, Slot
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
 from build_backend import __version__
+from build_backend.build import BuildStatus
 from build_backend.plan import BuildPlan, BuildRequest, plan_build
+from build_backend.platforms import current as current_platform
+from build_backend.resources import resource_path
 from build_backend.session import Session, SessionServices, Stage
+from build_backend.terminal import duration as format_duration
 
 from .pages.base import SessionPage
+from .widgets.dialogs import ask
+from .widgets.steps import StepList
 
 PageId = Stage  # one page per stage of the flow
+
+# Sizes. The smallest window fits a 1366×768 laptop at 125 % scaling (1093×614 logical pixels,
+# less the taskbar and the title bar); pages scroll where their content needs more.
+MIN_SIZE = QSize(720, 480)
+DEFAULT_SIZE = QSize(1024, 720)
+FRAME = QSize(16, 40)  # what the window frame and title bar add around the wizard
+
+# -- the texts (one place) ---------------------------------------------------------------------
+
+TITLE = "Kernel Setup Wizard"
+STEP_NAMES = {
+    PageId.WELCOME: "Welcome",
+    PageId.HARDWARE: "Hardware",
+    PageId.PREREQS: "Prerequisites",
+    PageId.KERNEL: "Kernel",
+    PageId.BUILD: "Build",
+    PageId.VERIFY: "Verify",
+    PageId.DONE: "Done",
+}
+QUIT_TITLE = "Quit without installing?"
+QUIT_TEXT = ("The kernel was built (that took {took}) but it is not installed yet. If you quit "
+             "now, the next run has to build it again.")
+QUIT_DO = "Quit"
+QUIT_DONT = "Keep the wizard open"
+
+
+def initial_size(available: QSize) -> QSize:
+    """The window's first size: :data:`DEFAULT_SIZE` where the screen's work area has room
+    for it (with the window frame), else as much as there is, never below :data:`MIN_SIZE`."""
+    width = min(DEFAULT_SIZE.width(), available.width() - FRAME.width())
+    height = min(DEFAULT_SIZE.height(), available.height() - FRAME.height())
+    return QSize(max(MIN_SIZE.width(), width), max(MIN_SIZE.height(), height))
+
+
+def wizard_style(platform_name: str) -> QWizard.WizardStyle | None:
+    """The wizard style to set; None keeps Qt's native choice (Windows: the Aero wizard of the
+    windowsvista/windows11 style, not a look forced on it)."""
+    return None if platform_name == "windows" else QWizard.WizardStyle.ModernStyle
+
+
+def window_icon(platform_name: str) -> QIcon:
+    name = "ksw.ico" if platform_name == "windows" else "ksw.png"
+    return QIcon(str(resource_path("icons", name)))
 
 
 def default_plan(session: Session) -> BuildPlan:
@@ -40,10 +90,21 @@ class InstallerWizard(QWizard):
     def __init__(self, services: SessionServices | None = None) -> None:
         super().__init__()
         self.session = Session(services if services is not None else SessionServices())
-        self.setWindowTitle("Kernel Setup Wizard")
-        self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
+        platform_name = current_platform().name
+        self.setWindowTitle(TITLE)
+        self.setWindowIcon(window_icon(platform_name))
+        style = wizard_style(platform_name)
+        if style is not None:
+            self.setWizardStyle(style)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
-        self.setMinimumSize(860, 600)
+        # Done shows Finish only: installing is the commit point, nothing to go back into
+        self.setOption(QWizard.WizardOption.NoBackButtonOnLastPage, True)
+        self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
+        self.setMinimumSize(MIN_SIZE)
+        self.resize(DEFAULT_SIZE)
+        self.steps = StepList([(int(page_id), name) for page_id, name in STEP_NAMES.items()])
+        self.setSideWidget(self.steps)
+        self.currentIdChanged.connect(self._show_step)
 
         from .pages.build import BuildPage
         from .pages.done import DonePage
@@ -84,13 +145,38 @@ class InstallerWizard(QWizard):
         pages = [self.page(i) for i in self.pageIds()]
         return [p for p in pages if isinstance(p, SessionPage)]
 
+    @Slot(int)
+    def _show_step(self, page_id: int) -> None:
+        skipped = ({int(p) for p in (PageId.HARDWARE, PageId.PREREQS, PageId.KERNEL,
+                                     PageId.BUILD)} if self.session.reverify_only else set())
+        self.steps.show_position(page_id, self.visitedIds(), skipped)
+
+    def lost_work(self) -> str | None:
+        """What quitting now would lose, in words for :data:`QUIT_TEXT` (how long the build
+        took); None when nothing would be lost."""
+        session = self.session
+        if session.reverify_only:
+            return None
+        build = session.current_build()
+        if build is None or build.status is not BuildStatus.SUCCEEDED:
+            return None
+        outcome = session.verify_outcome
+        if outcome is not None and (outcome.installed is not None or not outcome.report.passed):
+            return None  # installed, or it failed its verification: nothing worth keeping
+        return format_duration(build.seconds)
+
     def reject(self) -> None:
         """Cancel/close. Every page is asked whether it may close: a running build stops only
         after the person confirms, a running verification or install is let finish (never left
-        half-installed); the wizard then closes once that work has ended."""
+        half-installed); the wizard then closes once that work has ended. When a built kernel
+        is not installed yet, the person is asked first; otherwise it closes at once."""
         for page in self.flow_pages():
             if not page.prepare_close(self._close):
                 return
+        took = self.lost_work()
+        if took is not None and not ask(self, QUIT_TITLE, QUIT_TEXT.format(took=took), QUIT_DO,
+                                        QUIT_DONT):
+            return
         self._close()
 
     def _close(self) -> None:
@@ -120,12 +206,25 @@ class InstallerWizard(QWizard):
         timer.start(100)
 
 
-def run_gui(resume: bool = False) -> int:
+    def start_reverify(self) -> bool:
+        """Go straight to re-verifying the installed kernels (``--reverify``, the shortcut).
+        False when nothing is installed yet: the Welcome page stays and says so."""
+        welcome = self.page_of(PageId.WELCOME)
+        choice = getattr(welcome, "reverify_choice", None)
+        if choice is None or not choice.isEnabled():
+            return False
+        choice.setChecked(True)
+        self.next()
+        return True
+
+
+def run_gui(resume: bool = False, reverify: bool = False) -> int:
     """``resume``: started with ``--resume`` after a restart a fix asked for: detect again and
-    go on to the page the saved state names (see :mod:`app.resume`)."""
+    go on to the page the saved state names (see :mod:`app.resume`). ``reverify``: started
+    from the "Re-verify GPU kernels" shortcut: go straight to the re-verification."""
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
-    app.setApplicationName("Kernel Setup Wizard")
+    app.setApplicationName(TITLE)
     app.setApplicationVersion(__version__)
     app.setAttribute(Qt.ApplicationAttribute.AA_DontShowIconsInMenus, False)
     from build_backend.errors import ExitCode
@@ -139,12 +238,18 @@ def run_gui(resume: bool = False) -> int:
         return int(ExitCode.STORAGE)
     wizard = InstallerWizard()
     install_excepthook(wizard)
+    app.setWindowIcon(wizard.windowIcon())
+    screen = QGuiApplication.primaryScreen()
+    if screen is not None:
+        wizard.resize(initial_size(screen.availableGeometry().size()))
 
     def after_show() -> None:
         if resume:
             from .resume import resume as resume_saved
 
             resume_saved(wizard)
+        elif reverify:
+            wizard.start_reverify()
 
     return run_wizard(app, wizard, after_show)
 

@@ -373,6 +373,15 @@ def _is_nvml_error(exc: BaseException) -> bool:
     return any(cls.__name__ == "NVMLError" for cls in type(exc).__mro__)
 
 
+def existing_folder(path: Path) -> Path:
+    """``path`` or, when it does not exist yet, its nearest existing parent (the folder whose
+    drive a free-space figure is about: the one to name to a person)."""
+    probe = path
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    return probe if probe.exists() else path  # nothing of it exists here (another OS's path)
+
+
 def detect_host(build_path: Path | None = None) -> HostInfo:
     """Cores, RAM, and free disk on the drive that holds ``build_path``."""
     import platform
@@ -383,9 +392,7 @@ def detect_host(build_path: Path | None = None) -> HostInfo:
 
         build_path = current().default_build_root()
     path = build_path
-    probe = path
-    while not probe.exists() and probe.parent != probe:
-        probe = probe.parent  # the build folder may not exist yet: measure its drive
+    probe = existing_folder(path)  # the build folder may not exist yet: measure its drive
     try:
         disk_free: int | None = int(psutil.disk_usage(str(probe)).free)
     except OSError:

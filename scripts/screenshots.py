@@ -1,71 +1,59 @@
-"""Render the wizard's pages offscreen to PNG files (for the README and for review).
+"""Refresh the README's screenshots from the GUI walkthrough (tests/gui/test_walkthrough.py).
 
-    QT_QPA_PLATFORM=offscreen python scripts/screenshots.py [--out docs/screenshots]
-        [--nvml tests/data/nvml/h100-driver580.json] [--python PATH]
+    python scripts/screenshots.py [--out docs/screenshots] [--keep DIR]
 
-With --nvml, the Hardware page shows that recorded machine; without, this machine.
+Runs the walkthrough (every page through real clicks, offscreen, at three window sizes) with
+``KSW_SCREENSHOTS`` pointing at a folder, then copies the README's pictures into ``--out``:
+welcome, hardware, verify-pass and done at the default size, and the Verify and Build pages as
+a 1366×768 laptop at 125 % shows them. ``--keep DIR`` keeps every screenshot (7 pages × 3 sizes).
+The other scripts render the unhappy states (screenshots_flow.py, screenshots_kernel.py,
+screenshots_prereqs.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
+WALKTHROUGH = REPO / "tests" / "gui" / "test_walkthrough.py"
 
-from offscreen import wait_until
-from PySide6.QtCore import QCoreApplication  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from app.wizard import InstallerWizard, PageId, Services  # noqa: E402
-from build_backend.environment import Candidate, discover_candidates  # noqa: E402
-from build_backend.hardware import detect  # noqa: E402
-from build_backend.nvml_record import ReplayNvmlApi  # noqa: E402
+# walkthrough file (page-size) → README file
+PICKED = {
+    "welcome-default.png": "welcome.png",
+    "hardware-default.png": "hardware.png",
+    "verify-default.png": "verify-pass.png",
+    "done-default.png": "done.png",
+    "verify-laptop.png": "laptop-verify.png",
+    "build-laptop.png": "laptop-build.png",
+}
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "docs" / "screenshots")
-    parser.add_argument("--nvml", type=Path, help="an NVML recording to show")
-    parser.add_argument("--python", type=Path, help="the target interpreter to show")
-    parser.add_argument("--prefix", default="", help="file name prefix")
+    parser.add_argument("--keep", type=Path, help="also keep every screenshot in this folder")
     args = parser.parse_args()
+    shots = args.keep or Path(tempfile.mkdtemp(prefix="ksw-walkthrough-"))
+    shots.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, KSW_SCREENSHOTS=str(shots), QT_QPA_PLATFORM="offscreen")
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           str(WALKTHROUGH)], cwd=REPO, env=env)
+    if done.returncode != 0:
+        print("The walkthrough failed; docs/screenshots was not changed.", file=sys.stderr)
+        return done.returncode
     args.out.mkdir(parents=True, exist_ok=True)
-
-    app = QApplication.instance() or QApplication(sys.argv)
-    services = Services()
-    if args.nvml is not None:
-        recording = json.loads(args.nvml.read_text(encoding="utf-8"))
-        services.detect = lambda: detect(lambda: ReplayNvmlApi(recording))
-    if args.python is not None:
-        python = args.python
-        services.discover = lambda: [Candidate(python, "chosen for this screenshot")] + [
-            c for c in discover_candidates() if c.path != python
-        ]
-    wizard = InstallerWizard(services)
-    wizard.resize(900, 680)
-    wizard.show()
-    QCoreApplication.processEvents()
-    shots = []
-    path = args.out / f"{args.prefix}welcome.png"
-    wizard.grab().save(str(path))
-    shots.append(path)
-
-    wizard.next()
-    page = wizard.page_of(PageId.HARDWARE)
-    wait_until(lambda: not page.is_busy())  # type: ignore[attr-defined]
-    QCoreApplication.processEvents()
-    path = args.out / f"{args.prefix}hardware.png"
-    wizard.grab().save(str(path))
-    shots.append(path)
-    for shot in shots:
-        print(shot)
-    del app
+    for source, target in PICKED.items():
+        shutil.copyfile(shots / source, args.out / target)
+        print(args.out / target)
+    if args.keep is None:
+        shutil.rmtree(shots, ignore_errors=True)
     return 0
 
 

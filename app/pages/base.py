@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtWidgets import QWizardPage
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget, QWizardPage
 
 from build_backend.session import Session
 
@@ -32,6 +33,26 @@ class SessionPage(QWizardPage):
     @property
     def session(self) -> Session:
         return self.installer().session
+
+    # -- layout ---------------------------------------------------------------------------
+
+    def scrolled(self) -> QVBoxLayout:
+        """The page's content layout, inside a scroll area: a small window (a 1366×768 laptop
+        at 125 %) scrolls instead of squeezing or clipping the widgets, a large one gives the
+        stretching widgets (tables, logs) the room."""
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget()
+        content.setObjectName("page-content")
+        self.scroll_area.setWidget(content)
+        outer.addWidget(self.scroll_area)
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 4, 0)
+        return layout
 
     # -- busy state and background work ----------------------------------------------------
 

@@ -10,7 +10,6 @@ from PySide6.QtGui import QGuiApplication, QShowEvent, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -18,7 +17,6 @@ from PySide6.QtWidgets import (
     QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -42,6 +40,7 @@ from build_backend.terminal import duration as format_duration
 from build_backend.terminal import time_left
 
 from ..widgets.banner import Banner, Tone
+from ..widgets.dialogs import ask
 from ..widgets.log_view import LogView
 from ..widgets.report_bundle import ReportBundleButton
 from ..workers import BuildSession
@@ -63,6 +62,27 @@ STATE_TEXT = {
     StepState.CANCELLED: "cancelled",
 }
 
+# -- the texts (one place) ---------------------------------------------------------------------
+
+TEXT = {
+    "jobs_one": "Compiling one file at a time: this computer's processor and memory allow no "
+                "more. The details are under “What will run”.",
+    "jobs_many": "Compiling {jobs} files at a time: as many as this computer's processor and "
+                 "memory allow. The details are under “What will run”.",
+    "stop_title": "Stop the build?",
+    "stop_text": "Stop the build now? Everything compiled so far is discarded. Nothing has been "
+                 "installed, so your Python environment stays as it is.",
+    "stop_do": "Stop the build",
+    "stop_dont": "Keep building",
+    "close_title": "Stop the build and close the wizard?",
+    "close_text": "The build is still running. Stop it and close the wizard? Everything "
+                  "compiled so far is discarded. Nothing has been installed, so your Python "
+                  "environment stays as it is.",
+    "close_do": "Stop and close",
+    "cancelled": "The build was cancelled; nothing was installed.",
+    "cancelled_hint": "Click “Build again” to start it over, or Back to choose something else.",
+}
+
 
 class BuildPage(SessionPage):
     def __init__(self) -> None:
@@ -75,7 +95,7 @@ class BuildPage(SessionPage):
         self.outcome: BuildOutcome | None = None
         self._step_items: dict[Step, QTreeWidgetItem] = {}
 
-        layout = QVBoxLayout(self)
+        layout = self.scrolled()
         self.banner = Banner()
         layout.addWidget(self.banner)
 
@@ -86,7 +106,7 @@ class BuildPage(SessionPage):
         self.plan_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.plan_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.plan_toggle.toggled.connect(self._toggle_plan)
-        self.copy_plan = QPushButton("Copy")
+        self.copy_plan = QPushButton("Copy the commands")
         self.copy_plan.clicked.connect(self._copy_plan)
         plan_row.addWidget(self.plan_toggle)
         plan_row.addStretch(1)
@@ -139,13 +159,19 @@ class BuildPage(SessionPage):
         top_layout.addWidget(self.steps)
         self.diagnosis = QPlainTextEdit()
         self.diagnosis.setReadOnly(True)
-        self.diagnosis.setPlaceholderText("Known problems found in the log appear here.")
+        self.diagnosis.setVisible(False)  # shown once the log names a known problem
         top_layout.addWidget(self.diagnosis, 1)
+        top_layout.addStretch(0)
+        self._top = top
         splitter.addWidget(top)
         self.log = LogView()
+        self.log.setMinimumHeight(170)  # a small window scrolls the page instead
         splitter.addWidget(self.log)
         splitter.setStretchFactor(1, 3)
+        splitter.setChildrenCollapsible(False)
+        self._splitter = splitter
         layout.addWidget(splitter, 1)
+        self._fit_top()
 
     # -- QWizardPage -----------------------------------------------------------------------
 
@@ -188,6 +214,7 @@ class BuildPage(SessionPage):
         self.log.source_file = None
         self.diagnosis.clear()
         self.steps.clear()
+        self._fit_top()
         self._step_items.clear()
         self.stall.setVisible(False)
         self._show_bar_state(None)
@@ -218,23 +245,21 @@ class BuildPage(SessionPage):
         self.plan = plan
         self.plan_text.setPlainText(plan.describe())
         self.log.source_file = plan.log_path
+        jobs = plan.parallelism.jobs
         self.banner.show_message(Tone.INFO, f"Building {plan.kernel} {plan.version}…",
-                                 plan.parallelism.reason)
+                                 TEXT["jobs_one"] if jobs == 1
+                                 else TEXT["jobs_many"].format(jobs=jobs))
+        self.banner.setToolTip(plan.parallelism.reason)
 
     @Slot()
     def ask_cancel(self) -> bool:
         """Ask, then stop the build. Returns True if the build is (being) stopped."""
+        return self._ask_stop(TEXT["stop_title"], TEXT["stop_text"], TEXT["stop_do"])
+
+    def _ask_stop(self, title: str, text: str, do: str) -> bool:
         if self.job is None:
             return True
-        answer = QMessageBox.question(
-            self,
-            "Stop the build?",
-            "Stop the build now? Everything compiled so far is discarded; nothing has been "
-            "installed, so your environment stays as it is.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        if answer != QMessageBox.StandardButton.Yes:
+        if not ask(self, title, text, do, TEXT["stop_dont"], warning=True):
             return False
         self.cancel_now()
         return True
@@ -247,7 +272,7 @@ class BuildPage(SessionPage):
         the whole process tree has stopped."""
         if self.job is None:
             return True
-        if not self.ask_cancel():
+        if not self._ask_stop(TEXT["close_title"], TEXT["close_text"], TEXT["close_do"]):
             return False  # the person chose to keep building
         if self.job is None:  # it finished while the question was open
             return True
@@ -311,12 +336,14 @@ class BuildPage(SessionPage):
             if event.state is not StepState.RUNNING:
                 item.setText(2, format_duration(event.seconds))
             self.steps.resizeColumnToContents(0)
+            self._fit_top()
         elif isinstance(event, DiagnosisEvent):
             hit = event.diagnosis
             self.diagnosis.appendPlainText(
                 f"● {hit.title} (line {hit.line_number})\n  Why: {hit.cause}\n"
                 f"  What to do: {hit.fix}\n"
             )
+            self._fit_top()
         elif isinstance(event, StallEvent):
             running = ", ".join(event.compilers) or "no compiler process found"
             self.stall.setText(
@@ -327,6 +354,7 @@ class BuildPage(SessionPage):
         elif isinstance(event, RetryEvent):
             self.banner.show_message(Tone.WARNING, f"Attempt {event.attempt}", event.reason)
             self.diagnosis.appendPlainText(f"↻ {event.reason}\n")
+            self._fit_top()
         if not isinstance(event, StallEvent):
             self.stall.setVisible(False)
 
@@ -339,13 +367,14 @@ class BuildPage(SessionPage):
         if not isinstance(outcome, BuildOutcome):
             if isinstance(outcome, WizardError) and outcome.exit_code == ExitCode.CANCELLED:
                 self._show_bar_state(BuildStatus.CANCELLED)
-                self.banner.show_message(Tone.WARNING, "Cancelled; nothing was built or "
-                                         "installed.", "Start it again whenever you like.")
+                self.banner.show_message(Tone.WARNING, TEXT["cancelled"],
+                                         TEXT["cancelled_hint"])
             elif isinstance(outcome, WizardError):  # the source or a patch failed: explained
                 self._show_bar_state(BuildStatus.FAILED)
                 self.bundle_button.setVisible(True)
                 self.banner.show_message(Tone.ERROR, outcome.what, outcome.hint)
                 self.diagnosis.setPlainText(outcome.describe())
+                self._fit_top()
             else:
                 self._show_bar_state(BuildStatus.FAILED)
                 self.bundle_button.setVisible(True)
@@ -366,7 +395,9 @@ class BuildPage(SessionPage):
         elif outcome.status is BuildStatus.CANCELLED:
             self.eta.setText("")
             self._show_bar_state(BuildStatus.CANCELLED)
-            self.banner.show_message(Tone.WARNING, outcome.message, outcome.hint)
+            self.banner.show_message(Tone.WARNING, TEXT["cancelled"],
+                                     outcome.hint if outcome.leftover_pids
+                                     else TEXT["cancelled_hint"])
         else:
             self.eta.setText("")
             self._show_bar_state(BuildStatus.FAILED)
@@ -374,6 +405,7 @@ class BuildPage(SessionPage):
             self.banner.show_message(Tone.ERROR, outcome.message, outcome.hint)
             self.diagnosis.setPlainText(self.failure_text(outcome))
             self.diagnosis.moveCursor(QTextCursor.MoveOperation.Start)
+            self._fit_top()
         self.completeChanged.emit()
 
     def _show_bar_state(self, status: BuildStatus | None) -> None:
@@ -435,6 +467,23 @@ class BuildPage(SessionPage):
                 parts.append(f"○ {hit.title} (line {hit.line_number})\n  {hit.cause}\n")
         parts.append(f"Full log: {outcome.log_path}")
         return "\n".join(parts)
+
+    def _fit_top(self) -> None:
+        """The steps list as tall as its rows; the known-problems box only when it has
+        something to say (until then the log gets its room)."""
+        has_text = bool(self.diagnosis.toPlainText())
+        appears = has_text and not self.diagnosis.isVisibleTo(self)
+        self.diagnosis.setVisible(has_text)
+        rows = max(3, min(self.steps.topLevelItemCount(), 6))
+        row = self.steps.sizeHintForRow(0) if self.steps.topLevelItemCount() else 0
+        row = row if row > 0 else self.steps.fontMetrics().height() + 4
+        height = self.steps.header().sizeHint().height() + rows * row + 2 * self.steps.frameWidth()
+        self.steps.setFixedHeight(height + 20)  # room for a horizontal scroll bar
+        self._top.setMaximumHeight(16_777_215 if has_text else height + 20)
+        if appears:  # the explanation gets room to be read; the log keeps the rest
+            total = sum(self._splitter.sizes())
+            top = max(height + 20, min(240, total // 2))
+            self._splitter.setSizes([top, max(1, total - top)])
 
     # -- plan ------------------------------------------------------------------------------
 

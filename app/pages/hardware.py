@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import cast
 
@@ -20,15 +21,48 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from build_backend.environment import Candidate, PythonEnv
-from build_backend.hardware import HardwareReport, NvmlState, format_bytes
+from build_backend.environment import Candidate, EnvStatus, PythonEnv
+from build_backend.hardware import HardwareReport, NvmlState, existing_folder, format_bytes
+from build_backend.platforms import current as current_platform
+from build_backend.prereqs import FixOutcome, FixStatus
+from build_backend.prereqs.pipfix import EnsurePipFix
 
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
+from ..widgets.dialogs import ask
 from ..workers import BackgroundTask
 from .base import SessionPage
 
 GPU_COLUMNS = ("#", "GPU", "Architecture", "Compute capability", "Memory (free / total)", "Status")
+
+# -- the texts (one place) ---------------------------------------------------------------------
+
+TEXT = {
+    "disk": "Disk: {free} free for builds (in {folder})",
+    "browse_title": "Choose the Python program of the environment",
+    "filter_windows": "Python programs (python.exe pythonw.exe);;All files (*)",
+    "filter_other": "Python programs (python python3 python3.*);;All files (*)",
+    "pip_button": "Install pip",
+    "pip_tip": "Python's own installer of pip (ensurepip); nothing is downloaded",
+    "pip_running": "Installing pip into {python}…",
+    "pip_confirm_title": "Install pip?",
+    "pip_confirm": "{description}\n\nThis will run:\n    {command}",
+    "pip_do": "Install pip",
+    "pip_dont": "Not now",
+}
+
+
+def python_file_filter(platform_name: str) -> str:
+    """The file dialog's filter: Python programs first (All files as the way out)."""
+    return TEXT["filter_windows"] if platform_name == "windows" else TEXT["filter_other"]
+
+
+def browse_start(current: Path | None, home: Path) -> Path:
+    """Where the file dialog opens: the folder of the Python chosen now, else the home folder
+    (where venvs, conda and the AI apps keep theirs)."""
+    if current is not None and current.parent.is_dir():
+        return current.parent
+    return home
 
 
 class HardwarePage(SessionPage):
@@ -40,8 +74,9 @@ class HardwarePage(SessionPage):
         self._inspect_task: BackgroundTask | None = None
         self._inspect_generation = 0
         self._started = False
+        self._shown_env: PythonEnv | None = None
 
-        layout = QVBoxLayout(self)
+        layout = self.scrolled()
         self.busy = BusyRow("Detecting GPUs and Python environments…")
         self.busy_label = self.busy.label
         layout.addWidget(self.busy)
@@ -90,6 +125,15 @@ class HardwarePage(SessionPage):
         env_layout.addLayout(picker_row)
         self.env_banner = Banner()
         env_layout.addWidget(self.env_banner)
+        pip_row = QHBoxLayout()
+        self.pip_button = QPushButton(TEXT["pip_button"])
+        self.pip_button.setToolTip(TEXT["pip_tip"])
+        self.pip_button.clicked.connect(self.install_pip)
+        self.pip_button.setVisible(False)
+        self._pip_task: BackgroundTask | None = None
+        pip_row.addWidget(self.pip_button)
+        pip_row.addStretch(1)
+        env_layout.addLayout(pip_row)
         self.env_details = QLabel()
         self.env_details.setWordWrap(True)
         self.env_details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -112,7 +156,8 @@ class HardwarePage(SessionPage):
     # -- detection ---------------------------------------------------------------------------
 
     def is_busy(self) -> bool:
-        return self._detect_task is not None or self._inspect_task is not None
+        return (self._detect_task is not None or self._inspect_task is not None
+                or self._pip_task is not None)
 
     def start_detection(self) -> None:
         session = self.session
@@ -212,7 +257,8 @@ class HardwarePage(SessionPage):
             f"CPU: {host.cpu_logical} cores{physical}\n"
             f"RAM: {format_bytes(host.ram_available)} available of "
             f"{format_bytes(host.ram_total)}\n"
-            f"Disk: {format_bytes(host.disk_free)} free at {host.disk_path}"
+            + TEXT["disk"].format(free=format_bytes(host.disk_free),
+                                  folder=existing_folder(host.disk_path))
         )
 
     def _fit_table_height(self) -> None:
@@ -237,9 +283,47 @@ class HardwarePage(SessionPage):
 
     @Slot()
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Choose a Python interpreter")
+        env = self.session.environment
+        start = browse_start(env.executable if env is not None else None, Path.home())
+        path, _ = QFileDialog.getOpenFileName(self, TEXT["browse_title"], str(start),
+                                              python_file_filter(current_platform().name))
         if path:
             self.add_interpreter(Path(path))
+
+    # -- no pip: Python's own ensurepip ------------------------------------------------------
+
+    @Slot()
+    def install_pip(self) -> bool:
+        """Ask, then install pip with ensurepip (in the background) and inspect again."""
+        env = self._shown_env
+        if env is None or self.is_busy():
+            return False
+        fix = EnsurePipFix(env.executable)
+        text = TEXT["pip_confirm"].format(description=fix.description,
+                                          command=fix.command_preview[0])
+        if not ask(self, TEXT["pip_confirm_title"], text, TEXT["pip_do"], TEXT["pip_dont"]):
+            return False
+        self.pip_button.setEnabled(False)
+        self.env_banner.show_message(Tone.INFO, TEXT["pip_running"].format(python=env.executable))
+        task = BackgroundTask(lambda: fix.run(lambda _line: None, threading.Event()), self)
+        task.finished.connect(self._on_pip_done)
+        task.failed.connect(self._on_pip_done)
+        self._pip_task = task
+        self._set_busy(TEXT["pip_running"].format(python=env.executable))
+        task.start()
+        return True
+
+    @Slot(object)
+    def _on_pip_done(self, outcome: object) -> None:
+        self._pip_task = None
+        self.pip_button.setEnabled(True)
+        if isinstance(outcome, FixOutcome) and outcome.status is FixStatus.DONE:
+            self._on_env_selected(self.env_combo.currentIndex())  # inspect it again
+            return
+        message = outcome.message if isinstance(outcome, FixOutcome) else str(outcome)
+        hint = outcome.hint if isinstance(outcome, FixOutcome) else ""
+        self.env_banner.show_message(Tone.ERROR, message, hint)
+        self._update_busy()
 
     @Slot(int)
     def _on_env_selected(self, index: int) -> None:
@@ -252,6 +336,7 @@ class HardwarePage(SessionPage):
         generation = self._inspect_generation
         self.env_banner.show_message(Tone.INFO, f"Inspecting {candidate.path} …")
         self.env_details.setText("")
+        self.pip_button.setVisible(False)
         task = BackgroundTask(lambda: session.inspect(candidate.path), self)
         task.finished.connect(lambda env: self._on_inspected(generation, env))
         task.failed.connect(lambda exc: self._on_inspected(generation, exc))
@@ -274,6 +359,8 @@ class HardwarePage(SessionPage):
         self._update_busy()
 
     def _show_environment(self, env: PythonEnv) -> None:
+        self._shown_env = env
+        self.pip_button.setVisible(env.status is EnvStatus.NO_PIP)
         if env.usable:
             tone = Tone.OK if not env.hint else Tone.WARNING
         else:

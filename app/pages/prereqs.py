@@ -17,7 +17,6 @@ from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QMessageBox,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -39,6 +38,7 @@ from build_backend.prereqs import (
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
+from ..widgets.dialogs import ask
 from ..workers import BackgroundTask, BuildSession
 from .base import SessionPage
 
@@ -69,6 +69,18 @@ def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
         return (Tone.WARNING, f"Nothing blocks the build ({plural(len(warnings), 'warning')})",
                 "The warnings don't stop the build; read them before you go on.")
     return Tone.OK, "Nothing blocks the build", "Everything a build needs is in place."
+
+
+def shown_order(results: list[CheckResult]) -> list[CheckResult]:
+    """What blocks first, then warnings, then what is fine (each in the checks' order)."""
+    rank = {CheckStatus.BLOCKED: 0, CheckStatus.MISSING: 0, CheckStatus.WARNING: 1,
+            CheckStatus.OK: 2}
+    return sorted(results, key=lambda r: rank.get(r.status, 1))
+
+
+CONFIRM_TEXT = "{description}\n\nThis will run:\n{commands}"
+CONFIRM_ADMIN = "{text}\n\nWindows will ask for administrator rights for this step."
+CONFIRM_DONT = "Not now"
 
 
 class PrereqsPage(SessionPage):
@@ -219,7 +231,7 @@ class PrereqsPage(SessionPage):
             gone = self.rows.pop(check)
             gone.setParent(None)
             gone.deleteLater()
-        for index, result in enumerate(results):
+        for result in results:  # self.rows keeps the checks' order
             row = self.rows.get(result.id)
             if row is None:
                 row = CheckRow(result)
@@ -229,6 +241,8 @@ class PrereqsPage(SessionPage):
                 self.rows[result.id] = row
             else:
                 row.set_result(result)
+        for index, result in enumerate(shown_order(results)):  # the page: blocking rows first
+            row = self.rows[result.id]
             self.list_layout.insertWidget(index, row)
             row.show()  # now, not in a queued event: the row is usable when this returns
         tone, text, hint = summarize(results)
@@ -245,19 +259,14 @@ class PrereqsPage(SessionPage):
         self.start_fix(cast(CheckRow, row))
 
     def confirm_fix(self, row: CheckRow) -> bool:
+        """Ask before a fix runs; the buttons say what happens ("Install ninja" / "Not now")."""
         fix = row.result.fix
         assert fix is not None
-        admin = ("\n\nWindows will ask for administrator rights for this step."
-                 if fix.needs_admin else "")
         commands = "\n".join(f"    {line}" for line in fix.command_preview)
-        answer = QMessageBox.question(
-            self,
-            fix.title,
-            f"{fix.description}\n\nThis will run:\n{commands}{admin}\n\nGo ahead?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
+        text = CONFIRM_TEXT.format(description=fix.description, commands=commands)
+        if fix.needs_admin:
+            text = CONFIRM_ADMIN.format(text=text)
+        return ask(self, fix.title, text, fix.title, CONFIRM_DONT)
 
     def start_fix(self, row: CheckRow) -> bool:
         """Ask, then run the row's fix on a worker thread. False when it did not start."""

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
-from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtCore import Qt, QUrl, Slot
+from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
-    QVBoxLayout,
+    QToolButton,
+    QWidget,
 )
 
 from build_backend.install import InstallResult, RollbackResult
@@ -34,6 +35,14 @@ from build_backend.paths import data_dir
 from build_backend.reverify import ReverifyResult
 from build_backend.stage import FlowOutcome
 from build_backend.verify import CaseStatus, VerifyReport
+from build_backend.verify.words import (
+    NOTHING_INSTALLED,
+    case_words,
+    error_share,
+    failure_details,
+    speed_text,
+    verdict_sentence,
+)
 
 from ..widgets.error_chart import ErrorChart
 from ..widgets.report_bundle import ReportBundleButton
@@ -51,26 +60,67 @@ USAGE = {
     "flashmla": "from flash_mla import flash_mla_with_kvcache, get_mla_metadata\n"
                 "# see the FlashMLA README for the decoding call sequence",
 }
-COLUMNS = ("Check", "dtype", "causal", "worst error ≤ tolerance", "Result")
+COLUMNS = ("What was checked", "Result", "Largest error")
+RESULT_COLUMN = 1
+
+# -- the texts (one place, whole sentences) ------------------------------------------------------
+
+TEXT = {
+    "title": "Verify",
+    "subtitle": "The kernel is tested against PyTorch before anything is installed.",
+    "title_reverify": "Check the installed kernels again",
+    "subtitle_reverify": "The kernels this wizard installed are tested against PyTorch again, "
+                         "and compared with their last passing check.",
+    "verifying": "Testing {wheel}…",
+    "verifying_text": "Its results are compared with PyTorch's, forward and backward. Nothing "
+                      "is installed unless every check passes.",
+    "pass": "✔ PASS — the kernel works, and it is installed.",
+    "pass_not_installed": "✔ PASS — the kernel works.",
+    "fail": "✖ FAIL — the kernel computes wrong results. It was not installed.",
+    "error": "✖ The kernel could not be checked, so it was not installed.",
+    "fail_next": "You can build it again, save a report bundle for a bug report, or install "
+                 "it anyway (not recommended).",
+    "details": "Details",
+    "details_python": "Python: {python}",
+    "details_report": "Report: {report}",
+    "details_failed": "What failed:",
+    "details_notes": "Notes:",
+    "speed": "Speed",
+    "usage": "Use it in your code",
+    "copy": "Copy",
+    "copied": "Copied",
+    "open_report": "Open the report",
+    "reverifying": "Testing the kernels this wizard installed again…",
+    "reverify_where": "Installs recorded in {path}.",
+    "reverify_none": "Nothing to check yet: this wizard has not installed a kernel.",
+    "reverify_pass": "✔ PASS — all {n} installed kernel(s) work.",
+    "reverify_fail": "✖ Something no longer works — see below.",
+    "reverify_kernel": "{kernel}: {sentence}",
+    "reverify_same": "Nothing changed since the last passing verification.",
+    "reverify_changed": "Changed since the last passing verification: {changes}.",
+    "reverify_first": "There is no earlier passing verification to compare with.",
+    "reverify_regressed": "These checks passed before and fail now: {checks}.",
+}
 
 
 class VerifyPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
-        self.setTitle("Verify")
-        self.setSubTitle("The kernel is checked against PyTorch before anything is installed.")
+        self.setTitle(TEXT["title"])
+        self.setSubTitle(TEXT["subtitle"])
         self.task: BackgroundTask | None = None
         self._verify_cancel: threading.Event | None = None  # stops a running verification
         self.flow: FlowOutcome | None = None
         self.results: list[ReverifyResult] = []
         self.installed: InstallResult | None = None
         self.rolled_back: RollbackResult | None = None
+        self.report_path: Path | None = None
         self._started = False
 
-        layout = QVBoxLayout(self)
+        layout = self.scrolled()
         self.verdict = QLabel("Verifying…")
         font = QFont(self.verdict.font())
-        font.setPointSizeF(font.pointSizeF() * 1.6)
+        font.setPointSizeF(font.pointSizeF() * 1.5)
         font.setBold(True)
         self.verdict.setFont(font)
         self.verdict.setWordWrap(True)
@@ -83,40 +133,82 @@ class VerifyPage(SessionPage):
         self.busy.setRange(0, 0)
         layout.addWidget(self.busy)
 
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        layout.addWidget(self.table, 2)
-        self.chart = ErrorChart()
-        layout.addWidget(self.chart)
-
-        self.usage = QPlainTextEdit()
-        self.usage.setReadOnly(True)
-        self.usage.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.usage.setMaximumHeight(90)
-        self.usage.setVisible(False)
-        layout.addWidget(self.usage)
-
+        # what the person can do, right under the verdict (visible without scrolling)
         buttons = QHBoxLayout()
         self.install_anyway = QPushButton("Install anyway…")
         self.install_anyway.clicked.connect(self.ask_install_anyway)
-        self.rebuild = QPushButton("Rebuild")
+        self.rebuild = QPushButton("Build again")
         self.rebuild.clicked.connect(self._rebuild)
         self.rollback_button = QPushButton("Roll back")
         self.rollback_button.setToolTip("Remove this install and restore what was there before")
         self.rollback_button.clicked.connect(self.do_rollback)
+        self.report_button = QPushButton(TEXT["open_report"])
+        self.report_button.clicked.connect(self.open_report)
+        self.report_button.setVisible(False)
         self.bundle_button = ReportBundleButton(lambda: self.session)
         self.bundle_button.saved.connect(self._on_bundle_saved)
         for button in (self.install_anyway, self.rebuild, self.rollback_button):
             button.setVisible(False)
             buttons.addWidget(button)
         buttons.addStretch(1)
+        buttons.addWidget(self.report_button)
         buttons.addWidget(self.bundle_button)
         layout.addLayout(buttons)
+
+        self.details_toggle = QToolButton()
+        self.details_toggle.setText(TEXT["details"])
+        self.details_toggle.setCheckable(True)
+        self.details_toggle.setAutoRaise(True)
+        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_toggle.toggled.connect(self._toggle_details)
+        self.details_toggle.setVisible(False)
+        layout.addWidget(self.details_toggle)
+        self.details = QLabel()
+        self.details.setWordWrap(True)
+        self.details.setTextFormat(Qt.TextFormat.PlainText)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setVisible(False)
+        layout.addWidget(self.details)
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setMinimumHeight(self._table_height(6))  # six rows before the page scrolls
+        self.table.setVisible(False)
+        layout.addWidget(self.table, 3)
+        self.chart = ErrorChart()
+        self.chart.setVisible(False)  # no axis labels before there are results
+        layout.addWidget(self.chart)
+
+        self.speed_heading = QLabel(f"<b>{TEXT['speed']}</b>")
+        self.speed = QLabel()
+        self.speed.setWordWrap(True)
+        self.speed.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.speed_heading)
+        layout.addWidget(self.speed)
+
+        usage_row = QHBoxLayout()
+        self.usage_heading = QLabel(f"<b>{TEXT['usage']}</b>")
+        self.copy_usage = QPushButton(TEXT["copy"])
+        self.copy_usage.clicked.connect(self._copy_usage)
+        usage_row.addWidget(self.usage_heading)
+        usage_row.addStretch(1)
+        usage_row.addWidget(self.copy_usage)
+        layout.addLayout(usage_row)
+        self.usage = QPlainTextEdit()
+        self.usage.setReadOnly(True)
+        self.usage.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.usage.setFixedHeight(self.usage.fontMetrics().lineSpacing() * 5 + 12)
+        layout.addWidget(self.usage)
+        layout.addStretch(0)
+        self._show_results_area(False)
 
     # -- QWizardPage -----------------------------------------------------------------------
 
@@ -128,6 +220,8 @@ class VerifyPage(SessionPage):
         if self.session.reverify_only:
             self.start_reverify()
         else:
+            self.setTitle(TEXT["title"])
+            self.setSubTitle(TEXT["subtitle"])
             self.start_verify()
 
     def cleanupPage(self) -> None:  # Back: a later visit verifies the (new) build again
@@ -152,9 +246,9 @@ class VerifyPage(SessionPage):
         if outcome is None or outcome.wheel is None or session.environment is None:
             self._show_error("Nothing to verify: the build did not produce a wheel.")
             return
-        self.verdict.setText(f"Verifying {outcome.wheel.name}…")
-        self.explanation.setText("Forward and backward passes are compared with PyTorch. "
-                                 "Nothing is installed unless every check passes.")
+        self._reset_view()
+        self.verdict.setText(TEXT["verifying"].format(wheel=outcome.wheel.name))
+        self.explanation.setText(TEXT["verifying_text"])
         cancel = self._verify_cancel = threading.Event()
         self._run(lambda: session.verify_and_install(cancel=cancel), self._on_verified)
 
@@ -197,7 +291,12 @@ class VerifyPage(SessionPage):
     def _task_done(self) -> None:
         self.task = None
         self.busy.setVisible(False)
-        lock_back(self, False)
+        self._lock_back()
+
+    def _lock_back(self) -> None:
+        """No way back while something runs, nor once a kernel is installed: installing is the
+        commit point (Back then Next would verify and install it again)."""
+        lock_back(self, self.task is not None or self.installed is not None)
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
@@ -219,51 +318,112 @@ class VerifyPage(SessionPage):
 
     @Slot(object)
     def _on_verified(self, result: object) -> None:
-        self._task_done()
         assert isinstance(result, FlowOutcome)
         self.flow = result
         self.installed = result.installed
+        self._task_done()
         report = result.report
         self.show_report(report)
+        env = self.session.environment
+        lines = [TEXT["details_python"].format(python=env.executable if env else "?"),
+                 TEXT["details_report"].format(report=result.saved.markdown_path)]
+        self.report_path = result.saved.markdown_path
+        self.report_button.setVisible(True)
         if report.passed:
-            self.verdict.setText("✔ PASS — the kernel computes correctly. It is installed.")
+            installed = result.installed is not None
+            self.verdict.setText(TEXT["pass"] if installed else TEXT["pass_not_installed"])
             self.verdict.setStyleSheet("color: #1d6b32;")
-            env = self.session.environment
-            where = env.executable if env else "the environment"
-            self.explanation.setText(f"{result.message} Python: {where}. "
-                                     f"Report: {result.saved.markdown_path}")
+            self.explanation.setText(verdict_sentence(report, installed))
             self.usage.setPlainText(USAGE.get(report.adapter, ""))
-            self.usage.setVisible(bool(self.usage.toPlainText()))
         else:
-            self.verdict.setText("✖ FAIL — not installed." if report.status.value == "fail"
-                                 else "✖ The kernel could not be verified — not installed.")
+            failed = report.status.value == "fail"
+            self.verdict.setText(TEXT["fail"] if failed else TEXT["error"])
             self.verdict.setStyleSheet("color: #a11d1d;")
-            reasons = "\n".join(f"• {r}" for r in report.reasons[:6])
-            self.explanation.setText(
-                f"{reasons}\n\nYour environment is unchanged. You can rebuild, save a report "
-                f"bundle for a bug report, or install anyway (not recommended).\n"
-                f"Report: {result.saved.markdown_path}"
-            )
+            self.explanation.setText(" ".join((verdict_sentence(report, False),
+                                               NOTHING_INSTALLED, TEXT["fail_next"])))
             self.install_anyway.setVisible(True)
             self.rebuild.setVisible(True)
+            problems = failure_details(report)
+            if problems:
+                lines += ["", TEXT["details_failed"], *(f"• {p}" for p in problems)]
+        if report.notes:
+            lines += ["", TEXT["details_notes"], *(f"• {n}" for n in report.notes)]
+        self.set_details(lines)
         self.completeChanged.emit()
 
     def show_report(self, report: VerifyReport) -> None:
+        """The checks in words with their results, the chart, the speed and the snippet."""
         self.table.setRowCount(len(report.cases))
         for row, case in enumerate(report.cases):
-            worst = "; ".join(f"{m.name} {m.cell()}" for m in case.measures)
-            cells = (case.name, case.dtype, "yes" if case.causal else "no", worst,
-                     case.status.label)  # a check that did not run is "NOT RUN", not red
+            numbers = "; ".join(f"{m.name} {m.cell()}" for m in case.measures)
+            # a check that did not run is "NOT RUN" in grey, never a red failure
+            cells = (case_words(case), case.status.label, error_share(case))
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                if column == 4:
+                if column == RESULT_COLUMN:
                     item.setForeground(
                         Qt.GlobalColor.darkGreen if case.passed else Qt.GlobalColor.gray
                         if case.status is CaseStatus.SKIPPED else Qt.GlobalColor.red)
-                if case.reasons:
-                    item.setToolTip("\n".join(case.reasons))
+                tip = "\n".join([case.name, numbers, *case.reasons])
+                item.setToolTip(tip)
                 self.table.setItem(row, column, item)
+        # every check without a second scroll bar (up to 12; the page scrolls instead)
+        rows = max(len(report.cases), 1)
+        self.table.setMinimumHeight(self._table_height(min(rows, 12)))
+        self.table.setMaximumHeight(self._table_height(rows))
         self.chart.set_report(report)
+        speed = speed_text(report)
+        self.speed.setText("\n".join([speed.heading, *speed.lines]))
+        self._show_results_area(True)
+        self.usage.setPlainText(USAGE.get(report.adapter, "") if report.passed else "")
+        shown = bool(self.usage.toPlainText())
+        for widget in (self.usage, self.usage_heading, self.copy_usage):
+            widget.setVisible(shown)
+
+    def _table_height(self, rows: int) -> int:
+        table = self.table
+        row = table.verticalHeader().defaultSectionSize()
+        header = table.horizontalHeader().sizeHint().height()
+        return header + rows * row + 2 * table.frameWidth() + 2
+
+    def _show_results_area(self, shown: bool) -> None:
+        results: tuple[QWidget, ...] = (self.table, self.chart, self.speed_heading, self.speed)
+        for widget in results:
+            widget.setVisible(shown)
+        if not shown:
+            snippet: tuple[QWidget, ...] = (self.usage, self.usage_heading, self.copy_usage)
+            for widget in snippet:
+                widget.setVisible(False)
+
+    def _reset_view(self) -> None:
+        self.verdict.setStyleSheet("")
+        self._show_results_area(False)
+        self.set_details([])
+        self.report_button.setVisible(False)
+        for button in (self.install_anyway, self.rebuild, self.rollback_button):
+            button.setVisible(False)
+
+    def set_details(self, lines: list[str]) -> None:
+        self.details.setText("\n".join(lines))
+        self.details_toggle.setVisible(bool(lines))
+        if not lines:
+            self.details_toggle.setChecked(False)
+
+    @Slot(bool)
+    def _toggle_details(self, shown: bool) -> None:
+        self.details.setVisible(shown)
+        self.details_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
+                                         else Qt.ArrowType.RightArrow)
+
+    @Slot()
+    def _copy_usage(self) -> None:
+        QGuiApplication.clipboard().setText(self.usage.toPlainText())
+        self.copy_usage.setText(TEXT["copied"])
+
+    @Slot()
+    def open_report(self) -> bool:
+        path = self.report_path
+        return path is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
     @Slot()
     def ask_install_anyway(self) -> bool:
@@ -297,6 +457,7 @@ class VerifyPage(SessionPage):
                     "Nothing was installed there before: Roll back removes it again.")
         self.explanation.setText(f"{result.name} {result.version} is now installed in "
                                  f"{result.python}. {replaced}")
+        self._lock_back()
         self.completeChanged.emit()
 
     @Slot()
@@ -316,6 +477,7 @@ class VerifyPage(SessionPage):
         self.verdict.setText("↩ Rolled back: the environment is as it was before.")
         self.verdict.setStyleSheet("")
         self.explanation.setText(result.message)
+        self._lock_back()
         self.completeChanged.emit()
 
     @Slot()
@@ -335,9 +497,11 @@ class VerifyPage(SessionPage):
     # -- re-verification (from the Welcome page) -------------------------------------------
 
     def start_reverify(self) -> None:
-        self.setTitle("Re-verify installed kernels")
-        self.verdict.setText("Re-verifying the kernels this wizard installed…")
-        self.explanation.setText(f"Installs recorded in {data_dir() / 'installs.json'}.")
+        self.setTitle(TEXT["title_reverify"])
+        self.setSubTitle(TEXT["subtitle_reverify"])
+        self._reset_view()
+        self.verdict.setText(TEXT["reverifying"])
+        self.explanation.setText(TEXT["reverify_where"].format(path=data_dir() / "installs.json"))
         self._run(self.session.reverify, self._on_reverified)
 
     @Slot(object)
@@ -347,15 +511,39 @@ class VerifyPage(SessionPage):
         ok = all(r.report.passed and not (r.comparison and r.comparison.regressed)
                  for r in self.results)
         if not self.results:
-            self.verdict.setText("Nothing to verify yet.")
+            self.verdict.setText(TEXT["reverify_none"])
         elif ok:
-            self.verdict.setText(f"✔ PASS — all {len(self.results)} installed kernel(s) work.")
+            self.verdict.setText(TEXT["reverify_pass"].format(n=len(self.results)))
             self.verdict.setStyleSheet("color: #1d6b32;")
         else:
-            self.verdict.setText("✖ Something no longer works — see below.")
+            self.verdict.setText(TEXT["reverify_fail"])
             self.verdict.setStyleSheet("color: #a11d1d;")
-        self.explanation.setText("\n".join(line for r in self.results for line in r.lines()
-                                           if not line.startswith("    PASS")))
+        self.explanation.setText("\n".join(self.reverify_lines()))
+        self.set_details([line for r in self.results for line in r.lines()
+                          if not line.startswith("    PASS")])
         if self.results:
             self.show_report(self.results[-1].report)
+            self.report_path = self.results[-1].saved.markdown_path
+            self.report_button.setVisible(True)
         self.completeChanged.emit()
+
+    def reverify_lines(self) -> list[str]:
+        """Per kernel: whether it still works (one sentence), then what changed since its last
+        passing check."""
+        lines: list[str] = []
+        for result in self.results:
+            lines.append(TEXT["reverify_kernel"].format(
+                kernel=result.label, sentence=verdict_sentence(result.report, installed=False)))
+            comparison = result.comparison
+            if comparison is None:
+                lines.append(TEXT["reverify_first"])
+                continue
+            if comparison.changes:
+                lines.append(TEXT["reverify_changed"].format(
+                    changes="; ".join(str(c) for c in comparison.changes)))
+            else:
+                lines.append(TEXT["reverify_same"])
+            if comparison.regressions:
+                lines.append(TEXT["reverify_regressed"].format(
+                    checks=", ".join(comparison.regressions)))
+        return lines

@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QLabel, QRadioButton, QVBoxLayout
+from PySide6.QtWidgets import QLabel, QRadioButton
 
 from ..workers import BackgroundTask
 from .base import SessionPage
@@ -31,21 +31,31 @@ Nothing is changed on your computer until you confirm it.</p>
 """
 
 
+TEXT = {
+    "title": "Welcome to the Kernel Setup Wizard",
+    "install": "Install and verify a kernel",
+    "reverify": "Check the installed kernels again (after a driver or PyTorch update)",
+    "reverify_tip": "Checks {names} again and names anything that changed since the last "
+                    "passing check.",
+    "nothing_tip": "Nothing has been installed by this wizard yet. Once a kernel is installed "
+                   "and verified, come back here after driver or PyTorch updates to check it "
+                   "again.",
+}
+
+
 class WelcomePage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
-        self.setTitle("Welcome to the Kernel Setup Wizard")
-        layout = QVBoxLayout(self)
+        self.setTitle(TEXT["title"])
+        layout = self.scrolled()
         intro = QLabel(INTRO)
         intro.setWordWrap(True)
         intro.setTextFormat(intro.textFormat().RichText)
         layout.addWidget(intro)
 
-        self.install_choice = QRadioButton("Install and verify a kernel")
+        self.install_choice = QRadioButton(TEXT["install"])
         self.install_choice.setChecked(True)
-        self.reverify_choice = QRadioButton(
-            "Only re-run the verification of kernels this wizard installed"
-        )
+        self.reverify_choice = QRadioButton(TEXT["reverify"])
         layout.addWidget(self.install_choice)
         layout.addWidget(self.reverify_choice)
         # an install cut off last time is finished or rolled back first, and said so here
@@ -90,17 +100,11 @@ class WelcomePage(SessionPage):
         self.reverify_choice.setEnabled(bool(installs))
         if installs:
             names = ", ".join(sorted({str(r.get("kernel") or r["name"]) for r in installs}))
-            self.reverify_choice.setToolTip(
-                f"Checks {names} again, e.g. after a driver or PyTorch update, and names "
-                "anything that changed since the last passing check."
-            )
+            self.reverify_choice.setToolTip(TEXT["reverify_tip"].format(names=names))
         else:
             self.reverify_choice.setChecked(False)
             self.install_choice.setChecked(True)
-            self.reverify_choice.setToolTip(
-                "Nothing has been installed by this wizard yet. Once a kernel is installed and "
-                "verified, come back here after driver or PyTorch updates to check it again."
-            )
+            self.reverify_choice.setToolTip(TEXT["nothing_tip"])
 
     def validatePage(self) -> bool:
         self.session.reverify_only = self.reverify_choice.isChecked()

@@ -15,7 +15,13 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from build_backend.verify import VerifyCase, VerifyReport
+from build_backend.verify.words import case_words
 
+TEXT = {
+    "errors": "largest error, as a share of the allowed error (log scale)",
+    "limit": "allowed",
+    "speed": "speed compared with PyTorch's built-in attention (right of 1× is faster)",
+}
 LOW, HIGH = 1e-4, 1e2  # ratios shown: from 1/10000 of the tolerance to 100× over it
 ROW = 18
 
@@ -39,9 +45,10 @@ def _bar(case: VerifyCase) -> Bar:
             broken = broken or not m.passed
             continue
         ratios.append(m.kernel_err / m.tolerance)
+    label = case_words(case)
     if broken or not ratios:
-        return Bar(case.name, None, case.passed)
-    return Bar(case.name, max(ratios), case.passed)
+        return Bar(label, None, case.passed)
+    return Bar(label, max(ratios), case.passed)
 
 
 class ErrorChart(QWidget):
@@ -75,19 +82,19 @@ class ErrorChart(QWidget):
         font = QFont(self.font())
         font.setPointSizeF(max(7.0, font.pointSizeF() - 1))
         painter.setFont(font)
-        label_w = min(260.0, self.width() * 0.45)
+        label_w = min(380.0, self.width() * 0.45)
         left, right = label_w + 8, self.width() - 10
         width = max(10.0, right - left)
         top = 18.0
         painter.setPen(QColor("#555"))
         painter.drawText(QRectF(left, 0, width, 16), Qt.AlignmentFlag.AlignLeft,
-                         "error / tolerance (log scale)")
+                         TEXT["errors"])
         tol_x = self._x(1.0, left, width)
         for i, item in enumerate(self.items):
             y = top + i * ROW
             painter.setPen(QColor("#222"))
             painter.drawText(QRectF(0, y, label_w, ROW), Qt.AlignmentFlag.AlignVCenter
-                             | Qt.AlignmentFlag.AlignRight, _short(item.label, 42))
+                             | Qt.AlignmentFlag.AlignRight, _elided(painter, item.label, label_w))
             color = QColor("#2e8b57") if item.passed else QColor("#c0392b")
             if item.ratio is None:
                 painter.setPen(color)
@@ -99,13 +106,13 @@ class ErrorChart(QWidget):
         painter.setPen(QPen(QColor("#000"), 1.5, Qt.PenStyle.DashLine))
         bottom = top + ROW * len(self.items)
         painter.drawLine(int(tol_x), int(top), int(tol_x), int(bottom))
-        painter.drawText(QRectF(tol_x + 3, bottom - 2, 80, 14), Qt.AlignmentFlag.AlignLeft,
-                         "tolerance")
+        painter.drawText(QRectF(tol_x + 3, bottom - 2, 120, 14), Qt.AlignmentFlag.AlignLeft,
+                         TEXT["limit"])
         if self.speedups:
             y0 = bottom + ROW
             painter.setPen(QColor("#555"))
             painter.drawText(QRectF(left, y0 - ROW + 4, width, 16), Qt.AlignmentFlag.AlignLeft,
-                             "speed vs PyTorch SDPA (×, log scale; right of 1× is faster)")
+                             TEXT["speed"])
             one_x = self._x(1.0, left, width)
             for j, (name, speedup) in enumerate(self.speedups):
                 y = y0 + j * ROW
@@ -123,3 +130,7 @@ class ErrorChart(QWidget):
 
 def _short(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _elided(painter: QPainter, text: str, width: float) -> str:
+    return painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, int(width))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..hardware import format_bytes
+from ..hardware import existing_folder, format_bytes
 from ..parallelism import choose_parallelism
 from .facts import SystemFacts
 from .model import CheckId, CheckResult, CheckStatus, scoped, worst
@@ -22,6 +22,10 @@ HEAVY_NVCC_THREADS = 4
 WHY = ("Why it matters: a kernel build needs several GB for sources and object files, and "
        f"each compile thread of the heaviest kernels needs about {HEAVY_GB_PER_THREAD:g} GB of "
        "memory; too many at once and the build is killed for lack of memory.")
+
+
+SUMMARY = ("{disk} free for builds (in {folder}) and {ram} of memory: enough to compile {jobs} "
+           "at a time for the biggest kernels.")
 
 
 def check_resources(facts: SystemFacts) -> CheckResult:
@@ -61,10 +65,9 @@ def check_resources(facts: SystemFacts) -> CheckResult:
                          "Close other programs while building.", False))
     ruled_out = any(f[0].blocks and f[3] for f in findings)
     findings = [(scoped(f[0], f[3]), f[1], f[2], f[3]) for f in findings]
-    summary = (f"{format_bytes(disk)} free on the build drive, {format_bytes(host.ram_available)}"
-               f" memory available: the heaviest builds run {plan.jobs} job"
-               f"{'s' if plan.jobs != 1 else ''} × {plan.nvcc_threads} nvcc thread"
-               f"{'s' if plan.nvcc_threads != 1 else ''}.")
+    jobs = "one file" if plan.jobs == 1 else f"{plan.jobs} files"
+    summary = SUMMARY.format(disk=format_bytes(disk), folder=existing_folder(facts.build_root),
+                             ram=format_bytes(host.ram_available), jobs=jobs)
     lines = [
         f"Build folder: {facts.build_root} ({format_bytes(disk)} free on its drive)",
         f"Memory: {format_bytes(host.ram_available)} available of {format_bytes(host.ram_total)}"

@@ -14,6 +14,7 @@ from .cuda import gpu_ccs
 from .facts import SystemFacts
 from .fixes import PipInstallFix, PipStep, PythonDevFilesFix
 from .model import CheckId, CheckResult, CheckStatus, Fix, scoped, worst
+from .pipfix import EnsurePipFix
 from .versions import TORCH_INDEX_BASE, pick_torch_cuda, torch_index_url, vtext
 
 TITLE = "Python environment"
@@ -130,8 +131,8 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
                 EnvStatus.BITS32, EnvStatus.UNSUPPORTED_PYTHON}
     if env.status in unusable:
         return done(CheckStatus.BLOCKED, env.summary, env.hint)
-    if env.status is EnvStatus.NO_PIP:
-        return done(CheckStatus.BLOCKED, env.summary, env.hint)
+    if env.status is EnvStatus.NO_PIP:  # Python's own ensurepip installs it (no download)
+        return done(CheckStatus.BLOCKED, env.summary, "", EnsurePipFix(env.executable))
 
     dev_fix: PythonDevFilesFix | None = None
     dev_finding: tuple[CheckStatus, str, str] | None = None

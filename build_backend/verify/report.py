@@ -276,7 +276,9 @@ class VerifyCase:
 @dataclass(frozen=True)
 class Timing:
     """Kernel vs ``torch.nn.functional.scaled_dot_product_attention`` on the same shapes
-    (CUDA events, median). ``speedup`` = sdpa_ms / kernel_ms: above 1 the kernel is faster."""
+    (CUDA events, median): ``sdpa_ms`` with SDPA's default choice of method, ``math_ms`` with
+    its plain math method. ``speedup`` = sdpa_ms / kernel_ms: above 1 the kernel is faster.
+    ``label`` says in words what was timed (dtype, sizes, mask)."""
 
     name: str
     shapes: Mapping[str, tuple[int, ...]]
@@ -288,6 +290,14 @@ class Timing:
     warmup: int = 0
     note: str = ""
     error: str | None = None
+    math_ms: float | None = None
+    label: str = ""
+
+    @property
+    def math_speedup(self) -> float | None:
+        if self.kernel_ms and self.math_ms:
+            return self.math_ms / self.kernel_ms
+        return None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -301,6 +311,8 @@ class Timing:
             "warmup": self.warmup,
             "note": self.note,
             "error": self.error,
+            "math_ms": self.math_ms,
+            "label": self.label,
         }
 
     @classmethod
@@ -321,6 +333,8 @@ class Timing:
             warmup=_int(data.get("warmup")),
             note=_str(data.get("note")),
             error=_str_or_none(data.get("error")),
+            math_ms=_float_or_none(data.get("math_ms")),
+            label=_str(data.get("label")),
         )
 
 
@@ -666,8 +680,13 @@ def _timing_text(t: Timing) -> str:
     kernel = f"{t.kernel_ms:.3f} ms" if t.kernel_ms is not None else "-"
     sdpa = f"{t.sdpa_ms:.3f} ms" if t.sdpa_ms is not None else "-"
     text = f"{t.name}: kernel {kernel}, SDPA {sdpa}"
+    if t.math_ms is not None:
+        text += f", SDPA math {t.math_ms:.3f} ms"
     if t.speedup is not None:
-        text += f" (kernel {t.speedup:.2f}x SDPA's speed)"
+        text += f" (kernel {t.speedup:.2f}x SDPA's speed"
+        text += f", {t.math_speedup:.2f}x its math's)" if t.math_speedup is not None else ")"
+    if t.label:
+        text += f" at {t.label}"
     if t.error:
         text += f" [{t.error}]"
     return text

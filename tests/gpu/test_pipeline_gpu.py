@@ -66,6 +66,13 @@ def test_probe_cuda_path_builds_verifies_and_installs() -> None:
     verification = document["verification"]
     assert verification["status"] == "pass"
     assert any(case["device"].startswith("cuda") for case in verification["cases"])
+    # speed: timed at its size against SDPA's default and math methods, and labelled so
+    timings = verification["timings"]
+    assert [t["name"] for t in timings] == ["forward", "forward+backward"]
+    for timing in timings:
+        assert timing["label"] == ("float16 · batch 2 · 2,048 tokens · 16 heads · head size "
+                                   "64 · causal")
+        assert timing["kernel_ms"] and timing["sdpa_ms"] and timing["math_ms"], timing
 
 
 @pytest.mark.skipif(not os.environ.get("FLASHMLA_SOURCE"),

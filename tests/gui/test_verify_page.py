@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 from ksw_testsupport import pip_freeze as freeze
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox
 
-from app.pages.verify import VerifyPage
+from app.pages.verify import RESULT_COLUMN, VerifyPage
 from app.wizard import InstallerWizard, PageId, Services, WizardState
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
@@ -78,10 +79,19 @@ def test_a_passing_kernel_is_installed_and_done_says_where(
     page = walk_to_verify(qtbot, wizard)
     assert page.verdict.text().startswith("✔ PASS")
     assert page.table.rowCount() == 8
-    assert all(page.table.item(r, 4).text() == "PASS" for r in range(8))
+    assert all(page.table.item(r, RESULT_COLUMN).text() == "PASS" for r in range(8))
+    assert page.table.item(0, 0).text() == ("float64 · full attention · 77 tokens · head size 32 "
+                                            "· scale 0.3 · on the CPU")  # a check in words
+    assert page.explanation.text() == ("The kernel computes the same results as PyTorch in all "
+                                       "8 checks, and it is installed.")  # one plain sentence
+    assert page.speed.text().startswith("Speed was not measured: it is measured on an NVIDIA "
+                                        "GPU only")
     assert len(page.chart.items) == 8 and all(b.ratio is not None and b.ratio < 1
                                               for b in page.chart.items)
     assert page.usage.isVisible() and "ksw_probe.attention" in page.usage.toPlainText()
+    assert page.usage_heading.text() == "<b>Use it in your code</b>"
+    page.copy_usage.click()
+    assert QGuiApplication.clipboard().text() == page.usage.toPlainText()
     assert page.isComplete()
     (record,) = load_installs()
     assert record["python"] == str(scratch_torch_env)
@@ -95,7 +105,9 @@ def test_a_passing_kernel_is_installed_and_done_says_where(
     done = wizard.page_of(PageId.DONE)
     text = done.summary.text()  # type: ignore[attr-defined]
     assert "Installed ksw-probe-kernel 0.1.0" in text and str(scratch_torch_env) in text
-    assert "--verify" in text
+    assert "--verify" in done.later_text.text()  # type: ignore[attr-defined]
+    assert "open this wizard again and choose “Check the installed kernels again”" in \
+        done.later_text.text()  # type: ignore[attr-defined]
 
 
 def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
@@ -106,7 +118,13 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
     wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, kernel_wheel("wrong_scale"))
     page = walk_to_verify(qtbot, wizard)
     assert page.verdict.text().startswith("✖ FAIL")
-    assert "unchanged" in page.explanation.text()
+    assert page.explanation.text().startswith(
+        "8 of 8 checks failed: the kernel's results are further from the exact answer than "
+        "PyTorch's own are allowed to be. Nothing was installed: your Python environment is as "
+        "it was.")
+    assert "What failed:" in page.details.text() and " · " in page.details.text()
+    assert "differs from the" in page.details.text()  # the numbers are in the details
+    assert not page.usage.isVisible()  # no "use it" snippet for a kernel that was not installed
     assert not page.isComplete()
     assert freeze(scratch_torch_env) == before and load_installs() == []
     assert page.install_anyway.isVisible() and page.rebuild.isVisible()
@@ -129,6 +147,12 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
     assert "ksw-probe-kernel" not in freeze(scratch_torch_env)
 
 
+def test_reverify_needs_an_install(qtbot: Any, tmp_path: Path, scratch_torch_env: Path) -> None:
+    wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, None)
+    assert wizard.start_reverify() is False  # nothing installed: the Welcome page stays
+    assert wizard.currentId() == PageId.WELCOME
+
+
 def test_reverify_from_the_welcome_page(
     qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
 ) -> None:
@@ -139,12 +163,16 @@ def test_reverify_from_the_welcome_page(
     wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, None)
     welcome = wizard.currentPage()
     assert welcome.reverify_choice.isEnabled()  # type: ignore[attr-defined]
-    welcome.reverify_choice.setChecked(True)  # type: ignore[attr-defined]
-    wizard.next()
+    assert wizard.start_reverify()  # what the "Re-verify GPU kernels" shortcut opens
     assert wizard.currentId() == PageId.VERIFY
     page = wizard.page_of(PageId.VERIFY)
     assert isinstance(page, VerifyPage)
+    assert page.title() == "Check the installed kernels again"
+    assert page.subTitle().startswith("The kernels this wizard installed are tested against "
+                                      "PyTorch again")
+    assert not wizard.steps.labels[int(PageId.BUILD)].isVisibleTo(wizard)  # a shorter path
     qtbot.waitUntil(lambda: page.task is None and bool(page.results), timeout=120_000)
     assert page.verdict.text().startswith("✔ PASS — all 1 installed kernel(s) work.")
     assert "Nothing changed since the last passing verification" in page.explanation.text()
+    assert page.explanation.text().startswith("probe in ")
     assert page.isComplete()

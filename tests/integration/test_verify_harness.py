@@ -506,7 +506,7 @@ def test_markdown_summary(tmp_path: Path) -> None:
     assert "| Result | Check | Device | dtype | Causal | Shapes | out | dv |" in text
     assert "| FAIL | cpu-float64-causal | cpu | float64 | yes |" in text
     assert "**NaN x3**" in text and "2e-15 <= 1e-09" in text
-    assert "| forward | q 4x8x1024x64 | float16 | 0.500 | 0.250 | 0.50x |" in text
+    assert "| forward | q 4x8x1024x64, float16 | 0.500 | 0.250 | - | 0.50x | - |" in text
     assert "| float64 | 1e-10 | 1e-09 |" in text
     assert "a note \\| with a pipe" in text  # table-safe
     lines = report.summary_lines()

@@ -326,7 +326,7 @@ def _sdpa(torch, q, k, v, causal):
 
 def timings_sm90(h, kernel):
     torch = h.torch
-    b, s_k, h_q = (4, 1024, 128) if h.quick else (8, 2048, 128)
+    b, s_k, h_q = 8, 4096, 128  # decoding one token for 8 requests with 4k tokens cached
     dev, dtype = torch.device("cuda"), torch.bfloat16
     per_seq = s_k // BLOCK
     q = (h.randn([b, 1, h_q, D_QK], dtype, dev, 90000) / 10).clamp(-1, 1)
@@ -349,12 +349,20 @@ def timings_sm90(h, kernel):
             ),
             lambda: _sdpa(torch, qt, kt, vt, False),
             note="SDPA on the same data, contiguous KV, one KV head shared by all query heads",
+            label=hc.timing_label(
+                "bfloat16", "decoding", (b, "batch {n}"), (s_k, "{n} cached tokens"),
+                (h_q, "{n} query heads"), f"head size {D_QK}",
+            ),
         )
 
 
 def timings_sm100(h, kernel):
     torch = h.torch
-    b, s, heads, d = (2, 2048, 16, 128) if h.quick else (2, 4096, 16, 128)
+    b, s, heads, d = 2, 4096, 16, 128
+    label = hc.timing_label(
+        "bfloat16", (b, "batch {n}"), (s, "{n} tokens"), (heads, "{n} heads"),
+        (d, "head size {n}"), causal=True,
+    )
     dev, dtype = torch.device("cuda"), torch.bfloat16
     q, k, v, dout = (h.randn([b * s, heads, d], dtype, dev, 90000 + i) for i in range(4))
     cu = torch.arange(0, (b + 1) * s, s, dtype=torch.int32, device=dev)
@@ -375,6 +383,7 @@ def timings_sm100(h, kernel):
             lambda: kern(q, k, v),
             lambda: _sdpa(torch, qt, kt, vt, True),
             note="causal",
+            label=label,
         )
     qg, kg, vg = (t.clone().requires_grad_(True) for t in (q, k, v))
     qtg, ktg, vtg = (t.clone().requires_grad_(True) for t in (qt, kt, vt))
@@ -388,7 +397,9 @@ def timings_sm100(h, kernel):
     if h.backward_broken:
         h.note("forward+backward was not timed: the backward pass failed its check.")
     else:
-        hc.time_pair(h, "forward+backward", shapes, "bfloat16", kernel_fwd_bwd, sdpa_fwd_bwd)
+        hc.time_pair(
+            h, "forward+backward", shapes, "bfloat16", kernel_fwd_bwd, sdpa_fwd_bwd, label=label
+        )
 
 
 def run(h):

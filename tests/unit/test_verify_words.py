@@ -1,0 +1,102 @@
+"""The Verify page's plain words, from real reports: checks named in words, one sentence for the
+verdict, speed lines that say what was compared (recorded H100 reports, and reports the real
+harness wrote for the test kernels of tests/data/bad_kernels)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from build_backend.verify import Timing, VerifyReport
+from build_backend.verify.words import (
+    case_words,
+    failure_details,
+    speed_text,
+    timing_what,
+    verdict_sentence,
+)
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "verify"
+
+
+def report(name: str) -> VerifyReport:
+    return VerifyReport.from_json(json.loads((DATA / name).read_text(encoding="utf-8")))
+
+
+def test_probe_checks_are_named_in_words() -> None:
+    probe = report("h100-probe-report.json")
+    words = {case.name: case_words(case) for case in probe.cases}
+    assert words["cuda-float16-causal-b2h4s256d64"] == (
+        "float16 · causal · 256 tokens · head size 64")
+    assert words["cpu-float64-full-b2h3s77d32-scale0.3"] == (
+        "float64 · full attention · 77 tokens · head size 32 · scale 0.3 · on the CPU")
+    assert len(set(words.values())) == len(words)  # every check reads differently
+
+
+def test_flashmla_decoding_checks_are_named_in_words() -> None:
+    mla = report("h100-flashmla-report.json")
+    words = [case_words(case) for case in mla.cases]
+    assert words[0].startswith("decoding · bfloat16 · full attention · 140 cached tokens")
+    assert "16 heads" in words[0]
+    assert "cached tokens" in words[1] and "–" in words[1]  # varying lengths: a range
+
+
+def test_flash_attn_cases_name_query_key_lengths_and_grouped_heads() -> None:
+    base = report("h100-probe-report.json").cases[0]
+    func = replace(base, name="func-float16-causal-b2-sq113-sk250-h8kv2-d128",
+                   dtype="float16", causal=True, device="cuda",
+                   layout="batch, seqlen, heads, head_dim",
+                   shapes={"q": (2, 113, 8, 128), "k": (2, 250, 2, 128), "v": (2, 250, 2, 128)},
+                   extra={})
+    assert case_words(func) == ("float16 · causal · 113 queries, 250 keys · 8 query heads "
+                                "sharing 2 key/value heads · head size 128")
+    varlen = replace(func, layout="total_tokens, heads, head_dim", causal=False,
+                     shapes={"q": (181, 4, 64), "k": (181, 4, 64),
+                             "seqlens_q": (37, 128, 16), "seqlens_k": (37, 128, 16)})
+    assert case_words(varlen) == ("float16 · full attention · 3 sequences of 16–128 tokens · "
+                                  "head size 64")
+
+
+def test_verdicts_are_one_plain_sentence() -> None:
+    probe = report("h100-probe-report.json")
+    assert verdict_sentence(probe, installed=True) == (
+        "The kernel computes the same results as PyTorch in all 20 checks, and it is installed.")
+    assert failure_details(probe) == []
+
+
+def test_speed_of_an_old_report_says_what_was_timed_and_compared() -> None:
+    probe = report("h100-probe-report.json")
+    speed = speed_text(probe)
+    assert speed.heading == "Speed, measured on float16 · q 4×8×1024×64 · k 4×8×1024×64 · " \
+                            "v 4×8×1024×64:"
+    assert speed.lines[0].startswith("Forward pass: 4.69 ms — 91× slower than PyTorch's "
+                                     "built-in attention")
+    assert "plain math attention could not be timed" in speed.lines[0]  # not measured then
+
+
+def test_speed_lines_name_both_sdpa_methods() -> None:
+    timing = Timing("forward", {"q": (2, 4096, 16, 128)}, "float16", kernel_ms=0.8,
+                    sdpa_ms=0.5, speedup=0.625, math_ms=9.6,
+                    label="float16 · batch 2 · 4,096 tokens · 16 heads · head size 128 · causal")
+    probe = replace(report("h100-probe-report.json"), timings=(timing,))
+    speed = speed_text(probe)
+    assert speed.heading == ("Speed, measured on float16 · batch 2 · 4,096 tokens · 16 heads · "
+                             "head size 128 · causal:")
+    assert speed.lines == ("Forward pass: 0.8 ms — 1.6× slower than PyTorch's built-in attention "
+                           "(SDPA, its fastest method here); 12× as fast as PyTorch's plain math "
+                           "attention.",)
+    oom = replace(timing, math_ms=None, error="math: not enough GPU memory at this size")
+    assert "plain math attention could not be timed (not enough GPU memory at this size)" in \
+        speed_text(replace(probe, timings=(oom,))).lines[0]
+    assert timing_what(timing) == timing.label
+    assert Timing.from_json(timing.to_json()) == timing  # the new fields round-trip
+
+
+def test_no_timing_on_the_cpu_is_said_plainly() -> None:
+    probe = report("h100-probe-report.json")
+    cpu_only = replace(probe, timings=(), cases=tuple(c for c in probe.cases
+                                                      if c.device == "cpu"))
+    assert speed_text(cpu_only).heading.startswith("Speed was not measured: it is measured on "
+                                                   "an NVIDIA GPU only")
+    assert speed_text(cpu_only).lines == ()
