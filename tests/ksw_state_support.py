@@ -47,12 +47,10 @@ def padded_wheel(folder: Path, kernel: str, version: str, pad: int) -> Path:
 
 
 def faults_conftest() -> Any:
-    """tests/faults/conftest.py as pytest loaded it (its run_cli, assert_clean_failure, …)."""
-    path = TESTS / "faults" / "conftest.py"
-    for module in list(sys.modules.values()):
-        if getattr(module, "__file__", None) and Path(module.__file__).resolve() == path:
-            return module
-    return _load("ksw_tests_faults_conftest", path)
+    """The fault suite's shared checks (tests/ksw_faults.py: run_cli, assert_clean_failure …)."""
+    import ksw_faults
+
+    return ksw_faults
 
 
 def _load(name: str, path: Path) -> Any:

@@ -1,6 +1,5 @@
-"""The fault suite's shared pieces: the real CLI in a subprocess, fixture source trees whose
-setup.py misbehaves, and the checks every trial makes (documented exit code, a clear message, no
-traceback, no process of the tree left, the target environment unchanged).
+"""The fault suite's fixtures and the fault table (the helpers are in tests/ksw_faults.py, an
+ordinary module: ``from ksw_faults import run_cli, ...``).
 
 Each trial's docstring is one line "fault → expected"; with ``KSW_FAULT_TABLE=path`` the suite
 writes a Markdown table (trial, expected, observed) there, for the closing note.
@@ -9,77 +8,13 @@ writes a Markdown table (trial, expected, observed) there, for the closing note.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-import textwrap
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-
-_TABLE: list[tuple[str, str, str]] = []
-
-
-def cli_env(data: Path, **extra: str) -> dict[str, str]:
-    env = dict(os.environ, KSW_DATA_DIR=str(data), PYTHONUNBUFFERED="1")
-    env.update(extra)
-    return env
-
-
-def run_cli(*args: str, data: Path, timeout: float = 300, stdin: str | None = "",
-            **extra: str) -> subprocess.CompletedProcess[str]:
-    """``python -m app --headless ARGS`` to completion (stdin empty, not a terminal)."""
-    return subprocess.run([sys.executable, "-m", "app", "--headless", *args], cwd=REPO,
-                          capture_output=True, text=True, env=cli_env(data, **extra),
-                          timeout=timeout, input=stdin)
-
-
-def start_cli(*args: str, data: Path, **extra: str) -> subprocess.Popen[str]:
-    """The CLI started in its own process group (as a terminal would), output captured."""
-    return subprocess.Popen([sys.executable, "-m", "app", "--headless", *args], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL, env=cli_env(data, **extra),
-                            start_new_session=True)
-
-
-def assert_clean_failure(result: subprocess.CompletedProcess[str], code: int,
-                         *needles: str) -> str:
-    """The documented exit code, no traceback, and every needle in the output; returns it."""
-    output = result.stdout + result.stderr
-    assert "Traceback (most recent call last)" not in output, output
-    assert result.returncode == code, f"rc={result.returncode}\n{output}"
-    for needle in needles:
-        assert needle in output, f"{needle!r} missing from:\n{output}"
-    return output
-
-
-def processes_with(marker: str) -> list[psutil.Process]:
-    """Live processes whose command line or environment carries ``marker``."""
-    found = []
-    for proc in psutil.process_iter(["cmdline", "pid"]):
-        try:
-            if any(marker in part for part in (proc.info["cmdline"] or [])):
-                found.append(proc)
-                continue
-            if marker in "".join(f"{k}={v}" for k, v in proc.environ().items()):
-                found.append(proc)
-        except (psutil.Error, OSError):
-            continue
-    return [p for p in found if p.pid != os.getpid()]
-
-
-def wait_until_gone(marker: str, seconds: float = 10.0) -> list[psutil.Process]:
-    deadline = time.monotonic() + seconds
-    left = processes_with(marker)
-    while left and time.monotonic() < deadline:
-        time.sleep(0.2)
-        left = processes_with(marker)
-    return left
+from ksw_faults import TABLE, processes_with, record
 
 
 @pytest.fixture
@@ -93,54 +28,6 @@ def marker() -> Iterator[str]:
             proc.kill()
         except psutil.Error:
             pass
-
-
-SETUP_HEAD = '''
-import os, subprocess, sys, time
-from setuptools import setup
-MARKER = {marker!r}
-'''
-
-SETUP_BODIES = {
-    # runs forever, printing now and then (a compile that never ends)
-    "hang": "print('compiling forever', flush=True)\nwhile True:\n    time.sleep(0.5)\n",
-    # starts a grandchild in the same session and one in a new session, then hangs
-    "grandchildren": textwrap.dedent('''
-        code = "import time\\nwhile True: time.sleep(0.5)"
-        subprocess.Popen([sys.executable, "-c", code, MARKER])
-        subprocess.Popen([sys.executable, "-c", code, MARKER], start_new_session=True)
-        print("started grandchildren", flush=True)
-        while True:
-            time.sleep(0.5)
-    '''),
-    # output that is not UTF-8, then a normal failure
-    "invalid_utf8": textwrap.dedent('''
-        sys.stdout.buffer.write(b"caf\\xe9 \\xff\\xfe garbage\\n")
-        sys.stdout.flush()
-        sys.exit("error: something went wrong")
-    '''),
-    # a Python exception in setup.py
-    "raise": "raise RuntimeError('setup.py exploded on purpose')\n",
-    # exits 0 without producing a wheel
-    "no_wheel": "print('did nothing', flush=True)\nsys.exit(0)\n",
-}
-
-
-def fault_source(folder: Path, kind: str, marker: str) -> Path:
-    """A source tree whose setup.py behaves as ``kind`` (see SETUP_BODIES); the marker is in
-    its path, so every process started from it carries the marker in its command line."""
-    tree = folder / f"src-{kind}-{marker}"
-    tree.mkdir(parents=True)
-    body = SETUP_HEAD.format(marker=marker) + SETUP_BODIES[kind]
-    if kind not in {"raise"}:
-        body += "\nsetup(name='ksw-fault', version='0.0.1')\n"
-    (tree / "setup.py").write_text(body, encoding="utf-8")
-    return tree
-
-
-def record(trial: str, expected: str, observed: str) -> None:
-    """Adds a row to the fault table (written at the end when KSW_FAULT_TABLE is set)."""
-    _TABLE.append((trial, expected, observed))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -158,8 +45,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = os.environ.get("KSW_FAULT_TABLE")
-    if not path or not _TABLE:
+    if not path or not TABLE:
         return
     lines = ["| trial | expected | observed |", "|---|---|---|"]
-    lines += [f"| {t} | {e} | {o} |" for t, e, o in _TABLE]
+    lines += [f"| {t} | {e} | {o} |" for t, e, o in TABLE]
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

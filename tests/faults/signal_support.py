@@ -8,7 +8,6 @@ environment), so that ``wait_until_gone(marker)`` sees all of them.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -16,25 +15,14 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import IO, Any
+
+import ksw_faults
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _fault_suite() -> ModuleType:
-    """tests/faults/conftest.py as a module of its own: ``from conftest import ...`` gets
-    whichever conftest pytest imported last (tests/gui's when both folders are named on the
-    command line), so its functions are loaded from the file itself."""
-    spec = importlib.util.spec_from_file_location("ksw_fault_suite",
-                                                  Path(__file__).with_name("conftest.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_SUITE = _fault_suite()
+_SUITE = ksw_faults
 start_cli: Callable[..., subprocess.Popen[str]] = _SUITE.start_cli
 wait_until_gone: Callable[..., list[Any]] = _SUITE.wait_until_gone
 

@@ -11,7 +11,6 @@ Python with PyTorch.
 
 from __future__ import annotations
 
-import importlib.util
 import signal
 import subprocess
 import sys
@@ -19,8 +18,8 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 
+import ksw_faults
 import pytest
 from download_testsupport import big_wheel, rewrite_wheel, tls_context
 from ksw_testsupport import pip_freeze
@@ -30,19 +29,7 @@ from build_backend.download import size_text
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from loopback_http import LoopbackServer, Resource, refused_port  # noqa: E402
 
-
-def _faults_kit() -> ModuleType:
-    """tests/faults/conftest.py by its path: ``from conftest import`` gets whichever conftest
-    was imported last when several test folders are collected in one run."""
-    spec = importlib.util.spec_from_file_location("ksw_faults_kit",
-                                                  Path(__file__).with_name("conftest.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_KIT = _faults_kit()
+_KIT = ksw_faults
 assert_clean_failure, run_cli, start_cli = (_KIT.assert_clean_failure, _KIT.run_cli,
                                             _KIT.start_cli)
 
@@ -282,12 +269,6 @@ def test_drip_then_die_then_resume(https: Https, scratch_torch_env: Path, wheel:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group is POSIX")
-@pytest.mark.xfail(
-    sys.version_info < (3, 13), strict=True,
-    reason="issue 12 item 1 (the signals work): after Ctrl-C, cli_build.run_cancellable's "
-    "second join() returns at once on Python <= 3.12 and an IndexError ends the CLI; with that "
-    "fixed this trial passes (checked with a local fix): remove this mark then",
-)
 def test_ctrl_c_during_download(https: Https, target: tuple[Path, str], wheel: Path,
                                 tmp_path: Path) -> None:
     """Ctrl-C (SIGINT) during a slow download → exit 130, "cancelled; nothing was installed", the part kept and said so"""  # noqa: E501

@@ -12,7 +12,7 @@ import json
 import textwrap
 from pathlib import Path
 
-from conftest import assert_clean_failure, run_cli, wait_until_gone
+from ksw_faults import assert_clean_failure, run_cli, wait_until_gone
 
 FAKE_NINJA = textwrap.dedent('''
     import os, sys, time

@@ -3,29 +3,12 @@ removed Python's own installer of pip, as Debian and Ubuntu do."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from types import ModuleType
 
-
-def _fault_helpers() -> ModuleType:
-    """tests/faults/conftest.py by its path: ``from conftest import`` finds whichever
-    conftest pytest loaded last when several test folders run together."""
-    name = "ksw_faults_conftest"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-assert_clean_failure = _fault_helpers().assert_clean_failure
-run_cli = _fault_helpers().run_cli
+from ksw_faults import assert_clean_failure, run_cli  # noqa: E402
 
 # What Debian's and Ubuntu's patched ensurepip prints for the system Python (python3.11
 # 3.11.2-6, Lib/ensurepip/__init__.py), and it exits 1.

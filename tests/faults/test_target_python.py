@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import assert_clean_failure, run_cli, wait_until_gone
+from ksw_faults import assert_clean_failure, run_cli, wait_until_gone
 from ksw_target_pythons import answering_python, real_python, recorded_python2, torch_crash_env
 from ksw_testsupport import pip_freeze
 

@@ -7,37 +7,19 @@ Each trial runs the real CLI (``conftest.run_cli``: standard input empty, not a 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
+import ksw_faults
 import pytest
 from ksw_testsupport import pip_freeze
 
 from build_backend.cli import build_parser
 from build_backend.errors import ExitCode
 
-
-def _fault_conftest() -> ModuleType:
-    """tests/faults/conftest.py's helpers. ``from conftest import …`` finds whichever
-    conftest pytest imported last when several test folders run together, so the module is
-    looked up by its file (loaded under its own name if pytest has not loaded it)."""
-    path = Path(__file__).with_name("conftest.py").resolve()
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        if file and Path(file).resolve() == path:
-            return module
-    spec = importlib.util.spec_from_file_location("ksw_fault_conftest", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-_faults = _fault_conftest()
+_faults = ksw_faults
 run_cli = _faults.run_cli
 assert_clean_failure = _faults.assert_clean_failure
 
