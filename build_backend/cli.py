@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
     build_cmd.add_argument("--replay", metavar="FILE", type=Path,
                            help="plan for a recorded machine (a file written by 'detect "
-                           "--record') instead of this one's GPUs")
+                           "--record') instead of this one's GPUs (default: this computer)")
     build_cmd.add_argument("--no-install", action="store_true",
                            help="stop after the verification; do not install")
     build_cmd.add_argument("--skip-verify", action="store_true",
@@ -131,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--prebuilt", nargs="?", const=True, default=False, metavar="URL",
                            help="download a matching prebuilt wheel instead of building; with "
                            "URL, that wheel (a mirror, or one you found; a published digest "
-                           "as URL#sha256=HEX)")
+                           "as URL#sha256=HEX; default: build from source)")
     build_cmd.add_argument("--force", action="store_true",
                            help="build even if the catalog says the kernel does not fit")
     build_cmd.add_argument("--plan-only", action="store_true",
@@ -196,7 +196,9 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     # Ctrl-C, SIGTERM, SIGHUP: the running step stops its whole process tree, the log is
     # finished, and the exit code is 128 + the signal (130, 143, 129); see lifetime.py.
     with guard(out=sys.stderr, terminal=True) as life:
-        return life.exit_code(_run(args, stream, as_json))
+        # sys.stdout again: inside the guard it is the stream that stops writing, without an
+        # error, once the terminal has hung up
+        return life.exit_code(_run(args, out if out is not None else sys.stdout, as_json))
 
 
 def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:

@@ -39,8 +39,10 @@ def add_parsers(commands: Any) -> None:
         "before it (or nothing, if nothing was). The install record of what comes back "
         "returns too.",
     )
-    rollback.add_argument("--kernel", help="the kernel (or distribution) to roll back")
-    rollback.add_argument("--python", type=Path, help="the environment it is installed in")
+    rollback.add_argument("--kernel", help="the kernel (or distribution) to roll back "
+                          "(default: the one install the wizard recorded, if only one)")
+    rollback.add_argument("--python", type=Path, help="the environment it is installed in "
+                          "(default: any environment with a matching install)")
 
 
 def announce_recovery(err: TextIO) -> None:

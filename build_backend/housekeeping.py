@@ -234,13 +234,18 @@ def _paths_in(value: Any) -> Iterator[Path]:
 
 
 def recorded_paths(root: Path | None = None) -> list[Path] | None:
-    """Every path the data folder's state files (``installs.json`` and the other ``*.json``
-    there) point to; None when ``installs.json`` exists but cannot be read (then nothing it
-    might point to may go)."""
+    """Every path the data folder's state files (``installs.json``, its previous copy and the
+    other ``*.json`` there) point to; None when ``installs.json`` cannot be read or a damaged
+    copy of it was kept aside (then nothing it might point to may go)."""
     base = root if root is not None else data_dir(create=False)
     found: list[Path] = []
     for state in _children(base):
-        if state.suffix != ".json" or not state.is_file():
+        if state.name.startswith("installs.json.damaged"):
+            # a damaged install list kept aside at a start (statefile.py): what it pointed to
+            # cannot be read, so nothing it may have pointed to goes until it is removed
+            return None
+        if not state.is_file() or not (state.suffix == ".json"
+                                       or state.name.endswith(".json.prev")):
             continue
         try:
             found += _paths_in(json.loads(state.read_text(encoding="utf-8")))

@@ -57,7 +57,7 @@ from .installs import (
     write_receipt,
 )
 from .locks import Held, LockBusy, hold
-from .paths import backups_dir, env_lock_path, journal_dir, timestamp
+from .paths import backups_dir, data_dir, env_lock_path, journal_dir, timestamp
 from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
@@ -558,6 +558,12 @@ def has_journals() -> bool:
 def startup_notices() -> list[str]:
     """What a start of the wizard (GUI or CLI) must tell first: a damaged install list that
     was repaired, and installs that were cut off and have now been finished or rolled back."""
+    try:
+        if not data_dir(create=False).is_dir():
+            return []  # a first start: nothing to recover, and no data folder is made for it
+    except OSError:
+        pass
+
     def repaired() -> list[str]:
         return list(read_installs().notices)
 

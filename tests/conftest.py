@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from ksw_testsupport import pip_freeze  # noqa: F401 - re-exported for the tests
 
 TORCH_PIN = "torch==2.13.0"
@@ -43,15 +44,17 @@ def make_venv(name: str, packages: list[str]) -> Path:
     tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
     venv = cache_root() / f"{name}-{tag}"
     marker = venv / ".complete"
-    if marker.exists() and venv_python(venv).exists():
-        return venv_python(venv)
-    shutil.rmtree(venv, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    if packages:
-        subprocess.run(
-            [str(venv_python(venv)), "-m", "pip", "install", "-q", *packages], check=True
-        )
-    marker.write_text("\n".join(packages) + "\n", encoding="utf-8")
+    # the test workers (pytest-xdist) share the cache: one creates, the others wait for it
+    with FileLock(str(cache_root() / f"{name}-{tag}.lock")):
+        if marker.exists() and venv_python(venv).exists():
+            return venv_python(venv)
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        if packages:
+            subprocess.run(
+                [str(venv_python(venv)), "-m", "pip", "install", "-q", *packages], check=True
+            )
+        marker.write_text("\n".join(packages) + "\n", encoding="utf-8")
     return venv_python(venv)
 
 
@@ -143,7 +146,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _EXIT_STATUS and "PySide6.QtCore" in sys.modules and not os.environ.get("KSW_NO_FAST_EXIT"):
+    worker = hasattr(config, "workerinput")  # a pytest-xdist worker: leave through xdist's own exit
+    if (_EXIT_STATUS and not worker and "PySide6.QtCore" in sys.modules
+            and not os.environ.get("KSW_NO_FAST_EXIT")):
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_EXIT_STATUS[-1])

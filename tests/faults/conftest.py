@@ -32,21 +32,32 @@ def marker() -> Iterator[str]:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Puts each trial's "fault → expected" line on its report (it travels from a pytest-xdist
+    worker to the main process, which writes the table)."""
     outcome = yield
     report = outcome.get_result()
+    if report.when == "call":
+        function = getattr(item, "function", None)
+        doc = ((function.__doc__ if function else None) or "").strip().splitlines()
+        report.user_properties.append(("fault_line", doc[0] if doc else item.name))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     if report.when != "call" or not os.environ.get("KSW_FAULT_TABLE"):
         return
-    doc = (getattr(item, "function", None).__doc__ or "").strip().splitlines()  # type: ignore[union-attr]
-    line = doc[0] if doc else item.name
+    line = dict(report.user_properties).get("fault_line")
+    if not isinstance(line, str):
+        return
     fault, _, expected = line.partition("→")
     observed = "as expected" if report.passed else ("skipped" if report.skipped else "FAILED")
-    record(f"{item.name}: {fault.strip()}", expected.strip(), observed)
+    name = report.nodeid.split("::")[-1]
+    record(f"{name}: {fault.strip()}", expected.strip(), observed)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     path = os.environ.get("KSW_FAULT_TABLE")
-    if not path or not TABLE:
+    if not path or not TABLE or hasattr(session.config, "workerinput"):
         return
     lines = ["| trial | expected | observed |", "|---|---|---|"]
-    lines += [f"| {t} | {e} | {o} |" for t, e, o in TABLE]
+    lines += [f"| {t} | {e} | {o} |" for t, e, o in sorted(TABLE)]
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

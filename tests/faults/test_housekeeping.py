@@ -112,7 +112,7 @@ def test_clean_json_reports_sizes(tmp_path: Path) -> None:
 
 
 def test_clean_with_damaged_install_records(tmp_path: Path) -> None:
-    """installs.json damaged → clean --all keeps every staged build; the file left as it was"""
+    """installs.json damaged → clean --all keeps every staged build; the file kept aside"""
     data = tmp_path / "data"
     old_builds(data, "probe", STAMPS[:4])
     damaged = data / "installs.json"
@@ -120,7 +120,10 @@ def test_clean_with_damaged_install_records(tmp_path: Path) -> None:
     output = ok(cli("clean", "--all", data=data, build_root=tmp_path / "b"))
     assert len(staged(data)) == 4
     assert output.count("installs.json is damaged: it may point here") == 4
-    assert damaged.read_bytes() == b'[{"name": "ksw-probe-kernel", "wheel": "/x/y.whl"'
+    # the start set the damaged file aside (said so) and kept its bytes
+    kept = list(data.glob("installs.json.damaged*"))
+    assert len(kept) == 1 and "installs.json" in output
+    assert kept[0].read_bytes() == b'[{"name": "ksw-probe-kernel", "wheel": "/x/y.whl"'
 
 
 def test_clean_when_a_folder_cannot_be_removed(tmp_path: Path) -> None:

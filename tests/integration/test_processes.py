@@ -23,6 +23,7 @@ import pytest
 from build_backend.errors import Cancelled, ProcessStartError, ProcessTimeout, WizardError
 from build_backend.processes import (
     MARKER_VAR,
+    MULTICAST_OFF,
     EnvChange,
     EnvMode,
     QuoteStyle,
@@ -296,7 +297,14 @@ def test_child_environment_applies_changes_in_order_and_unsets() -> None:
         {"P": "base", "PYTHONHOME": "/frozen", "HF_TOKEN": "t"},
         unset=["PYTHONHOME"],
     )
-    assert env == {"A": "2", "P": os.pathsep.join(["y", "x", "base"])}
+    assert env == {"A": "2", "P": os.pathsep.join(["y", "x", "base"]), **MULTICAST_OFF}
+
+
+def test_nvlink_multicast_is_off_in_every_child_unless_the_user_set_it() -> None:
+    env = child_environment([], {"NCCL_NVLS_ENABLE": "1"})
+    assert env["NCCL_NVLS_ENABLE"] == "1"  # the user's own choice is kept
+    assert env["TORCH_SYMM_MEM_DISABLE_MULTICAST"] == "1"
+    assert env["NVSHMEM_DISABLE_NVLS"] == "1"
 
 
 # -- quoting ----------------------------------------------------------------------------------
