@@ -22,6 +22,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from build_backend.errors import WizardError
 from build_backend.paths import check_data_dir, storage_error
 
+from .i18n import tr
+
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 
 # Dialogs open at the moment (non-blocking: an exception may come while another is shown).
@@ -33,15 +35,15 @@ def error_box(parent: QWidget | None, exc: BaseException, details: str = "") -> 
     error = storage_error(exc) if isinstance(exc, OSError) else exc
     box = QMessageBox(parent)
     box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("Kernel Setup Wizard")
+    box.setWindowTitle(tr("Kernel Setup Wizard"))
     if isinstance(error, WizardError):
         box.setText(error.what)
         box.setInformativeText(f"What to do: {error.hint}" if error.hint else "")
         box.setDetailedText("\n\n".join(part for part in (error.why, details) if part))
     else:
         box.setText(f"Something went wrong inside the wizard: {type(error).__name__}: {error}")
-        box.setInformativeText("Your environment was not changed by this. You can go on; if "
-                               "it happens again, please report it with the details below.")
+        box.setInformativeText(tr("Your environment was not changed by this. You can go on; if "
+                               "it happens again, please report it with the details below."))
         box.setDetailedText(details)
     box.setStandardButtons(QMessageBox.StandardButton.Ok)
     return box

@@ -23,6 +23,7 @@ from build_backend.resources import resource_path
 from build_backend.session import Session, SessionServices, Stage
 from build_backend.terminal import duration as format_duration
 
+from .i18n import N_, install_translator, tr
 from .pages.base import SessionPage
 from .widgets.dialogs import ask
 from .widgets.steps import StepList
@@ -37,21 +38,21 @@ FRAME = QSize(16, 40)  # what the window frame and title bar add around the wiza
 
 # -- the texts (one place) ---------------------------------------------------------------------
 
-TITLE = "Kernel Setup Wizard"
+TITLE = N_("Kernel Setup Wizard")
 STEP_NAMES = {
-    PageId.WELCOME: "Welcome",
-    PageId.HARDWARE: "Hardware",
-    PageId.PREREQS: "Prerequisites",
-    PageId.KERNEL: "Kernel",
-    PageId.BUILD: "Build",
-    PageId.VERIFY: "Verify",
-    PageId.DONE: "Done",
+    PageId.WELCOME: N_("Welcome"),
+    PageId.HARDWARE: N_("Hardware"),
+    PageId.PREREQS: N_("Prerequisites"),
+    PageId.KERNEL: N_("Kernel"),
+    PageId.BUILD: N_("Build"),
+    PageId.VERIFY: N_("Verify"),
+    PageId.DONE: N_("Done"),
 }
-QUIT_TITLE = "Quit without installing?"
-QUIT_TEXT = ("The kernel was built (that took {took}) but it is not installed yet. If you quit "
-             "now, the next run has to build it again.")
-QUIT_DO = "Quit"
-QUIT_DONT = "Keep the wizard open"
+QUIT_TITLE = N_("Quit without installing?")
+QUIT_TEXT = N_("The kernel was built (that took {took}) but it is not installed yet. If you "
+                "quit now, the next run has to build it again.")
+QUIT_DO = N_("Quit")
+QUIT_DONT = N_("Keep the wizard open")
 
 
 def initial_size(available: QSize) -> QSize:
@@ -91,7 +92,7 @@ class InstallerWizard(QWizard):
         super().__init__()
         self.session = Session(services if services is not None else SessionServices())
         platform_name = current_platform().name
-        self.setWindowTitle(TITLE)
+        self.setWindowTitle(tr(TITLE))
         self.setWindowIcon(window_icon(platform_name))
         style = wizard_style(platform_name)
         if style is not None:
@@ -102,7 +103,7 @@ class InstallerWizard(QWizard):
         self.setOption(QWizard.WizardOption.NoCancelButtonOnLastPage, True)
         self.setMinimumSize(MIN_SIZE)
         self.resize(DEFAULT_SIZE)
-        self.steps = StepList([(int(page_id), name) for page_id, name in STEP_NAMES.items()])
+        self.steps = StepList([(int(page_id), tr(name)) for page_id, name in STEP_NAMES.items()])
         self.setSideWidget(self.steps)
         self.currentIdChanged.connect(self._show_step)
 
@@ -174,8 +175,8 @@ class InstallerWizard(QWizard):
             if not page.prepare_close(self._close):
                 return
         took = self.lost_work()
-        if took is not None and not ask(self, QUIT_TITLE, QUIT_TEXT.format(took=took), QUIT_DO,
-                                        QUIT_DONT):
+        if took is not None and not ask(self, tr(QUIT_TITLE), tr(QUIT_TEXT).format(took=took),
+                                        tr(QUIT_DO), tr(QUIT_DONT)):
             return
         self._close()
 
@@ -225,6 +226,7 @@ def run_gui(resume: bool = False, reverify: bool = False) -> int:
     app = QApplication.instance() or QApplication(sys.argv)
     assert isinstance(app, QApplication)
     app.setApplicationName(TITLE)
+    install_translator(app)  # the system's language (KSW_LANG overrides), when shipped
     app.setApplicationVersion(__version__)
     app.setAttribute(Qt.ApplicationAttribute.AA_DontShowIconsInMenus, False)
     from build_backend.errors import ExitCode

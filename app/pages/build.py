@@ -39,6 +39,7 @@ from build_backend.plan import BuildPlan
 from build_backend.terminal import duration as format_duration
 from build_backend.terminal import time_left
 
+from ..i18n import N_, Texts, tr
 from ..widgets.banner import Banner, Tone
 from ..widgets.dialogs import ask
 from ..widgets.log_view import LogView
@@ -48,23 +49,23 @@ from .base import SessionPage
 from .navigation import lock_back
 
 STEP_TITLES = {
-    Step.DOWNLOAD: "Download the prebuilt wheel",
-    Step.SOURCE: "Get the source",
-    Step.PATCH: "Apply patches",
-    Step.COMPILE: "Compile",
-    Step.LINK: "Link",
-    Step.WHEEL: "Package the wheel",
+    Step.DOWNLOAD: N_("Download the prebuilt wheel"),
+    Step.SOURCE: N_("Get the source"),
+    Step.PATCH: N_("Apply patches"),
+    Step.COMPILE: N_("Compile"),
+    Step.LINK: N_("Link"),
+    Step.WHEEL: N_("Package the wheel"),
 }
 STATE_TEXT = {
-    StepState.RUNNING: "running…",
-    StepState.DONE: "done",
-    StepState.FAILED: "failed",
-    StepState.CANCELLED: "cancelled",
+    StepState.RUNNING: N_("running…"),
+    StepState.DONE: N_("done"),
+    StepState.FAILED: N_("failed"),
+    StepState.CANCELLED: N_("cancelled"),
 }
 
 # -- the texts (one place) ---------------------------------------------------------------------
 
-TEXT = {
+TEXT = Texts("Build", {
     "jobs_one": "Compiling one file at a time: this computer's processor and memory allow no "
                 "more. The details are under “What will run”.",
     "jobs_many": "Compiling {jobs} files at a time: as many as this computer's processor and "
@@ -81,14 +82,14 @@ TEXT = {
     "close_do": "Stop and close",
     "cancelled": "The build was cancelled; nothing was installed.",
     "cancelled_hint": "Click “Build again” to start it over, or Back to choose something else.",
-}
+})
 
 
 class BuildPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
-        self.setTitle("Build")
-        self.setSubTitle("The kernel is compiled into a wheel. Nothing is installed yet.")
+        self.setTitle(tr("Build"))
+        self.setSubTitle(tr("The kernel is compiled into a wheel. Nothing is installed yet."))
         self.job: BuildSession | None = None
         self._built_for: tuple[object, ...] | None = None
         self.plan: BuildPlan | None = None
@@ -101,12 +102,12 @@ class BuildPage(SessionPage):
 
         plan_row = QHBoxLayout()
         self.plan_toggle = QToolButton()
-        self.plan_toggle.setText("What will run")
+        self.plan_toggle.setText(tr("What will run"))
         self.plan_toggle.setCheckable(True)
         self.plan_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.plan_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.plan_toggle.toggled.connect(self._toggle_plan)
-        self.copy_plan = QPushButton("Copy the commands")
+        self.copy_plan = QPushButton(tr("Copy the commands"))
         self.copy_plan.clicked.connect(self._copy_plan)
         plan_row.addWidget(self.plan_toggle)
         plan_row.addStretch(1)
@@ -121,11 +122,11 @@ class BuildPage(SessionPage):
         progress_row = QHBoxLayout()
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)  # busy until the number of units is known
-        self.progress.setFormat("%v / %m units")
+        self.progress.setFormat(tr("%v / %m units"))
         self.eta = QLabel()  # "4 min 10 s elapsed · about 9 min left"
-        self.cancel_button = QPushButton("Cancel build")
+        self.cancel_button = QPushButton(tr("Cancel build"))
         self.cancel_button.clicked.connect(self.ask_cancel)
-        self.rebuild_button = QPushButton("Build again")
+        self.rebuild_button = QPushButton(tr("Build again"))
         self.rebuild_button.clicked.connect(self.start_build)
         self.rebuild_button.setVisible(False)
         # the same button as on the Verify page: logs, reports and this machine in one zip
@@ -285,7 +286,7 @@ class BuildPage(SessionPage):
     def cancel_now(self) -> None:
         if self.job is not None:
             self.cancel_button.setEnabled(False)
-            self.banner.show_message(Tone.INFO, "Stopping the build and its compilers…")
+            self.banner.show_message(Tone.INFO, tr("Stopping the build and its compilers…"))
             self.job.cancel()
 
     @Slot(object)
@@ -329,10 +330,10 @@ class BuildPage(SessionPage):
         elif isinstance(event, StepEvent):
             item = self._step_items.get(event.step)
             if item is None:
-                item = QTreeWidgetItem([STEP_TITLES.get(event.step, event.step.value), "", ""])
+                item = QTreeWidgetItem([tr(STEP_TITLES.get(event.step, event.step.value)), "", ""])
                 self.steps.addTopLevelItem(item)
                 self._step_items[event.step] = item
-            item.setText(1, STATE_TEXT[event.state])
+            item.setText(1, tr(STATE_TEXT[event.state]))
             if event.state is not StepState.RUNNING:
                 item.setText(2, format_duration(event.seconds))
             self.steps.resizeColumnToContents(0)
@@ -378,7 +379,7 @@ class BuildPage(SessionPage):
             else:
                 self._show_bar_state(BuildStatus.FAILED)
                 self.bundle_button.setVisible(True)
-                self.banner.show_message(Tone.ERROR, "The build stopped unexpectedly.",
+                self.banner.show_message(Tone.ERROR, tr("The build stopped unexpectedly."),
                                          str(outcome))
             self.completeChanged.emit()
             return
@@ -413,7 +414,7 @@ class BuildPage(SessionPage):
         red, and says so ("Failed after 1 / 1 steps"). None: a fresh bar for a new build."""
         bar = self.progress
         if status is None:
-            bar.setFormat("%v / %m")
+            bar.setFormat(tr("%v / %m"))
             bar.setStyleSheet("")
             return
         word = "Failed" if status is BuildStatus.FAILED else "Cancelled"

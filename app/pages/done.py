@@ -26,13 +26,14 @@ from build_backend.platforms import current as current_platform
 from build_backend.platforms.shortcuts import REVERIFY_NAME, create_shortcuts, reverify_shortcut
 from build_backend.resources import resource_path
 
+from ..i18n import Texts
 from ..widgets.banner import Banner, Tone
 from ..widgets.free_space import FreeSpaceButton
 from .base import SessionPage
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
-TEXT = {
+TEXT = Texts("Done", {
     "title": "Done",
     "subtitle_installed": "The kernel is installed.",
     "subtitle_reverify": "The installed kernels were checked again.",
@@ -64,7 +65,7 @@ TEXT = {
                     "this wizard straight at the check.",
     "shortcut_done": "Shortcut created.",
     "shortcut_failed": "The shortcut could not be created.",
-}
+})
 
 
 class DonePage(SessionPage):

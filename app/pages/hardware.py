@@ -27,6 +27,7 @@ from build_backend.platforms import current as current_platform
 from build_backend.prereqs import FixOutcome, FixStatus
 from build_backend.prereqs.pipfix import EnsurePipFix
 
+from ..i18n import Texts, tr
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.dialogs import ask
@@ -37,7 +38,7 @@ GPU_COLUMNS = ("#", "GPU", "Architecture", "Compute capability", "Memory (free /
 
 # -- the texts (one place) ---------------------------------------------------------------------
 
-TEXT = {
+TEXT = Texts("Hardware", {
     "disk": "Disk: {free} free for builds (in {folder})",
     "browse_title": "Choose the Python program of the environment",
     "filter_windows": "Python programs (python.exe pythonw.exe);;All files (*)",
@@ -49,7 +50,7 @@ TEXT = {
     "pip_confirm": "{description}\n\nThis will run:\n    {command}",
     "pip_do": "Install pip",
     "pip_dont": "Not now",
-}
+})
 
 
 def python_file_filter(platform_name: str) -> str:
@@ -68,8 +69,9 @@ def browse_start(current: Path | None, home: Path) -> Path:
 class HardwarePage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
-        self.setTitle("Your hardware")
-        self.setSubTitle("The NVIDIA GPUs and resources of this computer, and where to install.")
+        self.setTitle(tr("Your hardware"))
+        self.setSubTitle(tr("The NVIDIA GPUs and resources of this computer, and where to "
+                            "install."))
         self._detect_task: BackgroundTask | None = None
         self._inspect_task: BackgroundTask | None = None
         self._inspect_generation = 0
@@ -77,7 +79,7 @@ class HardwarePage(SessionPage):
         self._shown_env: PythonEnv | None = None
 
         layout = self.scrolled()
-        self.busy = BusyRow("Detecting GPUs and Python environments…")
+        self.busy = BusyRow(tr("Detecting GPUs and Python environments…"))
         self.busy_label = self.busy.label
         layout.addWidget(self.busy)
 
@@ -101,14 +103,14 @@ class HardwarePage(SessionPage):
         self.links_label.setWordWrap(True)
         layout.addWidget(self.links_label)
 
-        host_box = QGroupBox("This computer")
+        host_box = QGroupBox(tr("This computer"))
         host_layout = QVBoxLayout(host_box)
         self.host_label = QLabel("…")
         self.host_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         host_layout.addWidget(self.host_label)
         layout.addWidget(host_box)
 
-        env_box = QGroupBox("Install into this Python environment")
+        env_box = QGroupBox(tr("Install into this Python environment"))
         env_layout = QVBoxLayout(env_box)
         self.apps_label = QLabel()
         self.apps_label.setWordWrap(True)
@@ -118,7 +120,7 @@ class HardwarePage(SessionPage):
         self.env_combo = QComboBox()
         self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.env_combo.currentIndexChanged.connect(self._on_env_selected)
-        self.browse_button = QPushButton("Browse…")
+        self.browse_button = QPushButton(tr("Browse…"))
         self.browse_button.clicked.connect(self._browse)
         picker_row.addWidget(self.env_combo, 1)
         picker_row.addWidget(self.browse_button)
@@ -162,7 +164,7 @@ class HardwarePage(SessionPage):
     def start_detection(self) -> None:
         session = self.session
         self._set_busy("Detecting GPUs and Python environments…")
-        self.gpu_banner.show_message(Tone.INFO, "Detecting…")
+        self.gpu_banner.show_message(Tone.INFO, tr("Detecting…"))
 
         def work() -> tuple[HardwareReport, list[Candidate]]:
             return session.detect(), session.candidates
@@ -194,8 +196,8 @@ class HardwarePage(SessionPage):
         else:
             self.env_banner.show_message(
                 Tone.WARNING,
-                "No Python interpreter was found.",
-                "Click Browse… and choose the python executable of the environment to use.",
+                tr("No Python interpreter was found."),
+                tr("Click Browse… and choose the python executable of the environment to use."),
             )
             self._update_busy()
 
@@ -203,7 +205,7 @@ class HardwarePage(SessionPage):
     def _on_detect_failed(self, exc: object) -> None:
         self._detect_task = None
         self.gpu_banner.show_message(
-            Tone.ERROR, "Hardware detection failed unexpectedly.", str(exc)
+            Tone.ERROR, tr("Hardware detection failed unexpectedly."), str(exc)
         )
         self._update_busy()
 
@@ -354,7 +356,7 @@ class HardwarePage(SessionPage):
             self._show_environment(result)
         else:
             self.env_banner.show_message(
-                Tone.ERROR, "The environment could not be inspected.", str(result)
+                Tone.ERROR, tr("The environment could not be inspected."), str(result)
             )
         self._update_busy()
 

@@ -45,6 +45,7 @@ from build_backend.session import Stage
 from build_backend.toolkits import CudaToolkit, choose_toolkit
 from build_backend.wheels import WheelCandidate
 
+from ..i18n import tr
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
@@ -63,9 +64,9 @@ from .kernel_texts import (
 class KernelPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
-        self.setTitle("Kernel and version")
-        self.setSubTitle("Choose the kernel library to install. Each one says whether it fits "
-                         "this computer and, if not, exactly why.")
+        self.setTitle(tr("Kernel and version"))
+        self.setSubTitle(tr("Choose the kernel library to install. Each one says whether it fits "
+                         "this computer and, if not, exactly why."))
         self._task: BackgroundTask | None = None
         self._started = False
         self.catalog: Catalog | None = None
@@ -93,7 +94,7 @@ class KernelPage(SessionPage):
         self._scroll_area.setWidget(content)
         outer.addWidget(self._scroll_area)
         layout = QVBoxLayout(content)
-        self.busy = BusyRow("Looking for CUDA toolkits…")
+        self.busy = BusyRow(tr("Looking for CUDA toolkits…"))
         self.busy_label = self.busy.label
         layout.addWidget(self.busy)
         self.pick_banner = Banner()
@@ -106,7 +107,7 @@ class KernelPage(SessionPage):
         self.gpu_row = QWidget()
         self._gpu_layout = QHBoxLayout(self.gpu_row)
         self._gpu_layout.setContentsMargins(0, 0, 0, 0)
-        self._gpu_layout.addWidget(QLabel("Build for:"))
+        self._gpu_layout.addWidget(QLabel(tr("Build for:")))
         self.gpu_checks: dict[int, QCheckBox] = {}
         self._gpu_layout.addStretch(1)
         self.gpu_row.setVisible(False)
@@ -123,14 +124,14 @@ class KernelPage(SessionPage):
         self.details.setOpenExternalLinks(True)
         self.details.setMinimumHeight(130)
         details_column.addWidget(self.details, 1)
-        self.wsl_button = QPushButton("Use WSL2…")
-        self.wsl_button.setToolTip("How to build this kernel in WSL2 on this PC")
+        self.wsl_button = QPushButton(tr("Use WSL2…"))
+        self.wsl_button.setToolTip(tr("How to build this kernel in WSL2 on this PC"))
         self.wsl_button.clicked.connect(self._explain_wsl2)
         self.wsl_button.setVisible(False)
         # a kernel a missing prerequisite rules out: the way back to that prerequisite's Fix
         self.prereqs_button = QPushButton(GO_TO_PREREQUISITES)
-        self.prereqs_button.setToolTip("Back to the Prerequisites page, where the Fix buttons "
-                                       "are; the kernel list is checked again when you return")
+        self.prereqs_button.setToolTip(tr("Back to the Prerequisites page, where the Fix buttons "
+                                       "are; the kernel list is checked again when you return"))
         self.prereqs_button.clicked.connect(self.go_to_prerequisites)
         self.prereqs_button.setVisible(False)
         button_row = QHBoxLayout()
@@ -195,7 +196,7 @@ class KernelPage(SessionPage):
 
     def start_discovery(self) -> None:
         session = self.session
-        self.busy_label.setText("Reading the kernel catalog and looking for CUDA toolkits…")
+        self.busy_label.setText(tr("Reading the kernel catalog and looking for CUDA toolkits…"))
         self.busy.setVisible(True)
 
         def work() -> tuple[Catalog, list[CudaToolkit], str]:
@@ -225,7 +226,7 @@ class KernelPage(SessionPage):
     def _on_discovery_failed(self, exc: object) -> None:
         self._task = None
         self.busy.setVisible(False)
-        self.pick_banner.show_message(Tone.ERROR, "The kernel catalog could not be read.",
+        self.pick_banner.show_message(Tone.ERROR, tr("The kernel catalog could not be read."),
                                       str(exc))
         self.completeChanged.emit()
 
@@ -258,8 +259,8 @@ class KernelPage(SessionPage):
         if machine is None:
             self.machine = None
             self.pick_banner.show_message(
-                Tone.ERROR, "The hardware and the target Python are not known yet.",
-                "Go back to the Hardware page and choose a Python environment.")
+                Tone.ERROR, tr("The hardware and the target Python are not known yet."),
+                tr("Go back to the Hardware page and choose a Python environment."))
             self.completeChanged.emit()
             return
         checks = tuple((c.id, c.status, c.summary, c.needed_for) for c in state.checks)
@@ -422,8 +423,8 @@ class KernelPage(SessionPage):
     def _show_pick(self) -> None:
         pick = self.pick
         if pick is None:
-            self.pick_banner.show_message(Tone.ERROR, "The kernel catalog is empty.",
-                                          "Reinstall the wizard: its recipes are missing.")
+            self.pick_banner.show_message(Tone.ERROR, tr("The kernel catalog is empty."),
+                                          tr("Reinstall the wizard: its recipes are missing."))
             return
         tone = Tone.OK if pick.verdict.available else Tone.WARNING
         self.pick_banner.show_message(
@@ -510,7 +511,7 @@ class KernelPage(SessionPage):
 
     @Slot()
     def _explain_wsl2(self) -> None:
-        QMessageBox.information(self, "Build in WSL2", WSL2_STEPS)
+        QMessageBox.information(self, tr("Build in WSL2"), WSL2_STEPS)
 
 
 __all__ = ["COLUMNS", "GREY", "KernelPage"]

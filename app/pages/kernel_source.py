@@ -28,6 +28,8 @@ from build_backend.pipeline import SourceMode
 from build_backend.recommend import PREBUILT_SECONDS, HowToGet, how_to_get, minutes_text
 from build_backend.wheels import WheelCandidate
 
+from ..i18n import tr
+
 INDENT = 22  # the sub-options under a radio button
 
 
@@ -41,8 +43,8 @@ class HowToGetBox(QGroupBox):
         self.local_path: Path | None = None
         self._recipe: Recipe | None = None
         method_layout = QVBoxLayout(self)
-        self.prebuilt_choice = QRadioButton("A matching prebuilt wheel exists")
-        self.build_choice = QRadioButton("Build from source")
+        self.prebuilt_choice = QRadioButton(tr("A matching prebuilt wheel exists"))
+        self.build_choice = QRadioButton(tr("Build from source"))
         self._method_group = QButtonGroup(self)
         self._method_group.addButton(self.prebuilt_choice)
         self._method_group.addButton(self.build_choice)
@@ -61,8 +63,8 @@ class HowToGetBox(QGroupBox):
         self.source_box = QWidget()
         source_layout = QVBoxLayout(self.source_box)
         source_layout.setContentsMargins(INDENT, 0, 0, 0)
-        self.download_choice = QRadioButton("Download (git or source archive)")
-        self.local_choice = QRadioButton("Local folder or archive…")
+        self.download_choice = QRadioButton(tr("Download (git or source archive)"))
+        self.local_choice = QRadioButton(tr("Local folder or archive…"))
         self._source_group = QButtonGroup(self)
         self._source_group.addButton(self.download_choice)
         self._source_group.addButton(self.local_choice)
@@ -72,12 +74,12 @@ class HowToGetBox(QGroupBox):
         local_row = QHBoxLayout()
         local_row.addWidget(self.local_choice)
         local_row.addStretch(1)
-        self.folder_button = QPushButton("Folder…")
-        self.folder_button.setToolTip("A folder with the kernel's source (a git checkout or an "
-                                      "unpacked archive)")
+        self.folder_button = QPushButton(tr("Folder…"))
+        self.folder_button.setToolTip(tr("A folder with the kernel's source (a git checkout or an "
+                                      "unpacked archive)"))
         self.folder_button.clicked.connect(self._choose_folder)
-        self.archive_button = QPushButton("Archive…")
-        self.archive_button.setToolTip("A .tar.gz or .zip of the kernel's source")
+        self.archive_button = QPushButton(tr("Archive…"))
+        self.archive_button.setToolTip(tr("A .tar.gz or .zip of the kernel's source"))
         self.archive_button.clicked.connect(self._choose_archive)
         local_row.addWidget(self.folder_button)
         local_row.addWidget(self.archive_button)
@@ -86,7 +88,7 @@ class HowToGetBox(QGroupBox):
         self.path_label.setWordWrap(True)
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         source_layout.addWidget(self.path_label)
-        self.bundled_label = QLabel("Bundled with the wizard: nothing to download.")
+        self.bundled_label = QLabel(tr("Bundled with the wizard: nothing to download."))
         source_layout.addWidget(self.bundled_label)
         method_layout.addWidget(self.source_box)
 
@@ -148,7 +150,7 @@ class HowToGetBox(QGroupBox):
             self.build_choice.setText(f"Build from source (est. {estimate})")
             self.build_choice.setToolTip(how.build.explanation)
         else:
-            self.build_choice.setText("Build from source")
+            self.build_choice.setText(tr("Build from source"))
         self.setEnabled(fits)
         # -- source
         self.bundled_label.setVisible(bundled)
@@ -160,7 +162,7 @@ class HowToGetBox(QGroupBox):
         if bundled:
             self.path_label.setText("")
         elif prebuilt:
-            self.path_label.setText("Not needed: the prebuilt wheel is installed as it is.")
+            self.path_label.setText(tr("Not needed: the prebuilt wheel is installed as it is."))
         elif self.source_mode is SourceMode.LOCAL:
             self.path_label.setText(f"Chosen: {self.local_path}" if self.local_path else
                                     "Choose the folder or archive (.tar.gz, .zip) with the "
@@ -199,8 +201,8 @@ class HowToGetBox(QGroupBox):
     @Slot()
     def _choose_archive(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Choose the kernel's source archive", "",
-            "Source archives (*.tar.gz *.tgz *.zip);;All files (*)")
+            self, tr("Choose the kernel's source archive"), "",
+            tr("Source archives (*.tar.gz *.tgz *.zip);;All files (*)"))
         if path:
             self.set_local_path(Path(path))
 

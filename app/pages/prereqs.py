@@ -35,6 +35,7 @@ from build_backend.prereqs import (
     load_resume_state,
 )
 
+from ..i18n import tr
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
@@ -86,9 +87,9 @@ CONFIRM_DONT = "Not now"
 class PrereqsPage(SessionPage):
     def __init__(self) -> None:
         super().__init__()
-        self.setTitle("Prerequisites")
-        self.setSubTitle("Everything a build needs on this computer, checked. Where something "
-                         "is missing, the wizard can usually fix it for you.")
+        self.setTitle(tr("Prerequisites"))
+        self.setSubTitle(tr("Everything a build needs on this computer, checked. Where something "
+                         "is missing, the wizard can usually fix it for you."))
         self.facts: SystemFacts | None = None
         self.results: list[CheckResult] | None = None
         self.rows: dict[CheckId, CheckRow] = {}
@@ -106,9 +107,9 @@ class PrereqsPage(SessionPage):
 
         top = QHBoxLayout()
         self.banner = Banner()
-        self.check_all_button = QPushButton("Check all again")
-        self.check_all_button.setToolTip("Look at everything again, e.g. after you installed "
-                                         "something yourself")
+        self.check_all_button = QPushButton(tr("Check all again"))
+        self.check_all_button.setToolTip(tr("Look at everything again, e.g. after you installed "
+                                         "something yourself"))
         self.check_all_button.clicked.connect(self.start_check)
         top.addWidget(self.banner, 1)
         top.addWidget(self.check_all_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -174,8 +175,8 @@ class PrereqsPage(SessionPage):
         self._run_task(work, "Checking the compiler, CUDA toolkit, long paths and the Python "
                        "environment…")
         if self.results is None:
-            self.banner.show_message(Tone.INFO, "Checking what a build needs…",
-                                     "This takes a few seconds.")
+            self.banner.show_message(Tone.INFO, tr("Checking what a build needs…"),
+                                     tr("This takes a few seconds."))
 
     def recheck(self, check: CheckId) -> None:
         """Re-read what ``check`` looks at (refresh), then run every check again (one finding
@@ -219,7 +220,7 @@ class PrereqsPage(SessionPage):
     @Slot(object)
     def _on_check_failed(self, exc: object) -> None:
         self.task = None
-        self.banner.show_message(Tone.ERROR, "The prerequisites could not be checked.",
+        self.banner.show_message(Tone.ERROR, tr("The prerequisites could not be checked."),
                                  f"{exc}\nClick 'Check all again' to try once more.")
         self._update_busy()
 

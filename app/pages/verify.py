@@ -44,6 +44,7 @@ from build_backend.verify.words import (
     verdict_sentence,
 )
 
+from ..i18n import Texts, tr
 from ..widgets.error_chart import ErrorChart
 from ..widgets.report_bundle import ReportBundleButton
 from ..workers import BackgroundTask
@@ -65,7 +66,7 @@ RESULT_COLUMN = 1
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
-TEXT = {
+TEXT = Texts("Verify", {
     "title": "Verify",
     "subtitle": "The kernel is tested against PyTorch before anything is installed.",
     "title_reverify": "Check the installed kernels again",
@@ -100,7 +101,7 @@ TEXT = {
     "reverify_changed": "Changed since the last passing verification: {changes}.",
     "reverify_first": "There is no earlier passing verification to compare with.",
     "reverify_regressed": "These checks passed before and fail now: {checks}.",
-}
+})
 
 
 class VerifyPage(SessionPage):
@@ -118,7 +119,7 @@ class VerifyPage(SessionPage):
         self._started = False
 
         layout = self.scrolled()
-        self.verdict = QLabel("Verifying…")
+        self.verdict = QLabel(tr("Verifying…"))
         font = QFont(self.verdict.font())
         font.setPointSizeF(font.pointSizeF() * 1.5)
         font.setBold(True)
@@ -135,12 +136,12 @@ class VerifyPage(SessionPage):
 
         # what the person can do, right under the verdict (visible without scrolling)
         buttons = QHBoxLayout()
-        self.install_anyway = QPushButton("Install anyway…")
+        self.install_anyway = QPushButton(tr("Install anyway…"))
         self.install_anyway.clicked.connect(self.ask_install_anyway)
-        self.rebuild = QPushButton("Build again")
+        self.rebuild = QPushButton(tr("Build again"))
         self.rebuild.clicked.connect(self._rebuild)
-        self.rollback_button = QPushButton("Roll back")
-        self.rollback_button.setToolTip("Remove this install and restore what was there before")
+        self.rollback_button = QPushButton(tr("Roll back"))
+        self.rollback_button.setToolTip(tr("Remove this install and restore what was there before"))
         self.rollback_button.clicked.connect(self.do_rollback)
         self.report_button = QPushButton(TEXT["open_report"])
         self.report_button.clicked.connect(self.open_report)
@@ -262,10 +263,10 @@ class VerifyPage(SessionPage):
         if self.task is None:
             return True
         answer = QMessageBox.question(
-            self, "Stop and close?",
-            "The kernel is being verified or installed. Stop the verification and close the "
+            self, tr("Stop and close?"),
+            tr("The kernel is being verified or installed. Stop the verification and close the "
             "wizard? An install that has already begun is finished first, so your environment "
-            "is never left half-installed.",
+            "is never left half-installed."),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
@@ -431,10 +432,10 @@ class VerifyPage(SessionPage):
             return False
         answer = QMessageBox.warning(
             self,
-            "Install a kernel that failed verification?",
-            "This kernel did not compute correctly in the checks (or could not be checked). "
+            tr("Install a kernel that failed verification?"),
+            tr("This kernel did not compute correctly in the checks (or could not be checked). "
             "Programs that use it may give wrong results without any error.\n\n"
-            "Install it anyway? (The wizard keeps what it replaces, so you can roll back.)",
+            "Install it anyway? (The wizard keeps what it replaces, so you can roll back.)"),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
             QMessageBox.StandardButton.No,
         )
@@ -450,7 +451,7 @@ class VerifyPage(SessionPage):
         self.installed = result  # the session's verification names it (the Done page)
         self.install_anyway.setVisible(False)
         self.rollback_button.setVisible(True)
-        self.verdict.setText("⚠ Installed although the verification failed.")
+        self.verdict.setText(tr("⚠ Installed although the verification failed."))
         self.verdict.setStyleSheet("color: #8a5a00;")
         replaced = (f"It replaced {result.previous.name} {result.previous.version}, which is "
                     "kept: Roll back puts it back." if result.previous is not None else
@@ -464,7 +465,7 @@ class VerifyPage(SessionPage):
     def do_rollback(self) -> None:
         if self.installed is None:
             return
-        self.verdict.setText("Rolling back…")
+        self.verdict.setText(tr("Rolling back…"))
         self._run(self.session.rollback, self._on_rolled_back)
 
     @Slot(object)
@@ -474,7 +475,7 @@ class VerifyPage(SessionPage):
         self.installed = None
         self.rolled_back = result  # Next leads on to the summary
         self.rollback_button.setVisible(False)
-        self.verdict.setText("↩ Rolled back: the environment is as it was before.")
+        self.verdict.setText(tr("↩ Rolled back: the environment is as it was before."))
         self.verdict.setStyleSheet("")
         self.explanation.setText(result.message)
         self._lock_back()

@@ -7,10 +7,11 @@ import html
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QLabel, QRadioButton
 
+from ..i18n import N_, Texts, tr
 from ..workers import BackgroundTask
 from .base import SessionPage
 
-INTRO = """\
+INTRO = N_("""\
 <p>This wizard installs a fast attention kernel library (FlashAttention&nbsp;2, FlashMLA, or the
 small <i>probe</i> kernel) into a Python environment of your choice, and proves that it computes
 correctly on your GPU.</p>
@@ -28,10 +29,10 @@ where something is missing the wizard offers to fix it.</li>
 CPU probe kernel), a Python environment (PyTorch can be installed for you), an internet
 connection or a local copy of the kernel's source, and several GB of free disk space.
 Nothing is changed on your computer until you confirm it.</p>
-"""
+""")
 
 
-TEXT = {
+TEXT = Texts("Welcome", {
     "title": "Welcome to the Kernel Setup Wizard",
     "install": "Install and verify a kernel",
     "reverify": "Check the installed kernels again (after a driver or PyTorch update)",
@@ -40,7 +41,7 @@ TEXT = {
     "nothing_tip": "Nothing has been installed by this wizard yet. Once a kernel is installed "
                    "and verified, come back here after driver or PyTorch updates to check it "
                    "again.",
-}
+})
 
 
 class WelcomePage(SessionPage):
@@ -48,7 +49,7 @@ class WelcomePage(SessionPage):
         super().__init__()
         self.setTitle(TEXT["title"])
         layout = self.scrolled()
-        intro = QLabel(INTRO)
+        intro = QLabel(tr(INTRO))
         intro.setWordWrap(True)
         intro.setTextFormat(intro.textFormat().RichText)
         layout.addWidget(intro)

@@ -39,6 +39,7 @@ from build_backend.prereqs import (
 )
 from build_backend.prereqs import FixStatus as FixStatusEnum
 
+from ..i18n import tr
 from .banner import Tone
 
 # status → (symbol, word, foreground, background)
@@ -95,14 +96,14 @@ class CheckRow(QFrame):
         head = QHBoxLayout()
         self.title_label = QLabel()
         self.details_toggle = QToolButton()
-        self.details_toggle.setText("Details")
+        self.details_toggle.setText(tr("Details"))
         self.details_toggle.setCheckable(True)
         self.details_toggle.setAutoRaise(True)
         self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.details_toggle.toggled.connect(self._toggle_details)
-        self.recheck_button = QPushButton("Re-check")
-        self.recheck_button.setToolTip("Look again (after you changed something yourself)")
+        self.recheck_button = QPushButton(tr("Re-check"))
+        self.recheck_button.setToolTip(tr("Look again (after you changed something yourself)"))
         self.recheck_button.clicked.connect(lambda: self.recheck_clicked.emit(self))
         head.addWidget(self.title_label)
         head.addStretch(1)
@@ -125,7 +126,7 @@ class CheckRow(QFrame):
         self.action_label = QLabel()
         self.action_label.setWordWrap(True)
         self.action_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.fix_button = QPushButton("Fix")
+        self.fix_button = QPushButton(tr("Fix"))
         self.fix_button.clicked.connect(lambda: self.fix_clicked.emit(self))
         actions.addWidget(self.action_label, 1)
         actions.addWidget(self.fix_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -147,8 +148,8 @@ class CheckRow(QFrame):
         self.command_text.setReadOnly(True)
         self.command_text.setFont(mono)
         self.command_text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.setToolTip("Copy the commands to the clipboard")
+        self.copy_button = QPushButton(tr("Copy"))
+        self.copy_button.setToolTip(tr("Copy the commands to the clipboard"))
         self.copy_button.clicked.connect(self.copy_command)
         command_row.addWidget(self.command_text, 1)
         command_row.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -177,7 +178,7 @@ class CheckRow(QFrame):
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)
         self.progress.setMaximumHeight(16)
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.clicked.connect(lambda: self.cancel_clicked.emit(self))
         progress_row.addWidget(self.progress_text)
         progress_row.addWidget(self.progress, 1)
@@ -370,7 +371,7 @@ class CheckRow(QFrame):
     @Slot()
     def copy_command(self) -> None:
         QGuiApplication.clipboard().setText(self.command_text.toPlainText())
-        self.copy_button.setText("Copied")
+        self.copy_button.setText(tr("Copied"))
 
 
 def _html(text: str) -> str:

@@ -17,11 +17,13 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 from build_backend.verify import VerifyCase, VerifyReport
 from build_backend.verify.words import case_words
 
-TEXT = {
+from ..i18n import Texts
+
+TEXT = Texts("ErrorChart", {
     "errors": "largest error, as a share of the allowed error (log scale)",
     "limit": "allowed",
     "speed": "speed compared with PyTorch's built-in attention (right of 1× is faster)",
-}
+})
 LOW, HIGH = 1e-4, 1e2  # ratios shown: from 1/10000 of the tolerance to 100× over it
 ROW = 18
 

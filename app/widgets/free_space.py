@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from build_backend.housekeeping import CleanPlan, CleanResult, clean, format_size, plan_clean
 
+from ..i18n import tr
 from ..workers import BackgroundTask
 
 MAX_LISTED = 8
@@ -26,8 +27,8 @@ class FreeSpaceButton(QPushButton):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Free space…", parent)
-        self.setToolTip("Remove old builds and downloaded sources that nothing uses any more "
-                        "(installed kernels, their backups and reports are kept).")
+        self.setToolTip(tr("Remove old builds and downloaded sources that nothing uses any more "
+                        "(installed kernels, their backups and reports are kept)."))
         self.dialog: QMessageBox | None = None
         self.plan: CleanPlan | None = None
         self.result: CleanResult | None = None
@@ -36,7 +37,7 @@ class FreeSpaceButton(QPushButton):
     @Slot()
     def measure(self) -> None:
         self.setEnabled(False)
-        self.setText("Measuring…")
+        self.setText(tr("Measuring…"))
         task = BackgroundTask(lambda: plan_clean(keep=0), self)
         task.finished.connect(self._ask)
         task.failed.connect(self._failed)
@@ -84,7 +85,7 @@ class FreeSpaceButton(QPushButton):
             return
         plan = self.plan
         self.setEnabled(False)
-        self.setText("Removing…")
+        self.setText(tr("Removing…"))
         task = BackgroundTask(lambda: clean(plan), self)
         task.finished.connect(self._removed)
         task.failed.connect(self._failed)
@@ -117,4 +118,4 @@ class FreeSpaceButton(QPushButton):
 
     def _reset(self) -> None:
         self.setEnabled(True)
-        self.setText("Free space…")
+        self.setText(tr("Free space…"))

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..i18n import tr
+
 DEFAULT_MAX_LINES = 20_000
 MAX_INSERT = 500  # lines inserted per batch (measured: 500 take ~6 ms, 2000 ~47 ms); a flood
 # shows the newest of each batch and a marker; every line is in the log file
@@ -45,15 +47,15 @@ class LogView(QWidget):
         self.source_file: Path | None = None
 
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search the log…")
+        self.search.setPlaceholderText(tr("Search the log…"))
         self.search.returnPressed.connect(self.find_next)
-        self.find_button = QPushButton("Find")
+        self.find_button = QPushButton(tr("Find"))
         self.find_button.clicked.connect(self.find_next)
-        self.copy_button = QPushButton("Copy")
-        self.copy_button.setToolTip("Copy the lines shown to the clipboard")
+        self.copy_button = QPushButton(tr("Copy"))
+        self.copy_button.setToolTip(tr("Copy the lines shown to the clipboard"))
         self.copy_button.clicked.connect(self.copy_all)
-        self.save_button = QPushButton("Save…")
-        self.save_button.setToolTip("Save the complete log to a file")
+        self.save_button = QPushButton(tr("Save…"))
+        self.save_button.setToolTip(tr("Save the complete log to a file"))
         self.save_button.clicked.connect(self._save_dialog)
         self.status = QLabel()
 
@@ -129,7 +131,7 @@ class LogView(QWidget):
     @Slot()
     def copy_all(self) -> None:
         QGuiApplication.clipboard().setText(self.shown_text())
-        self.status.setText("Copied to the clipboard.")
+        self.status.setText(tr("Copied to the clipboard."))
 
     def save_to(self, path: Path) -> None:
         """The complete log when the build's log file is known, else the lines shown."""

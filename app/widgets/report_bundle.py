@@ -18,6 +18,8 @@ from build_backend.paths import timestamp
 from build_backend.reports import make_bundle
 from build_backend.session import Session
 
+from ..i18n import tr
+
 
 def session_summary(session: Session) -> dict[str, object]:
     """What the bundle says about this machine and the chosen Python."""
@@ -38,8 +40,8 @@ class ReportBundleButton(QPushButton):
         super().__init__("Save report bundle…", parent)
         self._session = session
         self._extra_files = extra_files
-        self.setToolTip("Save the logs, reports and a description of this computer in one zip "
-                        "file, to attach to a bug report")
+        self.setToolTip(tr("Save the logs, reports and a description of this computer in one zip "
+                        "file, to attach to a bug report"))
         self.clicked.connect(self._ask)
 
     @Slot()
@@ -52,7 +54,7 @@ class ReportBundleButton(QPushButton):
         try:
             self.save(Path(name))
         except OSError as exc:
-            QMessageBox.warning(self, "Report bundle not saved",
+            QMessageBox.warning(self, tr("Report bundle not saved"),
                                 f"The report bundle could not be saved as {name}: "
                                 f"{exc.strerror or exc}.\n\nChoose another folder, e.g. your "
                                 "Documents or Desktop.")

@@ -7,9 +7,11 @@ from collections.abc import Iterable, Sequence
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
+from ..i18n import N_, tr
+
 # -- the texts (one place) ---------------------------------------------------------------------
 
-HEADING = "Steps"
+HEADING = N_("Steps")
 STATE_TEXT = {
     "done": "✔  {name}",
     "current": "▶  {name}",
@@ -38,7 +40,7 @@ class StepList(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 12, 10, 12)
         layout.setSpacing(4)
-        heading = QLabel(f"<b>{HEADING}</b>")
+        heading = QLabel(f"<b>{tr(HEADING)}</b>")
         layout.addWidget(heading)
         self.steps = list(steps)
         self.labels: dict[int, QLabel] = {}

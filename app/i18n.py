@@ -1,0 +1,94 @@
+"""Translations: every text the wizard shows goes through Qt's translation mechanism.
+
+- ``tr("Text")`` translates one text (context ``ksw``) when it is shown;
+- ``Texts("VerifyPage", {...})`` holds a page's sentences and translates each one when it is
+  read (``TEXT["fail"]``), so templates keep their ``{fields}`` and are filled in after;
+- :func:`install_translator` loads ``resources/translations/ksw_<language>.qm`` for the
+  system's language (or ``KSW_LANG``, e.g. ``zh_CN``; ``KSW_LANG=en`` turns translation off).
+
+``scripts/translations.py`` collects these texts into ``resources/translations/*.ts`` (Qt
+Linguist files a translator edits) and compiles them into the ``.qm`` files shipped with the
+wizard. Simplified Chinese is the first translation. Sentences made in the core
+(``build_backend``: diagnoses, reasons, hints) are not translated yet.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from build_backend.resources import resources_root
+
+CONTEXT = "ksw"
+LANGUAGES = ("zh_CN",)  # the shipped translations
+LANG_ENV = "KSW_LANG"
+
+
+def N_(text: str) -> str:  # noqa: N802 - the customary name of the marker
+    """Marks ``text`` for translation where it is defined; ``tr()`` translates it where it is
+    shown (``scripts/translations.py`` collects both)."""
+    return text
+
+
+def tr(text: str) -> str:
+    """``text`` in the user's language (itself when there is no translation)."""
+    return QCoreApplication.translate(CONTEXT, text)
+
+
+class Texts(Mapping[str, str]):
+    """A page's sentences, translated when read (context: the page's name)."""
+
+    def __init__(self, context: str, texts: Mapping[str, str]) -> None:
+        self.context = context
+        self._texts = dict(texts)
+
+    def __getitem__(self, key: str) -> str:
+        return QCoreApplication.translate(self.context, self._texts[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def source(self, key: str) -> str:
+        """The English text (what a translation is looked up by)."""
+        return self._texts[key]
+
+
+def choose_language(environ: Mapping[str, str], system_locale: str) -> str | None:
+    """The shipped translation for ``KSW_LANG`` or the system locale ("zh_CN", "zh_Hans_CN",
+    "zh-SG" → "zh_CN"); None for English or a language without a translation."""
+    wanted = (environ.get(LANG_ENV) or system_locale or "").replace("-", "_")
+    parts = [p.lower() for p in wanted.split("_") if p]
+    if not parts or parts[0] == "en" or parts[0] in ("c", "posix"):
+        return None
+    if parts[0] == "zh" and not {"tw", "hk", "mo", "hant"} & set(parts[1:]):
+        return "zh_CN"
+    return next((lang for lang in LANGUAGES if lang.lower() == "_".join(parts)), None)
+
+
+def translations_dir() -> Path:
+    return resources_root() / "translations"
+
+
+def install_translator(app: QCoreApplication, environ: Mapping[str, str] | None = None,
+                       system_locale: str | None = None) -> str | None:
+    """Load the translation for the user's language into ``app``; the language, or None."""
+    env = os.environ if environ is None else environ
+    language = choose_language(env, system_locale if system_locale is not None
+                               else QLocale.system().name())
+    if language is None:
+        return None
+    translator = QTranslator(app)
+    if not translator.load(str(translations_dir() / f"ksw_{language}.qm")):
+        return None
+    app.installTranslator(translator)
+    qt_own = QTranslator(app)  # Qt's own words: the wizard's Next / Back / Cancel buttons
+    if qt_own.load(f"qtbase_{language}",
+                   QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt_own)
+    return language

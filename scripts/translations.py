@@ -1,0 +1,153 @@
+"""Collect the wizard's texts into Qt Linguist files and compile them.
+
+    python scripts/translations.py           # update resources/translations/ksw_*.ts, build .qm
+    python scripts/translations.py --check   # exit 1 when a .ts misses a text of the GUI
+
+The texts are found in ``app/`` by reading the source (nothing is imported): every
+``tr("...")`` (context ``ksw``), every ``N_("...")`` (a text marked where it is defined and
+translated with ``tr()`` where it is shown) and every value of a ``Texts("Context", {...})``.
+Translations already in a ``.ts`` file are kept; texts no longer in the source are marked
+obsolete; new ones are added unfinished. ``pyside6-lrelease`` turns each ``.ts`` into the
+``.qm`` the wizard loads (app/i18n.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "app"
+FOLDER = ROOT / "resources" / "translations"
+LANGUAGES = ("zh_CN",)
+CONTEXT = "ksw"
+
+
+def _literal(node: ast.AST) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def collect(folder: Path = APP) -> dict[str, dict[str, str]]:
+    """{context: {text: "file:line"}} for every translatable text in the GUI's source."""
+    found: dict[str, dict[str, str]] = {}
+    for path in sorted(folder.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            name = node.func.id
+            if name in ("tr", "N_") and node.args:
+                text = _literal(node.args[0])
+                if text is not None:
+                    found.setdefault(CONTEXT, {}).setdefault(text, f"{where}:{node.lineno}")
+            elif name == "Texts" and len(node.args) == 2 and isinstance(node.args[1], ast.Dict):
+                context = _literal(node.args[0])
+                if context is None:
+                    continue
+                for value in node.args[1].values:
+                    text = _literal(value) if value is not None else None
+                    if text is not None:
+                        found.setdefault(context, {}).setdefault(
+                            text, f"{where}:{value.lineno}")
+    return found
+
+
+def _existing(ts: Path) -> dict[tuple[str, str], tuple[str, str]]:
+    """{(context, source): (translation, type)} from a .ts file."""
+    if not ts.exists():
+        return {}
+    result: dict[tuple[str, str], tuple[str, str]] = {}
+    for context in ET.parse(ts).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            source = message.findtext("source") or ""
+            translation = message.find("translation")
+            text = translation.text or "" if translation is not None else ""
+            kind = translation.get("type", "") if translation is not None else "unfinished"
+            result[(name, source)] = (text, kind)
+    return result
+
+
+def write_ts(ts: Path, language: str, texts: dict[str, dict[str, str]]) -> tuple[int, int]:
+    """Writes ``ts``; (texts, translated)."""
+    old = _existing(ts)
+    root = ET.Element("TS", version="2.1", language=language)
+    count = done = 0
+    contexts = sorted(set(texts) | {c for c, _ in old})
+    for context in contexts:
+        element = ET.SubElement(root, "context")
+        ET.SubElement(element, "name").text = context
+        sources = dict(texts.get(context, {}))
+        for (ctx, source), _ in sorted(old.items()):
+            if ctx == context and source not in sources:
+                sources[source] = ""  # gone from the code: kept, marked obsolete
+        for source in sorted(sources):
+            message = ET.SubElement(element, "message")
+            if sources[source]:
+                file, _, line = sources[source].rpartition(":")
+                ET.SubElement(message, "location", filename=f"../../{file}", line=line)
+            ET.SubElement(message, "source").text = source
+            translation = ET.SubElement(message, "translation")
+            text, kind = old.get((context, source), ("", "unfinished"))
+            if not sources[source]:
+                translation.set("type", "obsolete" if text else "vanished")
+            elif not text:
+                translation.set("type", "unfinished")
+            elif kind:
+                translation.set("type", kind)
+            translation.text = text or None
+            if sources[source]:
+                count += 1
+                done += bool(text) and kind != "unfinished"
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    ts.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n",
+                  encoding="utf-8")
+    return count, done
+
+
+def missing(ts: Path, texts: dict[str, dict[str, str]]) -> Iterator[tuple[str, str]]:
+    old = _existing(ts)
+    for context, sources in texts.items():
+        for source in sources:
+            if (context, source) not in old:
+                yield context, source
+
+
+def lrelease(ts: Path) -> None:
+    tool = shutil.which("pyside6-lrelease") or str(Path(sys.executable).with_name(
+        "pyside6-lrelease"))
+    subprocess.run([tool, "-silent", str(ts), "-qm", str(ts.with_suffix(".qm"))], check=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="only check that every .ts file has every text (exit 1 if not)")
+    args = parser.parse_args(argv)
+    texts = collect()
+    FOLDER.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for language in LANGUAGES:
+        ts = FOLDER / f"ksw_{language}.ts"
+        if args.check:
+            lacking = list(missing(ts, texts))
+            for context, source in lacking:
+                print(f"{ts.name}: missing [{context}] {source!r}")
+            status |= bool(lacking)
+            continue
+        count, done = write_ts(ts, language, texts)
+        lrelease(ts)
+        print(f"{ts.name}: {count} texts, {done} translated")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
