@@ -156,9 +156,9 @@ def _verify_scripts() -> str:
     from build_backend.verify import harness_path
 
     harness = harness_path()
-    common = harness.parent / "harness_common.py"
-    if not common.is_file():
-        raise FileNotFoundError(f"{common} is missing")
+    for name in ("harness_common.py", "harness_measures.py", "harness_timing.py"):
+        if not (harness.parent / name).is_file():
+            raise FileNotFoundError(f"{harness.parent / name} is missing")
     adapters = sorted(p.stem for p in (harness.parent / "adapters").glob("*.py")
                       if p.stem != "__init__")
     return f"{harness} (adapters: {', '.join(adapters)})"

@@ -30,7 +30,6 @@ import json
 import math
 import os
 import platform
-import statistics
 import sys
 import tempfile
 import time
@@ -341,255 +340,6 @@ def poison_freed_memory(torch, device, byte_sizes):
 
 
 # --------------------------------------------------------------------------------------------
-# Reference attention and error measures
-# --------------------------------------------------------------------------------------------
-
-
-def causal_mask(torch, sq, sk, align, device):
-    """True where a key is hidden from a query. 'top_left': key j visible to query i when
-    j <= i (SDPA's is_causal); 'bottom_right': when j <= i + sk - sq (FlashAttention >= 2.1)."""
-    i = torch.arange(sq, device=device).unsqueeze(1)
-    j = torch.arange(sk, device=device).unsqueeze(0)
-    offset = (sk - sq) if align == "bottom_right" else 0
-    return j > i + offset
-
-
-def attention_bhsd(torch, q, k, v, causal, scale, align="top_left"):
-    """Plain attention on (batch, heads, seqlen, head_dim) tensors in their own dtype.
-
-    Fewer key/value heads than query heads (GQA/MQA) are repeated. Scores are computed as in
-    FlashAttention's ``attention_ref``: matmul, scale, mask, softmax, matmul, all in the input
-    dtype (PyTorch accumulates half-precision matmuls in float32 internally)."""
-    hq, hk = q.shape[1], k.shape[1]
-    if hk != hq:
-        k = k.repeat_interleave(hq // hk, dim=1)
-        v = v.repeat_interleave(hq // hk, dim=1)
-    scores = torch.matmul(q, k.transpose(-2, -1)) * scale
-    if causal:
-        mask = causal_mask(torch, q.shape[2], k.shape[2], align, q.device)
-        scores = scores.masked_fill(mask, float("-inf"))
-    probs = torch.softmax(scores, dim=-1)
-    return torch.matmul(probs, v)
-
-
-def _unravel(index, shape):
-    result = []
-    for size in reversed(list(shape)):
-        result.append(int(index % size))
-        index //= size
-    return list(reversed(result))
-
-
-def _nonfinite_summary(torch, t64):
-    nan = torch.isnan(t64)
-    inf = torch.isinf(t64)
-    nan_count = int(nan.sum().item())
-    inf_count = int(inf.sum().item())
-    first = None
-    if nan_count or inf_count:
-        flat = (nan | inf).reshape(-1).nonzero()
-        first = _unravel(int(flat[0].item()), t64.shape)
-    return nan_count, inf_count, first
-
-
-def _max_abs_err(torch, a64, r64):
-    if a64.numel() == 0:
-        return 0.0, None
-    diff = (a64 - r64).abs()
-    value = float(diff.max().item())
-    worst = _unravel(int(diff.reshape(-1).argmax().item()), diff.shape)
-    return value, worst
-
-
-def error_measure(torch, name, kernel, reference, pytorch, *, factor, floor, label=None):
-    """Judge one tensor by the FlashAttention rule. ``pytorch`` may be None (then the floor
-    alone is the tolerance)."""
-    m = {
-        "name": name,
-        "label": label or name,
-        "rule": "flash_attn",
-        "factor": factor,
-        "floor": floor,
-        "kernel_err": None,
-        "reference_dtype_err": None,
-        "tolerance": floor,
-        "passed": False,
-        "nan_count": 0,
-        "inf_count": 0,
-        "worst_index": None,
-        "fraction_over": None,
-        "problem": None,
-    }
-    if kernel is None:
-        m["problem"] = "missing"
-        return m
-    if tuple(kernel.shape) != tuple(reference.shape):
-        m["problem"] = "shape"
-        m["detail"] = f"shape {list(kernel.shape)}, expected {list(reference.shape)}"
-        return m
-    r64 = reference.detach().to(torch.float64)
-    k64 = kernel.detach().to(torch.float64)
-    pt_err = None
-    if pytorch is not None:
-        p64 = pytorch.detach().to(torch.float64)
-        if bool(torch.isfinite(p64).all().item()):
-            pt_err, _ = _max_abs_err(torch, p64, r64)
-    m["reference_dtype_err"] = pt_err
-    tolerance = factor * (pt_err or 0.0) + floor
-    m["tolerance"] = tolerance
-    nan_count, inf_count, first = _nonfinite_summary(torch, k64)
-    m["nan_count"], m["inf_count"] = nan_count, inf_count
-    if nan_count or inf_count:
-        m["worst_index"] = first
-        m["problem"] = "nonfinite"
-        bad = torch.isfinite(k64).logical_not()
-        m["fraction_over"] = float(bad.double().mean().item())
-        return m
-    err, worst = _max_abs_err(torch, k64, r64)
-    m["kernel_err"] = err
-    m["worst_index"] = worst
-    over = (k64 - r64).abs() > tolerance
-    m["fraction_over"] = float(over.double().mean().item()) if over.numel() else 0.0
-    m["passed"] = err <= tolerance
-    if not m["passed"]:
-        m["problem"] = "error"
-    return m
-
-
-def allclose_measure(
-    torch, name, kernel, reference, pytorch, *, abs_tol, rel_tol, cos_tol=None, label=None
-):
-    """Judge one tensor the way FlashMLA's own tests do (kernelkit ``check_is_allclose``):
-    every element within ``abs_tol`` or within ``rel_tol`` relative error, the same NaN/inf
-    positions as the reference, and a cosine difference of at most ``cos_tol``."""
-    m = {
-        "name": name,
-        "label": label or name,
-        "rule": "upstream_allclose",
-        "factor": None,
-        "floor": abs_tol,
-        "abs_tol": abs_tol,
-        "rel_tol": rel_tol,
-        "cos_tol": cos_tol,
-        "kernel_err": None,
-        "reference_dtype_err": None,
-        "tolerance": abs_tol,
-        "passed": False,
-        "nan_count": 0,
-        "inf_count": 0,
-        "worst_index": None,
-        "fraction_over": None,
-        "problem": None,
-    }
-    if kernel is None:
-        m["problem"] = "missing"
-        return m
-    if tuple(kernel.shape) != tuple(reference.shape):
-        m["problem"] = "shape"
-        m["detail"] = f"shape {list(kernel.shape)}, expected {list(reference.shape)}"
-        return m
-    ans = kernel.detach().to(torch.float64).clone()
-    ref = reference.detach().to(torch.float64).clone()
-    if pytorch is not None:
-        p64 = pytorch.detach().to(torch.float64)
-        both = torch.isfinite(p64) & torch.isfinite(ref)
-        if bool(both.any().item()):
-            m["reference_dtype_err"] = float((p64 - ref).abs()[both].max().item())
-    anomalies_ok = True
-    for kind in ("inf", "-inf", "nan"):
-        if kind == "nan":
-            ref_mask, ans_mask = torch.isnan(ref), torch.isnan(ans)
-        else:
-            value = float(kind)
-            ref_mask, ans_mask = ref == value, ans == value
-        if not torch.equal(ref_mask, ans_mask):
-            anomalies_ok = False
-            extra = ans_mask & ref_mask.logical_not()
-            if kind == "nan":
-                m["nan_count"] += int(extra.sum().item())
-            else:
-                m["inf_count"] += int(extra.sum().item())
-            if m["worst_index"] is None and bool(extra.any().item()):
-                m["worst_index"] = _unravel(int(extra.reshape(-1).nonzero()[0].item()), ans.shape)
-        ref[ref_mask] = 0.0
-        ans[ans_mask] = 0.0
-    if not anomalies_ok:
-        m["problem"] = "nonfinite"
-        return m
-    raw_abs = (ans - ref).abs()
-    raw_rel = raw_abs / (ref.abs() + 1e-6)
-    pass_mask = (raw_abs < abs_tol) | (raw_rel < rel_tol)
-    err, worst = _max_abs_err(torch, ans, ref)
-    m["kernel_err"] = err
-    m["worst_index"] = worst
-    m["fraction_over"] = float(pass_mask.logical_not().double().mean().item())
-    cos_diff = 0.0
-    denominator = float((ans * ans + ref * ref).sum().item())
-    if float((ref * ref).sum().item()) >= 1e-12 and denominator > 0:
-        cos_diff = 1.0 - 2.0 * float((ans * ref).sum().item()) / denominator
-    m["cos_diff"] = cos_diff
-    passed = bool(pass_mask.all().item())
-    if passed and cos_tol is not None and abs(cos_diff) > cos_tol:
-        passed = False
-        m["problem"] = "cosine"
-    elif not passed:
-        m["problem"] = "error"
-    m["passed"] = passed
-    return m
-
-
-def describe_measure_failure(m, ref_dtype, dtype, layout=""):
-    """One plain sentence for a failed measure."""
-    label = m.get("label") or m["name"]
-    where = ""
-    index = m.get("worst_index")
-    if index is not None:
-        named = layout and len(index) == layout.count(",") + 1
-        where = f" at index {index}" + (f" ({layout})" if named else "")
-    problem = m.get("problem")
-    if problem == "missing":
-        return f"{label}: the kernel returned nothing for it."
-    if problem == "shape":
-        return f"{label}: wrong shape ({m.get('detail', '')})."
-    if problem == "nonfinite":
-        parts = []
-        if m.get("nan_count"):
-            parts.append(f"{m['nan_count']} NaN")
-        if m.get("inf_count"):
-            parts.append(f"{m['inf_count']} infinite")
-        share = m.get("fraction_over")
-        share_text = ""
-        if share is not None:
-            share_text = f" ({100.0 * share:.3g}% of the elements)"
-        return (
-            f"{label} contains {' and '.join(parts)} value(s){share_text}, the first{where}: the "
-            "kernel produced invalid numbers or left part of its output unwritten."
-        )
-    if problem == "cosine":
-        cos_diff = m.get("cos_diff", float("nan"))
-        cos_tol = m.get("cos_tol") or 0.0
-        return f"{label}: cosine difference {cos_diff:.3g} exceeds upstream's limit {cos_tol:.3g}."
-    share = 100.0 * (m.get("fraction_over") or 0.0)
-    err = m.get("kernel_err")
-    err_text = f"{err:.3g}" if err is not None else "n/a"
-    if m.get("rule") == "upstream_allclose":
-        abs_tol, rel_tol = m.get("abs_tol") or 0.0, m.get("rel_tol") or 0.0
-        return (
-            f"{label} differs from the {ref_dtype} reference by up to {err_text}{where}; "
-            f"{share:.3g}% of the elements are outside upstream's tolerance (abs {abs_tol:.3g} "
-            f"or rel {rel_tol:.3g})."
-        )
-    pt = m.get("reference_dtype_err")
-    pt_text = f"{pt:.3g}" if pt is not None else "n/a"
-    return (
-        f"{label} differs from the {ref_dtype} reference by up to {err_text}{where}, more than "
-        f"allowed ({m['factor']:g} x PyTorch's own {dtype} error {pt_text} + floor "
-        f"{m['floor']:.3g} = {m['tolerance']:.3g}); {share:.3g}% of the elements are off by "
-        "more than that."
-    )
-
-
-# --------------------------------------------------------------------------------------------
 # One check: kernel vs reference vs PyTorch, forward and backward
 # --------------------------------------------------------------------------------------------
 
@@ -812,148 +562,6 @@ def _check_no_kernel_message(case, captured):
 
 
 # --------------------------------------------------------------------------------------------
-# Timing on a GPU
-# --------------------------------------------------------------------------------------------
-
-
-# Each of the three measurements of a pair (kernel, SDPA default, SDPA math) runs for about this
-# long at most: its repetitions are fitted to the first call's time. Two pairs per adapter keep
-# the whole timing well under 10 s of GPU time, even for slow kernels at realistic sizes.
-MEASURE_BUDGET_S = 1.0
-MIN_REPS = 3
-
-
-def cuda_median_ms(torch, fn, warmup, reps, budget_s=None):
-    """Median of ``reps`` CUDA-event timings of ``fn`` after ``warmup`` calls. With
-    ``budget_s``, the repetitions are reduced (down to MIN_REPS, or 1 for a call that alone
-    takes longer) so that the measurement takes about that long."""
-    for _ in range(max(0, warmup - 1)):
-        fn()
-    torch.cuda.synchronize()
-    started = time.perf_counter()
-    fn()  # the last warm-up call, timed by the clock to fit the repetitions
-    torch.cuda.synchronize()
-    once = time.perf_counter() - started
-    if budget_s is not None and once > 0:
-        fitted = int(budget_s / once)
-        reps = max(1 if once > budget_s else min(MIN_REPS, reps), min(reps, fitted))
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times), reps
-
-
-@contextlib.contextmanager
-def sdpa_math(torch):
-    """SDPA restricted to its plain math method inside the block."""
-    try:
-        from torch.nn.attention import SDPBackend, sdpa_kernel
-    except ImportError:  # torch < 2.3
-        context = torch.backends.cuda.sdp_kernel(
-            enable_flash=False, enable_math=True, enable_mem_efficient=False
-        )
-    else:
-        context = sdpa_kernel(SDPBackend.MATH)
-    with context:
-        yield
-
-
-def timing_label(dtype, *parts, causal=None):
-    """What was timed, in words: 'float16 · batch 2 · 4,096 tokens · 16 heads · head size
-    128 · causal'. ``parts``: (number, 'word {n}') pairs or plain strings."""
-    words = [dtype]
-    for part in parts:
-        if isinstance(part, tuple):
-            number, template = part
-            words.append(template.format(n=f"{number:,}"))
-        else:
-            words.append(part)
-    if causal is not None:
-        words.append("causal" if causal else "full attention")
-    return " · ".join(words)
-
-
-def _out_of_memory(torch, exc):
-    oom = getattr(torch.cuda, "OutOfMemoryError", ())
-    return (oom and isinstance(exc, oom)) or "out of memory" in str(exc).lower()
-
-
-def _timed(h, fn, warmup, reps, who):
-    """(median ms, reps, error text) of one measurement; never raises."""
-    torch = h.torch
-    try:
-        median, done = cuda_median_ms(torch, fn, warmup, reps, MEASURE_BUDGET_S)
-        return median, done, None
-    except Exception as exc:
-        if _out_of_memory(torch, exc):
-            text = f"{who}: not enough GPU memory at this size"
-        else:
-            text = f"{who}: {short_exception(exc)}"
-        try:
-            torch.cuda.synchronize()
-            torch.cuda.empty_cache()
-        except Exception:
-            pass
-        return None, 0, text
-
-
-def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", math=True):
-    """Time ``kernel_fn`` against ``sdpa_fn`` (both argument-less) with SDPA's default choice
-    of method and, with ``math``, with its plain math method; record a timing entry."""
-    torch = h.torch
-    warmup, reps = (1, 5) if h.quick else (2, 10)
-    entry = {
-        "name": name,
-        "shapes": shapes,
-        "dtype": dtype,
-        "label": label,
-        "kernel_ms": None,
-        "sdpa_ms": None,
-        "math_ms": None,
-        "speedup": None,
-        "runs": reps,
-        "warmup": warmup,
-        "note": note,
-        "error": None,
-    }
-    errors = []
-    captured = []
-    with captured_fds(captured):
-        entry["kernel_ms"], runs, error = _timed(h, kernel_fn, warmup, reps, "kernel")
-    entry["runs"] = runs or reps
-    errors.append(error)
-    entry["sdpa_ms"], _, error = _timed(h, sdpa_fn, warmup, reps, "sdpa")
-    errors.append(error)
-    if math:
-        def math_fn():
-            with sdpa_math(torch):
-                return sdpa_fn()
-
-        entry["math_ms"], _, error = _timed(h, math_fn, warmup, reps, "math")
-        errors.append(error)
-    entry["error"] = "; ".join(e for e in errors if e) or None
-    if entry["kernel_ms"] and entry["sdpa_ms"]:
-        entry["speedup"] = entry["sdpa_ms"] / entry["kernel_ms"]
-    h.report["timings"].append(entry)
-
-    def ms(value):
-        return f"{value:.3f}" if value else "-"
-
-    ratio = f", {entry['speedup']:.2f}x" if entry["speedup"] else ""
-    log(
-        f"timing {name}: kernel {ms(entry['kernel_ms'])} ms, sdpa {ms(entry['sdpa_ms'])} ms, "
-        f"sdpa math {ms(entry['math_ms'])} ms{ratio}"
-    )
-    return entry
-
-
-# --------------------------------------------------------------------------------------------
 # Devices for GPU-only kernels
 # --------------------------------------------------------------------------------------------
 
@@ -1171,3 +779,22 @@ def emit_report(report, out_path):
         os.replace(tmp, out_path)
     sys.stdout.write("\n" + BEGIN + "\n" + text + "\n" + END + "\n")
     sys.stdout.flush()
+
+
+# The reference and error measures, and GPU timing, live in their own modules; they are part of
+# this module's names (adapters use ``hc.error_measure``, ``hc.time_pair`` ...). Imported last:
+# harness_timing reaches this module's helpers (``hc.log`` ...) when its functions run.
+import harness_measures as _measures  # noqa: E402
+import harness_timing as _timing  # noqa: E402
+
+allclose_measure = _measures.allclose_measure
+attention_bhsd = _measures.attention_bhsd
+causal_mask = _measures.causal_mask
+describe_measure_failure = _measures.describe_measure_failure
+error_measure = _measures.error_measure
+MEASURE_BUDGET_S = _timing.MEASURE_BUDGET_S
+MIN_REPS = _timing.MIN_REPS
+cuda_median_ms = _timing.cuda_median_ms
+sdpa_math = _timing.sdpa_math
+time_pair = _timing.time_pair
+timing_label = _timing.timing_label

@@ -1,0 +1,152 @@
+"""Timing a kernel on a GPU against PyTorch's SDPA (default and math methods), for the
+verification harness (``harness_common`` re-exports everything here). Run in the *target*
+interpreter; keep the syntax compatible with Python 3.9.
+
+``harness_common`` imports this module at its end, so its helpers (``log``, ``captured_fds``,
+``short_exception``) are reached through ``hc`` when a function runs."""
+
+from __future__ import annotations
+
+import contextlib
+import statistics
+import time
+
+import harness_common as hc
+
+# Each of the three measurements of a pair (kernel, SDPA default, SDPA math) runs for about this
+# long at most: its repetitions are fitted to the first call's time. Two pairs per adapter keep
+# the whole timing well under 10 s of GPU time, even for slow kernels at realistic sizes.
+MEASURE_BUDGET_S = 1.0
+MIN_REPS = 3
+
+
+def cuda_median_ms(torch, fn, warmup, reps, budget_s=None):
+    """Median of ``reps`` CUDA-event timings of ``fn`` after ``warmup`` calls. With
+    ``budget_s``, the repetitions are reduced (down to MIN_REPS, or 1 for a call that alone
+    takes longer) so that the measurement takes about that long."""
+    for _ in range(max(0, warmup - 1)):
+        fn()
+    torch.cuda.synchronize()
+    started = time.perf_counter()
+    fn()  # the last warm-up call, timed by the clock to fit the repetitions
+    torch.cuda.synchronize()
+    once = time.perf_counter() - started
+    if budget_s is not None and once > 0:
+        fitted = int(budget_s / once)
+        reps = max(1 if once > budget_s else min(MIN_REPS, reps), min(reps, fitted))
+    times = []
+    for _ in range(reps):
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    return statistics.median(times), reps
+
+
+@contextlib.contextmanager
+def sdpa_math(torch):
+    """SDPA restricted to its plain math method inside the block."""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:  # torch < 2.3
+        context = torch.backends.cuda.sdp_kernel(
+            enable_flash=False, enable_math=True, enable_mem_efficient=False
+        )
+    else:
+        context = sdpa_kernel(SDPBackend.MATH)
+    with context:
+        yield
+
+
+def timing_label(dtype, *parts, causal=None):
+    """What was timed, in words: 'float16 · batch 2 · 4,096 tokens · 16 heads · head size
+    128 · causal'. ``parts``: (number, 'word {n}') pairs or plain strings."""
+    words = [dtype]
+    for part in parts:
+        if isinstance(part, tuple):
+            number, template = part
+            words.append(template.format(n=f"{number:,}"))
+        else:
+            words.append(part)
+    if causal is not None:
+        words.append("causal" if causal else "full attention")
+    return " · ".join(words)
+
+
+def _out_of_memory(torch, exc):
+    oom = getattr(torch.cuda, "OutOfMemoryError", ())
+    return (oom and isinstance(exc, oom)) or "out of memory" in str(exc).lower()
+
+
+def _timed(h, fn, warmup, reps, who):
+    """(median ms, reps, error text) of one measurement; never raises."""
+    torch = h.torch
+    try:
+        median, done = cuda_median_ms(torch, fn, warmup, reps, MEASURE_BUDGET_S)
+        return median, done, None
+    except Exception as exc:
+        if _out_of_memory(torch, exc):
+            text = f"{who}: not enough GPU memory at this size"
+        else:
+            text = f"{who}: {hc.short_exception(exc)}"
+        try:
+            torch.cuda.synchronize()
+            torch.cuda.empty_cache()
+        except Exception:
+            pass
+        return None, 0, text
+
+
+def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", math=True):
+    """Time ``kernel_fn`` against ``sdpa_fn`` (both argument-less) with SDPA's default choice
+    of method and, with ``math``, with its plain math method; record a timing entry."""
+    torch = h.torch
+    warmup, reps = (1, 5) if h.quick else (2, 10)
+    entry = {
+        "name": name,
+        "shapes": shapes,
+        "dtype": dtype,
+        "label": label,
+        "kernel_ms": None,
+        "sdpa_ms": None,
+        "math_ms": None,
+        "speedup": None,
+        "runs": reps,
+        "warmup": warmup,
+        "note": note,
+        "error": None,
+    }
+    errors = []
+    captured = []
+    with hc.captured_fds(captured):
+        entry["kernel_ms"], runs, error = _timed(h, kernel_fn, warmup, reps, "kernel")
+    entry["runs"] = runs or reps
+    errors.append(error)
+    entry["sdpa_ms"], _, error = _timed(h, sdpa_fn, warmup, reps, "sdpa")
+    errors.append(error)
+    if math:
+        def math_fn():
+            with sdpa_math(torch):
+                return sdpa_fn()
+
+        entry["math_ms"], _, error = _timed(h, math_fn, warmup, reps, "math")
+        errors.append(error)
+    entry["error"] = "; ".join(e for e in errors if e) or None
+    if entry["kernel_ms"] and entry["sdpa_ms"]:
+        entry["speedup"] = entry["sdpa_ms"] / entry["kernel_ms"]
+    h.report["timings"].append(entry)
+
+    def ms(value):
+        return f"{value:.3f}" if value else "-"
+
+    ratio = f", {entry['speedup']:.2f}x" if entry["speedup"] else ""
+    hc.log(
+        f"timing {name}: kernel {ms(entry['kernel_ms'])} ms, sdpa {ms(entry['sdpa_ms'])} ms, "
+        f"sdpa math {ms(entry['math_ms'])} ms{ratio}"
+    )
+    return entry
+
+
