@@ -150,12 +150,17 @@ def test_bundle_layout_contents_and_size(bundle: Bundle) -> None:
     resources = bundle.internal / "resources"
     for part in ("recipes/probe.toml", "recipes/flash_attn.toml", "probe_kernel/setup.py",
                  "verify/verify_kernel.py", "probes/inspect_env.py",
-                 "diagnosis/failures.toml", "icons/ksw.png", "icons/ksw.ico"):
+                 "diagnosis/failures.toml", "icons/ksw.png", "icons/ksw.ico",
+                 "translations/ksw_zh_CN.qm"):
         assert (resources / part).is_file(), part
     names = [p.relative_to(bundle.internal).as_posix() for p in files_of(bundle.internal)]
     for unwanted in ("torch", "PyQt5", "PyQt6", "PySide2", "QtNetwork", "Qt6Network",
-                     "Qt6Pdf", "Qt6Quick", "Qt6Qml", "translations/", "libqgtk3", "numpy"):
+                     "Qt6Pdf", "Qt6Quick", "Qt6Qml", "libqgtk3", "numpy", "cryptography"):
         assert not [n for n in names if unwanted in n], unwanted
+    # of Qt's own translations only the basic words of the shipped languages
+    qt_translations = sorted(Path(n).name for n in names
+                             if "translations/" in n and not n.startswith("resources/"))
+    assert qt_translations in ([], ["qtbase_zh_CN.qm"]), qt_translations
     if sys.platform.startswith("linux"):
         sizes = sorted(((p.stat().st_size, p) for p in files_of(bundle.folder)), reverse=True)
         total = sum(size for size, _ in sizes)
