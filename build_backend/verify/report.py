@@ -676,6 +676,14 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
+def _ratio(speedup: float) -> str:
+    """'2.31x as fast as' / '230x slower than' — never '0.00x' for a slow kernel."""
+    if speedup >= 1 or speedup <= 0:
+        return f"{speedup:.2f}x as fast as"
+    slower = 1 / speedup
+    return f"{slower:.0f}x slower than" if slower >= 10 else f"{slower:.2f}x slower than"
+
+
 def _timing_text(t: Timing) -> str:
     kernel = f"{t.kernel_ms:.3f} ms" if t.kernel_ms is not None else "-"
     sdpa = f"{t.sdpa_ms:.3f} ms" if t.sdpa_ms is not None else "-"
@@ -683,8 +691,9 @@ def _timing_text(t: Timing) -> str:
     if t.math_ms is not None:
         text += f", SDPA math {t.math_ms:.3f} ms"
     if t.speedup is not None:
-        text += f" (kernel {t.speedup:.2f}x SDPA's speed"
-        text += f", {t.math_speedup:.2f}x its math's)" if t.math_speedup is not None else ")"
+        text += f" (kernel {_ratio(t.speedup)} SDPA"
+        text += f", {_ratio(t.math_speedup)} its math method)" if t.math_speedup is not None \
+            else ")"
     if t.label:
         text += f" at {t.label}"
     if t.error:
