@@ -54,10 +54,6 @@ class Texts(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self._texts)
 
-    def source(self, key: str) -> str:
-        """The English text (what a translation is looked up by)."""
-        return self._texts[key]
-
 
 def choose_language(environ: Mapping[str, str], system_locale: str) -> str | None:
     """The shipped translation for ``KSW_LANG`` or the system locale ("zh_CN", "zh_Hans_CN",

@@ -17,9 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import platform
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +28,7 @@ from typing import Any
 import psutil
 
 from .eta import Prior, PriorSource, UnitTime, history_compile_seconds
+from .oserrors import write_text_atomic
 from .paths import data_dir
 
 SCHEMA = "ksw.buildtimes/1"
@@ -201,31 +200,12 @@ def save_record(record: BuildRecord, path: Path | None = None) -> Path:
     drop = {id(r) for r in same[:-KEEP_PER_KEY]}
     records = [r for r in records if id(r) not in drop][-KEEP_ALL:]
     document = {"schema": SCHEMA, "records": [r.to_json() for r in records]}
-    write_atomic(file, json.dumps(document, indent=1) + "\n")
+    file.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(file, json.dumps(document, indent=1) + "\n")
     return file
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` so that readers see the old file or the new one, never a part.
-
-    TODO(state): the "state" work adds one atomic state-file writer; use it here then."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
 
 
 __all__ = [
     "BuildRecord", "Machine", "find_record", "history_file", "load_records", "make_record",
-    "prior_from_record", "save_record", "this_machine", "write_atomic",
+    "prior_from_record", "save_record", "this_machine",
 ]

@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import sys
 import time
 from collections.abc import Mapping
@@ -25,7 +24,7 @@ from .ai_apps import find_app_environments
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
 from .platforms import current as current_platform
-from .processes import EnvChange, run_captured, show_command
+from .processes import EnvChange, exit_text, run_captured, show_command
 from .resources import is_frozen, resource_path
 
 PROBE_BEGIN = "@@KSW-ENV-BEGIN@@"
@@ -271,16 +270,16 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         version = _ask_version(exe)
         if version is not None and _version_tuple(version) < MIN_PYTHON:
             return failed(EnvStatus.UNSUPPORTED_PYTHON, *_too_old(version, exe),
-                          detail=f"{_exit_text(code)}\n{tail}", version=version)
+                          detail=f"{exit_text(code)}\n{tail}", version=version)
         if PROBE_BEGIN in stdout:
             return failed(EnvStatus.UNREADABLE, *_unreadable(exe),
-                          detail=f"{_exit_text(code)}; its answer was cut off or damaged:\n"
+                          detail=f"{exit_text(code)}; its answer was cut off or damaged:\n"
                           + _snippet(stdout[stdout.find(PROBE_BEGIN):]), version=version)
         if version is not None:
             return failed(
                 EnvStatus.BROKEN,
                 f"Python {version} starts, but it failed while the wizard looked at what is "
-                f"installed in it ({_exit_text(code)}).",
+                f"installed in it ({exit_text(code)}).",
                 "The details show the error. Repair this environment (a damaged package or "
                 "sitecustomize usually causes this), or choose another Python.",
                 detail=tail, version=version,
@@ -289,7 +288,7 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
             EnvStatus.BROKEN,
             "This program did not behave like a working Python interpreter.",
             "Choose another interpreter, or repair this environment (reinstall Python).",
-            detail=f"{_exit_text(code)}\n{tail}",
+            detail=f"{exit_text(code)}\n{tail}",
         )
     seconds = time.perf_counter() - started
     try:
@@ -345,28 +344,6 @@ def _unreadable(exe: Path) -> tuple[str, str]:
 def _snippet(text: str, limit: int = 300) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def _exit_text(code: int) -> str:
-    """How the child ended, in words: 'exit code 1', 'killed by signal SIGABRT'."""
-    if code < 0:
-        try:
-            return f"killed by signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    if code >= 0xC0000000:  # a Windows NTSTATUS such as 0xC0000005 (access violation)
-        name = _NTSTATUS.get(code)
-        return f"exit code 0x{code:08X}" + (f", {name}" if name else "")
-    return f"exit code {code}"
-
-
-# How Windows reports a process that crashed (what abort() and a segfault become there).
-_NTSTATUS = {
-    0xC0000005: "an access violation",
-    0xC000001D: "an illegal instruction",
-    0xC0000135: "a DLL it needs was not found",
-    0xC0000409: "it stopped itself (abort or a failed check)",
-}
 
 
 _TYPES: dict[str, tuple[type, ...]] = {"python": (dict,), "pip": (dict,), "torch": (dict,),
@@ -527,7 +504,7 @@ def _verdict(
         name = f"PyTorch {dist}" if isinstance(dist, str) and dist else "PyTorch"
         return (
             EnvStatus.TORCH_BROKEN,
-            f"Python {version} works, but importing {name} crashes it ({_exit_text(code)}).",
+            f"Python {version} works, but importing {name} crashes it ({exit_text(code)}).",
             "Reinstall PyTorch in that environment: "
             + reinstall_torch_command(exe, dist if isinstance(dist, str) else None)
             + " (or choose another environment).",

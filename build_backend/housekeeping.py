@@ -39,6 +39,7 @@ import psutil
 
 from .paths import data_dir, logs_dir, staging_dir
 from .platforms import current as current_platform
+from .statefile import DAMAGED_MARK, PREVIOUS_SUFFIX
 
 KEEP = 3  # builds kept per kernel
 LOG_KEEP = 10  # logs kept per kernel (small, and what a bug report needs)
@@ -240,12 +241,12 @@ def recorded_paths(root: Path | None = None) -> list[Path] | None:
     base = root if root is not None else data_dir(create=False)
     found: list[Path] = []
     for state in _children(base):
-        if state.name.startswith("installs.json.damaged"):
+        if state.name.startswith("installs.json" + DAMAGED_MARK):
             # a damaged install list kept aside at a start (statefile.py): what it pointed to
             # cannot be read, so nothing it may have pointed to goes until it is removed
             return None
         if not state.is_file() or not (state.suffix == ".json"
-                                       or state.name.endswith(".json.prev")):
+                                       or state.name.endswith(".json" + PREVIOUS_SUFFIX)):
             continue
         try:
             found += _paths_in(json.loads(state.read_text(encoding="utf-8")))

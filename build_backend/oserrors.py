@@ -18,6 +18,8 @@ import errno
 import os
 import re
 import shutil
+import tempfile
+import time
 from enum import Enum
 from pathlib import Path
 
@@ -321,29 +323,56 @@ def _os_words(exc: OSError) -> str:
     return f"{words} ({label})" if label else words
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: a temporary file beside it, then
-    ``os.replace``. On an error the temporary file is removed and ``path`` is as it was."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+def replace_file(src: Path | str, dst: Path | str) -> None:
+    """``os.replace``, retried briefly: on Windows a virus scanner may hold a fresh file open
+    for a moment (PermissionError)."""
+    for pause in (0.1, 0.25, 0.5, 1.0):
+        try:
+            os.replace(src, dst)
+            return
+        except PermissionError:
+            time.sleep(pause)
+    os.replace(src, dst)
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, mode: int | None = None) -> None:
+    """Write ``data`` to ``path`` whole or not at all: a temporary file beside it, flushed to
+    the disk, then put in place with :func:`replace_file` (with ``mode``, when given). On an
+    error the temporary file is removed, ``path`` is as it was, and the OSError names ``path``.
+    The one atomic writer of the wizard's own files (state files, history, records, shortcuts)."""
+    path = Path(path)
+    temp = ""
     try:
-        with open(temp, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(temp, path)
+        if mode is not None:
+            os.chmod(temp, mode)
+        replace_file(temp, path)
     except BaseException as exc:
-        try:
-            temp.unlink()
-        except OSError:
-            pass
-        if isinstance(exc, OSError) and exc.filename is not None \
-                and os.fsdecode(exc.filename) == str(temp):
+        if temp:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+        if isinstance(exc, OSError) and exc.filename is not None and (
+                os.fsdecode(exc.filename) == temp
+                or Path(os.fsdecode(exc.filename)).name.startswith(f".{path.name}.")):
             exc.filename = str(path)  # name the file the person asked for, not the temporary
         raise
 
 
+def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None:
+    """:func:`write_bytes_atomic` of ``text`` in UTF-8 (TypeError for anything but text)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text to write must be str, not {type(text).__name__}")
+    write_bytes_atomic(path, text.encode("utf-8"), mode=mode)
+
+
 __all__ = [
     "Cause", "blocking_file", "cause_in_output", "cause_line", "cause_of", "existing_ancestor",
-    "explain", "explain_cause", "fix_for", "format_free", "free_bytes", "sentence",
-    "write_text_atomic",
+    "explain", "explain_cause", "fix_for", "format_free", "free_bytes", "replace_file",
+    "sentence", "write_bytes_atomic", "write_text_atomic",
 ]

@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 import queue
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -113,6 +114,29 @@ def is_secret_name(name: str) -> bool:
     if any(word in upper for word in SECRET_WORDS):
         return True
     return upper.startswith(_CLOUD_PREFIXES) and any(w in upper for w in _CLOUD_WORDS)
+
+
+# How Windows reports a process that crashed (what abort() and a segfault become there).
+_NTSTATUS = {
+    0xC0000005: "an access violation",
+    0xC000001D: "an illegal instruction",
+    0xC0000135: "a DLL it needs was not found",
+    0xC0000409: "it stopped itself (abort or a failed check)",
+}
+
+
+def exit_text(code: int) -> str:
+    """How a child ended, in words: 'exit code 1', 'killed by signal SIGABRT', 'exit code
+    0xC0000005, an access violation' (Windows)."""
+    if code < 0:
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    if code >= 0xC0000000:  # a Windows NTSTATUS such as 0xC0000005 (access violation)
+        name = _NTSTATUS.get(code)
+        return f"exit code 0x{code:08X}" + (f", {name}" if name else "")
+    return f"exit code {code}"
 
 
 # NVLink multicast (NVLS) stays off in every child the wizard starts: a build, a verification
@@ -617,6 +641,7 @@ __all__ = [
     "decode_text",
     "default_quote_style",
     "describe_pids",
+    "exit_text",
     "is_secret_name",
     "kill_tree",
     "marked",

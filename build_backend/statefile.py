@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from .errors import WizardError
+from .oserrors import write_bytes_atomic
 
 T = TypeVar("T")
 
@@ -98,14 +99,8 @@ def write_bytes(path: Path, data: bytes, *, keep_previous: bool = True) -> None:
 
     Raises :class:`StateFileError` naming the file and the cause (the old file is untouched)."""
     path = Path(path)
-    temp: str | None = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
         if keep_previous and path.is_file():
             fd_prev, temp_prev = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".prev.tmp",
                                                   dir=path.parent)
@@ -116,8 +111,7 @@ def write_bytes(path: Path, data: bytes, *, keep_previous: bool = True) -> None:
             except OSError:
                 Path(temp_prev).unlink(missing_ok=True)
                 raise
-        os.replace(temp, path)
-        temp = None
+        write_bytes_atomic(path, data)
         _fsync_folder(path.parent)
     except OSError as exc:
         raise StateFileError(
@@ -126,9 +120,6 @@ def write_bytes(path: Path, data: bytes, *, keep_previous: bool = True) -> None:
             hint="Free some disk space or check the folder's permissions, then try again. "
             "The earlier copy of the file was left as it was.",
         ) from exc
-    finally:
-        if temp is not None:
-            Path(temp).unlink(missing_ok=True)
 
 
 def write_text(path: Path, text: str, *, keep_previous: bool = True) -> None:

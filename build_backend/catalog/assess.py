@@ -525,7 +525,7 @@ def library_reasons(recipe: Recipe, version: RecipeVersion, env: PythonEnv) -> l
     python = str(env.executable)
     found: list[Reason] = []
     if min_nccl is not None:
-        wanted = ".".join(str(p) for p in min_nccl)
+        wanted = ver_text(min_nccl)
         pkg = f"nvidia-nccl-{_cuda_suffix(env)}"
         fix = f'"{python}" -m pip install "{pkg}>={wanted}" --no-deps'
         have: Ver | None = None

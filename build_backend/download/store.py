@@ -17,13 +17,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import re
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from ..oserrors import replace_file, write_text_atomic
 
 PART_SCHEMA = "ksw.download-part/1"
 RECORD_SCHEMA = "ksw.download/1"
@@ -223,20 +223,10 @@ def read_json(path: Path) -> dict[str, Any] | None:
 
 def write_json(path: Path, data: dict[str, Any]) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of one."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    replace(tmp, path)
+    write_text_atomic(path, json.dumps(data, indent=1))
 
 
-def replace(src: Path, dst: Path) -> None:
-    """os.replace, retried briefly: on Windows a virus scanner may hold a fresh file open."""
-    for pause in (0.1, 0.25, 0.5, 1.0):
-        try:
-            os.replace(src, dst)
-            return
-        except PermissionError:
-            time.sleep(pause)
-    os.replace(src, dst)
+replace = replace_file  # a downloaded file put in place (retried while a scanner holds it)
 
 
 def unlink(path: Path) -> None:

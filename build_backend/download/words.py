@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import requests
 import urllib3
 
 from ..errors import DownloadError
+from ..oserrors import explain
 
 GONE_STATUSES = frozenset({404, 410})
 
@@ -122,12 +124,12 @@ def damaged_error(name: str, *, why: str) -> DownloadError:
 
 
 def disk_error(dest_name: str, folder: object, exc: OSError) -> DownloadError:
-    return DownloadError(
-        f"The wizard could not write {dest_name} to disk.",
-        why=f"{exc.strerror or short(exc)} ({folder}).",
-        hint="Check that the drive has enough free space and that the folder may be written "
-        "to, then try again.",
-    )
+    """A failed write in the words every disk problem gets (:func:`build_backend.oserrors.
+    explain`: the path, the cause — disk full with the space left, no permission, read-only,
+    name too long — and the fix), as a download error."""
+    explained = explain(exc, path=Path(str(folder)) / dest_name, action=f"save {dest_name}")
+    return DownloadError(f"The wizard could not write {dest_name} to disk.",
+                         why=explained.why, hint=explained.hint)
 
 
 def after_retries(n: int) -> str:

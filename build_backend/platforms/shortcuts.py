@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ProcessError
+from ..oserrors import write_text_atomic
 from ..processes import QuoteStyle, quote_arg
 from . import ProgramOutput, current, run_program
 
@@ -181,14 +182,7 @@ def linux_places(environ: Mapping[str, str], home: Path) -> tuple[Path, Path | N
 
 def _write(path: Path, text: str, mode: int) -> None:
     """Write ``text`` to ``path`` atomically (a half-written shortcut is never left)."""
-    temporary = path.with_name(f".{path.name}.part")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except OSError:
-        temporary.unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, text, mode=mode)
 
 
 def create_linux(shortcut: Shortcut, applications: Path, desktop: Path | None,

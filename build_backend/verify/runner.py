@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
 import tempfile
 import threading
 import time
@@ -17,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Cancelled, ProcessStartError, ProcessTimeout
-from ..processes import EnvChange, EnvMode, stream
+from ..processes import EnvChange, EnvMode, exit_text, stream
 from ..resources import resource_path
 from .report import ErrorKind, VerifyError, VerifyReport, VerifyStatus
 
@@ -285,16 +284,7 @@ def _read_report(out: Path, lines: Sequence[str]) -> dict[str, Any] | None:
 
 
 def _describe_exit(code: int | None) -> str:
-    if code is None:
-        return "no exit code"
-    if code < 0:
-        try:
-            return f"killed by signal {signal.Signals(-code).name}"
-        except ValueError:
-            return f"killed by signal {-code}"
-    if code >= 0xC0000000:  # a Windows NTSTATUS such as 0xC0000005 (access violation)
-        return f"exit code 0x{code:08X}"
-    return f"exit code {code}"
+    return "no exit code" if code is None else exit_text(code)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def test_a_torch_that_kills_the_interpreter_at_import(tmp_path: Path, crash: str
 
 
 def test_how_a_crash_is_told() -> None:
-    from build_backend.environment import _exit_text
+    from build_backend.processes import exit_text as _exit_text
 
     assert _exit_text(-6) == "killed by signal SIGABRT"
     assert _exit_text(7) == "exit code 7"
