@@ -295,9 +295,17 @@ class _Attempt:
     ) -> None:
         self.plan = plan
         lock = threading.Lock()
+        shown = [-1.0]  # the elapsed time of the newest progress event passed on
 
-        def emit_in_turn(event: BuildEvent) -> None:  # the output thread and the poller
+        def emit_in_turn(event: BuildEvent) -> None:
+            """The output thread and the poller both emit; each computes its progress event
+            under the clock's lock and emits it after, so an older view can arrive second:
+            it is dropped (a bar never steps back, the elapsed time never runs backwards)."""
             with lock:
+                if isinstance(event, ProgressEvent):
+                    if event.elapsed_seconds < shown[0]:
+                        return
+                    shown[0] = event.elapsed_seconds
                 emit(event)
 
         self.emit = emit_in_turn

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import os
+import threading
 from pathlib import Path
 
 import pytest
 
-from build_backend.build import BuildClock, decode_line, retry_plan
+from build_backend.build import (
+    BuildClock,
+    LogLine,
+    ProgressEvent,
+    _Attempt,
+    decode_line,
+    retry_plan,
+)
 from build_backend.diagnose import RetryAction
 from build_backend.parallelism import GIB, Parallelism, choose_parallelism
 from build_backend.plan import BuildPlan, make_plan
@@ -157,3 +166,21 @@ def test_progress_reads_pips_indented_ninja_lines(tmp_path: Path) -> None:
     clock = BuildClock(_clock_plan(tmp_path))
     event = clock.line("  [3/24] /usr/local/cuda/bin/nvcc -c a.cu -o a.o")
     assert event is not None and (event.done, event.total) == (3, 24)
+
+
+def test_a_late_older_progress_view_never_moves_the_bar_back(tmp_path: Path) -> None:
+    """The output thread and the poller each compute a progress event, then emit it; when the
+    poller's newer view (22 units) is emitted first, the output thread's older one (21) that
+    arrives after it is dropped: the bar never steps back, the elapsed time never runs back.
+    (Seen in a CI run: 20, 22, 21, 22 — a bar that jumps back a unit.)"""
+    shown: list[object] = []
+    attempt = _Attempt(_clock_plan(tmp_path), shown.append, io.StringIO(), threading.Event(),
+                       stall_after_s=180.0, line_offset=0)
+    newer = ProgressEvent(22, 24, 5.0, elapsed_seconds=40.2)
+    older = ProgressEvent(21, 24, 6.0, elapsed_seconds=40.1)
+    later = ProgressEvent(22, 24, 4.0, elapsed_seconds=41.0)
+    attempt.emit(newer)
+    attempt.emit(older)
+    attempt.emit(LogLine("[22/24] nvcc -c b.cu -o b.o", 1))  # other events always pass
+    attempt.emit(later)
+    assert shown == [newer, LogLine("[22/24] nvcc -c b.cu -o b.o", 1), later]
