@@ -181,6 +181,7 @@ class BuildOutcome:
 
 
 _NINJA = re.compile(r"^\s*\[(\d+)/(\d+)\]")  # pip -v indents the build's output
+_NINJA_FAILED = re.compile(r"^\s*FAILED: ")  # the unit of the [n/N] line before did not compile
 
 
 POLL_S = 1.0  # how often the build folder is looked at (build.ninja, .ninja_log)
@@ -209,6 +210,10 @@ class BuildClock:
         """A line of output: a progress event if it was ninja's ``[n/N]``."""
         match = _NINJA.match(text)
         if match is None:
+            if _NINJA_FAILED.match(text):
+                with self._lock:
+                    self.estimator.unit_failed()
+                    return ProgressEvent.of(self.estimator.estimate(self.clock()))
             return None
         now = self.clock()
         with self._lock:
@@ -350,11 +355,12 @@ class _Attempt:
         for text in texts:
             self.line_number += 1
             emit(LogLine(text, self.line_number))
-            if "[" in text[:12]:  # cheap test before the ninja regex
+            if "[" in text[:12] or "FAILED:" in text[:16]:  # cheap test before the regexes
                 event = self.clock.line(text)
                 if event is not None:
                     progress = event
-                    continue
+                    if not _NINJA_FAILED.match(text):
+                        continue  # a unit's line; a FAILED line goes on to the diagnosis
             if self._step is Step.COMPILE and _LINK.search(text):
                 self._enter(Step.LINK)
             if self._step is not Step.WHEEL and _WHEEL.search(text):

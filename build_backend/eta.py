@@ -286,6 +286,7 @@ class EtaEstimator:
     _log: list[UnitTime] = field(default_factory=list)  # .ninja_log: this run's units
     _line_times: list[float] = field(default_factory=list)  # when [1/N], [2/N]... arrived
     _names: list[str | None] = field(default_factory=list)  # the units those lines named
+    failed: int = 0  # units whose [n/N] line was followed by ninja's "FAILED:"
 
     def __post_init__(self) -> None:
         self.jobs = max(1, self.jobs)
@@ -309,6 +310,7 @@ class EtaEstimator:
             self._line_times.clear()
             self._names.clear()
             self._log.clear()
+            self.failed = 0
             self.ninja_started = None
         self.total = total
         name = output_of_command(line) if line else None
@@ -320,6 +322,16 @@ class EtaEstimator:
             # when the build started)
             guess = self.prior.unit_seconds if self.prior is not None else now
             self.ninja_started = max(self.started, now - guess)
+
+    def unit_failed(self) -> None:
+        """ninja's ``FAILED: <output>``: the unit of the last ``[n/N]`` line did not compile
+        (ninja prints the line for a failed unit too; its ``.ninja_log`` keeps only the units
+        that compiled). The bar does not count it as done."""
+        if self.failed < len(self._line_times):
+            self.failed += 1
+
+    def _done(self) -> int:
+        return max(len(self._line_times) - self.failed, len(self._log))
 
     def log_units(self, units: Iterable[UnitTime], now: float) -> None:
         """New entries of ``.ninja_log`` (exact starts and ends of finished units)."""
@@ -378,8 +390,10 @@ class EtaEstimator:
         prior = self.prior
         basis = prior.source if prior is not None else PriorSource.NONE
         overdue = prior is not None and elapsed > prior.total_seconds
-        done = max(len(self._line_times), len(self._log))
+        done = self._done()
         total = self.total
+        if self.failed:  # ninja stops at a failed unit: no time left to promise
+            return Eta(elapsed, None, done, total, Phase.COMPILE, basis, overdue)
         tail = prior.tail_seconds if prior is not None else 0.0
         if total and done >= total:  # link and wheel
             last = self._line_times[-1] if self._line_times else now

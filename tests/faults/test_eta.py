@@ -33,9 +33,16 @@ FAKE_NINJA = textwrap.dedent('''
         for i, (name, seconds) in enumerate(units, 1):
             time.sleep(seconds)
             end = int((time.monotonic() - start) * 1000)
-            with open(log, "a") as fh:
-                fh.write(f"0\\t{{end}}\\t0\\t{{temp}}/{{name}}\\tab\\n")
+            failed = os.environ.get("FAULT_FAIL_UNIT") == name
+            if not failed:  # ninja's log keeps the units that compiled
+                with open(log, "a") as fh:
+                    fh.write(f"0\\t{{end}}\\t0\\t{{temp}}/{{name}}\\tab\\n")
             print(f"[{{i}}/2] c++ -c {{name}}.cpp -o {{temp}}/{{name}}", flush=True)
+            if failed:
+                print(f"FAILED: [code=1] {{temp}}/{{name}}", flush=True)
+                print(f"{{name}}.cpp:3:1: error: expected ';' before 'return'", flush=True)
+                print("ninja: build stopped: subcommand failed.", flush=True)
+                sys.exit(1)
     setup(name="ksw-fault", version="0.0.1")
 ''')
 
@@ -74,4 +81,17 @@ def test_history_not_writable(tmp_path: Path, marker: str, torch_venv: Path) -> 
     build(ninja_tree(tmp_path, marker), torch_venv, data)
     log = next((data / "logs").glob("*-probe.log"))
     assert "# build times not kept for the next estimate:" in log.read_text(encoding="utf-8")
+    assert not wait_until_gone(marker)
+
+
+def test_a_unit_fails(tmp_path: Path, marker: str, torch_venv: Path) -> None:
+    """the last unit fails ("[2/2] …" then "FAILED:") → exit 1; progress shows 1/2 compiled,
+    never "link and package 2/2 units · a few seconds left" before "The build failed"""
+    result = run_cli("build", "--kernel", "probe", "--source", str(ninja_tree(tmp_path, marker)),
+                     "--python", str(torch_venv), "--skip-verify", "--no-install",
+                     data=tmp_path / "data", timeout=300, FAULT_FAIL_UNIT="csrc/slow_b.o")
+    output = assert_clean_failure(result, 1, "The build failed", "expected ';' before 'return'")
+    progress = [line for line in output.splitlines() if " elapsed" in line]
+    assert progress and progress[-1].startswith("  compile 1/2 units"), output
+    assert "link and package" not in output and "2/2 units" not in output
     assert not wait_until_gone(marker)

@@ -18,6 +18,7 @@ from build_backend.build import (
     retry_plan,
 )
 from build_backend.diagnose import RetryAction
+from build_backend.eta import Phase
 from build_backend.parallelism import GIB, Parallelism, choose_parallelism
 from build_backend.plan import BuildPlan, make_plan
 from build_backend.processes import EnvChange, EnvMode
@@ -184,3 +185,27 @@ def test_a_late_older_progress_view_never_moves_the_bar_back(tmp_path: Path) -> 
     attempt.emit(LogLine("[22/24] nvcc -c b.cu -o b.o", 1))  # other events always pass
     attempt.emit(later)
     assert shown == [newer, LogLine("[22/24] nvcc -c b.cu -o b.o", 1), later]
+
+
+def test_a_failed_unit_is_not_counted_as_done(tmp_path: Path) -> None:
+    """ninja prints "[1/1] <command>" for a unit that fails too, then "FAILED: <output>": the
+    bar stays at 0/1 in the compile phase with no time promised, instead of a full "1/1" and
+    "link and package · a few seconds left" just before "The build failed"."""
+    now = [0.0]
+    clock = BuildClock(_clock_plan(tmp_path), clock=lambda: now[0])
+    clock.tick()
+    now[0] = 3.0
+    first = clock.line("  [1/2] g++ -c a.cpp -o a.o")
+    assert first is not None and (first.done, first.total) == (1, 2)
+    now[0] = 6.0
+    line = clock.line("  [2/2] /opt/nonexistent/g++ -c b.cpp -o b.o")
+    assert line is not None and line.done == 2 and line.phase is Phase.FINISH
+    failed = clock.line("  FAILED: [code=127] b.o")
+    assert failed is not None
+    assert (failed.done, failed.total, failed.phase) == (1, 2, Phase.COMPILE)
+    assert failed.eta_seconds is None
+    # a FAILED line for the other unit (both were running), then a stray one: 0, never below
+    again = clock.line("FAILED: a.o")
+    assert again is not None and again.done == 0
+    stray = clock.line("FAILED: c.o")
+    assert stray is not None and stray.done == 0
