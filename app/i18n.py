@@ -8,8 +8,11 @@
 
 ``scripts/translations.py`` collects these texts into ``resources/translations/*.ts`` (Qt
 Linguist files a translator edits) and compiles them into the ``.qm`` files shipped with the
-wizard. Simplified Chinese is the first translation. Sentences made in the core
-(``build_backend``: diagnoses, reasons, hints) are not translated yet.
+wizard. Simplified Chinese is the first translation.
+
+Sentences made in the core (``build_backend``: diagnoses, reasons, hints) are English there
+(the CLI prints them); :func:`tr_core` shows them in the user's language, through the same
+files (context ``core``; see ``build_backend/words.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
+from build_backend import words
 from build_backend.resources import resources_root
 
 CONTEXT = "ksw"
@@ -36,6 +40,26 @@ def N_(text: str) -> str:  # noqa: N802 - the customary name of the marker
 def tr(text: str) -> str:
     """``text`` in the user's language (itself when there is no translation)."""
     return QCoreApplication.translate(CONTEXT, text)
+
+
+def tr_core(text: str) -> str:
+    """A sentence the core made, in the user's language: a :class:`~build_backend.words.Msg`
+    by its template (its values filled in after, those that are sentences translated too), a
+    fixed sentence by itself. English where there is no translation, or where a translation's
+    template does not fit the values (a translator's slip never costs the user the message)."""
+    if isinstance(text, words.Msg):
+        if text.parts:
+            return text.separator.join(tr_core(part) for part in text.parts)
+        template = QCoreApplication.translate(words.CONTEXT, text.template)
+        if not text.fields:
+            return template
+        values = {key: tr_core(value) if isinstance(value, words.Msg) else value
+                  for key, value in text.fields.items()}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError, AttributeError):
+            return str(text)
+    return QCoreApplication.translate(words.CONTEXT, text) if text else text
 
 
 class Texts(Mapping[str, str]):

@@ -3,27 +3,38 @@
     python scripts/translations.py           # update resources/translations/ksw_*.ts, build .qm
     python scripts/translations.py --check   # exit 1 when a .ts misses a text of the GUI
 
-The texts are found in ``app/`` by reading the source (nothing is imported): every
+    python scripts/translations.py --import zh_CN:more.json   # add translations, then build
+
+The texts are found by reading the source (nothing is imported). In ``app/``: every
 ``tr("...")`` (context ``ksw``), every ``N_("...")`` (a text marked where it is defined and
 translated with ``tr()`` where it is shown) and every value of a ``Texts("Context", {...})``.
+In the core (``build_backend/``, context ``core``; see build_backend/words.py): every
+``N_("...")`` and ``msg("...", ...)``, and the title, cause and fix of every known build
+failure in resources/diagnosis/failures.toml.
 Translations already in a ``.ts`` file are kept; texts no longer in the source are marked
-obsolete; new ones are added unfinished. ``pyside6-lrelease`` turns each ``.ts`` into the
-``.qm`` the wizard loads (app/i18n.py).
+obsolete; new ones are added unfinished. ``--check`` fails on a text that is missing or not
+translated. ``pyside6-lrelease`` turns each ``.ts`` into the ``.qm`` the wizard loads
+(app/i18n.py). An ``--import`` file is JSON: ``{"context": {"English": "translation"}}``.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import shutil
 import subprocess
 import sys
+import tomllib
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app"
+CORE = ROOT / "build_backend"
+FAILURES = ROOT / "resources" / "diagnosis" / "failures.toml"
+CORE_CONTEXT = "core"
 FOLDER = ROOT / "resources" / "translations"
 LANGUAGES = ("zh_CN",)
 CONTEXT = "ksw"
@@ -57,6 +68,57 @@ def collect(folder: Path = APP) -> dict[str, dict[str, str]]:
                         found.setdefault(context, {}).setdefault(
                             text, f"{where}:{value.lineno}")
     return found
+
+
+def collect_core(folder: Path = CORE, failures: Path = FAILURES) -> dict[str, str]:
+    """{text: "file:line"} for every sentence of the core a front end translates."""
+    found: dict[str, str] = {}
+    for path in sorted(folder.rglob("*.py")):
+        where = path.relative_to(ROOT).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if name in ("N_", "msg"):
+                text = _literal(node.args[0])
+                if text:
+                    found.setdefault(text, f"{where}:{node.lineno}")
+    data = tomllib.loads(failures.read_text(encoding="utf-8"))
+    lines = failures.read_text(encoding="utf-8").splitlines()
+    for signature in data.get("signature", []):
+        at = next((i for i, line in enumerate(lines, 1)
+                   if line.strip() == f'id = "{signature["id"]}"'), 0)
+        for key in ("title", "cause", "fix"):
+            if signature.get(key):
+                found.setdefault(signature[key], f"{FAILURES.relative_to(ROOT).as_posix()}:{at}")
+    return found
+
+
+def collect_all() -> dict[str, dict[str, str]]:
+    texts = collect()
+    texts.setdefault(CORE_CONTEXT, {}).update(collect_core())
+    return texts
+
+
+def import_translations(ts: Path, translations: dict[str, dict[str, str]]) -> int:
+    """Put ``translations`` into ``ts`` (finished) where their source is in it; how many."""
+    tree = ET.parse(ts)
+    count = 0
+    for context in tree.getroot().iter("context"):
+        wanted = translations.get(context.findtext("name") or "", {})
+        for message in context.iter("message"):
+            text = wanted.get(message.findtext("source") or "")
+            translation = message.find("translation")
+            if text and translation is not None:
+                translation.text = text
+                translation.attrib.pop("type", None)
+                count += 1
+    ET.indent(tree.getroot())
+    body = ET.tostring(tree.getroot(), encoding="unicode")
+    ts.write_text('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n' + body + "\n",
+                  encoding="utf-8")
+    return count
 
 
 def _existing(ts: Path) -> dict[tuple[str, str], tuple[str, str]]:
@@ -114,10 +176,12 @@ def write_ts(ts: Path, language: str, texts: dict[str, dict[str, str]]) -> tuple
 
 
 def missing(ts: Path, texts: dict[str, dict[str, str]]) -> Iterator[tuple[str, str]]:
+    """(context, text) of every text that ``ts`` lacks or leaves untranslated."""
     old = _existing(ts)
     for context, sources in texts.items():
         for source in sources:
-            if (context, source) not in old:
+            text, kind = old.get((context, source), ("", "unfinished"))
+            if not text or kind == "unfinished":
                 yield context, source
 
 
@@ -130,9 +194,13 @@ def lrelease(ts: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
-                        help="only check that every .ts file has every text (exit 1 if not)")
+                        help="only check that every .ts file translates every text (exit 1 "
+                             "if not)")
+    parser.add_argument("--import", dest="imports", action="append", default=[],
+                        metavar="LANG:FILE.json",
+                        help="add the translations of a JSON file to LANG's .ts first")
     args = parser.parse_args(argv)
-    texts = collect()
+    texts = collect_all()
     FOLDER.mkdir(parents=True, exist_ok=True)
     status = 0
     for language in LANGUAGES:
@@ -140,10 +208,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.check:
             lacking = list(missing(ts, texts))
             for context, source in lacking:
-                print(f"{ts.name}: missing [{context}] {source!r}")
+                print(f"{ts.name}: not translated [{context}] {source!r}")
             status |= bool(lacking)
             continue
         count, done = write_ts(ts, language, texts)
+        for item in args.imports:
+            lang, _, file = item.partition(":")
+            if lang == language:
+                added = import_translations(
+                    ts, json.loads(Path(file).read_text(encoding="utf-8")))
+                print(f"{ts.name}: {added} translations from {file}")
+                count, done = write_ts(ts, language, texts)
         lrelease(ts)
         print(f"{ts.name}: {count} texts, {done} translated")
     return status

@@ -95,3 +95,54 @@ def test_the_shipped_translation_holds_every_text_and_is_compiled(tmp_path: Path
     subprocess.run([str(tool if tool.exists() else "pyside6-lrelease"), "-silent", str(ts),
                     "-qm", str(rebuilt)], check=True)
     assert rebuilt.read_bytes() == (translations_dir() / "ksw_zh_CN.qm").read_bytes()
+
+
+def _translator_from(tmp_path: Path, qapp: QApplication, context: str,
+                     pairs: dict[str, str]) -> Any:
+    """A .qm compiled by pyside6-lrelease from ``pairs``, installed into ``qapp``."""
+    from xml.sax.saxutils import escape
+
+    from PySide6.QtCore import QTranslator
+
+    body = "".join(f"<message><source>{escape(k)}</source><translation>{escape(v)}"
+                   f"</translation></message>" for k, v in pairs.items())
+    ts = tmp_path / "t.ts"
+    ts.write_text(f'<?xml version="1.0" encoding="utf-8"?><!DOCTYPE TS><TS version="2.1" '
+                  f'language="zh_CN"><context><name>{context}</name>{body}</context></TS>',
+                  encoding="utf-8")
+    tool = Path(sys.executable).with_name("pyside6-lrelease")
+    subprocess.run([str(tool if tool.exists() else "pyside6-lrelease"), "-silent", str(ts),
+                    "-qm", str(tmp_path / "t.qm")], check=True)
+    translator = QTranslator(qapp)
+    assert translator.load(str(tmp_path / "t.qm"))
+    qapp.installTranslator(translator)
+    return translator
+
+
+def test_core_sentences_are_shown_translated_with_their_values(
+        tmp_path: Path, qapp: QApplication) -> None:
+    """A sentence the core made with msg() is translated by its template, the values filled in
+    after (a value that is a sentence too is translated); a translation whose template does
+    not fit the values falls back to the English sentence, never to an error."""
+    from app.i18n import tr_core
+    from build_backend.words import join, msg
+
+    translator = _translator_from(tmp_path, qapp, "core", {
+        "{n} checks failed": "{n} 项检查失败",
+        "Fix {what} first.": "请先修复{what}。",
+        "the CUDA toolkit": "CUDA 工具包",
+        "{free} free on {drive}": "{空闲} 可用",  # a translator's slip: a field renamed
+        "Restart the computer.": "请重新启动计算机。",
+    })
+    try:
+        assert tr_core(msg("{n} checks failed", n=3)) == "3 项检查失败"
+        assert tr_core(msg("Fix {what} first.", what=msg("the CUDA toolkit"))) == \
+            "请先修复CUDA 工具包。"
+        assert tr_core(msg("{free} free on {drive}", free="3 GB", drive="C:")) == \
+            "3 GB free on C:"
+        assert tr_core("Restart the computer.") == "请重新启动计算机。"  # a fixed sentence
+        assert tr_core(join([msg("{n} checks failed", n=1), "Restart the computer."])) == \
+            "1 项检查失败 请重新启动计算机。"
+        assert tr_core("Not in the translation.") == "Not in the translation."
+    finally:
+        qapp.removeTranslator(translator)
