@@ -76,3 +76,16 @@ def test_the_visual_studio_advice_reads_as_before() -> None:
         "toolset 14.29. The nvcc flag -allow-unsupported-compiler skips the check, but is a last "
         "resort: the build or the kernel may then fail or compute wrong results.")
     assert isinstance(advice, Msg) and len(advice.parts) == 2
+
+
+def test_a_lost_download_reads_as_before() -> None:
+    from build_backend.download.words import stopped_error
+
+    error = stopped_error("x.whl", "https://example.org/x.whl", 2_000_000, 5_000_000,
+                          "the connection was reset", kept=True, retries=2)
+    assert error.what == "The download of x.whl stopped at 2.0 MB of 5.0 MB."
+    assert error.why == ("The connection to example.org was lost (the connection was reset), "
+                         "also after 2 retries.")
+    assert error.hint == ("Check the internet connection and try again; the part already "
+                          "downloaded is kept and a later attempt continues from it.")
+    assert isinstance(error.what, Msg) and isinstance(error.why, Msg)
