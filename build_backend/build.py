@@ -54,6 +54,7 @@ from .processes import (
     stream,
     withheld_names,
 )
+from .words import N_, Msg, msg
 
 GIB = 1024**3
 
@@ -438,18 +439,20 @@ def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | 
         par = plan.parallelism
         if par.jobs > 1:
             jobs, threads = max(1, par.jobs // 2), par.nvcc_threads
-            what = f"{par.jobs} → {jobs} parallel compile jobs"
+            what = msg("{old} → {new} parallel compile jobs", old=par.jobs, new=jobs)
         elif par.nvcc_threads > 1:
             jobs, threads = 1, max(1, par.nvcc_threads // 2)
-            what = f"{par.nvcc_threads} → {threads} nvcc threads"
+            what = msg("{old} → {new} nvcc threads", old=par.nvcc_threads, new=threads)
         else:
             return None
-        new = Parallelism(jobs, threads, f"halved after running out of memory: {what}")
+        new = Parallelism(jobs, threads, msg("halved after running out of memory: {what}",
+                                             what=what))
         changes = [EnvChange("MAX_JOBS", str(new.jobs), why=new.reason)]
         if plan.env_value("NVCC_THREADS") is not None:
             changes.append(EnvChange("NVCC_THREADS", str(new.nvcc_threads)))
         retried = replace(plan.with_env(*changes, note=new.reason), parallelism=new)
-        return retried, f"The build ran out of memory; trying again with {what}."
+        return retried, msg("The build ran out of memory; trying again with {what}.",
+                            what=what)
     if action is RetryAction.ADD_CCCL_INCLUDE:
         if plan.cuda_home is None:
             return None
@@ -459,14 +462,15 @@ def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | 
         change = EnvChange(plan.host_include_var, str(folder), EnvMode.PREPEND,
                            why="CUDA 13 CCCL headers for the host compiler")
         return (plan.with_env(change, note="CUDA 13: CCCL headers added after the first try"),
-                f"The host compiler could not find CUDA 13's CCCL headers; adding {folder} to "
-                "its include path and trying again.")
+                msg("The host compiler could not find CUDA 13's CCCL headers; adding {folder} "
+                    "to its include path and trying again.", folder=folder))
     if action is RetryAction.FORCE_BUILD:
         if plan.env_value("FLASH_ATTENTION_FORCE_BUILD") == "TRUE":
             return None
         change = EnvChange("FLASH_ATTENTION_FORCE_BUILD", "TRUE",
                            why="skip setup.py's own prebuilt-wheel download")
-        return plan.with_env(change), "Skipping the library's own wheel download and building."
+        return plan.with_env(change), N_(
+            "Skipping the library's own wheel download and building.")
     return None
 
 
@@ -528,14 +532,15 @@ def run_build(
             log.write(f"\n# exit code {code}{' (cancelled)' if cancelled else ''}\n")
             log.flush()
             if cancelled:
-                hint = "Start it again whenever you like; your environment is unchanged."
+                hint = N_("Start it again whenever you like; your environment is unchanged.")
                 if attempt.leftover:
-                    hint = (f"These processes of the build could not be stopped: "
-                            f"{describe_pids(attempt.leftover)}. End them (Task Manager, "
-                            f"'kill'), then start again; your environment is unchanged.")
+                    hint = msg("These processes of the build could not be stopped: {pids}. "
+                               "End them (Task Manager, 'kill'), then start again; your "
+                               "environment is unchanged.",
+                               pids=describe_pids(attempt.leftover))
                 return finish(BuildOutcome(
                     status=BuildStatus.CANCELLED,
-                    message="The build was cancelled; nothing was installed.",
+                    message=N_("The build was cancelled; nothing was installed."),
                     hint=hint,
                     plan=plan, wheel=None, log_path=plan.log_path,
                     seconds=time.monotonic() - started, attempts=attempts, exit_code=code,
@@ -551,14 +556,14 @@ def run_build(
                 if wheels:
                     return finish(BuildOutcome(
                         status=BuildStatus.SUCCEEDED,
-                        message=f"Built {wheels[-1].name}.",
+                        message=msg("Built {wheel}.", wheel=wheels[-1].name),
                         hint="",
                         plan=plan, wheel=wheels[-1], log_path=plan.log_path,
                         seconds=time.monotonic() - started, attempts=attempts, exit_code=0,
                         diagnosis=report, steps=tuple(steps),
                     ))
                 return finish(_failed(plan, report, code, attempts, started, steps,
-                                      "The build finished but produced no wheel."))
+                                      N_("The build finished but produced no wheel.")))
             action = report.retry
             # Halving may repeat (16 → 8 → 4 jobs); every other fix is tried once.
             repeatable = action is RetryAction.HALVE_JOBS
@@ -586,20 +591,21 @@ def _failed(
     primary = report.primary
     if not message:
         message = (
-            f"The build failed: {primary.title}." if primary is not None
-            else "The build failed."
+            msg("The build failed: {title}.", title=Msg(primary.title)) if primary is not None
+            else N_("The build failed.")
         )
+    hint: str
     full = disk_full_in(plan)
     if full is not None:  # a full disk explains the failure; "build again" would not help
-        message = f"The build stopped: {sentence(Cause.NO_SPACE, full)}."
+        message = msg("The build stopped: {why}.", why=sentence(Cause.NO_SPACE, full))
         hint = fix_for(Cause.NO_SPACE, full, _alternative(full))
     elif primary is not None:
         hint = primary.fix
-    elif report.first_error is not None:
-        hint = (f"The first error was: {report.first_error.line.strip()[:300]} — see the log "
-                f"for details: {plan.log_path}")
+    elif report.first_error is not None:  # the compiler's line stays as it is (a value)
+        hint = msg("The first error was: {line} — see the log for details: {log}",
+                   line=report.first_error.line.strip()[:300], log=plan.log_path)
     else:
-        hint = f"See the log for details: {plan.log_path}"
+        hint = msg("See the log for details: {log}", log=plan.log_path)
     return BuildOutcome(
         status=BuildStatus.FAILED, message=message, hint=hint, plan=plan, wheel=None,
         log_path=plan.log_path, seconds=time.monotonic() - started, attempts=attempts,

@@ -44,6 +44,7 @@ from .download import (
 from .errors import Cancelled, WizardError
 from .paths import logs_dir, storage_error, timestamp, url_cache_dir
 from .wheels import WheelCandidate
+from .words import N_, join, msg
 
 
 def fetch_prebuilt(
@@ -83,18 +84,18 @@ def fetch_prebuilt(
     except Cancelled as exc:
         status = BuildStatus.CANCELLED
         kept = resumable_bytes(dest, candidate.url)
-        message = "The download was cancelled; nothing was installed."
+        message = N_("The download was cancelled; nothing was installed.")
         if kept:
-            hint = (f"{size_text(kept)} of the wheel are kept in {dest.parent}: start the same "
-                    "download again and it continues from there.")
+            hint = msg("{size} of the wheel are kept in {folder}: start the same download again "
+                       "and it continues from there.", size=size_text(kept), folder=dest.parent)
         else:
-            hint = "Nothing was kept; start the download again, or build from source instead."
+            hint = N_("Nothing was kept; start the download again, or build from source "
+                      "instead.")
         lines.append(exc.describe())
     except WizardError as exc:
         status = BuildStatus.FAILED
-        message = " ".join(part for part in (
-            "The prebuilt wheel could not be downloaded.", exc.what, exc.why) if part)
-        hint = exc.hint or "Build from source instead (Kernel page)."
+        message = join([N_("The prebuilt wheel could not be downloaded."), exc.what, exc.why])
+        hint = exc.hint or N_("Build from source instead (Kernel page).")
         lines.append(exc.describe())
     else:
         message = _success_message(candidate.filename, result, earlier)
@@ -122,11 +123,13 @@ def fetch_prebuilt(
 def _success_message(filename: str, result: DownloadResult, earlier: int) -> str:
     size = size_text(result.size)
     if result.from_cache:
-        return f"Reusing {filename} ({size}): it was downloaded and checked before."
+        return msg("Reusing {name} ({size}): it was downloaded and checked before.",
+                   name=filename, size=size)
     if result.resumed and earlier:
-        return (f"Downloaded {filename} ({size}), continuing the earlier download that had "
-                f"stopped at {size_text(earlier)}; checked.")
+        return msg("Downloaded {name} ({size}), continuing the earlier download that had "
+                   "stopped at {earlier}; checked.", name=filename, size=size,
+                   earlier=size_text(earlier))
     if result.resumed:
-        return (f"Downloaded {filename} ({size}), continuing after the connection dropped; "
-                "checked.")
-    return f"Downloaded {filename} ({size}) and checked it."
+        return msg("Downloaded {name} ({size}), continuing after the connection dropped; "
+                   "checked.", name=filename, size=size)
+    return msg("Downloaded {name} ({size}) and checked it.", name=filename, size=size)

@@ -32,6 +32,7 @@ from build_backend.build import (
     StepEvent,
     StepState,
 )
+from build_backend.diagnose import Diagnosis
 from build_backend.errors import ExitCode, WizardError
 from build_backend.eta import Phase, UnitTime
 from build_backend.paths import logs_dir
@@ -39,7 +40,7 @@ from build_backend.plan import BuildPlan
 from build_backend.terminal import duration as format_duration
 from build_backend.terminal import time_left
 
-from ..i18n import N_, Texts, tr
+from ..i18n import N_, Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.dialogs import ask
 from ..widgets.log_view import LogView
@@ -82,6 +83,36 @@ TEXT = Texts("Build", {
     "close_do": "Stop and close",
     "cancelled": "The build was cancelled; nothing was installed.",
     "cancelled_hint": "Click “Build again” to start it over, or Back to choose something else.",
+    "building": "Building {name}…",
+    "probe": "the probe kernel",
+    "plan_waiting": "The exact commands appear once the source is ready.",
+    "preparing": "preparing",
+    "packaging": "packaging",
+    "elapsed": "{duration} elapsed",
+    "took": "took {duration}",
+    "slowest": "Slowest to compile: {units}",
+    "log": "Log: {path}",
+    "hit": "● {title} (line {line})",
+    "why": "  Why: {cause}",
+    "what_to_do": "  What to do: {fix}",
+    "other_hit": "○ {title} (line {line})",
+    "first_error": "First error (line {line}):",
+    "full_log": "Full log: {path}",
+    "see_log": "See the log: {path}",
+    "error_why": "Why: {why}",
+    "error_do": "What to do: {hint}",
+    "stall": "No output for {quiet}. Still running: {running}. Large kernels can compile for "
+             "many minutes without printing.",
+    "no_compiler": "no compiler process found",
+    "attempt": "Attempt {attempt}",
+    "bar_failed": "Failed",
+    "bar_cancelled": "Cancelled",
+    "bar_failed_after": "Failed after %v / %m steps",
+    "bar_cancelled_after": "Cancelled after %v / %m steps",
+    "bundle_saved": "Report bundle saved: {bundle} — attach it to your bug report.",
+    "step": "Step",
+    "state": "State",
+    "time": "Time",
 })
 
 
@@ -154,7 +185,7 @@ class BuildPage(SessionPage):
         top_layout = QHBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
         self.steps = QTreeWidget()
-        self.steps.setHeaderLabels(["Step", "State", "Time"])
+        self.steps.setHeaderLabels([TEXT["step"], TEXT["state"], TEXT["time"]])
         self.steps.setRootIsDecorated(False)
         self.steps.setMaximumWidth(340)
         top_layout.addWidget(self.steps)
@@ -210,7 +241,7 @@ class BuildPage(SessionPage):
         self.outcome = None
         self._built_for = self._wanted()
         self.plan = None
-        self.plan_text.setPlainText("The exact commands appear once the source is ready.")
+        self.plan_text.setPlainText(TEXT["plan_waiting"])
         self.log.clear()
         self.log.source_file = None
         self.diagnosis.clear()
@@ -224,8 +255,8 @@ class BuildPage(SessionPage):
         self.bundle_button.setVisible(False)
         self.bundle_saved.setVisible(False)
         choice = session.kernel_choice
-        name = f"{choice.recipe.name} {choice.version.label}" if choice else "the probe kernel"
-        self.banner.show_message(Tone.INFO, f"Building {name}…")
+        name = f"{choice.recipe.name} {choice.version.label}" if choice else TEXT["probe"]
+        self.banner.show_message(Tone.INFO, TEXT["building"].format(name=name))
 
         def run(sink: object, cancel: object) -> object:
             return session.build(sink, cancel)  # type: ignore[arg-type]
@@ -247,10 +278,11 @@ class BuildPage(SessionPage):
         self.plan_text.setPlainText(plan.describe())
         self.log.source_file = plan.log_path
         jobs = plan.parallelism.jobs
-        self.banner.show_message(Tone.INFO, f"Building {plan.kernel} {plan.version}…",
+        self.banner.show_message(Tone.INFO,
+                                 TEXT["building"].format(name=f"{plan.kernel} {plan.version}"),
                                  TEXT["jobs_one"] if jobs == 1
                                  else TEXT["jobs_many"].format(jobs=jobs))
-        self.banner.setToolTip(plan.parallelism.reason)
+        self.banner.setToolTip(tr_core(plan.parallelism.reason))
 
     @Slot()
     def ask_cancel(self) -> bool:
@@ -293,7 +325,8 @@ class BuildPage(SessionPage):
     def _on_progress(self, event: object) -> None:
         assert isinstance(event, ProgressEvent)
         if event.total:  # a determinate bar once the number of units is known
-            self.progress.setFormat(f"%v / %m {event.unit}")
+            self.progress.setFormat(tr("%v / %m units") if event.unit == "units"
+                                    else f"%v / %m {event.unit}")
             self.progress.setRange(0, event.total)
             self.progress.setValue(event.done)
         else:
@@ -306,10 +339,10 @@ class BuildPage(SessionPage):
         parts = []
         if event.unit == "units":
             if event.phase is Phase.SETUP:
-                parts.append("preparing")
+                parts.append(TEXT["preparing"])
             elif event.phase is Phase.FINISH:
-                parts.append("packaging")
-            parts.append(f"{format_duration(event.elapsed_seconds)} elapsed")
+                parts.append(TEXT["packaging"])
+            parts.append(TEXT["elapsed"].format(duration=format_duration(event.elapsed_seconds)))
         left = time_left(event.eta_seconds, event.overdue)
         if left:
             parts.append(left)
@@ -320,8 +353,8 @@ class BuildPage(SessionPage):
         """'Slowest to compile: bf16.o 2 min 03 s, ...' (names without their folders)."""
         if not units:
             return ""
-        return "Slowest to compile: " + ", ".join(
-            f"{u.name.rsplit('/', 1)[-1]} {format_duration(u.seconds)}" for u in units)
+        return TEXT["slowest"].format(units=", ".join(
+            f"{u.name.rsplit('/', 1)[-1]} {format_duration(u.seconds)}" for u in units))
 
     @Slot(object)
     def _on_event(self, event: object) -> None:
@@ -339,22 +372,18 @@ class BuildPage(SessionPage):
             self.steps.resizeColumnToContents(0)
             self._fit_top()
         elif isinstance(event, DiagnosisEvent):
-            hit = event.diagnosis
-            self.diagnosis.appendPlainText(
-                f"● {hit.title} (line {hit.line_number})\n  Why: {hit.cause}\n"
-                f"  What to do: {hit.fix}\n"
-            )
+            self.diagnosis.appendPlainText(self.hit_text(event.diagnosis) + "\n")
             self._fit_top()
         elif isinstance(event, StallEvent):
-            running = ", ".join(event.compilers) or "no compiler process found"
-            self.stall.setText(
-                f"No output for {format_duration(event.quiet_seconds)}. Still running: "
-                f"{running}. Large kernels can compile for many minutes without printing."
-            )
+            running = ", ".join(event.compilers) or TEXT["no_compiler"]
+            self.stall.setText(TEXT["stall"].format(
+                quiet=format_duration(event.quiet_seconds), running=running))
             self.stall.setVisible(True)
         elif isinstance(event, RetryEvent):
-            self.banner.show_message(Tone.WARNING, f"Attempt {event.attempt}", event.reason)
-            self.diagnosis.appendPlainText(f"↻ {event.reason}\n")
+            reason = tr_core(event.reason)
+            self.banner.show_message(Tone.WARNING, TEXT["attempt"].format(attempt=event.attempt),
+                                     reason)
+            self.diagnosis.appendPlainText(f"↻ {reason}\n")
             self._fit_top()
         if not isinstance(event, StallEvent):
             self.stall.setVisible(False)
@@ -373,8 +402,9 @@ class BuildPage(SessionPage):
             elif isinstance(outcome, WizardError):  # the source or a patch failed: explained
                 self._show_bar_state(BuildStatus.FAILED)
                 self.bundle_button.setVisible(True)
-                self.banner.show_message(Tone.ERROR, outcome.what, outcome.hint)
-                self.diagnosis.setPlainText(outcome.describe())
+                self.banner.show_message(Tone.ERROR, tr_core(outcome.what),
+                                         tr_core(outcome.hint))
+                self.diagnosis.setPlainText(self.error_text(outcome))
                 self._fit_top()
             else:
                 self._show_bar_state(BuildStatus.FAILED)
@@ -388,22 +418,23 @@ class BuildPage(SessionPage):
         if outcome.status is BuildStatus.SUCCEEDED:
             self.progress.setRange(0, 1)
             self.progress.setValue(1)
-            self.eta.setText(f"took {format_duration(outcome.seconds)}")
+            self.eta.setText(TEXT["took"].format(duration=format_duration(outcome.seconds)))
             slow = self.slowest_text(outcome.slowest_units)
-            self.banner.show_message(Tone.OK, outcome.message,
-                                     (f"{slow}\n" if slow else "") + f"Log: {outcome.log_path}")
+            self.banner.show_message(Tone.OK, tr_core(outcome.message),
+                                     (f"{slow}\n" if slow else "")
+                                     + TEXT["log"].format(path=outcome.log_path))
             self.rebuild_button.setVisible(False)
         elif outcome.status is BuildStatus.CANCELLED:
             self.eta.setText("")
             self._show_bar_state(BuildStatus.CANCELLED)
             self.banner.show_message(Tone.WARNING, TEXT["cancelled"],
-                                     outcome.hint if outcome.leftover_pids
+                                     tr_core(outcome.hint) if outcome.leftover_pids
                                      else TEXT["cancelled_hint"])
         else:
             self.eta.setText("")
             self._show_bar_state(BuildStatus.FAILED)
             self.bundle_button.setVisible(True)
-            self.banner.show_message(Tone.ERROR, outcome.message, outcome.hint)
+            self.banner.show_message(Tone.ERROR, tr_core(outcome.message), tr_core(outcome.hint))
             self.diagnosis.setPlainText(self.failure_text(outcome))
             self.diagnosis.moveCursor(QTextCursor.MoveOperation.Start)
             self._fit_top()
@@ -417,13 +448,13 @@ class BuildPage(SessionPage):
             bar.setFormat(tr("%v / %m"))
             bar.setStyleSheet("")
             return
-        word = "Failed" if status is BuildStatus.FAILED else "Cancelled"
+        failed = status is BuildStatus.FAILED
         if bar.maximum() == 0:  # no step count was seen: nothing to show but the word
             bar.setRange(0, 1)
             bar.setValue(0)
-            bar.setFormat(word)
+            bar.setFormat(TEXT["bar_failed"] if failed else TEXT["bar_cancelled"])
         else:
-            bar.setFormat(f"{word} after %v / %m steps")
+            bar.setFormat(TEXT["bar_failed_after"] if failed else TEXT["bar_cancelled_after"])
         if status is BuildStatus.FAILED:
             bar.setStyleSheet("QProgressBar { color: #a11d1d; } "
                               "QProgressBar::chunk { background-color: #d9a0a0; }")
@@ -443,30 +474,49 @@ class BuildPage(SessionPage):
 
     @Slot(object)
     def _on_bundle_saved(self, bundle: object) -> None:
-        self.bundle_saved.setText(f"Report bundle saved: {bundle} — attach it to your bug "
-                                  "report.")
+        self.bundle_saved.setText(TEXT["bundle_saved"].format(bundle=bundle))
         self.bundle_saved.setVisible(True)
 
     @staticmethod
-    def failure_text(outcome: BuildOutcome) -> str:
+    def hit_text(hit: Diagnosis) -> str:
+        """A known problem the log showed: its title, why it happens and what to do, in the
+        user's language."""
+        return "\n".join((TEXT["hit"].format(title=tr_core(hit.title), line=hit.line_number),
+                          TEXT["why"].format(cause=tr_core(hit.cause)),
+                          TEXT["what_to_do"].format(fix=tr_core(hit.fix))))
+
+    @staticmethod
+    def error_text(error: WizardError) -> str:
+        """A failed source or patch step: what happened, why, and what to do."""
+        parts = [tr_core(error.what)]
+        if error.why:
+            parts.append(TEXT["error_why"].format(why=tr_core(error.why)))
+        if error.hint:
+            parts.append(TEXT["error_do"].format(hint=tr_core(error.hint)))
+        return "\n".join(parts)
+
+    @classmethod
+    def failure_text(cls, outcome: BuildOutcome) -> str:
         """The explanation of a failed build: the cause first, then the first error's context,
-        then anything else the log showed."""
+        then anything else the log showed. The log's own lines are shown as they are."""
         report = outcome.diagnosis
         parts: list[str] = []
         if report is None:
-            return f"See the log: {outcome.log_path}"
+            return TEXT["see_log"].format(path=outcome.log_path)
         primary = report.primary
         if primary is not None:
-            parts.append(f"● {primary.title} (line {primary.line_number})\n  Why: "
-                         f"{primary.cause}\n  What to do: {primary.fix}\n")
+            parts.append(cls.hit_text(primary) + "\n")
         first = report.first_error
         if first is not None:
             context = "\n".join(first.context_before[-3:])
-            parts.append(f"First error (line {first.line_number}):\n{context}\n→ {first.line}\n")
+            parts.append(f"{TEXT['first_error'].format(line=first.line_number)}\n{context}\n"
+                         f"→ {first.line}\n")
         for hit in report.hits:
             if hit is not primary:
-                parts.append(f"○ {hit.title} (line {hit.line_number})\n  {hit.cause}\n")
-        parts.append(f"Full log: {outcome.log_path}")
+                parts.append(TEXT["other_hit"].format(title=tr_core(hit.title),
+                                                      line=hit.line_number)
+                             + f"\n  {tr_core(hit.cause)}\n")
+        parts.append(TEXT["full_log"].format(path=outcome.log_path))
         return "\n".join(parts)
 
     def _fit_top(self) -> None:

@@ -86,7 +86,8 @@ class LogView(QWidget):
         if received > self.max_insert:
             skipped = received - self.max_insert
             self.lines_skipped += skipped
-            lines = [f"… {skipped:,} lines not shown here (the log file has them all) …",
+            lines = [tr("… {skipped} lines not shown here (the log file has them all) …")
+                     .format(skipped=f"{skipped:,}"),
                      *lines[-self.max_insert:]]
         follow = self.at_end()
         bar = self.text.verticalScrollBar()
@@ -122,7 +123,8 @@ class LogView(QWidget):
         if not found:  # wrap around
             self.text.moveCursor(QTextCursor.MoveOperation.Start)
             found = self.text.find(needle)
-        self.status.setText("" if found else f"“{needle}” not found in the lines shown")
+        self.status.setText("" if found else tr("“{needle}” not found in the lines shown")
+                            .format(needle=needle))
         return found
 
     def find_previous(self) -> bool:
@@ -139,11 +141,11 @@ class LogView(QWidget):
             path.write_bytes(self.source_file.read_bytes())
         else:
             path.write_text(self.shown_text() + "\n", encoding="utf-8")
-        self.status.setText(f"Saved to {path}")
+        self.status.setText(tr("Saved to {path}").format(path=path))
 
     @Slot()
     def _save_dialog(self) -> None:
-        name, _ = QFileDialog.getSaveFileName(self, "Save the build log", "build.log")
+        name, _ = QFileDialog.getSaveFileName(self, tr("Save the build log"), "build.log")
         if name:
             self.save_to(Path(name))
 

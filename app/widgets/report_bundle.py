@@ -37,7 +37,7 @@ class ReportBundleButton(QPushButton):
     def __init__(self, session: Callable[[], Session],
                  extra_files: Callable[[], Sequence[Path]] = lambda: (),
                  parent: QWidget | None = None) -> None:
-        super().__init__("Save report bundle…", parent)
+        super().__init__(tr("Save report bundle…"), parent)
         self._session = session
         self._extra_files = extra_files
         self.setToolTip(tr("Save the logs, reports and a description of this computer in one zip "
@@ -47,17 +47,17 @@ class ReportBundleButton(QPushButton):
     @Slot()
     def _ask(self) -> None:
         name, _ = QFileDialog.getSaveFileName(
-            self, "Save a report bundle", str(Path.home() / f"ksw-report-{timestamp()}.zip"),
-            "Zip archives (*.zip)")
+            self, tr("Save a report bundle"),
+            str(Path.home() / f"ksw-report-{timestamp()}.zip"), tr("Zip archives (*.zip)"))
         if not name:
             return
         try:
             self.save(Path(name))
         except OSError as exc:
             QMessageBox.warning(self, tr("Report bundle not saved"),
-                                f"The report bundle could not be saved as {name}: "
-                                f"{exc.strerror or exc}.\n\nChoose another folder, e.g. your "
-                                "Documents or Desktop.")
+                                tr("The report bundle could not be saved as {name}: "
+                                   "{error}.\n\nChoose another folder, e.g. your Documents or "
+                                   "Desktop.").format(name=name, error=exc.strerror or exc))
 
     def save(self, path: Path) -> Path:
         """Write the bundle to ``path`` (what choosing a file in the dialog does)."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..toolchain import msc_ver_for_toolset
+from ..words import N_, Msg, join, msg
 
 
 @dataclass(frozen=True)
@@ -97,36 +98,38 @@ def _msvc_too_new_advice(facts: LogFacts) -> str | None:
     if bound is None:
         return None
     cuda = f"{facts.cuda[0]}.{facts.cuda[1]}"
-    yours = ""
+    yours: str = ""
     if facts.msc_ver is not None:
-        yours = f" (the compiler here is MSVC 14.{facts.msc_ver - 1900}, _MSC_VER {facts.msc_ver})"
-    last_resort = (
-        " The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the "
+        yours = msg(" (the compiler here is MSVC 14.{minor}, _MSC_VER {msc_ver})",
+                    minor=facts.msc_ver - 1900, msc_ver=facts.msc_ver)
+    last_resort = N_(
+        "The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the "
         "build or the kernel may then fail or compute wrong results."
     )
+    advice: Msg
     if bound <= 1930:
-        return (
-            f"CUDA {cuda} accepts Visual Studio 2017 and 2019 only (MSVC up to 14.29, _MSC_VER "
-            f"below {bound}){yours}. Build with the Visual Studio 2019 toolset 14.29 (Build Tools "
+        advice = msg(
+            "CUDA {cuda} accepts Visual Studio 2017 and 2019 only (MSVC up to 14.29, _MSC_VER "
+            "below {bound}){yours}. Build with the Visual Studio 2019 toolset 14.29 (Build Tools "
             'for Visual Studio 2019, or the "MSVC v142 - VS 2019 C++ build tools" component of '
             "Visual Studio 2022, selected with vcvarsall -vcvars_ver=14.29), or install CUDA 12.4 "
-            "or newer together with the matching PyTorch." + last_resort
-        )
-    if bound <= 1940:
-        return (
-            f"CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio "
+            "or newer together with the matching PyTorch.", cuda=cuda, bound=bound, yours=yours)
+    elif bound <= 1940:
+        advice = msg(
+            "CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio "
             "2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ "
             "library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the "
             "matching PyTorch, or build with an older toolset installed side by side: 14.39 "
             "(vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset "
-            "14.29." + last_resort
-        )
-    return (
-        f"CUDA {cuda} accepts MSVC up to 14.4x (_MSC_VER below {bound}){yours}: Visual Studio 2026 "
-        "(MSVC 14.50 and newer) is too new for it. Build with the Visual Studio 2022 toolset "
-        "(Build Tools for Visual Studio 2022, vcvarsall -vcvars_ver=14.44), or install a CUDA "
-        "version that supports your Visual Studio." + last_resort
-    )
+            "14.29.", cuda=cuda, bound=bound, yours=yours)
+    else:
+        advice = msg(
+            "CUDA {cuda} accepts MSVC up to 14.4x (_MSC_VER below {bound}){yours}: Visual Studio "
+            "2026 (MSVC 14.50 and newer) is too new for it. Build with the Visual Studio 2022 "
+            "toolset (Build Tools for Visual Studio 2022, vcvarsall -vcvars_ver=14.44), or install "
+            "a CUDA version that supports your Visual Studio.", cuda=cuda, bound=bound,
+            yours=yours)
+    return join([advice, last_resort])
 
 
 # Signatures whose advice depends on the facts around the match.

@@ -20,6 +20,7 @@ import requests
 import urllib3
 
 from ..errors import Cancelled, DownloadError
+from ..words import msg
 from .content import not_the_file_error, sniff
 from .progress import DownloadProgress, Reporter
 from .store import (
@@ -554,7 +555,7 @@ class _Job:
         self, received: int | None, total: int | None, exc: BaseException | None
     ) -> DownloadError:
         meta = self.meta or PartMeta.load(self.meta_path)
-        cause = connection_reason(exc) if exc is not None else "the server closed it early"
+        cause = connection_reason(exc) if exc is not None else msg("the server closed it early")
         return stopped_error(
             self.dest.name, self.url, received or 0, total, cause,
             kept=meta is not None and meta.validator is not None, retries=self.max_retries,

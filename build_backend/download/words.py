@@ -10,6 +10,7 @@ import urllib3
 
 from ..errors import DownloadError
 from ..oserrors import explain
+from ..words import N_, Msg, msg
 
 GONE_STATUSES = frozenset({404, 410})
 
@@ -22,20 +23,23 @@ def check_scheme(original: str, url: str | None, allow_http: bool) -> None:
     redirected = url != original
     if scheme == "http":
         what = (
-            f"The download from {host(original)} was redirected to an insecure address."
+            msg("The download from {host} was redirected to an insecure address.",
+                host=host(original))
             if redirected
-            else f"The wizard does not download over plain HTTP ({host(original)})."
+            else msg("The wizard does not download over plain HTTP ({host}).",
+                     host=host(original))
         )
         raise DownloadError(
             what,
-            why=f"{url} is not an https:// address, so the file could be altered on the way.",
-            hint="Use the https:// address of the file; if it came with the wizard, report "
-            "this as a bug.",
+            why=msg("{url} is not an https:// address, so the file could be altered on the way.",
+                    url=url),
+            hint=N_("Use the https:// address of the file; if it came with the wizard, report "
+                    "this as a bug."),
         )
     raise DownloadError(
-        f"The address {url!r} is not one the wizard can download from.",
-        why="Only https:// addresses are supported.",
-        hint="Check the address; if it came with the wizard, report this as a bug.",
+        msg("The address {url} is not one the wizard can download from.", url=repr(url)),
+        why=N_("Only https:// addresses are supported."),
+        hint=N_("Check the address; if it came with the wizard, report this as a bug."),
     )
 
 
@@ -44,34 +48,42 @@ def stopped_error(
     retries: int,
 ) -> DownloadError:
     """The connection kept dropping; ``kept``: the part stays for a later attempt."""
-    of = f" of {size_text(total)}" if total is not None else ""
-    if received and kept:
-        keep = "the part already downloaded is kept and a later attempt continues from it."
+    if total is not None:
+        what = msg("The download of {name} stopped at {received} of {total}.", name=name,
+                   received=size_text(received), total=size_text(total))
     else:
-        keep = "a later attempt starts from the beginning."
+        what = msg("The download of {name} stopped at {received}.", name=name,
+                   received=size_text(received))
+    if received and kept:
+        hint = N_("Check the internet connection and try again; the part already downloaded "
+                  "is kept and a later attempt continues from it.")
+    else:
+        hint = N_("Check the internet connection and try again; a later attempt starts from "
+                  "the beginning.")
     return DownloadError(
-        f"The download of {name} stopped at {size_text(received)}{of}.",
-        why=f"The connection to {host(url)} was lost ({cause})" + after_retries(retries),
-        hint=f"Check the internet connection and try again; {keep}",
+        what,
+        why=msg("The connection to {host} was lost ({cause}){after}", host=host(url),
+                cause=cause, after=after_retries(retries)),
+        hint=hint,
     )
 
 
 def unreachable_error(name: str, url: str, exc: BaseException) -> DownloadError:
     return DownloadError(
-        f"Could not reach the server {host(url)} to download {name}.",
-        why="The computer seems to be offline, or the server is unreachable "
-        f"({connection_reason(exc)}).",
-        hint="Check the internet connection (and the proxy settings, if your network uses "
-        "one), then try again.",
+        msg("Could not reach the server {host} to download {name}.", host=host(url), name=name),
+        why=msg("The computer seems to be offline, or the server is unreachable ({reason}).",
+                reason=connection_reason(exc)),
+        hint=N_("Check the internet connection (and the proxy settings, if your network uses "
+                "one), then try again."),
     )
 
 
 def tls_error(url: str, exc: BaseException) -> DownloadError:
     return DownloadError(
-        f"The secure connection to {host(url)} could not be established.",
-        why=f"The server's certificate was not accepted ({short(exc)}).",
-        hint="Check that the computer's date and time are right. On a company network a "
-        "proxy may inspect HTTPS traffic: ask the IT department for its certificate.",
+        msg("The secure connection to {host} could not be established.", host=host(url)),
+        why=msg("The server's certificate was not accepted ({error}).", error=short(exc)),
+        hint=N_("Check that the computer's date and time are right. On a company network a "
+                "proxy may inspect HTTPS traffic: ask the IT department for its certificate."),
     )
 
 
@@ -82,44 +94,49 @@ def status_error(name: str, url: str, response: requests.Response, retries: int)
     reason = f"{status} {response.reason or ''}".rstrip()
     if status in GONE_STATUSES:
         return DownloadError(
-            f"The file {name} was not found on the server ({code}).",
-            why=f"{url} does not exist (any more).",
-            hint="The link may be out of date: look for a newer version of the wizard, or "
-            "download the file by hand and point the wizard at it.",
+            msg("The file {name} was not found on the server ({code}).", name=name, code=code),
+            why=msg("{url} does not exist (any more).", url=url),
+            hint=N_("The link may be out of date: look for a newer version of the wizard, or "
+                    "download the file by hand and point the wizard at it."),
         )
     if status in (401, 403):
         return DownloadError(
-            f"The server refused to hand out {name} ({code}).",
-            why=f"{host(url)} requires a login or denies access from this network.",
-            hint="Try again later or from another network; a company network may block "
-            "the download.",
+            msg("The server refused to hand out {name} ({code}).", name=name, code=code),
+            why=msg("{host} requires a login or denies access from this network.",
+                    host=host(url)),
+            hint=N_("Try again later or from another network; a company network may block "
+                    "the download."),
         )
     if status == 429:
-        what = f"The server is limiting requests and did not send {name} ({code})."
+        what = msg("The server is limiting requests and did not send {name} ({code}).",
+                   name=name, code=code)
     elif status == 408:
-        what = f"The server gave up waiting while sending {name} ({code})."
+        what = msg("The server gave up waiting while sending {name} ({code}).", name=name,
+                   code=code)
     elif status >= 500:
-        what = f"The server had a problem and could not send {name} ({code})."
+        what = msg("The server had a problem and could not send {name} ({code}).", name=name,
+                   code=code)
     else:
         return DownloadError(
-            f"The server did not send {name}: it answered {code} {response.reason or ''}"
-            .rstrip() + ".",
-            why=f"The address was {url}.",
-            hint="Try again later; if this persists, report it with the address above.",
+            msg("The server did not send {name}: it answered {answer}.", name=name,
+                answer=f"{code} {response.reason or ''}".rstrip()),
+            why=msg("The address was {url}.", url=url),
+            hint=N_("Try again later; if this persists, report it with the address above."),
         )
     return DownloadError(
         what,
-        why=f"{host(url)} answered {reason}" + after_retries(retries),
-        hint="This is on the server's side: try again in a few minutes.",
+        why=msg("{host} answered {reason}{after}", host=host(url), reason=reason,
+                after=after_retries(retries)),
+        hint=N_("This is on the server's side: try again in a few minutes."),
     )
 
 
 def damaged_error(name: str, *, why: str) -> DownloadError:
     return DownloadError(
-        f"The downloaded file {name} was damaged or has changed on the server.",
+        msg("The downloaded file {name} was damaged or has changed on the server.", name=name),
         why=why,
-        hint="The damaged file was deleted. Try again; if it happens again, the file on the "
-        "server was probably replaced: look for a newer version of the wizard.",
+        hint=N_("The damaged file was deleted. Try again; if it happens again, the file on the "
+                "server was probably replaced: look for a newer version of the wizard."),
     )
 
 
@@ -128,14 +145,17 @@ def disk_error(dest_name: str, folder: object, exc: OSError) -> DownloadError:
     explain`: the path, the cause — disk full with the space left, no permission, read-only,
     name too long — and the fix), as a download error."""
     explained = explain(exc, path=Path(str(folder)) / dest_name, action=f"save {dest_name}")
-    return DownloadError(f"The wizard could not write {dest_name} to disk.",
+    return DownloadError(msg("The wizard could not write {name} to disk.", name=dest_name),
                          why=explained.why, hint=explained.hint)
 
 
-def after_retries(n: int) -> str:
+def after_retries(n: int) -> Msg:
+    """The end of a sentence about a lost connection: '.', or ', also after 2 retries.'."""
     if n == 0:
-        return "."
-    return f", also after {n} {'retry' if n == 1 else 'retries'}."
+        return msg(".")  # the full stop alone (a translation may use its own)
+    if n == 1:
+        return msg(", also after {n} retry.", n=n)
+    return msg(", also after {n} retries.", n=n)
 
 
 def host(url: str) -> str:
@@ -186,13 +206,13 @@ def connection_reason(exc: BaseException) -> str:
         or "getaddrinfo failed" in text
         or "temporary failure in name resolution" in text
     ):
-        return "the server's name could not be looked up"
+        return msg("the server's name could not be looked up")
     if any(isinstance(e, requests.exceptions.ProxyError) for e in chain):
-        return "the proxy server could not be reached"
+        return msg("the proxy server could not be reached")
     if any(isinstance(e, ConnectionRefusedError) for e in chain) or "refused" in text:
-        return "the connection was refused"
+        return msg("the connection was refused")
     if any(isinstance(e, ConnectionResetError) for e in chain) or "reset by peer" in text:
-        return "the connection was reset"
+        return msg("the connection was reset")
     if (
         any(
             isinstance(e, (TimeoutError, requests.Timeout, urllib3.exceptions.TimeoutError))
@@ -200,7 +220,7 @@ def connection_reason(exc: BaseException) -> str:
         )
         or "timed out" in text
     ):
-        return "no answer in time"
+        return msg("no answer in time")
     if "incompleteread" in text or "connection broken" in text:
-        return "the server closed it early"
+        return msg("the server closed it early")
     return short(exc)

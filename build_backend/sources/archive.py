@@ -17,6 +17,7 @@ import requests
 
 from ..download import DownloadError, DownloadProgress, download
 from ..errors import Cancelled
+from ..words import N_, join, msg
 from .cache import _disk_error, _manifest, _manifest_problem, _new_work, _rmtree, _write_record
 from .extract import _extract_archive, _place_submodule
 from .local import _read_gitmodules, _resolve_relative_url, _submodule_problem
@@ -79,11 +80,12 @@ class ArchiveRoute(Route):
             tree, made_from = _extract_archive(archive, work / "x", archive.name)
             if spec.commit and made_from and made_from != spec.commit:
                 raise SourceError(
-                    f"The downloaded {spec.name} archive is not the expected version.",
-                    why=f"It was made from commit {made_from}; the recipe expects "
-                    f"{spec.commit} ({spec.ref}).",
-                    hint="Try again later; if it persists, report this to the wizard's "
-                    "maintainers.",
+                    msg("The downloaded {name} archive is not the expected version.",
+                        name=spec.name),
+                    why=msg("It was made from commit {made_from}; the recipe expects {commit} "
+                            "({ref}).", made_from=made_from, commit=spec.commit, ref=spec.ref),
+                    hint=N_("Try again later; if it persists, report this to the wizard's "
+                            "maintainers."),
                 )
             commit_known = spec.commit or made_from or (ref if _SHA_RE.match(ref) else None)
             gitmodules = _read_gitmodules(tree)
@@ -94,11 +96,11 @@ class ArchiveRoute(Route):
                 sub_url = sub.url or gitmodules.get(sub.path)
                 if not sub_url:
                     raise SourceError(
-                        f"The {spec.name} source does not say where its submodule {sub.path} "
-                        "comes from.",
-                        why="Its .gitmodules file has no entry for that folder.",
-                        hint="Install git and try again, or choose a local copy with the "
-                        "submodule (Kernel page → Local folder).",
+                        msg("The {name} source does not say where its submodule {path} comes "
+                            "from.", name=spec.name, path=sub.path),
+                        why=N_("Its .gitmodules file has no entry for that folder."),
+                        hint=N_("Install git and try again, or choose a local copy with the "
+                                "submodule (Kernel page → Local folder)."),
                     )
                 sub_url = _resolve_relative_url(spec.url, sub_url)
                 sub_archive = self._download(
@@ -111,19 +113,22 @@ class ArchiveRoute(Route):
                                                            sub_archive.name)
                 if sub_made_from and sub_made_from != commit:
                     raise SourceError(
-                        f"The downloaded archive of {sub.path} is not the pinned commit.",
-                        why=f"It was made from {sub_made_from}; {spec.name} pins {commit}.",
-                        hint="Try again later; if it persists, report this to the wizard's "
-                        "maintainers.",
+                        msg("The downloaded archive of {path} is not the pinned commit.",
+                            path=sub.path),
+                        why=msg("It was made from {made_from}; {name} pins {commit}.",
+                                made_from=sub_made_from, name=spec.name, commit=commit),
+                        hint=N_("Try again later; if it persists, report this to the wizard's "
+                                "maintainers."),
                     )
                 _place_submodule(sub_tree, tree, sub.path)
                 problem = _submodule_problem(tree, sub)
                 if problem is not None:
                     raise SourceError(
-                        f"The archive of {sub.path} at {commit[:12]} does not look like the "
-                        f"submodule {spec.name} needs: the folder {problem}.",
-                        hint="Report this; meanwhile choose a local copy (Kernel page → Local "
-                        "folder).",
+                        msg("The archive of {path} at {commit} does not look like the "
+                            "submodule {name} needs: the folder {problem}.", path=sub.path,
+                            commit=commit[:12], name=spec.name, problem=problem),
+                        hint=N_("Report this; meanwhile choose a local copy (Kernel page → "
+                                "Local folder)."),
                     )
                 pinned[sub.path] = commit
             _check_cancel(self.cancel)
@@ -163,23 +168,26 @@ class ArchiveRoute(Route):
         host = urlsplit(url).hostname or url
         if isinstance(exc.__cause__, (requests.ConnectionError, requests.Timeout)):
             return SourceError(
-                f"Could not reach {host} to download {what}.",
+                msg("Could not reach {host} to download {what}.", host=host, what=what),
                 why=exc.why or exc.what,
-                hint="Check the internet connection and try again, or choose a local copy of "
-                "the source (Kernel page → Local folder).",
+                hint=N_("Check the internet connection and try again, or choose a local copy "
+                        "of the source (Kernel page → Local folder)."),
             )
         if "HTTP 404" in exc.what or "HTTP 410" in exc.what:
             return SourceError(
-                f"{host} has no source archive of {what} at that version.",
-                why=f"{url} does not exist: the tag or commit is not in the repository.",
-                hint="Choose another version on the Kernel page, or report this if the version "
-                "came with the wizard.",
+                msg("{host} has no source archive of {what} at that version.", host=host,
+                    what=what),
+                why=msg("{url} does not exist: the tag or commit is not in the repository.",
+                        url=url),
+                hint=N_("Choose another version on the Kernel page, or report this if the "
+                        "version came with the wizard."),
             )
+        offline = N_("If this computer has no internet access, choose a local copy of the "
+                     "source (Kernel page → Local folder).")
         return SourceError(
-            f"The download of {what} failed: {exc.what}",
+            msg("The download of {what} failed: {error}", what=what, error=exc.what),
             why=exc.why,
-            hint=(exc.hint + " " if exc.hint else "") + "If this computer has no internet "
-            "access, choose a local copy of the source (Kernel page → Local folder).",
+            hint=join([exc.hint, offline]) if exc.hint else offline,
         )
 
     def _gitlink(self, sub: SubmoduleSpec, ref: str, dest: Path) -> str:
@@ -187,10 +195,12 @@ class ArchiveRoute(Route):
         spec = self.spec
         if self.hosts.gitlink is None:
             raise SourceError(
-                f"The recipe does not pin the commit of {spec.name}'s submodule {sub.path}.",
-                why="A source archive has no submodules, and the commit to fetch is not known.",
-                hint="Install git and try again, or choose a local copy with the submodule "
-                "(Kernel page → Local folder).",
+                msg("The recipe does not pin the commit of {name}'s submodule {path}.",
+                    name=spec.name, path=sub.path),
+                why=N_("A source archive has no submodules, and the commit to fetch is not "
+                       "known."),
+                hint=N_("Install git and try again, or choose a local copy with the submodule "
+                        "(Kernel page → Local folder)."),
             )
         path = self._download(self.hosts.gitlink(spec.url, ref, sub.path), dest,
                               f"the commit of {sub.path}")
@@ -199,14 +209,16 @@ class ArchiveRoute(Route):
             sha = str(data["sha"]) if isinstance(data, dict) else ""
         except (OSError, ValueError, KeyError) as exc:
             raise SourceError(
-                f"Which commit {spec.name} pins for {sub.path} could not be read.",
-                why=f"The answer was not understood ({exc}).",
-                hint="Install git and try again, or choose a local copy.",
+                msg("Which commit {name} pins for {path} could not be read.", name=spec.name,
+                    path=sub.path),
+                why=msg("The answer was not understood ({error}).", error=exc),
+                hint=N_("Install git and try again, or choose a local copy."),
             ) from exc
         if not _SHA_RE.match(sha):
             raise SourceError(
-                f"Which commit {spec.name} pins for {sub.path} could not be read.",
-                why=f"The answer named {sha!r}, not a commit.",
-                hint="Install git and try again, or choose a local copy.",
+                msg("Which commit {name} pins for {path} could not be read.", name=spec.name,
+                    path=sub.path),
+                why=msg("The answer named {sha}, not a commit.", sha=repr(sha)),
+                hint=N_("Install git and try again, or choose a local copy."),
             )
         return sha

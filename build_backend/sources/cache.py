@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..oserrors import explain
+from ..words import N_, msg
 from .model import (
     _BUILD_DIR_SUFFIXES,
     _BUILD_DIRS,
@@ -144,10 +145,10 @@ def _rmtree(path: Path, *, quiet: bool = False) -> None:
         shutil.rmtree(path, onerror=unlock)
     if path.exists() and not quiet:
         raise SourceError(
-            f"The old copy of the source in {path} could not be removed.",
-            why="Some of its files are in use or write-protected.",
-            hint="Close programs that may use files there (editors, terminals, a running "
-            "build), then try again.",
+            msg("The old copy of the source in {path} could not be removed.", path=path),
+            why=N_("Some of its files are in use or write-protected."),
+            hint=N_("Close programs that may use files there (editors, terminals, a running "
+                    "build), then try again."),
         )
 
 

@@ -10,6 +10,7 @@ import zipfile
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
+from ..words import N_, msg
 from .model import _SHA_RE, SourceError
 
 
@@ -28,15 +29,15 @@ def _extract_archive(archive: Path, dest: Path, label: str) -> tuple[Path, str |
             stripped, commit = _extract_tar(archive, dest, label)
         else:
             raise SourceError(
-                f"{label} is not a .tar.gz or .zip archive.",
-                hint="Choose the source archive (a .tar.gz or .zip file).",
+                msg("{label} is not a .tar.gz or .zip archive.", label=label),
+                hint=N_("Choose the source archive (a .tar.gz or .zip file)."),
             )
     except (tarfile.TarError, zipfile.BadZipFile, EOFError) as exc:
         raise SourceError(
-            f"The archive {label} is damaged and could not be extracted.",
+            msg("The archive {label} is damaged and could not be extracted.", label=label),
             why=f"{type(exc).__name__}: {exc}.",
-            hint="Download it again (the wizard does this when you retry), or choose another "
-            "copy.",
+            hint=N_("Download it again (the wizard does this when you retry), or choose "
+                    "another copy."),
         ) from exc
     if not stripped:  # only Pythons without extraction filters: strip after the fact
         entries = list(dest.iterdir())
@@ -57,10 +58,11 @@ def _unsafe_name(name: str) -> str | None:
 
 def _unsafe_archive(label: str, member: str, why: str) -> SourceError:
     return SourceError(
-        f"The archive {label} is unsafe and was not extracted.",
-        why=f"It contains {member!r}, {why}, which would be written outside the source folder.",
-        hint="Use the source archive from the project's own page (GitHub), not a copy from "
-        "elsewhere.",
+        msg("The archive {label} is unsafe and was not extracted.", label=label),
+        why=msg("It contains {member}, {why}, which would be written outside the source "
+                "folder.", member=repr(member), why=why),
+        hint=N_("Use the source archive from the project's own page (GitHub), not a copy from "
+                "elsewhere."),
     )
 
 
@@ -161,8 +163,10 @@ def _place_submodule(sub_tree: Path, tree: Path, rel: str) -> None:
     if target.is_dir():
         if any(target.iterdir()):
             raise SourceError(
-                f"The source archive already has files in the submodule folder {rel}.",
-                hint="Report this; meanwhile choose a local copy (Kernel page → Local folder).",
+                msg("The source archive already has files in the submodule folder {folder}.",
+                    folder=rel),
+                hint=N_("Report this; meanwhile choose a local copy (Kernel page → Local "
+                        "folder)."),
             )
         target.rmdir()
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,7 @@ from ..download import DownloadProgress
 from ..patches import revert_patches
 from ..platforms import Platform, current
 from ..resources import resource_path
+from ..words import N_, msg
 from .archive import ArchiveRoute
 from .cache import _clean_stale, _mkdir, _read_record, _rmtree
 from .git import GitRoute, _GitFailed
@@ -119,9 +120,10 @@ class _Fetcher(Route):
         _clean_stale(self.root, final.name)
         if route is FetchRoute.GIT and not self.git:
             raise SourceError(
-                f"git is needed to fetch {spec.name} this way, but it is not installed.",
-                hint="Install git (https://git-scm.com), or let the wizard download the source "
-                "archive instead.",
+                msg("git is needed to fetch {name} this way, but it is not installed.",
+                    name=spec.name),
+                hint=N_("Install git (https://git-scm.com), or let the wizard download the "
+                        "source archive instead."),
             )
         cached = self._cached(final, route)
         if cached is not None:

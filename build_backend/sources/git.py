@@ -18,6 +18,7 @@ from .. import processes
 from ..errors import Cancelled, ProcessError, ProcessStartError
 from ..patches import LEDGER_DIR
 from ..processes import run_captured
+from ..words import N_, msg
 from .cache import _disk_error, _is_build_output, _new_work, _rmtree, _write_record
 from .local import _submodule_problem
 from .model import (
@@ -113,9 +114,10 @@ class GitRoute(Route):
             states, problem = self._git_submodules(checkout)
             if problem:
                 raise SourceError(
-                    f"The {spec.name} submodules are incomplete after the clone: {problem}.",
-                    hint="Try again; if it keeps failing, choose a local copy (Kernel page → "
-                    "Local folder).",
+                    msg("The {name} submodules are incomplete after the clone: {problem}.",
+                        name=spec.name, problem=problem),
+                    hint=N_("Try again; if it keeps failing, choose a local copy (Kernel page "
+                            "→ Local folder)."),
                 )
             for sub, state in zip(spec.submodules, states, strict=False):
                 if sub.commit and state.commit and sub.commit != state.commit:
@@ -147,19 +149,22 @@ class GitRoute(Route):
             rc, lines = self._git_run(rev, checkout, stream=False)
         if rc != 0 or not lines:
             raise SourceError(
-                f"{spec.name} has no tag or commit '{spec.ref}' at {spec.url}.",
-                why="The repository was reached, but it does not contain that version (a tag "
-                "removed or renamed upstream, or a typing error in a local recipe).",
-                hint="Choose another version on the Kernel page, or report this if the version "
-                "came with the wizard.",
+                msg("{name} has no tag or commit '{ref}' at {url}.", name=spec.name,
+                    ref=spec.ref, url=spec.url),
+                why=N_("The repository was reached, but it does not contain that version (a "
+                       "tag removed or renamed upstream, or a typing error in a local recipe)."),
+                hint=N_("Choose another version on the Kernel page, or report this if the "
+                        "version came with the wizard."),
             )
         commit = lines[-1].strip()
         if spec.commit and commit != spec.commit:
             raise SourceError(
-                f"The {spec.name} tag {spec.ref} now points at a different commit.",
-                why=f"The recipe expects {spec.commit}, the repository has {commit}: the tag "
-                "was moved upstream, so this is not the source the recipe was tested with.",
-                hint="Choose another version, or report this to the wizard's maintainers.",
+                msg("The {name} tag {ref} now points at a different commit.", name=spec.name,
+                    ref=spec.ref),
+                why=msg("The recipe expects {expected}, the repository has {commit}: the tag "
+                        "was moved upstream, so this is not the source the recipe was tested "
+                        "with.", expected=spec.commit, commit=commit),
+                hint=N_("Choose another version, or report this to the wizard's maintainers."),
             )
         return commit
 
@@ -180,7 +185,7 @@ class GitRoute(Route):
         wanted = list(spec.submodules) or [SubmoduleSpec(p) for p in listed
                                            if listed[p][0] != "-"]
         states: list[SubmoduleState] = []
-        problem = ""
+        problem: str = ""
         for sub in wanted:
             flag, sha = listed.get(sub.path, ("?", ""))
             populated = _submodule_problem(tree, sub) is None
@@ -188,16 +193,17 @@ class GitRoute(Route):
             if problem:
                 continue
             if flag == "?":
-                problem = f"{sub.path} is not a submodule of this source"
+                problem = msg("{path} is not a submodule of this source", path=sub.path)
             elif flag == "-":
-                problem = f"the submodule {sub.path} is not checked out"
+                problem = msg("the submodule {path} is not checked out", path=sub.path)
             elif flag == "+":
-                problem = (f"the submodule {sub.path} is at {sha[:12]}, not at the commit the "
-                           "source pins")
+                problem = msg("the submodule {path} is at {commit}, not at the commit the "
+                              "source pins", path=sub.path, commit=sha[:12])
             elif flag != " ":
-                problem = f"the submodule {sub.path} is in a conflicted state"
+                problem = msg("the submodule {path} is in a conflicted state", path=sub.path)
             elif not populated:
-                problem = f"the submodule folder {sub.path} is {_submodule_problem(tree, sub)}"
+                problem = msg("the submodule folder {path} is {problem}", path=sub.path,
+                              problem=_submodule_problem(tree, sub))
         return states, problem
 
     def _git_changes(self, tree: Path) -> list[str]:
@@ -322,10 +328,11 @@ class GitRoute(Route):
         low = "\n".join(lines).lower()
         if any(m in low for m in _DISK_FULL_MARKERS):
             return SourceError(
-                f"The disk is full: git could not write {self.spec.name}'s source.",
+                msg("The disk is full: git could not write {name}'s source.",
+                    name=self.spec.name),
                 why=_tail(lines),
-                hint=f"Free some space on the drive of {self.root} (the source with its "
-                "submodules can take a few GB), then try again.",
+                hint=msg("Free some space on the drive of {folder} (the source with its "
+                         "submodules can take a few GB), then try again.", folder=self.root),
             )
         offline = any(m in low for m in _OFFLINE_MARKERS)
         return _GitFailed(f"git {args[0]} failed: {_tail(lines)}", offline=offline)
@@ -334,16 +341,16 @@ class GitRoute(Route):
         host = urlsplit(self.spec.url).hostname or self.spec.url
         if failed.offline:
             return SourceError(
-                f"Could not reach {host} to fetch {self.spec.name}.",
+                msg("Could not reach {host} to fetch {name}.", host=host, name=self.spec.name),
                 why=failed.summary,
-                hint="Check the internet connection and try again, or choose a local copy of "
-                "the source (Kernel page → Local folder).",
+                hint=N_("Check the internet connection and try again, or choose a local copy "
+                        "of the source (Kernel page → Local folder)."),
             )
         return SourceError(
-            f"git could not fetch {self.spec.name}.",
+            msg("git could not fetch {name}.", name=self.spec.name),
             why=failed.summary,
-            hint="Try again; if it keeps failing, let the wizard download the source archive "
-            "or choose a local copy (Kernel page → Local folder).",
+            hint=N_("Try again; if it keeps failing, let the wizard download the source "
+                    "archive or choose a local copy (Kernel page → Local folder)."),
         )
 
 

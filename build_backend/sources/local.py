@@ -14,6 +14,7 @@ from ..errors import ProcessError
 from ..paths import short_name
 from ..platforms import Platform, current
 from ..processes import run_captured
+from ..words import N_, msg
 from .cache import (
     _clean_stale,
     _disk_error,
@@ -65,8 +66,8 @@ def prepare_local(
     folder = Path(path)
     if not folder.is_dir():
         raise SourceError(
-            f"The source folder {folder} does not exist.",
-            hint="Choose the folder that holds the kernel's setup.py.",
+            msg("The source folder {folder} does not exist.", folder=folder),
+            hint=N_("Choose the folder that holds the kernel's setup.py."),
         )
     _check_package_root(folder)
     git_exe = git if git is not None else shutil.which("git")
@@ -124,9 +125,9 @@ def prepare_local_archive(
         digest = _file_sha256(archive)
     except OSError as exc:
         raise SourceError(
-            f"The archive {archive} could not be read.",
+            msg("The archive {archive} could not be read.", archive=archive),
             why=f"{exc.strerror or exc}.",
-            hint="Choose a .tar.gz or .zip file of the kernel's source.",
+            hint=N_("Choose a .tar.gz or .zip file of the kernel's source."),
         ) from exc
     root = Path(build_root) if build_root is not None else default_source_root(
         platform or current())
@@ -183,17 +184,18 @@ def prepare_local_archive(
 def _check_package_root(folder: Path) -> None:
     if (folder / "setup.py").is_file() or (folder / "pyproject.toml").is_file():
         return
-    hint = "Choose the top folder of the kernel's source: the one that holds setup.py."
+    hint = N_("Choose the top folder of the kernel's source: the one that holds setup.py.")
     try:
         inner = [d for d in folder.iterdir() if d.is_dir() and (
             (d / "setup.py").is_file() or (d / "pyproject.toml").is_file())]
     except OSError:
         inner = []
     if len(inner) == 1:
-        hint = f"Choose the folder {inner[0]} instead: it holds the setup.py."
+        hint = msg("Choose the folder {folder} instead: it holds the setup.py.",
+                   folder=inner[0])
     raise SourceError(
-        f"The folder {folder} is not a Python package source.",
-        why="It has neither a setup.py nor a pyproject.toml.",
+        msg("The folder {folder} is not a Python package source.", folder=folder),
+        why=N_("It has neither a setup.py nor a pyproject.toml."),
         hint=hint,
     )
 
@@ -202,15 +204,15 @@ def _submodule_problem(tree: Path, sub: SubmoduleSpec) -> str | None:
     """None when the submodule folder is populated; else what is wrong, in words."""
     folder = tree.joinpath(*PurePosixPath(sub.path).parts)
     if not folder.is_dir():
-        return "missing"
+        return msg("missing")
     try:
         entries = [e for e in folder.iterdir() if e.name != ".git"]
     except OSError:
-        return "not readable"
+        return msg("not readable")
     if not entries:
-        return "empty"
+        return msg("empty")
     if sub.marker and not folder.joinpath(*PurePosixPath(sub.marker).parts).is_file():
-        return f"incomplete (it has no {sub.marker})"
+        return msg("incomplete (it has no {marker})", marker=sub.marker)
     return None
 
 
@@ -221,15 +223,18 @@ def _empty_submodule_error(
     url = sub.url or gitmodules.get(sub.path)
     if url:
         url = _resolve_relative_url(spec.url, url)
-    at = f" at commit {sub.commit}" if sub.commit else " at the commit the source pins"
-    where = f"{url}{at}" if url else f"the submodule's repository{at}"
+    repo = url or msg("the submodule's repository")
+    where = (msg("{repo} at commit {commit}", repo=repo, commit=sub.commit) if sub.commit
+             else msg("{repo} at the commit the source pins", repo=repo))
     return SourceError(
-        f"The submodule folder {sub.path} in {folder} is {problem}.",
-        why=f"{spec.name} needs {sub.path} ({where}). A GitHub 'Download ZIP' or source archive "
-        "does not contain submodules.",
-        hint=f"In that folder run: git submodule update --init --recursive {sub.path} — or "
-        f"download {where} as an archive and extract it into {sub.path} — or let the wizard "
-        "fetch the source (Kernel page → Download).",
+        msg("The submodule folder {path} in {folder} is {problem}.", path=sub.path,
+            folder=folder, problem=problem),
+        why=msg("{name} needs {path} ({where}). A GitHub 'Download ZIP' or source archive does "
+                "not contain submodules.", name=spec.name, path=sub.path, where=where),
+        hint=msg("In that folder run: git submodule update --init --recursive {path} — or "
+                 "download {where} as an archive and extract it into {path} — or let the "
+                 "wizard fetch the source (Kernel page → Download).", path=sub.path,
+                 where=where),
     )
 
 

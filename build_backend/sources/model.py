@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from ..errors import Cancelled, ExitCode, StorageError, WizardError
 from ..patches import LEDGER_DIR
 from ..processes import EnvChange
+from ..words import N_, msg
 
 SOURCE_RECORD = ".ksw-source.json"  # in the tree root
 _RECORD_SCHEMA = "ksw.source/1"
@@ -156,10 +157,11 @@ def _github_parts(repo_url: str) -> tuple[str, str]:
     match = _GITHUB_RE.match(repo_url.strip())
     if match is None:
         raise SourceError(
-            f"No source archive address is known for {repo_url}.",
-            why="Source archives are downloaded from GitHub; this repository is not on GitHub.",
-            hint="Install git, or choose a local copy of the source (Kernel page → Local "
-            "folder).",
+            msg("No source archive address is known for {url}.", url=repo_url),
+            why=N_("Source archives are downloaded from GitHub; this repository is not on "
+                   "GitHub."),
+            hint=N_("Install git, or choose a local copy of the source (Kernel page → Local "
+                    "folder)."),
         )
     return match.group(1), match.group(2)
 
