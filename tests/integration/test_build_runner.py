@@ -68,9 +68,15 @@ def test_successful_build_streams_progress_steps_and_log(tmp_path: Path) -> None
     progress = [e for e in events if isinstance(e, ProgressEvent)]
     assert (progress[0].done, progress[0].total) == (0, 0)  # elapsed from the start
     units = [p for p in progress if p.total]
-    assert list(dict.fromkeys((p.done, p.total) for p in units)) == [(i, 6) for i in range(1, 7)]
+    shown = list(dict.fromkeys(p.done for p in units))
+    # one event per batch of lines read: under load two [n/6] lines can share a batch, so
+    # a unit may be skipped, but the bar only moves forward, to the end, in several steps
+    assert shown == sorted(shown) and shown[-1] == 6 and len(shown) >= 3, shown
+    assert any(3 <= done < 6 for done in shown), shown
+    assert {p.total for p in units} == {6}
     assert units[-1].fraction == 1.0
-    assert units[3].eta_seconds is not None and 0 < units[3].eta_seconds < 5
+    midway = [p for p in units if 3 <= p.done < 6]
+    assert midway and all(p.eta_seconds is not None and 0 < p.eta_seconds < 5 for p in midway)
     elapsed = [p.elapsed_seconds for p in progress]
     assert elapsed == sorted(elapsed)  # the clock only moves on
 
