@@ -4,59 +4,204 @@
   <context>
     <name>Build</name>
     <message>
-      <location filename="../../app/pages/build.py" line="84" />
+      <location filename="../../app/pages/build.py" line="97" />
+      <source>  What to do: {fix}</source>
+      <translation>  怎么办：{fix}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="96" />
+      <source>  Why: {cause}</source>
+      <translation>  原因：{cause}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="107" />
+      <source>Attempt {attempt}</source>
+      <translation>第 {attempt} 次尝试</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="86" />
+      <source>Building {name}…</source>
+      <translation>正在编译 {name}…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="109" />
+      <source>Cancelled</source>
+      <translation>已取消</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="111" />
+      <source>Cancelled after %v / %m steps</source>
+      <translation>已取消（%v / %m 步）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="85" />
       <source>Click “Build again” to start it over, or Back to choose something else.</source>
       <translation>点击“重新编译”重新开始，或点击“上一步”选择其他内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="69" />
+      <location filename="../../app/pages/build.py" line="70" />
       <source>Compiling one file at a time: this computer's processor and memory allow no more. The details are under “What will run”.</source>
       <translation>每次编译一个文件：这台电脑的处理器和内存只允许这么多。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="71" />
+      <location filename="../../app/pages/build.py" line="72" />
       <source>Compiling {jobs} files at a time: as many as this computer's processor and memory allow. The details are under “What will run”.</source>
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="77" />
+      <location filename="../../app/pages/build.py" line="108" />
+      <source>Failed</source>
+      <translation>失败</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="110" />
+      <source>Failed after %v / %m steps</source>
+      <translation>失败（%v / %m 步）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="99" />
+      <source>First error (line {line}):</source>
+      <translation>第一个错误（第 {line} 行）：</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="100" />
+      <source>Full log: {path}</source>
+      <translation>完整日志：{path}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="78" />
       <source>Keep building</source>
       <translation>继续编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="82" />
+      <location filename="../../app/pages/build.py" line="94" />
+      <source>Log: {path}</source>
+      <translation>日志：{path}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="104" />
+      <source>No output for {quiet}. Still running: {running}. Large kernels can compile for many minutes without printing.</source>
+      <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="112" />
+      <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
+      <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="101" />
+      <source>See the log: {path}</source>
+      <translation>请查看日志：{path}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="93" />
+      <source>Slowest to compile: {units}</source>
+      <translation>编译最慢的：{units}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="114" />
+      <source>State</source>
+      <translation>状态</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="113" />
+      <source>Step</source>
+      <translation>步骤</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="83" />
       <source>Stop and close</source>
       <translation>停止并关闭</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="76" />
+      <location filename="../../app/pages/build.py" line="77" />
       <source>Stop the build</source>
       <translation>停止编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="78" />
+      <location filename="../../app/pages/build.py" line="79" />
       <source>Stop the build and close the wizard?</source>
       <translation>停止编译并关闭向导？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="74" />
+      <location filename="../../app/pages/build.py" line="75" />
       <source>Stop the build now? Everything compiled so far is discarded. Nothing has been installed, so your Python environment stays as it is.</source>
       <translation>现在停止编译吗？已编译的部分会被丢弃。还没有安装任何东西，你的 Python 环境保持不变。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="73" />
+      <location filename="../../app/pages/build.py" line="74" />
       <source>Stop the build?</source>
       <translation>停止编译？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="79" />
+      <location filename="../../app/pages/build.py" line="80" />
       <source>The build is still running. Stop it and close the wizard? Everything compiled so far is discarded. Nothing has been installed, so your Python environment stays as it is.</source>
       <translation>编译仍在进行。要停止编译并关闭向导吗？已编译的部分会被丢弃。还没有安装任何东西，你的 Python 环境保持不变。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="83" />
+      <location filename="../../app/pages/build.py" line="84" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="88" />
+      <source>The exact commands appear once the source is ready.</source>
+      <translation>源码准备好后，这里会显示确切的命令。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="115" />
+      <source>Time</source>
+      <translation>用时</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="103" />
+      <source>What to do: {hint}</source>
+      <translation>怎么办：{hint}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="102" />
+      <source>Why: {why}</source>
+      <translation>原因：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="106" />
+      <source>no compiler process found</source>
+      <translation>没有找到编译器进程</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="90" />
+      <source>packaging</source>
+      <translation>打包中</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="89" />
+      <source>preparing</source>
+      <translation>准备中</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="87" />
+      <source>the probe kernel</source>
+      <translation>探测内核</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="92" />
+      <source>took {duration}</source>
+      <translation>用时 {duration}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="91" />
+      <source>{duration} elapsed</source>
+      <translation>已用时 {duration}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="98" />
+      <source>○ {title} (line {line})</source>
+      <translation>○ {title}（第 {line} 行）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="95" />
+      <source>● {title} (line {line})</source>
+      <translation>● {title}（第 {line} 行）</translation>
     </message>
   </context>
   <context>
@@ -436,14 +581,1252 @@ This will run:
     </message>
   </context>
   <context>
+    <name>core</name>
+    <message>
+      <location filename="../../build_backend/diagnose/facts.py" line="103" />
+      <source> (the compiler here is MSVC 14.{minor}, _MSC_VER {msc_ver})</source>
+      <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="158" />
+      <source>, also after {n} retries.</source>
+      <translation>，重试 {n} 次后仍然如此。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="157" />
+      <source>, also after {n} retry.</source>
+      <translation>，重试 {n} 次后仍然如此。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="155" />
+      <source>.</source>
+      <translation>。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="281" />
+      <source>A command line was longer than Windows allows</source>
+      <translation>命令行超过了 Windows 允许的长度</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="268" />
+      <source>A compile step failed (ninja stopped the build)</source>
+      <translation>某个编译步骤失败（ninja 停止了编译）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="141" />
+      <source>A file path is longer than Windows allows</source>
+      <translation>文件路径超过了 Windows 允许的长度</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
+      <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="297" />
+      <source>A shell script has Windows line endings</source>
+      <translation>一个 shell 脚本使用了 Windows 换行符</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="297" />
+      <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
+      <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="200" />
+      <source>A source archive has no submodules, and the commit to fetch is not known.</source>
+      <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="57" />
+      <source>Add &lt;CUDA folder&gt;/include/cccl to the C++ include path and build again (on Linux the CPLUS_INCLUDE_PATH variable, on Windows the INCLUDE variable). The wizard can do this for you and retry.</source>
+      <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="377" />
+      <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
+      <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="426" />
+      <source>Before compiling, flash-attn's setup script tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
+      <translation>编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="159" />
+      <source>Build again with fewer parallel jobs (MAX_JOBS) and compiler threads (NVCC_THREADS). The wizard can retry with half the jobs; closing other programs also helps.</source>
+      <translation>减少并行任务数（MAX_JOBS）和编译器线程数（NVCC_THREADS）后重新编译。向导可以用一半的任务数自动重试；关闭其他程序也有帮助。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
+      <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="98" />
+      <source>Build from source instead (Kernel page).</source>
+      <translation>请改为从源码编译（内核页面）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="493" />
+      <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
+      <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="461" />
+      <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
+      <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="426" />
+      <source>Build with FLASH_ATTENTION_FORCE_BUILD=TRUE so that no download is tried (the wizard can retry that way), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
+      <translation>设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="479" />
+      <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
+      <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="74" />
+      <source>Build with a Visual Studio compiler toolset that this CUDA accepts: CUDA 12.4 to 13.x accept the Visual Studio 2022 toolsets up to 14.4x (not Visual Studio 2026); CUDA 11.6 to 12.3 accept toolsets up to 14.39 only (Visual Studio 2022 17.10 and later are too new for them); CUDA 11.0 to 11.5 accept Visual Studio 2019 (14.29) at most. Or install CUDA 12.4 or newer with the matching PyTorch. The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the build or the kernel may then fail or compute wrong results.</source>
+      <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="43" />
+      <source>Build with pip's --no-build-isolation option (the wizard always does this), and make sure a CUDA build of PyTorch is installed in the target environment before building.</source>
+      <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="507" />
+      <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
+      <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="180" />
+      <source>Building without ninja: the build will be very slow</source>
+      <translation>没有 ninja 的编译：编译会非常慢</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="559" />
+      <source>Built {wheel}.</source>
+      <translation>已编译 {wheel}。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="125" />
+      <source>By default the Microsoft compiler reports an old C++ version in the __cplusplus macro, so the CUTLASS library (used by FlashAttention) switches off C++17 features it then still uses.</source>
+      <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="57" />
+      <source>CUDA 13 headers (cuda/std/...) not found by the C++ compiler</source>
+      <translation>C++ 编译器找不到 CUDA 13 的头文件（cuda/std/...）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="57" />
+      <source>CUDA 13 moved part of its headers (the "CCCL" headers such as cuda/std/utility) into the folder include/cccl. The CUDA compiler still finds them there, but the ordinary C++ compiler that builds the non-CUDA files of the extension does not look in that folder.</source>
+      <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="479" />
+      <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
+      <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="479" />
+      <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
+      <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="507" />
+      <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
+      <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/facts.py" line="118" />
+      <source>CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio 2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the matching PyTorch, or build with an older toolset installed side by side: 14.39 (vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset 14.29.</source>
+      <translation>CUDA {cuda} 最高只接受 MSVC 14.39（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2022 17.10 及更高版本带的是 MSVC 14.40 或更新版本，它会拒绝（而且其 C++ 库本来就需要 CUDA 12.4）。请安装 CUDA 12.4 或更高版本以及匹配的 PyTorch，或者用并行安装的旧工具集编译：14.39（vcvarsall -vcvars_ver=14.39），CUDA 11.x 则用 Visual Studio 2019 的 14.29 工具集。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/facts.py" line="126" />
+      <source>CUDA {cuda} accepts MSVC up to 14.4x (_MSC_VER below {bound}){yours}: Visual Studio 2026 (MSVC 14.50 and newer) is too new for it. Build with the Visual Studio 2022 toolset (Build Tools for Visual Studio 2022, vcvarsall -vcvars_ver=14.44), or install a CUDA version that supports your Visual Studio.</source>
+      <translation>CUDA {cuda} 最高只接受 MSVC 14.4x（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2026（MSVC 14.50 及更新版本）对它来说太新。请用 Visual Studio 2022 的工具集编译（Build Tools for Visual Studio 2022，vcvarsall -vcvars_ver=14.44），或者安装支持你的 Visual Studio 的 CUDA 版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/facts.py" line="111" />
+      <source>CUDA {cuda} accepts Visual Studio 2017 and 2019 only (MSVC up to 14.29, _MSC_VER below {bound}){yours}. Build with the Visual Studio 2019 toolset 14.29 (Build Tools for Visual Studio 2019, or the "MSVC v142 - VS 2019 C++ build tools" component of Visual Studio 2022, selected with vcvarsall -vcvars_ver=14.29), or install CUDA 12.4 or newer together with the matching PyTorch.</source>
+      <translation>CUDA {cuda} 只接受 Visual Studio 2017 和 2019（MSVC 最高 14.29，_MSC_VER 低于 {bound}）{yours}。请用 Visual Studio 2019 的 14.29 工具集编译（Build Tools for Visual Studio 2019，或 Visual Studio 2022 的“MSVC v142 - VS 2019 C++ build tools”组件，用 vcvarsall -vcvars_ver=14.29 选择），或者安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="125" />
+      <source>CUTLASS headers fail with MSVC (old __cplusplus value)</source>
+      <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="85" />
+      <source>Check that the computer's date and time are right. On a company network a proxy may inspect HTTPS traffic: ask the IT department for its certificate.</source>
+      <translation>请检查电脑的日期和时间是否正确。在公司网络中，代理可能会检查 HTTPS 流量：请向 IT 部门索取它的证书。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="42" />
+      <source>Check the address; if it came with the wizard, report this as a bug.</source>
+      <translation>请检查地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="76" />
+      <source>Check the internet connection (and the proxy settings, if your network uses one), then try again.</source>
+      <translation>请检查网络连接（如果你的网络使用代理，也请检查代理设置），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="173" />
+      <source>Check the internet connection and try again, or choose a local copy of the source (Kernel page → Local folder).</source>
+      <translation>请检查网络连接后重试，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="61" />
+      <source>Check the internet connection and try again; a later attempt starts from the beginning.</source>
+      <translation>请检查网络连接后重试；之后再试时会从头开始。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="58" />
+      <source>Check the internet connection and try again; the part already downloaded is kept and a later attempt continues from it.</source>
+      <translation>请检查网络连接后重试；已下载的部分会保留，之后再试时会从那里继续。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="130" />
+      <source>Choose a .tar.gz or .zip file of the kernel's source.</source>
+      <translation>请选择内核源码的 .tar.gz 或 .zip 文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="182" />
+      <source>Choose another version on the Kernel page, or report this if the version came with the wizard.</source>
+      <translation>请在内核页面选择其他版本；如果这个版本是向导自带的，请报告这个问题。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="167" />
+      <source>Choose another version, or report this to the wizard's maintainers.</source>
+      <translation>请选择其他版本，或者把这个问题报告给向导的维护者。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="70" />
+      <source>Choose the folder that holds the kernel's setup.py.</source>
+      <translation>请选择包含内核 setup.py 的文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="194" />
+      <source>Choose the folder {folder} instead: it holds the setup.py.</source>
+      <translation>请改为选择文件夹 {folder}：它包含 setup.py。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="33" />
+      <source>Choose the source archive (a .tar.gz or .zip file).</source>
+      <translation>请选择源码压缩包（.tar.gz 或 .zip 文件）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="187" />
+      <source>Choose the top folder of the kernel's source: the one that holds setup.py.</source>
+      <translation>请选择内核源码的顶层文件夹：包含 setup.py 的那个。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/cache.py" line="150" />
+      <source>Close programs that may use files there (editors, terminals, a running build), then try again.</source>
+      <translation>请关闭可能在使用那里文件的程序（编辑器、终端、正在运行的编译），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="125" />
+      <source>Compile with /Zc:__cplusplus (for nvcc: -Xcompiler /Zc:__cplusplus). flash-attn adds it when the environment variable DISTUTILS_USE_SDK=1 is set, which the wizard sets for its builds.</source>
+      <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
+      <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="73" />
+      <source>Could not reach the server {host} to download {name}.</source>
+      <translation>无法连接服务器 {host} 来下载 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="171" />
+      <source>Could not reach {host} to download {what}.</source>
+      <translation>无法连接 {host} 来下载 {what}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="344" />
+      <source>Could not reach {host} to fetch {name}.</source>
+      <translation>无法连接 {host} 来获取 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
+      <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <source>DeepEP and the installed NVSHMEM do not fit together</source>
+      <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
+      <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
+      <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="39" />
+      <source>Download it again (the wizard does this when you retry), or choose another copy.</source>
+      <translation>请重新下载（重试时向导会这样做），或者选择另一份副本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="135" />
+      <source>Downloaded {name} ({size}) and checked it.</source>
+      <translation>已下载 {name}（{size}）并完成检查。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="133" />
+      <source>Downloaded {name} ({size}), continuing after the connection dropped; checked.</source>
+      <translation>已下载 {name}（{size}），连接中断后继续完成；已检查。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="129" />
+      <source>Downloaded {name} ({size}), continuing the earlier download that had stopped at {earlier}; checked.</source>
+      <translation>已下载 {name}（{size}），从之前停在 {earlier} 的下载处继续；已检查。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
+      <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
+      <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="334" />
+      <source>Free some space on the drive of {folder} (the source with its submodules can take a few GB), then try again.</source>
+      <translation>请在 {folder} 所在的磁盘上腾出一些空间（源码连同子模块可能要占几 GB），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="330" />
+      <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
+      <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="185" />
+      <source>If this computer has no internet access, choose a local copy of the source (Kernel page → Local folder).</source>
+      <translation>如果这台电脑无法上网，请选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="234" />
+      <source>In that folder run: git submodule update --init --recursive {path} — or download {where} as an archive and extract it into {path} — or let the wizard fetch the source (Kernel page → Download).</source>
+      <translation>在那个文件夹中运行：git submodule update --init --recursive {path} — 或者把 {where} 下载为压缩包并解压到 {path} — 或者让向导获取源码（内核页面 → 下载）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="103" />
+      <source>Install "Build Tools for Visual Studio 2022" with the "Desktop development with C++" workload (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), then build again; the wizard runs the build inside the Visual Studio environment.</source>
+      <translation>安装“Build Tools for Visual Studio 2022”及“使用 C++ 的桌面开发”工作负载（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），然后重新编译；向导会在 Visual Studio 环境中运行编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="91" />
+      <source>Install CUDA 12.4 or newer (matching the CUDA version of your PyTorch) and build again.</source>
+      <translation>安装 CUDA 12.4 或更高版本（与你的 PyTorch 的 CUDA 版本一致），然后重新编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="361" />
+      <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU (TORCH_CUDA_ARCH_LIST); the wizard sets the list from the detected GPU.</source>
+      <translation>安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="208" />
+      <source>Install a CUDA toolkit that matches PyTorch's CUDA version and select it in the wizard, and make sure the target environment has a CUDA build of PyTorch, not a CPU-only one.</source>
+      <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="347" />
+      <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
+      <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
+      <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/fetch.py" line="125" />
+      <source>Install git (https://git-scm.com), or let the wizard download the source archive instead.</source>
+      <translation>请安装 git（https://git-scm.com），或者让向导改为下载源码压缩包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="202" />
+      <source>Install git and try again, or choose a local copy with the submodule (Kernel page → Local folder).</source>
+      <translation>请安装 git 后重试，或者选择一份包含该子模块的本地副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="222" />
+      <source>Install git and try again, or choose a local copy.</source>
+      <translation>请安装 git 后重试，或者选择一份本地副本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/model.py" line="163" />
+      <source>Install git, or choose a local copy of the source (Kernel page → Local folder).</source>
+      <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="180" />
+      <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
+      <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="194" />
+      <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
+      <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="445" />
+      <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
+      <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
+      <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
+      <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="62" />
+      <source>It contains {member}, {why}, which would be written outside the source folder.</source>
+      <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="198" />
+      <source>It has neither a setup.py nor a pyproject.toml.</source>
+      <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="85" />
+      <source>It was made from commit {made_from}; the recipe expects {commit} ({ref}).</source>
+      <translation>它由提交 {made_from} 生成；配方要求的是 {commit}（{ref}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="118" />
+      <source>It was made from {made_from}; {name} pins {commit}.</source>
+      <translation>它由 {made_from} 生成；{name} 固定的是 {commit}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="101" />
+      <source>Its .gitmodules file has no entry for that folder.</source>
+      <translation>它的 .gitmodules 文件中没有这个文件夹的条目。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="268" />
+      <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
+      <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
+      <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="208" />
+      <source>No CUDA toolkit was found</source>
+      <translation>没有找到 CUDA 工具包</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="222" />
+      <source>No ready-made flash-attn wheel for this setup; building from source</source>
+      <translation>没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/model.py" line="160" />
+      <source>No source archive address is known for {url}.</source>
+      <translation>不知道 {url} 的源码压缩包地址。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="222" />
+      <source>Nothing is broken. To skip the download attempt next time, build with FLASH_ATTENTION_FORCE_BUILD=TRUE (the wizard can retry that way).</source>
+      <translation>没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="92" />
+      <source>Nothing was kept; start the download again, or build from source instead.</source>
+      <translation>没有保留任何内容；请重新开始下载，或者改为从源码编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="268" />
+      <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
+      <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="41" />
+      <source>Only https:// addresses are supported.</source>
+      <translation>只支持 https:// 地址。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="208" />
+      <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
+      <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="43" />
+      <source>PyTorch was not found while building</source>
+      <translation>编译时找不到 PyTorch</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="238" />
+      <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
+      <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="130" />
+      <source>Report this; meanwhile choose a local copy (Kernel page → Local folder).</source>
+      <translation>请报告这个问题；在此期间可以选择一份本地副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="126" />
+      <source>Reusing {name} ({size}): it was downloaded and checked before.</source>
+      <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="608" />
+      <source>See the log for details: {log}</source>
+      <translation>详细信息见日志：{log}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="472" />
+      <source>Skipping the library's own wheel download and building.</source>
+      <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/cache.py" line="149" />
+      <source>Some of its files are in use or write-protected.</source>
+      <translation>其中一些文件正在被使用，或者是写保护的。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/model.py" line="161" />
+      <source>Source archives are downloaded from GitHub; this repository is not on GitHub.</source>
+      <translation>源码压缩包从 GitHub 下载；这个仓库不在 GitHub 上。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="535" />
+      <source>Start it again whenever you like; your environment is unchanged.</source>
+      <translation>你可以随时重新开始；你的环境没有改变。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="91" />
+      <source>The C++ standard library that comes with current Visual Studio versions refuses to be compiled by CUDA toolkits older than 12.4.</source>
+      <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="507" />
+      <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
+      <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="194" />
+      <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
+      <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="361" />
+      <source>The CUDA toolkit is too old for the requested GPU architecture</source>
+      <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="330" />
+      <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
+      <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="103" />
+      <source>The Microsoft C++ compiler (cl.exe) was not found</source>
+      <translation>找不到 Microsoft C++ 编译器（cl.exe）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
+      <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="445" />
+      <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
+      <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="123" />
+      <source>The address was {url}.</source>
+      <translation>地址是 {url}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="40" />
+      <source>The address {url} is not one the wizard can download from.</source>
+      <translation>向导无法从地址 {url} 下载。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="221" />
+      <source>The answer named {sha}, not a commit.</source>
+      <translation>返回的结果是 {sha}，不是一个提交。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="214" />
+      <source>The answer was not understood ({error}).</source>
+      <translation>无法理解返回的结果（{error}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="127" />
+      <source>The archive of {path} at {commit} does not look like the submodule {name} needs: the folder {problem}.</source>
+      <translation>{path} 在 {commit} 的压缩包看起来不是 {name} 需要的子模块：该文件夹{problem}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="128" />
+      <source>The archive {archive} could not be read.</source>
+      <translation>无法读取压缩包 {archive}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="37" />
+      <source>The archive {label} is damaged and could not be extracted.</source>
+      <translation>压缩包 {label} 已损坏，无法解压。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="61" />
+      <source>The archive {label} is unsafe and was not extracted.</source>
+      <translation>压缩包 {label} 不安全，没有解压。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="103" />
+      <source>The build could not start the Microsoft C++ compiler: Visual Studio Build Tools with the C++ workload are not installed, or the build did not run inside the Visual Studio developer environment that puts cl.exe on the PATH.</source>
+      <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="595" />
+      <source>The build failed.</source>
+      <translation>编译失败。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="594" />
+      <source>The build failed: {title}.</source>
+      <translation>编译失败：{title}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="566" />
+      <source>The build finished but produced no wheel.</source>
+      <translation>编译结束了，但没有生成 wheel。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="377" />
+      <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
+      <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="454" />
+      <source>The build ran out of memory; trying again with {what}.</source>
+      <translation>编译时内存不足；正在调整后重试：{what}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="600" />
+      <source>The build stopped: {why}.</source>
+      <translation>编译停止：{why}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="543" />
+      <source>The build was cancelled; nothing was installed.</source>
+      <translation>编译已取消，没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="238" />
+      <source>The built kernel does not fit the installed PyTorch</source>
+      <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
+      <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="445" />
+      <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
+      <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="159" />
+      <source>The compiler ran out of memory</source>
+      <translation>编译器内存不足</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="74" />
+      <source>The computer seems to be offline, or the server is unreachable ({reason}).</source>
+      <translation>这台电脑似乎没有联网，或者无法访问服务器（{reason}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="65" />
+      <source>The connection to {host} was lost ({cause}){after}</source>
+      <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="138" />
+      <source>The damaged file was deleted. Try again; if it happens again, the file on the server was probably replaced: look for a newer version of the wizard.</source>
+      <translation>损坏的文件已删除。请重试；如果再次发生，服务器上的文件可能已被替换：请查找新版本的向导。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="331" />
+      <source>The disk is full: git could not write {name}'s source.</source>
+      <translation>磁盘已满：git 无法写入 {name} 的源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="26" />
+      <source>The download from {host} was redirected to an insecure address.</source>
+      <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="52" />
+      <source>The download of {name} stopped at {received} of {total}.</source>
+      <translation>{name} 的下载在 {received}（共 {total}）处中断。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="55" />
+      <source>The download of {name} stopped at {received}.</source>
+      <translation>{name} 的下载在 {received} 处中断。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="188" />
+      <source>The download of {what} failed: {error}</source>
+      <translation>{what} 下载失败：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="87" />
+      <source>The download was cancelled; nothing was installed.</source>
+      <translation>下载已取消，没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="116" />
+      <source>The downloaded archive of {path} is not the pinned commit.</source>
+      <translation>下载的 {path} 压缩包不是固定的那个提交。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="136" />
+      <source>The downloaded file {name} was damaged or has changed on the server.</source>
+      <translation>下载的文件 {name} 已损坏，或者服务器上的文件已更改。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="83" />
+      <source>The downloaded {name} archive is not the expected version.</source>
+      <translation>下载的 {name} 压缩包不是预期的版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="97" />
+      <source>The file {name} was not found on the server ({code}).</source>
+      <translation>服务器上找不到文件 {name}（{code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <source>The final link step failed: symbols are missing or defined twice</source>
+      <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="605" />
+      <source>The first error was: {line} — see the log for details: {log}</source>
+      <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="197" />
+      <source>The folder {folder} is not a Python package source.</source>
+      <translation>文件夹 {folder} 不是 Python 包的源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="465" />
+      <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
+      <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="194" />
+      <source>The installed CUDA toolkit (nvcc) has a different major version than the CUDA version your PyTorch was built with; extensions built this way would not work with your PyTorch.</source>
+      <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="74" />
+      <source>The installed Visual Studio C++ compiler is newer than what this CUDA toolkit was made for (for example Visual Studio 2026 with CUDA 12.x), so CUDA refuses to use it.</source>
+      <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <source>The kernel has no code for this GPU</source>
+      <translation>内核中没有适用于这块 GPU 的代码</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="330" />
+      <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
+      <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="238" />
+      <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
+      <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports (FlashAttention 2 needs an Ampere GPU, RTX 30 series or newer).</source>
+      <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="461" />
+      <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas. FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
+      <translation>内核代码使用了 GCC 和 Clang 的功能，而 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）没有这些功能：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性。FlashMLA 和一些基于 CUTLASS 的内核只为 Linux 编写。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="99" />
+      <source>The link may be out of date: look for a newer version of the wizard, or download the file by hand and point the wizard at it.</source>
+      <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="281" />
+      <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
+      <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="377" />
+      <source>The linker cannot find the CUDA driver library (libcuda)</source>
+      <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="180" />
+      <source>The ninja build tool is not installed in the target Python environment, so the build compiles one file at a time; with every GPU architecture enabled this can take hours.</source>
+      <translation>目标 Python 环境中没有安装 ninja 编译工具，所以一次只能编译一个文件；如果启用了所有 GPU 架构，可能要花几个小时。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/facts.py" line="105" />
+      <source>The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the build or the kernel may then fail or compute wrong results.</source>
+      <translation>nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/cache.py" line="148" />
+      <source>The old copy of the source in {path} could not be removed.</source>
+      <translation>无法删除 {path} 中旧的源码副本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="43" />
+      <source>The package's setup script needs PyTorch while it builds, but pip ran the build in a separate, temporary environment that does not contain PyTorch (pip's "build isolation"), or PyTorch is not installed in the chosen Python at all.</source>
+      <translation>这个包的安装脚本在编译时需要 PyTorch，但 pip 在一个单独的临时环境中运行编译，而那个环境里没有 PyTorch（pip 的“编译隔离”）；或者所选的 Python 中根本没有安装 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="97" />
+      <source>The prebuilt wheel could not be downloaded.</source>
+      <translation>无法下载预编译的 wheel。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="198" />
+      <source>The recipe does not pin the commit of {name}'s submodule {path}.</source>
+      <translation>配方没有固定 {name} 的子模块 {path} 的提交。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="164" />
+      <source>The recipe expects {expected}, the repository has {commit}: the tag was moved upstream, so this is not the source the recipe was tested with.</source>
+      <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="154" />
+      <source>The repository was reached, but it does not contain that version (a tag removed or renamed upstream, or a typing error in a local recipe).</source>
+      <translation>已连接到仓库，但其中没有这个版本（上游删除或重命名了标签，或者本地配方中有拼写错误）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="83" />
+      <source>The secure connection to {host} could not be established.</source>
+      <translation>无法与 {host} 建立安全连接。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="121" />
+      <source>The server did not send {name}: it answered {answer}.</source>
+      <translation>服务器没有发送 {name}：它的回应是 {answer}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="114" />
+      <source>The server gave up waiting while sending {name} ({code}).</source>
+      <translation>服务器在发送 {name} 时等待超时（{code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="117" />
+      <source>The server had a problem and could not send {name} ({code}).</source>
+      <translation>服务器出了问题，无法发送 {name}（{code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="111" />
+      <source>The server is limiting requests and did not send {name} ({code}).</source>
+      <translation>服务器正在限制请求，没有发送 {name}（{code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="104" />
+      <source>The server refused to hand out {name} ({code}).</source>
+      <translation>服务器拒绝提供 {name}（{code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="84" />
+      <source>The server's certificate was not accepted ({error}).</source>
+      <translation>服务器的证书未被接受（{error}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="166" />
+      <source>The source archive already has files in the submodule folder {folder}.</source>
+      <translation>源码压缩包的子模块文件夹 {folder} 中已经有文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="69" />
+      <source>The source folder {folder} does not exist.</source>
+      <translation>源码文件夹 {folder} 不存在。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="461" />
+      <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
+      <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="230" />
+      <source>The submodule folder {path} in {folder} is {problem}.</source>
+      <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="347" />
+      <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
+      <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="148" />
+      <source>The wizard could not write {name} to disk.</source>
+      <translation>向导无法把 {name} 写入磁盘。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="29" />
+      <source>The wizard does not download over plain HTTP ({host}).</source>
+      <translation>向导不通过不加密的 HTTP 下载（{host}）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="297" />
+      <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
+      <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="99" />
+      <source>The {name} source does not say where its submodule {path} comes from.</source>
+      <translation>{name} 源码没有说明它的子模块 {path} 从哪里获取。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="117" />
+      <source>The {name} submodules are incomplete after the clone: {problem}.</source>
+      <translation>克隆后 {name} 的子模块不完整：{problem}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="162" />
+      <source>The {name} tag {ref} now points at a different commit.</source>
+      <translation>{name} 的标签 {ref} 现在指向了另一个提交。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="537" />
+      <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
+      <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="74" />
+      <source>This CUDA version does not accept your Visual Studio version</source>
+      <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="347" />
+      <source>This CUDA version does not accept your gcc (or clang) version</source>
+      <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="130" />
+      <source>This is on the server's side: try again in a few minutes.</source>
+      <translation>这是服务器端的问题：请几分钟后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="159" />
+      <source>Too many compiler processes ran at the same time for the amount of memory (RAM) in this computer, so the system stopped one of them. FlashAttention needs about 5 GB of RAM per compiler thread.</source>
+      <translation>同时运行的编译器进程太多，超出了这台电脑的内存（RAM）所能承受的范围，所以系统强行结束了其中一个。FlashAttention 每个编译线程大约需要 5 GB 内存。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="107" />
+      <source>Try again later or from another network; a company network may block the download.</source>
+      <translation>请稍后或换一个网络再试；公司网络可能会阻止下载。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="87" />
+      <source>Try again later; if it persists, report this to the wizard's maintainers.</source>
+      <translation>请稍后重试；如果问题持续存在，请报告给向导的维护者。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="124" />
+      <source>Try again later; if this persists, report it with the address above.</source>
+      <translation>请稍后重试；如果问题持续存在，请附上上面的地址报告问题。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="119" />
+      <source>Try again; if it keeps failing, choose a local copy (Kernel page → Local folder).</source>
+      <translation>请重试；如果一直失败，请选择一份本地副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="352" />
+      <source>Try again; if it keeps failing, let the wizard download the source archive or choose a local copy (Kernel page → Local folder).</source>
+      <translation>请重试；如果一直失败，请让向导下载源码压缩包，或者选择一份本地副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="141" />
+      <source>Turn on Windows long paths (LongPathsEnabled=1, then restart), set git's core.longpaths to true, and build in a short folder such as C:\ksw. The wizard does the first two (the Fix of its "Long paths" prerequisite, or `python -m app --headless fix long-paths`) and chooses a short build folder.</source>
+      <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
+      <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="281" />
+      <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
+      <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
+      <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="36" />
+      <source>Use the https:// address of the file; if it came with the wizard, report this as a bug.</source>
+      <translation>请使用该文件的 https:// 地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="64" />
+      <source>Use the source archive from the project's own page (GitHub), not a copy from elsewhere.</source>
+      <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="91" />
+      <source>Visual Studio's C++ library needs CUDA 12.4 or newer</source>
+      <translation>Visual Studio 的 C++ 库需要 CUDA 12.4 或更高版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="219" />
+      <source>Which commit {name} pins for {path} could not be read.</source>
+      <translation>无法读取 {name} 为 {path} 固定的是哪个提交。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="141" />
+      <source>Windows limits file paths to 260 characters unless long paths are switched on, and the kernel sources contain very deeply nested files.</source>
+      <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
+      <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="213" />
+      <source>empty</source>
+      <translation>是空的</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="426" />
+      <source>flash-attn's download of a ready-made wheel failed (network)</source>
+      <translation>flash-attn 下载现成 wheel 失败（网络问题）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="222" />
+      <source>flash-attn's setup first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
+      <translation>flash-attn 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="350" />
+      <source>git could not fetch {name}.</source>
+      <translation>git 无法获取 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/fetch.py" line="123" />
+      <source>git is needed to fetch {name} this way, but it is not installed.</source>
+      <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="448" />
+      <source>halved after running out of memory: {what}</source>
+      <translation>内存不足后减半：{what}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="215" />
+      <source>incomplete (it has no {marker})</source>
+      <translation>不完整（缺少 {marker}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="207" />
+      <source>missing</source>
+      <translation>不存在</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="493" />
+      <source>ninja could not start the compiler (CreateProcess failed)</source>
+      <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="493" />
+      <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
+      <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="223" />
+      <source>no answer in time</source>
+      <translation>没有及时响应</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="211" />
+      <source>not readable</source>
+      <translation>无法读取</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="361" />
+      <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have.</source>
+      <translation>nvcc 不认识编译所要求的 GPU 架构：工具包比这一代 GPU 更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更高版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包不支持的架构。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="213" />
+      <source>the connection was refused</source>
+      <translation>连接被拒绝</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="215" />
+      <source>the connection was reset</source>
+      <translation>连接被重置</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="211" />
+      <source>the proxy server could not be reached</source>
+      <translation>无法连接代理服务器</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/transfer.py" line="558" />
+      <source>the server closed it early</source>
+      <translation>服务器提前关闭了连接</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="209" />
+      <source>the server's name could not be looked up</source>
+      <translation>无法解析服务器的名称</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="205" />
+      <source>the submodule folder {path} is {problem}</source>
+      <translation>子模块文件夹 {path} {problem}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="200" />
+      <source>the submodule {path} is at {commit}, not at the commit the source pins</source>
+      <translation>子模块 {path} 处于 {commit}，而不是源码固定的提交</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="203" />
+      <source>the submodule {path} is in a conflicted state</source>
+      <translation>子模块 {path} 处于冲突状态</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="198" />
+      <source>the submodule {path} is not checked out</source>
+      <translation>子模块 {path} 没有检出</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="226" />
+      <source>the submodule's repository</source>
+      <translation>子模块的仓库</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="128" />
+      <source>{host} answered {reason}{after}</source>
+      <translation>{host} 的回应是 {reason}{after}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="178" />
+      <source>{host} has no source archive of {what} at that version.</source>
+      <translation>{host} 上没有 {what} 这个版本的源码压缩包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="105" />
+      <source>{host} requires a login or denies access from this network.</source>
+      <translation>{host} 需要登录，或者拒绝来自这个网络的访问。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="32" />
+      <source>{label} is not a .tar.gz or .zip archive.</source>
+      <translation>{label} 不是 .tar.gz 或 .zip 压缩包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="152" />
+      <source>{name} has no tag or commit '{ref}' at {url}.</source>
+      <translation>{url} 上的 {name} 没有标签或提交“{ref}”。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="232" />
+      <source>{name} needs {path} ({where}). A GitHub 'Download ZIP' or source archive does not contain submodules.</source>
+      <translation>{name} 需要 {path}（{where}）。GitHub 的“Download ZIP”或源码压缩包不包含子模块。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="445" />
+      <source>{old} → {new} nvcc threads</source>
+      <translation>nvcc 线程 {old} → {new} 个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="442" />
+      <source>{old} → {new} parallel compile jobs</source>
+      <translation>并行编译任务 {old} → {new} 个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/git.py" line="196" />
+      <source>{path} is not a submodule of this source</source>
+      <translation>{path} 不是这份源码的子模块</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="227" />
+      <source>{repo} at commit {commit}</source>
+      <translation>{repo} 的提交 {commit}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="228" />
+      <source>{repo} at the commit the source pins</source>
+      <translation>{repo} 中源码固定的提交</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prebuilt.py" line="89" />
+      <source>{size} of the wheel are kept in {folder}: start the same download again and it continues from there.</source>
+      <translation>这个 wheel 已下载的 {size} 保存在 {folder}：再次开始同样的下载，就会从那里继续。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="98" />
+      <source>{url} does not exist (any more).</source>
+      <translation>{url} 不存在（或已不存在）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/archive.py" line="180" />
+      <source>{url} does not exist: the tag or commit is not in the repository.</source>
+      <translation>{url} 不存在：仓库中没有这个标签或提交。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="34" />
+      <source>{url} is not an https:// address, so the file could be altered on the way.</source>
+      <translation>{url} 不是 https:// 地址，文件在传输途中可能被篡改。</translation>
+    </message>
+  </context>
+  <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="417" />
+      <location filename="../../app/pages/build.py" line="448" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="125" />
+      <location filename="../../app/pages/build.py" line="156" />
       <source>%v / %m units</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
@@ -495,7 +1878,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>有匹配的预编译 wheel</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="54" />
+      <location filename="../../app/pages/build.py" line="55" />
       <source>Apply patches</source>
       <translation>应用补丁</translation>
     </message>
@@ -515,12 +1898,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="91" />
+      <location filename="../../app/pages/build.py" line="122" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="129" />
+      <location filename="../../app/pages/build.py" line="160" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
@@ -550,7 +1933,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="127" />
+      <location filename="../../app/pages/build.py" line="158" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
@@ -580,7 +1963,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="55" />
+      <location filename="../../app/pages/build.py" line="56" />
       <source>Compile</source>
       <translation>编译</translation>
     </message>
@@ -590,7 +1973,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/log_view.py" line="134" />
+      <location filename="../../app/widgets/log_view.py" line="136" />
       <source>Copied to the clipboard.</source>
       <translation>已复制到剪贴板。</translation>
     </message>
@@ -600,7 +1983,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="110" />
+      <location filename="../../app/pages/build.py" line="141" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
@@ -640,7 +2023,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>下载（git 或源码压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="52" />
+      <location filename="../../app/pages/build.py" line="53" />
       <source>Download the prebuilt wheel</source>
       <translation>下载预编译的 wheel</translation>
     </message>
@@ -670,7 +2053,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>释放空间…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="53" />
+      <location filename="../../app/pages/build.py" line="54" />
       <source>Get the source</source>
       <translation>获取源码</translation>
     </message>
@@ -730,7 +2113,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核与版本</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="56" />
+      <location filename="../../app/pages/build.py" line="57" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
@@ -770,7 +2153,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>不需要：预编译的 wheel 会原样安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="57" />
+      <location filename="../../app/pages/build.py" line="58" />
       <source>Package the wheel</source>
       <translation>打包 wheel</translation>
     </message>
@@ -835,6 +2218,21 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在回滚…</translation>
     </message>
     <message>
+      <location filename="../../app/widgets/report_bundle.py" line="50" />
+      <source>Save a report bundle</source>
+      <translation>保存报告包</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/report_bundle.py" line="40" />
+      <source>Save report bundle…</source>
+      <translation>保存报告包…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/log_view.py" line="148" />
+      <source>Save the build log</source>
+      <translation>保存编译日志</translation>
+    </message>
+    <message>
       <location filename="../../app/widgets/log_view.py" line="58" />
       <source>Save the complete log to a file</source>
       <translation>把完整日志保存到文件</translation>
@@ -843,6 +2241,11 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <location filename="../../app/widgets/report_bundle.py" line="43" />
       <source>Save the logs, reports and a description of this computer in one zip file, to attach to a bug report</source>
       <translation>把日志、报告和这台电脑的描述保存到一个 zip 文件，用于附在问题报告中</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/log_view.py" line="144" />
+      <source>Saved to {path}</source>
+      <translation>已保存到 {path}</translation>
     </message>
     <message>
       <location filename="../../app/widgets/log_view.py" line="57" />
@@ -870,7 +2273,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="289" />
+      <location filename="../../app/pages/build.py" line="321" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
@@ -880,7 +2283,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="382" />
+      <location filename="../../app/pages/build.py" line="412" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
@@ -910,7 +2313,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="92" />
+      <location filename="../../app/pages/build.py" line="123" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -923,6 +2326,15 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <location filename="../../app/pages/prereqs.py" line="223" />
       <source>The prerequisites could not be checked.</source>
       <translation>无法检查前置条件。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/report_bundle.py" line="58" />
+      <source>The report bundle could not be saved as {name}: {error}.
+
+Choose another folder, e.g. your Documents or Desktop.</source>
+      <translation>报告包无法保存为 {name}：{error}。
+
+请选择其他文件夹，例如“文档”或“桌面”。</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="106" />
@@ -964,7 +2376,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>欢迎</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="105" />
+      <location filename="../../app/pages/build.py" line="136" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>
@@ -979,24 +2391,39 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>你的硬件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="63" />
+      <location filename="../../app/widgets/report_bundle.py" line="51" />
+      <source>Zip archives (*.zip)</source>
+      <translation>Zip 压缩包 (*.zip)</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="64" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="61" />
+      <location filename="../../app/pages/build.py" line="62" />
       <source>done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="62" />
+      <location filename="../../app/pages/build.py" line="63" />
       <source>failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="60" />
+      <location filename="../../app/pages/build.py" line="61" />
       <source>running…</source>
       <translation>进行中…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/log_view.py" line="126" />
+      <source>“{needle}” not found in the lines shown</source>
+      <translation>在显示的行中没有找到“{needle}”</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/log_view.py" line="89" />
+      <source>… {skipped} lines not shown here (the log file has them all) …</source>
+      <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
       <location filename="../../app/pages/verify.py" line="478" />
