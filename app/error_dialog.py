@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from build_backend.errors import WizardError
 from build_backend.paths import check_data_dir, storage_error
 
-from .i18n import tr
+from .i18n import tr, tr_core
 
 ExceptHook = Callable[[type[BaseException], BaseException, TracebackType | None], object]
 
@@ -37,11 +37,13 @@ def error_box(parent: QWidget | None, exc: BaseException, details: str = "") -> 
     box.setIcon(QMessageBox.Icon.Warning)
     box.setWindowTitle(tr("Kernel Setup Wizard"))
     if isinstance(error, WizardError):
-        box.setText(error.what)
-        box.setInformativeText(f"What to do: {error.hint}" if error.hint else "")
+        box.setText(tr_core(error.what))
+        box.setInformativeText(tr("What to do: {hint}").format(hint=tr_core(error.hint))
+                               if error.hint else "")
         box.setDetailedText("\n\n".join(part for part in (error.why, details) if part))
     else:
-        box.setText(f"Something went wrong inside the wizard: {type(error).__name__}: {error}")
+        box.setText(tr("Something went wrong inside the wizard: {error}").format(
+            error=f"{type(error).__name__}: {error}"))
         box.setInformativeText(tr("Your environment was not changed by this. You can go on; if "
                                "it happens again, please report it with the details below."))
         box.setDetailedText(details)

@@ -40,6 +40,7 @@ import psutil
 from .paths import data_dir, logs_dir, staging_dir
 from .platforms import current as current_platform
 from .statefile import DAMAGED_MARK, PREVIOUS_SUFFIX
+from .words import N_, msg
 
 KEEP = 3  # builds kept per kernel
 LOG_KEEP = 10  # logs kept per kernel (small, and what a bug report needs)
@@ -55,11 +56,11 @@ _TMP_PREFIX = ".ksw-tmp-"
 class Kind(Enum):
     """What an item is, in words."""
 
-    BUILD = "build output"  # a staging folder: the wheel a build made (or tried to)
-    LOG = "build log"
-    SOURCE_COPY = "build folder"  # a copied (bundled) source with its compiled objects
-    SOURCE_CACHE = "downloaded source"  # a fetched source tree, with its compiled objects
-    TEMPORARY = "leftover temporary folder"
+    BUILD = N_("build output")  # a staging folder: the wheel a build made (or tried to)
+    LOG = N_("build log")
+    SOURCE_COPY = N_("build folder")  # a copied (bundled) source with its compiled objects
+    SOURCE_CACHE = N_("downloaded source")  # a fetched source tree, with its compiled objects
+    TEMPORARY = N_("leftover temporary folder")
 
 
 @dataclass(frozen=True)
@@ -321,16 +322,16 @@ def plan_clean(
         for index, item in enumerate(members):
             reason = ""
             if _holds(item.path, protect):
-                reason = "the current build uses it"
+                reason = N_("the current build uses it")
             elif _holds(item.path, in_use):
-                reason = "a running program uses it"
+                reason = N_("a running program uses it")
             elif recorded is None and kind is Kind.BUILD:
-                reason = "installs.json is damaged: it may point here"
+                reason = N_("installs.json is damaged: it may point here")
             elif recorded and _holds(item.path, recorded):
-                reason = "an install record points to it"
+                reason = N_("an install record points to it")
             elif kind is Kind.TEMPORARY:
                 if clock - _mtime(item.path) < TEMP_AGE_S:
-                    reason = "less than a day old: a step may still write it"
+                    reason = N_("less than a day old: a step may still write it")
             elif index < limit:
                 continue  # one of the newest: kept, and not worth mentioning
             if reason:
@@ -378,8 +379,8 @@ def clean(plan: CleanPlan, *, dry_run: bool = False) -> CleanResult:
             if left < item.size:  # part of it went
                 removed.append(Item(item.path, item.kind, item.group, item.size - left,
                                     item.age_key))
-            failed.append((item, storage_error(exc, path=item.path,
-                                               action=f"remove {item.path}").describe()))
+            action = msg("remove {path}", path=item.path)
+            failed.append((item, storage_error(exc, path=item.path, action=action).describe()))
         else:
             removed.append(item)
     return CleanResult(plan, tuple(removed), tuple(failed), False)

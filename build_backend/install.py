@@ -57,11 +57,13 @@ from .installs import (
     write_receipt,
 )
 from .locks import Held, LockBusy, hold
+from .oserrors import words
 from .paths import backups_dir, data_dir, env_lock_path, journal_dir, timestamp
 from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
 from .statefile import write_json
+from .words import N_, Msg, join, msg
 
 BEGIN = "@@KSW-DIST-BEGIN@@"
 END = "@@KSW-DIST-END@@"
@@ -110,17 +112,22 @@ class RollbackResult:
     restored_record: Record | None  # the wizard's record of what is back (if it installed it)
 
     @property
-    def message(self) -> str:
+    def message(self) -> Msg:
         if self.restored is None:
-            return (f"Removed {self.name} {self.removed_version} from {self.python}; nothing "
-                    "was installed there before.")
-        text = (f"Removed {self.name} {self.removed_version} and put back "
-                f"{self.restored.name} {self.restored.version} in {self.python}.")
+            return msg("Removed {name} {version} from {python}; nothing was installed there "
+                       "before.", name=self.name, version=self.removed_version,
+                       python=self.python)
+        text = msg("Removed {name} {version} and put back {restored} {restored_version} in "
+                   "{python}.", name=self.name, version=self.removed_version,
+                   restored=self.restored.name, restored_version=self.restored.version,
+                   python=self.python)
         if self.restored_record is not None:
             verification = self.restored_record.get("verification") or {}
             status = verification.get("status")
+            if status == "pass":
+                return join((text, N_("Its verification had passed.")))
             if status:
-                text += f" Its verification had {'passed' if status == 'pass' else status}."
+                return join((text, msg("Its verification had {status}.", status=status)))
         return text
 
 
@@ -137,17 +144,20 @@ def installed_files(python: Path, name: str, check: bool = False) -> dict[str, A
     try:
         result = _run_python(python, probe, 120)
     except ProcessError as exc:
-        raise InstallError(f"Could not ask {python} which files of {name} it has installed.",
+        raise InstallError(msg("Could not ask {python} which files of {name} it has "
+                               "installed.", python=python, name=name),
                            why=exc.describe(),
-                           hint="Check that this Python environment still works (the Hardware "
-                           "page).") from exc
+                           hint=N_("Check that this Python environment still works (the "
+                                   "Hardware page).")) from exc
     out = result.stdout
     begin, end = out.rfind(BEGIN), out.rfind(END)
     if begin < 0 or end < begin:
         raise InstallError(
-            f"Could not ask {python} which files of {name} it has installed.",
+            msg("Could not ask {python} which files of {name} it has installed.",
+                python=python, name=name),
             why=(result.stderr or out).strip()[-500:],
-            hint=f"Check that this Python environment still works, or {choose_python()}.",
+            hint=msg("Check that this Python environment still works, or {choose}.",
+                     choose=words(choose_python())),
         )
     data: dict[str, Any] = json.loads(out[begin + len(BEGIN) : end])
     return data
@@ -318,15 +328,19 @@ def restore(python: Path, name: str, root: Path | None, members: Iterable[str],
     if backup is not None and (not after.get("found") or after.get("version") != backup.version
                                or not after.get("complete")):
         raise InstallError(
-            f"Could not put {backup.name} {backup.version} back into {python}.",
+            msg("Could not put {name} {version} back into {python}.", name=backup.name,
+                version=backup.version, python=python),
             why="; ".join(after.get("problems") or []) or
             f"the environment has {after.get('version') or 'nothing'} of {name}",
-            hint=f"Close programs that use this environment, then run 'python -m app "
-            f"--headless rollback --python {python}'. The copies are in {backup.folder}.")
+            hint=msg("Close programs that use this environment, then run 'python -m app "
+                     "--headless rollback --python {python}'. The copies are in {folder}.",
+                     python=python, folder=backup.folder))
     if backup is None and after.get("found"):
-        raise InstallError(f"Could not remove {name} {after.get('version')} from {python}.",
+        raise InstallError(msg("Could not remove {name} {version} from {python}.", name=name,
+                               version=after.get("version"), python=python),
                            why="; ".join(after.get("problems") or []),
-                           hint="Close programs that use this environment, then try again.")
+                           hint=N_("Close programs that use this environment, then try "
+                                   "again."))
 
 
 # -- the transaction ------------------------------------------------------------------------
@@ -399,11 +413,12 @@ def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into:
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)
         remove_journal(transaction)
-        raise InstallError(f"Could not keep a copy of {name} {info.get('version')} before "
-                           "replacing it; nothing was changed.",
+        raise InstallError(msg("Could not keep a copy of {name} {version} before replacing "
+                               "it; nothing was changed.", name=name,
+                               version=info.get("version")),
                            why=f"{exc.strerror or exc} ({exc.filename or folder})",
-                           hint="Free some disk space in the wizard's data folder, then try "
-                           "again.") from exc
+                           hint=N_("Free some disk space in the wizard's data folder, then "
+                                   "try again.")) from exc
     write_journal({**journal, "phase": "install"})  # pip may change the environment now
     command = ["-m", "pip", "install", "--no-deps", "--force-reinstall", "--no-input",
                "--disable-pip-version-check", str(wheel)]
@@ -413,10 +428,10 @@ def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into:
         _undo(python, journal, previous)
         if isinstance(exc, KeyboardInterrupt):
             raise
-        raise InstallError(f"Installing {wheel.name} did not finish; the environment was "
-                           "restored.", why=exc.describe(),
-                           hint="Check that this Python environment still works, then try "
-                           "again.") from exc
+        raise InstallError(msg("Installing {wheel} did not finish; the environment was "
+                               "restored.", wheel=wheel.name), why=exc.describe(),
+                           hint=N_("Check that this Python environment still works, then try "
+                                   "again.")) from exc
     output = result.stdout + result.stderr
     if on_line is not None:
         for line in output.splitlines():
@@ -424,9 +439,9 @@ def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into:
     if result.returncode != 0:
         _undo(python, journal, previous)
         raise InstallError(
-            f"Installing {wheel.name} failed; the environment was restored.",
+            msg("Installing {wheel} failed; the environment was restored.", wheel=wheel.name),
             why=output.strip()[-800:],
-            hint="See the message above; nothing of the new build remains installed.",
+            hint=N_("See the message above; nothing of the new build remains installed."),
         )
     root = Path(journal["root"]) if journal["root"] else None
     if root is not None:
@@ -465,10 +480,10 @@ def _undo(python: Path, journal: Mapping[str, Any], previous: Backup | None) -> 
                 journal.get("members") or [], previous)
     except WizardError as exc:
         raise InstallError(
-            f"Installing {journal['name']} failed, and the environment could not be put back "
-            "as it was.", why=exc.describe(),
-            hint="Start the wizard (or any 'python -m app --headless' command) again: it "
-            "finishes undoing the install.") from exc
+            msg("Installing {name} failed, and the environment could not be put back as it "
+                "was.", name=journal["name"]), why=exc.describe(),
+            hint=N_("Start the wizard (or any 'python -m app --headless' command) again: it "
+                    "finishes undoing the install.")) from exc
     shutil.rmtree(Path(journal["folder"]) / "files", ignore_errors=True)
     remove_journal(str(journal["id"]))
 
@@ -476,18 +491,20 @@ def _undo(python: Path, journal: Mapping[str, Any], previous: Backup | None) -> 
 # -- recovery of installs that were cut off ---------------------------------------------------
 
 
-def _recover_one(entry: Mapping[str, Any]) -> str:
+def _recover_one(entry: Mapping[str, Any]) -> Msg:
     python = Path(entry["python"])
     name, version = str(entry["name"]), str(entry.get("version") or "?")
-    what = f"The install of {name} {version} into {python} (started {entry.get('started')})"
+    what = {"name": name, "version": version, "python": python, "started": entry.get("started")}
     folder = Path(entry["folder"])
     if entry["phase"] == "backup":  # pip had not started: nothing in the environment changed
         shutil.rmtree(folder, ignore_errors=True)
         remove_journal(str(entry["id"]))
-        return f"{what} was interrupted before it changed anything; nothing needed undoing."
+        return msg("The install of {name} {version} into {python} (started {started}) was "
+                   "interrupted before it changed anything; nothing needed undoing.", **what)
     if not python.exists():
         remove_journal(str(entry["id"]))
-        return f"{what} was interrupted, and that Python no longer exists; nothing to undo."
+        return msg("The install of {name} {version} into {python} (started {started}) was "
+                   "interrupted, and that Python no longer exists; nothing to undo.", **what)
     info = installed_files(python, name, check=True)
     if info.get("found") and info.get("version") == entry.get("version") and \
             info.get("complete"):
@@ -496,8 +513,9 @@ def _recover_one(entry: Mapping[str, Any]) -> str:
         clean_pip_stash(root, _top_names([*(entry.get("members") or []),
                                           *(kept.files if kept is not None else ())]))
         _commit(entry)
-        return (f"{what} was interrupted after pip had finished; it was completed and is now "
-                "recorded (roll it back with 'python -m app --headless rollback').")
+        return msg("The install of {name} {version} into {python} (started {started}) was "
+                   "interrupted after pip had finished; it was completed and is now recorded "
+                   "(roll it back with 'python -m app --headless rollback').", **what)
     previous = load_backup(folder)
     restore(python, name, Path(entry["root"]) if entry.get("root") else None,
             entry.get("members") or [], previous)
@@ -505,9 +523,12 @@ def _recover_one(entry: Mapping[str, Any]) -> str:
     shutil.rmtree(folder / "files", ignore_errors=True)
     remove_journal(str(entry["id"]))
     if previous is not None:
-        return (f"{what} was interrupted; it was rolled back: {previous.name} "
-                f"{previous.version} is installed again, as before.")
-    return f"{what} was interrupted; it was rolled back: the half-installed {name} was removed."
+        return msg("The install of {name} {version} into {python} (started {started}) was "
+                   "interrupted; it was rolled back: {previous} {previous_version} is installed "
+                   "again, as before.", previous=previous.name,
+                   previous_version=previous.version, **what)
+    return msg("The install of {name} {version} into {python} (started {started}) was "
+               "interrupted; it was rolled back: the half-installed {name} was removed.", **what)
 
 
 def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> list[str]:
@@ -518,8 +539,8 @@ def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> 
     notices: list[str] = []
     for found in journal_entries():
         if found.entry is None:
-            notices.append(f"{found.notice} Run 'python -m app --headless installs' to see "
-                           "what the wizard installed.")
+            notices.append(join((found.notice, N_("Run 'python -m app --headless installs' to "
+                                                  "see what the wizard installed."))))
             continue
         entry = found.entry
         if python is not None and entry["python"] != str(python):
@@ -534,12 +555,14 @@ def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> 
         except LockBusy:
             continue  # being installed right now by another run: not interrupted
         except WizardError as exc:
-            notices.append(f"An interrupted install of {entry['name']} into {entry['python']} "
-                           f"could not be finished or rolled back yet. {exc.describe()}")
+            notices.append(msg("An interrupted install of {name} into {python} could not be "
+                               "finished or rolled back yet. {error}", name=entry["name"],
+                               python=entry["python"], error=exc.describe()))
         except OSError as exc:
-            notices.append(f"An interrupted install of {entry['name']} into {entry['python']} "
-                           f"could not be rolled back yet: {exc.strerror or exc}. The next "
-                           "start tries again.")
+            notices.append(msg("An interrupted install of {name} into {python} could not be "
+                               "rolled back yet: {error}. The next start tries again.",
+                               name=entry["name"], python=entry["python"],
+                               error=exc.strerror or exc))
     return notices
 
 
@@ -575,9 +598,11 @@ def startup_notices() -> list[str]:
         except WizardError as exc:
             notices.append(exc.describe())
         except OSError as exc:  # e.g. a data folder that cannot be read: the command says more
-            notices.append(f"The wizard's install records could not be checked: "
-                           f"{exc.strerror or exc}"
-                           f"{f' ({exc.filename})' if exc.filename else ''}.")
+            error = exc.strerror or exc
+            notices.append(msg("The wizard's install records could not be checked: {error} "
+                               "({file}).", error=error, file=exc.filename) if exc.filename else
+                           msg("The wizard's install records could not be checked: {error}.",
+                               error=error))
     return notices
 
 
@@ -594,15 +619,17 @@ def rollback_install(python: Path, name: str, *, on_line: Say | None = None,
                 on_line(notice)
         record = find_record(python, name)
         if record is None:
-            raise InstallError(f"The wizard has no record of installing {name} into {python}.",
-                               hint="'python -m app --headless installs' lists what it "
-                               "installed.")
+            raise InstallError(msg("The wizard has no record of installing {name} into "
+                                   "{python}.", name=name, python=python),
+                               hint=N_("'python -m app --headless installs' lists what it "
+                                       "installed."))
         folder = record.get("transaction") or record.get("backup")
         backup = load_backup(Path(folder)) if folder else None
         if backup is None and record.get("backup"):
-            raise InstallError(f"The copy of what {name} replaced in {python} is missing.",
+            raise InstallError(msg("The copy of what {name} replaced in {python} is missing.",
+                                   name=name, python=python),
                                why=f"{record['backup']} has no backup.json",
-                               hint="Reinstall the version you want instead.")
+                               hint=N_("Reinstall the version you want instead."))
         return _rollback_locked(python, name, record, backup)
 
 

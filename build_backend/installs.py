@@ -26,6 +26,7 @@ from typing import Any
 from .locks import Held, hold
 from .paths import backups_dir, data_dir, journal_dir, locks_dir
 from .statefile import StateStatus, read_json, write_json
+from .words import N_, join, msg
 
 Record = dict[str, Any]
 
@@ -128,15 +129,16 @@ def read_installs() -> InstallsRead:
     for record in rebuilt:  # the receipts know the newest state of the wizard's own installs
         merged[key_of(record)] = record
     records = list(merged.values())
-    notice = found.notice
+    notice: list[str] = [found.notice]
     if rebuilt:
-        notice += (f" {len(rebuilt)} install record(s) were rebuilt from the backups folder "
-                   f"({backups_dir()}).")
+        notice.append(msg("{n} install record(s) were rebuilt from the backups folder "
+                          "({folder}).", n=len(rebuilt), folder=backups_dir()))
     try:
         write_json(path, records, keep_previous=False)
     except Exception:  # noqa: BLE001 - reading must work on a read-only data folder too
-        notice += " The repaired list could not be saved yet."
-    return InstallsRead(records, (notice,) if notice else ())
+        notice.append(N_("The repaired list could not be saved yet."))
+    text = join(notice)
+    return InstallsRead(records, (text,) if text else ())
 
 
 def load_installs() -> list[Record]:

@@ -24,6 +24,7 @@ from enum import Enum
 from pathlib import Path
 
 from .errors import StorageError
+from .words import N_, Msg, msg
 
 
 class Cause(Enum):
@@ -162,10 +163,10 @@ def free_bytes(path: Path) -> int | None:
 
 def format_free(free: int | None) -> str:
     if free is None:
-        return "free space unknown"
+        return msg("free space unknown")
     if free >= 10 * 1024**3:
-        return f"{free / 1024**3:.0f} GB free"
-    return f"{free // (1024 * 1024)} MB free"
+        return msg("{gb} GB free", gb=f"{free / 1024**3:.0f}")
+    return msg("{mb} MB free", mb=free // (1024 * 1024))
 
 
 def blocking_file(path: Path) -> Path | None:
@@ -207,76 +208,105 @@ def _name_limits(path: Path) -> tuple[int | None, int | None]:
     return limits[0], limits[1]
 
 
+def words(text: str) -> Msg:
+    """``text`` as a sentence a front end translates (a fixed one is looked up as itself): for
+    texts handed in by callers (an action, an alternative) that go into a sentence here."""
+    return text if isinstance(text, Msg) else msg(text)
+
+
 def sentence(cause: Cause, path: Path, *, purpose: str = "") -> str:
     """The cause in one sentence that names the path."""
     if cause is Cause.NO_SPACE:
-        return f"the disk holding {path} is full ({format_free(free_bytes(path))})"
+        return msg("the disk holding {path} is full ({free})", path=path,
+                   free=format_free(free_bytes(path)))
     if cause is Cause.NO_PERMISSION:
-        return f"you have no permission to write to {path}"
+        return msg("you have no permission to write to {path}", path=path)
     if cause is Cause.READ_ONLY:
-        return f"{path} is on a read-only drive"
+        return msg("{path} is on a read-only drive", path=path)
     if cause is Cause.NAME_TOO_LONG:
         longest = max((len(part) for part in path.parts), default=0)
         name_max, path_max = _name_limits(path)
         if name_max is not None and longest > name_max:
-            return (f"a name in {path} is too long ({longest} characters; this drive allows "
-                    f"{name_max})")
-        limit = f"; the limit here is {path_max}" if path_max else ""
-        return f"the path {path} is too long ({len(str(path))} characters{limit})"
+            return msg("a name in {path} is too long ({longest} characters; this drive allows "
+                       "{limit})", path=path, longest=longest, limit=name_max)
+        if path_max:
+            return msg("the path {path} is too long ({length} characters; the limit here is "
+                       "{limit})", path=path, length=len(str(path)), limit=path_max)
+        return msg("the path {path} is too long ({length} characters)", path=path,
+                   length=len(str(path)))
     if cause is Cause.NOT_A_FOLDER:
         file = blocking_file(path)
         if file is not None and file != path:
-            return f"{file} is a file, where a folder of {path} should be"
-        return f"{path} is a file, where a folder should be"
+            return msg("{file} is a file, where a folder of {path} should be", file=file,
+                       path=path)
+        return msg("{path} is a file, where a folder should be", path=path)
     if cause is Cause.IS_A_FOLDER:
-        return f"{path} is a folder, where a file should be"
+        return msg("{path} is a folder, where a file should be", path=path)
     if cause is Cause.MISSING:
         missing = first_missing(path)
         if missing is not None and missing != path:
-            return f"the folder {missing} does not exist"
-        return f"{path} does not exist"
+            return msg("the folder {folder} does not exist", folder=missing)
+        return msg("{path} does not exist", path=path)
     if cause is Cause.IN_USE:
-        return f"{path} is in use by another program"
+        return msg("{path} is in use by another program", path=path)
     if cause is Cause.TOO_LARGE:
-        return f"a file in {path} grew larger than this drive or this session allows"
-    return f"{path} could not be {purpose or 'used'}"
+        return msg("a file in {path} grew larger than this drive or this session allows",
+                   path=path)
+    if purpose:
+        return msg("{path} could not be {purpose}", path=path, purpose=words(purpose))
+    return msg("{path} could not be used", path=path)
 
 
 def fix_for(cause: Cause, path: Path, alternative: str = "") -> str:
     """The next step for ``cause`` at ``path``; ``alternative``: how to choose another place
     (e.g. "choose another data folder (set KSW_DATA_DIR to it)")."""
+    other = words(alternative) if alternative else None
 
-    def other(default: str) -> str:
-        return f", or {alternative or default}"
+    def instead(default: str) -> Msg:
+        return other if other is not None else words(default)
 
     if cause is Cause.NO_SPACE:
-        return ("Free space on that disk (old builds: python -m app --headless clean)"
-                + other("choose a folder on a disk with more space") + ".")
+        return msg("Free space on that disk (old builds: python -m app --headless clean), or "
+                   "{alternative}.",
+                   alternative=instead(N_("choose a folder on a disk with more space")))
     if cause is Cause.NO_PERMISSION:
-        return (f"Give your user write access to {path}"
-                + other("choose a folder you may write to") + ".")
+        return msg("Give your user write access to {path}, or {alternative}.", path=path,
+                   alternative=instead(N_("choose a folder you may write to")))
     if cause is Cause.READ_ONLY:
-        return "Make the drive writable" + other("choose a folder on a writable drive") + "."
+        return msg("Make the drive writable, or {alternative}.",
+                   alternative=instead(N_("choose a folder on a writable drive")))
     if cause is Cause.NAME_TOO_LONG:
-        return ("Use a shorter folder or file name, or a folder closer to the top of the drive "
-                "(on Windows: turn on long paths, in the Prerequisites step)"
-                + (f", or {alternative}" if alternative else "") + ".")
+        if other is not None:
+            return msg("Use a shorter folder or file name, or a folder closer to the top of the "
+                       "drive (on Windows: turn on long paths, in the Prerequisites step), or "
+                       "{alternative}.", alternative=other)
+        return msg("Use a shorter folder or file name, or a folder closer to the top of the "
+                   "drive (on Windows: turn on long paths, in the Prerequisites step).")
     if cause is Cause.NOT_A_FOLDER:
         file = blocking_file(path) or path
-        return f"Rename or remove the file {file}" + other("choose another folder") + "."
+        return msg("Rename or remove the file {file}, or {alternative}.", file=file,
+                   alternative=instead(N_("choose another folder")))
     if cause is Cause.IS_A_FOLDER:
-        return f"Rename or remove the folder {path}" + other("choose another name") + "."
+        return msg("Rename or remove the folder {path}, or {alternative}.", path=path,
+                   alternative=instead(N_("choose another name")))
     if cause is Cause.MISSING:
-        return (f"Check the path; create the folder {first_missing(path.parent) or path.parent} "
-                "first" + other("choose another folder") + ".")
+        return msg("Check the path; create the folder {folder} first, or {alternative}.",
+                   folder=first_missing(path.parent) or path.parent,
+                   alternative=instead(N_("choose another folder")))
     if cause is Cause.IN_USE:
-        return ("Close the programs that may use it (an editor, a terminal in that folder, a "
-                "running build, a virus scan), then try again"
-                + (f", or {alternative}" if alternative else "") + ".")
+        if other is not None:
+            return msg("Close the programs that may use it (an editor, a terminal in that "
+                       "folder, a running build, a virus scan), then try again, or "
+                       "{alternative}.", alternative=other)
+        return msg("Close the programs that may use it (an editor, a terminal in that folder, "
+                   "a running build, a virus scan), then try again.")
     if cause is Cause.TOO_LARGE:
-        return "Free space or lift the file size limit" + other("choose another folder") + "."
-    return (f"Check that {path} can be written to, then try again"
-            + (f", or {alternative}" if alternative else "") + ".")
+        return msg("Free space or lift the file size limit, or {alternative}.",
+                   alternative=instead(N_("choose another folder")))
+    if other is not None:
+        return msg("Check that {path} can be written to, then try again, or {alternative}.",
+                   path=path, alternative=other)
+    return msg("Check that {path} can be written to, then try again.", path=path)
 
 
 def explain(
@@ -309,9 +339,26 @@ def explain_cause(
 ) -> StorageError:
     """A :class:`StorageError` for a cause found another way (a child program's output)."""
     text = sentence(cause, path)
-    what = f"Could not {action}: {text}." if action else f"{text[:1].upper()}{text[1:]}."
+    what = (msg("Could not {action}: {cause}.", action=words(action), cause=text) if action
+            else _Capitalized(msg("{cause}.", cause=text)))
     return StorageError(what, why=why, hint=fix_for(cause, path, alternative),
                         path=path, cause=cause.value)
+
+
+class _Capitalized(Msg):
+    """A sentence whose English begins with a capital letter (its first field begins it in
+    lower case); translated as the sentence it capitalizes."""
+
+    def __new__(cls, sentence: Msg) -> _Capitalized:
+        self = str.__new__(cls, sentence[:1].upper() + sentence[1:])
+        self.template = sentence.template
+        self.fields = sentence.fields
+        self.parts = ()
+        self.separator = ""
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_Capitalized, (Msg(self.template, self.fields),))
 
 
 def _os_words(exc: OSError) -> str:
@@ -374,5 +421,5 @@ def write_text_atomic(path: Path, text: str, *, mode: int | None = None) -> None
 __all__ = [
     "Cause", "blocking_file", "cause_in_output", "cause_line", "cause_of", "existing_ancestor",
     "explain", "explain_cause", "fix_for", "format_free", "free_bytes", "replace_file",
-    "sentence", "write_bytes_atomic", "write_text_atomic",
+    "sentence", "words", "write_bytes_atomic", "write_text_atomic",
 ]

@@ -24,6 +24,7 @@ from .download import hash_file, verified_record
 from .paths import data_dir, logs_dir, reports_dir, storage_error, timestamp
 from .statefile import StateStatus, read_json, write_json
 from .verify import CaseStatus, VerifyReport, write_markdown
+from .words import N_, Msg, msg
 
 META_KEY = "ksw_meta"
 
@@ -90,7 +91,7 @@ def save_report(
                 markdown.write(_wheel_markdown(wheel, origin))
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)  # no half-written report in the history
-        raise storage_error(exc, path=folder, action="save the verification report") from exc
+        raise storage_error(exc, path=folder, action=N_("save the verification report")) from exc
     return SavedReport(folder, report, kernel, str(python), stage,
                        str(wheel) if wheel else None, stamp)
 
@@ -191,6 +192,12 @@ class Change:
     def __str__(self) -> str:
         return f"{self.what}: {self.before} → {self.after}"
 
+    def sentence(self) -> Msg:
+        """The change as a sentence a front end translates (``str()`` in English)."""
+        return msg("{what}: {before} → {after}", what=Msg(self.what),
+                   before=Msg(self.before) if self.before in _WORDS else self.before,
+                   after=Msg(self.after) if self.after in _WORDS else self.after)
+
 
 @dataclass(frozen=True)
 class Comparison:
@@ -211,15 +218,20 @@ def _facts(report: VerifyReport) -> dict[str, str]:
     kernel = report.kernel
     facts: dict[str, str] = {}
     if env is not None:
-        facts["NVIDIA driver"] = env.driver_version or ""
-        facts["CUDA driver API"] = env.cuda_driver_api or ""
+        facts[N_("NVIDIA driver")] = env.driver_version or ""
+        facts[N_("CUDA driver API")] = env.cuda_driver_api or ""
         facts["PyTorch"] = env.torch_version or ""
-        facts["PyTorch's CUDA"] = env.torch_cuda or "none"
-        facts["GPU"] = env.device_name or "none"
+        facts[N_("PyTorch's CUDA")] = env.torch_cuda or NONE
+        facts["GPU"] = env.device_name or NONE
         facts["Python"] = env.python or ""
     if kernel is not None:
-        facts["kernel version"] = kernel.display_version
+        facts[N_("kernel version")] = kernel.display_version
     return facts
+
+
+NONE = N_("none")
+UNKNOWN = N_("unknown")
+_WORDS = frozenset((NONE, UNKNOWN))  # the values of a change that are words, not versions
 
 
 _RAN = (CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR)  # SKIPPED: did not run
@@ -231,7 +243,7 @@ def compare(previous: VerifyReport, current: VerifyReport) -> Comparison:
     run) is "not run", never a regression."""
     before, after = _facts(previous), _facts(current)
     changes = tuple(
-        Change(name, before.get(name) or "unknown", after.get(name) or "unknown")
+        Change(name, before.get(name) or UNKNOWN, after.get(name) or UNKNOWN)
         for name in after
         if before.get(name, "") != after.get(name, "")
     )
@@ -242,7 +254,7 @@ def compare(previous: VerifyReport, current: VerifyReport) -> Comparison:
         name for name in both if old[name] is CaseStatus.PASS and new[name] is not CaseStatus.PASS
     ))
     if not current.cases and previous.passed and not current.passed:
-        regressions = ("the whole verification",)  # it could not run at all any more
+        regressions = (N_("the whole verification"),)  # it could not run at all any more
     fixed = tuple(sorted(
         name for name in both if new[name] is CaseStatus.PASS and old[name] is not CaseStatus.PASS
     ))
@@ -262,7 +274,7 @@ def make_bundle(dest: Path, environment: Mapping[str, Any] | None = None,
             dest.unlink()
         except OSError:
             pass
-        raise storage_error(exc, path=dest, action="write the report bundle") from exc
+        raise storage_error(exc, path=dest, action=N_("write the report bundle")) from exc
 
 
 def _write_bundle(dest: Path, environment: Mapping[str, Any] | None,

@@ -21,6 +21,7 @@ from .platforms import current as current_platform
 from .reports import Comparison, SavedReport, Stage, baseline_for, compare, save_report
 from .toolkits import CudaToolkit, discover_toolkits, runtime_path
 from .verify import VerifyReport, run_verification
+from .words import msg
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ class ReverifyResult:
 
     @property
     def label(self) -> str:
-        return f"{self.record.get('kernel') or self.record['name']} in {self.record['python']}"
+        return msg("{kernel} in {python}", kernel=self.record.get("kernel") or self.record["name"],
+                   python=self.record["python"])
 
     def lines(self) -> list[str]:
         out = [("✔ " if self.report.passed else "✖ ") + self.label, *(

@@ -53,6 +53,7 @@ from .reverify import ReverifyResult, reverify_all
 from .stage import FlowOutcome, verify_then_install
 from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
 from .wheels import WheelCandidate
+from .words import N_, msg
 
 
 class Stage(IntEnum):
@@ -190,12 +191,12 @@ class Session:
 
     def require_target(self) -> tuple[PythonEnv, HardwareReport]:
         if self.hardware is None:
-            raise FlowError("The hardware has not been detected yet.",
-                            hint="Go back to the Hardware step and let it finish.")
+            raise FlowError(N_("The hardware has not been detected yet."),
+                            hint=N_("Go back to the Hardware step and let it finish."))
         if self.environment is None:
-            raise FlowError("No Python environment has been chosen yet.",
-                            hint="Choose the Python that gets the kernel: "
-                            + choose_python().replace("another one", "one") + ".")
+            raise FlowError(N_("No Python environment has been chosen yet."),
+                            hint=msg("Choose the Python that gets the kernel: {how}.",
+                                     how=choose_python().replace("another one", "one")))
         return self.environment, self.hardware
 
     def machine(self, selected: Sequence[int] | None = None) -> Machine:
@@ -386,8 +387,8 @@ class Session:
         outcome = self.current_build()
         if outcome is None or outcome.status is not BuildStatus.SUCCEEDED \
                 or outcome.wheel is None:
-            raise FlowError("Nothing to verify: there is no built wheel for these choices.",
-                            hint="Build the kernel first (the Build step).")
+            raise FlowError(N_("Nothing to verify: there is no built wheel for these choices."),
+                            hint=N_("Build the kernel first (the Build step)."))
         return env, outcome, outcome.wheel
 
     def verify_and_install(self, *, install: bool = True, allow_failed: bool = False,
@@ -438,8 +439,8 @@ class Session:
         warning); the record says so. The current verification then names the install."""
         flow = self.current_verification()
         if flow is None:
-            raise FlowError("There is no verification of this build to install after.",
-                            hint="Verify the build first (the Verify step).")
+            raise FlowError(N_("There is no verification of this build to install after."),
+                            hint=N_("Verify the build first (the Verify step)."))
         env, outcome, wheel = self._built_wheel()
         installed = self.services.install_wheel(
             env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
@@ -455,7 +456,7 @@ class Session:
         of what comes back returns (with its verification)."""
         flow = self.verify_outcome
         if flow is None or flow.installed is None:
-            raise FlowError("Nothing to roll back: nothing was installed in this session.")
+            raise FlowError(N_("Nothing to roll back: nothing was installed in this session."))
         installed = flow.installed
         result = self.services.rollback_install(installed.python, installed.name)
         self.verify_outcome = replace(flow, installed=None, installed_despite_failure=False)
@@ -484,16 +485,16 @@ class Session:
         """Why ``stage`` cannot be entered yet, in words; None when it can."""
         if stage >= Stage.PREREQS and not self.reverify_only:
             if self.hardware is None:
-                return "The hardware has not been detected yet."
+                return N_("The hardware has not been detected yet.")
             if self.environment is None or not self.environment.usable:
-                return "Choose a working Python environment first."
+                return N_("Choose a working Python environment first.")
         if stage >= Stage.KERNEL and not self.reverify_only and self.blocking_checks():
             names = ", ".join(r.title for r in self.blocking_checks())
-            return f"A prerequisite must be fixed first: {names}."
+            return msg("A prerequisite must be fixed first: {names}.", names=names)
         if stage >= Stage.VERIFY and not self.reverify_only:
             build = self.current_build()
             if build is None or build.status is not BuildStatus.SUCCEEDED:
-                return "The kernel has not been built for these choices yet."
+                return N_("The kernel has not been built for these choices yet.")
         return None
 
     # -- the headless flow ------------------------------------------------------------------
@@ -510,7 +511,8 @@ class Session:
             return FlowResult(outcome)
         if stop.is_set():
             return FlowResult(replace(outcome, status=BuildStatus.CANCELLED,
-                                      message="Cancelled after the build; nothing was installed."))
+                                      message=N_("Cancelled after the build; nothing was "
+                                                 "installed.")))
         if options.verify:
             sink(StepNotice(f"verifying {outcome.wheel.name} before installing it…"))
             flow = self.verify_and_install(install=options.install,

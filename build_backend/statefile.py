@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from .errors import WizardError
 from .oserrors import write_bytes_atomic
+from .words import N_, join, msg
 
 T = TypeVar("T")
 
@@ -67,12 +68,14 @@ class StateRead(Generic[T]):
         """One plain paragraph for the person (empty unless the file was damaged)."""
         if not self.damaged:
             return ""
-        text = f"{self.path.name} was damaged ({self.problem})."
+        parts: list[str] = [msg("{name} was damaged ({problem}).", name=self.path.name,
+                                problem=self.problem)]
         if self.kept is not None:
-            text += f" It was kept aside as {self.kept.name}; nothing was deleted."
+            parts.append(msg("It was kept aside as {name}; nothing was deleted.",
+                             name=self.kept.name))
         if self.from_previous:
-            text += " Its previous copy was used instead."
-        return text
+            parts.append(N_("Its previous copy was used instead."))
+        return join(parts)
 
 
 def previous_copy(path: Path) -> Path:
@@ -115,10 +118,10 @@ def write_bytes(path: Path, data: bytes, *, keep_previous: bool = True) -> None:
         _fsync_folder(path.parent)
     except OSError as exc:
         raise StateFileError(
-            f"Could not save {path}.",
+            msg("Could not save {path}.", path=path),
             why=f"{exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else ""),
-            hint="Free some disk space or check the folder's permissions, then try again. "
-            "The earlier copy of the file was left as it was.",
+            hint=N_("Free some disk space or check the folder's permissions, then try again. "
+                    "The earlier copy of the file was left as it was."),
         ) from exc
 
 

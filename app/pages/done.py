@@ -26,7 +26,7 @@ from build_backend.platforms import current as current_platform
 from build_backend.platforms.shortcuts import REVERIFY_NAME, create_shortcuts, reverify_shortcut
 from build_backend.resources import resource_path
 
-from ..i18n import Texts
+from ..i18n import Texts, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.free_space import FreeSpaceButton
 from .base import SessionPage
@@ -193,5 +193,6 @@ class DonePage(SessionPage):
         result = create_shortcuts(reverify_shortcut(icon if icon.is_file() else None))
         tone = Tone.OK if result.ok else (Tone.WARNING if result.created else Tone.ERROR)
         title = TEXT["shortcut_done"] if result.created else TEXT["shortcut_failed"]
-        self.shortcut_banner.show_message(tone, title, "\n".join(result.messages))
+        self.shortcut_banner.show_message(tone, title,
+                                          "\n".join(tr_core(m) for m in result.messages))
         return result.ok

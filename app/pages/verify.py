@@ -37,6 +37,7 @@ from build_backend.stage import FlowOutcome
 from build_backend.verify import CaseStatus, VerifyReport
 from build_backend.verify.words import (
     NOTHING_INSTALLED,
+    case_reason,
     case_words,
     error_share,
     failure_details,
@@ -44,7 +45,7 @@ from build_backend.verify.words import (
     verdict_sentence,
 )
 
-from ..i18n import Texts, tr
+from ..i18n import N_, Texts, tr, tr_core
 from ..widgets.error_chart import ErrorChart
 from ..widgets.report_bundle import ReportBundleButton
 from ..workers import BackgroundTask
@@ -61,7 +62,7 @@ USAGE = {
     "flashmla": "from flash_mla import flash_mla_with_kvcache, get_mla_metadata\n"
                 "# see the FlashMLA README for the decoding call sequence",
 }
-COLUMNS = ("What was checked", "Result", "Largest error")
+COLUMNS = (N_("What was checked"), N_("Result"), N_("Largest error"))
 RESULT_COLUMN = 1
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
@@ -101,6 +102,12 @@ TEXT = Texts("Verify", {
     "reverify_changed": "Changed since the last passing verification: {changes}.",
     "reverify_first": "There is no earlier passing verification to compare with.",
     "reverify_regressed": "These checks passed before and fail now: {checks}.",
+    "nothing_to_verify": "Nothing to verify: the build did not produce a wheel.",
+    "could_not_run": "The verification could not run.",
+    "installed_anyway": "{name} {version} is now installed in {python}.",
+    "replaced_kept": "It replaced {name} {version}, which is kept: Roll back puts it back.",
+    "nothing_before": "Nothing was installed there before: Roll back removes it again.",
+    "bundle_saved": "Report bundle saved: {bundle}",
 })
 
 
@@ -173,7 +180,7 @@ class VerifyPage(SessionPage):
         layout.addWidget(self.details)
 
         self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.setHorizontalHeaderLabels([tr(column) for column in COLUMNS])
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setWordWrap(False)
@@ -245,7 +252,7 @@ class VerifyPage(SessionPage):
         session = self.session
         outcome = session.current_build()
         if outcome is None or outcome.wheel is None or session.environment is None:
-            self._show_error("Nothing to verify: the build did not produce a wheel.")
+            self._show_error(TEXT["nothing_to_verify"])
             return
         self._reset_view()
         self.verdict.setText(TEXT["verifying"].format(wheel=outcome.wheel.name))
@@ -305,9 +312,9 @@ class VerifyPage(SessionPage):
         from build_backend.errors import WizardError
 
         if isinstance(exc, WizardError):
-            self._show_error(exc.what, exc.hint)
+            self._show_error(tr_core(exc.what), tr_core(exc.hint))
         else:
-            self._show_error("The verification could not run.", str(exc))
+            self._show_error(TEXT["could_not_run"], str(exc))
         self.completeChanged.emit()
 
     def _show_error(self, text: str, hint: str = "") -> None:
@@ -334,21 +341,21 @@ class VerifyPage(SessionPage):
             installed = result.installed is not None
             self.verdict.setText(TEXT["pass"] if installed else TEXT["pass_not_installed"])
             self.verdict.setStyleSheet("color: #1d6b32;")
-            self.explanation.setText(verdict_sentence(report, installed))
+            self.explanation.setText(tr_core(verdict_sentence(report, installed)))
             self.usage.setPlainText(USAGE.get(report.adapter, ""))
         else:
             failed = report.status.value == "fail"
             self.verdict.setText(TEXT["fail"] if failed else TEXT["error"])
             self.verdict.setStyleSheet("color: #a11d1d;")
-            self.explanation.setText(" ".join((verdict_sentence(report, False),
-                                               NOTHING_INSTALLED, TEXT["fail_next"])))
+            self.explanation.setText(" ".join((tr_core(verdict_sentence(report, False)),
+                                               tr_core(NOTHING_INSTALLED), TEXT["fail_next"])))
             self.install_anyway.setVisible(True)
             self.rebuild.setVisible(True)
             problems = failure_details(report)
             if problems:
-                lines += ["", TEXT["details_failed"], *(f"• {p}" for p in problems)]
+                lines += ["", TEXT["details_failed"], *(f"• {tr_core(p)}" for p in problems)]
         if report.notes:
-            lines += ["", TEXT["details_notes"], *(f"• {n}" for n in report.notes)]
+            lines += ["", TEXT["details_notes"], *(f"• {tr_core(n)}" for n in report.notes)]
         self.set_details(lines)
         self.completeChanged.emit()
 
@@ -360,12 +367,13 @@ class VerifyPage(SessionPage):
             # a check that did not run is "NOT RUN" in grey, never a red failure
             cells = (case_words(case), case.status.label, error_share(case))
             for column, text in enumerate(cells):
-                item = QTableWidgetItem(text)
+                item = QTableWidgetItem(tr_core(text))
                 if column == RESULT_COLUMN:
                     item.setForeground(
                         Qt.GlobalColor.darkGreen if case.passed else Qt.GlobalColor.gray
                         if case.status is CaseStatus.SKIPPED else Qt.GlobalColor.red)
-                tip = "\n".join([case.name, numbers, *case.reasons])
+                tip = "\n".join([case.name, numbers,
+                                 *(tr_core(case_reason(case, r)) for r in case.reasons)])
                 item.setToolTip(tip)
                 self.table.setItem(row, column, item)
         # every check without a second scroll bar (up to 12; the page scrolls instead)
@@ -374,7 +382,7 @@ class VerifyPage(SessionPage):
         self.table.setMaximumHeight(self._table_height(rows))
         self.chart.set_report(report)
         speed = speed_text(report)
-        self.speed.setText("\n".join([speed.heading, *speed.lines]))
+        self.speed.setText("\n".join(tr_core(line) for line in (speed.heading, *speed.lines)))
         self._show_results_area(True)
         self.usage.setPlainText(USAGE.get(report.adapter, "") if report.passed else "")
         shown = bool(self.usage.toPlainText())
@@ -453,11 +461,12 @@ class VerifyPage(SessionPage):
         self.rollback_button.setVisible(True)
         self.verdict.setText(tr("⚠ Installed although the verification failed."))
         self.verdict.setStyleSheet("color: #8a5a00;")
-        replaced = (f"It replaced {result.previous.name} {result.previous.version}, which is "
-                    "kept: Roll back puts it back." if result.previous is not None else
-                    "Nothing was installed there before: Roll back removes it again.")
-        self.explanation.setText(f"{result.name} {result.version} is now installed in "
-                                 f"{result.python}. {replaced}")
+        replaced = (TEXT["replaced_kept"].format(name=result.previous.name,
+                                                 version=result.previous.version)
+                    if result.previous is not None else TEXT["nothing_before"])
+        installed = TEXT["installed_anyway"].format(name=result.name, version=result.version,
+                                                    python=result.python)
+        self.explanation.setText(f"{installed} {replaced}")
         self._lock_back()
         self.completeChanged.emit()
 
@@ -477,7 +486,7 @@ class VerifyPage(SessionPage):
         self.rollback_button.setVisible(False)
         self.verdict.setText(tr("↩ Rolled back: the environment is as it was before."))
         self.verdict.setStyleSheet("")
-        self.explanation.setText(result.message)
+        self.explanation.setText(tr_core(result.message))
         self._lock_back()
         self.completeChanged.emit()
 
@@ -493,7 +502,8 @@ class VerifyPage(SessionPage):
 
     @Slot(object)
     def _on_bundle_saved(self, bundle: object) -> None:
-        self.explanation.setText(self.explanation.text() + f"\nReport bundle saved: {bundle}")
+        self.explanation.setText(self.explanation.text() + "\n"
+                                 + TEXT["bundle_saved"].format(bundle=bundle))
 
     # -- re-verification (from the Welcome page) -------------------------------------------
 
@@ -520,7 +530,7 @@ class VerifyPage(SessionPage):
             self.verdict.setText(TEXT["reverify_fail"])
             self.verdict.setStyleSheet("color: #a11d1d;")
         self.explanation.setText("\n".join(self.reverify_lines()))
-        self.set_details([line for r in self.results for line in r.lines()
+        self.set_details([tr_core(line) for r in self.results for line in r.lines()
                           if not line.startswith("    PASS")])
         if self.results:
             self.show_report(self.results[-1].report)
@@ -534,14 +544,15 @@ class VerifyPage(SessionPage):
         lines: list[str] = []
         for result in self.results:
             lines.append(TEXT["reverify_kernel"].format(
-                kernel=result.label, sentence=verdict_sentence(result.report, installed=False)))
+                kernel=tr_core(result.label),
+                sentence=tr_core(verdict_sentence(result.report, installed=False))))
             comparison = result.comparison
             if comparison is None:
                 lines.append(TEXT["reverify_first"])
                 continue
             if comparison.changes:
                 lines.append(TEXT["reverify_changed"].format(
-                    changes="; ".join(str(c) for c in comparison.changes)))
+                    changes="; ".join(tr_core(c.sentence()) for c in comparison.changes)))
             else:
                 lines.append(TEXT["reverify_same"])
             if comparison.regressions:

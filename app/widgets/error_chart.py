@@ -15,14 +15,16 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from build_backend.verify import VerifyCase, VerifyReport
-from build_backend.verify.words import case_words
+from build_backend.verify.words import TIMING_NAMES, case_words
 
-from ..i18n import Texts
+from ..i18n import Texts, tr_core
 
 TEXT = Texts("ErrorChart", {
     "errors": "largest error, as a share of the allowed error (log scale)",
     "limit": "allowed",
     "speed": "speed compared with PyTorch's built-in attention (right of 1× is faster)",
+    "no_number": "no number (NaN/inf or missing)",
+    "ok": "ok",
 })
 LOW, HIGH = 1e-4, 1e2  # ratios shown: from 1/10000 of the tolerance to 100× over it
 ROW = 18
@@ -47,7 +49,7 @@ def _bar(case: VerifyCase) -> Bar:
             broken = broken or not m.passed
             continue
         ratios.append(m.kernel_err / m.tolerance)
-    label = case_words(case)
+    label = tr_core(case_words(case))
     if broken or not ratios:
         return Bar(label, None, case.passed)
     return Bar(label, max(ratios), case.passed)
@@ -63,7 +65,8 @@ class ErrorChart(QWidget):
     def set_report(self, report: VerifyReport | None) -> None:
         self.items = bars(report) if report is not None else []
         self.speedups = [
-            (t.name, t.speedup) for t in (report.timings if report else ())
+            (tr_core(TIMING_NAMES.get(t.name, t.name)), t.speedup)
+            for t in (report.timings if report else ())
             if t.speedup is not None
         ]
         self.updateGeometry()
@@ -101,7 +104,7 @@ class ErrorChart(QWidget):
             if item.ratio is None:
                 painter.setPen(color)
                 painter.drawText(QRectF(left, y, width, ROW), Qt.AlignmentFlag.AlignVCenter,
-                                 "no number (NaN/inf or missing)" if not item.passed else "ok")
+                                 TEXT["no_number"] if not item.passed else TEXT["ok"])
                 continue
             end = self._x(item.ratio, left, width)
             painter.fillRect(QRectF(left, y + 4, max(2.0, end - left), ROW - 8), color)

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Any
 
 from ..errors import WizardError
+from ..words import N_
 
 SCHEMA = "ksw.verify/1"
 
@@ -35,7 +36,15 @@ class CaseStatus(Enum):
     @property
     def label(self) -> str:
         """How a person reads it: a check that did not run is "NOT RUN", never a failure."""
-        return "NOT RUN" if self is CaseStatus.SKIPPED else self.name
+        return _STATUS_LABELS[self]
+
+
+_STATUS_LABELS = {
+    CaseStatus.PASS: N_("PASS"),
+    CaseStatus.FAIL: N_("FAIL"),
+    CaseStatus.SKIPPED: N_("NOT RUN"),
+    CaseStatus.ERROR: N_("ERROR"),
+}
 
 
 class ErrorKind(Enum):

@@ -18,6 +18,7 @@ from typing import Any
 from ..errors import Cancelled, ProcessStartError, ProcessTimeout
 from ..processes import EnvChange, EnvMode, exit_text, stream
 from ..resources import resource_path
+from ..words import N_, msg
 from .report import ErrorKind, VerifyError, VerifyReport, VerifyStatus
 
 BEGIN = "@@KSW-VERIFY-BEGIN@@"
@@ -148,21 +149,24 @@ def run_verification(
                             env_changes=harness_env_changes(extra, path_prepend),
                             unset=("PYTHONHOME",), cancel=cancel, timeout_s=timeout)
         except Cancelled as exc:
-            raise Cancelled("The verification was cancelled.", why=exc.why,
-                            hint="It changes nothing; run it again whenever you like.",
+            raise Cancelled(N_("The verification was cancelled."), why=exc.why,
+                            hint=N_("It changes nothing; run it again whenever you like."),
                             leftover_pids=exc.leftover_pids, reason=exc.reason) from None
         except ProcessStartError as exc:
             return failure(
                 ErrorKind.NOT_STARTED,
-                f"{python} could not be started to run the verification ({exc.why}).",
+                msg("{python} could not be started to run the verification ({why}).",
+                    python=str(python), why=exc.why),
                 detail=exc.why,
             )
         except ProcessTimeout:
             current = _current_case(lines)
-            where = f" (it was running the check '{current}')" if current else ""
+            seconds = f"{timeout:.0f}"
             return failure(
                 ErrorKind.TIMEOUT,
-                f"The verification did not finish within {timeout:.0f} seconds{where}.",
+                msg("The verification did not finish within {seconds} seconds (it was running "
+                    "the check '{check}').", seconds=seconds, check=current) if current else
+                msg("The verification did not finish within {seconds} seconds.", seconds=seconds),
                 lines=lines,
             )
         exit_code: int | None = result.returncode
@@ -170,11 +174,10 @@ def run_verification(
         data = _read_report(out, lines)
     if data is None:
         if current:
-            reason = (
-                f"The kernel crashed the verification process ({_describe_exit(exit_code)}) "
-                f"during the check '{current}'. A kernel built for another GPU architecture or "
-                "another PyTorch can do this: rebuild it."
-            )
+            reason = msg(
+                "The kernel crashed the verification process ({exit}) during the check "
+                "'{check}'. A kernel built for another GPU architecture or another PyTorch can "
+                "do this: rebuild it.", exit=_describe_exit(exit_code), check=current)
             return failure(
                 ErrorKind.CRASHED,
                 reason,
@@ -184,7 +187,8 @@ def run_verification(
             )
         return failure(
             ErrorKind.CRASHED,
-            f"The verification process ended ({_describe_exit(exit_code)}) without a report.",
+            msg("The verification process ended ({exit}) without a report.",
+                exit=_describe_exit(exit_code)),
             detail="\n".join(_visible(lines)[-20:]),
             lines=lines,
             exit_code=exit_code,
@@ -284,7 +288,7 @@ def _read_report(out: Path, lines: Sequence[str]) -> dict[str, Any] | None:
 
 
 def _describe_exit(code: int | None) -> str:
-    return "no exit code" if code is None else exit_text(code)
+    return msg("no exit code") if code is None else exit_text(code)
 
 
 # ----------------------------------------------------------------------------------------------
