@@ -330,6 +330,16 @@
       <translation>最大误差占允许误差的比例（对数刻度）</translation>
     </message>
     <message>
+      <location filename="../../app/widgets/error_chart.py" line="26" />
+      <source>no number (NaN/inf or missing)</source>
+      <translation>没有数值（NaN/inf 或缺失）</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/error_chart.py" line="27" />
+      <source>ok</source>
+      <translation>正常</translation>
+    </message>
+    <message>
       <location filename="../../app/widgets/error_chart.py" line="25" />
       <source>speed compared with PyTorch's built-in attention (right of 1× is faster)</source>
       <translation>与 PyTorch 内置注意力相比的速度（1× 右侧表示更快）</translation>
@@ -397,157 +407,187 @@ This will run:
   <context>
     <name>Verify</name>
     <message>
-      <location filename="../../app/pages/verify.py" line="101" />
+      <location filename="../../app/pages/verify.py" line="102" />
       <source>Changed since the last passing verification: {changes}.</source>
       <translation>自上次通过验证以来的变化：{changes}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="72" />
+      <location filename="../../app/pages/verify.py" line="73" />
       <source>Check the installed kernels again</source>
       <translation>重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="92" />
+      <location filename="../../app/pages/verify.py" line="93" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="91" />
+      <location filename="../../app/pages/verify.py" line="92" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="84" />
+      <location filename="../../app/pages/verify.py" line="85" />
       <source>Details</source>
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="95" />
+      <location filename="../../app/pages/verify.py" line="96" />
       <source>Installs recorded in {path}.</source>
       <translation>安装记录保存在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="76" />
+      <location filename="../../app/pages/verify.py" line="108" />
+      <source>It replaced {name} {version}, which is kept: Roll back puts it back.</source>
+      <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="77" />
       <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed unless every check passes.</source>
       <translation>把它的前向和反向计算结果与 PyTorch 的结果比较。只有全部检查通过才会安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="88" />
+      <location filename="../../app/pages/verify.py" line="89" />
       <source>Notes:</source>
       <translation>备注：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="100" />
+      <location filename="../../app/pages/verify.py" line="101" />
       <source>Nothing changed since the last passing verification.</source>
       <translation>自上次通过验证以来没有变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="96" />
+      <location filename="../../app/pages/verify.py" line="97" />
       <source>Nothing to check yet: this wizard has not installed a kernel.</source>
       <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="93" />
+      <location filename="../../app/pages/verify.py" line="105" />
+      <source>Nothing to verify: the build did not produce a wheel.</source>
+      <translation>没有可验证的内容：编译没有生成 wheel。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="109" />
+      <source>Nothing was installed there before: Roll back removes it again.</source>
+      <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="94" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="85" />
+      <location filename="../../app/pages/verify.py" line="86" />
       <source>Python: {python}</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="86" />
+      <location filename="../../app/pages/verify.py" line="110" />
+      <source>Report bundle saved: {bundle}</source>
+      <translation>报告包已保存：{bundle}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="87" />
       <source>Report: {report}</source>
       <translation>报告：{report}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="89" />
+      <location filename="../../app/pages/verify.py" line="90" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="94" />
+      <location filename="../../app/pages/verify.py" line="95" />
       <source>Testing the kernels this wizard installed again…</source>
       <translation>正在重新测试本向导安装的内核…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="75" />
+      <location filename="../../app/pages/verify.py" line="76" />
       <source>Testing {wheel}…</source>
       <translation>正在测试 {wheel}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="71" />
+      <location filename="../../app/pages/verify.py" line="72" />
       <source>The kernel is tested against PyTorch before anything is installed.</source>
       <translation>在安装任何东西之前，先用 PyTorch 测试这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="73" />
+      <location filename="../../app/pages/verify.py" line="74" />
       <source>The kernels this wizard installed are tested against PyTorch again, and compared with their last passing check.</source>
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="102" />
+      <location filename="../../app/pages/verify.py" line="106" />
+      <source>The verification could not run.</source>
+      <translation>验证无法运行。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="103" />
       <source>There is no earlier passing verification to compare with.</source>
       <translation>没有更早的通过验证可供比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="103" />
+      <location filename="../../app/pages/verify.py" line="104" />
       <source>These checks passed before and fail now: {checks}.</source>
       <translation>这些检查以前通过，现在失败：{checks}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="90" />
+      <location filename="../../app/pages/verify.py" line="91" />
       <source>Use it in your code</source>
       <translation>在你的代码中使用</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="70" />
+      <location filename="../../app/pages/verify.py" line="71" />
       <source>Verify</source>
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="87" />
+      <location filename="../../app/pages/verify.py" line="88" />
       <source>What failed:</source>
       <translation>失败的项目：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="82" />
+      <location filename="../../app/pages/verify.py" line="83" />
       <source>You can build it again, save a report bundle for a bug report, or install it anyway (not recommended).</source>
       <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="99" />
+      <location filename="../../app/pages/verify.py" line="100" />
       <source>{kernel}: {sentence}</source>
       <translation>{kernel}：{sentence}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="97" />
+      <location filename="../../app/pages/verify.py" line="107" />
+      <source>{name} {version} is now installed in {python}.</source>
+      <translation>{name} {version} 现已安装到 {python}。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="98" />
       <source>✔ PASS — all {n} installed kernel(s) work.</source>
       <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="78" />
+      <location filename="../../app/pages/verify.py" line="79" />
       <source>✔ PASS — the kernel works, and it is installed.</source>
       <translation>✔ 通过 — 内核工作正常，已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="79" />
+      <location filename="../../app/pages/verify.py" line="80" />
       <source>✔ PASS — the kernel works.</source>
       <translation>✔ 通过 — 内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="80" />
+      <location filename="../../app/pages/verify.py" line="81" />
       <source>✖ FAIL — the kernel computes wrong results. It was not installed.</source>
       <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="98" />
+      <location filename="../../app/pages/verify.py" line="99" />
       <source>✖ Something no longer works — see below.</source>
       <translation>✖ 有内核不再正常工作 — 见下文。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="81" />
+      <location filename="../../app/pages/verify.py" line="82" />
       <source>✖ The kernel could not be checked, so it was not installed.</source>
       <translation>✖ 无法检查这个内核，因此没有安装。</translation>
     </message>
@@ -588,6 +628,26 @@ This will run:
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="198" />
+      <source> ({percent}% of the elements)</source>
+      <translation>（占元素的 {percent}%）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="181" />
+      <source> at index {index}</source>
+      <translation>（位于索引 {index}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="180" />
+      <source> at index {index} ({layout})</source>
+      <translation>（位于索引 {index}，各维依次为 {layout}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="624" />
+      <source>'python -m app --headless installs' lists what it installed.</source>
+      <translation>'python -m app --headless installs' 会列出它安装过的内容。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="158" />
       <source>, also after {n} retries.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
@@ -623,6 +683,11 @@ This will run:
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="493" />
+      <source>A prerequisite must be fixed first: {names}.</source>
+      <translation>必须先修复一项前置条件：{names}。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="297" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
@@ -648,6 +713,16 @@ This will run:
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="558" />
+      <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
+      <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="562" />
+      <source>An interrupted install of {name} into {python} could not be rolled back yet: {error}. The next start tries again.</source>
+      <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="426" />
       <source>Before compiling, flash-attn's setup script tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
@@ -671,6 +746,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="493" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="391" />
+      <source>Build the kernel first (the Build step).</source>
+      <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="461" />
@@ -743,6 +823,11 @@ This will run:
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/reports.py" line="222" />
+      <source>CUDA driver API</source>
+      <translation>CUDA 驱动 API</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/diagnose/facts.py" line="118" />
       <source>CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio 2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the matching PyTorch, or build with an older toolset installed side by side: 14.39 (vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset 14.29.</source>
       <translation>CUDA {cuda} 最高只接受 MSVC 14.39（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2022 17.10 及更高版本带的是 MSVC 14.40 或更新版本，它会拒绝（而且其 C++ 库本来就需要 CUDA 12.4）。请安装 CUDA 12.4 或更高版本以及匹配的 PyTorch，或者用并行安装的旧工具集编译：14.39（vcvarsall -vcvars_ver=14.39），CUDA 11.x 则用 Visual Studio 2019 的 14.29 工具集。</translation>
@@ -763,9 +848,39 @@ This will run:
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="514" />
+      <source>Cancelled after the build; nothing was installed.</source>
+      <translation>编译完成后已取消；没有安装任何东西。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="85" />
       <source>Check that the computer's date and time are right. On a company network a proxy may inspect HTTPS traffic: ask the IT department for its certificate.</source>
       <translation>请检查电脑的日期和时间是否正确。在公司网络中，代理可能会检查 HTTPS 流量：请向 IT 部门索取它的证书。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="150" />
+      <source>Check that this Python environment still works (the Hardware page).</source>
+      <translation>请检查这个 Python 环境是否仍然可用（“硬件”页面）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="159" />
+      <source>Check that this Python environment still works, or {choose}.</source>
+      <translation>请检查这个 Python 环境是否仍然可用，或者{choose}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="433" />
+      <source>Check that this Python environment still works, then try again.</source>
+      <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="307" />
+      <source>Check that {path} can be written to, then try again, or {alternative}.</source>
+      <translation>请确认可以写入 {path}，然后重试，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="309" />
+      <source>Check that {path} can be written to, then try again.</source>
+      <translation>请确认可以写入 {path}，然后重试。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="42" />
@@ -793,9 +908,19 @@ This will run:
       <translation>请检查网络连接后重试；已下载的部分会保留，之后再试时会从那里继续。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/oserrors.py" line="293" />
+      <source>Check the path; create the folder {folder} first, or {alternative}.</source>
+      <translation>请检查路径；先创建文件夹 {folder}，或者{alternative}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="130" />
       <source>Choose a .tar.gz or .zip file of the kernel's source.</source>
       <translation>请选择内核源码的 .tar.gz 或 .zip 文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="490" />
+      <source>Choose a working Python environment first.</source>
+      <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="182" />
@@ -806,6 +931,11 @@ This will run:
       <location filename="../../build_backend/sources/git.py" line="167" />
       <source>Choose another version, or report this to the wizard's maintainers.</source>
       <translation>请选择其他版本，或者把这个问题报告给向导的维护者。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="198" />
+      <source>Choose the Python that gets the kernel: {how}.</source>
+      <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="70" />
@@ -833,6 +963,26 @@ This will run:
       <translation>请关闭可能在使用那里文件的程序（编辑器、终端、正在运行的编译），然后重试。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="335" />
+      <source>Close programs that use this environment, then run 'python -m app --headless rollback --python {python}'. The copies are in {folder}.</source>
+      <translation>请关闭使用这个环境的程序，然后运行 'python -m app --headless rollback --python {python}'。备份副本在 {folder}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="342" />
+      <source>Close programs that use this environment, then try again.</source>
+      <translation>请关闭使用这个环境的程序，然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="298" />
+      <source>Close the programs that may use it (an editor, a terminal in that folder, a running build, a virus scan), then try again, or {alternative}.</source>
+      <translation>请关闭可能在使用它的程序（编辑器、打开在该文件夹中的终端、正在运行的编译、病毒扫描），然后重试，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="301" />
+      <source>Close the programs that may use it (an editor, a terminal in that folder, a running build, a virus scan), then try again.</source>
+      <translation>请关闭可能在使用它的程序（编辑器、打开在该文件夹中的终端、正在运行的编译、病毒扫描），然后重试。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="125" />
       <source>Compile with /Zc:__cplusplus (for nvcc: -Xcompiler /Zc:__cplusplus). flash-attn adds it when the environment variable DISTUTILS_USE_SDK=1 is set, which the wizard sets for its builds.</source>
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
@@ -841,6 +991,21 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="391" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="156" />
+      <source>Could not ask {python} which files of {name} it has installed.</source>
+      <translation>无法向 {python} 查询它安装了 {name} 的哪些文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="416" />
+      <source>Could not keep a copy of {name} {version} before replacing it; nothing was changed.</source>
+      <translation>替换 {name} {version} 之前无法保留它的副本；没有做任何改动。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="331" />
+      <source>Could not put {name} {version} back into {python}.</source>
+      <translation>无法把 {name} {version} 恢复到 {python}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="73" />
@@ -856,6 +1021,26 @@ This will run:
       <location filename="../../build_backend/sources/git.py" line="344" />
       <source>Could not reach {host} to fetch {name}.</source>
       <translation>无法连接 {host} 来获取 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="339" />
+      <source>Could not remove {name} {version} from {python}.</source>
+      <translation>无法从 {python} 移除 {name} {version}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/statefile.py" line="121" />
+      <source>Could not save {path}.</source>
+      <translation>无法保存 {path}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="342" />
+      <source>Could not {action}: {cause}.</source>
+      <translation>无法{action}：{cause}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="40" />
+      <source>Decoding step</source>
+      <translation>解码步骤</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="539" />
@@ -898,6 +1083,16 @@ This will run:
       <translation>已下载 {name}（{size}），从之前停在 {earlier} 的下载处继续；已检查。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/report.py" line="46" />
+      <source>ERROR</source>
+      <translation>出错</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/report.py" line="44" />
+      <source>FAIL</source>
+      <translation>失败</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="312" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
@@ -908,14 +1103,54 @@ This will run:
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="39" />
+      <source>Forward and backward</source>
+      <translation>前向和反向计算</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="38" />
+      <source>Forward pass</source>
+      <translation>前向计算</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="420" />
+      <source>Free some disk space in the wizard's data folder, then try again.</source>
+      <translation>请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/statefile.py" line="123" />
+      <source>Free some disk space or check the folder's permissions, then try again. The earlier copy of the file was left as it was.</source>
+      <translation>请腾出一些磁盘空间或检查文件夹的权限，然后重试。该文件原来的副本保持不变。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/git.py" line="334" />
       <source>Free some space on the drive of {folder} (the source with its submodules can take a few GB), then try again.</source>
       <translation>请在 {folder} 所在的磁盘上腾出一些空间（源码连同子模块可能要占几 GB），然后重试。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/oserrors.py" line="269" />
+      <source>Free space on that disk (old builds: python -m app --headless clean), or {alternative}.</source>
+      <translation>请在那个磁盘上腾出空间（清理旧的编译：python -m app --headless clean），或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="304" />
+      <source>Free space or lift the file size limit, or {alternative}.</source>
+      <translation>请腾出空间或放宽文件大小限制，或者{alternative}。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="330" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="273" />
+      <source>Give your user write access to {path}, or {alternative}.</source>
+      <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="195" />
+      <source>Go back to the Hardware step and let it finish.</source>
+      <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="185" />
@@ -1003,6 +1238,26 @@ This will run:
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="483" />
+      <source>Installing {name} failed, and the environment could not be put back as it was.</source>
+      <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="431" />
+      <source>Installing {wheel} did not finish; the environment was restored.</source>
+      <translation>安装 {wheel} 没有完成；环境已恢复原状。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="442" />
+      <source>Installing {wheel} failed; the environment was restored.</source>
+      <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="153" />
+      <source>It changes nothing; run it again whenever you like.</source>
+      <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="62" />
       <source>It contains {member}, {why}, which would be written outside the source folder.</source>
       <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
@@ -1011,6 +1266,11 @@ This will run:
       <location filename="../../build_backend/sources/local.py" line="198" />
       <source>It has neither a setup.py nor a pyproject.toml.</source>
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/statefile.py" line="74" />
+      <source>It was kept aside as {name}; nothing was deleted.</source>
+      <translation>它已另存为 {name}；没有删除任何东西。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="85" />
@@ -1028,6 +1288,21 @@ This will run:
       <translation>它的 .gitmodules 文件中没有这个文件夹的条目。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/statefile.py" line="77" />
+      <source>Its previous copy was used instead.</source>
+      <translation>已改用它的上一份副本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="128" />
+      <source>Its verification had passed.</source>
+      <translation>它当时通过了验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="130" />
+      <source>Its verification had {status}.</source>
+      <translation>它当时的验证结果：{status}。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="268" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
@@ -1038,9 +1313,29 @@ This will run:
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/oserrors.py" line="276" />
+      <source>Make the drive writable, or {alternative}.</source>
+      <translation>请让该驱动器可写，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/report.py" line="45" />
+      <source>NOT RUN</source>
+      <translation>未运行</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="221" />
+      <source>NVIDIA driver</source>
+      <translation>NVIDIA 驱动</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="208" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="197" />
+      <source>No Python environment has been chosen yet.</source>
+      <translation>还没有选择 Python 环境。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="222" />
@@ -1058,6 +1353,21 @@ This will run:
       <translation>没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="459" />
+      <source>Nothing to roll back: nothing was installed in this session.</source>
+      <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="390" />
+      <source>Nothing to verify: there is no built wheel for these choices.</source>
+      <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="29" />
+      <source>Nothing was installed: your Python environment is as it was.</source>
+      <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prebuilt.py" line="92" />
       <source>Nothing was kept; start the download again, or build from source instead.</source>
       <translation>没有保留任何内容；请重新开始下载，或者改为从源码编译。</translation>
@@ -1073,6 +1383,11 @@ This will run:
       <translation>只支持 https:// 地址。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/report.py" line="43" />
+      <source>PASS</source>
+      <translation>通过</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="208" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
@@ -1083,9 +1398,44 @@ This will run:
       <translation>编译时找不到 PyTorch</translation>
     </message>
     <message>
+      <location filename="../../build_backend/reports.py" line="224" />
+      <source>PyTorch's CUDA</source>
+      <translation>PyTorch 的 CUDA</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="308" />
+      <source>PyTorch's {backend} could not be timed ({why})</source>
+      <translation>无法给 PyTorch 的{backend}计时（{why}）</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="238" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="632" />
+      <source>Reinstall the version you want instead.</source>
+      <translation>请改为重新安装你想要的版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="120" />
+      <source>Removed {name} {version} and put back {restored} {restored_version} in {python}.</source>
+      <translation>已从 {python} 移除 {name} {version}，并恢复了 {restored} {restored_version}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="117" />
+      <source>Removed {name} {version} from {python}; nothing was installed there before.</source>
+      <translation>已从 {python} 移除 {name} {version}；那里之前没有安装过它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="287" />
+      <source>Rename or remove the file {file}, or {alternative}.</source>
+      <translation>请重命名或删除文件 {file}，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="290" />
+      <source>Rename or remove the folder {path}, or {alternative}.</source>
+      <translation>请重命名或删除文件夹 {path}，或者{alternative}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="130" />
@@ -1098,9 +1448,19 @@ This will run:
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="542" />
+      <source>Run 'python -m app --headless installs' to see what the wizard installed.</source>
+      <translation>运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="608" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="444" />
+      <source>See the message above; nothing of the new build remains installed.</source>
+      <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="472" />
@@ -1118,9 +1478,29 @@ This will run:
       <translation>源码压缩包从 GitHub 下载；这个仓库不在 GitHub 上。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="36" />
+      <source>Speed was not measured.</source>
+      <translation>没有测量速度。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="34" />
+      <source>Speed was not measured: it is measured on an NVIDIA GPU only, and these checks ran on the CPU.</source>
+      <translation>没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="361" />
+      <source>Speed, measured on {what}:</source>
+      <translation>速度（测量条件：{what}）：</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="535" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="485" />
+      <source>Start the wizard (or any 'python -m app --headless' command) again: it finishes undoing the install.</source>
+      <translation>请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="91" />
@@ -1273,6 +1653,11 @@ This will run:
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="629" />
+      <source>The copy of what {name} replaced in {python} is missing.</source>
+      <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="138" />
       <source>The damaged file was deleted. Try again; if it happens again, the file on the server was probably replaced: look for a newer version of the wizard.</source>
       <translation>损坏的文件已删除。请重试；如果再次发生，服务器上的文件可能已被替换：请查找新版本的向导。</translation>
@@ -1343,9 +1728,39 @@ This will run:
       <translation>文件夹 {folder} 不是 Python 包的源码。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="194" />
+      <source>The hardware has not been detected yet.</source>
+      <translation>还没有检测硬件。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="465" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="516" />
+      <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with 'python -m app --headless rollback').</source>
+      <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="502" />
+      <source>The install of {name} {version} into {python} (started {started}) was interrupted before it changed anything; nothing needed undoing.</source>
+      <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在做出任何改动之前被中断；不需要撤销任何内容。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="506" />
+      <source>The install of {name} {version} into {python} (started {started}) was interrupted, and that Python no longer exists; nothing to undo.</source>
+      <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断，而且那个 Python 已不存在；没有需要撤销的内容。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="530" />
+      <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: the half-installed {name} was removed.</source>
+      <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：安装了一半的 {name} 已被移除。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="526" />
+      <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: {previous} {previous_version} is installed again, as before.</source>
+      <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="194" />
@@ -1358,9 +1773,39 @@ This will run:
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="261" />
+      <source>The kernel computes the same results as PyTorch in all {n} checks, and it is installed.</source>
+      <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致，并且已经安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="263" />
+      <source>The kernel computes the same results as PyTorch in all {n} checks.</source>
+      <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="272" />
+      <source>The kernel could not be checked:</source>
+      <translation>无法检查这个内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="273" />
+      <source>The kernel could not be checked: {reason}</source>
+      <translation>无法检查这个内核：{reason}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="177" />
+      <source>The kernel crashed the verification process ({exit}) during the check '{check}'. A kernel built for another GPU architecture or another PyTorch can do this: rebuild it.</source>
+      <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="497" />
+      <source>The kernel has not been built for these choices yet.</source>
+      <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="330" />
@@ -1433,6 +1878,11 @@ This will run:
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/installs.py" line="139" />
+      <source>The repaired list could not be saved yet.</source>
+      <translation>修复后的列表暂时无法保存。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/git.py" line="154" />
       <source>The repository was reached, but it does not contain that version (a tag removed or renamed upstream, or a typing error in a local recipe).</source>
       <translation>已连接到仓库，但其中没有这个版本（上游删除或重命名了标签，或者本地配方中有拼写错误）。</translation>
@@ -1498,6 +1948,26 @@ This will run:
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/runner.py" line="167" />
+      <source>The verification did not finish within {seconds} seconds (it was running the check '{check}').</source>
+      <translation>验证没有在 {seconds} 秒内完成（当时正在运行检查“{check}”）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="169" />
+      <source>The verification did not finish within {seconds} seconds.</source>
+      <translation>验证没有在 {seconds} 秒内完成。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="190" />
+      <source>The verification process ended ({exit}) without a report.</source>
+      <translation>验证进程结束了（{exit}），但没有生成报告。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="152" />
+      <source>The verification was cancelled.</source>
+      <translation>验证已取消。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="148" />
       <source>The wizard could not write {name} to disk.</source>
       <translation>向导无法把 {name} 写入磁盘。</translation>
@@ -1508,9 +1978,24 @@ This will run:
       <translation>向导不通过不加密的 HTTP 下载（{host}）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="622" />
+      <source>The wizard has no record of installing {name} into {python}.</source>
+      <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="297" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="602" />
+      <source>The wizard's install records could not be checked: {error} ({file}).</source>
+      <translation>无法检查向导的安装记录：{error}（{file}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="604" />
+      <source>The wizard's install records could not be checked: {error}.</source>
+      <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="99" />
@@ -1526,6 +2011,11 @@ This will run:
       <location filename="../../build_backend/sources/git.py" line="162" />
       <source>The {name} tag {ref} now points at a different commit.</source>
       <translation>{name} 的标签 {ref} 现在指向了另一个提交。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="442" />
+      <source>There is no verification of this build to install after.</source>
+      <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="537" />
@@ -1593,6 +2083,16 @@ This will run:
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/oserrors.py" line="280" />
+      <source>Use a shorter folder or file name, or a folder closer to the top of the drive (on Windows: turn on long paths, in the Prerequisites step), or {alternative}.</source>
+      <translation>请使用更短的文件夹名或文件名，或者更靠近驱动器根目录的文件夹（在 Windows 上：在“前置条件”步骤中开启长路径支持），或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="283" />
+      <source>Use a shorter folder or file name, or a folder closer to the top of the drive (on Windows: turn on long paths, in the Prerequisites step).</source>
+      <translation>请使用更短的文件夹名或文件名，或者更靠近驱动器根目录的文件夹（在 Windows 上：在“前置条件”步骤中开启长路径支持）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="522" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
@@ -1606,6 +2106,11 @@ This will run:
       <location filename="../../build_backend/sources/extract.py" line="64" />
       <source>Use the source archive from the project's own page (GitHub), not a copy from elsewhere.</source>
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="443" />
+      <source>Verify the build first (the Verify step).</source>
+      <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="91" />
@@ -1628,6 +2133,96 @@ This will run:
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/oserrors.py" line="253" />
+      <source>a file in {path} grew larger than this drive or this session allows</source>
+      <translation>{path} 中的某个文件超出了这个驱动器或本次会话允许的大小</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="230" />
+      <source>a name in {path} is too long ({longest} characters; this drive allows {limit})</source>
+      <translation>{path} 中有一个名称太长（{longest} 个字符；这个驱动器最多允许 {limit} 个）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="327" />
+      <source>a running program uses it</source>
+      <translation>有正在运行的程序在使用它</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="331" />
+      <source>an install record points to it</source>
+      <translation>有安装记录指向它</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="312" />
+      <source>as fast as PyTorch's {backend}</source>
+      <translation>与 PyTorch 的{backend}一样快</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="32" />
+      <source>backward: the kernel's output is not connected to autograd, so no gradients can be computed (this build has no backward).</source>
+      <translation>反向：内核的输出没有接入 autograd，因此无法计算梯度（这个编译版本没有反向计算）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="61" />
+      <source>build folder</source>
+      <translation>编译文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="60" />
+      <source>build log</source>
+      <translation>编译日志</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="59" />
+      <source>build output</source>
+      <translation>编译输出</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="46" />
+      <source>built-in attention (SDPA, its fastest method here)</source>
+      <translation>内置注意力（SDPA，这里它最快的方法）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="25" />
+      <source>causal</source>
+      <translation>因果掩码</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="271" />
+      <source>choose a folder on a disk with more space</source>
+      <translation>选择一个位于空间更充足的磁盘上的文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="277" />
+      <source>choose a folder on a writable drive</source>
+      <translation>选择一个位于可写驱动器上的文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="274" />
+      <source>choose a folder you may write to</source>
+      <translation>选择一个你有写入权限的文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="288" />
+      <source>choose another folder</source>
+      <translation>选择另一个文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="291" />
+      <source>choose another name</source>
+      <translation>选择另一个名称</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="27" />
+      <source>decoding</source>
+      <translation>解码</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="62" />
+      <source>downloaded source</source>
+      <translation>已下载的源码</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="213" />
       <source>empty</source>
       <translation>是空的</translation>
@@ -1641,6 +2236,16 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="222" />
       <source>flash-attn's setup first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
       <translation>flash-attn 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="166" />
+      <source>free space unknown</source>
+      <translation>剩余空间未知</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="26" />
+      <source>full attention</source>
+      <translation>完整注意力</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="350" />
@@ -1658,9 +2263,39 @@ This will run:
       <translation>内存不足后减半：{what}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="126" />
+      <source>head size {d}</source>
+      <translation>头维度 {d}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="215" />
       <source>incomplete (it has no {marker})</source>
       <translation>不完整（缺少 {marker}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="329" />
+      <source>installs.json is damaged: it may point here</source>
+      <translation>installs.json 已损坏：它可能指向这里</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="141" />
+      <source>invalid numbers (NaN or infinity)</source>
+      <translation>无效数值（NaN 或无穷大）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="228" />
+      <source>kernel version</source>
+      <translation>内核版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="63" />
+      <source>leftover temporary folder</source>
+      <translation>残留的临时文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="334" />
+      <source>less than a day old: a step may still write it</source>
+      <translation>不到一天：某个步骤可能还会写入它</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="207" />
@@ -1683,6 +2318,21 @@ This will run:
       <translation>没有及时响应</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/runner.py" line="291" />
+      <source>no exit code</source>
+      <translation>没有退出码</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="30" />
+      <source>no result</source>
+      <translation>没有结果</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="232" />
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="211" />
       <source>not readable</source>
       <translation>无法读取</translation>
@@ -1693,6 +2343,31 @@ This will run:
       <translation>nvcc 不认识编译所要求的 GPU 架构：工具包比这一代 GPU 更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更高版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包不支持的架构。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="28" />
+      <source>on the CPU</source>
+      <translation>在 CPU 上</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="47" />
+      <source>plain math attention</source>
+      <translation>普通数学注意力（math）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="382" />
+      <source>remove {path}</source>
+      <translation>删除 {path}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="94" />
+      <source>save the verification report</source>
+      <translation>保存验证报告</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="129" />
+      <source>scale {s}</source>
+      <translation>缩放 {s}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="213" />
       <source>the connection was refused</source>
       <translation>连接被拒绝</translation>
@@ -1701,6 +2376,31 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="215" />
       <source>the connection was reset</source>
       <translation>连接被重置</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="325" />
+      <source>the current build uses it</source>
+      <translation>当前的编译正在使用它</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="220" />
+      <source>the disk holding {path} is full ({free})</source>
+      <translation>{path} 所在的磁盘已满（{free}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="248" />
+      <source>the folder {folder} does not exist</source>
+      <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="235" />
+      <source>the path {path} is too long ({length} characters)</source>
+      <translation>路径 {path} 太长（{length} 个字符）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="233" />
+      <source>the path {path} is too long ({length} characters; the limit here is {limit})</source>
+      <translation>路径 {path} 太长（{length} 个字符；这里的上限是 {limit}）</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="211" />
@@ -1743,6 +2443,61 @@ This will run:
       <translation>子模块的仓库</translation>
     </message>
     <message>
+      <location filename="../../build_backend/reports.py" line="257" />
+      <source>the whole verification</source>
+      <translation>整个验证</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="233" />
+      <source>unknown</source>
+      <translation>未知</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="277" />
+      <source>write the report bundle</source>
+      <translation>写入报告包</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="223" />
+      <source>you have no permission to write to {path}</source>
+      <translation>你没有写入 {path} 的权限</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="343" />
+      <source>{cause}.</source>
+      <translation>{cause}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="52" />
+      <source>{failed} of {ran} checks failed: the kernel produced invalid numbers (NaN or infinity) or left part of its result unwritten.</source>
+      <translation>{ran} 项检查中有 {failed} 项失败：内核产生了无效数值（NaN 或无穷大），或者结果有一部分没有写入。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="58" />
+      <source>{failed} of {ran} checks failed: the kernel stopped with an error.</source>
+      <translation>{ran} 项检查中有 {failed} 项失败：内核因出错而停止。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="55" />
+      <source>{failed} of {ran} checks failed: the kernel's backward pass (needed for training) does not work.</source>
+      <translation>{ran} 项检查中有 {failed} 项失败：内核的反向计算（训练时需要）不能正常工作。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="60" />
+      <source>{failed} of {ran} checks failed: the kernel's results are further from the exact answer than PyTorch's own are allowed to be.</source>
+      <translation>{ran} 项检查中有 {failed} 项失败：内核结果与精确答案的差距超出了 PyTorch 自身结果所允许的范围。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="240" />
+      <source>{file} is a file, where a folder of {path} should be</source>
+      <translation>{file} 是一个文件，但这里应该是 {path} 的一个文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="168" />
+      <source>{gb} GB free</source>
+      <translation>剩余 {gb} GB</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="128" />
       <source>{host} answered {reason}{after}</source>
       <translation>{host} 的回应是 {reason}{after}</translation>
@@ -1758,9 +2513,64 @@ This will run:
       <translation>{host} 需要登录，或者拒绝来自这个网络的访问。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="193" />
+      <source>{inf} infinite</source>
+      <translation>{inf} 个无穷大</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reverify.py" line="40" />
+      <source>{kernel} in {python}</source>
+      <translation>{python} 中的 {kernel}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="199" />
+      <source>{label} contains {values} value(s){share}, the first{where}: the kernel produced invalid numbers or left part of its output unwritten.</source>
+      <translation>{label} 含有 {values}{share}，第一个{where}：内核产生了无效数值，或者输出有一部分没有写入。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="217" />
+      <source>{label} differs from the {reference} reference by up to {err}{where}, more than allowed ({factor} x PyTorch's own {dtype} error {own} + floor {floor} = {tolerance}); {percent}% of the elements are off by more than that.</source>
+      <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}，超出了允许范围（{factor} × PyTorch 自身的 {dtype} 误差 {own} + 下限 {floor} = {tolerance}）；{percent}% 的元素偏差超过这个值。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="210" />
+      <source>{label} differs from the {reference} reference by up to {err}{where}; {percent}% of the elements are outside upstream's tolerance (abs {abs_tol} or rel {rel_tol}).</source>
+      <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}；{percent}% 的元素超出了上游的容差（绝对 {abs_tol} 或相对 {rel_tol}）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="32" />
       <source>{label} is not a .tar.gz or .zip archive.</source>
       <translation>{label} 不是 .tar.gz 或 .zip 压缩包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="205" />
+      <source>{label}: cosine difference {diff} exceeds upstream's limit {limit}.</source>
+      <translation>{label}：余弦差 {diff} 超出了上游的上限 {limit}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="184" />
+      <source>{label}: the kernel returned nothing for it.</source>
+      <translation>{label}：内核没有返回它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="186" />
+      <source>{label}: wrong shape ({detail}).</source>
+      <translation>{label}：形状错误（{detail}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="110" />
+      <source>{low}–{high} cached tokens</source>
+      <translation>{low}–{high} 个缓存 token</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="169" />
+      <source>{mb} MB free</source>
+      <translation>剩余 {mb} MB</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="168" />
+      <source>{name} (gradient of {of})</source>
+      <translation>{name}（{of} 的梯度）</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="152" />
@@ -1773,6 +2583,56 @@ This will run:
       <translation>{name} 需要 {path}（{where}）。GitHub 的“Download ZIP”或源码压缩包不包含子模块。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/statefile.py" line="71" />
+      <source>{name} was damaged ({problem}).</source>
+      <translation>{name} 已损坏（{problem}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="354" />
+      <source>{name}: could not be timed ({why}).</source>
+      <translation>{name}：无法计时（{why}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="359" />
+      <source>{name}: {kernel_ms} ms — {default}; {math}.</source>
+      <translation>{name}：{kernel_ms} 毫秒 — {default}；{math}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="191" />
+      <source>{nan} NaN</source>
+      <translation>{nan} 个 NaN</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="189" />
+      <source>{nan} NaN and {inf} infinite</source>
+      <translation>{nan} 个 NaN 和 {inf} 个无穷大</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="109" />
+      <source>{n} cached tokens</source>
+      <translation>{n} 个缓存 token</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="123" />
+      <source>{n} heads</source>
+      <translation>{n} 个头</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/installs.py" line="134" />
+      <source>{n} install record(s) were rebuilt from the backups folder ({folder}).</source>
+      <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="101" />
+      <source>{n} sequences of {low}–{high} tokens</source>
+      <translation>{n} 个序列，每个 {low}–{high} 个 token</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="117" />
+      <source>{n} tokens</source>
+      <translation>{n} 个 token</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="445" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
@@ -1783,9 +2643,64 @@ This will run:
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
+      <location filename="../../build_backend/oserrors.py" line="257" />
+      <source>{path} could not be used</source>
+      <translation>无法使用 {path}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="256" />
+      <source>{path} could not be {purpose}</source>
+      <translation>{path} 无法{purpose}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="249" />
+      <source>{path} does not exist</source>
+      <translation>{path} 不存在</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="242" />
+      <source>{path} is a file, where a folder should be</source>
+      <translation>{path} 是一个文件，但这里应该是文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="244" />
+      <source>{path} is a folder, where a file should be</source>
+      <translation>{path} 是一个文件夹，但这里应该是文件</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="251" />
+      <source>{path} is in use by another program</source>
+      <translation>{path} 正被另一个程序使用</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/git.py" line="196" />
       <source>{path} is not a submodule of this source</source>
       <translation>{path} 不是这份源码的子模块</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="225" />
+      <source>{path} is on a read-only drive</source>
+      <translation>{path} 位于只读驱动器上</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="152" />
+      <source>{percent} % of the allowed error</source>
+      <translation>允许误差的 {percent}%</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="158" />
+      <source>{python} could not be started to run the verification ({why}).</source>
+      <translation>无法启动 {python} 来运行验证（{why}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="104" />
+      <source>{q} queries, {k} keys</source>
+      <translation>{q} 个查询，{k} 个键</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="121" />
+      <source>{q} query heads sharing {k} key/value heads</source>
+      <translation>{q} 个查询头共享 {k} 个键/值头</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="227" />
@@ -1803,6 +2718,11 @@ This will run:
       <translation>这个 wheel 已下载的 {size} 保存在 {folder}：再次开始同样的下载，就会从那里继续。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="153" />
+      <source>{times}× the allowed error</source>
+      <translation>允许误差的 {times} 倍</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="98" />
       <source>{url} does not exist (any more).</source>
       <translation>{url} 不存在（或已不存在）。</translation>
@@ -1816,6 +2736,26 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="34" />
       <source>{url} is not an https:// address, so the file could be altered on the way.</source>
       <translation>{url} 不是 https:// 地址，文件在传输途中可能被篡改。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/reports.py" line="197" />
+      <source>{what}: {before} → {after}</source>
+      <translation>{what}：{before} → {after}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="288" />
+      <source>{words}: {reason}</source>
+      <translation>{words}：{reason}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="314" />
+      <source>{x}× as fast as PyTorch's {backend}</source>
+      <translation>速度是 PyTorch 的{backend}的 {x} 倍</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="317" />
+      <source>{x}× slower than PyTorch's {backend}</source>
+      <translation>耗时是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
   </context>
   <context>
@@ -2078,12 +3018,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="435" />
+      <location filename="../../app/pages/verify.py" line="443" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="139" />
+      <location filename="../../app/pages/verify.py" line="146" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
@@ -2111,6 +3051,11 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <location filename="../../app/pages/kernel.py" line="67" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="65" />
+      <source>Largest error</source>
+      <translation>最大误差</translation>
     </message>
     <message>
       <location filename="../../app/pages/build.py" line="57" />
@@ -2193,7 +3138,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="144" />
+      <location filename="../../app/pages/verify.py" line="151" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -2208,12 +3153,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>报告包未保存</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="143" />
+      <location filename="../../app/pages/verify.py" line="65" />
+      <source>Result</source>
+      <translation>结果</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="150" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="468" />
+      <location filename="../../app/pages/verify.py" line="477" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -2258,6 +3208,11 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>搜索日志…</translation>
     </message>
     <message>
+      <location filename="../../app/error_dialog.py" line="45" />
+      <source>Something went wrong inside the wizard: {error}</source>
+      <translation>向导内部出了问题：{error}</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel_source.py" line="205" />
       <source>Source archives (*.tar.gz *.tgz *.zip);;All files (*)</source>
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
@@ -2268,7 +3223,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="266" />
+      <location filename="../../app/pages/verify.py" line="273" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
@@ -2308,7 +3263,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="267" />
+      <location filename="../../app/pages/verify.py" line="274" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
@@ -2342,7 +3297,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="436" />
+      <location filename="../../app/pages/verify.py" line="444" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -2366,7 +3321,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="122" />
+      <location filename="../../app/pages/verify.py" line="129" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -2376,12 +3331,22 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>欢迎</translation>
     </message>
     <message>
+      <location filename="../../app/error_dialog.py" line="41" />
+      <source>What to do: {hint}</source>
+      <translation>怎么办：{hint}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="65" />
+      <source>What was checked</source>
+      <translation>检查内容</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/build.py" line="136" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>
     <message>
-      <location filename="../../app/error_dialog.py" line="45" />
+      <location filename="../../app/error_dialog.py" line="47" />
       <source>Your environment was not changed by this. You can go on; if it happens again, please report it with the details below.</source>
       <translation>这不会改动你的环境。你可以继续；如果再次出现，请附上下面的详细信息报告问题。</translation>
     </message>
@@ -2426,12 +3391,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="478" />
+      <location filename="../../app/pages/verify.py" line="487" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="454" />
+      <location filename="../../app/pages/verify.py" line="462" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>
