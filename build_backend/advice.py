@@ -4,12 +4,16 @@ A sentence such as "install a CUDA build of PyTorch" ends differently in the wiz
 Prerequisites step has a Fix button for it) and in a terminal (the command to run). The core
 words such advice once, through these functions; the CLI says at start that it is the front
 end (:func:`use_terminal`), the wizard is the default. Nothing here names a page to a terminal
-user, or a command to someone who double-clicked the wizard.
+user, or a command to someone who double-clicked the wizard. Each piece is a translatable
+sentence (:func:`~build_backend.words.msg`): the wizard shows it in the user's language also
+where it is a value in a longer sentence.
 """
 
 from __future__ import annotations
 
 from enum import Enum
+
+from .words import msg
 
 CLI = "python -m app --headless"
 
@@ -41,44 +45,44 @@ def prerequisite_fix(check: str) -> str:
     """Where the fix for a prerequisite is: "the Prerequisites step (its Fix button)" in the
     wizard, the command in a terminal."""
     if _current is FrontEnd.TERMINAL:
-        return f"run: {fix_command(check)}"
-    return "the Prerequisites step can do it (its Fix button)"
+        return msg("run: {command}", command=fix_command(check))
+    return msg("the Prerequisites step can do it (its Fix button)")
 
 
 def prerequisite_commands(check: str) -> str:
     """Where the commands are that a person must run for a prerequisite (a fix that needs
     sudo on Linux): shown by the Prerequisites step, or by the fix command."""
     if _current is FrontEnd.TERMINAL:
-        return f"'{fix_command(check)}' shows the commands to run"
-    return "the Prerequisites step shows the commands to run"
+        return msg("'{command}' shows the commands to run", command=fix_command(check))
+    return msg("the Prerequisites step shows the commands to run")
 
 
 def prerequisite_check(check: str) -> str:
     """Where a prerequisite's advice is, when the wizard has no fix for it."""
     if _current is FrontEnd.TERMINAL:
-        return f"'{CLI} check' says what to do"
-    return "the Prerequisites step says what to do"
+        return msg("'{command}' says what to do", command=f"{CLI} check")
+    return msg("the Prerequisites step says what to do")
 
 
 def choose_python() -> str:
     """Where another Python environment is chosen."""
     if _current is FrontEnd.TERMINAL:
-        return "pass another one with --python PATH"
-    return "choose another one on the Hardware step"
+        return msg("pass another one with {option}", option="--python PATH")
+    return msg("choose another one on the Hardware step")
 
 
 def choose_source() -> str:
     """Where the kernel's source is chosen."""
     if _current is FrontEnd.TERMINAL:
-        return "pass it with --source PATH"
-    return "choose it on the Kernel step"
+        return msg("pass it with {option}", option="--source PATH")
+    return msg("choose it on the Kernel step")
 
 
 def choose_kernel_version() -> str:
     """Where the kernel versions are listed."""
     if _current is FrontEnd.TERMINAL:
-        return f"'{CLI} kernels' lists them"
-    return "the Kernel step lists them"
+        return msg("'{command}' lists them", command=f"{CLI} kernels")
+    return msg("the Kernel step lists them")
 
 
 __all__ = [

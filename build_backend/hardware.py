@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypeVar
 import psutil
 
 from .errors import ExitCode, WizardError
+from .words import N_, msg
 
 # NVML return codes (nvml.h); pynvml raises NVMLError subclasses carrying them in ``.value``.
 NVML_ERROR_NO_PERMISSION = 4
@@ -220,20 +221,25 @@ class Interconnect:
         count = len(self.active_links)
         if count < 2:
             links = self.active_links[0] if self.active_links else None
-            extra = f" ({links} NVLink links active)" if links else ""
-            return f"One GPU: no GPU-to-GPU connection to check{extra}."
+            if links:
+                return msg("One GPU: no GPU-to-GPU connection to check ({links} NVLink links "
+                           "active).", links=links)
+            return N_("One GPU: no GPU-to-GPU connection to check.")
         verdict = self.connected()
         counts = [n for n in self.active_links if n is not None]
         same = bool(counts) and len(set(counts)) == 1 and counts[0] > 0
-        each = f" ({counts[0]} links each)" if same else ""
         if verdict is True:
-            return f"GPUs 0–{count - 1} are all connected with NVLink{each}."
+            if same:
+                return msg("GPUs 0–{last} are all connected with NVLink ({links} links each).",
+                           last=count - 1, links=counts[0])
+            return msg("GPUs 0–{last} are all connected with NVLink.", last=count - 1)
         if verdict is None:
-            return "Whether the GPUs are connected with NVLink could not be read from the driver."
+            return N_("Whether the GPUs are connected with NVLink could not be read from the "
+                      "driver.")
         pairs = [f"{a}↔{b}" for (a, b), ok in sorted(self.nvlink_p2p.items()) if ok is False]
         shown = ", ".join(pairs[:6]) + (" …" if len(pairs) > 6 else "")
-        return (f"Not every pair of GPUs is connected with NVLink (no NVLink between {shown}); "
-                "they talk over PCIe.")
+        return msg("Not every pair of GPUs is connected with NVLink (no NVLink between "
+                   "{pairs}); they talk over PCIe.", pairs=shown)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -318,33 +324,33 @@ def _version_text(v: tuple[int, int] | None) -> str | None:
 
 _STATE_TEXT: dict[NvmlState, tuple[str, str]] = {
     NvmlState.NO_DRIVER: (
-        "No NVIDIA driver was found on this computer.",
-        "Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the "
-        "wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU "
-        "you can still build and verify the CPU probe kernel.",
+        N_("No NVIDIA driver was found on this computer."),
+        N_("Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the "
+           "wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU "
+           "you can still build and verify the CPU probe kernel."),
     ),
     NvmlState.DRIVER_NOT_LOADED: (
-        "The NVIDIA driver is installed but not running.",
-        "Restart the computer. If this persists, reinstall the driver; on Linux, check that "
-        "'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module.",
+        N_("The NVIDIA driver is installed but not running."),
+        N_("Restart the computer. If this persists, reinstall the driver; on Linux, check that "
+           "'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module."),
     ),
     NvmlState.NO_PERMISSION: (
-        "This user may not talk to the NVIDIA driver.",
-        "Run the wizard as a user with access to the GPU (on Linux: check the permissions of "
-        "/dev/nvidia*, or membership of the 'video' group).",
+        N_("This user may not talk to the NVIDIA driver."),
+        N_("Run the wizard as a user with access to the GPU (on Linux: check the permissions of "
+           "/dev/nvidia*, or membership of the 'video' group)."),
     ),
     NvmlState.NO_GPU: (
-        "The NVIDIA driver is running but reports no GPU.",
-        "Check that the GPU is seated and powered, and that it is not hidden from this system "
-        "(CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).",
+        N_("The NVIDIA driver is running but reports no GPU."),
+        N_("Check that the GPU is seated and powered, and that it is not hidden from this system "
+           "(CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough)."),
     ),
     NvmlState.NVML_MISSING: (
-        "The NVML module (nvidia-ml-py) is missing from this installation of the wizard.",
-        "Reinstall the Kernel Setup Wizard.",
+        N_("The NVML module (nvidia-ml-py) is missing from this installation of the wizard."),
+        N_("Reinstall the Kernel Setup Wizard."),
     ),
     NvmlState.ERROR: (
-        "The NVIDIA driver answered with an error.",
-        "Restart the computer; if this persists, reinstall the NVIDIA driver.",
+        N_("The NVIDIA driver answered with an error."),
+        N_("Restart the computer; if this persists, reinstall the NVIDIA driver."),
     ),
 }
 
@@ -420,7 +426,8 @@ def detect(
         message, hint = _STATE_TEXT.get(state, ("", ""))
         if state is NvmlState.OK:
             count = len(kw.get("gpus", ()))
-            message = f"{count} NVIDIA GPU{'s' if count != 1 else ''} found."
+            message = (msg("{count} NVIDIA GPU found.", count=count) if count == 1
+                       else msg("{count} NVIDIA GPUs found.", count=count))
         fields: dict[str, Any] = {
             "driver_version": None,
             "cuda_driver_version": None,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .words import msg
+
 GIB = 1024**3
 
 
@@ -51,10 +53,28 @@ def choose_parallelism(
     jobs_by_cores = max(1, cores // threads)
     jobs_by_ram = max(1, ram_threads // threads)
     jobs = min(jobs_by_cores, jobs_by_ram)
-    limit = "RAM" if jobs_by_ram < jobs_by_cores else "CPU cores"
-    reason = (
-        f"{jobs} parallel compile job{'s' if jobs != 1 else ''} × {threads} nvcc "
-        f"thread{'s' if threads != 1 else ''}: limited by {limit} ({cores} cores, "
-        f"{ram_gb:.1f} GB RAM available, ~{gb_per_thread:g} GB per compile thread)"
-    )
+    reason = msg(
+        "{jobs} × {threads}: limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, "
+        "~{gb:g} GB per compile thread)", jobs=jobs_text(jobs), threads=threads_text(threads),
+        limit=limit_text(jobs_by_ram < jobs_by_cores), cores=cores, ram_gb=ram_gb,
+        gb=gb_per_thread)
     return Parallelism(jobs=jobs, nvcc_threads=threads, reason=reason)
+
+
+def jobs_text(jobs: int) -> str:
+    """'1 parallel compile job', '8 parallel compile jobs'."""
+    if jobs == 1:
+        return msg("{count} parallel compile job", count=jobs)
+    return msg("{count} parallel compile jobs", count=jobs)
+
+
+def threads_text(threads: int) -> str:
+    """'1 nvcc thread', '4 nvcc threads'."""
+    if threads == 1:
+        return msg("{count} nvcc thread", count=threads)
+    return msg("{count} nvcc threads", count=threads)
+
+
+def limit_text(by_ram: bool) -> str:
+    """What limits the parallelism: "RAM" or "CPU cores"."""
+    return msg("RAM") if by_ram else msg("CPU cores")

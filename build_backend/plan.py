@@ -48,7 +48,14 @@ from .environment import PythonEnv
 from .errors import WizardError
 from .eta import Prior, PriorSource
 from .hardware import HardwareReport
-from .parallelism import RAM_HEADROOM, Parallelism, choose_parallelism
+from .parallelism import (
+    RAM_HEADROOM,
+    Parallelism,
+    choose_parallelism,
+    jobs_text,
+    limit_text,
+    threads_text,
+)
 from .paths import (
     BUILD_ROOT_ALTERNATIVE,
     logs_dir,
@@ -63,6 +70,7 @@ from .processes import EnvChange, EnvMode, QuoteStyle, child_environment, quote_
 from .resources import resource_path
 from .toolchain import cccl_include_dir
 from .toolkits import CudaToolkit, choose_toolkit, cuda_bin_dirs, discover_toolkits
+from .words import join, msg
 
 
 class PlanError(WizardError):
@@ -313,12 +321,12 @@ def plan_parallelism(recipe: Recipe, version: RecipeVersion, n_targets: int, cpu
     per_job = costs.memory_gb_per_thread * threads
     by_ram = max(1, math.floor(ram_gb * RAM_HEADROOM / max(per_job, 0.1)))
     jobs = max(1, min(cores, by_ram))
-    limit = "RAM" if by_ram < cores else "CPU cores"
     return Parallelism(
         jobs, threads,
-        f"{jobs} parallel compile job{'s' if jobs != 1 else ''} × {threads} nvcc threads "
-        f"(fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM "
-        f"available, ~{costs.memory_gb_per_thread:g} GB per compile thread)")
+        msg("{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, "
+            "{ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)",
+            jobs=jobs_text(jobs), threads=threads_text(threads), limit=limit_text(by_ram < cores),
+            cores=cores, ram_gb=ram_gb, gb=costs.memory_gb_per_thread))
 
 
 # -- the plan of a request --------------------------------------------------------------------
@@ -554,16 +562,19 @@ def estimate_build(
     compile_s = max(work / parallel, longest)
     seconds = (costs.fixed_seconds + compile_s) * factor
     tail = min(costs.tail_seconds, costs.fixed_seconds) * factor
-    what = ("the CPU part" if n_targets == 0 else
-            f"{n_targets} arch{'s' if n_targets != 1 else ''} × {units} units")
-    bound = (f"; bound by its slowest unit (~{longest:,.0f} s)"
-             if longest > work / parallel else "")
-    explanation = (
-        f"{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads "
-        f"({jobs} job{'s' if jobs != 1 else ''} × {threads} nvcc thread"
-        f"{'s' if threads != 1 else ''}, {cores} cores, {ram_gb:.0f} GB RAM)" + bound
-        + (f", × {factor:g} on Windows" if factor != 1.0 else "")
-    )
+    what = (msg("the CPU part") if n_targets == 0 else
+            msg("{count} arch × {units} units", count=n_targets, units=units) if n_targets == 1
+            else msg("{count} archs × {units} units", count=n_targets, units=units))
+    explanation = join([
+        msg("{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × "
+            "{threads}, {cores} cores, {ram_gb:.0f} GB RAM)", what=what, work=work,
+            parallel=parallel, jobs=msg("{count} job", count=jobs) if jobs == 1
+            else msg("{count} jobs", count=jobs), threads=threads_text(threads), cores=cores,
+            ram_gb=ram_gb),
+        msg("; bound by its slowest unit (~{seconds:,.0f} s)", seconds=longest)
+        if longest > work / parallel else "",
+        msg(", × {factor:g} on Windows", factor=factor) if factor != 1.0 else "",
+    ], "")
     history = find_record(recipe.id, version.label, () if cpu_only else selection.values,
                           records) if records else None
     estimate = BuildEstimate(
@@ -583,22 +594,25 @@ def estimate_build(
     if history is None:
         return estimate
     prior = prior_from_record(history, jobs)
-    when = history.when[:10] or "earlier"
+    when = history.when[:10] or msg("earlier")
     return replace(
         estimate, seconds=prior.total_seconds, history=history,
         units=prior.units or ninja_units, unit_seconds=prior.unit_seconds,
         longest_unit_seconds=prior.longest_unit_seconds, setup_seconds=prior.setup_seconds,
         tail_seconds=prior.tail_seconds,
-        explanation=f"your last build of it on this computer ({when}) took "
-        f"{_minutes(history.total_seconds)} with {history.jobs} parallel jobs"
-        + (f"; this one runs {jobs}" if jobs != history.jobs else ""),
+        explanation=join([
+            msg("your last build of it on this computer ({when}) took {took} with {jobs} "
+                "parallel jobs", when=when, took=_minutes(history.total_seconds),
+                jobs=history.jobs),
+            msg("; this one runs {jobs}", jobs=jobs) if jobs != history.jobs else "",
+        ], ""),
     )
 
 
 def _minutes(seconds: float) -> str:
     if seconds < 90:
-        return f"{seconds:.0f} s"
-    return f"{seconds / 60:.0f} min"
+        return msg("{seconds:.0f} s", seconds=seconds)
+    return msg("{minutes:.0f} min", minutes=seconds / 60)
 
 
 def estimate_build_seconds(

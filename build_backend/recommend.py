@@ -31,6 +31,7 @@ from .catalog import (
 from .hardware import GpuInfo
 from .plan import BuildEstimate, estimate_build
 from .wheels import WheelCandidate, candidate_wheel_urls
+from .words import msg
 
 PREBUILT_SECONDS = 120.0  # download and install of a prebuilt wheel: about two minutes
 
@@ -63,9 +64,10 @@ def describe_gpus(gpus: Sequence[GpuInfo]) -> str:
         g = known[0]
         cc = g.compute_capability
         assert cc is not None
-        return f"your {g.name or 'NVIDIA GPU'} ({g.arch}, cc {cc_text(cc)})"
+        return msg("your {name} ({arch}, cc {cc})", name=g.name or msg("NVIDIA GPU"),
+                   arch=g.arch, cc=cc_text(cc))
     archs = ", ".join(dict.fromkeys(g.arch for g in known))
-    return f"your {len(known)} selected GPUs ({archs})"
+    return msg("your {count} selected GPUs ({archs})", count=len(known), archs=archs)
 
 
 def recommend_kernel(catalog: Catalog, machine: Machine, judge: Judge = assess,
@@ -86,11 +88,18 @@ def recommend_kernel(catalog: Catalog, machine: Machine, judge: Judge = assess,
         if fits:
             _, _, recipe, version, verdict = max(fits, key=lambda f: (f[0], f[1]))
             others = len(fits) - 1
-            also = (f"; {others} other librar{'y fits' if others == 1 else 'ies fit'} too"
-                    if others else "")
-            return KernelPick(recipe, version, verdict,
-                              f"{recipe.name} is the most specialised library that fits "
-                              f"{describe_gpus(machine.gpus)}{also}.")
+            gpus = describe_gpus(machine.gpus)
+            if not others:
+                why = msg("{kernel} is the most specialised library that fits {gpus}.",
+                          kernel=recipe.name, gpus=gpus)
+            elif others == 1:
+                why = msg("{kernel} is the most specialised library that fits {gpus}; 1 other "
+                          "library fits too.", kernel=recipe.name, gpus=gpus)
+            else:
+                why = msg("{kernel} is the most specialised library that fits {gpus}; {others} "
+                          "other libraries fit too.", kernel=recipe.name, gpus=gpus,
+                          others=others)
+            return KernelPick(recipe, version, verdict, why)
     probes = [r for r in catalog if is_probe(r)]
     candidates = probes or list(catalog)
     if not candidates:
@@ -99,22 +108,25 @@ def recommend_kernel(catalog: Catalog, machine: Machine, judge: Judge = assess,
     version = recommended_version(recipe, machine, judge)
     verdict = judge(recipe, version, machine)
     if not probes:
-        why = f"{recipe.name} is the first kernel of the catalog."
+        why = msg("{kernel} is the first kernel of the catalog.", kernel=recipe.name)
     elif torch is None:
-        why = ("PyTorch is not installed in the chosen Python, and every kernel needs it; "
-               f"install it first ({prerequisite_fix('python-env')}).")
+        why = msg("PyTorch is not installed in the chosen Python, and every kernel needs it; "
+                  "install it first ({fix}).", fix=prerequisite_fix("python-env"))
     elif not machine.hardware.usable_gpus:
-        why = (f"There is no usable NVIDIA GPU here, so the {recipe.name} is the one that fits: "
-               "it builds its CPU part, so you can walk through every step of the wizard.")
+        why = msg("There is no usable NVIDIA GPU here, so the {kernel} is the one that fits: "
+                  "it builds its CPU part, so you can walk through every step of the wizard.",
+                  kernel=recipe.name)
     elif torch.cuda_version is None:
-        why = (f"PyTorch here is a CPU-only build, so no GPU library can be built yet; the "
-               f"{recipe.name} builds its CPU part and proves the toolchain works.")
+        why = msg("PyTorch here is a CPU-only build, so no GPU library can be built yet; the "
+                  "{kernel} builds its CPU part and proves the toolchain works.",
+                  kernel=recipe.name)
     elif not machine.gpus:
-        why = (f"No GPU is selected; the {recipe.name} builds its CPU part. Select a GPU to "
-               "see which libraries fit.")
+        why = msg("No GPU is selected; the {kernel} builds its CPU part. Select a GPU to see "
+                  "which libraries fit.", kernel=recipe.name)
     else:
-        why = (f"None of the libraries fits {describe_gpus(machine.gpus)} yet (select one to see "
-               f"why); the {recipe.name} proves the toolchain works in a few minutes.")
+        why = msg("None of the libraries fits {gpus} yet (select one to see why); the {kernel} "
+                  "proves the toolchain works in a few minutes.",
+                  gpus=describe_gpus(machine.gpus), kernel=recipe.name)
     return KernelPick(recipe, version, verdict, why)
 
 
@@ -145,6 +157,7 @@ def minutes_text(seconds: float) -> str:
     """'2 min', '49 min', '1 h 50 min', '2 h' (rounded to minutes, at least 1 min)."""
     minutes = max(1, round(seconds / 60))
     if minutes < 60:
-        return f"{minutes} min"
+        return msg("{minutes} min", minutes=minutes)
     hours, rest = divmod(minutes, 60)
-    return f"{hours} h {rest} min" if rest else f"{hours} h"
+    return (msg("{hours} h {minutes} min", hours=hours, minutes=rest) if rest
+            else msg("{hours} h", hours=hours))

@@ -10,7 +10,8 @@ The texts are found by reading the source (nothing is imported). In ``app/``: ev
 translated with ``tr()`` where it is shown) and every value of a ``Texts("Context", {...})``.
 In the core (``build_backend/``, context ``core``; see build_backend/words.py): every
 ``N_("...")`` and ``msg("...", ...)``, and the title, cause and fix of every known build
-failure in resources/diagnosis/failures.toml.
+failure in resources/diagnosis/failures.toml, and what the kernel recipes in resources/recipes
+say to the user (a kernel's description, its GPUs, why a build is blocked, warnings, notes).
 Translations already in a ``.ts`` file are kept; texts no longer in the source are marked
 obsolete; new ones are added unfinished. ``--check`` fails on a text that is missing or not
 translated. ``pyside6-lrelease`` turns each ``.ts`` into the ``.qm`` the wizard loads
@@ -28,6 +29,7 @@ import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app"
 CORE = ROOT / "build_backend"
 FAILURES = ROOT / "resources" / "diagnosis" / "failures.toml"
+RECIPES = ROOT / "resources" / "recipes"
 CORE_CONTEXT = "core"
 FOLDER = ROOT / "resources" / "translations"
 LANGUAGES = ("zh_CN",)
@@ -74,7 +77,8 @@ def collect(folder: Path = APP) -> dict[str, dict[str, str]]:
     return found
 
 
-def collect_core(folder: Path = CORE, failures: Path = FAILURES) -> dict[str, str]:
+def collect_core(folder: Path = CORE, failures: Path = FAILURES,
+                 recipes: Path = RECIPES) -> dict[str, str]:
     """{text: "file:line"} for every sentence of the core a front end translates."""
     found: dict[str, str] = {}
     for path in sorted(folder.rglob("*.py")):
@@ -96,7 +100,24 @@ def collect_core(folder: Path = CORE, failures: Path = FAILURES) -> dict[str, st
         for key in ("title", "cause", "fix"):
             if signature.get(key):
                 found.setdefault(signature[key], f"{FAILURES.relative_to(ROOT).as_posix()}:{at}")
+    for path in sorted(recipes.glob("*.toml")):
+        where = path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else path.name
+        for text in _recipe_texts(tomllib.loads(path.read_text(encoding="utf-8"))):
+            if isinstance(text, str) and text:
+                found.setdefault(text, where)
     return found
+
+
+def _recipe_texts(recipe: dict[str, Any]) -> Iterator[object]:
+    """The user-visible sentences of one recipe (the Kernel page shows them)."""
+    req = recipe.get("requirements", {})
+    yield from (recipe.get("description"), req.get("gpu_text"))
+    for block in req.get("blocked", []):
+        yield from (block.get("label"), block.get("reason"))
+    yield from req.get("os_warnings", {}).values()
+    yield from req.get("unchecked", [])
+    yield from (v.get("notes") for v in recipe.get("versions", []))
+    yield from (w.get("note") for w in recipe.get("wheel_sources", []))
 
 
 def collect_all() -> dict[str, dict[str, str]]:

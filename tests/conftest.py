@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -152,3 +152,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_EXIT_STATUS[-1])
+
+
+@pytest.fixture(autouse=True)
+def _advice_for_the_wizard() -> Iterator[None]:
+    """A test that runs the CLI in-process (cli.main calls advice.use_terminal()) must not leave
+    the advice of later tests in the same worker naming commands instead of wizard pages."""
+    yield
+    from build_backend import advice
+
+    advice.use_terminal(False)

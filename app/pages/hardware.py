@@ -27,14 +27,20 @@ from build_backend.platforms import current as current_platform
 from build_backend.prereqs import FixOutcome, FixStatus
 from build_backend.prereqs.pipfix import EnsurePipFix
 
-from ..i18n import Texts, tr
+from ..i18n import N_, Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.dialogs import ask
 from ..workers import BackgroundTask
 from .base import SessionPage
 
-GPU_COLUMNS = ("#", "GPU", "Architecture", "Compute capability", "Memory (free / total)", "Status")
+GPU_COLUMNS = ("#", "GPU", N_("Architecture"), N_("Compute capability"),
+               N_("Memory (free / total)"), N_("Status"))
+# where a Python environment was found (build_backend.environment's fixed words; those with a
+# name in them, such as "active conda env 'ml'", are shown as they are)
+ORIGINS = (N_("active virtual environment"), N_("the Python running this wizard"),
+           N_("chosen by you"))
+CHOSEN_BY_YOU = "chosen by you"
 
 # -- the texts (one place) ---------------------------------------------------------------------
 
@@ -50,7 +56,36 @@ TEXT = Texts("Hardware", {
     "pip_confirm": "{description}\n\nThis will run:\n    {command}",
     "pip_do": "Install pip",
     "pip_dont": "Not now",
+    "degraded": "{count} GPU(s) did not answer every question; see Status.",
+    "unknown": "unknown",
+    "ok": "OK",
+    "cc": "{cc} (sm_{sm})",
+    "driver": "NVIDIA driver {version} — supports CUDA up to {cuda}",
+    "links": "GPU links: {links}",
+    "cpu": "CPU: {cores} cores",
+    "cpu_physical": "CPU: {cores} cores ({physical} physical)",
+    "ram": "RAM: {available} available of {total}",
+    "apps": "Found the Python of {apps}. Choose the program you want the kernel in: it goes "
+            "into that program's own Python.",
+    "candidate": "{path}  ({origin})",
+    "inspecting": "Inspecting {path} …",
+    "inspecting_busy": "Inspecting the Python environment…",
+    "detecting_busy": "Detecting GPUs and Python environments…",
+    "python_line": "Python {version}, {bits}-bit ({interpreter}, {platform}) · pip {pip} · "
+                   "ninja {ninja}",
+    "missing": "missing",
+    "found": "found",
+    "torch_line": "PyTorch {version} · CUDA {cuda} · architectures: {archs} · C++11 ABI: {abi}",
+    "no_cuda": "none (CPU build)",
+    "none": "none",
+    "yes": "yes",
+    "no": "no",
 })
+
+
+def origin_text(origin: str) -> str:
+    """Where an environment was found, in the user's language where it is a fixed phrase."""
+    return tr(origin)
 
 
 def python_file_filter(platform_name: str) -> str:
@@ -87,7 +122,7 @@ class HardwarePage(SessionPage):
         layout.addWidget(self.gpu_banner)
 
         self.gpu_table = QTableWidget(0, len(GPU_COLUMNS))
-        self.gpu_table.setHorizontalHeaderLabels(list(GPU_COLUMNS))
+        self.gpu_table.setHorizontalHeaderLabels([tr(c) for c in GPU_COLUMNS])
         self.gpu_table.verticalHeader().setVisible(False)
         self.gpu_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.gpu_table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -163,7 +198,7 @@ class HardwarePage(SessionPage):
 
     def start_detection(self) -> None:
         session = self.session
-        self._set_busy("Detecting GPUs and Python environments…")
+        self._set_busy(TEXT["detecting_busy"])
         self.gpu_banner.show_message(Tone.INFO, tr("Detecting…"))
 
         def work() -> tuple[HardwareReport, list[Candidate]]:
@@ -183,13 +218,12 @@ class HardwarePage(SessionPage):
         self.env_combo.clear()
         for candidate in candidates:
             text = (f"{candidate.app} — {candidate.path}" if candidate.app
-                    else f"{candidate.path}  ({candidate.origin})")
+                    else TEXT["candidate"].format(path=candidate.path,
+                                                  origin=origin_text(candidate.origin)))
             self.env_combo.addItem(text, candidate)
         self.env_combo.blockSignals(False)
         apps = [c.app for c in candidates if c.app]
-        self.apps_label.setText(
-            "Found the Python of " + ", ".join(apps) + ". Choose the program you want the "
-            "kernel in: it goes into that program's own Python." if apps else "")
+        self.apps_label.setText(TEXT["apps"].format(apps=", ".join(apps)) if apps else "")
         self.apps_label.setVisible(bool(apps))
         if candidates:
             self._on_env_selected(0)
@@ -215,23 +249,24 @@ class HardwarePage(SessionPage):
             if degraded:
                 self.gpu_banner.show_message(
                     Tone.WARNING,
-                    report.message,
-                    f"{len(degraded)} GPU(s) did not answer every question; see Status.",
+                    tr_core(report.message),
+                    TEXT["degraded"].format(count=len(degraded)),
                 )
             else:
-                self.gpu_banner.show_message(Tone.OK, report.message)
+                self.gpu_banner.show_message(Tone.OK, tr_core(report.message))
         else:
-            self.gpu_banner.show_message(Tone.WARNING, report.message, report.hint)
+            self.gpu_banner.show_message(Tone.WARNING, tr_core(report.message),
+                                         tr_core(report.hint))
         self.gpu_table.setRowCount(len(report.gpus))
         for row, gpu in enumerate(report.gpus):
             cc = gpu.compute_capability
             cells = (
                 str(gpu.index),
-                gpu.name or "unknown",
+                gpu.name or TEXT["unknown"],
                 gpu.arch,
-                f"{cc[0]}.{cc[1]} (sm_{gpu.sm})" if cc else "unknown",
+                TEXT["cc"].format(cc=f"{cc[0]}.{cc[1]}", sm=gpu.sm) if cc else TEXT["unknown"],
                 f"{format_bytes(gpu.memory_free)} / {format_bytes(gpu.memory_total)}",
-                "OK" if gpu.ok else "; ".join(gpu.errors),
+                TEXT["ok"] if gpu.ok else "; ".join(gpu.errors),
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -242,26 +277,27 @@ class HardwarePage(SessionPage):
         self._fit_table_height()
         if report.driver_version:
             cuda = report.cuda_driver_version
-            cuda_text = f"{cuda[0]}.{cuda[1]}" if cuda else "unknown"
+            cuda_text = f"{cuda[0]}.{cuda[1]}" if cuda else TEXT["unknown"]
             self.driver_label.setText(
-                f"NVIDIA driver {report.driver_version} — supports CUDA up to {cuda_text}"
-            )
+                TEXT["driver"].format(version=report.driver_version, cuda=cuda_text))
         else:
             self.driver_label.setText("")
         self.driver_label.setVisible(bool(report.driver_version))
         links = report.links
-        self.links_label.setText(f"GPU links: {links.describe()}" if links is not None else "")
+        self.links_label.setText(TEXT["links"].format(links=tr_core(links.describe()))
+                                 if links is not None else "")
         self.links_label.setVisible(links is not None and len(report.gpus) > 0)
         host = report.host
-        physical = f" ({host.cpu_physical} physical)" if host.cpu_physical else ""
-        self.host_label.setText(
-            f"{host.os_name}\n"
-            f"CPU: {host.cpu_logical} cores{physical}\n"
-            f"RAM: {format_bytes(host.ram_available)} available of "
-            f"{format_bytes(host.ram_total)}\n"
-            + TEXT["disk"].format(free=format_bytes(host.disk_free),
-                                  folder=existing_folder(host.disk_path))
-        )
+        cpu = (TEXT["cpu_physical"].format(cores=host.cpu_logical, physical=host.cpu_physical)
+               if host.cpu_physical else TEXT["cpu"].format(cores=host.cpu_logical))
+        self.host_label.setText("\n".join((
+            host.os_name,
+            cpu,
+            TEXT["ram"].format(available=format_bytes(host.ram_available),
+                               total=format_bytes(host.ram_total)),
+            TEXT["disk"].format(free=format_bytes(host.disk_free),
+                                folder=existing_folder(host.disk_path)),
+        )))
 
     def _fit_table_height(self) -> None:
         """As tall as its rows (up to 8), so one GPU doesn't leave a big empty table."""
@@ -280,7 +316,9 @@ class HardwarePage(SessionPage):
             if isinstance(candidate, Candidate) and candidate.path == path:
                 self.env_combo.setCurrentIndex(index)
                 return
-        self.env_combo.addItem(f"{path}  (chosen by you)", Candidate(path, "chosen by you"))
+        self.env_combo.addItem(
+            TEXT["candidate"].format(path=path, origin=origin_text(CHOSEN_BY_YOU)),
+            Candidate(path, CHOSEN_BY_YOU))
         self.env_combo.setCurrentIndex(self.env_combo.count() - 1)
 
     @Slot()
@@ -322,8 +360,8 @@ class HardwarePage(SessionPage):
         if isinstance(outcome, FixOutcome) and outcome.status is FixStatus.DONE:
             self._on_env_selected(self.env_combo.currentIndex())  # inspect it again
             return
-        message = outcome.message if isinstance(outcome, FixOutcome) else str(outcome)
-        hint = outcome.hint if isinstance(outcome, FixOutcome) else ""
+        message = tr_core(outcome.message) if isinstance(outcome, FixOutcome) else str(outcome)
+        hint = tr_core(outcome.hint) if isinstance(outcome, FixOutcome) else ""
         self.env_banner.show_message(Tone.ERROR, message, hint)
         self._update_busy()
 
@@ -336,14 +374,14 @@ class HardwarePage(SessionPage):
         session.choose_environment(None)
         self._inspect_generation += 1
         generation = self._inspect_generation
-        self.env_banner.show_message(Tone.INFO, f"Inspecting {candidate.path} …")
+        self.env_banner.show_message(Tone.INFO, TEXT["inspecting"].format(path=candidate.path))
         self.env_details.setText("")
         self.pip_button.setVisible(False)
         task = BackgroundTask(lambda: session.inspect(candidate.path), self)
         task.finished.connect(lambda env: self._on_inspected(generation, env))
         task.failed.connect(lambda exc: self._on_inspected(generation, exc))
         self._inspect_task = task
-        self._set_busy("Inspecting the Python environment…")
+        self._set_busy(TEXT["inspecting_busy"])
         self.completeChanged.emit()
         task.start()
 
@@ -367,23 +405,21 @@ class HardwarePage(SessionPage):
             tone = Tone.OK if not env.hint else Tone.WARNING
         else:
             tone = Tone.ERROR
-        self.env_banner.show_message(tone, env.summary, env.hint)
+        self.env_banner.show_message(tone, tr_core(env.summary), tr_core(env.hint))
         lines: list[str] = []
         if env.version:
-            lines.append(
-                f"Python {env.version}, {env.bits}-bit ({env.interpreter_tag}, "
-                f"{env.platform_tag}) · pip {env.pip_version or 'missing'} · "
-                f"ninja {'found' if env.ninja else 'missing'}"
-            )
+            lines.append(TEXT["python_line"].format(
+                version=env.version, bits=env.bits, interpreter=env.interpreter_tag,
+                platform=env.platform_tag, pip=env.pip_version or TEXT["missing"],
+                ninja=TEXT["found"] if env.ninja else TEXT["missing"]))
         if env.torch is not None:
             t = env.torch
-            lines.append(
-                f"PyTorch {t.version} · CUDA {t.cuda or 'none (CPU build)'} · "
-                f"architectures: {' '.join(t.arch_list) or 'none'} · "
-                f"C++11 ABI: {'yes' if t.cxx11_abi else 'no'}"
-            )
+            lines.append(TEXT["torch_line"].format(
+                version=t.version, cuda=t.cuda or TEXT["no_cuda"],
+                archs=" ".join(t.arch_list) or TEXT["none"],
+                abi=TEXT["yes"] if t.cxx11_abi else TEXT["no"]))
         if env.detail:
-            lines.append(env.detail)
+            lines.append(tr_core(env.detail))
         self.env_details.setText("\n".join(lines))
 
     # -- busy state --------------------------------------------------------------------------

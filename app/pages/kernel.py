@@ -45,7 +45,7 @@ from build_backend.session import Stage
 from build_backend.toolkits import CudaToolkit, choose_toolkit
 from build_backend.wheels import WheelCandidate
 
-from ..i18n import tr
+from ..i18n import Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
@@ -53,12 +53,18 @@ from .base import SessionPage
 from .kernel_list import COLUMNS, GREY, KernelList
 from .kernel_source import HowToGetBox
 from .kernel_texts import (
-    GO_TO_PREREQUISITES,
-    WSL2_STEPS,
     details_html,
+    go_to_prerequisites,
     machine_text,
     problems_text,
+    wsl2_steps,
 )
+
+TEXT = Texts("KernelPage", {
+    "recommended": "Recommended: {kernel} {version}",
+    "gpu_check": "GPU {index}: {name} ({cc})",
+    "unknown": "unknown",
+})
 
 
 class KernelPage(SessionPage):
@@ -129,7 +135,7 @@ class KernelPage(SessionPage):
         self.wsl_button.clicked.connect(self._explain_wsl2)
         self.wsl_button.setVisible(False)
         # a kernel a missing prerequisite rules out: the way back to that prerequisite's Fix
-        self.prereqs_button = QPushButton(GO_TO_PREREQUISITES)
+        self.prereqs_button = QPushButton(go_to_prerequisites())
         self.prereqs_button.setToolTip(tr("Back to the Prerequisites page, where the Fix buttons "
                                        "are; the kernel list is checked again when you return"))
         self.prereqs_button.clicked.connect(self.go_to_prerequisites)
@@ -294,7 +300,8 @@ class KernelPage(SessionPage):
             for position, gpu in enumerate(usable):
                 cc = gpu.compute_capability
                 assert cc is not None
-                check = QCheckBox(f"GPU {gpu.index}: {gpu.name or 'unknown'} ({cc[0]}.{cc[1]})")
+                check = QCheckBox(TEXT["gpu_check"].format(
+                    index=gpu.index, name=gpu.name or TEXT["unknown"], cc=f"{cc[0]}.{cc[1]}"))
                 check.setChecked(True)
                 check.toggled.connect(lambda on, index=gpu.index: self._on_gpu_toggled(index, on))
                 self._gpu_layout.insertWidget(1 + position, check)
@@ -428,7 +435,8 @@ class KernelPage(SessionPage):
             return
         tone = Tone.OK if pick.verdict.available else Tone.WARNING
         self.pick_banner.show_message(
-            tone, f"Recommended: {pick.recipe.name} {pick.version.label}", pick.why)
+            tone, TEXT["recommended"].format(kernel=pick.recipe.name, version=pick.version.label),
+            tr_core(pick.why))
 
     def _show_problems(self) -> None:
         found = problems_text(self.catalog) if self.catalog is not None else None
@@ -511,7 +519,7 @@ class KernelPage(SessionPage):
 
     @Slot()
     def _explain_wsl2(self) -> None:
-        QMessageBox.information(self, tr("Build in WSL2"), WSL2_STEPS)
+        QMessageBox.information(self, tr("Build in WSL2"), wsl2_steps())
 
 
 __all__ = ["COLUMNS", "GREY", "KernelPage"]

@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
 
 from build_backend.catalog import Recipe, RecipeVersion, Verdict
 
-from .kernel_texts import row_status, version_text
+from ..i18n import N_, tr, tr_core
+from .kernel_texts import reasons_tooltip, row_status, version_text
 
-COLUMNS = ("Kernel", "Version", "Fits this computer?")
+COLUMNS = (N_("Kernel"), N_("Version"), N_("Fits this computer?"))
 ID_ROLE = Qt.ItemDataRole.UserRole
 DESCRIPTION_ROLE = Qt.ItemDataRole.UserRole + 1
 GREY = QColor("#8a8a8a")
@@ -97,7 +98,7 @@ class KernelList(QTreeWidget):
         self._items: dict[str, QTreeWidgetItem] = {}
         self._combos: dict[str, QComboBox] = {}
         self.setColumnCount(len(COLUMNS))
-        self.setHeaderLabels(list(COLUMNS))
+        self.setHeaderLabels([tr(c) for c in COLUMNS])
         self.setRootIsDecorated(False)
         self.setUniformRowHeights(True)
         self.setWordWrap(True)  # a reason in the last column takes two lines
@@ -127,8 +128,9 @@ class KernelList(QTreeWidget):
             item = QTreeWidgetItem(self)
             item.setText(0, recipe.name)
             item.setData(0, ID_ROLE, recipe.id)
-            item.setData(0, DESCRIPTION_ROLE, recipe.description)
-            item.setToolTip(0, f"{recipe.name}: {recipe.description}")
+            description = tr_core(recipe.description)
+            item.setData(0, DESCRIPTION_ROLE, description)
+            item.setToolTip(0, f"{recipe.name}: {description}")
             combo = QComboBox()
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -140,9 +142,9 @@ class KernelList(QTreeWidget):
                 row = combo.count() - 1
                 if not verdict.available:
                     combo.setItemData(row, QBrush(GREY), Qt.ItemDataRole.ForegroundRole)
-                    combo.setItemData(row, "\n".join(verdict.texts), Qt.ItemDataRole.ToolTipRole)
+                    combo.setItemData(row, reasons_tooltip(verdict), Qt.ItemDataRole.ToolTipRole)
                 elif version.notes:
-                    combo.setItemData(row, version.notes, Qt.ItemDataRole.ToolTipRole)
+                    combo.setItemData(row, tr_core(version.notes), Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(combo.findData(shown[recipe.id].label))
             combo.currentIndexChanged.connect(
                 lambda _row, rid=recipe.id: self._on_combo(rid))

@@ -28,16 +28,30 @@ from build_backend.pipeline import SourceMode
 from build_backend.recommend import PREBUILT_SECONDS, HowToGet, how_to_get, minutes_text
 from build_backend.wheels import WheelCandidate
 
-from ..i18n import tr
+from ..i18n import Texts, tr, tr_core
 
 INDENT = 22  # the sub-options under a radio button
+
+TEXT = Texts("KernelPage", {
+    "box": "How to get it",
+    "prebuilt_sure": "A matching prebuilt wheel exists (about {time})",
+    "prebuilt_maybe": "A matching prebuilt wheel may exist (about {time})",
+    "wheel_from": "From {source}",
+    "wheel_from_note": "From {source}. {note}",
+    "build_estimate": "Build from source (est. {time})",
+    "chosen": "Chosen: {path}",
+    "choose_local": "Choose the folder or archive (.tar.gz, .zip) with the source: Folder… or "
+                    "Archive…",
+    "download_from": "From {url} at {ref}",
+    "folder_title": "Choose the folder with the kernel's source",
+})
 
 
 class HowToGetBox(QGroupBox):
     changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("How to get it", parent)
+        super().__init__(TEXT["box"], parent)
         self.how: HowToGet | None = None
         self.source_mode = SourceMode.DOWNLOAD
         self.local_path: Path | None = None
@@ -132,12 +146,12 @@ class HowToGetBox(QGroupBox):
         self.wheel_label.setVisible(wheel is not None)
         if wheel is not None:
             sure = wheel.listed
+            about = tr_core(minutes_text(PREBUILT_SECONDS))
             self.prebuilt_choice.setText(
-                f"A matching prebuilt wheel exists (about {minutes_text(PREBUILT_SECONDS)})"
-                if sure else "A matching prebuilt wheel may exist "
-                f"(about {minutes_text(PREBUILT_SECONDS)})")
-            self.wheel_label.setText(f"From {wheel.source_name}"
-                                     + (f". {wheel.note}" if wheel.note else ""))
+                TEXT["prebuilt_sure" if sure else "prebuilt_maybe"].format(time=about))
+            self.wheel_label.setText(
+                TEXT["wheel_from_note"].format(source=wheel.source_name, note=tr_core(wheel.note))
+                if wheel.note else TEXT["wheel_from"].format(source=wheel.source_name))
             self.wheel_label.setToolTip(f"{wheel.filename}\n{wheel.url}")
             self.prebuilt_choice.setToolTip(f"{wheel.filename}\n{wheel.url}")
             same = previous is not None and previous.prebuilt == wheel
@@ -146,9 +160,9 @@ class HowToGetBox(QGroupBox):
         else:
             self.build_choice.setChecked(True)
         if how is not None:
-            estimate = minutes_text(how.build.seconds)
-            self.build_choice.setText(f"Build from source (est. {estimate})")
-            self.build_choice.setToolTip(how.build.explanation)
+            estimate = tr_core(minutes_text(how.build.seconds))
+            self.build_choice.setText(TEXT["build_estimate"].format(time=estimate))
+            self.build_choice.setToolTip(tr_core(how.build.explanation))
         else:
             self.build_choice.setText(tr("Build from source"))
         self.setEnabled(fits)
@@ -164,13 +178,13 @@ class HowToGetBox(QGroupBox):
         elif prebuilt:
             self.path_label.setText(tr("Not needed: the prebuilt wheel is installed as it is."))
         elif self.source_mode is SourceMode.LOCAL:
-            self.path_label.setText(f"Chosen: {self.local_path}" if self.local_path else
-                                    "Choose the folder or archive (.tar.gz, .zip) with the "
-                                    "source: Folder… or Archive…")
+            self.path_label.setText(TEXT["chosen"].format(path=self.local_path)
+                                    if self.local_path else TEXT["choose_local"])
         else:
             where = recipe.source.url if recipe is not None and recipe.source.url else ""
             ref = version.ref if version is not None else ""
-            self.path_label.setText(f"From {where} at {ref[:12]}" if where else "")
+            self.path_label.setText(TEXT["download_from"].format(url=where, ref=ref[:12])
+                                    if where else "")
 
     # -- what the user does -----------------------------------------------------------------------
 
@@ -193,8 +207,7 @@ class HowToGetBox(QGroupBox):
 
     @Slot()
     def _choose_folder(self) -> None:
-        folder = QFileDialog.getExistingDirectory(self,
-                                                  "Choose the folder with the kernel's source")
+        folder = QFileDialog.getExistingDirectory(self, TEXT["folder_title"])
         if folder:
             self.set_local_path(Path(folder))
 

@@ -1,7 +1,9 @@
 """The Kernel page's words: the machine line, a row's status, the details of one version.
 
 Pure functions of the core's objects (no widgets), so that what the page says can be read in
-one place.
+one place. The page's own sentences are in ``TEXT`` (context ``KernelPage``); the core's
+(every reason why a version does not fit, its hint, the warnings, the recommendation) are
+shown in the user's language with :func:`~app.i18n.tr_core`.
 """
 
 from __future__ import annotations
@@ -12,15 +14,59 @@ from collections.abc import Sequence
 from build_backend.catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict
 from build_backend.toolkits import CudaToolkit
 
-WSL2_STEPS = (
-    "This kernel cannot be built natively on Windows for your GPU, but it builds in WSL2 "
-    "(Linux inside Windows), which uses this PC's GPU.\n\n"
-    "1. Open PowerShell as administrator and run:  wsl --install -d Ubuntu\n"
-    "2. Restart when asked, then open Ubuntu from the Start menu and create a user.\n"
-    "3. Keep the NVIDIA driver of Windows: WSL2 uses it. Do not install a driver inside Ubuntu.\n"
-    "4. Run the Linux version of this wizard inside Ubuntu and choose this kernel there."
-)
-GO_TO_PREREQUISITES = "Fix it on the Prerequisites page…"
+from ..i18n import Texts, tr_core
+
+TEXT = Texts("KernelPage", {
+    "wsl2_steps": (
+        "This kernel cannot be built natively on Windows for your GPU, but it builds in WSL2 "
+        "(Linux inside Windows), which uses this PC's GPU.\n\n"
+        "1. Open PowerShell as administrator and run:  wsl --install -d Ubuntu\n"
+        "2. Restart when asked, then open Ubuntu from the Start menu and create a user.\n"
+        "3. Keep the NVIDIA driver of Windows: WSL2 uses it. Do not install a driver inside "
+        "Ubuntu.\n"
+        "4. Run the Linux version of this wizard inside Ubuntu and choose this kernel there."),
+    "go_to_prerequisites": "Fix it on the Prerequisites page…",
+    "gpu_builds_for_one": "GPU: {names} — builds for architecture {archs}",
+    "gpu_builds_for_many": "GPU: {names} — builds for architectures {archs}",
+    "union": " (the union of the selected GPUs)",
+    "gpu_none_selected": "GPU: none selected",
+    "gpu_none_usable": "GPU: none usable",
+    "unknown": "unknown",
+    "torch_missing": "PyTorch: not installed",
+    "torch": "PyTorch {version}",
+    "torch_cuda": "PyTorch {version} (CUDA {cuda})",
+    "torch_cpu": "PyTorch {version} (CPU-only)",
+    "toolkit": "CUDA toolkit {version} ({root})",
+    "toolkit_failed": "CUDA toolkit: search failed ({error})",
+    "toolkit_none": "CUDA toolkit: none found",
+    "fits": "✔ Fits",
+    "fits_cpu": "✔ Fits (CPU part only)",
+    "not_fit": "✖ {reason}",
+    "not_fit_more": "✖ {reason} (+{more} more)",
+    "recommended": "{version} (recommended)",
+    "broken_one": "{count} broken recipe was left out ({files})",
+    "broken_many": "{count} broken recipes were left out ({files})",
+    "license": "License: {license}",
+    "released": "released {date}",
+    "cpu_only": "Only its CPU part can be built here (see the warnings).",
+    "built_for": "It will be built for {names}.",
+    "built_default": "It will be built for its default architectures.",
+    "fits_here": "✔ Fits this computer. {what}",
+    "not_fit_one": "✖ Does not fit this computer ({count} reason):",
+    "not_fit_many": "✖ Does not fit this computer ({count} reasons):",
+    "way_back": "The Prerequisites page can fix this: “{button}” takes you there; come back "
+                "here when it is done.",
+    "warnings": "⚠ Warnings",
+    "use_wsl2": "<b>Use WSL2:</b> this kernel builds in WSL2 on this PC (see “Use WSL2…”).",
+})
+
+
+def wsl2_steps() -> str:
+    return TEXT["wsl2_steps"]
+
+
+def go_to_prerequisites() -> str:
+    return TEXT["go_to_prerequisites"]
 
 
 def machine_text(machine: Machine, toolkit: CudaToolkit | None, toolkit_error: str) -> str:
@@ -28,49 +74,62 @@ def machine_text(machine: Machine, toolkit: CudaToolkit | None, toolkit_error: s
     parts: list[str] = [machine.os.label]
     gpus = machine.gpus
     if gpus:
-        names = ", ".join(dict.fromkeys(g.name or "unknown" for g in gpus))
+        names = ", ".join(dict.fromkeys(g.name or TEXT["unknown"] for g in gpus))
         archs = ", ".join(sorted({f"{g.compute_capability[0]}.{g.compute_capability[1]}"
                                   for g in gpus if g.compute_capability}))
-        label = "architectures" if "," in archs else "architecture"
-        union = " (the union of the selected GPUs)" if len(gpus) > 1 else ""
-        parts.append(f"GPU: {names} — builds for {label} {archs}{union}")
+        key = "gpu_builds_for_many" if "," in archs else "gpu_builds_for_one"
+        union = TEXT["union"] if len(gpus) > 1 else ""
+        parts.append(TEXT[key].format(names=names, archs=archs) + union)
     elif machine.hardware.usable_gpus:
-        parts.append("GPU: none selected")
+        parts.append(TEXT["gpu_none_selected"])
     else:
-        parts.append("GPU: none usable")
+        parts.append(TEXT["gpu_none_usable"])
     torch = machine.torch
     if torch is None:
-        parts.append("PyTorch: not installed")
+        parts.append(TEXT["torch_missing"])
     else:
-        cuda = "" if "+cu" in torch.version else f" (CUDA {torch.cuda})"
-        parts.append(f"PyTorch {torch.version}" + (cuda if torch.cuda else " (CPU-only)"))
+        if not torch.cuda:
+            parts.append(TEXT["torch_cpu"].format(version=torch.version))
+        elif "+cu" in torch.version:
+            parts.append(TEXT["torch"].format(version=torch.version))
+        else:
+            parts.append(TEXT["torch_cuda"].format(version=torch.version, cuda=torch.cuda))
         if torch.cuda:
             if toolkit is not None:
-                parts.append(f"CUDA toolkit {toolkit.version.text if toolkit.version else '?'}"
-                             f" ({toolkit.root})")
+                parts.append(TEXT["toolkit"].format(
+                    version=toolkit.version.text if toolkit.version else "?", root=toolkit.root))
             elif toolkit_error:
-                parts.append(f"CUDA toolkit: search failed ({toolkit_error})")
+                parts.append(TEXT["toolkit_failed"].format(error=tr_core(toolkit_error)))
             else:
-                parts.append("CUDA toolkit: none found")
+                parts.append(TEXT["toolkit_none"])
     return " · ".join(parts)
 
 
 def row_status(verdict: Verdict) -> tuple[str, str]:
     """The "Fits this computer?" cell and its tooltip."""
     if verdict.available:
-        status = "✔ Fits (CPU part only)" if verdict.cpu_only else "✔ Fits"
-        return status, "\n".join(verdict.warnings) or verdict.summary
+        status = TEXT["fits_cpu"] if verdict.cpu_only else TEXT["fits"]
+        return status, "\n".join(tr_core(w) for w in verdict.warnings) or tr_core(
+            verdict.summary)
     more = len(verdict.reasons) - 1
-    return ("✖ " + verdict.reasons[0].text + (f" (+{more} more)" if more else ""),
-            "\n".join(f"• {r.text}" for r in verdict.reasons))
+    first = tr_core(verdict.reasons[0].text)
+    status = (TEXT["not_fit_more"].format(reason=first, more=more) if more
+              else TEXT["not_fit"].format(reason=first))
+    return status, "\n".join(f"• {tr_core(r.text)}" for r in verdict.reasons)
 
 
 def version_text(version: RecipeVersion, verdict: Verdict, recommended: bool) -> str:
     """A version in the picker: '✖ v2.8.3', 'v2.8.3 (recommended)'. Only a version that fits
     is ever called recommended."""
     mark = "" if verdict.available else "✖ "
-    return mark + version.label + (" (recommended)" if recommended and verdict.available
-                                   else "")
+    label = (TEXT["recommended"].format(version=version.label)
+             if recommended and verdict.available else version.label)
+    return mark + label
+
+
+def reasons_tooltip(verdict: Verdict) -> str:
+    """Why a version does not fit, one reason a line (a version picker's tooltip)."""
+    return "\n".join(tr_core(text) for text in verdict.texts)
 
 
 def problems_text(catalog: Catalog) -> tuple[str, str] | None:
@@ -78,8 +137,9 @@ def problems_text(catalog: Catalog) -> tuple[str, str] | None:
     if not catalog.problems:
         return None
     files = sorted({p.file for p in catalog.problems})
-    return (f"{len(files)} broken recipe{'s were' if len(files) > 1 else ' was'} left out "
-            f"({', '.join(files)})", "\n".join(str(p) for p in catalog.problems))
+    key = "broken_many" if len(files) > 1 else "broken_one"
+    return (TEXT[key].format(count=len(files), files=", ".join(files)),
+            "\n".join(str(p) for p in catalog.problems))
 
 
 def details_html(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
@@ -88,43 +148,42 @@ def details_html(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
     its warnings. ``build_names``: what it will be built for ('sm_90', ...); ``way_back``:
     the button to the Prerequisites page is there."""
     e = html.escape
-    out = [f"<b>{e(recipe.name)} {e(version.label)}</b> — {e(recipe.description)}"]
-    facts = [f"License: {e(recipe.license)}"]
+    out = [f"<b>{e(recipe.name)} {e(version.label)}</b> — "
+           f"{e(tr_core(recipe.description))}"]
+    facts = [e(TEXT["license"].format(license=recipe.license))]
     if recipe.homepage:
         facts.append(f'<a href="{e(recipe.homepage)}">{e(recipe.homepage)}</a>')
     if version.released:
-        facts.append(f"released {e(version.released)}")
+        facts.append(e(TEXT["released"].format(date=version.released)))
     out.append("<br>" + " · ".join(facts))
     if version.notes:
-        out.append(f"<br><i>{e(version.notes)}</i>")
+        out.append(f"<br><i>{e(tr_core(version.notes))}</i>")
     if verdict.available:
         if verdict.cpu_only:
-            what = "Only its CPU part can be built here (see the warnings)."
+            what = TEXT["cpu_only"]
         else:
-            what = (f"It will be built for {', '.join(build_names)}." if build_names
-                    else "It will be built for its default architectures.")
-        out.append(f"<p style='color:#1d6b32'>✔ Fits this computer. {e(what)}</p>")
+            what = (TEXT["built_for"].format(names=", ".join(build_names)) if build_names
+                    else TEXT["built_default"])
+        out.append(f"<p style='color:#1d6b32'>{e(TEXT['fits_here'].format(what=what))}</p>")
     else:
         count = len(verdict.reasons)
-        out.append(f"<p style='color:#a11d1d'><b>✖ Does not fit this computer "
-                   f"({count} reason{'s' if count > 1 else ''}):</b></p><ul>")
+        heading = TEXT["not_fit_many" if count > 1 else "not_fit_one"].format(count=count)
+        out.append(f"<p style='color:#a11d1d'><b>{e(heading)}</b></p><ul>")
         for reason in verdict.reasons:
-            hint = f"<br><span style='color:#555'>→ {e(reason.hint)}</span>" \
+            hint = f"<br><span style='color:#555'>→ {e(tr_core(reason.hint))}</span>" \
                 if reason.hint else ""
-            out.append(f"<li>{e(reason.text)}{hint}</li>")
+            out.append(f"<li>{e(tr_core(reason.text))}{hint}</li>")
         out.append("</ul>")
         if way_back and any(r.fix_check for r in verdict.reasons):
-            out.append(f"<p>The Prerequisites page can fix this: “{e(GO_TO_PREREQUISITES)}” "
-                       "takes you there; come back here when it is done.</p>")
+            out.append(f"<p>{e(TEXT['way_back'].format(button=go_to_prerequisites()))}</p>")
     if verdict.warnings:
-        out.append("<p style='color:#8a5a00'><b>⚠ Warnings</b></p><ul>")
-        out += [f"<li>{e(w)}</li>" for w in verdict.warnings]
+        out.append(f"<p style='color:#8a5a00'><b>{e(TEXT['warnings'])}</b></p><ul>")
+        out += [f"<li>{e(tr_core(w))}</li>" for w in verdict.warnings]
         out.append("</ul>")
     if verdict.alternative == "wsl2":
-        out.append("<p><b>Use WSL2:</b> this kernel builds in WSL2 on this PC "
-                   "(see “Use WSL2…”).</p>")
+        out.append(f"<p>{TEXT['use_wsl2']}</p>")
     return "".join(out)
 
 
-__all__ = ["GO_TO_PREREQUISITES", "WSL2_STEPS", "details_html", "machine_text",
-           "problems_text", "row_status", "version_text"]
+__all__ = ["TEXT", "details_html", "go_to_prerequisites", "machine_text", "problems_text",
+           "reasons_tooltip", "row_status", "version_text", "wsl2_steps"]

@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QLabel, QRadioButton
 
-from ..i18n import N_, Texts, tr
+from ..i18n import N_, Texts, tr, tr_core
 from ..workers import BackgroundTask
 from .base import SessionPage
 
@@ -41,6 +41,7 @@ TEXT = Texts("Welcome", {
     "nothing_tip": "Nothing has been installed by this wizard yet. Once a kernel is installed "
                    "and verified, come back here after driver or PyTorch updates to check it "
                    "again.",
+    "since": "Since the last start:",
 })
 
 
@@ -87,11 +88,13 @@ class WelcomePage(SessionPage):
 
     @Slot(object)
     def _on_recovered(self, result: object) -> None:
-        notices = [str(n) for n in result] if isinstance(result, list) else [str(result)]
+        items = result if isinstance(result, list) else [result]
+        # a notice the core made (a translatable sentence) is kept as it is
+        notices = [n if isinstance(n, str) else str(n) for n in items]
         self.recovery_notices = [n for n in notices if n]
         if self.recovery_notices:
-            self.recovery.setText("<b>Since the last start:</b><br>" + "<br>".join(
-                html.escape(n) for n in self.recovery_notices))
+            self.recovery.setText(f"<b>{html.escape(TEXT['since'])}</b><br>" + "<br>".join(
+                html.escape(tr_core(n)) for n in self.recovery_notices))
             self.recovery.setVisible(True)
         self._show_installs()
         self.completeChanged.emit()

@@ -9,6 +9,7 @@ from enum import Enum
 from ..advice import choose_python, prerequisite_fix
 from ..environment import EnvStatus, PythonEnv, TorchInfo
 from ..hardware import GpuInfo, HardwareReport, NvmlState, arch_name
+from ..words import N_, join, msg
 from .model import (
     CC,
     GIB,
@@ -22,6 +23,7 @@ from .model import (
     _and,
     _or,
     cc_text,
+    data_text,
     parse_cc,
     parse_version,
     ver_text,
@@ -160,10 +162,15 @@ class Verdict:
     @property
     def summary(self) -> str:
         if self.available:
-            return "Fits this computer (CPU part only)." if self.cpu_only else "Fits this computer."
+            return (N_("Fits this computer (CPU part only).") if self.cpu_only
+                    else N_("Fits this computer."))
         more = len(self.reasons) - 1
-        return self.reasons[0].text + (f" (and {more} more reason{'s' if more > 1 else ''})"
-                                       if more else "")
+        first = self.reasons[0].text
+        if not more:
+            return first
+        if more == 1:
+            return msg("{reason} (and {more} more reason)", reason=first, more=more)
+        return msg("{reason} (and {more} more reasons)", reason=first, more=more)
 
 
 def arch_list(source: Machine | Iterable[GpuInfo]) -> list[str]:
@@ -224,9 +231,22 @@ def select_targets(
     return ArchSelection(knob, gpu_archs, chosen, values, unserved)
 
 
-def _gpu_label(gpu: GpuInfo, several: bool) -> str:
-    name = gpu.name or "unknown NVIDIA GPU"
-    return f"GPU {gpu.index} ({name})" if several else f"Your {name}"
+def _gpu_label(gpu: GpuInfo, several: bool, start: bool = True) -> str:
+    """'GPU 1 (NVIDIA A100)' among several; 'Your NVIDIA A100' ('your …' inside a sentence)."""
+    name = gpu.name or msg("unknown NVIDIA GPU")
+    if several:
+        return msg("GPU {index} ({name})", index=gpu.index, name=name)
+    return msg("Your {name}", name=name) if start else msg("your {name}", name=name)
+
+
+def _gpu_part(name: str, cpu_fallback: bool, start: bool = False) -> str:
+    """The kernel a GPU build is about: the kernel, or "the probe's GPU part" for a kernel with
+    a CPU fallback (``start``: at the start of a sentence)."""
+    if not cpu_fallback:
+        return name
+    if start:
+        return msg("The {name}'s GPU part", name=name)
+    return msg("the {name}'s GPU part", name=name)
 
 
 def _cuda_needs(
@@ -238,10 +258,12 @@ def _cuda_needs(
         needs.append((req.min_cuda, ""))
     for t in selection.targets:
         if t.min_cuda is not None:
-            needs.append((t.min_cuda, f" for {arch_name(t.cc)} ({t.name})"))
+            needs.append((t.min_cuda, msg(" for {arch} ({target})", arch=arch_name(t.cc),
+                                          target=t.name)))
     for cc in ccs:
         if cc in req.min_cuda_per_arch:
-            needs.append((req.min_cuda_per_arch[cc], f" for {arch_name(cc)} (cc {cc_text(cc)})"))
+            needs.append((req.min_cuda_per_arch[cc],
+                           msg(" for {arch} (cc {cc})", arch=arch_name(cc), cc=cc_text(cc))))
     return needs
 
 
@@ -273,15 +295,15 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     name = recipe.name
     # a recipe with a CPU fallback (the probe) still fits without a GPU build: what a GPU
     # build needs is said of its GPU part, never of the kernel that is shown as fitting
-    gpu_name = f"the {name}'s GPU part" if req.cpu_fallback else name
+    gpu_name = _gpu_part(name, req.cpu_fallback)
 
     # -- operating system ---------------------------------------------------------------------
     if machine.os not in req.os:
         reasons.append(Reason(
             ReasonKind.OS,
-            f"{name} runs on {_or(o.label for o in req.os)} only; this computer runs "
-            f"{machine.os.label}.",
-            "Use a Linux machine (WSL2 counts)." if OsName.LINUX in req.os else "",
+            msg("{name} runs on {systems} only; this computer runs {system}.", name=name,
+                systems=_or(o.label for o in req.os), system=machine.os.label),
+            N_("Use a Linux machine (WSL2 counts).") if OsName.LINUX in req.os else "",
         ))
 
     # -- GPUs ---------------------------------------------------------------------------------
@@ -289,18 +311,19 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                   if g.compute_capability is None
                   and (machine.selected is None or g.index in machine.selected)]
     for g in unreadable:
-        warnings.append(f"The compute capability of GPU {g.index} could not be read; it is "
-                        "left out.")
+        warnings.append(msg("The compute capability of GPU {index} could not be read; it is "
+                            "left out.", index=g.index))
     if not gpus:
         state = machine.hardware.state
         if state is NvmlState.OK and machine.hardware.usable_gpus:
-            text = "No GPU is selected."
-            hint = "Select at least one GPU."
+            text = N_("No GPU is selected.")
+            hint = N_("Select at least one GPU.")
         else:
-            text = "No NVIDIA GPU detected."
+            text = N_("No NVIDIA GPU detected.")
             if state not in (NvmlState.OK, NvmlState.NO_GPU) and machine.hardware.message:
-                text = f"No NVIDIA GPU detected: {machine.hardware.message}"
-            hint = machine.hardware.hint or "This kernel needs an NVIDIA GPU."
+                text = msg("No NVIDIA GPU detected: {problem}",
+                           problem=data_text(machine.hardware.message))
+            hint = machine.hardware.hint or N_("This kernel needs an NVIDIA GPU.")
         gpu_reasons.append(Reason(ReasonKind.NO_GPU, text, hint))
     fitting = [g for g in gpus if g.compute_capability is not None
                and req.cc_ok(g.compute_capability)]
@@ -308,13 +331,14 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         cc = g.compute_capability
         assert cc is not None  # machine.gpus only holds GPUs with a known cc
         if not req.cc_ok(cc):
-            hint = ("Deselect this GPU to build for the others." if several and fitting
-                    else "Choose a kernel that supports this GPU (the probe kernel runs on "
-                    "any).")
+            hint = (N_("Deselect this GPU to build for the others.") if several and fitting
+                    else N_("Choose a kernel that supports this GPU (the probe kernel runs on "
+                            "any)."))
             gpu_reasons.append(Reason(
                 ReasonKind.GPU_UNSUPPORTED,
-                f"{_gpu_label(g, several)} is {g.arch} (cc {cc_text(cc)}); {gpu_name} needs "
-                f"{req.describe_gpus()}.",
+                msg("{gpu} is {arch} (cc {cc}); {kernel} needs {gpus}.",
+                    gpu=_gpu_label(g, several), arch=g.arch, cc=cc_text(cc), kernel=gpu_name,
+                    gpus=req.describe_gpus()),
                 hint,
             ))
     version_targets = recipe.targets_for(version)
@@ -326,13 +350,14 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                 continue
             newer = [v for v in recipe.versions
                      if any(t.serves(cc) for t in recipe.targets_for(v))]
-            hint = f"Choose version {newer[0].label} or newer." if newer else ""
-            built = _and(t.name for t in version_targets) or "no GPU code"
+            hint = (msg("Choose version {version} or newer.", version=newer[0].label)
+                    if newer else "")
+            built = _and(t.name for t in version_targets) or msg("no GPU code")
             gpu_reasons.append(Reason(
                 ReasonKind.VERSION_LACKS_ARCH,
-                f"{name} {version.label} builds code only for {built}, which "
-                f"{_gpu_label(g, several).replace('Your ', 'your ')} ({g.arch}, "
-                f"cc {cc_text(cc)}) cannot run.",
+                msg("{name} {version} builds code only for {targets}, which {gpu} ({arch}, "
+                    "cc {cc}) cannot run.", name=name, version=version.label, targets=built,
+                    gpu=_gpu_label(g, several, start=False), arch=g.arch, cc=cc_text(cc)),
                 hint,
             ))
     for block in req.blocked:
@@ -341,12 +366,13 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         hit = [g for g in fitting if g.compute_capability in block.archs]
         if not hit:
             continue
-        text = (f"{name} cannot be built natively on {machine.os.label} for {block.label}: "
-                f"{block.reason}.")
+        text = msg("{name} cannot be built natively on {system} for {target}: {reason}.",
+                   name=name, system=machine.os.label, target=data_text(block.label),
+                   reason=data_text(block.reason))
         hint = ""
         if block.alternative == "wsl2":
-            text += " Use WSL2 (the wizard can build there)."
-            hint = "Run the wizard inside WSL2 (Ubuntu) on this PC and build there."
+            text = join([text, N_("Use WSL2 (the wizard can build there).")])
+            hint = N_("Run the wizard inside WSL2 (Ubuntu) on this PC and build there.")
             alternative = "wsl2"
         gpu_reasons.append(Reason(ReasonKind.NATIVE_BUILD_BLOCKED, text, hint))
 
@@ -356,25 +382,27 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     count_bad = (req.gpu_counts and count not in req.gpu_counts) or count < req.min_gpus
     if count_bad and (req.min_gpus > 1 or req.gpu_counts):
         wanted = (_or(str(n) for n in req.gpu_counts) if req.gpu_counts
-                  else f"at least {req.min_gpus}")
-        link = " connected with NVLink" if req.nvlink else ""
-        have = f"this machine has {total}" if count == total else (
-            f"{count} of this machine's {total} are selected")
+                  else msg("at least {count}", count=req.min_gpus))
+        have = msg("this machine has {total}", total=total) if count == total else msg(
+            "{count} of this machine's {total} are selected", count=count, total=total)
         reasons.append(Reason(
             ReasonKind.GPU_COUNT,
-            f"{name} needs {wanted} GPUs{link}; {have}.",
-            "Select a matching number of GPUs." if total >= max(req.min_gpus, 1) and count != total
-            else "",
+            msg("{name} needs {wanted} GPUs connected with NVLink; {have}.", name=name,
+                wanted=wanted, have=have) if req.nvlink else
+            msg("{name} needs {wanted} GPUs; {have}.", name=name, wanted=wanted, have=have),
+            N_("Select a matching number of GPUs.")
+            if total >= max(req.min_gpus, 1) and count != total else "",
         ))
     elif req.nvlink and count >= 2:
         if machine.nvlink is False:
             reasons.append(Reason(
                 ReasonKind.NVLINK,
-                f"{name} needs the GPUs connected with NVLink; the selected GPUs are not.",
+                msg("{name} needs the GPUs connected with NVLink; the selected GPUs are not.",
+                    name=name),
             ))
         elif machine.nvlink is None:
-            warnings.append(f"Whether the GPUs are connected with NVLink could not be checked; "
-                            f"{name} needs NVLink.")
+            warnings.append(msg("Whether the GPUs are connected with NVLink could not be "
+                                "checked; {name} needs NVLink.", name=name))
 
     reasons.extend(library_reasons(recipe, version, machine.env))
 
@@ -383,9 +411,9 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         broken = machine.env.status is EnvStatus.TORCH_BROKEN
         reasons.append(Reason(
             ReasonKind.NO_TORCH,
-            "PyTorch is installed in this Python but fails to import." if broken
-            else "PyTorch is not installed in this Python.",
-            "Install PyTorch into this Python: " + prerequisite_fix("python-env") + ".",
+            N_("PyTorch is installed in this Python but fails to import.") if broken
+            else N_("PyTorch is not installed in this Python."),
+            msg("Install PyTorch into this Python: {fix}.", fix=prerequisite_fix("python-env")),
             fix_check="python-env",
         ))
     else:
@@ -393,20 +421,20 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         if req.min_torch is not None and torch_v is not None and torch_v < req.min_torch:
             reasons.append(Reason(
                 ReasonKind.TORCH_TOO_OLD,
-                f"{name} needs PyTorch {ver_text(req.min_torch)} or newer; this Python has "
-                f"PyTorch {torch.version}.",
-                f"Install PyTorch {ver_text(req.min_torch)} or newer.",
+                msg("{name} needs PyTorch {need} or newer; this Python has PyTorch {have}.",
+                    name=name, need=ver_text(req.min_torch), have=torch.version),
+                msg("Install PyTorch {need} or newer.", need=ver_text(req.min_torch)),
             ))
         if torch.cuda is None:
             gpu_reasons.append(Reason(
                 ReasonKind.TORCH_CPU_ONLY,
-                f"PyTorch is a CPU-only build ({torch.version}); {gpu_name} needs a CUDA build of "
-                "PyTorch.",
+                msg("PyTorch is a CPU-only build ({version}); {kernel} needs a CUDA build of "
+                    "PyTorch.", version=torch.version, kernel=gpu_name),
                 # without a GPU, the Fix installs the CPU build: it cannot help here
-                "Install a CUDA build of PyTorch into this Python: "
-                + prerequisite_fix("python-env") + "." if machine.hardware.usable_gpus else
-                "A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and "
-                "its driver.",
+                msg("Install a CUDA build of PyTorch into this Python: {fix}.",
+                    fix=prerequisite_fix("python-env")) if machine.hardware.usable_gpus else
+                N_("A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and "
+                   "its driver."),
                 fix_check="python-env" if machine.hardware.usable_gpus else "",
             ))
 
@@ -420,11 +448,11 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
             cuda_ok_for_build = False
             gpu_reasons.append(Reason(
                 ReasonKind.TOOLKIT_MISMATCH,
-                f"The selected CUDA toolkit {cc_text(toolkit)} does not match the CUDA "
-                f"{cc_text(torch_cuda)} that PyTorch was built with: the major versions must "
-                "be the same to build extensions.",
-                f"Choose a CUDA {torch_cuda[0]}.x toolkit, or a PyTorch built for CUDA "
-                f"{toolkit[0]}.",
+                msg("The selected CUDA toolkit {toolkit} does not match the CUDA {torch_cuda} "
+                    "that PyTorch was built with: the major versions must be the same to build "
+                    "extensions.", toolkit=cc_text(toolkit), torch_cuda=cc_text(torch_cuda)),
+                msg("Choose a CUDA {major}.x toolkit, or a PyTorch built for CUDA "
+                    "{toolkit_major}.", major=torch_cuda[0], toolkit_major=toolkit[0]),
             ))
         if strictest is not None:
             need, why = strictest
@@ -433,57 +461,65 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                     cuda_ok_for_build = False
                     gpu_reasons.append(Reason(
                         ReasonKind.CUDA_TOO_OLD,
-                        f"{_cap(gpu_name)} needs CUDA {ver_text(need)} or newer{why}; the "
-                        f"selected toolkit is {cc_text(toolkit)}.",
-                        f"Install CUDA {ver_text(need)} or newer (with a PyTorch built for the "
-                        "same CUDA major version).",
+                        msg("{kernel} needs CUDA {need} or newer{why}; the selected toolkit is "
+                            "{toolkit}.", kernel=_gpu_part(name, req.cpu_fallback, start=True),
+                            need=ver_text(need), why=why, toolkit=cc_text(toolkit)),
+                        msg("Install CUDA {need} or newer (with a PyTorch built for the same "
+                            "CUDA major version).", need=ver_text(need)),
                     ))
             elif torch_cuda[0] < need[0]:
                 cuda_ok_for_build = False
                 gpu_reasons.append(Reason(
                     ReasonKind.CUDA_TOO_OLD,
-                    f"{_cap(gpu_name)} needs CUDA {ver_text(need)} or newer{why}; PyTorch here "
-                    f"is built for CUDA {cc_text(torch_cuda)}, and the toolkit must have the same "
-                    "major version as PyTorch's.",
-                    f"Install a PyTorch built for CUDA {ver_text(need)} or newer.",
+                    msg("{kernel} needs CUDA {need} or newer{why}; PyTorch here is built for "
+                        "CUDA {torch_cuda}, and the toolkit must have the same major version as "
+                        "PyTorch's.", kernel=_gpu_part(name, req.cpu_fallback, start=True),
+                        need=ver_text(need), why=why, torch_cuda=cc_text(torch_cuda)),
+                    msg("Install a PyTorch built for CUDA {need} or newer.",
+                        need=ver_text(need)),
                 ))
             else:
-                warnings.append(
-                    f"No CUDA toolkit is selected yet: building {gpu_name} needs CUDA "
-                    f"{ver_text(need)} or newer{why}, version {torch_cuda[0]}.x to match "
-                    "PyTorch.")
+                warnings.append(msg(
+                    "No CUDA toolkit is selected yet: building {kernel} needs CUDA {need} or "
+                    "newer{why}, version {major}.x to match PyTorch.", kernel=gpu_name,
+                    need=ver_text(need), why=why, major=torch_cuda[0]))
         elif toolkit is None:
-            warnings.append(f"No CUDA toolkit is selected yet: building {gpu_name} needs one "
-                            f"of version {torch_cuda[0]}.x to match PyTorch.")
+            warnings.append(msg("No CUDA toolkit is selected yet: building {kernel} needs one "
+                                "of version {major}.x to match PyTorch.", kernel=gpu_name,
+                                major=torch_cuda[0]))
         if (machine.os is OsName.WINDOWS and toolkit is not None and toolkit < (12, 4)
                 and cuda_ok_for_build):
-            warnings.append(f"CUDA {cc_text(toolkit)} is older than 12.4: current Visual Studio "
-                            "2022 C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.")
+            warnings.append(msg("CUDA {toolkit} is older than 12.4: current Visual Studio 2022 "
+                                "C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.",
+                                toolkit=cc_text(toolkit)))
         driver = machine.hardware.cuda_driver_version
         if gpus and driver is not None and torch_cuda[0] > driver[0]:
-            warnings.append(f"The NVIDIA driver supports CUDA up to {cc_text(driver)}, but "
-                            f"PyTorch here uses CUDA {cc_text(torch_cuda)}: update the driver "
-                            "before the kernel can run.")
+            warnings.append(msg("The NVIDIA driver supports CUDA up to {driver}, but PyTorch "
+                                "here uses CUDA {torch_cuda}: update the driver before the "
+                                "kernel can run.", driver=cc_text(driver),
+                                torch_cuda=cc_text(torch_cuda)))
 
     # -- Python -------------------------------------------------------------------------------
     py = machine.python
     if py is None:
-        reasons.append(Reason(ReasonKind.PYTHON, "The target Python could not be inspected.",
-                              f"Use a working Python: {choose_python()}."))
+        reasons.append(Reason(ReasonKind.PYTHON, N_("The target Python could not be inspected."),
+                              msg("Use a working Python: {where}.", where=choose_python())))
     else:
         if req.min_python is not None and py < req.min_python:
             reasons.append(Reason(
                 ReasonKind.PYTHON,
-                f"{name} {version.label} needs Python {ver_text(req.min_python)} or newer; the "
-                f"target Python is {ver_text(py)}.",
-                "Choose an environment with a newer Python.",
+                msg("{name} {version} needs Python {need} or newer; the target Python is "
+                    "{have}.", name=name, version=version.label, need=ver_text(req.min_python),
+                    have=ver_text(py)),
+                N_("Choose an environment with a newer Python."),
             ))
         if req.max_python is not None and py > req.max_python:
             reasons.append(Reason(
                 ReasonKind.PYTHON,
-                f"{name} {version.label} supports Python up to {ver_text(req.max_python)}; the "
-                f"target Python is {ver_text(py)}.",
-                "Choose an environment with an older Python.",
+                msg("{name} {version} supports Python up to {most}; the target Python is "
+                    "{have}.", name=name, version=version.label, most=ver_text(req.max_python),
+                    have=ver_text(py)),
+                N_("Choose an environment with an older Python."),
             ))
 
     # -- collect ------------------------------------------------------------------------------
@@ -491,14 +527,15 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     if req.cpu_fallback and gpu_reasons:
         cpu_only = True
         for r in gpu_reasons:
-            warnings.append(f"{r.text} Only the {name}'s CPU part is built here.")
+            warnings.append(msg("{reason} Only the {name}'s CPU part is built here.",
+                                reason=r.text, name=name))
     else:
         order = list(ReasonKind)
         reasons = sorted(reasons + gpu_reasons, key=lambda r: order.index(r.kind))
     if machine.os in req.os_warnings and machine.os in req.os:
-        warnings.append(req.os_warnings[machine.os])
+        warnings.append(data_text(req.os_warnings[machine.os]))
     for item in req.unchecked:
-        warnings.append(f"Not checked by the wizard: {item}.")
+        warnings.append(msg("Not checked by the wizard: {item}.", item=data_text(item)))
     return Verdict(
         recipe_id=recipe.id,
         version=version.label,
@@ -537,32 +574,34 @@ def library_reasons(recipe: Recipe, version: RecipeVersion, env: PythonEnv) -> l
         if env.nccl is None:
             found.append(Reason(
                 ReasonKind.LIBRARY,
-                f"{name} needs NCCL {wanted} or newer in the target Python; none was found "
-                f"there.",
-                f"Install it: {fix}",
+                msg("{name} needs NCCL {wanted} or newer in the target Python; none was found "
+                    "there.", name=name, wanted=wanted),
+                msg("Install it: {command}", command=fix),
             ))
         elif have is not None and have < min_nccl:
-            where = ("PyTorch's" if env.nccl_source == "torch"
-                     else f"the {env.nccl_source} package's")
+            text = (msg("{name} needs NCCL {wanted} or newer; PyTorch's NCCL here is {have}.",
+                        name=name, wanted=wanted, have=env.nccl)
+                    if env.nccl_source == "torch" else
+                    msg("{name} needs NCCL {wanted} or newer; the {package} package's NCCL here "
+                        "is {have}.", name=name, wanted=wanted, package=env.nccl_source,
+                        have=env.nccl))
             found.append(Reason(
                 ReasonKind.LIBRARY,
-                f"{name} needs NCCL {wanted} or newer; {where} NCCL here is {env.nccl}.",
-                f"Install a newer NCCL next to PyTorch: {fix} (or choose another version of "
-                f"{recipe.name}).",
+                text,
+                msg("Install a newer NCCL next to PyTorch: {command} (or choose another "
+                    "version of {kernel}).", command=fix, kernel=recipe.name),
             ))
     if nvshmem and env.nvshmem is None:
         pkg = f"nvidia-nvshmem-{_cuda_suffix(env)}"
         found.append(Reason(
             ReasonKind.LIBRARY,
-            f"{name} needs NVSHMEM in the target Python; it is not installed there.",
-            f'Install it: "{python}" -m pip install {pkg} --no-deps (or choose a version of '
-            f"{recipe.name} that builds without NVSHMEM).",
+            msg("{name} needs NVSHMEM in the target Python; it is not installed there.",
+                name=name),
+            msg("Install it: {command} (or choose a version of {kernel} that builds without "
+                "NVSHMEM).", command=f'"{python}" -m pip install {pkg} --no-deps',
+                kernel=recipe.name),
         ))
     return found
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _torch_version(torch: TorchInfo) -> Ver | None:

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 
 from ..errors import RecipeError
 from ..hardware import arch_name
+from ..words import Msg, msg
 
 SCHEMA_VERSION = 1
 GIB = 1024**3
@@ -147,12 +148,14 @@ class Requirements:
 
     def describe_gpus(self) -> str:
         if self.gpu_text:
-            return self.gpu_text
+            return data_text(self.gpu_text)
         if self.supported_cc:
-            return "a GPU with compute capability " + _or(cc_text(c) for c in self.supported_cc)
+            return msg("a GPU with compute capability {ccs}",
+                       ccs=_or(cc_text(c) for c in self.supported_cc))
         if self.min_cc is not None:
-            return f"{arch_name(self.min_cc)} (cc {cc_text(self.min_cc)}) or newer"
-        return "an NVIDIA GPU"
+            return msg("{arch} (cc {cc}) or newer", arch=arch_name(self.min_cc),
+                       cc=cc_text(self.min_cc))
+        return msg("an NVIDIA GPU")
 
 
 @dataclass(frozen=True)
@@ -425,18 +428,25 @@ def ver_text(v: Ver) -> str:
     return ".".join(str(p) for p in v)
 
 
+def data_text(text: str) -> str:
+    """A sentence from a recipe file (a GPU description, a reason, a warning) as a sentence a
+    front end translates (``scripts/translations.py`` collects the recipes' user-visible
+    fields), so that it is translated also where it is a value in another sentence."""
+    return text if isinstance(text, Msg) or not text else Msg(text)
+
+
 def _or(items: Iterable[str]) -> str:
     """'a', 'a or b', 'a, b or c'."""
     seq = list(items)
     if len(seq) <= 1:
         return "".join(seq)
-    return ", ".join(seq[:-1]) + " or " + seq[-1]
+    return msg("{items} or {last}", items=", ".join(seq[:-1]), last=seq[-1])
 
 
 def _and(items: Iterable[str]) -> str:
     seq = list(items)
     if len(seq) <= 1:
         return "".join(seq)
-    return ", ".join(seq[:-1]) + " and " + seq[-1]
+    return msg("{items} and {last}", items=", ".join(seq[:-1]), last=seq[-1])
 
 
