@@ -348,52 +348,157 @@
   <context>
     <name>Hardware</name>
     <message>
-      <location filename="../../app/pages/hardware.py" line="43" />
+      <location filename="../../app/pages/hardware.py" line="65" />
+      <source>CPU: {cores} cores</source>
+      <translation>CPU：{cores} 个核心</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="66" />
+      <source>CPU: {cores} cores ({physical} physical)</source>
+      <translation>CPU：{cores} 个核心（{physical} 个物理核心）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="49" />
       <source>Choose the Python program of the environment</source>
       <translation>选择该环境的 Python 程序</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="42" />
+      <location filename="../../app/pages/hardware.py" line="73" />
+      <source>Detecting GPUs and Python environments…</source>
+      <translation>正在检测 GPU 和 Python 环境…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="48" />
       <source>Disk: {free} free for builds (in {folder})</source>
       <translation>磁盘：{free} 可用于编译（位于 {folder}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="46" />
+      <location filename="../../app/pages/hardware.py" line="68" />
+      <source>Found the Python of {apps}. Choose the program you want the kernel in: it goes into that program's own Python.</source>
+      <translation>找到了以下程序的 Python：{apps}。请选择要安装内核的程序：内核会装进该程序自己的 Python。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="64" />
+      <source>GPU links: {links}</source>
+      <translation>GPU 互连：{links}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="72" />
+      <source>Inspecting the Python environment…</source>
+      <translation>正在检查 Python 环境…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="71" />
+      <source>Inspecting {path} …</source>
+      <translation>正在检查 {path} …</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="52" />
       <source>Install pip</source>
       <translation>安装 pip</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="49" />
+      <location filename="../../app/pages/hardware.py" line="55" />
       <source>Install pip?</source>
       <translation>安装 pip？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="48" />
+      <location filename="../../app/pages/hardware.py" line="54" />
       <source>Installing pip into {python}…</source>
       <translation>正在把 pip 安装到 {python}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="52" />
+      <location filename="../../app/pages/hardware.py" line="63" />
+      <source>NVIDIA driver {version} — supports CUDA up to {cuda}</source>
+      <translation>NVIDIA 驱动 {version} — 最高支持 CUDA {cuda}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="58" />
       <source>Not now</source>
       <translation>暂不</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="45" />
+      <location filename="../../app/pages/hardware.py" line="61" />
+      <source>OK</source>
+      <translation>正常</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="78" />
+      <source>PyTorch {version} · CUDA {cuda} · architectures: {archs} · C++11 ABI: {abi}</source>
+      <translation>PyTorch {version} · CUDA {cuda} · 架构：{archs} · C++11 ABI：{abi}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="51" />
       <source>Python programs (python python3 python3.*);;All files (*)</source>
       <translation>Python 程序 (python python3 python3.*);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="44" />
+      <location filename="../../app/pages/hardware.py" line="50" />
       <source>Python programs (python.exe pythonw.exe);;All files (*)</source>
       <translation>Python 程序 (python.exe pythonw.exe);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="47" />
+      <location filename="../../app/pages/hardware.py" line="74" />
+      <source>Python {version}, {bits}-bit ({interpreter}, {platform}) · pip {pip} · ninja {ninja}</source>
+      <translation>Python {version}，{bits} 位（{interpreter}，{platform}）· pip {pip} · ninja {ninja}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="53" />
       <source>Python's own installer of pip (ensurepip); nothing is downloaded</source>
       <translation>使用 Python 自带的 pip 安装器（ensurepip）；无需下载</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="50" />
+      <location filename="../../app/pages/hardware.py" line="67" />
+      <source>RAM: {available} available of {total}</source>
+      <translation>内存：共 {total}，可用 {available}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="77" />
+      <source>found</source>
+      <translation>已找到</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="76" />
+      <source>missing</source>
+      <translation>缺失</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="82" />
+      <source>no</source>
+      <translation>否</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="80" />
+      <source>none</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="79" />
+      <source>none (CPU build)</source>
+      <translation>无（CPU 版本）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="60" />
+      <source>unknown</source>
+      <translation>未知</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="81" />
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="62" />
+      <source>{cc} (sm_{sm})</source>
+      <translation>{cc}（sm_{sm}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="59" />
+      <source>{count} GPU(s) did not answer every question; see Status.</source>
+      <translation>有 {count} 个 GPU 未能回答全部查询；请查看“状态”一栏。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="56" />
       <source>{description}
 
 This will run:
@@ -402,6 +507,249 @@ This will run:
 
 将要运行：
     {command}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="70" />
+      <source>{path}  ({origin})</source>
+      <translation>{path}  （{origin}）</translation>
+    </message>
+  </context>
+  <context>
+    <name>KernelPage</name>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="31" />
+      <source> (the union of the selected GPUs)</source>
+      <translation>（所选 GPU 架构的合集）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="60" />
+      <source>&lt;b&gt;Use WSL2:&lt;/b&gt; this kernel builds in WSL2 on this PC (see “Use WSL2…”).</source>
+      <translation>&lt;b&gt;使用 WSL2：&lt;/b&gt;这个内核可以在这台电脑的 WSL2 中编译（见“使用 WSL2…”）。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="37" />
+      <source>A matching prebuilt wheel exists (about {time})</source>
+      <translation>有匹配的预编译 wheel（约 {time}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="38" />
+      <source>A matching prebuilt wheel may exist (about {time})</source>
+      <translation>可能有匹配的预编译 wheel（约 {time}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="41" />
+      <source>Build from source (est. {time})</source>
+      <translation>从源码编译（预计 {time}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="39" />
+      <source>CUDA toolkit {version} ({root})</source>
+      <translation>CUDA 工具包 {version}（{root}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="41" />
+      <source>CUDA toolkit: none found</source>
+      <translation>CUDA 工具包：未找到</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="40" />
+      <source>CUDA toolkit: search failed ({error})</source>
+      <translation>CUDA 工具包：查找失败（{error}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="43" />
+      <source>Choose the folder or archive (.tar.gz, .zip) with the source: Folder… or Archive…</source>
+      <translation>请选择包含源码的文件夹或压缩包（.tar.gz、.zip）：点击“文件夹…”或“压缩包…”</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="46" />
+      <source>Choose the folder with the kernel's source</source>
+      <translation>选择包含内核源码的文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="42" />
+      <source>Chosen: {path}</source>
+      <translation>已选择：{path}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="28" />
+      <source>Fix it on the Prerequisites page…</source>
+      <translation>在“前置条件”页面修复…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="39" />
+      <source>From {source}</source>
+      <translation>来自 {source}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="40" />
+      <source>From {source}. {note}</source>
+      <translation>来自 {source}。{note}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="45" />
+      <source>From {url} at {ref}</source>
+      <translation>来自 {url}，版本 {ref}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel.py" line="65" />
+      <source>GPU {index}: {name} ({cc})</source>
+      <translation>GPU {index}：{name}（{cc}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="32" />
+      <source>GPU: none selected</source>
+      <translation>GPU：未选择</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="33" />
+      <source>GPU: none usable</source>
+      <translation>GPU：没有可用的 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="29" />
+      <source>GPU: {names} — builds for architecture {archs}</source>
+      <translation>GPU：{names} — 为架构 {archs} 编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="30" />
+      <source>GPU: {names} — builds for architectures {archs}</source>
+      <translation>GPU：{names} — 为架构 {archs} 编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="36" />
+      <source>How to get it</source>
+      <translation>获取方式</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="53" />
+      <source>It will be built for its default architectures.</source>
+      <translation>将为它的默认架构编译。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="52" />
+      <source>It will be built for {names}.</source>
+      <translation>将为 {names} 编译。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="49" />
+      <source>License: {license}</source>
+      <translation>许可证：{license}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="51" />
+      <source>Only its CPU part can be built here (see the warnings).</source>
+      <translation>这里只能编译它的 CPU 部分（见下方警告）。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="36" />
+      <source>PyTorch {version}</source>
+      <translation>PyTorch {version}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="38" />
+      <source>PyTorch {version} (CPU-only)</source>
+      <translation>PyTorch {version}（仅 CPU 版本）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="37" />
+      <source>PyTorch {version} (CUDA {cuda})</source>
+      <translation>PyTorch {version}（CUDA {cuda}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="35" />
+      <source>PyTorch: not installed</source>
+      <translation>PyTorch：未安装</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel.py" line="64" />
+      <source>Recommended: {kernel} {version}</source>
+      <translation>推荐：{kernel} {version}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="57" />
+      <source>The Prerequisites page can fix this: “{button}” takes you there; come back here when it is done.</source>
+      <translation>“前置条件”页面可以修复这个问题：点击“{button}”前往；修复完成后再回到这里。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="21" />
+      <source>This kernel cannot be built natively on Windows for your GPU, but it builds in WSL2 (Linux inside Windows), which uses this PC's GPU.
+
+1. Open PowerShell as administrator and run:  wsl --install -d Ubuntu
+2. Restart when asked, then open Ubuntu from the Start menu and create a user.
+3. Keep the NVIDIA driver of Windows: WSL2 uses it. Do not install a driver inside Ubuntu.
+4. Run the Linux version of this wizard inside Ubuntu and choose this kernel there.</source>
+      <translation>这个内核无法在 Windows 上直接为你的 GPU 编译，但可以在 WSL2（Windows 中的 Linux）里编译，WSL2 会使用这台电脑的 GPU。
+
+1. 以管理员身份打开 PowerShell，运行：  wsl --install -d Ubuntu
+2. 按提示重启，然后从“开始”菜单打开 Ubuntu 并创建一个用户。
+3. 保留 Windows 的 NVIDIA 驱动：WSL2 会使用它。不要在 Ubuntu 里安装驱动。
+4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="50" />
+      <source>released {date}</source>
+      <translation>发布于 {date}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel.py" line="66" />
+      <source>unknown</source>
+      <translation>未知</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="47" />
+      <source>{count} broken recipe was left out ({files})</source>
+      <translation>有 {count} 个损坏的配方被略过（{files}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="48" />
+      <source>{count} broken recipes were left out ({files})</source>
+      <translation>有 {count} 个损坏的配方被略过（{files}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="46" />
+      <source>{version} (recommended)</source>
+      <translation>{version}（推荐）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="59" />
+      <source>⚠ Warnings</source>
+      <translation>⚠ 警告</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="42" />
+      <source>✔ Fits</source>
+      <translation>✔ 适合</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="43" />
+      <source>✔ Fits (CPU part only)</source>
+      <translation>✔ 适合（仅 CPU 部分）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="54" />
+      <source>✔ Fits this computer. {what}</source>
+      <translation>✔ 适合这台电脑。{what}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="55" />
+      <source>✖ Does not fit this computer ({count} reason):</source>
+      <translation>✖ 不适合这台电脑（{count} 个原因）：</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="56" />
+      <source>✖ Does not fit this computer ({count} reasons):</source>
+      <translation>✖ 不适合这台电脑（{count} 个原因）：</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="44" />
+      <source>✖ {reason}</source>
+      <translation>✖ {reason}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="45" />
+      <source>✖ {reason} (+{more} more)</source>
+      <translation>✖ {reason}（另有 {more} 条）</translation>
     </message>
   </context>
   <context>
@@ -615,6 +963,11 @@ This will run:
       <translation>本向导还没有安装任何东西。安装并验证内核之后，在更新驱动或 PyTorch 后回到这里重新检查。</translation>
     </message>
     <message>
+      <location filename="../../app/pages/welcome.py" line="44" />
+      <source>Since the last start:</source>
+      <translation>自上次启动以来：</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/welcome.py" line="36" />
       <source>Welcome to the Kernel Setup Wizard</source>
       <translation>欢迎使用内核安装向导</translation>
@@ -643,9 +996,34 @@ This will run:
       <translation>（位于索引 {index}，各维依次为 {layout}）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="266" />
+      <source> for {arch} (cc {cc})</source>
+      <translation>（用于 {arch}，cc {cc}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="261" />
+      <source> for {arch} ({target})</source>
+      <translation>（用于 {arch}，{target}）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/install.py" line="624" />
       <source>'python -m app --headless installs' lists what it installed.</source>
       <translation>'python -m app --headless installs' 会列出它安装过的内容。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="84" />
+      <source>'{command}' lists them</source>
+      <translation>'{command}' 会列出它们</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="63" />
+      <source>'{command}' says what to do</source>
+      <translation>'{command}' 会说明该怎么做</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="56" />
+      <source>'{command}' shows the commands to run</source>
+      <translation>'{command}' 会列出要运行的命令</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="158" />
@@ -658,9 +1036,29 @@ This will run:
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/plan.py" line="576" />
+      <source>, × {factor:g} on Windows</source>
+      <translation>，在 Windows 上 × {factor:g}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="155" />
       <source>.</source>
       <translation>。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="574" />
+      <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
+      <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="607" />
+      <source>; this one runs {jobs}</source>
+      <translation>；这次运行 {jobs} 个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="436" />
+      <source>A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and its driver.</source>
+      <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="281" />
@@ -698,6 +1096,11 @@ This will run:
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/probe.toml" />
+      <source>A small attention extension that proves this PC can build and run PyTorch kernels.</source>
+      <translation>一个小型注意力扩展，用来证明这台电脑能够编译并运行 PyTorch 内核。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/archive.py" line="200" />
       <source>A source archive has no submodules, and the commit to fetch is not known.</source>
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
@@ -713,6 +1116,11 @@ This will run:
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>Ampere (cc 8.0) or newer</source>
+      <translation>Ampere（cc 8.0）或更新的 GPU</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/install.py" line="558" />
       <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
@@ -726,6 +1134,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="426" />
       <source>Before compiling, flash-attn's setup script tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>Blackwell (SM100)</source>
+      <translation>Blackwell（SM100）</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="159" />
@@ -783,6 +1196,11 @@ This will run:
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>Building FlashAttention on Windows takes one to several hours even for one GPU architecture; a matching prebuilt wheel is offered first.</source>
+      <translation>在 Windows 上编译 FlashAttention 即使只针对一种 GPU 架构也要一到几个小时；会优先提供匹配的预编译 wheel。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="180" />
       <source>Building without ninja: the build will be very slow</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
@@ -793,9 +1211,19 @@ This will run:
       <translation>已编译 {wheel}。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/probe.toml" />
+      <source>Bundled with the wizard; builds in a minute or two.</source>
+      <translation>随向导附带；一两分钟即可编译完成。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="125" />
       <source>By default the Microsoft compiler reports an old C++ version in the __cplusplus macro, so the CUTLASS library (used by FlashAttention) switches off C++17 features it then still uses.</source>
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/parallelism.py" line="80" />
+      <source>CPU cores</source>
+      <translation>CPU 核心数</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="57" />
@@ -843,6 +1271,11 @@ This will run:
       <translation>CUDA {cuda} 只接受 Visual Studio 2017 和 2019（MSVC 最高 14.29，_MSC_VER 低于 {bound}）{yours}。请用 Visual Studio 2019 的 14.29 工具集编译（Build Tools for Visual Studio 2019，或 Visual Studio 2022 的“MSVC v142 - VS 2019 C++ build tools”组件，用 vcvarsall -vcvars_ver=14.29 选择），或者安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="492" />
+      <source>CUDA {toolkit} is older than 12.4: current Visual Studio 2022 C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.</source>
+      <translation>CUDA {toolkit} 早于 12.4：当前的 Visual Studio 2022 C++ 库不接受它（STL1002）；请选择 CUDA 12.4 或更新版本。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="125" />
       <source>CUTLASS headers fail with MSVC (old __cplusplus value)</source>
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
@@ -851,6 +1284,11 @@ This will run:
       <location filename="../../build_backend/session.py" line="514" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="344" />
+      <source>Check that the GPU is seated and powered, and that it is not hidden from this system (CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).</source>
+      <translation>请检查 GPU 是否插好并已通电，以及它是否对本系统隐藏了（CUDA_VISIBLE_DEVICES，或未启用 GPU 直通的虚拟机）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="85" />
@@ -918,9 +1356,29 @@ This will run:
       <translation>请选择内核源码的 .tar.gz 或 .zip 文件。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="454" />
+      <source>Choose a CUDA {major}.x toolkit, or a PyTorch built for CUDA {toolkit_major}.</source>
+      <translation>请选择 CUDA {major}.x 工具包，或为 CUDA {toolkit_major} 编译的 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="335" />
+      <source>Choose a kernel that supports this GPU (the probe kernel runs on any).</source>
+      <translation>请选择支持这个 GPU 的内核（probe 内核在任何 GPU 上都能运行）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/session.py" line="490" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="514" />
+      <source>Choose an environment with a newer Python.</source>
+      <translation>请选择 Python 版本更新的环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="522" />
+      <source>Choose an environment with an older Python.</source>
+      <translation>请选择 Python 版本更旧的环境。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="182" />
@@ -958,6 +1416,11 @@ This will run:
       <translation>请选择内核源码的顶层文件夹：包含 setup.py 的那个。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="353" />
+      <source>Choose version {version} or newer.</source>
+      <translation>请选择 {version} 或更新的版本。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/cache.py" line="150" />
       <source>Close programs that may use files there (editors, terminals, a running build), then try again.</source>
       <translation>请关闭可能在使用那里文件的程序（编辑器、终端、正在运行的编译），然后重试。</translation>
@@ -981,6 +1444,11 @@ This will run:
       <location filename="../../build_backend/oserrors.py" line="301" />
       <source>Close the programs that may use it (an editor, a terminal in that folder, a running build, a virus scan), then try again.</source>
       <translation>请关闭可能在使用它的程序（编辑器、打开在该文件夹中的终端、正在运行的编译、病毒扫描），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>Community build, not from the FlashAttention authors.</source>
+      <translation>社区构建，并非来自 FlashAttention 作者。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="125" />
@@ -1063,6 +1531,16 @@ This will run:
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>DeepSeek's MLA decoding and sparse prefill kernels for Hopper and Blackwell datacenter GPUs.</source>
+      <translation>DeepSeek 的 MLA 解码与稀疏预填充内核，适用于 Hopper 和 Blackwell 数据中心 GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="334" />
+      <source>Deselect this GPU to build for the others.</source>
+      <translation>取消选择这个 GPU，为其他 GPU 编译。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="39" />
       <source>Download it again (the wizard does this when you retry), or choose another copy.</source>
       <translation>请重新下载（重试时向导会这样做），或者选择另一份副本。</translation>
@@ -1088,9 +1566,29 @@ This will run:
       <translation>出错</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/deepep.toml" />
+      <source>Expert-parallel (MoE) dispatch and combine kernels for multi-GPU NVLink machines.</source>
+      <translation>用于多 GPU NVLink 机器的专家并行（MoE）分发与合并内核。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/report.py" line="44" />
       <source>FAIL</source>
       <translation>失败</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>Fast exact attention (forward and backward) for Ampere and newer NVIDIA GPUs.</source>
+      <translation>适用于 Ampere 及更新 NVIDIA GPU 的快速精确注意力（前向和反向）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="165" />
+      <source>Fits this computer (CPU part only).</source>
+      <translation>适合这台电脑（仅 CPU 部分）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="166" />
+      <source>Fits this computer.</source>
+      <translation>适合这台电脑。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="312" />
@@ -1138,6 +1636,21 @@ This will run:
       <translation>请腾出空间或放宽文件大小限制，或者{alternative}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="238" />
+      <source>GPU {index} ({name})</source>
+      <translation>GPU {index}（{name}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="233" />
+      <source>GPUs 0–{last} are all connected with NVLink ({links} links each).</source>
+      <translation>GPU 0–{last} 全部通过 NVLink 连接（每个 {links} 条链路）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="235" />
+      <source>GPUs 0–{last} are all connected with NVLink.</source>
+      <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="330" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
@@ -1151,6 +1664,21 @@ This will run:
       <location filename="../../build_backend/session.py" line="195" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>Hopper (SM90)</source>
+      <translation>Hopper（SM90）</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/deepep.toml" />
+      <source>Hopper (SM90) GPUs, or newer ones with SM90 PTX support</source>
+      <translation>Hopper（SM90）GPU，或支持 SM90 PTX 的更新 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>Hopper (cc 9.0) or Blackwell datacenter GPUs (cc 10.0, 10.3)</source>
+      <translation>Hopper（cc 9.0）或 Blackwell 数据中心 GPU（cc 10.0、10.3）</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="185" />
@@ -1173,6 +1701,26 @@ This will run:
       <translation>安装 CUDA 12.4 或更高版本（与你的 PyTorch 的 CUDA 版本一致），然后重新编译。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="467" />
+      <source>Install CUDA {need} or newer (with a PyTorch built for the same CUDA major version).</source>
+      <translation>请安装 CUDA {need} 或更新版本（并搭配为相同 CUDA 主版本编译的 PyTorch）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="416" />
+      <source>Install PyTorch into this Python: {fix}.</source>
+      <translation>请把 PyTorch 安装到这个 Python 中：{fix}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="426" />
+      <source>Install PyTorch {need} or newer.</source>
+      <translation>请安装 PyTorch {need} 或更新版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="434" />
+      <source>Install a CUDA build of PyTorch into this Python: {fix}.</source>
+      <translation>请把 CUDA 版本的 PyTorch 安装到这个 Python 中：{fix}。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="361" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU (TORCH_CUDA_ARCH_LIST); the wizard sets the list from the detected GPU.</source>
       <translation>安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
@@ -1183,6 +1731,11 @@ This will run:
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="478" />
+      <source>Install a PyTorch built for CUDA {need} or newer.</source>
+      <translation>请安装为 CUDA {need} 或更新版本编译的 PyTorch。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="347" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
@@ -1191,6 +1744,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="539" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="591" />
+      <source>Install a newer NCCL next to PyTorch: {command} (or choose another version of {kernel}).</source>
+      <translation>请在 PyTorch 旁安装更新的 NCCL：{command}（或选择 {kernel} 的其他版本）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/fetch.py" line="125" />
@@ -1213,6 +1771,16 @@ This will run:
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="579" />
+      <source>Install it: {command}</source>
+      <translation>请安装：{command}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="600" />
+      <source>Install it: {command} (or choose a version of {kernel} that builds without NVSHMEM).</source>
+      <translation>请安装：{command}（或选择一个不需要 NVSHMEM 就能编译的 {kernel} 版本）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="180" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
@@ -1221,6 +1789,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="194" />
       <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="328" />
+      <source>Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU you can still build and verify the CPU probe kernel.</source>
+      <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的 probe 内核。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="445" />
@@ -1308,6 +1881,21 @@ This will run:
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>MAX_JOBS is not set automatically by this version; nvcc uses 4 threads per job, fixed (NVCC_THREADS not read); builds sm_80 and sm_90 (with nvcc &gt;= 11.8) only: no Blackwell</source>
+      <translation>该版本不会自动设置 MAX_JOBS；nvcc 每个任务固定使用 4 个线程（不读取 NVCC_THREADS）；只编译 sm_80 和 sm_90（需要 nvcc &gt;= 11.8）：不支持 Blackwell</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>MSVC rejects __attribute__((always_inline)) on lambdas (csrc/sm90/prefill/sparse/phase1.cuh), the __int128_t type (sm90 sparse decode and shared helper headers) and the compound literals in csrc/sm90/decode/dense/splitkv_mla.cuh, and CUTLASS needs /Zc:__cplusplus, which FlashMLA's setup.py does not pass</source>
+      <translation>MSVC 不接受 lambda 上的 __attribute__((always_inline))（csrc/sm90/prefill/sparse/phase1.cuh）、__int128_t 类型（sm90 稀疏解码及共享辅助头文件）以及 csrc/sm90/decode/dense/splitkv_mla.cuh 中的复合字面量，而且 CUTLASS 需要 /Zc:__cplusplus，但 FlashMLA 的 setup.py 没有传入它</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>MSVC rejects the __int128_t type used in the sm100 decode kernels (csrc/sm100/decode/head64/kernel.cuh) and in shared helper headers, and CUTLASS needs /Zc:__cplusplus, which FlashMLA's setup.py does not pass</source>
+      <translation>MSVC 不接受 sm100 解码内核（csrc/sm100/decode/head64/kernel.cuh）和共享辅助头文件中使用的 __int128_t 类型，而且 CUTLASS 需要 /Zc:__cplusplus，但 FlashMLA 的 setup.py 没有传入它</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="556" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
@@ -1323,14 +1911,54 @@ This will run:
       <translation>未运行</translation>
     </message>
     <message>
+      <location filename="../../build_backend/recommend.py" line="67" />
+      <source>NVIDIA GPU</source>
+      <translation>NVIDIA GPU</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="221" />
       <source>NVIDIA driver</source>
       <translation>NVIDIA 驱动</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="482" />
+      <source>No CUDA toolkit is selected yet: building {kernel} needs CUDA {need} or newer{why}, version {major}.x to match PyTorch.</source>
+      <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 CUDA {need} 或更新版本{why}，且须为 {major}.x 版本以与 PyTorch 匹配。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="487" />
+      <source>No CUDA toolkit is selected yet: building {kernel} needs one of version {major}.x to match PyTorch.</source>
+      <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="208" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="319" />
+      <source>No GPU is selected.</source>
+      <translation>没有选择 GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="124" />
+      <source>No GPU is selected; the {kernel} builds its CPU part. Select a GPU to see which libraries fit.</source>
+      <translation>没有选择 GPU；{kernel} 会编译它的 CPU 部分。选择一个 GPU 即可看到哪些库适合。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="322" />
+      <source>No NVIDIA GPU detected.</source>
+      <translation>未检测到 NVIDIA GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="324" />
+      <source>No NVIDIA GPU detected: {problem}</source>
+      <translation>未检测到 NVIDIA GPU：{problem}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="327" />
+      <source>No NVIDIA driver was found on this computer.</source>
+      <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="197" />
@@ -1346,6 +1974,21 @@ This will run:
       <location filename="../../build_backend/sources/model.py" line="160" />
       <source>No source archive address is known for {url}.</source>
       <translation>不知道 {url} 的源码压缩包地址。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="127" />
+      <source>None of the libraries fits {gpus} yet (select one to see why); the {kernel} proves the toolchain works in a few minutes.</source>
+      <translation>目前没有一个库适合{gpus}（选中一个库可查看原因）；{kernel} 能在几分钟内证明工具链可以正常工作。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="538" />
+      <source>Not checked by the wizard: {item}.</source>
+      <translation>本向导不检查：{item}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="241" />
+      <source>Not every pair of GPUs is connected with NVLink (no NVLink between {pairs}); they talk over PCIe.</source>
+      <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="222" />
@@ -1373,6 +2016,16 @@ This will run:
       <translation>没有保留任何内容；请重新开始下载，或者改为从源码编译。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/hardware.py" line="225" />
+      <source>One GPU: no GPU-to-GPU connection to check ({links} NVLink links active).</source>
+      <translation>只有一个 GPU：没有 GPU 之间的连接需要检查（{links} 条 NVLink 链路处于活动状态）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="227" />
+      <source>One GPU: no GPU-to-GPU connection to check.</source>
+      <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="268" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
@@ -1393,6 +2046,31 @@ This will run:
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/recommend.py" line="120" />
+      <source>PyTorch here is a CPU-only build, so no GPU library can be built yet; the {kernel} builds its CPU part and proves the toolchain works.</source>
+      <translation>这里的 PyTorch 是仅 CPU 版本，所以暂时无法编译任何 GPU 库；{kernel} 会编译它的 CPU 部分，证明工具链可以正常工作。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="431" />
+      <source>PyTorch is a CPU-only build ({version}); {kernel} needs a CUDA build of PyTorch.</source>
+      <translation>PyTorch 是仅 CPU 版本（{version}）；{kernel} 需要 CUDA 版本的 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="414" />
+      <source>PyTorch is installed in this Python but fails to import.</source>
+      <translation>这个 Python 中装有 PyTorch，但无法导入。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="113" />
+      <source>PyTorch is not installed in the chosen Python, and every kernel needs it; install it first ({fix}).</source>
+      <translation>所选的 Python 中没有安装 PyTorch，而每个内核都需要它；请先安装（{fix}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="415" />
+      <source>PyTorch is not installed in this Python.</source>
+      <translation>这个 Python 中没有安装 PyTorch。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="43" />
       <source>PyTorch was not found while building</source>
       <translation>编译时找不到 PyTorch</translation>
@@ -1408,9 +2086,24 @@ This will run:
       <translation>无法给 PyTorch 的{backend}计时（{why}）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/parallelism.py" line="80" />
+      <source>RAM</source>
+      <translation>内存</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/deepep.toml" />
+      <source>RDMA network (only for the internode kernels, which the wizard does not verify)</source>
+      <translation>RDMA 网络（仅用于跨节点内核，本向导不验证这些内核）</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="238" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="349" />
+      <source>Reinstall the Kernel Setup Wizard.</source>
+      <translation>请重新安装内核安装向导。</translation>
     </message>
     <message>
       <location filename="../../build_backend/install.py" line="632" />
@@ -1443,6 +2136,16 @@ This will run:
       <translation>请报告这个问题；在此期间可以选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/hardware.py" line="334" />
+      <source>Restart the computer. If this persists, reinstall the driver; on Linux, check that 'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module.</source>
+      <translation>请重启电脑。如果问题仍然存在，请重新安装驱动；在 Linux 上，请确认 'nvidia-smi' 能正常运行，并且安全启动（Secure Boot）没有阻止 nvidia 内核模块。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="353" />
+      <source>Restart the computer; if this persists, reinstall the NVIDIA driver.</source>
+      <translation>请重启电脑；如果问题仍然存在，请重新安装 NVIDIA 驱动。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prebuilt.py" line="126" />
       <source>Reusing {name} ({size}): it was downloaded and checked before.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
@@ -1453,6 +2156,16 @@ This will run:
       <translation>运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/hardware.py" line="339" />
+      <source>Run the wizard as a user with access to the GPU (on Linux: check the permissions of /dev/nvidia*, or membership of the 'video' group).</source>
+      <translation>请以有权访问 GPU 的用户身份运行本向导（在 Linux 上：检查 /dev/nvidia* 的权限，或是否属于 'video' 用户组）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="375" />
+      <source>Run the wizard inside WSL2 (Ubuntu) on this PC and build there.</source>
+      <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="608" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
@@ -1461,6 +2174,16 @@ This will run:
       <location filename="../../build_backend/install.py" line="444" />
       <source>See the message above; nothing of the new build remains installed.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="393" />
+      <source>Select a matching number of GPUs.</source>
+      <translation>请选择数量相符的 GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="320" />
+      <source>Select at least one GPU.</source>
+      <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="472" />
@@ -1531,6 +2254,36 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="103" />
       <source>The Microsoft C++ compiler (cl.exe) was not found</source>
       <translation>找不到 Microsoft C++ 编译器（cl.exe）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="352" />
+      <source>The NVIDIA driver answered with an error.</source>
+      <translation>NVIDIA 驱动返回了错误。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="333" />
+      <source>The NVIDIA driver is installed but not running.</source>
+      <translation>NVIDIA 驱动已安装，但没有运行。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="343" />
+      <source>The NVIDIA driver is running but reports no GPU.</source>
+      <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="497" />
+      <source>The NVIDIA driver supports CUDA up to {driver}, but PyTorch here uses CUDA {torch_cuda}: update the driver before the kernel can run.</source>
+      <translation>NVIDIA 驱动最高支持 CUDA {driver}，但这里的 PyTorch 使用 CUDA {torch_cuda}：请先更新驱动，内核才能运行。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="348" />
+      <source>The NVML module (nvidia-ml-py) is missing from this installation of the wizard.</source>
+      <translation>本向导的安装中缺少 NVML 模块（nvidia-ml-py）。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/deepep.toml" />
+      <source>The NVSHMEM-based V1 line with the Buffer API (intranode dispatch/combine verified by the wizard); builds with the NCCL that comes with PyTorch.</source>
+      <translation>基于 NVSHMEM、使用 Buffer API 的 V1 版本线（本向导会验证节点内的 dispatch/combine）；使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="391" />
@@ -1641,6 +2394,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="159" />
       <source>The compiler ran out of memory</source>
       <translation>编译器内存不足</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="314" />
+      <source>The compute capability of GPU {index} could not be read; it is left out.</source>
+      <translation>无法读取 GPU {index} 的计算能力，已将它略过。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="74" />
@@ -1893,6 +2651,11 @@ This will run:
       <translation>无法与 {host} 建立安全连接。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="451" />
+      <source>The selected CUDA toolkit {toolkit} does not match the CUDA {torch_cuda} that PyTorch was built with: the major versions must be the same to build extensions.</source>
+      <translation>所选的 CUDA 工具包 {toolkit} 与编译 PyTorch 所用的 CUDA {torch_cuda} 不匹配：要编译扩展，两者的主版本号必须相同。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="121" />
       <source>The server did not send {name}: it answered {answer}.</source>
       <translation>服务器没有发送 {name}：它的回应是 {answer}。</translation>
@@ -1946,6 +2709,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="347" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="505" />
+      <source>The target Python could not be inspected.</source>
+      <translation>无法检查目标 Python。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/runner.py" line="167" />
@@ -2013,6 +2781,16 @@ This will run:
       <translation>{name} 的标签 {ref} 现在指向了另一个提交。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="248" />
+      <source>The {name}'s GPU part</source>
+      <translation>{name}的 GPU 部分</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="116" />
+      <source>There is no usable NVIDIA GPU here, so the {kernel} is the one that fits: it builds its CPU part, so you can walk through every step of the wizard.</source>
+      <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/session.py" line="442" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
@@ -2036,6 +2814,16 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="130" />
       <source>This is on the server's side: try again in a few minutes.</source>
       <translation>这是服务器端的问题：请几分钟后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="326" />
+      <source>This kernel needs an NVIDIA GPU.</source>
+      <translation>这个内核需要 NVIDIA GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="338" />
+      <source>This user may not talk to the NVIDIA driver.</source>
+      <translation>当前用户无权访问 NVIDIA 驱动。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="159" />
@@ -2068,9 +2856,34 @@ This will run:
       <translation>请重试；如果一直失败，请让向导下载源码压缩包，或者选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/probe.toml" />
+      <source>Turing (cc 7.5) or newer for its CUDA part</source>
+      <translation>其 CUDA 部分需要 Turing（cc 7.5）或更新的 GPU</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="141" />
       <source>Turn on Windows long paths (LongPathsEnabled=1, then restart), set git's core.longpaths to true, and build in a short folder such as C:\ksw. The wizard does the first two (the Fix of its "Long paths" prerequisite, or `python -m app --headless fix long-paths`) and chooses a short build folder.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <source>Upstream main ("Swap FlashMLA combine grid dimensions"); FlashMLA has no release tags. Dense decoding is SM90 only; the dense MHA prefill backward is SM100 only.</source>
+      <translation>上游 main 分支（"Swap FlashMLA combine grid dimensions"）；FlashMLA 没有发布标签。稠密解码仅支持 SM90；稠密 MHA 预填充的反向仅支持 SM100。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/deepep.toml" />
+      <source>Upstream main: V2 with the NCCL Gin backend (NCCL 2.30.4+) and NVSHMEM; JIT-compiled V2 kernels, the legacy Buffer API is still included.</source>
+      <translation>上游 main 分支：带 NCCL Gin 后端（NCCL 2.30.4+）和 NVSHMEM 的 V2；V2 内核为 JIT 编译，仍包含旧版 Buffer API。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="374" />
+      <source>Use WSL2 (the wizard can build there).</source>
+      <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="306" />
+      <source>Use a Linux machine (WSL2 counts).</source>
+      <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="312" />
@@ -2091,6 +2904,11 @@ This will run:
       <location filename="../../build_backend/oserrors.py" line="283" />
       <source>Use a shorter folder or file name, or a folder closer to the top of the drive (on Windows: turn on long paths, in the Prerequisites step).</source>
       <translation>请使用更短的文件夹名或文件名，或者更靠近驱动器根目录的文件夹（在 Windows 上：在“前置条件”步骤中开启长路径支持）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="506" />
+      <source>Use a working Python: {where}.</source>
+      <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="522" />
@@ -2118,6 +2936,16 @@ This will run:
       <translation>Visual Studio 的 C++ 库需要 CUDA 12.4 或更高版本</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="404" />
+      <source>Whether the GPUs are connected with NVLink could not be checked; {name} needs NVLink.</source>
+      <translation>无法检查 GPU 是否通过 NVLink 连接；{name} 需要 NVLink。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="237" />
+      <source>Whether the GPUs are connected with NVLink could not be read from the driver.</source>
+      <translation>无法从驱动读取 GPU 是否通过 NVLink 连接。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/archive.py" line="219" />
       <source>Which commit {name} pins for {path} could not be read.</source>
       <translation>无法读取 {name} 为 {path} 固定的是哪个提交。</translation>
@@ -2131,6 +2959,16 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="413" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="239" />
+      <source>Your {name}</source>
+      <translation>你的 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/model.py" line="153" />
+      <source>a GPU with compute capability {ccs}</source>
+      <translation>计算能力为 {ccs} 的 GPU</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="253" />
@@ -2148,6 +2986,11 @@ This will run:
       <translation>有正在运行的程序在使用它</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/model.py" line="158" />
+      <source>an NVIDIA GPU</source>
+      <translation>一块 NVIDIA GPU</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/housekeeping.py" line="331" />
       <source>an install record points to it</source>
       <translation>有安装记录指向它</translation>
@@ -2156,6 +2999,11 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="312" />
       <source>as fast as PyTorch's {backend}</source>
       <translation>与 PyTorch 的{backend}一样快</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="385" />
+      <source>at least {count}</source>
+      <translation>至少 {count} 个</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="32" />
@@ -2176,6 +3024,11 @@ This will run:
       <location filename="../../build_backend/housekeeping.py" line="59" />
       <source>build output</source>
       <translation>编译输出</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>builds sm_80 and sm_90 (with nvcc &gt;= 11.8) only: no Blackwell</source>
+      <translation>只编译 sm_80 和 sm_90（需要 nvcc &gt;= 11.8）：不支持 Blackwell</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="46" />
@@ -2213,6 +3066,16 @@ This will run:
       <translation>选择另一个名称</translation>
     </message>
     <message>
+      <location filename="../../build_backend/advice.py" line="71" />
+      <source>choose another one on the Hardware step</source>
+      <translation>在“硬件”步骤中另选一个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="78" />
+      <source>choose it on the Kernel step</source>
+      <translation>在“内核”步骤中选择</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="27" />
       <source>decoding</source>
       <translation>解码</translation>
@@ -2223,9 +3086,24 @@ This will run:
       <translation>已下载的源码</translation>
     </message>
     <message>
+      <location filename="../../build_backend/plan.py" line="597" />
+      <source>earlier</source>
+      <translation>更早</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="213" />
       <source>empty</source>
       <translation>是空的</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>first version that adds /Zc:__cplusplus on Windows when DISTUTILS_USE_SDK=1</source>
+      <translation>第一个在 Windows 上且 DISTUTILS_USE_SDK=1 时添加 /Zc:__cplusplus 的版本</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>first version that reads FLASH_ATTN_CUDA_ARCHS</source>
+      <translation>第一个读取 FLASH_ATTN_CUDA_ARCHS 的版本</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="426" />
@@ -2313,6 +3191,11 @@ This will run:
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="355" />
+      <source>no GPU code</source>
+      <translation>不含 GPU 代码</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="223" />
       <source>no answer in time</source>
       <translation>没有及时响应</translation>
@@ -2343,9 +3226,29 @@ This will run:
       <translation>nvcc 不认识编译所要求的 GPU 架构：工具包比这一代 GPU 更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更高版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包不支持的架构。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>nvcc uses 4 threads per job, fixed (NVCC_THREADS not read); builds sm_80 and sm_90 (with nvcc &gt;= 11.8) only: no Blackwell</source>
+      <translation>nvcc 每个任务固定使用 4 个线程（不读取 NVCC_THREADS）；只编译 sm_80 和 sm_90（需要 nvcc &gt;= 11.8）：不支持 Blackwell</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>official wheels also for CUDA 13 (cu13) and Linux aarch64</source>
+      <translation>官方 wheel 也提供 CUDA 13（cu13）和 Linux aarch64 版本</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="28" />
       <source>on the CPU</source>
       <translation>在 CPU 上</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="70" />
+      <source>pass another one with {option}</source>
+      <translation>用 {option} 指定另一个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="77" />
+      <source>pass it with {option}</source>
+      <translation>用 {option} 指定</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="47" />
@@ -2358,6 +3261,11 @@ This will run:
       <translation>删除 {path}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/advice.py" line="48" />
+      <source>run: {command}</source>
+      <translation>运行：{command}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="94" />
       <source>save the verification report</source>
       <translation>保存验证报告</translation>
@@ -2366,6 +3274,31 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="129" />
       <source>scale {s}</source>
       <translation>缩放 {s}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="565" />
+      <source>the CPU part</source>
+      <translation>CPU 部分</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="85" />
+      <source>the Kernel step lists them</source>
+      <translation>“内核”步骤会列出它们</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="49" />
+      <source>the Prerequisites step can do it (its Fix button)</source>
+      <translation>“前置条件”步骤可以完成（点它的“修复”按钮）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="64" />
+      <source>the Prerequisites step says what to do</source>
+      <translation>“前置条件”步骤会说明该怎么做</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="57" />
+      <source>the Prerequisites step shows the commands to run</source>
+      <translation>“前置条件”步骤会列出要运行的命令</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="213" />
@@ -2443,14 +3376,34 @@ This will run:
       <translation>子模块的仓库</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn.toml" />
+      <source>the version Windows build guides call stable</source>
+      <translation>Windows 编译指南中称为稳定的版本</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="257" />
       <source>the whole verification</source>
       <translation>整个验证</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="249" />
+      <source>the {name}'s GPU part</source>
+      <translation>{name}的 GPU 部分</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="386" />
+      <source>this machine has {total}</source>
+      <translation>这台机器有 {total} 个</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="233" />
       <source>unknown</source>
       <translation>未知</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="236" />
+      <source>unknown NVIDIA GPU</source>
+      <translation>未知的 NVIDIA GPU</translation>
     </message>
     <message>
       <location filename="../../build_backend/reports.py" line="277" />
@@ -2463,9 +3416,89 @@ This will run:
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
+      <location filename="../../build_backend/plan.py" line="604" />
+      <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
+      <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="70" />
+      <source>your {count} selected GPUs ({archs})</source>
+      <translation>你选择的 {count} 个 GPU（{archs}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="239" />
+      <source>your {name}</source>
+      <translation>你的 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="67" />
+      <source>your {name} ({arch}, cc {cc})</source>
+      <translation>你的 {name}（{arch}，cc {cc}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/model.py" line="156" />
+      <source>{arch} (cc {cc}) or newer</source>
+      <translation>{arch}（cc {cc}）或更新的 GPU</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/oserrors.py" line="343" />
       <source>{cause}.</source>
       <translation>{cause}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="429" />
+      <source>{count} NVIDIA GPU found.</source>
+      <translation>找到 {count} 个 NVIDIA GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="430" />
+      <source>{count} NVIDIA GPUs found.</source>
+      <translation>找到 {count} 个 NVIDIA GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="566" />
+      <source>{count} arch × {units} units</source>
+      <translation>{count} 个架构 × {units} 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="567" />
+      <source>{count} archs × {units} units</source>
+      <translation>{count} 个架构 × {units} 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="571" />
+      <source>{count} job</source>
+      <translation>{count} 个任务</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="572" />
+      <source>{count} jobs</source>
+      <translation>{count} 个任务</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/parallelism.py" line="74" />
+      <source>{count} nvcc thread</source>
+      <translation>{count} 个 nvcc 线程</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/parallelism.py" line="75" />
+      <source>{count} nvcc threads</source>
+      <translation>{count} 个 nvcc 线程</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="386" />
+      <source>{count} of this machine's {total} are selected</source>
+      <translation>这台机器的 {total} 个中选择了 {count} 个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/parallelism.py" line="67" />
+      <source>{count} parallel compile job</source>
+      <translation>{count} 个并行编译任务</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/parallelism.py" line="68" />
+      <source>{count} parallel compile jobs</source>
+      <translation>{count} 个并行编译任务</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="52" />
@@ -2498,6 +3531,11 @@ This will run:
       <translation>剩余 {gb} GB</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="339" />
+      <source>{gpu} is {arch} (cc {cc}); {kernel} needs {gpus}.</source>
+      <translation>{gpu} 是 {arch} 架构（cc {cc}）；{kernel} 需要 {gpus}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="128" />
       <source>{host} answered {reason}{after}</source>
       <translation>{host} 的回应是 {reason}{after}</translation>
@@ -2513,14 +3551,74 @@ This will run:
       <translation>{host} 需要登录，或者拒绝来自这个网络的访问。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/recommend.py" line="163" />
+      <source>{hours} h</source>
+      <translation>{hours} 小时</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="162" />
+      <source>{hours} h {minutes} min</source>
+      <translation>{hours} 小时 {minutes} 分钟</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="193" />
       <source>{inf} infinite</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/model.py" line="450" />
+      <source>{items} and {last}</source>
+      <translation>{items} 和 {last}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/model.py" line="443" />
+      <source>{items} or {last}</source>
+      <translation>{items} 或 {last}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="326" />
+      <source>{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
+      <translation>{jobs} × {threads}（由该版本固定）：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/parallelism.py" line="56" />
+      <source>{jobs} × {threads}: limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
+      <translation>{jobs} × {threads}：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reverify.py" line="40" />
       <source>{kernel} in {python}</source>
       <translation>{python} 中的 {kernel}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="111" />
+      <source>{kernel} is the first kernel of the catalog.</source>
+      <translation>{kernel} 是目录中的第一个内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="93" />
+      <source>{kernel} is the most specialised library that fits {gpus}.</source>
+      <translation>{kernel} 是适合{gpus}的最专门的库。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="96" />
+      <source>{kernel} is the most specialised library that fits {gpus}; 1 other library fits too.</source>
+      <translation>{kernel} 是适合{gpus}的最专门的库；另有 1 个库也适合。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="99" />
+      <source>{kernel} is the most specialised library that fits {gpus}; {others} other libraries fit too.</source>
+      <translation>{kernel} 是适合{gpus}的最专门的库；另有 {others} 个库也适合。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="474" />
+      <source>{kernel} needs CUDA {need} or newer{why}; PyTorch here is built for CUDA {torch_cuda}, and the toolkit must have the same major version as PyTorch's.</source>
+      <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；这里的 PyTorch 是为 CUDA {torch_cuda} 编译的，而工具包的主版本号必须与 PyTorch 的相同。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="464" />
+      <source>{kernel} needs CUDA {need} or newer{why}; the selected toolkit is {toolkit}.</source>
+      <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="199" />
@@ -2568,9 +3666,24 @@ This will run:
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
+      <location filename="../../build_backend/plan.py" line="615" />
+      <source>{minutes:.0f} min</source>
+      <translation>{minutes:.0f} 分钟</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/recommend.py" line="160" />
+      <source>{minutes} min</source>
+      <translation>{minutes} 分钟</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="168" />
       <source>{name} (gradient of {of})</source>
       <translation>{name}（{of} 的梯度）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="369" />
+      <source>{name} cannot be built natively on {system} for {target}: {reason}.</source>
+      <translation>{name} 无法在 {system} 上直接为 {target} 编译：{reason}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="152" />
@@ -2578,14 +3691,74 @@ This will run:
       <translation>{url} 上的 {name} 没有标签或提交“{ref}”。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="577" />
+      <source>{name} needs NCCL {wanted} or newer in the target Python; none was found there.</source>
+      <translation>{name} 需要目标 Python 中有 NCCL {wanted} 或更新版本，但那里没有找到。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="582" />
+      <source>{name} needs NCCL {wanted} or newer; PyTorch's NCCL here is {have}.</source>
+      <translation>{name} 需要 NCCL {wanted} 或更新版本；这里 PyTorch 自带的 NCCL 是 {have}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="585" />
+      <source>{name} needs NCCL {wanted} or newer; the {package} package's NCCL here is {have}.</source>
+      <translation>{name} 需要 NCCL {wanted} 或更新版本；这里 {package} 包中的 NCCL 是 {have}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="598" />
+      <source>{name} needs NVSHMEM in the target Python; it is not installed there.</source>
+      <translation>{name} 需要目标 Python 中有 NVSHMEM，但那里没有安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="424" />
+      <source>{name} needs PyTorch {need} or newer; this Python has PyTorch {have}.</source>
+      <translation>{name} 需要 PyTorch {need} 或更新版本；这个 Python 中的是 PyTorch {have}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="400" />
+      <source>{name} needs the GPUs connected with NVLink; the selected GPUs are not.</source>
+      <translation>{name} 需要通过 NVLink 连接的 GPU；所选的 GPU 没有通过 NVLink 连接。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="232" />
       <source>{name} needs {path} ({where}). A GitHub 'Download ZIP' or source archive does not contain submodules.</source>
       <translation>{name} 需要 {path}（{where}）。GitHub 的“Download ZIP”或源码压缩包不包含子模块。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="390" />
+      <source>{name} needs {wanted} GPUs connected with NVLink; {have}.</source>
+      <translation>{name} 需要 {wanted} 个通过 NVLink 连接的 GPU；{have}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="392" />
+      <source>{name} needs {wanted} GPUs; {have}.</source>
+      <translation>{name} 需要 {wanted} 个 GPU；{have}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="304" />
+      <source>{name} runs on {systems} only; this computer runs {system}.</source>
+      <translation>{name} 只能在 {systems} 上运行；这台电脑运行的是 {system}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/statefile.py" line="71" />
       <source>{name} was damaged ({problem}).</source>
       <translation>{name} 已损坏（{problem}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="358" />
+      <source>{name} {version} builds code only for {targets}, which {gpu} ({arch}, cc {cc}) cannot run.</source>
+      <translation>{name} {version} 只编译 {targets} 的代码，{gpu}（{arch}，cc {cc}）无法运行这些代码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="511" />
+      <source>{name} {version} needs Python {need} or newer; the target Python is {have}.</source>
+      <translation>{name} {version} 需要 Python {need} 或更新版本；目标 Python 是 {have}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="519" />
+      <source>{name} {version} supports Python up to {most}; the target Python is {have}.</source>
+      <translation>{name} {version} 最高支持 Python {most}；目标 Python 是 {have}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="354" />
@@ -2703,6 +3876,21 @@ This will run:
       <translation>{q} 个查询头共享 {k} 个键/值头</translation>
     </message>
     <message>
+      <location filename="../../build_backend/catalog/assess.py" line="172" />
+      <source>{reason} (and {more} more reason)</source>
+      <translation>{reason}（另有 {more} 个原因）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="173" />
+      <source>{reason} (and {more} more reasons)</source>
+      <translation>{reason}（另有 {more} 个原因）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/catalog/assess.py" line="530" />
+      <source>{reason} Only the {name}'s CPU part is built here.</source>
+      <translation>{reason} 这里只编译 {name} 的 CPU 部分。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="227" />
       <source>{repo} at commit {commit}</source>
       <translation>{repo} 的提交 {commit}</translation>
@@ -2711,6 +3899,11 @@ This will run:
       <location filename="../../build_backend/sources/local.py" line="228" />
       <source>{repo} at the commit the source pins</source>
       <translation>{repo} 中源码固定的提交</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="614" />
+      <source>{seconds:.0f} s</source>
+      <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
       <location filename="../../build_backend/prebuilt.py" line="89" />
@@ -2741,6 +3934,11 @@ This will run:
       <location filename="../../build_backend/reports.py" line="197" />
       <source>{what}: {before} → {after}</source>
       <translation>{what}：{before} → {after}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="569" />
+      <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
+      <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="288" />
@@ -2803,17 +4001,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="82" />
+      <location filename="../../app/pages/kernel_source.py" line="96" />
       <source>A .tar.gz or .zip of the kernel's source</source>
       <translation>内核源码的 .tar.gz 或 .zip 压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="78" />
+      <location filename="../../app/pages/kernel_source.py" line="92" />
       <source>A folder with the kernel's source (a git checkout or an unpacked archive)</source>
       <translation>包含内核源码的文件夹（git 检出或解压后的压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="46" />
+      <location filename="../../app/pages/kernel_source.py" line="60" />
       <source>A matching prebuilt wheel exists</source>
       <translation>有匹配的预编译 wheel</translation>
     </message>
@@ -2823,17 +4021,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>应用补丁</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="81" />
+      <location filename="../../app/pages/hardware.py" line="37" />
+      <source>Architecture</source>
+      <translation>架构</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="95" />
       <source>Archive…</source>
       <translation>压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="133" />
+      <location filename="../../app/pages/kernel.py" line="139" />
       <source>Back to the Prerequisites page, where the Fix buttons are; the kernel list is checked again when you return</source>
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="123" />
+      <location filename="../../app/pages/hardware.py" line="158" />
       <source>Browse…</source>
       <translation>浏览…</translation>
     </message>
@@ -2848,22 +4051,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="110" />
+      <location filename="../../app/pages/kernel.py" line="116" />
       <source>Build for:</source>
       <translation>编译目标：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="47" />
+      <location filename="../../app/pages/kernel_source.py" line="61" />
       <source>Build from source</source>
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="514" />
+      <location filename="../../app/pages/kernel.py" line="522" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="91" />
+      <location filename="../../app/pages/kernel_source.py" line="105" />
       <source>Bundled with the wizard: nothing to download.</source>
       <translation>随向导附带：无需下载。</translation>
     </message>
@@ -2888,17 +4091,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在检查编译所需的条件…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="68" />
+      <location filename="../../app/pages/kernel.py" line="74" />
       <source>Choose the kernel library to install. Each one says whether it fits this computer and, if not, exactly why.</source>
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="204" />
+      <location filename="../../app/pages/kernel_source.py" line="217" />
       <source>Choose the kernel's source archive</source>
       <translation>选择内核的源码压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="200" />
+      <location filename="../../app/pages/hardware.py" line="234" />
       <source>Click Browse… and choose the python executable of the environment to use.</source>
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
@@ -2906,6 +4109,11 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <location filename="../../app/pages/build.py" line="56" />
       <source>Compile</source>
       <translation>编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="37" />
+      <source>Compute capability</source>
+      <translation>计算能力</translation>
     </message>
     <message>
       <location filename="../../app/widgets/check_row.py" line="374" />
@@ -2943,12 +4151,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="82" />
+      <location filename="../../app/pages/hardware.py" line="117" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测显卡和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="167" />
+      <location filename="../../app/pages/hardware.py" line="202" />
       <source>Detecting…</source>
       <translation>正在检测…</translation>
     </message>
@@ -2958,7 +4166,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="66" />
+      <location filename="../../app/pages/kernel_source.py" line="80" />
       <source>Download (git or source archive)</source>
       <translation>下载（git 或源码压缩包）</translation>
     </message>
@@ -2978,12 +4186,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>查找</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel_list.py" line="33" />
+      <source>Fits this computer?</source>
+      <translation>适合这台电脑吗？</translation>
+    </message>
+    <message>
       <location filename="../../app/widgets/check_row.py" line="129" />
       <source>Fix</source>
       <translation>修复</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="77" />
+      <location filename="../../app/pages/kernel_source.py" line="91" />
       <source>Folder…</source>
       <translation>文件夹…</translation>
     </message>
@@ -2998,7 +4211,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="263" />
+      <location filename="../../app/pages/kernel.py" line="269" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
@@ -3008,12 +4221,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>硬件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="208" />
+      <location filename="../../app/pages/hardware.py" line="242" />
       <source>Hardware detection failed unexpectedly.</source>
       <translation>硬件检测意外失败。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="128" />
+      <location filename="../../app/pages/kernel.py" line="134" />
       <source>How to build this kernel in WSL2 on this PC</source>
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
@@ -3028,7 +4241,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>仍然安装…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="113" />
+      <location filename="../../app/pages/hardware.py" line="148" />
       <source>Install into this Python environment</source>
       <translation>安装到这个 Python 环境</translation>
     </message>
@@ -3038,7 +4251,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>保持向导打开</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="46" />
+      <location filename="../../app/pages/kernel_list.py" line="33" />
       <source>Kernel</source>
       <translation>内核</translation>
     </message>
@@ -3048,7 +4261,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核安装向导</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="67" />
+      <location filename="../../app/pages/kernel.py" line="73" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
     </message>
@@ -3063,7 +4276,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="67" />
+      <location filename="../../app/pages/kernel_source.py" line="81" />
       <source>Local folder or archive…</source>
       <translation>本地文件夹或压缩包…</translation>
     </message>
@@ -3078,7 +4291,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="97" />
+      <location filename="../../app/pages/kernel.py" line="103" />
       <source>Looking for CUDA toolkits…</source>
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
@@ -3088,12 +4301,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在计算…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="199" />
+      <location filename="../../app/pages/hardware.py" line="38" />
+      <source>Memory (free / total)</source>
+      <translation>显存（可用 / 总计）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="233" />
       <source>No Python interpreter was found.</source>
       <translation>没有找到 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="165" />
+      <location filename="../../app/pages/kernel_source.py" line="179" />
       <source>Not needed: the prebuilt wheel is installed as it is.</source>
       <translation>不需要：预编译的 wheel 会原样安装。</translation>
     </message>
@@ -3123,12 +4341,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="199" />
+      <location filename="../../app/pages/kernel.py" line="205" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="427" />
+      <location filename="../../app/pages/kernel.py" line="434" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -3213,9 +4431,14 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>向导内部出了问题：{error}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="205" />
+      <location filename="../../app/pages/kernel_source.py" line="218" />
       <source>Source archives (*.tar.gz *.tgz *.zip);;All files (*)</source>
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="38" />
+      <source>Status</source>
+      <translation>状态</translation>
     </message>
     <message>
       <location filename="../../app/widgets/steps.py" line="14" />
@@ -3233,7 +4456,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="73" />
+      <location filename="../../app/pages/hardware.py" line="108" />
       <source>The NVIDIA GPUs and resources of this computer, and where to install.</source>
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
@@ -3243,22 +4466,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>编译意外停止。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="359" />
+      <location filename="../../app/pages/hardware.py" line="397" />
       <source>The environment could not be inspected.</source>
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="262" />
+      <location filename="../../app/pages/kernel.py" line="268" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="229" />
+      <location filename="../../app/pages/kernel.py" line="235" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="426" />
+      <location filename="../../app/pages/kernel.py" line="433" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
@@ -3292,7 +4515,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
 请选择其他文件夹，例如“文档”或“桌面”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="106" />
+      <location filename="../../app/pages/hardware.py" line="141" />
       <source>This computer</source>
       <translation>这台电脑</translation>
     </message>
@@ -3311,7 +4534,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这需要几秒钟。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="127" />
+      <location filename="../../app/pages/kernel.py" line="133" />
       <source>Use WSL2…</source>
       <translation>使用 WSL2…</translation>
     </message>
@@ -3324,6 +4547,11 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <location filename="../../app/pages/verify.py" line="129" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_list.py" line="33" />
+      <source>Version</source>
+      <translation>版本</translation>
     </message>
     <message>
       <location filename="../../app/wizard.py" line="43" />
@@ -3351,7 +4579,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这不会改动你的环境。你可以继续；如果再次出现，请附上下面的详细信息报告问题。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="72" />
+      <location filename="../../app/pages/hardware.py" line="107" />
       <source>Your hardware</source>
       <translation>你的硬件</translation>
     </message>
@@ -3361,9 +4589,19 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>Zip 压缩包 (*.zip)</translation>
     </message>
     <message>
+      <location filename="../../app/pages/hardware.py" line="41" />
+      <source>active virtual environment</source>
+      <translation>当前激活的虚拟环境</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/build.py" line="64" />
       <source>cancelled</source>
       <translation>已取消</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="42" />
+      <source>chosen by you</source>
+      <translation>由你选择</translation>
     </message>
     <message>
       <location filename="../../app/pages/build.py" line="62" />
@@ -3379,6 +4617,11 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <location filename="../../app/pages/build.py" line="61" />
       <source>running…</source>
       <translation>进行中…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="41" />
+      <source>the Python running this wizard</source>
+      <translation>运行本向导的 Python</translation>
     </message>
     <message>
       <location filename="../../app/widgets/log_view.py" line="126" />
