@@ -106,6 +106,7 @@ TEXT = Texts("Build", {
     "no_compiler": "no compiler process found",
     "attempt": "Attempt {attempt}",
     "bar_failed": "Failed",
+    "bar_done": "Done",
     "bar_cancelled": "Cancelled",
     "bar_failed_after": "Failed after %v / %m steps",
     "bar_cancelled_after": "Cancelled after %v / %m steps",
@@ -416,8 +417,12 @@ class BuildPage(SessionPage):
         self.outcome = outcome
 
         if outcome.status is BuildStatus.SUCCEEDED:
-            self.progress.setRange(0, 1)
-            self.progress.setValue(1)
+            if self.progress.maximum() > 0:  # the units counted: all of them ("24 / 24 units")
+                self.progress.setValue(self.progress.maximum())
+            else:  # a build that never said how many units (no ninja): a full bar, "Done"
+                self.progress.setRange(0, 1)
+                self.progress.setValue(1)
+                self.progress.setFormat(TEXT["bar_done"])
             self.eta.setText(TEXT["took"].format(duration=format_duration(outcome.seconds)))
             slow = self.slowest_text(outcome.slowest_units)
             self.banner.show_message(Tone.OK, tr_core(outcome.message),

@@ -24,12 +24,12 @@
       <translation>正在编译 {name}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="109" />
+      <location filename="../../app/pages/build.py" line="110" />
       <source>Cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="111" />
+      <location filename="../../app/pages/build.py" line="112" />
       <source>Cancelled after %v / %m steps</source>
       <translation>已取消（%v / %m 步）</translation>
     </message>
@@ -49,12 +49,17 @@
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
+      <location filename="../../app/pages/build.py" line="109" />
+      <source>Done</source>
+      <translation>完成</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/build.py" line="108" />
       <source>Failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="110" />
+      <location filename="../../app/pages/build.py" line="111" />
       <source>Failed after %v / %m steps</source>
       <translation>失败（%v / %m 步）</translation>
     </message>
@@ -84,7 +89,7 @@
       <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="112" />
+      <location filename="../../app/pages/build.py" line="113" />
       <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
       <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
     </message>
@@ -99,12 +104,12 @@
       <translation>编译最慢的：{units}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="114" />
+      <location filename="../../app/pages/build.py" line="115" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="113" />
+      <location filename="../../app/pages/build.py" line="114" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
@@ -149,7 +154,7 @@
       <translation>源码准备好后，这里会显示确切的命令。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="115" />
+      <location filename="../../app/pages/build.py" line="116" />
       <source>Time</source>
       <translation>用时</translation>
     </message>
@@ -3959,12 +3964,12 @@ This will run:
   <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="448" />
+      <location filename="../../app/pages/build.py" line="453" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="156" />
+      <location filename="../../app/pages/build.py" line="157" />
       <source>%v / %m units</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
@@ -4041,12 +4046,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="122" />
+      <location filename="../../app/pages/build.py" line="123" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="160" />
+      <location filename="../../app/pages/build.py" line="161" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
@@ -4076,7 +4081,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="158" />
+      <location filename="../../app/pages/build.py" line="159" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
@@ -4131,7 +4136,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="141" />
+      <location filename="../../app/pages/build.py" line="142" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
@@ -4451,7 +4456,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="321" />
+      <location filename="../../app/pages/build.py" line="322" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
@@ -4461,7 +4466,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="412" />
+      <location filename="../../app/pages/build.py" line="413" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
@@ -4491,7 +4496,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="123" />
+      <location filename="../../app/pages/build.py" line="124" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -4569,7 +4574,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="136" />
+      <location filename="../../app/pages/build.py" line="137" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>

@@ -87,6 +87,7 @@ def test_streams_progress_and_completes(qtbot: Any, tmp_path: Path, torch_venv: 
     qtbot.waitUntil(lambda: page.progress.maximum() == 20, timeout=10_000)
     qtbot.waitUntil(lambda: not page.is_running(), timeout=30_000)
     assert page.progress.value() == page.progress.maximum()
+    assert page.progress.text() == "20 / 20 units"  # all the units, not "1 / 1" at the end
     assert page.log.lines_received >= 20
     assert "[20/20]" in page.log.shown_text()
     assert page.banner.tone is Tone.OK
