@@ -18,10 +18,11 @@ import platformdirs
 from .errors import StorageError
 from .locks import lock_name
 from .oserrors import Cause, explain, explain_cause
+from .words import msg
 
 APP_NAME = "kernel-setup-wizard"
-DATA_DIR_ALTERNATIVE = "choose another data folder (set KSW_DATA_DIR to it)"
-BUILD_ROOT_ALTERNATIVE = "choose another build folder (set KSW_BUILD_ROOT to it)"
+DATA_DIR_ALTERNATIVE = msg("choose another data folder (set {var} to it)", var="KSW_DATA_DIR")
+BUILD_ROOT_ALTERNATIVE = msg("choose another build folder (set {var} to it)", var="KSW_BUILD_ROOT")
 
 
 def data_dir(create: bool = True) -> Path:

@@ -63,6 +63,7 @@ from .process_tree import (
     tree,
     use_subreaper,
 )
+from .words import msg
 
 # =============================================================================================
 # Environment
@@ -118,10 +119,10 @@ def is_secret_name(name: str) -> bool:
 
 # How Windows reports a process that crashed (what abort() and a segfault become there).
 _NTSTATUS = {
-    0xC0000005: "an access violation",
-    0xC000001D: "an illegal instruction",
-    0xC0000135: "a DLL it needs was not found",
-    0xC0000409: "it stopped itself (abort or a failed check)",
+    0xC0000005: msg("an access violation"),
+    0xC000001D: msg("an illegal instruction"),
+    0xC0000135: msg("a DLL it needs was not found"),
+    0xC0000409: msg("it stopped itself (abort or a failed check)"),
 }
 
 
@@ -130,13 +131,15 @@ def exit_text(code: int) -> str:
     0xC0000005, an access violation' (Windows)."""
     if code < 0:
         try:
-            return f"killed by signal {signal.Signals(-code).name}"
+            return msg("killed by signal {signal}", signal=signal.Signals(-code).name)
         except ValueError:
-            return f"killed by signal {-code}"
+            return msg("killed by signal {signal}", signal=-code)
     if code >= 0xC0000000:  # a Windows NTSTATUS such as 0xC0000005 (access violation)
         name = _NTSTATUS.get(code)
-        return f"exit code 0x{code:08X}" + (f", {name}" if name else "")
-    return f"exit code {code}"
+        if name:
+            return msg("exit code {code}, {meaning}", code=f"0x{code:08X}", meaning=name)
+        return msg("exit code {code}", code=f"0x{code:08X}")
+    return msg("exit code {code}", code=code)
 
 
 # NVLink multicast (NVLS) stays off in every child the wizard starts: a build, a verification
