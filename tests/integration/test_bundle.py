@@ -161,6 +161,7 @@ def test_bundle_layout_contents_and_size(bundle: Bundle) -> None:
     qt_translations = sorted(Path(n).name for n in names
                              if "translations/" in n and not n.startswith("resources/"))
     assert qt_translations in ([], ["qtbase_zh_CN.qm"]), qt_translations
+    assert not (resources / "translations" / "ksw_zh_CN.ts").exists()  # the source, not shipped
     if sys.platform.startswith("linux"):
         sizes = sorted(((p.stat().st_size, p) for p in files_of(bundle.folder)), reverse=True)
         total = sum(size for size, _ in sizes)
