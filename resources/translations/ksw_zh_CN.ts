@@ -2971,6 +2971,11 @@ This will run:
       <translation>你的 {name}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/processes.py" line="124" />
+      <source>a DLL it needs was not found</source>
+      <translation>找不到它需要的某个 DLL</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/model.py" line="153" />
       <source>a GPU with compute capability {ccs}</source>
       <translation>计算能力为 {ccs} 的 GPU</translation>
@@ -2994,6 +2999,16 @@ This will run:
       <location filename="../../build_backend/catalog/model.py" line="158" />
       <source>an NVIDIA GPU</source>
       <translation>一块 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/processes.py" line="122" />
+      <source>an access violation</source>
+      <translation>内存访问冲突</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/processes.py" line="123" />
+      <source>an illegal instruction</source>
+      <translation>非法指令</translation>
     </message>
     <message>
       <location filename="../../build_backend/housekeeping.py" line="331" />
@@ -3061,6 +3076,16 @@ This will run:
       <translation>选择一个你有写入权限的文件夹</translation>
     </message>
     <message>
+      <location filename="../../build_backend/paths.py" line="25" />
+      <source>choose another build folder (set {var} to it)</source>
+      <translation>另选一个编译文件夹（把 {var} 设为它）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/paths.py" line="24" />
+      <source>choose another data folder (set {var} to it)</source>
+      <translation>另选一个数据文件夹（把 {var} 设为它）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/oserrors.py" line="288" />
       <source>choose another folder</source>
       <translation>选择另一个文件夹</translation>
@@ -3099,6 +3124,16 @@ This will run:
       <location filename="../../build_backend/sources/local.py" line="213" />
       <source>empty</source>
       <translation>是空的</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/processes.py" line="142" />
+      <source>exit code {code}</source>
+      <translation>退出代码 {code}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/processes.py" line="140" />
+      <source>exit code {code}, {meaning}</source>
+      <translation>退出代码 {code}，{meaning}</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
@@ -3166,9 +3201,19 @@ This will run:
       <translation>无效数值（NaN 或无穷大）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/processes.py" line="125" />
+      <source>it stopped itself (abort or a failed check)</source>
+      <translation>它自行中止了（abort 或某项检查失败）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="228" />
       <source>kernel version</source>
       <translation>内核版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/processes.py" line="134" />
+      <source>killed by signal {signal}</source>
+      <translation>被信号 {signal} 终止</translation>
     </message>
     <message>
       <location filename="../../build_backend/housekeeping.py" line="63" />
