@@ -311,6 +311,7 @@ def _gui(report: Report) -> None:
 
     report.add(True, "Qt started", f"PySide6 {pyside_version}, platform "
                f"'{QApplication.platformName()}'")
+    report.check("Qt signals", _signals)
     report.check("Text and ICU", _text_and_icu)
     report.check("Icon", _icon)
 
@@ -384,6 +385,15 @@ def _walk(app: Any, wizard: Any, report: Report) -> None:
         if not _process_until(app, opened, 10):
             report.add(False, f"Page {next_name}", f"Next on {name} did not open it")
             return
+
+
+def _signals() -> str:
+    from .qt_health import SAFE_EMISSIONS, describe_problem, true_refcount_change
+
+    problem = describe_problem(true_refcount_change())
+    if problem:
+        raise RuntimeError(problem)
+    return f"{3 * SAFE_EMISSIONS} emissions, the reference count of True held"
 
 
 def _text_and_icu() -> str:
