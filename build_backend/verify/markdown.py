@@ -11,6 +11,8 @@ from .report import (
     VerifyStatus,
 )
 
+ATTENTION_TENSORS = ("q", "k", "v", "k_cache")
+
 
 def render_markdown(report: VerifyReport) -> str:
     verdict = {
@@ -78,10 +80,10 @@ def render_markdown(report: VerifyReport) -> str:
         out.append("| " + " | ".join(header) + " |")
         out.append("| " + " | ".join("---" for _ in header) + " |")
         for case in report.cases:
+            # attention: its tensors (not the sequence-length lists); other kernels: all
+            shown = [k for k in case.shapes if k in ATTENTION_TENSORS] or list(case.shapes)
             shapes = ", ".join(
-                f"{k} {'x'.join(str(n) for n in v)}"
-                for k, v in case.shapes.items()
-                if k in ("q", "k", "v", "k_cache")
+                f"{k} {'x'.join(str(n) for n in case.shapes[k])}" for k in shown
             )
             row = [
                 case.status.label,
@@ -107,7 +109,29 @@ def render_markdown(report: VerifyReport) -> str:
                     first = case.kernel_output.strip().splitlines()[0]
                     out.append(f"  - the kernel printed: `{_md(first)}`")
             out.append("")
-    if report.timings:
+    plain = [t for t in report.timings if t.reference]
+    if plain:
+        out += [
+            "## Speed against plain PyTorch",
+            "",
+            "The same data moved or computed by plain PyTorch (median of timings, the slowest "
+            "process for collectives).",
+            "",
+            "| Measure | What | Kernel (ms) | Plain PyTorch | Its time (ms) | Kernel speed |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for t in plain:
+            row = [
+                t.name,
+                t.label or t.dtype,
+                f"{t.kernel_ms:.3f}" if t.kernel_ms is not None else "-",
+                t.reference,
+                f"{t.sdpa_ms:.3f}" if t.sdpa_ms is not None else "-",
+                f"{t.speedup:.2f}x" if t.speedup is not None else (t.error or "-"),
+            ]
+            out.append("| " + " | ".join(_md(c) for c in row) + " |")
+        out.append("")
+    if any(not t.reference for t in report.timings):
         out += [
             "## Speed against PyTorch SDPA",
             "",
@@ -120,6 +144,8 @@ def render_markdown(report: VerifyReport) -> str:
             "| --- | --- | --- | --- | --- | --- | --- |",
         ]
         for t in report.timings:
+            if t.reference:
+                continue
             shapes = ", ".join(f"{k} {'x'.join(str(n) for n in v)}" for k, v in t.shapes.items())
             what = t.label or f"{shapes}, {t.dtype}"
             row = [

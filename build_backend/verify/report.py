@@ -287,7 +287,9 @@ class Timing:
     """Kernel vs ``torch.nn.functional.scaled_dot_product_attention`` on the same shapes
     (CUDA events, median): ``sdpa_ms`` with SDPA's default choice of method, ``math_ms`` with
     its plain math method. ``speedup`` = sdpa_ms / kernel_ms: above 1 the kernel is faster.
-    ``label`` says in words what was timed (dtype, sizes, mask)."""
+    ``label`` says in words what was timed (dtype, sizes, mask). ``reference`` names the
+    baseline when it is not SDPA (DeepEP: 'all_to_all_single (NCCL)'); ``sdpa_ms`` is then
+    that baseline's time."""
 
     name: str
     shapes: Mapping[str, tuple[int, ...]]
@@ -301,6 +303,7 @@ class Timing:
     error: str | None = None
     math_ms: float | None = None
     label: str = ""
+    reference: str = ""
 
     @property
     def math_speedup(self) -> float | None:
@@ -322,6 +325,7 @@ class Timing:
             "error": self.error,
             "math_ms": self.math_ms,
             "label": self.label,
+            "reference": self.reference,
         }
 
     @classmethod
@@ -344,6 +348,7 @@ class Timing:
             error=_str_or_none(data.get("error")),
             math_ms=_float_or_none(data.get("math_ms")),
             label=_str(data.get("label")),
+            reference=_str(data.get("reference")),
         )
 
 
@@ -696,6 +701,13 @@ def _ratio(speedup: float) -> str:
 def _timing_text(t: Timing) -> str:
     kernel = f"{t.kernel_ms:.3f} ms" if t.kernel_ms is not None else "-"
     sdpa = f"{t.sdpa_ms:.3f} ms" if t.sdpa_ms is not None else "-"
+    if t.reference:
+        text = f"{t.name}: kernel {kernel}, {t.reference} {sdpa}"
+        if t.speedup is not None:
+            text += f" (kernel {_ratio(t.speedup)} {t.reference})"
+        if t.label:
+            text += f" at {t.label}"
+        return text + (f" [{t.error}]" if t.error else "")
     text = f"{t.name}: kernel {kernel}, SDPA {sdpa}"
     if t.math_ms is not None:
         text += f", SDPA math {t.math_ms:.3f} ms"

@@ -318,6 +318,23 @@ def _ratio_text(kernel_ms: float, other_ms: float | None, backend: str, error: s
                x=f"{slower:.2g}" if slower < 10 else f"{slower:.0f}", backend=name)
 
 
+def _versus_text(kernel_ms: float, other_ms: float | None, reference: str) -> Msg:
+    """Against a named plain-PyTorch baseline: '3.1× as fast as plain PyTorch
+    (all_to_all_single (NCCL)) moving the same data'."""
+    if other_ms is None:
+        return msg("plain PyTorch ({reference}) could not be timed", reference=reference)
+    ratio = other_ms / kernel_ms
+    if 0.95 <= ratio <= 1.05:
+        return msg("as fast as plain PyTorch ({reference}) moving the same data",
+                   reference=reference)
+    if ratio > 1:
+        return msg("{x}× as fast as plain PyTorch ({reference}) moving the same data",
+                   x=f"{ratio:.2g}" if ratio < 10 else f"{ratio:.0f}", reference=reference)
+    slower = 1 / ratio
+    return msg("{x}× slower than plain PyTorch ({reference}) moving the same data",
+               x=f"{slower:.2g}" if slower < 10 else f"{slower:.0f}", reference=reference)
+
+
 def _error_part(error: str | None, who: str) -> str:
     """The part of a timing's error text about ``who`` ('kernel', 'sdpa', 'math')."""
     for part in (error or "").split("; "):
@@ -353,6 +370,11 @@ def speed_text(report: VerifyReport) -> SpeedText:
             why = _error_part(t.error, "kernel") or t.error or NO_RESULT
             lines.append(msg("{name}: could not be timed ({why}).", name=name,
                              why=_sentence(why)))
+            continue
+        if t.reference:  # a baseline other than SDPA (DeepEP: PyTorch's collectives)
+            lines.append(msg("{name}: {kernel_ms} ms — {versus}.", name=name,
+                             kernel_ms=f"{t.kernel_ms:.3g}",
+                             versus=_versus_text(t.kernel_ms, t.sdpa_ms, t.reference)))
             continue
         default = _ratio_text(t.kernel_ms, t.sdpa_ms, "default", _error_part(t.error, "sdpa"))
         math = _ratio_text(t.kernel_ms, t.math_ms, "math", _error_part(t.error, "math"))

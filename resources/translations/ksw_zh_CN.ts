@@ -2216,7 +2216,7 @@ This will run:
       <translation>没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="361" />
+      <location filename="../../build_backend/verify/words.py" line="383" />
       <source>Speed, measured on {what}:</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
@@ -3021,6 +3021,11 @@ This will run:
       <translation>与 PyTorch 的{backend}一样快</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="328" />
+      <source>as fast as plain PyTorch ({reference}) moving the same data</source>
+      <translation>与搬运相同数据的纯 PyTorch 做法（{reference}）一样快</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="385" />
       <source>at least {count}</source>
       <translation>至少 {count} 个</translation>
@@ -3299,6 +3304,11 @@ This will run:
       <location filename="../../build_backend/advice.py" line="77" />
       <source>pass it with {option}</source>
       <translation>用 {option} 指定</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="325" />
+      <source>plain PyTorch ({reference}) could not be timed</source>
+      <translation>纯 PyTorch 做法（{reference}）无法计时</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="47" />
@@ -3811,14 +3821,19 @@ This will run:
       <translation>{name} {version} 最高支持 Python {most}；目标 Python 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="354" />
+      <location filename="../../build_backend/verify/words.py" line="371" />
       <source>{name}: could not be timed ({why}).</source>
       <translation>{name}：无法计时（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="359" />
+      <location filename="../../build_backend/verify/words.py" line="381" />
       <source>{name}: {kernel_ms} ms — {default}; {math}.</source>
       <translation>{name}：{kernel_ms} 毫秒 — {default}；{math}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="375" />
+      <source>{name}: {kernel_ms} ms — {versus}.</source>
+      <translation>{name}：{kernel_ms} 毫秒 — {versus}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="191" />
@@ -4001,9 +4016,19 @@ This will run:
       <translation>速度是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/words.py" line="331" />
+      <source>{x}× as fast as plain PyTorch ({reference}) moving the same data</source>
+      <translation>是搬运相同数据的纯 PyTorch 做法（{reference}）的 {x} 倍速度</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="317" />
       <source>{x}× slower than PyTorch's {backend}</source>
       <translation>耗时是 PyTorch 的{backend}的 {x} 倍</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="334" />
+      <source>{x}× slower than plain PyTorch ({reference}) moving the same data</source>
+      <translation>比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
     </message>
   </context>
   <context>

@@ -795,6 +795,7 @@ error_measure = _measures.error_measure
 MEASURE_BUDGET_S = _timing.MEASURE_BUDGET_S
 MIN_REPS = _timing.MIN_REPS
 cuda_median_ms = _timing.cuda_median_ms
+median_ms = _timing.median_ms
 sdpa_math = _timing.sdpa_math
 time_pair = _timing.time_pair
 timing_label = _timing.timing_label

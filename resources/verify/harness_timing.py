@@ -46,6 +46,22 @@ def cuda_median_ms(torch, fn, warmup, reps, budget_s=None):
     return statistics.median(times), reps
 
 
+def median_ms(torch, fn, warmup, reps, cuda):
+    """(median ms, repetitions) of ``fn`` after ``warmup`` calls: CUDA events on a GPU, the
+    clock on the CPU (the wizard's own tests). One return type for both, so that code timed on
+    the CPU in the tests is the code that runs on a GPU."""
+    if cuda:
+        return cuda_median_ms(torch, fn, warmup, reps)
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(reps):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000.0)
+    return statistics.median(times), reps
+
+
 @contextlib.contextmanager
 def sdpa_math(torch):
     """SDPA restricted to its plain math method inside the block."""

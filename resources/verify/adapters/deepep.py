@@ -48,6 +48,16 @@ COMBINE_FACTOR = 2.0  # allowed multiple of PyTorch's own bfloat16 error in comb
 COMBINE_FLOOR = 1e-2  # absolute floor for sums of a few bfloat16 values of size ~1
 MASKED_FRACTION = 0.1  # share of top-k slots set to -1 ("no expert")
 NVL_BYTES = int(1e9)
+RULE_TEXT = (
+    "DeepEP's rule: every output is compared with plain PyTorch collectives "
+    "(torch.distributed.all_to_all_single) moving the same rows on the same GPUs. The dispatch "
+    "layout (tokens per rank, tokens per expert, the token→rank matrix), the received tokens, "
+    "their local expert indices and weights, the tokens per local expert, and the backward of "
+    "combine (a dispatch with the cached handle) must equal the reference exactly, bit for "
+    "bit, in the reference's order (source rank, then token). Combine sums bfloat16 rows per "
+    f"token: its largest error against a float64 sum may be at most {COMBINE_FACTOR:g} × "
+    f"PyTorch's own bfloat16 error on the same sums + {COMBINE_FLOOR:g}."
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -252,17 +262,9 @@ def _inputs(torch, seed, world, rank, shape, device, dtype, index_dtype):
 
 
 def _median_ms(torch, fn, cuda, warmup, reps):
-    if cuda:
-        return hc.cuda_median_ms(torch, fn, warmup, reps)
-    times = []
-    for _ in range(warmup):
-        fn()
-    for _ in range(reps):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000.0)
-    times.sort()
-    return times[len(times) // 2]
+    """The median in milliseconds (a float), on either device."""
+    median, _reps = hc.median_ms(torch, fn, warmup, reps, cuda)
+    return float(median)
 
 
 def _worker(rank, world, options):
@@ -362,36 +364,16 @@ def _worker(rank, world, options):
         record("combine backward", ok, reason, details)
 
         if options["timing"]:
-            warmup, reps = (2, 5) if options["quick"] else (3, 10)
-            dispatch_ms = _median_ms(
-                torch,
-                lambda: buffer.dispatch(x, handle=handle),
-                cuda, warmup, reps,
-            )
-            send_rows = torch.cat([x[in_rank[:, d]] for d in range(world)])
-            recv_rows = torch.empty_like(ref["x"])
-            send_counts, recv_counts = ref["send_counts"], ref["recv_counts"]
-            a2a_ms = _median_ms(
-                torch,
-                lambda: dist.all_to_all_single(recv_rows, send_rows, recv_counts, send_counts),
-                cuda, warmup, reps,
-            )
-            combine_ms = _median_ms(torch, lambda: buffer.combine(values, handle), cuda, warmup,
-                                    reps)
-            back = torch.empty_like(send_rows)
-            sent = ref["sent_token"]
-            acc = torch.zeros((shape[0], shape[1]), dtype=torch.bfloat16, device=device)
-
-            def reference_combine_step():
-                dist.all_to_all_single(back, values, send_counts, recv_counts)
-                acc.zero_()
-                acc.index_add_(0, sent, back)
-
-            combine_ref_ms = _median_ms(torch, reference_combine_step, cuda, warmup, reps)
-            results["timings"] = [
-                {"name": "dispatch", "kernel_ms": dispatch_ms, "reference_ms": a2a_ms},
-                {"name": "combine", "kernel_ms": combine_ms, "reference_ms": combine_ref_ms},
-            ]
+            try:
+                # the checks' results are kept first: a rank stuck in a timing loop is
+                # stopped by the parent, and what it checked still counts
+                _write_results(out_path, results)
+                results["timings"] = _timings(torch, dist, buffer, options,
+                                              dict(inp, in_rank=in_rank), ref, handle, values,
+                                              shape, world, cuda, device)
+            except Exception as exc:
+                # speed is secondary: the checks above stand, the timing says why it is missing
+                results["timing_error"] = hc.short_exception(exc)
         if hasattr(buffer, "destroy"):
             try:
                 buffer.destroy()
@@ -403,9 +385,7 @@ def _worker(rank, world, options):
         results["error_time"] = time.time()
         results["traceback"] = traceback.format_exc(limit=8)
     finally:
-        with open(out_path + ".part", "w", encoding="utf-8") as handle_out:
-            json.dump(results, handle_out, default=str)
-        os.replace(out_path + ".part", out_path)
+        _write_results(out_path, results)
         try:
             if dist.is_initialized():
                 dist.destroy_process_group()
@@ -413,11 +393,59 @@ def _worker(rank, world, options):
             pass
 
 
+def _timings(torch, dist, buffer, options, inp, ref, handle, values, shape, world, cuda,
+             device):
+    """Median times of DeepEP's dispatch and combine and of plain PyTorch collectives moving
+    the same rows (all_to_all_single, and index_add for combine's sums)."""
+    x, in_rank = inp["x"], inp["in_rank"]
+    warmup, reps = (2, 5) if options["quick"] else (3, 10)
+    dispatch_ms = _median_ms(
+        torch,
+        lambda: buffer.dispatch(x, handle=handle),
+        cuda, warmup, reps,
+    )
+    # the plain way: gather the rows for each destination (their indices precomputed, as
+    # DeepEP's handle holds its layout), then one all_to_all_single
+    order = torch.cat([in_rank[:, d].nonzero().flatten() for d in range(world)])
+    send_rows = x.index_select(0, order)
+    recv_rows = torch.empty_like(ref["x"])
+    send_counts, recv_counts = ref["send_counts"], ref["recv_counts"]
+
+    def reference_dispatch_step():
+        torch.index_select(x, 0, order, out=send_rows)
+        dist.all_to_all_single(recv_rows, send_rows, recv_counts, send_counts)
+
+    a2a_ms = _median_ms(torch, reference_dispatch_step, cuda, warmup, reps)
+    combine_ms = _median_ms(torch, lambda: buffer.combine(values, handle), cuda, warmup,
+                            reps)
+    back = torch.empty_like(send_rows)
+    sent = ref["sent_token"]
+    acc = torch.zeros((shape[0], shape[1]), dtype=torch.bfloat16, device=device)
+
+    def reference_combine_step():
+        dist.all_to_all_single(back, values, send_counts, recv_counts)
+        acc.zero_()
+        acc.index_add_(0, sent, back)
+
+    combine_ref_ms = _median_ms(torch, reference_combine_step, cuda, warmup, reps)
+    return [
+        {"name": "dispatch", "kernel_ms": dispatch_ms, "reference_ms": a2a_ms},
+        {"name": "combine", "kernel_ms": combine_ms, "reference_ms": combine_ref_ms},
+    ]
+
+
+def _write_results(path, results):
+    with open(path + ".part", "w", encoding="utf-8") as handle_out:
+        json.dump(results, handle_out, default=str)
+    os.replace(path + ".part", path)
+
+
 def _any_rank_failed(folder, world):
     for rank in range(world):
         try:
             with open(os.path.join(folder, f"rank{rank}.json"), encoding="utf-8") as handle:
-                if json.load(handle).get("error"):
+                data = json.load(handle)
+                if data.get("error") or data.get("timing_error"):
                     return True
         except (OSError, ValueError):
             continue
@@ -536,6 +564,13 @@ def run(h):
             f"The module deep_ep imported from {facts.get('file')} has no Buffer: this DeepEP "
             "version's intranode API is not one the wizard can check.",
         )
+    h.report["rule"] = {
+        "text": RULE_TEXT,
+        "exact": ["layout", "dispatch", "combine backward"],
+        "combine_factor": COMBINE_FACTOR,
+        "combine_floor": COMBINE_FLOOR,
+        "reference": "torch.distributed.all_to_all_single",
+    }
     device = hc.gpu_device(h, "DeepEP")
     cuda = device.type == "cuda"
     if cuda:
@@ -574,8 +609,8 @@ def run(h):
                 if world not in results:
                     log_name = "GPU" if cuda else "CPU (gloo)"
                     hc.log(f"starting {world} processes on {log_name}")
-                    results[world] = run_world(h, world, device.type, shape, timing=cuda)
-                    for timing in _merge_timings(world, results[world]):
+                    results[world] = run_world(h, world, device.type, shape, timing=True)
+                    for timing in _merge_timings(world, results[world], shape, cuda):
                         h.report["timings"].append(timing)
                 status, reason, details = summarize(world, results[world], key)
                 case["details"] = details
@@ -600,29 +635,56 @@ def run(h):
     h.run_cases(cases)
 
 
-def _merge_timings(world, ranks):
-    """The slowest rank's time per operation (a collective finishes with its slowest rank)."""
+def _number(value):
+    """A finite float, or None (a rank that reported something else)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number == number and number not in (float("inf"), float("-inf")) else None
+
+
+def _merge_timings(world, ranks, shape, cuda):
+    """The slowest rank's time per operation (a collective finishes with its slowest rank).
+    Never raises: speed is secondary to the checks, and a rank's odd value becomes the
+    entry's error."""
+    tokens, hidden, experts_per_rank, topk = shape
+    backend = "NCCL" if cuda else "gloo"
+    label = hc.timing_label(
+        "bfloat16", (world, "{n} GPUs"), (tokens, "{n} tokens per GPU"), (hidden, "hidden {n}"),
+        f"top-{topk} of {experts_per_rank * world} experts",
+    )
     merged = []
+    errors = sorted({r["timing_error"] for r in ranks if r.get("timing_error")})
     for name in ("dispatch", "combine"):
-        rows = [t for r in ranks for t in r.get("timings", []) if t["name"] == name]
-        if not rows:
-            continue
-        kernel_ms = max(t["kernel_ms"] for t in rows)
-        ref_ms = max(t["reference_ms"] for t in rows)
+        rows = [t for r in ranks for t in (r.get("timings") or []) if t.get("name") == name]
+        kernel = [_number(t.get("kernel_ms")) for t in rows]
+        reference = [_number(t.get("reference_ms")) for t in rows]
+        error = None
+        if len(rows) < world or None in kernel or None in reference:
+            error = (errors[0] if errors else
+                     f"kernel: {world - len(rows)} of {world} processes reported no time"
+                     if len(rows) < world else "kernel: a process reported no time")
+            if not error.startswith("kernel: "):
+                error = "kernel: " + error
+        kernel_ms = None if error else max(kernel)
+        ref_ms = None if error else max(reference)
         merged.append(
             {
                 "name": f"{name} on {world} GPUs",
-                "shapes": {},
+                "shapes": {"x": [tokens, hidden], "topk_idx": [tokens, topk]},
                 "dtype": "bfloat16",
+                "label": label,
                 "kernel_ms": kernel_ms,
                 "sdpa_ms": ref_ms,
-                "reference": "torch.distributed all_to_all_single (NCCL)"
-                + (" + index_add" if name == "combine" else ""),
-                "speedup": (ref_ms / kernel_ms) if kernel_ms else None,
+                "reference": (f"index_select + all_to_all_single ({backend})"
+                              if name == "dispatch"
+                              else f"all_to_all_single ({backend}) + index_add"),
+                "speedup": (ref_ms / kernel_ms) if kernel_ms and ref_ms else None,
                 "runs": None,
                 "warmup": None,
                 "note": "compared with plain PyTorch collectives moving the same rows",
-                "error": None,
+                "error": error,
             }
         )
     return merged
