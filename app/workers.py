@@ -43,15 +43,19 @@ class _Runner(QObject):
 
 
 class BackgroundTask(QObject):
-    """Run ``fn`` off the GUI thread; one task object per run."""
+    """Run ``fn`` off the GUI thread; one task object per run. With ``narrated``, ``fn`` is
+    called with one argument, a function that passes a line to ``said`` on the GUI thread
+    (what a long step is doing, e.g. waiting for another run of the wizard)."""
 
     finished = Signal(object)
     failed = Signal(object)
+    said = Signal(str)
 
-    def __init__(self, fn: Callable[[], Any], parent: QObject | None = None) -> None:
+    def __init__(self, fn: Callable[..., Any], parent: QObject | None = None, *,
+                 narrated: bool = False) -> None:
         super().__init__(parent)
         self._thread = QThread()
-        self._runner = _Runner(fn)
+        self._runner = _Runner((lambda: fn(self.said.emit)) if narrated else fn)
         self._runner.moveToThread(self._thread)
         self._thread.started.connect(self._runner.run)
         self._runner.done.connect(self._on_done)

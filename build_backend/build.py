@@ -222,6 +222,15 @@ class BuildClock:
             self._poll_log(now)
             return ProgressEvent.of(self.estimator.estimate(now))
 
+    def other_line(self) -> ProgressEvent | None:
+        """A line that is neither ``[n/N]`` nor ``FAILED:``: after the last unit's line it
+        means that unit compiled (the bar may show it now)."""
+        with self._lock:
+            if not self.estimator.last_unconfirmed:
+                return None
+            self.estimator.confirm_last()
+            return ProgressEvent.of(self.estimator.estimate(self.clock()))
+
     def tick(self) -> ProgressEvent:
         """The poller's look at the build folder; the estimate now."""
         now = self.clock()
@@ -362,6 +371,10 @@ class _Attempt:
                     progress = event
                     if not _NINJA_FAILED.match(text):
                         continue  # a unit's line; a FAILED line goes on to the diagnosis
+                elif self.clock.estimator.last_unconfirmed:
+                    progress = self.clock.other_line() or progress
+            elif self.clock.estimator.last_unconfirmed:
+                progress = self.clock.other_line() or progress
             if self._step is Step.COMPILE and _LINK.search(text):
                 self._enter(Step.LINK)
             if self._step is not Step.WHEEL and _WHEEL.search(text):
@@ -413,6 +426,10 @@ class _Attempt:
                        "running after it ended")
         self.leftover = list(result.leftover_pids)
         code = result.returncode
+        if code == 0:  # a build that succeeded compiled its last unit too
+            confirmed = self.clock.other_line()
+            if confirmed is not None:
+                self.emit(confirmed)
         self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
         return code, False
 

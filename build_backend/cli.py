@@ -260,6 +260,8 @@ def error_kind(exc: WizardError) -> str:
     EnvironmentProbeError → "environment_probe", Cancelled → "cancelled"."""
     if isinstance(exc, Cancelled):
         return "cancelled"
+    if isinstance(exc, StorageError):  # every storage problem, whatever raised it
+        return "storage"
     name = type(exc).__name__
     if name == "WizardError":
         return "error"

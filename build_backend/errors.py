@@ -21,7 +21,9 @@ class ExitCode(IntEnum):
     HARDWARE = 4  # hardware detection could not run at all
     NO_DISPLAY = 5  # the GUI was asked for but there is no display
     STORAGE = 6  # a file or folder could not be written or read: disk full, no permission, ...
-    CANCELLED = 130
+    HANGUP = 129  # 128 + SIGHUP: the terminal went away (lifetime.py)
+    CANCELLED = 130  # 128 + SIGINT
+    TERMINATED = 143  # 128 + SIGTERM: stopped by the system or another program
 
 
 EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
@@ -33,7 +35,11 @@ EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.NO_DISPLAY: "the wizard's window was asked for, but there is no display",
     ExitCode.STORAGE: "a file or folder could not be written or read (disk full, no "
     "permission, read-only drive, name too long, a file where a folder should be)",
+    ExitCode.HANGUP: "stopped because the terminal was closed (SIGHUP); a build or install "
+    "in progress was stopped cleanly",
     ExitCode.CANCELLED: "cancelled (Ctrl-C)",
+    ExitCode.TERMINATED: "stopped by the system or another program (SIGTERM); a build or "
+    "install in progress was stopped cleanly",
 }
 
 
@@ -135,6 +141,13 @@ class RecipeError(WizardError):
     :func:`build_backend.catalog.load_catalog`)."""
 
     exit_code = ExitCode.FAILURE
+
+
+class UnknownChoiceError(RecipeError):
+    """A kernel or a version that is not in the catalog was asked for: a mistake on the command
+    line like an unknown fix name or bad GPU indices, so it exits with the same code."""
+
+    exit_code = ExitCode.USAGE
 
 
 class ProcessError(WizardError):

@@ -287,6 +287,9 @@ class EtaEstimator:
     _line_times: list[float] = field(default_factory=list)  # when [1/N], [2/N]... arrived
     _names: list[str | None] = field(default_factory=list)  # the units those lines named
     failed: int = 0  # units whose [n/N] line was followed by ninja's "FAILED:"
+    # ninja prints [N/N] for the last unit whether it compiled or not ("FAILED:" follows): the
+    # last unit counts once something confirms it (more output, .ninja_log, the end)
+    last_unconfirmed: bool = False
 
     def __post_init__(self) -> None:
         self.jobs = max(1, self.jobs)
@@ -313,6 +316,7 @@ class EtaEstimator:
             self.failed = 0
             self.ninja_started = None
         self.total = total
+        self.last_unconfirmed = bool(total) and done >= total and len(self._log) < total
         name = output_of_command(line) if line else None
         while len(self._line_times) < done:
             self._line_times.append(now)
@@ -329,14 +333,22 @@ class EtaEstimator:
         that compiled). The bar does not count it as done."""
         if self.failed < len(self._line_times):
             self.failed += 1
+        self.last_unconfirmed = False
+
+    def confirm_last(self) -> None:
+        """Output after the last ``[N/N]`` line that is not ``FAILED:``: it compiled."""
+        self.last_unconfirmed = False
 
     def _done(self) -> int:
-        return max(len(self._line_times) - self.failed, len(self._log))
+        done = max(len(self._line_times) - self.failed, len(self._log))
+        return min(done, self.total - 1) if self.last_unconfirmed else done
 
     def log_units(self, units: Iterable[UnitTime], now: float) -> None:
         """New entries of ``.ninja_log`` (exact starts and ends of finished units)."""
         for unit in units:
             self._log.append(unit)
+        if self.total and len(self._log) >= self.total:
+            self.last_unconfirmed = False  # .ninja_log keeps only units that compiled
         if self._log:
             # ninja's clock → ours: a unit's line arrived when it ended
             offsets = [self._line_times[i] - u.end for i, u in enumerate(self._log)

@@ -28,7 +28,9 @@ import psutil
 from filelock import FileLock, Timeout
 
 from .errors import Cancelled, WizardError
+from .oserrors import explain
 from .statefile import StateFileError, write_json
+from .words import N_, msg
 
 OWNER_SUFFIX = ".owner.json"
 
@@ -104,6 +106,9 @@ class Held:
     waited_s: float
 
 
+LOCK_ACTION = N_("take the lock that keeps two runs of the wizard apart")
+
+
 @contextmanager
 def hold(
     lock_path: Path,
@@ -123,10 +128,8 @@ def hold(
     lock_path = Path(lock_path)
     try:
         lock_path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WizardError(f"Could not create the lock folder {lock_path.parent}.",
-                          why=f"{exc.strerror or exc}",
-                          hint="Check that the wizard's data folder is writable.") from exc
+    except OSError as exc:  # a read-only or full data folder: a storage problem (exit 6)
+        raise explain(exc, path=lock_path.parent, action=LOCK_ACTION) from exc
     lock = FileLock(str(lock_path))
     started = time.monotonic()
     told = False
@@ -145,8 +148,8 @@ def hold(
             if not told:
                 told = True
                 if on_wait is not None:
-                    on_wait(f"Waiting: {who} is using this. This run goes on as soon as it "
-                            "has finished (cancel to stop waiting).")
+                    on_wait(msg("Waiting: {who} is using this. This run goes on as soon as "
+                                "it has finished (cancel to stop waiting).", who=who))
             if cancel is not None and cancel.is_set():
                 raise Cancelled("Cancelled while waiting for another run of the wizard.",
                                 why=f"It is {who}.") from None
@@ -156,9 +159,7 @@ def hold(
                                hint="Wait until it has finished, or stop it, then try "
                                "again.") from None
         except OSError as exc:
-            raise WizardError(f"Could not take the lock {lock_path}.",
-                              why=f"{exc.strerror or exc}",
-                              hint="Check that the wizard's data folder is writable.") from exc
+            raise explain(exc, path=lock_path, action=LOCK_ACTION) from exc
     before = read_holder(lock_path)
     me = Holder(os.getpid(), _this_command(), datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
                 purpose, socket.gethostname())

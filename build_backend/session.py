@@ -420,10 +420,11 @@ class Session:
             return []  # a CPU-only PyTorch loads no CUDA runtime
         return runtime_path(self.toolkits(), torch_cuda, os_name)
 
-    def install_unverified(self) -> InstallResult:
-        """Install the staged wheel without verifying it (the person chose so)."""
+    def install_unverified(self, on_line: Callable[[str], None] | None = None) -> InstallResult:
+        """Install the staged wheel without verifying it (the person chose so). ``on_line``
+        hears what the install does, waiting for another run's lock on the environment too."""
         env, outcome, wheel = self._built_wheel()
-        installed = self.services.install_wheel(env.executable, wheel,
+        installed = self.services.install_wheel(env.executable, wheel, on_line=on_line,
                                                 kernel=self._kernel_id(outcome),
                                                 adapter=self.verify_adapter,
                                                 verification={"status": "skipped"})
@@ -434,16 +435,18 @@ class Session:
         if self.verify_outcome is not None:
             self.verify_outcome = replace(self.verify_outcome, installed=installed)
 
-    def install_anyway(self) -> InstallResult:
+    def install_anyway(self, on_line: Callable[[str], None] | None = None) -> InstallResult:
         """Install the wheel whose verification did not pass (the person insisted after a
-        warning); the record says so. The current verification then names the install."""
+        warning); the record says so. The current verification then names the install.
+        ``on_line`` hears what the install does (a wait for another run too)."""
         flow = self.current_verification()
         if flow is None:
             raise FlowError(N_("There is no verification of this build to install after."),
                             hint=N_("Verify the build first (the Verify step)."))
         env, outcome, wheel = self._built_wheel()
         installed = self.services.install_wheel(
-            env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
+            env.executable, wheel, on_line=on_line, kernel=self._kernel_id(outcome),
+            adapter=self.verify_adapter,
             verification={"status": flow.report.status.value,
                           "report": str(flow.saved.json_path),
                           "installed_despite_failure": not flow.report.passed})
@@ -451,14 +454,15 @@ class Session:
                                       installed_despite_failure=not flow.report.passed)
         return installed
 
-    def rollback(self) -> RollbackResult:
+    def rollback(self, on_line: Callable[[str], None] | None = None) -> RollbackResult:
         """Undo this session's install: remove it and put back what it replaced; the record
-        of what comes back returns (with its verification)."""
+        of what comes back returns (with its verification). ``on_line`` hears what it does."""
         flow = self.verify_outcome
         if flow is None or flow.installed is None:
             raise FlowError(N_("Nothing to roll back: nothing was installed in this session."))
         installed = flow.installed
-        result = self.services.rollback_install(installed.python, installed.name)
+        result = self.services.rollback_install(installed.python, installed.name,
+                                                on_line=on_line)
         self.verify_outcome = replace(flow, installed=None, installed_despite_failure=False)
         self.rolled_back = result
         return result
@@ -520,7 +524,8 @@ class Session:
                                            quick=options.quick, cancel=stop)
             return FlowResult(outcome, verification=flow)
         if options.install:
-            return FlowResult(outcome, installed_unverified=self.install_unverified())
+            return FlowResult(outcome, installed_unverified=self.install_unverified(
+                on_line=lambda line: sink(StepNotice(line))))
         return FlowResult(outcome)
 
 

@@ -24,8 +24,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from .errors import WizardError
-from .oserrors import write_bytes_atomic
+from .errors import StorageError
+from .oserrors import cause_of, write_bytes_atomic
 from .words import N_, join, msg
 
 T = TypeVar("T")
@@ -40,8 +40,9 @@ class StateStatus(Enum):
     DAMAGED = "damaged"
 
 
-class StateFileError(WizardError):
-    """A state file could not be written (the old one, if any, is still in place)."""
+class StateFileError(StorageError):
+    """A state file could not be written (the old one, if any, is still in place): a storage
+    problem like any other (exit code 6, JSON kind "storage")."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,8 @@ def write_bytes(path: Path, data: bytes, *, keep_previous: bool = True) -> None:
             why=f"{exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else ""),
             hint=N_("Free some disk space or check the folder's permissions, then try again. "
                     "The earlier copy of the file was left as it was."),
+            path=path,
+            cause=cause_of(exc, path).value,
         ) from exc
 
 

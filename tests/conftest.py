@@ -5,6 +5,12 @@
 (default ``~/.cache/ksw-tests``) and are rebuilt when their ``.complete`` marker is missing, so
 an interrupted creation is never trusted. Tests must not install into them: install into a
 ``--target`` folder or a copy instead, so the venvs stay as created.
+
+The torch venv is made from ``KSW_TEST_TORCH_PYTHON`` when it is set, else from the Python
+running the tests. The wizard's target Python is a separate interpreter in real use (an app's
+own Python), and a CPU build of torch may exist for one Python version only: CI runs the suite
+on the oldest and the newest supported Python with the torch venv made from the machine's own
+Python, for which ``torch==2.13.0`` (CPU) lies on disk.
 """
 
 from __future__ import annotations
@@ -39,9 +45,24 @@ def venv_python(venv: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def make_venv(name: str, packages: list[str]) -> Path:
-    """Create (or reuse) a venv under the test cache; returns its python executable."""
-    tag = f"py{sys.version_info[0]}{sys.version_info[1]}"
+def torch_base_python() -> str:
+    """The interpreter the torch venv (and venvs that share its packages) are made from."""
+    return os.environ.get("KSW_TEST_TORCH_PYTHON") or sys.executable
+
+
+def _version_tag(python: str) -> str:
+    if python == sys.executable:
+        return f"py{sys.version_info[0]}{sys.version_info[1]}"
+    code = "import sys; print('py%d%d' % sys.version_info[:2])"
+    return subprocess.run([python, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def make_venv(name: str, packages: list[str], base: str | None = None) -> Path:
+    """Create (or reuse) a venv of ``base`` (default: this interpreter) under the test cache;
+    returns its python executable."""
+    base = base or sys.executable
+    tag = _version_tag(base)
     venv = cache_root() / f"{name}-{tag}"
     marker = venv / ".complete"
     # the test workers (pytest-xdist) share the cache: one creates, the others wait for it
@@ -49,7 +70,7 @@ def make_venv(name: str, packages: list[str]) -> Path:
         if marker.exists() and venv_python(venv).exists():
             return venv_python(venv)
         shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run([base, "-m", "venv", str(venv)], check=True)
         if packages:
             subprocess.run(
                 [str(venv_python(venv)), "-m", "pip", "install", "-q", *packages], check=True
@@ -61,7 +82,8 @@ def make_venv(name: str, packages: list[str]) -> Path:
 @pytest.fixture(scope="session")
 def torch_venv() -> Path:
     """python of a venv with torch 2.13.0 (CPU), ninja, setuptools and wheel."""
-    return make_venv("venv-torch-2.13.0", [TORCH_PIN, "ninja", "setuptools", "wheel"])
+    return make_venv("venv-torch-2.13.0", [TORCH_PIN, "ninja", "setuptools", "wheel"],
+                     base=torch_base_python())
 
 
 @pytest.fixture(scope="session")
@@ -89,7 +111,8 @@ def scratch_torch_env(tmp_path: Path, torch_venv: Path) -> Path:
     """python of a fresh venv that sees torch (through a .pth into the shared torch venv) and
     pip (from the base installation): installs land here, the shared venv stays untouched."""
     venv = tmp_path / "scratch env"
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", "--system-site-packages",
+    # of the torch venv's own Python: torch's compiled parts load in that version only
+    subprocess.run([torch_base_python(), "-m", "venv", "--without-pip", "--system-site-packages",
                     str(venv)], check=True)
     python = venv_python(venv)
     (purelib(python) / "shared_torch.pth").write_text(str(purelib(torch_venv)) + "\n")

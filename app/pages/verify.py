@@ -287,14 +287,22 @@ class VerifyPage(SessionPage):
         if self._verify_cancel is not None:
             self._verify_cancel.set()
 
-    def _run(self, work: Callable[[], object], done: Callable[[object], None]) -> None:
+    def _run(self, work: Callable[..., object], done: Callable[[object], None], *,
+             narrated: bool = False) -> None:
+        """``work`` off the GUI thread; ``narrated``: it takes a function for the lines it
+        says (shown under the verdict while it runs)."""
         self.busy.setVisible(True)
-        self.task = BackgroundTask(work, self)
+        self.task = BackgroundTask(work, self, narrated=narrated)
+        self.task.said.connect(self._on_said)
         self.task.finished.connect(done)
         self.task.failed.connect(self._on_failed)
         lock_back(self, True)  # no second run on the same env
         self.task.start()
         self.completeChanged.emit()
+
+    @Slot(str)
+    def _on_said(self, line: str) -> None:
+        self.explanation.setText(tr_core(line))
 
     def _task_done(self) -> None:
         self.task = None
@@ -449,7 +457,7 @@ class VerifyPage(SessionPage):
         )
         if answer != QMessageBox.StandardButton.Yes:
             return False
-        self._run(self.session.install_anyway, self._on_installed_anyway)
+        self._run(self.session.install_anyway, self._on_installed_anyway, narrated=True)
         return True
 
     @Slot(object)
@@ -475,7 +483,7 @@ class VerifyPage(SessionPage):
         if self.installed is None:
             return
         self.verdict.setText(tr("Rolling back…"))
-        self._run(self.session.rollback, self._on_rolled_back)
+        self._run(self.session.rollback, self._on_rolled_back, narrated=True)
 
     @Slot(object)
     def _on_rolled_back(self, result: object) -> None:

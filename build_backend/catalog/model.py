@@ -9,7 +9,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import RecipeError
+from ..errors import RecipeError, UnknownChoiceError
 from ..hardware import arch_name
 from ..words import Msg, msg
 
@@ -313,7 +313,7 @@ class Recipe:
         for v in self.versions:
             if key in (v.label, v.tag, v.commit, v.version) or (v.tag and v.tag == f"v{key}"):
                 return v
-        raise RecipeError(
+        raise UnknownChoiceError(
             f"{self.name} has no version '{key}'.",
             why="Known versions: " + ", ".join(v.label for v in self.versions),
             hint="Choose one of the listed versions.",
@@ -385,7 +385,8 @@ class Catalog:
             if recipe.id == recipe_id:
                 return recipe
         broken = [p for p in self.problems if p.file == f"{recipe_id}.toml"]
-        raise RecipeError(
+        kind = RecipeError if broken else UnknownChoiceError  # a broken recipe is no usage error
+        raise kind(
             f"There is no kernel '{recipe_id}' in the catalog.",
             why=(f"Its recipe is broken: {broken[0]}" if broken else
                  "Known kernels: " + ", ".join(self.ids)),

@@ -1086,7 +1086,7 @@ This will run:
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="493" />
+      <location filename="../../build_backend/session.py" line="497" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -1211,7 +1211,7 @@ This will run:
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="559" />
+      <location filename="../../build_backend/build.py" line="576" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -1286,7 +1286,7 @@ This will run:
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="514" />
+      <location filename="../../build_backend/session.py" line="518" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -1371,7 +1371,7 @@ This will run:
       <translation>请选择支持这个 GPU 的内核（probe 内核在任何 GPU 上都能运行）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="490" />
+      <location filename="../../build_backend/session.py" line="494" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -1501,7 +1501,7 @@ This will run:
       <translation>无法从 {python} 移除 {name} {version}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="121" />
+      <location filename="../../build_backend/statefile.py" line="122" />
       <source>Could not save {path}.</source>
       <translation>无法保存 {path}。</translation>
     </message>
@@ -1621,7 +1621,7 @@ This will run:
       <translation>请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="123" />
+      <location filename="../../build_backend/statefile.py" line="124" />
       <source>Free some disk space or check the folder's permissions, then try again. The earlier copy of the file was left as it was.</source>
       <translation>请腾出一些磁盘空间或检查文件夹的权限，然后重试。该文件原来的副本保持不变。</translation>
     </message>
@@ -1846,7 +1846,7 @@ This will run:
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="74" />
+      <location filename="../../build_backend/statefile.py" line="75" />
       <source>It was kept aside as {name}; nothing was deleted.</source>
       <translation>它已另存为 {name}；没有删除任何东西。</translation>
     </message>
@@ -1866,7 +1866,7 @@ This will run:
       <translation>它的 .gitmodules 文件中没有这个文件夹的条目。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="77" />
+      <location filename="../../build_backend/statefile.py" line="78" />
       <source>Its previous copy was used instead.</source>
       <translation>已改用它的上一份副本。</translation>
     </message>
@@ -2001,7 +2001,7 @@ This will run:
       <translation>没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="459" />
+      <location filename="../../build_backend/session.py" line="462" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
@@ -2171,7 +2171,7 @@ This will run:
       <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="608" />
+      <location filename="../../build_backend/build.py" line="625" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -2191,7 +2191,7 @@ This will run:
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="472" />
+      <location filename="../../build_backend/build.py" line="489" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -2221,7 +2221,7 @@ This will run:
       <translation>速度（测量条件：{what}）：</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="535" />
+      <location filename="../../build_backend/build.py" line="552" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -2346,17 +2346,17 @@ This will run:
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="595" />
+      <location filename="../../build_backend/build.py" line="612" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="594" />
+      <location filename="../../build_backend/build.py" line="611" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="566" />
+      <location filename="../../build_backend/build.py" line="583" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -2366,17 +2366,17 @@ This will run:
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="454" />
+      <location filename="../../build_backend/build.py" line="471" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="600" />
+      <location filename="../../build_backend/build.py" line="617" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="543" />
+      <location filename="../../build_backend/build.py" line="560" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -2481,7 +2481,7 @@ This will run:
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="605" />
+      <location filename="../../build_backend/build.py" line="622" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -2496,7 +2496,7 @@ This will run:
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="465" />
+      <location filename="../../build_backend/build.py" line="482" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -2566,7 +2566,7 @@ This will run:
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="497" />
+      <location filename="../../build_backend/session.py" line="501" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -2796,12 +2796,12 @@ This will run:
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="442" />
+      <location filename="../../build_backend/session.py" line="444" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="537" />
+      <location filename="../../build_backend/build.py" line="554" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -2931,7 +2931,7 @@ This will run:
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="443" />
+      <location filename="../../build_backend/session.py" line="445" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -2939,6 +2939,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="91" />
       <source>Visual Studio's C++ library needs CUDA 12.4 or newer</source>
       <translation>Visual Studio 的 C++ 库需要 CUDA 12.4 或更高版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/locks.py" line="151" />
+      <source>Waiting: {who} is using this. This run goes on as soon as it has finished (cancel to stop waiting).</source>
+      <translation>正在等待：{who} 正在使用它。它结束后本次运行会立即继续（可取消以停止等待）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="404" />
@@ -3181,7 +3186,7 @@ This will run:
       <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="448" />
+      <location filename="../../build_backend/build.py" line="465" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -3334,6 +3339,11 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="129" />
       <source>scale {s}</source>
       <translation>缩放 {s}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/locks.py" line="109" />
+      <source>take the lock that keeps two runs of the wizard apart</source>
+      <translation>获取防止向导同时运行两次的锁</translation>
     </message>
     <message>
       <location filename="../../build_backend/plan.py" line="565" />
@@ -3626,12 +3636,12 @@ This will run:
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="450" />
+      <location filename="../../build_backend/catalog/model.py" line="451" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="443" />
+      <location filename="../../build_backend/catalog/model.py" line="444" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
@@ -3801,7 +3811,7 @@ This will run:
       <translation>{name} 只能在 {systems} 上运行；这台电脑运行的是 {system}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="71" />
+      <location filename="../../build_backend/statefile.py" line="72" />
       <source>{name} was damaged ({problem}).</source>
       <translation>{name} 已损坏（{problem}）。</translation>
     </message>
@@ -3871,12 +3881,12 @@ This will run:
       <translation>{n} 个 token</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="445" />
+      <location filename="../../build_backend/build.py" line="462" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="442" />
+      <location filename="../../build_backend/build.py" line="459" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
@@ -4306,7 +4316,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="443" />
+      <location filename="../../app/pages/verify.py" line="451" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
@@ -4456,7 +4466,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="477" />
+      <location filename="../../app/pages/verify.py" line="485" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -4595,7 +4605,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="444" />
+      <location filename="../../app/pages/verify.py" line="452" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -4709,12 +4719,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="487" />
+      <location filename="../../app/pages/verify.py" line="495" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="462" />
+      <location filename="../../app/pages/verify.py" line="470" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>

@@ -289,3 +289,52 @@ def test_gui_page_action_hitting_a_disk_error(qtbot: Any, tmp_path: Path,
     finally:
         sys.excepthook = previous
     assert os.environ["KSW_DATA_DIR"] == str(data)
+
+
+# -- one exit code per kind of mistake ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["build", "--json", "--kernel", "nope"], "There is no kernel 'nope' in the catalog."),
+    (["build", "--json", "--version", "9.9.9"], "has no version '9.9.9'"),
+    (["build", "--plan-only", "--json", "--kernel", "probe", "--version", "0.0.9"],
+     "has no version '0.0.9'"),
+])
+def test_a_kernel_or_version_not_in_the_catalog_is_a_usage_error(
+        tmp_path: Path, args: list[str], words: str) -> None:
+    """unknown --kernel / --version → exit 2, like an unknown fix name or bad --gpus (was 1)"""
+    result = cli(*args, data=tmp_path / "data", build_root=tmp_path / "b")
+    clean_failure(result, int(ExitCode.USAGE), words)
+    document = error_document(result.stdout)
+    assert document["exit_code"] == int(ExitCode.USAGE)
+    assert document["error"]["kind"] == "unknown_choice"  # type: ignore[index]
+
+
+def test_rollback_that_cannot_take_its_lock_is_a_storage_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rollback, the environment's lock file cannot be made (a folder in its place) → exit 6
+    naming the path, not 1; the install record is kept"""
+    from build_backend.paths import env_lock_path
+
+    data = tmp_path / "data"
+    env = tmp_path / "env" / "bin" / "python"
+    records = [{"name": "ksw-probe-kernel", "version": "0.1.0", "python": str(env),
+                "kernel": "probe", "adapter": "probe", "wheel": None, "backup": None,
+                "installed": "2026-11-20 10:00:00", "verification": {"status": "pass"}}]
+    data.mkdir()
+    (data / "installs.json").write_text(json.dumps(records), encoding="utf-8")
+    monkeypatch.setenv("KSW_DATA_DIR", str(data))
+    blocker = env_lock_path(env)
+    blocker.mkdir(parents=True)  # where the lock file goes
+    result = cli("rollback", data=data, build_root=tmp_path / "b")
+    output = clean_failure(result, STORAGE, str(blocker))
+    assert "Could not take the lock that keeps two runs of the wizard apart" in output, output
+    assert json.loads((data / "installs.json").read_text(encoding="utf-8")) == records
+
+
+def test_help_names_every_exit_code(tmp_path: Path) -> None:
+    """--help lists 129 (terminal closed) and 143 (SIGTERM) with the others"""
+    result = cli("--help", data=tmp_path / "data", build_root=tmp_path / "b")
+    assert result.returncode == 0
+    for code in ("0", "1", "2", "3", "5", "6", "129", "130", "143"):
+        assert f"\n  {code:<4} " in result.stdout, (code, result.stdout)

@@ -31,10 +31,15 @@ def verify(python: Path, **kwargs: object):  # type: ignore[no-untyped-def]
 
 
 def test_correct_dispatch_and_combine_pass_on_two_and_four_ranks(
-    torch_venv: Path, cpu_mode: pytest.MonkeyPatch
+    torch_venv: Path, cpu_mode: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     cpu_mode.setenv("KSW_VERIFY_DEEPEP_WORLDS", "2,4")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    cpu_mode.setenv("TMPDIR", str(scratch))
     report = verify(torch_venv)
+    # each GPU count's processes wrote their results in a folder of their own: none is left
+    assert not list(scratch.glob("ksw-deepep-*")), list(scratch.iterdir())
     assert report.status is VerifyStatus.PASS, report.summary_lines()
     names = [c.name for c in report.cases]
     assert len(names) == 8  # 4 checks × 2 GPU counts

@@ -187,6 +187,23 @@ def test_a_late_older_progress_view_never_moves_the_bar_back(tmp_path: Path) -> 
     assert shown == [newer, LogLine("[22/24] nvcc -c b.cu -o b.o", 1), later]
 
 
+def test_the_last_unit_counts_once_the_build_goes_on(tmp_path: Path) -> None:
+    """after the last "[2/2]" line, any other output (the link step) means it compiled: the bar
+    shows 2/2 and the link-and-package phase from then on"""
+    now = [0.0]
+    clock = BuildClock(_clock_plan(tmp_path), clock=lambda: now[0])
+    clock.tick()
+    now[0] = 3.0
+    clock.line("[1/2] g++ -c a.cpp -o a.o")
+    now[0] = 6.0
+    last = clock.line("[2/2] g++ -c b.cpp -o b.o")
+    assert last is not None and last.done == 1
+    now[0] = 6.1
+    confirmed = clock.other_line()
+    assert confirmed is not None and (confirmed.done, confirmed.phase) == (2, Phase.FINISH)
+    assert clock.other_line() is None  # once is enough
+
+
 def test_a_failed_unit_is_not_counted_as_done(tmp_path: Path) -> None:
     """ninja prints "[1/1] <command>" for a unit that fails too, then "FAILED: <output>": the
     bar stays at 0/1 in the compile phase with no time promised, instead of a full "1/1" and
@@ -199,7 +216,11 @@ def test_a_failed_unit_is_not_counted_as_done(tmp_path: Path) -> None:
     assert first is not None and (first.done, first.total) == (1, 2)
     now[0] = 6.0
     line = clock.line("  [2/2] /opt/nonexistent/g++ -c b.cpp -o b.o")
-    assert line is not None and line.done == 2 and line.phase is Phase.FINISH
+    # the last unit's line alone does not count it: "FAILED:" may follow (in another read,
+    # after the poller's tick)
+    assert line is not None and (line.done, line.phase) == (1, Phase.COMPILE)
+    now[0] = 6.5
+    assert (clock.tick().done, clock.tick().phase) == (1, Phase.COMPILE)
     failed = clock.line("  FAILED: [code=127] b.o")
     assert failed is not None
     assert (failed.done, failed.total, failed.phase) == (1, 2, Phase.COMPILE)

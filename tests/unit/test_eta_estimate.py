@@ -173,6 +173,10 @@ def test_after_the_last_unit_only_link_and_wheel_remain() -> None:
     est.ninja_start(10.0, 2)
     est.unit_line(30.0, 1, 2, "[1/2] c++ -c a.cpp -o /s/build/temp.linux/a.o")
     est.unit_line(40.0, 2, 2, "[2/2] c++ -c b.cpp -o /s/build/temp.linux/b.o")
+    # ninja prints the last line for a failing unit too: not counted until confirmed
+    waiting = est.estimate(40.5)
+    assert waiting.phase is Phase.COMPILE and (waiting.done, waiting.total) == (1, 2)
+    est.confirm_last()  # the next output line is not "FAILED:"
     eta = est.estimate(41.0)
     assert eta.phase is Phase.FINISH and eta.fraction == 1.0
     assert eta.remaining is not None and 3.0 < eta.remaining <= 5.0

@@ -60,6 +60,9 @@ class Recorder:
         return "verified"
 
     def install(self, python: Path, wheel: Path, **options: Any) -> Any:
+        on_line = options.pop("on_line", None)
+        if on_line is not None:  # what a real install says while it waits for another run
+            on_line("Waiting: process 4242 (python -m app) is using this.")
         self.calls.append(f"install {wheel.name} {options}")
         return "installed"
 
@@ -134,9 +137,13 @@ def test_headless_flow_verifies_then_installs(tmp_path: Path) -> None:
     assert any(isinstance(e, StepNotice) and "verifying" in e.text for e in events)
 
     recorder.calls.clear()
-    result = session.run_build_flow(FlowOptions(verify=False))
+    events.clear()
+    result = session.run_build_flow(FlowOptions(verify=False), events.append)
     assert result.installed_unverified == "installed" and result.verification is None
     assert [c.split()[0] for c in recorder.calls] == ["build", "install"]
+    # an install without verification still says what it waits for (it was silent)
+    assert any(isinstance(e, StepNotice) and e.text.startswith("Waiting: process 4242")
+               for e in events), events
 
     recorder.calls.clear()
     result = session.run_build_flow(FlowOptions(verify=False, install=False))

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 import traceback
@@ -502,6 +503,9 @@ def run_world(h, world, device_type, shape, timing):
         except (OSError, ValueError):
             ranks.append({"rank": rank, "checks": [], "timings": [],
                           "error": crashed or "this process wrote no result"})
+    # the processes are gone (joined or killed): their folder is not left behind in the
+    # user's temporary folder
+    shutil.rmtree(folder, ignore_errors=True)
     return ranks
 
 
