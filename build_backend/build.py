@@ -26,7 +26,9 @@ from pathlib import Path
 from typing import IO
 
 from .buildtimes import make_record, save_record
+from .catalog import ArchKnob, load_catalog
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
+from .diagnose.context import KernelContext, context_for_recipe
 from .download import DownloadResult
 from .errors import Cancelled, ProcessStartError
 from .eta import (
@@ -235,17 +237,7 @@ class BuildClock:
         """The poller's look at the build folder; the estimate now."""
         now = self.clock()
         with self._lock:
-            if self._reader is None:
-                folder = find_ninja_dir(self._source)
-                if folder is not None and self._fresh(folder):
-                    self._reader = NinjaLogReader(folder, self._before.get(
-                        folder / ".ninja_log", 0))
-                    try:
-                        text = (folder / "build.ninja").read_text(encoding="utf-8",
-                                                                  errors="replace")
-                    except OSError:
-                        text = ""
-                    self.estimator.ninja_start(now, count_ninja_units(text))
+            self._find_reader(now)
             self._poll_log(now)
             return ProgressEvent.of(self.estimator.estimate(now))
 
@@ -265,11 +257,28 @@ class BuildClock:
             if new:
                 self.estimator.log_units(new, now)
 
+    def _find_reader(self, now: float) -> None:
+        """Start reading ninja's log once its build folder exists (under the lock)."""
+        if self._reader is not None:
+            return
+        folder = find_ninja_dir(self._source)
+        if folder is not None and self._fresh(folder):
+            self._reader = NinjaLogReader(folder, self._before.get(folder / ".ninja_log", 0))
+            try:
+                text = (folder / "build.ninja").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            self.estimator.ninja_start(now, count_ninja_units(text))
+
     def units(self) -> list[UnitTime]:
+        """The units ninja compiled (its log), also for a build too short for the poller to
+        have seen its build folder."""
         with self._lock:
+            now = self.clock()
+            self._find_reader(now)
             if self._reader is None:
                 return []
-            self._poll_log(self.clock())
+            self._poll_log(now)
             return list(self._reader.units)
 
     @property
@@ -294,6 +303,28 @@ _WHEEL = re.compile(r"^\s*(installing to build/bdist|creating '.*\.whl'|Created 
 
 EventSink = Callable[[BuildEvent], None]
 DEFAULT_STALL_S = 180.0
+
+
+def diagnosis_context(kernel: str) -> KernelContext | None:
+    """What the diagnosis may say of the kernel being built: its name, its own setting for the
+    GPU architectures, its force-build switch and the GPUs it needs, read from its recipe (so
+    advice never names another package's switch). None for a kernel the catalog lacks."""
+    try:
+        recipe = load_catalog().get(kernel)
+    except Exception:  # noqa: BLE001 - advice falls back to the log's own words
+        return None
+    knob = recipe.arch_knob
+    if knob is ArchKnob.TORCH_CUDA_ARCH_LIST:
+        arch = "TORCH_CUDA_ARCH_LIST (e.g. 8.6;9.0)"
+    elif knob is ArchKnob.FLASH_ATTN_CUDA_ARCHS:
+        arch = "FLASH_ATTN_CUDA_ARCHS (e.g. 80;90)"
+    elif knob is ArchKnob.FLASHMLA_DISABLE_FLAGS:
+        flags = [t.disable_env for t in recipe.targets if t.disable_env]
+        arch = " / ".join(flags) + " (1 leaves that architecture out)" if flags else ""
+    else:
+        arch = ""
+    force = next((f"{k.name}=TRUE" for k in recipe.knobs if k.name.endswith("FORCE_BUILD")), "")
+    return context_for_recipe(recipe.name, arch, force, recipe.requirements.describe_gpus())
 
 
 class _Attempt:
@@ -328,7 +359,7 @@ class _Attempt:
         self.cancel = cancel
         self.stall_after_s = stall_after_s
         self.line_number = line_offset
-        self.diagnoser = LogDiagnoser()
+        self.diagnoser = LogDiagnoser(context=diagnosis_context(plan.kernel))
         self.clock = BuildClock(plan)
         self.seconds = 0.0
         self.steps: list[StepTiming] = []
@@ -545,7 +576,7 @@ def run_build(
             line_offset = attempt.line_number
             steps += attempt.steps
             units += attempt.units()
-            report = attempt.diagnoser.summary()
+            report = attempt.diagnoser.summary(failed=not cancelled and code != 0)
             log.write(f"\n# exit code {code}{' (cancelled)' if cancelled else ''}\n")
             log.flush()
             if cancelled:

@@ -157,8 +157,10 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
         "units": len(outcome.units),
         "slowest_units": [{"name": u.name, "seconds": round(u.seconds, 2)}
                           for u in outcome.slowest_units],
-        "diagnoses": [{"id": h.signature_id, "title": h.title, "cause": h.cause, "fix": h.fix,
+        "diagnoses": [{"id": h.signature_id, "family": h.family, "title": h.title,
+                       "cause": h.cause, "fix": h.fix, "facts": dict(h.facts),
                        "line": h.line_number} for h in (report.hits if report else ())],
+        "cause_unknown": bool(report and report.cause_unknown),
         "first_error": report.first_error.line if report and report.first_error else None,
         "download": None if outcome.download is None else {
             "url": outcome.download.url,

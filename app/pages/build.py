@@ -97,6 +97,9 @@ TEXT = Texts("Build", {
     "what_to_do": "  What to do: {fix}",
     "other_hit": "○ {title} (line {line})",
     "first_error": "First error (line {line}):",
+    "cause_unknown": "The wizard does not know this cause. The lines above are where the build "
+                     "failed; save the report bundle (the button above) and attach it when you "
+                     "ask for help.",
     "full_log": "Full log: {path}",
     "see_log": "See the log: {path}",
     "error_why": "Why: {why}",
@@ -516,6 +519,8 @@ class BuildPage(SessionPage):
             context = "\n".join(first.context_before[-3:])
             parts.append(f"{TEXT['first_error'].format(line=first.line_number)}\n{context}\n"
                          f"→ {first.line}\n")
+        if report.cause_unknown:  # never "no errors": the build failed, the cause is not known
+            parts.append(TEXT["cause_unknown"] + "\n")
         for hit in report.hits:
             if hit is not primary:
                 parts.append(TEXT["other_hit"].format(title=tr_core(hit.title),

@@ -41,9 +41,11 @@ class LogFacts:
         return self.cuda >= bound if found.group(1) == ">=" else self.cuda < bound
 
 
-# CUDA\v12.4 (Windows, also with doubled backslashes), cuda-12.4 (Linux), nvcc's "release 12.4, V".
+# CUDA\v12.4 (Windows, also with doubled backslashes), cuda-12.4 (Linux), nvcc's "release 12.4, V",
+# and a folder named after the version without a dot (E:\Cuda112, /opt/cuda118: 11.2, 11.8).
 _CUDA_VERSION = re.compile(
-    r"(?i:CUDA[\\/]+v(\d+)\.(\d+)(?!\d)|\bcuda-(\d+)\.(\d+)(?!\d)|\brelease (\d+)\.(\d+), V\d)"
+    r"(?i:CUDA[\\/]+v(\d+)\.(\d+)(?!\d)|\bcuda-(\d+)\.(\d+)(?!\d)|\brelease (\d+)\.(\d+), V\d"
+    r"|(?:^|[\\/:])cuda_?(1\d)(\d)(?![\d.]))"
 )
 # MSVC\14.44.35207 in a path, or cl's banner "Compiler Version 19.44.35207".
 _MSVC_VERSION = re.compile(r"(?i:\bMSVC[\\/]+14\.(\d+)\.\d+|Compiler Version 19\.(\d+)\.\d+)")

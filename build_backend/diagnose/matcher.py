@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..words import Msg
+from .context import GENERIC, KernelContext, context_for_package, package_in_line
 from .facts import ADVISERS, LogFacts, read_facts
 from .rules import DiagnosisRules, FailureSignature, RetryAction, Severity, default_rules
 
@@ -29,6 +31,13 @@ class Diagnosis:
     retry: RetryAction | None
     line: str
     line_number: int  # 1-based, counting every line fed
+    facts: tuple[tuple[str, str], ...] = ()  # what the matched line showed (tool, version, ...)
+    cause_id: str = ""  # the family of causes it belongs to ("": its signature_id)
+
+    @property
+    def family(self) -> str:
+        """The cause reports name: the signature's family, else the signature itself."""
+        return self.cause_id or self.signature_id
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,9 @@ class FirstError:
     context_after: tuple[str, ...] = ()  # up to ``after_lines`` lines just after it
     signature_ids: tuple[str, ...] = ()  # signatures matched on this line or the lines after
     from_warning: bool = False  # a warning that names the cause (no real error explained it)
+    # No known error line: the last line that shows the failure (a tool that could not run, a
+    # Python exception, ninja's FAILED:, a non-zero exit), shown because the build failed
+    fallback: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +64,12 @@ class DiagnosisReport:
     primary: Diagnosis | None  # the hit that explains the failure, if one does
     retry: RetryAction | None  # the automatic retry worth trying, if any
     lines_seen: int
+    failed: bool = False  # the process failed (the report never says "no errors" then)
+
+    @property
+    def cause_unknown(self) -> bool:
+        """The build failed and no known cause explains it (the report says so plainly)."""
+        return self.failed and self.primary is None
 
     @property
     def errors(self) -> tuple[Diagnosis, ...]:
@@ -69,8 +87,13 @@ class DiagnosisReport:
                 f"First error (line {self.first_error.line_number}): "
                 f"{self.first_error.line.strip()}"
             )
+        elif self.failed:
+            parts.append("The build failed, and the log shows no line that says why.")
         elif not self.hits:
             parts.append("No errors and no known problems found in the log.")
+        if self.cause_unknown:
+            parts.append("Cause: not one the wizard knows. The report bundle (log, plan and "
+                         "machine facts) is what to attach when asking for help.")
         for hit in self.hits:
             parts.append(
                 f"[{hit.severity.value}] {hit.title} (line {hit.line_number})\n"
@@ -152,6 +175,34 @@ _NOT_A_MESSAGE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _LONG_LINE = 400  # characters from which a line is checked against _NOT_A_MESSAGE
+# Lines that show a failure without being a compiler-style error: a tool that could not be run,
+# a non-zero exit, ninja's FAILED:, pip's summary. The last one stands as the first error of a
+# failed build when nothing else does (a failed build is never reported clean).
+_FAILURE_LINE = re.compile(
+    r"""(?i:
+        \bPermission\s+denied\b | \bExec\s+format\s+error\b | \bcannot\s+execute\b
+      | \bcommand\s+not\s+found\b | \bis\s+not\s+recognized\s+as\s+an\s+internal\b
+      | \bnot\s+found\b.*\b(?:nvcc|ninja|cmake|git|cl|gcc|g\+\+)\b
+      | ^\s*FAILED:\s | \breturned\s+non-zero\s+exit\s+status\b
+      | \bexit\s+(?:code|status)\s*:?\s*[1-9]\d* | \bexited\s+with\s+(?:code\s+)?[1-9]
+      | \bfailed\s+with\s+exit\s+(?:code|status)\b | \bCommand\s.*\bfailed\b
+      | \bsubprocess-exited-with-error\b | \bdid\s+not\s+run\s+successfully\b
+      | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
+      | \bNo\s+rule\s+to\s+make\s+target\b
+    )""",
+    re.VERBOSE,
+)
+# Every line _FAILURE_LINE can match contains one of these (lower-cased): most lines are
+# settled by these substring tests.
+_FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
+                  "failed", "non-zero", "exit", "error", "traceback", "no rule")
+# Lines that only wrap the failure above them: shown only when nothing better is found.
+# A Python exception whose message starts on the next line ("RuntimeError:" then the text):
+# the message is what a person should see first.
+_BARE_EXCEPTION = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s*$")
+_WRAPPER_LIKE = re.compile(
+    r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:|Traceback \(most)"
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -177,7 +228,10 @@ class LogDiagnoser:
         *,
         context_lines: int = DEFAULT_CONTEXT_LINES,
         after_lines: int = DEFAULT_AFTER_LINES,
+        context: KernelContext | None = None,
     ) -> None:
+        """``context``: the package being built (its own switches for advice); without it, the
+        package the log names, else generic words."""
         if context_lines < 0 or after_lines < 0:
             raise ValueError("context_lines and after_lines must be >= 0")
         self.rules = rules if rules is not None else default_rules()
@@ -191,12 +245,18 @@ class LogDiagnoser:
         # First error: found once, then filled with the lines after it.
         self._first: tuple[str, int, tuple[str, ...]] | None = None
         self._first_is_exception = False  # a Python exception line, not a tool's error
+        self._bare_first = False  # the first error is "XError:" alone: its message follows
         self._first_ids: list[str] = []
         self._after: list[str] = []
         # The first warning that names an error-severity cause (line, number, before, ids).
         self._warning_cause: tuple[str, int, tuple[str, ...], tuple[str, ...]] | None = None
         self._facts: dict[str, LogFacts] = {}  # per advised signature: facts around its hit
         self._previous = ""
+        self._context = context
+        self._log_package: str | None = None  # the package the log says it builds
+        # the best failure-looking line so far (a wrapper only until something better comes)
+        self._failure: tuple[str, int, tuple[str, ...]] | None = None
+        self._failure_is_wrapper = True
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -204,6 +264,8 @@ class LogDiagnoser:
         """Take one line of output (its line ending is ignored); return hits seen for the first
         time on it (usually none)."""
         text = line.rstrip("\r\n")
+        if "\r" in text:  # a terminal line redrawn: what it finally shows (progress, then error)
+            text = next((part for part in reversed(text.split("\r")) if part.strip()), "")
         kept = text if len(text) <= MAX_LINE_CHARS else _clip(text)
         self._line_number += 1
         first_found = self._first is not None
@@ -223,6 +285,14 @@ class LogDiagnoser:
             if literal in low:
                 candidates = self.rules.signatures
                 break
+        if self._context is None and self._log_package is None and "uild" in text:
+            self._log_package = package_in_line(text)
+        if not first_found and any(w in low for w in _FAILURE_WORDS) \
+                and _FAILURE_LINE.search(text) is not None:
+            wrapper = _WRAPPER_LIKE.search(text) is not None
+            if self._failure is None or not wrapper or self._failure_is_wrapper:
+                self._failure = (kept, self._line_number, tuple(self._ring))
+                self._failure_is_wrapper = wrapper
         maybe_error = False
         if not first_found:
             for word in _ERROR_WORDS:
@@ -230,6 +300,9 @@ class LogDiagnoser:
                     maybe_error = _ERROR_LINE.search(text) is not None
                     break
         matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
+        if len(matched) > 1 and any(not s.generic and s.severity is Severity.ERROR
+                                    for s in matched):
+            matched = [sig for sig in matched if not sig.generic]  # the specific cause alone
         facts: LogFacts | None = None
         if any(sig.requires or sig.id in ADVISERS for sig in matched):
             facts = read_facts((*self._ring, text))
@@ -244,19 +317,22 @@ class LogDiagnoser:
             for sig in matched:
                 if sig.id not in self._seen:
                     self._seen.add(sig.id)
-                    fix = sig.fix
+                    shown = sig.facts_of(text)
+                    title, cause, fix = self._texts(sig, shown)
                     if facts is not None and sig.id in ADVISERS:
                         self._facts[sig.id] = facts
-                        fix = ADVISERS[sig.id](facts) or sig.fix
+                        fix = ADVISERS[sig.id](facts) or fix
                     hit = Diagnosis(
                         signature_id=sig.id,
-                        title=sig.title,
-                        cause=sig.cause,
+                        title=title,
+                        cause=cause,
                         fix=fix,
                         severity=sig.severity,
                         retry=sig.retry,
                         line=kept,
                         line_number=self._line_number,
+                        facts=tuple(sorted(shown.items())),
+                        cause_id=sig.cause_id,
                     )
                     self._hits.append(hit)
                     new_hits.append(hit)
@@ -275,11 +351,20 @@ class LogDiagnoser:
                     )
                 elif is_error and not self._is_wrapper(text):
                     self._first = (kept, self._line_number, tuple(self._ring))
+                    self._bare_first = _BARE_EXCEPTION.match(text) is not None
                     self._first_is_exception = _PY_EXCEPTION.match(text) is not None
                     self._first_ids = [s.id for s in matched]
 
         if collecting_after:
-            self._after.append(kept)
+            if self._bare_first and text.strip():
+                # "RuntimeError:" alone: its message (this line) is the first error
+                line, _number, before = self._first  # type: ignore[misc]
+                self._first = (kept, self._line_number, (*before, line)[-self._ring.maxlen:]
+                               if self._ring.maxlen else ())
+                self._bare_first = False
+                self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
+            else:
+                self._after.append(kept)
         self._ring.append(kept)
         self._previous = kept
         return new_hits
@@ -290,6 +375,24 @@ class LogDiagnoser:
         for line in lines:
             new_hits.extend(self.feed(line))
         return new_hits
+
+    def context(self) -> KernelContext:
+        """The package this log belongs to, as far as known."""
+        if self._context is not None:
+            return self._context
+        if self._log_package is not None:
+            return context_for_package(self._log_package)
+        return GENERIC
+
+    def _texts(self, sig: FailureSignature, shown: dict[str, str]) -> tuple[str, str, str]:
+        """The signature's title, cause and fix, with this log's facts filled in (each a
+        translatable sentence that keeps its template)."""
+        names = sig.placeholders
+        if not names:
+            return sig.title, sig.cause, sig.fix
+        every = {**self.context().facts(), **sig.defaults, **shown}
+        values: dict[str, object] = {k: v for k, v in every.items() if k in names}
+        return (Msg(sig.title, values), Msg(sig.cause, values), Msg(sig.fix, values))
 
     def _quotes_source(self, text: str) -> bool:
         """Whether ``text`` is a source line that Python quotes: under a traceback's ``File ...``
@@ -351,8 +454,10 @@ class LogDiagnoser:
             return FirstError(line, number, before, (), ids, from_warning=True)
         return real
 
-    def summary(self) -> DiagnosisReport:
-        """The report for everything fed so far (it can be asked for again after more lines)."""
+    def summary(self, failed: bool = False) -> DiagnosisReport:
+        """The report for everything fed so far (it can be asked for again after more lines).
+        ``failed``: the process failed, so a log with no recognised error still gets its
+        last failure-looking line as the first error (never "no errors found")."""
         first = self.first_error
         hits = tuple(self._advised(h, first) for h in self._hits)
         by_id = {h.signature_id: h for h in hits}
@@ -368,6 +473,9 @@ class LogDiagnoser:
             )
         else:
             primary = next((h for h in hits if h.severity is Severity.ERROR), None)
+        if first is None and failed and self._failure is not None:
+            line, number, before = self._failure
+            first = FirstError(line, number, before, fallback=True)
 
         retry: RetryAction | None = None
         if primary is not None:
@@ -382,6 +490,7 @@ class LogDiagnoser:
             primary=primary,
             retry=retry,
             lines_seen=self._line_number,
+            failed=failed,
         )
 
     def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:

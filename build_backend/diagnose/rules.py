@@ -10,6 +10,7 @@ lines are settled with a few substring tests.
 from __future__ import annotations
 
 import re
+import string
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -64,9 +65,39 @@ class FailureSignature:
     retry: RetryAction | None = None
     row: int | None = None  # row number in shared/knowledge/failures.md
     requires: tuple[str, ...] = ()  # facts the lines around a match must show ("windows", ...)
+    # A family of causes: its patterns' named groups ((?P<tool>...)) are this log's facts, and
+    # its title, cause and fix name them ({tool}); ``defaults`` stand in for a fact a match did
+    # not show. Context facts ({package}, {arch_setting}, ...) come from the kernel being built.
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    family: str = ""  # a variant of this family of causes (its id); "" for the family itself
+
+    @property
+    def generic(self) -> bool:
+        """A general family (or a variant of one): it gives way to a specific signature."""
+        return self.cause_id in FAMILIES
+
+    @property
+    def cause_id(self) -> str:
+        """The cause reports name: the family of a variant, else the signature's own id."""
+        return self.family or self.id
 
     def matches(self, line: str) -> bool:
         return any(p.search(line) is not None for p in self.patterns)
+
+    def facts_of(self, line: str) -> dict[str, str]:
+        """The named groups of the first pattern that matches ``line`` (those it filled)."""
+        for pattern in self.patterns:
+            found = pattern.search(line)
+            if found is not None:
+                return {k: v.strip() for k, v in found.groupdict().items()
+                        if v is not None and v.strip()}
+        return {}
+
+    @property
+    def placeholders(self) -> frozenset[str]:
+        """The facts its title, cause and fix name."""
+        return frozenset(name for text in (self.title, self.cause, self.fix)
+                         for _, name, _, _ in string.Formatter().parse(text) if name)
 
 
 @dataclass(frozen=True)
@@ -118,8 +149,17 @@ _SIGNATURE_KEYS = frozenset(
         "severity",
         "retry",
         "requires",
+        "defaults",
+        "family",
     }
 )
+# Facts every signature may name: they describe the kernel being built (build_backend.diagnose
+# .context), or say so generically when the log's package is not known.
+CONTEXT_FACTS = frozenset({"package", "arch_setting", "force_build", "gpu_text"})
+# The general families (failures.toml, "Families"): on a line a specific signature explains too,
+# the specific one stands alone.
+FAMILIES = frozenset({"tool-version-required", "build-tool-missing", "bad-env-path",
+                      "library-mismatch", "platform-unsupported", "torch-api-changed"})
 _RULE_KEYS = frozenset({"id", "patterns", "case_sensitive", "reason"})
 
 
@@ -172,6 +212,12 @@ class _Entry:
             raise self._error(
                 "has an invalid id", why="Ids are lower-case words joined by '-', e.g. 'oom'."
             )
+        return value
+
+    def slug_of(self, key: str) -> str:
+        value = self.text(key)
+        if not _SLUG.match(value):
+            raise self._error(f"has an invalid '{key}'", why="It is the id of another entry.")
         return value
 
     def flag(self, key: str, default: bool) -> bool:
@@ -227,7 +273,7 @@ def _signature(entry: _Entry) -> FailureSignature:
     retry = None
     if "retry" in entry.raw:
         retry = RetryAction(entry.enum_value("retry", RetryAction))
-    return FailureSignature(
+    signature = FailureSignature(
         id=entry.slug(),
         title=entry.text("title"),
         patterns=entry.patterns(),
@@ -237,7 +283,31 @@ def _signature(entry: _Entry) -> FailureSignature:
         retry=retry,
         row=row,
         requires=_requires(entry),
+        defaults=_defaults(entry),
+        family=entry.slug_of("family") if "family" in entry.raw else "",
     )
+    try:
+        named = signature.placeholders
+    except ValueError as exc:  # an unbalanced brace
+        raise entry._error(
+            f"has a title, cause or fix that is not a valid template: {exc}") from exc
+    groups = {g for p in signature.patterns for g in p.groupindex}
+    missing = sorted(named - groups - set(signature.defaults) - CONTEXT_FACTS)
+    if missing:
+        raise entry._error(
+            f"names {', '.join('{' + m + '}' for m in missing)} without a default",
+            why="Every fact a text names needs a named group in a pattern, or a default.",
+        )
+    return signature
+
+
+def _defaults(entry: _Entry) -> dict[str, str]:
+    value = entry.raw.get("defaults", {})
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise entry._error("has 'defaults' that are not a table of texts")
+    return dict(value)
 
 
 _REQUIREMENT = re.compile(r"^(?:windows|linux|cuda(?:>=|<)\d+\.\d+)$")

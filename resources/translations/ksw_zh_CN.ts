@@ -14,7 +14,7 @@
       <translation>  原因：{cause}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="107" />
+      <location filename="../../app/pages/build.py" line="110" />
       <source>Attempt {attempt}</source>
       <translation>第 {attempt} 次尝试</translation>
     </message>
@@ -24,12 +24,12 @@
       <translation>正在编译 {name}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="110" />
+      <location filename="../../app/pages/build.py" line="113" />
       <source>Cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="112" />
+      <location filename="../../app/pages/build.py" line="115" />
       <source>Cancelled after %v / %m steps</source>
       <translation>已取消（%v / %m 步）</translation>
     </message>
@@ -49,17 +49,17 @@
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="109" />
+      <location filename="../../app/pages/build.py" line="112" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="108" />
+      <location filename="../../app/pages/build.py" line="111" />
       <source>Failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="111" />
+      <location filename="../../app/pages/build.py" line="114" />
       <source>Failed after %v / %m steps</source>
       <translation>失败（%v / %m 步）</translation>
     </message>
@@ -69,7 +69,7 @@
       <translation>第一个错误（第 {line} 行）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="100" />
+      <location filename="../../app/pages/build.py" line="103" />
       <source>Full log: {path}</source>
       <translation>完整日志：{path}</translation>
     </message>
@@ -84,17 +84,17 @@
       <translation>日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="104" />
+      <location filename="../../app/pages/build.py" line="107" />
       <source>No output for {quiet}. Still running: {running}. Large kernels can compile for many minutes without printing.</source>
       <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="113" />
+      <location filename="../../app/pages/build.py" line="116" />
       <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
       <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="101" />
+      <location filename="../../app/pages/build.py" line="104" />
       <source>See the log: {path}</source>
       <translation>请查看日志：{path}</translation>
     </message>
@@ -104,12 +104,12 @@
       <translation>编译最慢的：{units}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="115" />
+      <location filename="../../app/pages/build.py" line="118" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="114" />
+      <location filename="../../app/pages/build.py" line="117" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
@@ -154,22 +154,27 @@
       <translation>源码准备好后，这里会显示确切的命令。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="116" />
+      <location filename="../../app/pages/build.py" line="100" />
+      <source>The wizard does not know this cause. The lines above are where the build failed; save the report bundle (the button above) and attach it when you ask for help.</source>
+      <translation>向导不认识这个原因。上面几行是构建失败的位置；请保存报告包（上方的按钮），求助时附上它。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="119" />
       <source>Time</source>
       <translation>用时</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="103" />
+      <location filename="../../app/pages/build.py" line="106" />
       <source>What to do: {hint}</source>
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="102" />
+      <location filename="../../app/pages/build.py" line="105" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="106" />
+      <location filename="../../app/pages/build.py" line="109" />
       <source>no compiler process found</source>
       <translation>没有找到编译器进程</translation>
     </message>
@@ -981,7 +986,7 @@ This will run:
   <context>
     <name>core</name>
     <message>
-      <location filename="../../build_backend/diagnose/facts.py" line="103" />
+      <location filename="../../build_backend/diagnose/facts.py" line="105" />
       <source> (the compiler here is MSVC 14.{minor}, _MSC_VER {msc_ver})</source>
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
     </message>
@@ -1066,12 +1071,17 @@ This will run:
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="281" />
+      <location filename="../../resources/diagnosis/failures.toml" line="694" />
+      <source>A build tool is missing or cannot be run: {tool}</source>
+      <translation>缺少编译工具或无法运行：{tool}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="324" />
       <source>A command line was longer than Windows allows</source>
       <translation>命令行超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="268" />
+      <location filename="../../resources/diagnosis/failures.toml" line="311" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
     </message>
@@ -1081,7 +1091,7 @@ This will run:
       <translation>文件路径超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <location filename="../../resources/diagnosis/failures.toml" line="456" />
       <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
@@ -1091,12 +1101,27 @@ This will run:
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="297" />
+      <location filename="../../resources/diagnosis/failures.toml" line="716" />
+      <source>A setting or path is malformed: {value}</source>
+      <translation>某个设置或路径的格式不正确：{value}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="716" />
+      <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
+      <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="248" />
+      <source>A shared library is missing or does not fit: {what}</source>
+      <translation>共享库缺失或不匹配：{what}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="340" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="297" />
+      <location filename="../../resources/diagnosis/failures.toml" line="340" />
       <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
@@ -1111,12 +1136,17 @@ This will run:
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <source>A version requirement is not met: {tool} {required}</source>
+      <translation>不满足版本要求：{tool} {required}</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="57" />
       <source>Add &lt;CUDA folder&gt;/include/cccl to the C++ include path and build again (on Linux the CPLUS_INCLUDE_PATH variable, on Windows the INCLUDE variable). The wizard can do this for you and retry.</source>
       <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="377" />
+      <location filename="../../resources/diagnosis/failures.toml" line="420" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
@@ -1136,9 +1166,13 @@ This will run:
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="426" />
       <source>Before compiling, flash-attn's setup script tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
-      <translation>编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
+      <translation type="obsolete">编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="469" />
+      <source>Before compiling, the setup script of {package} tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
+      <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flashmla.toml" />
@@ -1146,12 +1180,12 @@ This will run:
       <translation>Blackwell（SM100）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="159" />
+      <location filename="../../resources/diagnosis/failures.toml" line="162" />
       <source>Build again with fewer parallel jobs (MAX_JOBS) and compiler threads (NVCC_THREADS). The wizard can retry with half the jobs; closing other programs also helps.</source>
       <translation>减少并行任务数（MAX_JOBS）和编译器线程数（NVCC_THREADS）后重新编译。向导可以用一半的任务数自动重试；关闭其他程序也有帮助。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="294" />
       <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
       <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
     </message>
@@ -1161,7 +1195,7 @@ This will run:
       <translation>请改为从源码编译（内核页面）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="493" />
+      <location filename="../../resources/diagnosis/failures.toml" line="540" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
@@ -1171,17 +1205,21 @@ This will run:
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="461" />
+      <location filename="../../resources/diagnosis/failures.toml" line="248" />
+      <source>Build the kernel on this machine with the toolkit and libraries installed here (the wizard does), or install the library version it needs; check that LD_LIBRARY_PATH / PATH do not put another copy of {what} first.</source>
+      <translation>请在这台机器上用这里安装的工具包和库编译内核（向导就是这样做的），或者安装它所需的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把另一份 {what} 排在前面。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="506" />
       <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
       <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="426" />
       <source>Build with FLASH_ATTENTION_FORCE_BUILD=TRUE so that no download is tried (the wizard can retry that way), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
-      <translation>设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
+      <translation type="obsolete">设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="479" />
+      <location filename="../../resources/diagnosis/failures.toml" line="526" />
       <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
       <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
     </message>
@@ -1191,14 +1229,29 @@ This will run:
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="650" />
+      <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
+      <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="43" />
       <source>Build with pip's --no-build-isolation option (the wizard always does this), and make sure a CUDA build of PyTorch is installed in the target environment before building.</source>
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="507" />
+      <location filename="../../resources/diagnosis/failures.toml" line="679" />
+      <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
+      <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="554" />
       <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="469" />
+      <source>Build with {force_build} so that no download is tried (the wizard can retry that way for the kernels it knows), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
+      <translation>请使用 {force_build} 编译，这样就不会尝试下载（对于向导已知的内核，它可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
@@ -1206,12 +1259,12 @@ This will run:
       <translation>在 Windows 上编译 FlashAttention 即使只针对一种 GPU 架构也要一到几个小时；会优先提供匹配的预编译 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="180" />
+      <location filename="../../resources/diagnosis/failures.toml" line="183" />
       <source>Building without ninja: the build will be very slow</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="576" />
+      <location filename="../../build_backend/build.py" line="607" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -1241,17 +1294,17 @@ This will run:
       <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="479" />
+      <location filename="../../resources/diagnosis/failures.toml" line="526" />
       <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
       <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="479" />
+      <location filename="../../resources/diagnosis/failures.toml" line="526" />
       <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
       <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="507" />
+      <location filename="../../resources/diagnosis/failures.toml" line="554" />
       <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
@@ -1261,17 +1314,17 @@ This will run:
       <translation>CUDA 驱动 API</translation>
     </message>
     <message>
-      <location filename="../../build_backend/diagnose/facts.py" line="118" />
+      <location filename="../../build_backend/diagnose/facts.py" line="120" />
       <source>CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio 2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the matching PyTorch, or build with an older toolset installed side by side: 14.39 (vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset 14.29.</source>
       <translation>CUDA {cuda} 最高只接受 MSVC 14.39（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2022 17.10 及更高版本带的是 MSVC 14.40 或更新版本，它会拒绝（而且其 C++ 库本来就需要 CUDA 12.4）。请安装 CUDA 12.4 或更高版本以及匹配的 PyTorch，或者用并行安装的旧工具集编译：14.39（vcvarsall -vcvars_ver=14.39），CUDA 11.x 则用 Visual Studio 2019 的 14.29 工具集。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/diagnose/facts.py" line="126" />
+      <location filename="../../build_backend/diagnose/facts.py" line="128" />
       <source>CUDA {cuda} accepts MSVC up to 14.4x (_MSC_VER below {bound}){yours}: Visual Studio 2026 (MSVC 14.50 and newer) is too new for it. Build with the Visual Studio 2022 toolset (Build Tools for Visual Studio 2022, vcvarsall -vcvars_ver=14.44), or install a CUDA version that supports your Visual Studio.</source>
       <translation>CUDA {cuda} 最高只接受 MSVC 14.4x（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2026（MSVC 14.50 及更新版本）对它来说太新。请用 Visual Studio 2022 的工具集编译（Build Tools for Visual Studio 2022，vcvarsall -vcvars_ver=14.44），或者安装支持你的 Visual Studio 的 CUDA 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/diagnose/facts.py" line="111" />
+      <location filename="../../build_backend/diagnose/facts.py" line="113" />
       <source>CUDA {cuda} accepts Visual Studio 2017 and 2019 only (MSVC up to 14.29, _MSC_VER below {bound}){yours}. Build with the Visual Studio 2019 toolset 14.29 (Build Tools for Visual Studio 2019, or the "MSVC v142 - VS 2019 C++ build tools" component of Visual Studio 2022, selected with vcvarsall -vcvars_ver=14.29), or install CUDA 12.4 or newer together with the matching PyTorch.</source>
       <translation>CUDA {cuda} 只接受 Visual Studio 2017 和 2019（MSVC 最高 14.29，_MSC_VER 低于 {bound}）{yours}。请用 Visual Studio 2019 的 14.29 工具集编译（Build Tools for Visual Studio 2019，或 Visual Studio 2022 的“MSVC v142 - VS 2019 C++ build tools”组件，用 vcvarsall -vcvars_ver=14.29 选择），或者安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。</translation>
     </message>
@@ -1461,9 +1514,14 @@ This will run:
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <location filename="../../resources/diagnosis/failures.toml" line="434" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="716" />
+      <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
+      <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
     <message>
       <location filename="../../build_backend/install.py" line="156" />
@@ -1516,22 +1574,22 @@ This will run:
       <translation>解码步骤</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <location filename="../../resources/diagnosis/failures.toml" line="586" />
       <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
       <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <location filename="../../resources/diagnosis/failures.toml" line="569" />
       <source>DeepEP and the installed NVSHMEM do not fit together</source>
       <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <location filename="../../resources/diagnosis/failures.toml" line="569" />
       <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
       <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <location filename="../../resources/diagnosis/failures.toml" line="586" />
       <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
@@ -1596,12 +1654,22 @@ This will run:
       <translation>适合这台电脑。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <location filename="../../build_backend/diagnose/context.py" line="62" />
+      <source>FlashAttention 2 needs an Ampere GPU (RTX 30 series, A100) or newer</source>
+      <translation>FlashAttention 2 需要 Ampere（RTX 30 系列、A100）或更新的 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="355" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <location filename="../../build_backend/diagnose/context.py" line="69" />
+      <source>FlashMLA needs a Hopper (SM90) or Blackwell datacenter (SM100) GPU</source>
+      <translation>FlashMLA 需要 Hopper（SM90）或 Blackwell 数据中心（SM100）GPU</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="355" />
       <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
@@ -1656,7 +1724,7 @@ This will run:
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="330" />
+      <location filename="../../resources/diagnosis/failures.toml" line="373" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
@@ -1726,12 +1794,16 @@ This will run:
       <translation>请把 CUDA 版本的 PyTorch 安装到这个 Python 中：{fix}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="361" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU (TORCH_CUDA_ARCH_LIST); the wizard sets the list from the detected GPU.</source>
-      <translation>安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
+      <translation type="obsolete">安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="208" />
+      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU ({arch_setting}); the wizard sets it from the detected GPU.</source>
+      <translation>请安装足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（{arch_setting}）；向导会根据检测到的 GPU 设置它。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>Install a CUDA toolkit that matches PyTorch's CUDA version and select it in the wizard, and make sure the target environment has a CUDA build of PyTorch, not a CPU-only one.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
@@ -1741,12 +1813,17 @@ This will run:
       <translation>请安装为 CUDA {need} 或更新版本编译的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="347" />
+      <location filename="../../resources/diagnosis/failures.toml" line="663" />
+      <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
+      <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <location filename="../../resources/diagnosis/failures.toml" line="586" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
@@ -1786,12 +1863,12 @@ This will run:
       <translation>请安装：{command}（或选择一个不需要 NVSHMEM 就能编译的 {kernel} 版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="180" />
+      <location filename="../../resources/diagnosis/failures.toml" line="183" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="194" />
+      <location filename="../../resources/diagnosis/failures.toml" line="197" />
       <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
@@ -1801,19 +1878,24 @@ This will run:
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的 probe 内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="445" />
+      <location filename="../../resources/diagnosis/failures.toml" line="488" />
       <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
       <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <location filename="../../resources/diagnosis/failures.toml" line="456" />
       <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
       <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <location filename="../../resources/diagnosis/failures.toml" line="434" />
       <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="694" />
+      <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
+      <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
     <message>
       <location filename="../../build_backend/install.py" line="483" />
@@ -1881,7 +1963,7 @@ This will run:
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="268" />
+      <location filename="../../resources/diagnosis/failures.toml" line="311" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
@@ -1901,7 +1983,7 @@ This will run:
       <translation>MSVC 不接受 sm100 解码内核（csrc/sm100/decode/head64/kernel.cuh）和共享辅助头文件中使用的 __int128_t 类型，而且 CUTLASS 需要 /Zc:__cplusplus，但 FlashMLA 的 setup.py 没有传入它</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <location filename="../../resources/diagnosis/failures.toml" line="603" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
@@ -1936,7 +2018,7 @@ This will run:
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="208" />
+      <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
@@ -1971,9 +2053,13 @@ This will run:
       <translation>还没有选择 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="222" />
       <source>No ready-made flash-attn wheel for this setup; building from source</source>
-      <translation>没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
+      <translation type="obsolete">没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <source>No ready-made wheel of {package} for this setup; building from source</source>
+      <translation>没有适合当前配置的 {package} 现成 wheel；改为从源码编译</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/model.py" line="160" />
@@ -1996,9 +2082,13 @@ This will run:
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="222" />
       <source>Nothing is broken. To skip the download attempt next time, build with FLASH_ATTENTION_FORCE_BUILD=TRUE (the wizard can retry that way).</source>
-      <translation>没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
+      <translation type="obsolete">没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <source>Nothing is broken. To skip the download attempt next time, build with {force_build} (the wizard can retry that way for the kernels it knows).</source>
+      <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="462" />
@@ -2031,7 +2121,7 @@ This will run:
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="268" />
+      <location filename="../../resources/diagnosis/failures.toml" line="311" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
     </message>
@@ -2046,7 +2136,7 @@ This will run:
       <translation>通过</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="208" />
+      <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
     </message>
@@ -2101,7 +2191,7 @@ This will run:
       <translation>RDMA 网络（仅用于跨节点内核，本向导不验证这些内核）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="238" />
+      <location filename="../../resources/diagnosis/failures.toml" line="272" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
     </message>
@@ -2171,7 +2261,7 @@ This will run:
       <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="625" />
+      <location filename="../../build_backend/build.py" line="656" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -2191,7 +2281,7 @@ This will run:
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="489" />
+      <location filename="../../build_backend/build.py" line="520" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -2221,7 +2311,7 @@ This will run:
       <translation>速度（测量条件：{what}）：</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="552" />
+      <location filename="../../build_backend/build.py" line="583" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -2231,27 +2321,32 @@ This will run:
       <translation>请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="650" />
+      <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
+      <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="91" />
       <source>The C++ standard library that comes with current Visual Studio versions refuses to be compiled by CUDA toolkits older than 12.4.</source>
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="507" />
+      <location filename="../../resources/diagnosis/failures.toml" line="554" />
       <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="194" />
+      <location filename="../../resources/diagnosis/failures.toml" line="197" />
       <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="361" />
+      <location filename="../../resources/diagnosis/failures.toml" line="404" />
       <source>The CUDA toolkit is too old for the requested GPU architecture</source>
       <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="330" />
+      <location filename="../../resources/diagnosis/failures.toml" line="373" />
       <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
       <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
     </message>
@@ -2291,12 +2386,12 @@ This will run:
       <translation>基于 NVSHMEM、使用 Buffer API 的 V1 版本线（本向导会验证节点内的 dispatch/combine）；使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <location filename="../../resources/diagnosis/failures.toml" line="434" />
       <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
       <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="445" />
+      <location filename="../../resources/diagnosis/failures.toml" line="488" />
       <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
@@ -2341,62 +2436,72 @@ This will run:
       <translation>压缩包 {label} 不安全，没有解压。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="663" />
+      <source>The build asks for GPU architecture {arch} (the detected GPU, or TORCH_CUDA_ARCH_LIST), and the installed PyTorch is older than that GPU generation, so its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer).</source>
+      <translation>编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="103" />
       <source>The build could not start the Microsoft C++ compiler: Visual Studio Build Tools with the C++ workload are not installed, or the build did not run inside the Visual Studio developer environment that puts cl.exe on the PATH.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="612" />
+      <location filename="../../build_backend/build.py" line="643" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="611" />
+      <location filename="../../build_backend/build.py" line="642" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="583" />
+      <location filename="../../build_backend/build.py" line="614" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="377" />
+      <location filename="../../resources/diagnosis/failures.toml" line="420" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="471" />
+      <location filename="../../build_backend/build.py" line="502" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="617" />
+      <location filename="../../resources/diagnosis/failures.toml" line="694" />
+      <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
+      <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/build.py" line="648" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="560" />
+      <location filename="../../build_backend/build.py" line="591" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="238" />
+      <location filename="../../resources/diagnosis/failures.toml" line="272" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <location filename="../../resources/diagnosis/failures.toml" line="603" />
       <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
       <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="445" />
+      <location filename="../../resources/diagnosis/failures.toml" line="488" />
       <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
       <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="159" />
+      <location filename="../../resources/diagnosis/failures.toml" line="162" />
       <source>The compiler ran out of memory</source>
       <translation>编译器内存不足</translation>
     </message>
@@ -2434,6 +2539,11 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="26" />
       <source>The download from {host} was redirected to an insecure address.</source>
       <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="469" />
+      <source>The download of a ready-made wheel of {package} failed (network)</source>
+      <translation>{package} 下载现成 wheel 失败（网络问题）</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="52" />
@@ -2476,12 +2586,12 @@ This will run:
       <translation>服务器上找不到文件 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <location filename="../../resources/diagnosis/failures.toml" line="603" />
       <source>The final link step failed: symbols are missing or defined twice</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="622" />
+      <location filename="../../build_backend/build.py" line="653" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -2496,7 +2606,7 @@ This will run:
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="482" />
+      <location filename="../../build_backend/build.py" line="513" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -2526,7 +2636,7 @@ This will run:
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="194" />
+      <location filename="../../resources/diagnosis/failures.toml" line="197" />
       <source>The installed CUDA toolkit (nvcc) has a different major version than the CUDA version your PyTorch was built with; extensions built this way would not work with your PyTorch.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
     </message>
@@ -2534,6 +2644,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="74" />
       <source>The installed Visual Studio C++ compiler is newer than what this CUDA toolkit was made for (for example Visual Studio 2026 with CUDA 12.x), so CUDA refuses to use it.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="248" />
+      <source>The kernel (or a library it loads) needs {what}, and the one found is missing, older than it was built for, or a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy.</source>
+      <translation>内核（或它加载的某个库）需要 {what}，但找不到这个库，或者找到的比内核编译时所用的更旧、或版本不同：内核是在另一个系统上或用另一个工具包编译的，或者某个库路径（LD_LIBRARY_PATH、PATH）指向了错误的副本。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="261" />
@@ -2561,7 +2676,7 @@ This will run:
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="294" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
@@ -2571,22 +2686,26 @@ This will run:
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="330" />
+      <location filename="../../resources/diagnosis/failures.toml" line="373" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="238" />
+      <location filename="../../resources/diagnosis/failures.toml" line="272" />
       <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
       <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports (FlashAttention 2 needs an Ampere GPU, RTX 30 series or newer).</source>
-      <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
+      <translation type="obsolete">内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="461" />
+      <location filename="../../resources/diagnosis/failures.toml" line="294" />
+      <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports ({gpu_text}).</source>
+      <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（{gpu_text}）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="506" />
       <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas. FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
       <translation>内核代码使用了 GCC 和 Clang 的功能，而 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）没有这些功能：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性。FlashMLA 和一些基于 CUTLASS 的内核只为 Linux 编写。</translation>
     </message>
@@ -2596,22 +2715,22 @@ This will run:
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="281" />
+      <location filename="../../resources/diagnosis/failures.toml" line="324" />
       <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
       <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="377" />
+      <location filename="../../resources/diagnosis/failures.toml" line="420" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="180" />
+      <location filename="../../resources/diagnosis/failures.toml" line="183" />
       <source>The ninja build tool is not installed in the target Python environment, so the build compiles one file at a time; with every GPU architecture enabled this can take hours.</source>
       <translation>目标 Python 环境中没有安装 ninja 编译工具，所以一次只能编译一个文件；如果启用了所有 GPU 架构，可能要花几个小时。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/diagnose/facts.py" line="105" />
+      <location filename="../../build_backend/diagnose/facts.py" line="107" />
       <source>The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the build or the kernel may then fail or compute wrong results.</source>
       <translation>nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
@@ -2691,6 +2810,11 @@ This will run:
       <translation>服务器的证书未被接受（{error}）。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <source>The setup script of {package} first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
+      <translation>{package} 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="166" />
       <source>The source archive already has files in the submodule folder {folder}.</source>
       <translation>源码压缩包的子模块文件夹 {folder} 中已经有文件。</translation>
@@ -2701,9 +2825,39 @@ This will run:
       <translation>源码文件夹 {folder} 不存在。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="461" />
+      <location filename="../../resources/diagnosis/failures.toml" line="650" />
+      <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
+      <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="506" />
       <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
       <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="750" />
+      <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
+      <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="679" />
+      <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
+      <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="679" />
+      <source>The source was written for another CUDA version</source>
+      <translation>源码是为其他 CUDA 版本编写的</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="750" />
+      <source>The source was written for another PyTorch version: {symbol}</source>
+      <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
+      <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="230" />
@@ -2711,7 +2865,7 @@ This will run:
       <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="347" />
+      <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
@@ -2756,7 +2910,7 @@ This will run:
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="297" />
+      <location filename="../../resources/diagnosis/failures.toml" line="340" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
@@ -2801,7 +2955,7 @@ This will run:
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="554" />
+      <location filename="../../build_backend/build.py" line="585" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -2811,9 +2965,14 @@ This will run:
       <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="347" />
+      <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>This CUDA version does not accept your gcc (or clang) version</source>
       <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="663" />
+      <source>This PyTorch does not know the GPU architecture {arch}</source>
+      <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="130" />
@@ -2831,7 +2990,7 @@ This will run:
       <translation>当前用户无权访问 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="159" />
+      <location filename="../../resources/diagnosis/failures.toml" line="162" />
       <source>Too many compiler processes ran at the same time for the amount of memory (RAM) in this computer, so the system stopped one of them. FlashAttention needs about 5 GB of RAM per compiler thread.</source>
       <translation>同时运行的编译器进程太多，超出了这台电脑的内存（RAM）所能承受的范围，所以系统强行结束了其中一个。FlashAttention 每个编译线程大约需要 5 GB 内存。</translation>
     </message>
@@ -2891,14 +3050,24 @@ This will run:
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <location filename="../../resources/diagnosis/failures.toml" line="355" />
       <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
       <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="281" />
+      <location filename="../../resources/diagnosis/failures.toml" line="324" />
       <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="750" />
+      <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
+      <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="734" />
+      <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
+      <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="280" />
@@ -2916,7 +3085,7 @@ This will run:
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <location filename="../../resources/diagnosis/failures.toml" line="569" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
     </message>
@@ -2929,6 +3098,11 @@ This will run:
       <location filename="../../build_backend/sources/extract.py" line="64" />
       <source>Use the source archive from the project's own page (GitHub), not a copy from elsewhere.</source>
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <source>Use {tool} {required}: install it, or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
+      <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="445" />
@@ -2966,7 +3140,7 @@ This will run:
       <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <location filename="../../resources/diagnosis/failures.toml" line="456" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
     </message>
@@ -3156,14 +3330,12 @@ This will run:
       <translation>第一个读取 FLASH_ATTN_CUDA_ARCHS 的版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="426" />
       <source>flash-attn's download of a ready-made wheel failed (network)</source>
-      <translation>flash-attn 下载现成 wheel 失败（网络问题）</translation>
+      <translation type="obsolete">flash-attn 下载现成 wheel 失败（网络问题）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="222" />
       <source>flash-attn's setup first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
-      <translation>flash-attn 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
+      <translation type="obsolete">flash-attn 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="166" />
@@ -3186,7 +3358,7 @@ This will run:
       <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="465" />
+      <location filename="../../build_backend/build.py" line="496" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -3241,12 +3413,12 @@ This will run:
       <translation>不存在</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="493" />
+      <location filename="../../resources/diagnosis/failures.toml" line="540" />
       <source>ninja could not start the compiler (CreateProcess failed)</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="493" />
+      <location filename="../../resources/diagnosis/failures.toml" line="540" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
@@ -3281,7 +3453,7 @@ This will run:
       <translation>无法读取</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="361" />
+      <location filename="../../resources/diagnosis/failures.toml" line="404" />
       <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have.</source>
       <translation>nvcc 不认识编译所要求的 GPU 架构：工具包比这一代 GPU 更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更高版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包不支持的架构。</translation>
     </message>
@@ -3351,6 +3523,11 @@ This will run:
       <translation>CPU 部分</translation>
     </message>
     <message>
+      <location filename="../../build_backend/diagnose/context.py" line="48" />
+      <source>the GPUs the package's documentation lists</source>
+      <translation>该包文档中列出的 GPU</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/advice.py" line="85" />
       <source>the Kernel step lists them</source>
       <translation>“内核”步骤会列出它们</translation>
@@ -3394,6 +3571,16 @@ This will run:
       <location filename="../../build_backend/oserrors.py" line="248" />
       <source>the folder {folder} does not exist</source>
       <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/context.py" line="44" />
+      <source>the package's own setting for the GPU architectures to build (for most PyTorch extensions TORCH_CUDA_ARCH_LIST)</source>
+      <translation>该包自身用于指定要编译的 GPU 架构的设置（大多数 PyTorch 扩展使用 TORCH_CUDA_ARCH_LIST）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/context.py" line="46" />
+      <source>the package's own switch that skips the download and builds from source, if its setup.py has one</source>
+      <translation>该包自身提供的跳过下载、直接从源码编译的开关（如果它的 setup.py 有的话）</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="235" />
@@ -3464,6 +3651,11 @@ This will run:
       <location filename="../../build_backend/catalog/assess.py" line="386" />
       <source>this machine has {total}</source>
       <translation>这台机器有 {total} 个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/context.py" line="43" />
+      <source>this package</source>
+      <translation>这个包</translation>
     </message>
     <message>
       <location filename="../../build_backend/reports.py" line="233" />
@@ -3881,14 +4073,29 @@ This will run:
       <translation>{n} 个 token</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="462" />
+      <location filename="../../build_backend/build.py" line="493" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="459" />
+      <location filename="../../build_backend/build.py" line="490" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="734" />
+      <source>{package} does not support this platform: {platform}</source>
+      <translation>{package} 不支持这个平台：{platform}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="734" />
+      <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
+      <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/context.py" line="106" />
+      <source>{package} needs {gpus}</source>
+      <translation>{package} 需要 {gpus}</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="257" />
@@ -4044,12 +4251,12 @@ This will run:
   <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="453" />
+      <location filename="../../app/pages/build.py" line="456" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="157" />
+      <location filename="../../app/pages/build.py" line="160" />
       <source>%v / %m units</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
@@ -4126,12 +4333,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="123" />
+      <location filename="../../app/pages/build.py" line="126" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="161" />
+      <location filename="../../app/pages/build.py" line="164" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
@@ -4161,7 +4368,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="159" />
+      <location filename="../../app/pages/build.py" line="162" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
@@ -4216,7 +4423,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="142" />
+      <location filename="../../app/pages/build.py" line="145" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
@@ -4536,7 +4743,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="322" />
+      <location filename="../../app/pages/build.py" line="325" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
@@ -4546,7 +4753,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="413" />
+      <location filename="../../app/pages/build.py" line="416" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
@@ -4576,7 +4783,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="124" />
+      <location filename="../../app/pages/build.py" line="127" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -4654,7 +4861,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="137" />
+      <location filename="../../app/pages/build.py" line="140" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>

@@ -35,7 +35,8 @@ def test_a_failed_build_shows_failure_on_the_bar_and_offers_the_report_bundle(
 
     assert page.banner.tone is Tone.ERROR
     said = page.banner.title.text() + page.banner.hint.text()
-    assert "/opt/nonexistent/g++: not found" in said  # the real first error, named
+    # the cause, named with this log's own fact: the compiler that could not be run
+    assert "A build tool is missing or cannot be run: /opt/nonexistent/g++" in said, said
     assert "Traceback" not in said
     # the log said [1/1]: the bar must not read like a finished build
     assert page.progress.text().startswith("Failed")
@@ -54,3 +55,22 @@ def test_a_failed_build_shows_failure_on_the_bar_and_offers_the_report_bundle(
     assert not page.progress.text().startswith("Failed")
     assert not page.bundle_button.isVisible() and not page.bundle_saved.isVisible()
     qtbot.waitUntil(lambda: not page.is_running(), timeout=30_000)
+
+
+def test_a_failure_of_no_known_cause_is_never_shown_as_clean(
+    qtbot: Any, tmp_path: Path, torch_venv: Path, isolated_wizard_data: Path
+) -> None:
+    """a failed build whose log has no compiler-style error and no known cause: the page
+    shows the line where it failed, says the cause is not known, and offers the bundle"""
+    log = tmp_path / "no-known-cause.log"
+    log.write_text("running build_ext\n"
+                   "./build.sh: line 3: ./tools/gen: cannot execute binary file\n"
+                   "error: subprocess-exited-with-error\n", encoding="utf-8")
+    wizard, page = open_build_page(qtbot, standin(tmp_path, "replay", str(log)), torch_venv)
+    qtbot.waitUntil(lambda: not page.is_running(), timeout=30_000)
+    assert page.banner.tone is Tone.ERROR
+    shown = page.diagnosis.toPlainText()
+    assert "→ ./build.sh: line 3: ./tools/gen: cannot execute binary file" in shown, shown
+    assert "The wizard does not know this cause" in shown
+    assert "No errors" not in shown + page.banner.title.text() + page.banner.hint.text()
+    assert page.bundle_button.isVisible()

@@ -4,6 +4,7 @@ a NuGet-shaped package from a real HTTP server on loopback and puts the headers 
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import shutil
@@ -42,8 +43,20 @@ def stripped_python(tmp_path: Path) -> Path:
     exe = prefix / "bin" / Path(sys._base_executable).name  # type: ignore[attr-defined]
     shutil.copy2(os.path.realpath(sys._base_executable), exe)  # type: ignore[attr-defined]
     stdlib = Path(sysconfig.get_paths()["stdlib"])
-    (prefix / "lib").mkdir()
-    (prefix / "lib" / stdlib.name).symlink_to(stdlib)
+    lib = prefix / "lib" / stdlib.name
+    lib.mkdir(parents=True)
+    for entry in stdlib.iterdir():  # the standard library as it is, entry by entry
+        if entry.name not in ("site-packages", "dist-packages"):
+            (lib / entry.name).symlink_to(entry)
+    # pip where this prefix's interpreter looks for packages: beside the standard library for
+    # python.org builds, in dist-packages for Debian's (whose pip is not in the stdlib folder)
+    spec = importlib.util.find_spec("pip")
+    assert spec is not None and spec.origin is not None, "the tests need pip"
+    pip = Path(spec.origin).parent
+    for site in (lib / "site-packages", lib / "dist-packages",
+                 prefix / "lib" / "python3" / "dist-packages"):
+        site.mkdir(parents=True, exist_ok=True)
+        (site / "pip").symlink_to(pip)
     return exe
 
 

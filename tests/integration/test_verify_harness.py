@@ -534,7 +534,10 @@ def _probe_wheel(python: Path, tmp_path: Path) -> Path:
     """Build the probe from a copy of its source (never in the repo); the wheel is cached in
     the test cache (as conftest's venvs are) by source hash, so later runs skip the build."""
     root = Path(os.environ.get("KSW_TEST_CACHE", Path.home() / ".cache" / "ksw-tests"))
-    tag = f"{_probe_source_hash()}-py{sys.version_info[0]}{sys.version_info[1]}"
+    code = "import sys; print('%d%d' % sys.version_info[:2])"
+    version = subprocess.run([str(python), "-c", code], capture_output=True, text=True,
+                             check=True).stdout.strip()
+    tag = f"{_probe_source_hash()}-py{version}"  # the Python the wheel is built for
     cache = root / "probe-wheels" / tag
     wheels = sorted(cache.glob("ksw_probe_kernel-*.whl"))
     if wheels:

@@ -77,8 +77,13 @@ CORPUS_SIGNATURES = {
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 15
-    assert {s.id for s in rules.signatures if s.row is None} == CORPUS_SIGNATURES
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 24
+    # the general families of issue 21, each a cause the reports name
+    families = {s.cause_id for s in rules.signatures if s.generic}
+    assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
+                        "library-mismatch", "platform-unsupported", "torch-api-changed"}
+    assert {s.id for s in rules.signatures if s.row is None and not s.generic} == \
+        CORPUS_SIGNATURES
     retries = {s.id: s.retry for s in rules.signatures if s.retry is not None}
     assert retries == {
         "cccl-headers-missing": RetryAction.ADD_CCCL_INCLUDE,
@@ -194,7 +199,8 @@ EXCERPT_CASES = [
         "ModuleNotFoundError: No module named 'torch'",
         None,
     ),
-    ("cuda-torch-mismatch.log", ["cuda-torch-mismatch"], "RuntimeError:", None),
+    # "RuntimeError:" alone, its message on the next line: the message is the first error
+    ("cuda-torch-mismatch.log", ["cuda-torch-mismatch"], "The detected CUDA version (12.1)", None),
     (
         "cuda-home-not-set.log",
         ["cuda-home-not-set"],
@@ -265,20 +271,50 @@ def test_real_failure_excerpts(
 def test_cuda_mismatch_message_after_the_exception_line_is_kept() -> None:
     report = diagnose_lines(excerpt("cuda-torch-mismatch.log"))
     assert report.first_error is not None
-    assert "The detected CUDA version (12.1) mismatches" in report.first_error.context_after[0]
+    # the bare "RuntimeError:" is context; the message after it is what a person is shown
+    assert "The detected CUDA version (12.1) mismatches" in report.first_error.line
+    assert report.first_error.context_before[-1].strip() == "RuntimeError:"
     assert "cuda-torch-mismatch" in report.first_error.signature_ids
 
 
 def test_source_lines_quoted_in_a_traceback_are_not_the_error() -> None:
     report = diagnose_lines(excerpt("cuda-home-not-set.log"))
-    hit = report.hits[0]
-    assert hit.line.lstrip().startswith("OSError:")  # not "raise OSError('CUDA_HOME ..."
+    # the first error is the exception, not the source line "raise OSError('CUDA_HOME ..." that
+    # the traceback quotes (setup.py's warning above it names the same cause)
+    assert report.first_error is not None
+    assert report.first_error.line.lstrip().startswith("OSError:")
+    assert not any(h.line.lstrip().startswith("raise") for h in report.hits)
     # and the git message at the top is a known-harmless line
     assert report.first_error is not None and "fatal: not a git" not in report.first_error.line
 
 
 # Single lines from real outputs, at least one per row of the table.
 LINE_CASES = [
+    # the families (issue 21): lines of the field corpus's training part (tests/data/logs/field)
+    # and of public threads
+    ("libcusparse.so.11: cannot open shared object file: No such file or directory",
+     "library-mismatch"),
+    ("ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.20' not found", "library-mismatch"),
+    ("ImportError: DLL load failed while importing libtriton: Eine DLL-Initialisierungsroutine ist "
+     "fehlgeschlagen.", "library-mismatch"),
+    ("RuntimeError: causal_conv1d is only supported on CUDA 11.6 and above.  Note: make sure nvcc "
+     "has a supported version by running nvcc -V.", "tool-version-required"),
+    ("ImportError: Requires Flash-Attention version >=2.7.1,<=2.7.4 but got 2.8.0.post2.",
+     "tool-version-required"),
+    ("tiny-cuda-nn/dependencies/json/json.hpp:3954:14: fatal error: filesystem: No such file or "
+     "directory", "gcc-too-old-for-filesystem"),
+    ('src/math_functions.cu(76): error: identifier "cusparseScsrmv" is undefined',
+     "source-for-other-cuda"),
+    # BasicSR #354 (RTX 3090, PyTorch 1.3)
+    ("ValueError: Unknown CUDA arch (8.6) or GPU not supported", "torch-too-old-for-gpu-arch"),
+    # Scene-Graph-Benchmark.pytorch #216 (a full-width semicolon in the list)
+    ("ValueError: Unknown CUDA arch (8.6；8.9) or GPU not supported", "bad-env-path"),
+    ("sh: 1: nvcc: not found", "build-tool-missing"),
+    ("/bin/sh: /usr/local/cuda-11.2/bin/nvcc: No such file or directory", "build-tool-missing"),
+    ("/root/bitsandbytes/include/Portable.h:35:2: error: #error Compiler must support SSE2",
+     "platform-unsupported"),
+    # pytorch-loss #36, Zooming-Slow-Mo-CVPR-2020 #74 (PyTorch 2.2)
+    (" fatal error: THC/THC.h: No such file or directory", "torch-api-changed"),
     ('/tmp/dv2/csrc/kernels/backend/nccl.cu(83): error: identifier "ncclCommProperties" is '
      "undefined", "nccl-too-old-for-deepep"),
     ("ModuleNotFoundError: No module named 'torch'", "torch-missing-in-build"),
@@ -944,7 +980,10 @@ def test_a_device_link_symbol_is_not_blamed_on_pytorch() -> None:
     )
     assert ids(torch_symbol) == ["extension-abi-mismatch"]
     other_symbol = diagnose_lines(["ImportError: /env/x.so: undefined symbol: cublasLtCreate"])
-    assert other_symbol.primary is None  # not every undefined symbol is PyTorch's
+    # not every undefined symbol is PyTorch's: another library's is a library mismatch
+    assert ids(other_symbol) == ["library-mismatch"]
+    assert other_symbol.primary is not None
+    assert dict(other_symbol.primary.facts) == {"what": "cublasLtCreate"}
 
 
 # --------------------------------------------------------------------------------------------

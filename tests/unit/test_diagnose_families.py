@@ -1,0 +1,200 @@
+"""Diagnosis that holds on failures it has never seen (issue 21): causes as families that carry
+this log's facts, advice that names the right package's own switch, a failed build never
+reported clean, terminal lines redrawn with carriage returns, and CUDA versions read off folder
+names. Lines are from real logs (the field corpus's training part, tests/data/logs/field, and
+the threads named)."""
+
+from __future__ import annotations
+
+import pytest
+
+from build_backend.build import diagnosis_context
+from build_backend.diagnose import LogDiagnoser
+from build_backend.diagnose.context import context_for_package, package_in_line
+from build_backend.diagnose.matcher import diagnose_lines
+from build_backend.words import Msg
+
+# -- families: one rule, many instances, each named with its own facts ------------------------
+
+
+@pytest.mark.parametrize(("line", "family", "facts"), [
+    ("libcusparse.so.11: cannot open shared object file: No such file or directory",
+     "library-mismatch", {"what": "libcusparse.so.11"}),
+    # not seen while the rules were written: another library, another version
+    ("ImportError: libcudnn.so.9: cannot open shared object file: No such file or directory",
+     "library-mismatch", {"what": "libcudnn.so.9"}),
+    ("OSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.34' not found (required by "
+     "/opt/x/libbitsandbytes_cuda126.so)", "library-mismatch", {"what": "GLIBC_2.34"}),
+    ("RuntimeError: causal_conv1d is only supported on CUDA 11.6 and above.",
+     "tool-version-required", {"tool": "CUDA", "required": "11.6"}),
+    ("RuntimeError: selective_scan is only supported on CUDA 12.3 and above.",
+     "tool-version-required", {"tool": "CUDA", "required": "12.3"}),
+    ("ImportError: Requires Flash-Attention version >=2.7.1,<=2.7.4 but got 2.8.0.post2.",
+     "tool-version-required",
+     {"tool": "Flash-Attention", "required": ">=2.7.1,<=2.7.4", "found": "2.8.0.post2"}),
+    ("sh: 1: nvcc: not found", "build-tool-missing", {"tool": "nvcc"}),
+    ("/bin/bash: line 1: cmake: command not found", "build-tool-missing", {"tool": "cmake"}),
+    ("No CMAKE_CUDA_COMPILER could be found.", "build-tool-missing",
+     {"tool": "CMAKE_CUDA_COMPILER"}),
+    ("ValueError: Unknown CUDA arch (8.9) or GPU not supported", "tool-version-required",
+     {"arch": "8.9"}),
+    ("ValueError: Unknown CUDA arch (8.6；8.9) or GPU not supported", "bad-env-path",
+     {"value": "8.6；8.9"}),
+    ("/root/bitsandbytes/include/Portable.h:35:2: error: #error Compiler must support SSE2",
+     "platform-unsupported", {"platform": "SSE2"}),
+    ("src/nms_cuda.cpp:2:10: fatal error: THC/THC.h: No such file or directory",
+     "torch-api-changed", {"symbol": "THC/THC.h"}),
+    ("ModuleNotFoundError: No module named 'torch._six'", "torch-api-changed",
+     {"symbol": "torch._six"}),
+])
+def test_a_family_names_the_instance_in_the_log(line: str, family: str,
+                                                facts: dict[str, str]) -> None:
+    report = diagnose_lines([line], )
+    assert report.primary is not None, line
+    assert report.primary.family == family
+    assert dict(report.primary.facts) == facts
+    shown = f"{report.primary.title} {report.primary.cause} {report.primary.fix}"
+    for value in facts.values():
+        assert value in shown, (value, shown)  # the person reads this log's facts
+    assert "{" not in shown  # every placeholder was filled
+
+
+def test_family_texts_keep_their_template_for_translation() -> None:
+    report = diagnose_lines(["sh: 1: ninja: not found"])
+    assert report.primary is not None
+    title = report.primary.title
+    assert isinstance(title, Msg)
+    assert title.template == "A build tool is missing or cannot be run: {tool}"
+    assert title.fields == {"tool": "ninja"}
+
+
+def test_a_specific_cause_is_not_doubled_by_its_family() -> None:
+    # cl.exe is the Visual Studio compiler: its own row, not also "a build tool is missing"
+    hits = diagnose_lines(["'cl' is not recognized as an internal or external command,"]).hits
+    assert [h.signature_id for h in hits] == ["msvc-not-found"]
+    # PyTorch's own symbol: the ABI row; another library's: the library family
+    torch = diagnose_lines(["ImportError: x.so: undefined symbol: _ZNK3c1010TensorImpl4sizeEv"])
+    assert torch.primary is not None and torch.primary.family == "extension-abi-mismatch"
+    std = diagnose_lines(["ImportError: x.so: undefined symbol: "
+                          "_ZNSt15__exception_ptr13exception_ptr9_M_addrefEv"])
+    assert std.primary is not None and std.primary.family == "library-mismatch"
+
+
+# -- the right package's switch, never another's -----------------------------------------------
+
+WHEEL_404 = [
+    "Building wheel for causal-conv1d (setup.py) ... error",
+    "Guessing wheel URL:  https://github.com/Dao-AILab/causal-conv1d/releases/download/v1.4.0/"
+    "causal_conv1d-1.4.0+cu12torch2.5cxx11abiFALSE-cp311-cp311-linux_x86_64.whl",
+    "Precompiled wheel not found. Building from source...",
+]
+
+
+def test_a_missing_prebuilt_wheel_names_the_packages_own_switch() -> None:
+    report = diagnose_lines(WHEEL_404)
+    hit = next(h for h in report.hits if h.signature_id == "flash-attn-wheel-404")
+    assert "CAUSAL_CONV1D_FORCE_BUILD=TRUE" in hit.fix
+    assert "FLASH_ATTENTION" not in f"{hit.title} {hit.cause} {hit.fix}"
+    assert "causal-conv1d" in hit.title
+
+
+def test_an_unknown_packages_missing_wheel_names_no_switch() -> None:
+    report = diagnose_lines(["Building wheel for some-kernel (setup.py) ... error",
+                             "Precompiled wheel not found. Building from source..."])
+    hit = report.hits[0]
+    assert "FORCE_BUILD" not in hit.fix and "FLASH" not in hit.fix
+    assert "its setup.py has one" in hit.fix
+    assert "some-kernel" in hit.title
+
+
+def test_flashmla_advice_names_flashmla_settings_and_gpus() -> None:
+    context = diagnosis_context("flashmla")
+    assert context is not None
+    arch = LogDiagnoser(context=context)
+    arch.feed("nvcc fatal   : Unsupported gpu architecture 'compute_100f'")
+    hit = arch.summary().primary
+    assert hit is not None and hit.signature_id == "cuda-too-old-for-gpu-arch"
+    assert "FLASH_MLA_DISABLE_SM100" in hit.fix and "TORCH_CUDA_ARCH_LIST" not in hit.fix
+    gpu = LogDiagnoser(context=context)
+    gpu.feed("RuntimeError: CUDA error: no kernel image is available for execution on the device")
+    hit = gpu.summary().primary
+    assert hit is not None and hit.signature_id == "gpu-arch-unsupported"
+    assert "FlashMLA needs Hopper" in hit.cause
+    assert "FlashAttention" not in hit.cause and "Ampere" not in hit.cause
+
+
+def test_flash_attn_advice_keeps_its_own_switches() -> None:
+    context = diagnosis_context("flash_attn")
+    assert context is not None
+    facts = context.facts()
+    assert facts["force_build"] == "FLASH_ATTENTION_FORCE_BUILD=TRUE"
+    assert facts["arch_setting"].startswith("FLASH_ATTN_CUDA_ARCHS")
+    assert "Ampere" in facts["gpu_text"]
+
+
+def test_packages_are_read_off_pip_and_setup_lines() -> None:
+    assert package_in_line("  Building wheel for flash-attn (setup.py) ... error") == "flash-attn"
+    assert package_in_line("Guessing wheel URL:  https://github.com/state-spaces/mamba/releases/"
+                           "download/v2.2.2/x.whl") == "mamba-ssm"
+    assert package_in_line("compiling a.cu") is None
+    assert context_for_package("mamba-ssm").force_build == "MAMBA_FORCE_BUILD=TRUE"
+
+
+# -- a failed build is never reported clean ----------------------------------------------------
+
+
+@pytest.mark.parametrize(("lines", "first"), [
+    (["running build_ext", "./build.sh: line 3: ./tools/gen: cannot execute binary file",
+      "error: subprocess-exited-with-error"],
+     "./build.sh: line 3: ./tools/gen: cannot execute binary file"),
+    (["Building wheel for x (pyproject.toml) ... error", "make: No rule to make target 'cuda10x'."
+      "  Stop."], "make: No rule to make target 'cuda10x'.  Stop."),
+    (["  × Building wheel for x (pyproject.toml) did not run successfully.", "  │ exit code: 1"],
+     "  │ exit code: 1"),
+])
+def test_a_failed_build_without_a_known_error_shows_its_failure_line(
+        lines: list[str], first: str) -> None:
+    diagnoser = LogDiagnoser()
+    for line in lines:
+        diagnoser.feed(line)
+    report = diagnoser.summary(failed=True)
+    assert report.first_error is not None and report.first_error.line == first
+    assert report.first_error.fallback
+    text = report.describe()
+    assert "No errors" not in text
+    if report.primary is None:
+        assert "not one the wizard knows" in text and "report bundle" in text
+
+
+def test_a_tool_that_cannot_run_is_a_named_cause() -> None:
+    report = diagnose_lines(["running build_ext", "/bin/sh: ./configure: Permission denied"])
+    assert report.first_error is not None and not report.first_error.fallback
+    assert report.primary is not None and report.primary.family == "build-tool-missing"
+    assert dict(report.primary.facts) == {"tool": "./configure"}
+
+
+def test_a_successful_log_is_still_clean() -> None:
+    report = diagnose_lines(["running build_ext", "copying build/lib/x.so ->"])
+    assert report.first_error is None and not report.failed
+    assert "No errors and no known problems" in report.describe()
+
+
+# -- lines as terminals draw them, versions as folders name them -------------------------------
+
+
+def test_an_error_after_a_carriage_return_is_the_first_error() -> None:
+    line = ("Building wheel for flash-attn (setup.py) ... -\r"
+            "csrc/a.cu:3:10: fatal error: cuda/std/utility: No such file or directory")
+    report = diagnose_lines([line])
+    assert report.first_error is not None
+    assert report.first_error.line.startswith("csrc/a.cu:3:10: fatal error")
+    assert report.primary is not None and report.primary.signature_id == "cccl-headers-missing"
+
+
+def test_visual_studio_advice_reads_the_cuda_version_off_a_folder_name() -> None:
+    report = diagnose_lines([
+        r"E:\Cuda112\include\crt/host_config.h(160): fatal error C1189: #error:  -- unsupported "
+        "Microsoft Visual Studio version! Only the versions between 2017 and 2019 (inclusive) "
+        "are supported!"])
+    assert report.primary is not None and report.primary.signature_id == "msvc-too-new-for-cuda"
+    assert "CUDA 11.2 accepts Visual Studio 2017 and 2019 only" in report.primary.fix
