@@ -40,6 +40,17 @@ class _Runner(QObject):
             self.failed.emit(plain_error(exc))
         else:
             self.done.emit(result)
+        finally:
+            # the thread ends with its call, also when nobody is left to stop it (a page
+            # dropped while the call ran)
+            thread = QThread.currentThread()
+            if thread is not None:
+                thread.quit()
+
+
+# Threads (with their runners) that are running: kept alive here until they end, so that a
+# task whose page is dropped mid-call never destroys a running QThread (Qt aborts then).
+_RUNNING: set[tuple[QThread, _Runner]] = set()
 
 
 class BackgroundTask(QObject):
@@ -62,6 +73,9 @@ class BackgroundTask(QObject):
         self._runner.failed.connect(self._on_failed)
 
     def start(self) -> None:
+        pair = (self._thread, self._runner)
+        _RUNNING.add(pair)
+        self._thread.finished.connect(lambda: _RUNNING.discard(pair))
         self._thread.start()
 
     def is_running(self) -> bool:

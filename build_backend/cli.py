@@ -165,6 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
     kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
     kernels_cmd.add_argument("--online", action="store_true",
                              help="also ask GitHub for versions newer than the bundled list")
+    kernels_cmd.add_argument("--no-speed", action="store_true",
+                             help="do not time PyTorch's own attention on this GPU (default: "
+                             "time it once per GPU, driver and PyTorch, a few seconds, and say "
+                             "per kernel whether building it is expected to pay off)")
     from .prereqs.cli import add_parsers as add_prereq_parsers
 
     add_prereq_parsers(commands)  # check, fix

@@ -24,6 +24,14 @@ from .session import FlowOptions, Session, StepNotice
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration, slowest_text
 from .wheels import WheelCandidate
+from .worth import (
+    METHOD_WORDS,
+    SdpaSpeed,
+    SpeedUnavailable,
+    Verdict,
+    sdpa_speed_here,
+    worth_building,
+)
 
 
 def resolve_env(python: Path | None) -> PythonEnv:
@@ -336,7 +344,9 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
     if env is None:
         raise EnvironmentProbeError("No Python interpreter was found.",
                                     hint="Pass one with --python PATH.")
-    machine = machine_for(detect(), env)
+    hardware = detect()
+    machine = machine_for(hardware, env)
+    speed = None if args.no_speed else sdpa_speed_here(hardware, env)
     rows = []
     for recipe in catalog:
         recommended = recommended_version(recipe, machine)
@@ -352,10 +362,13 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 "recommended": rec and d.available,  # never a version that does not fit
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
+                "speed_here": _worth_json(r.id, speed) if rec else None,
             } for r, v, d, rec in rows],
+            "sdpa_speed": _speed_json(speed),
         }, out, indent=2)
         out.write("\n")
         return int(ExitCode.OK)
+    out.write(_speed_text(speed))
     for recipe in catalog:
         out.write(f"{recipe.name} ({recipe.id}) — {recipe.description}\n")
         mine = [(v, d, rec) for r, v, d, rec in rows if r is recipe]
@@ -373,11 +386,51 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 if reason.hint:
                     out.write(f"        → {reason.hint}\n")
         out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
+        worth = worth_building(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None
+        if worth is not None:
+            mark = {Verdict.PAYS_OFF: "✔", Verdict.NOT_WORTH: "✖"}.get(worth.verdict, "•")
+            out.write(f"  {mark} speed on this GPU: {worth.sentence}\n")
     for problem in catalog.problems:
         out.write(f"! broken recipe: {problem}\n")
     if args.online:
         out.write(online_versions(catalog))
     return int(ExitCode.OK)
+
+
+def _speed_text(speed: SdpaSpeed | SpeedUnavailable | None) -> str:
+    if speed is None:
+        return ""
+    if isinstance(speed, SpeedUnavailable):
+        return f"PyTorch's own attention was not timed: {speed.reason}\n\n"
+    parts = [f"{METHOD_WORDS.get(n, n)} {t.ms:.3g} ms ({t.tflops:.0f} TFLOPs)"
+             for n, t in sorted(speed.methods.items(), key=lambda item: item[1].ms)]
+    when = f"measured {speed.measured_at}" + (", kept from then" if speed.cached else "")
+    not_here = "".join(f"; {METHOD_WORDS.get(n, n)}: not available here"
+                       for n in speed.failed)
+    return (f"PyTorch's own attention on this {speed.gpu} ({speed.shape_words()}, torch "
+            f"{speed.torch}; {when}): {', '.join(parts)}{not_here}\n\n")
+
+
+def _speed_json(speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | None:
+    if speed is None:
+        return None
+    if isinstance(speed, SpeedUnavailable):
+        return {"available": False, "reason": speed.reason}
+    return {"available": True, "gpu": speed.gpu, "torch": speed.torch, "cuda": speed.cuda,
+            "shape": dict(speed.shape), "measured_at": speed.measured_at, "cached": speed.cached,
+            "methods": {n: {"ms": t.ms, "tflops": t.tflops} for n, t in speed.methods.items()},
+            "not_available": dict(speed.failed)}
+
+
+def _worth_json(kernel: str, speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | None:
+    if not isinstance(speed, SdpaSpeed):
+        return None
+    worth = worth_building(kernel, speed)
+    if worth is None:
+        return None
+    return {"verdict": worth.verdict.value, "sentence": worth.sentence,
+            "expected_ms": worth.expected_ms, "best_here": list(worth.best_here or ()),
+            "source": worth.source, "better": list(worth.better)}
 
 
 # Recipes whose upstream tags follow a pattern the wizard can merge (see tags.merge_versions).

@@ -54,6 +54,7 @@ from .stage import FlowOutcome, verify_then_install
 from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
 from .wheels import WheelCandidate
 from .words import N_, msg
+from .worth import SdpaSpeed, SpeedUnavailable, sdpa_speed_here
 
 
 class Stage(IntEnum):
@@ -99,6 +100,9 @@ class SessionServices:
     refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
     load_catalog: Callable[[], Catalog] = load_catalog
     discover_toolkits: Callable[[], list[CudaToolkit]] = discover_toolkits
+    # PyTorch's own attention timed in the target Python (the "worth building?" advice)
+    time_sdpa: Callable[[HardwareReport | None, PythonEnv | None],
+                        SdpaSpeed | SpeedUnavailable | None] = sdpa_speed_here
     # after every build: keep the kernel's last builds, remove older ones (never raises)
     prune: Callable[[str, Sequence[Path]], object] = prune_after_build
 
@@ -479,6 +483,12 @@ class Session:
 
     def installs(self) -> list[dict[str, Any]]:
         return self.services.installs()
+
+    def speed_here(self) -> SdpaSpeed | SpeedUnavailable | None:
+        """PyTorch's own attention timed on this GPU in the chosen Python (kept per GPU,
+        driver, PyTorch and CUDA; a few seconds the first time), for the advice whether a
+        kernel is worth building here (:func:`build_backend.worth.worth_building`)."""
+        return self.services.time_sdpa(self.hardware, self.environment)
 
     def reverify(self) -> list[ReverifyResult]:
         return self.services.reverify_all()

@@ -44,6 +44,8 @@ from build_backend.recommend import KernelPick, is_probe, recommend_kernel
 from build_backend.session import Stage
 from build_backend.toolkits import CudaToolkit, choose_toolkit
 from build_backend.wheels import WheelCandidate
+from build_backend.worth import SdpaSpeed, SpeedUnavailable, worth_building
+from build_backend.worth import Verdict as SpeedVerdict
 
 from ..i18n import Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
@@ -64,6 +66,10 @@ TEXT = Texts("KernelPage", {
     "recommended": "Recommended: {kernel} {version}",
     "gpu_check": "GPU {index}: {name} ({cc})",
     "unknown": "unknown",
+    "timing": "Timing PyTorch's own attention on this GPU, to say which kernels pay off here "
+              "(a few seconds, once per GPU and PyTorch)…",
+    "speed": "Speed on this GPU: {sentence}",
+    "not_timed": "PyTorch's own attention was not timed: {reason}",
 })
 
 
@@ -86,6 +92,9 @@ class KernelPage(SessionPage):
         self._verdicts: dict[tuple[str, str], Verdict] = {}
         self._checks_seen: tuple[object, ...] = ()  # the prerequisite results verdicts used
         self._user_picked = False  # the user chose a kernel: don't follow the recommendation
+        # PyTorch's attention timed here (for the "worth building?" line); never blocks Next
+        self.speed: SdpaSpeed | SpeedUnavailable | None = None
+        self._speed_task: BackgroundTask | None = None
         self._build_layout()
         self._update_options()
 
@@ -130,6 +139,11 @@ class KernelPage(SessionPage):
         self.details.setOpenExternalLinks(True)
         self.details.setMinimumHeight(130)
         details_column.addWidget(self.details, 1)
+        self.speed_label = QLabel()  # worth building here? (measured, see build_backend.worth)
+        self.speed_label.setWordWrap(True)
+        self.speed_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.speed_label.setVisible(False)
+        details_column.addWidget(self.speed_label)
         self.wsl_button = QPushButton(tr("Use WSL2…"))
         self.wsl_button.setToolTip(tr("How to build this kernel in WSL2 on this PC"))
         self.wsl_button.clicked.connect(self._explain_wsl2)
@@ -227,6 +241,54 @@ class KernelPage(SessionPage):
         self.busy.setVisible(False)
         self.catalog, self.toolkits, self._toolkit_error = catalog, toolkits, error
         self.refresh()
+        self.start_speed_check()
+
+    def start_speed_check(self) -> None:
+        """Time PyTorch's own attention in the chosen Python, in the background (kept per GPU,
+        driver and PyTorch by the core): the details then say per kernel whether building it
+        is expected to pay off on this GPU. Skipped where there is no CUDA PyTorch and GPU."""
+        env, hardware = self.session.environment, self.session.hardware
+        torch = env.torch if env is not None else None
+        if (self._speed_task is not None or torch is None or not torch.cuda_available
+                or hardware is None or not hardware.usable_gpus):
+            return
+        self.speed_label.setText(TEXT["timing"])
+        self.speed_label.setVisible(True)
+        self._speed_task = BackgroundTask(self.session.speed_here, self)
+        self._speed_task.finished.connect(self._on_speed)
+        self._speed_task.failed.connect(self._on_speed_failed)
+        self._speed_task.start()
+
+    @Slot(object)
+    def _on_speed(self, result: object) -> None:
+        self._speed_task = None
+        self.speed = cast("SdpaSpeed | SpeedUnavailable | None", result)
+        self._show_speed()
+
+    @Slot(object)
+    def _on_speed_failed(self, exc: object) -> None:
+        self._speed_task = None
+        self.speed = SpeedUnavailable(str(exc))
+        self._show_speed()
+
+    def _show_speed(self) -> None:
+        """The advice for the selected kernel, if there is any to give."""
+        recipe, speed = self.current_recipe(), self.speed
+        if isinstance(speed, SpeedUnavailable):
+            self.speed_label.setText(TEXT["not_timed"].format(reason=tr_core(speed.reason)))
+            self.speed_label.setStyleSheet(f"color: {GREY.name()};")
+            self.speed_label.setVisible(True)
+            return
+        worth = (worth_building(recipe.id, speed)
+                 if isinstance(speed, SdpaSpeed) and recipe is not None else None)
+        if worth is None:
+            self.speed_label.setVisible(self._speed_task is not None)
+            return
+        colour = {SpeedVerdict.PAYS_OFF: "#1b6e1b",
+                  SpeedVerdict.NOT_WORTH: "#8a5a00"}.get(worth.verdict)
+        self.speed_label.setStyleSheet(f"color: {colour};" if colour else "")
+        self.speed_label.setText(TEXT["speed"].format(sentence=tr_core(worth.sentence)))
+        self.speed_label.setVisible(True)
 
     @Slot(object)
     def _on_discovery_failed(self, exc: object) -> None:
@@ -458,6 +520,7 @@ class KernelPage(SessionPage):
                  else ())
         way_back = any(r.fix_check for r in verdict.reasons) and self._prerequisites_reachable()
         self.details.setHtml(details_html(recipe, version, verdict, names, way_back))
+        self._show_speed()
         self.wsl_button.setVisible(verdict.alternative == "wsl2")
         self.prereqs_button.setVisible(way_back)
 

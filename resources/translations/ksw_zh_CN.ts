@@ -602,7 +602,7 @@ This will run:
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="65" />
+      <location filename="../../app/pages/kernel.py" line="67" />
       <source>GPU {index}: {name} ({cc})</source>
       <translation>GPU {index}：{name}（{cc}）</translation>
     </message>
@@ -667,14 +667,24 @@ This will run:
       <translation>PyTorch {version}（CUDA {cuda}）</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel.py" line="72" />
+      <source>PyTorch's own attention was not timed: {reason}</source>
+      <translation>未测量 PyTorch 自带注意力的速度：{reason}</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel_texts.py" line="35" />
       <source>PyTorch: not installed</source>
       <translation>PyTorch：未安装</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="64" />
+      <location filename="../../app/pages/kernel.py" line="66" />
       <source>Recommended: {kernel} {version}</source>
       <translation>推荐：{kernel} {version}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel.py" line="71" />
+      <source>Speed on this GPU: {sentence}</source>
+      <translation>此 GPU 上的速度：{sentence}</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_texts.py" line="57" />
@@ -697,12 +707,17 @@ This will run:
 4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel.py" line="69" />
+      <source>Timing PyTorch's own attention on this GPU, to say which kernels pay off here (a few seconds, once per GPU and PyTorch)…</source>
+      <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel_texts.py" line="50" />
       <source>released {date}</source>
       <translation>发布于 {date}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="66" />
+      <location filename="../../app/pages/kernel.py" line="68" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1036,6 +1051,11 @@ This will run:
       <translation>'{command}' 会列出要运行的命令</translation>
     </message>
     <message>
+      <location filename="../../build_backend/worth.py" line="298" />
+      <source>(not in the wizard's catalog yet)</source>
+      <translation>（尚未收入向导的内核目录）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="158" />
       <source>, also after {n} retries.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
@@ -1096,7 +1116,7 @@ This will run:
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="497" />
+      <location filename="../../build_backend/session.py" line="507" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -1139,6 +1159,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="629" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="310" />
+      <source>About as fast as PyTorch's own {method} attention here ({best} ms; {name} about {expected} ms): building gains little speed.</source>
+      <translation>与此处 PyTorch 自带的 {method} 注意力差不多快（{best} 毫秒；{name} 约 {expected} 毫秒）：构建它几乎不会提速。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="57" />
@@ -1200,7 +1225,7 @@ This will run:
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="391" />
+      <location filename="../../build_backend/session.py" line="395" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -1339,7 +1364,7 @@ This will run:
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="518" />
+      <location filename="../../build_backend/session.py" line="528" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -1424,7 +1449,7 @@ This will run:
       <translation>请选择支持这个 GPU 的内核（probe 内核在任何 GPU 上都能运行）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="494" />
+      <location filename="../../build_backend/session.py" line="504" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -1449,7 +1474,7 @@ This will run:
       <translation>请选择其他版本，或者把这个问题报告给向导的维护者。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="198" />
+      <location filename="../../build_backend/session.py" line="202" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -1629,6 +1654,16 @@ This will run:
       <translation>出错</translation>
     </message>
     <message>
+      <location filename="../../build_backend/worth.py" line="303" />
+      <source>Expected to pay off: about {x}× as fast as PyTorch's fastest attention here ({method}, {best} ms; {name} about {expected} ms at {shape}).</source>
+      <translation>预计值得构建：约为此处 PyTorch 最快注意力（{method}，{best} 毫秒）的 {x} 倍速度（{name} 在 {shape} 下约 {expected} 毫秒）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="276" />
+      <source>Expected to pay off: this PyTorch has only its slow math attention on this GPU ({ms} ms at {shape}), and fast kernels are many times faster than that.</source>
+      <translation>预计值得构建：此 PyTorch 在这块 GPU 上只有较慢的 math 注意力（{shape} 下 {ms} 毫秒），快速内核要快很多倍。</translation>
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/deepep.toml" />
       <source>Expert-parallel (MoE) dispatch and combine kernels for multi-GPU NVLink machines.</source>
       <translation>用于多 GPU NVLink 机器的专家并行（MoE）分发与合并内核。</translation>
@@ -1734,7 +1769,7 @@ This will run:
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="195" />
+      <location filename="../../build_backend/session.py" line="199" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -2048,7 +2083,7 @@ This will run:
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="197" />
+      <location filename="../../build_backend/session.py" line="201" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -2077,9 +2112,24 @@ This will run:
       <translation>本向导不检查：{item}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/worth.py" line="292" />
+      <source>Not comparable here: the methods PyTorch ran on this GPU are not those {name} was measured against.</source>
+      <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/hardware.py" line="241" />
       <source>Not every pair of GPUs is connected with NVLink (no NVLink between {pairs}); they talk over PCIe.</source>
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="316" />
+      <source>Not expected to pay off: PyTorch's own {method} attention is about {x}× faster on this GPU ({best} ms; {name} about {expected} ms at {shape}). You can still build it, e.g. for a program that calls it directly.</source>
+      <translation>预计不值得构建：在这块 GPU 上 PyTorch 自带的 {method} 注意力约快 {x} 倍（{best} 毫秒；{name} 在 {shape} 下约 {expected} 毫秒）。你仍然可以构建它，例如给直接调用它的程序使用。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="284" />
+      <source>Not measured on {family} GPUs yet: whether it beats PyTorch's own attention here is not known. PyTorch's fastest method here ({method}) takes {ms} ms at {shape} ({tflops} TFLOPs).</source>
+      <translation>尚未在 {family} GPU 上实测：不知道它在这里是否比 PyTorch 自带的注意力更快。此处 PyTorch 最快的方法（{method}）在 {shape} 下用时 {ms} 毫秒（{tflops} TFLOPs）。</translation>
     </message>
     <message>
       <source>Nothing is broken. To skip the download attempt next time, build with FLASH_ATTENTION_FORCE_BUILD=TRUE (the wizard can retry that way).</source>
@@ -2091,12 +2141,12 @@ This will run:
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="462" />
+      <location filename="../../build_backend/session.py" line="466" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="390" />
+      <location filename="../../build_backend/session.py" line="394" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -2174,6 +2224,16 @@ This will run:
       <location filename="../../build_backend/reports.py" line="224" />
       <source>PyTorch's CUDA</source>
       <translation>PyTorch 的 CUDA</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="205" />
+      <source>PyTorch's attention could not be timed ({tail}).</source>
+      <translation>无法测量 PyTorch 注意力的速度（{tail}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="200" />
+      <source>PyTorch's attention could not be timed: {why}</source>
+      <translation>无法测量 PyTorch 注意力的速度：{why}</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="308" />
@@ -2601,7 +2661,7 @@ This will run:
       <translation>文件夹 {folder} 不是 Python 包的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="194" />
+      <location filename="../../build_backend/session.py" line="198" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
@@ -2681,7 +2741,7 @@ This will run:
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="501" />
+      <location filename="../../build_backend/session.py" line="511" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -2723,6 +2783,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="420" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="212" />
+      <source>The measurement of PyTorch's attention was not readable.</source>
+      <translation>PyTorch 注意力的测量结果无法读取。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="183" />
@@ -2950,7 +3015,7 @@ This will run:
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="444" />
+      <location filename="../../build_backend/session.py" line="448" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
@@ -3105,7 +3170,7 @@ This will run:
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="445" />
+      <location filename="../../build_backend/session.py" line="449" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -3436,6 +3501,11 @@ This will run:
       <location filename="../../build_backend/verify/runner.py" line="291" />
       <source>no exit code</source>
       <translation>没有退出码</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="208" />
+      <source>no measurement</source>
+      <translation>没有测量结果</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="30" />
@@ -4188,6 +4258,11 @@ This will run:
       <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
+      <location filename="../../build_backend/worth.py" line="324" />
+      <source>{sentence} Faster on {family} GPUs: {better} (measured).</source>
+      <translation>{sentence} 在 {family} GPU 上更快的是：{better}（实测）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prebuilt.py" line="89" />
       <source>{size} of the wheel are kept in {folder}: start the same download again and it continues from there.</source>
       <translation>这个 wheel 已下载的 {size} 保存在 {folder}：再次开始同样的下载，就会从那里继续。</translation>
@@ -4323,7 +4398,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="139" />
+      <location filename="../../app/pages/kernel.py" line="153" />
       <source>Back to the Prerequisites page, where the Fix buttons are; the kernel list is checked again when you return</source>
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
@@ -4343,7 +4418,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="116" />
+      <location filename="../../app/pages/kernel.py" line="125" />
       <source>Build for:</source>
       <translation>编译目标：</translation>
     </message>
@@ -4353,7 +4428,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="522" />
+      <location filename="../../app/pages/kernel.py" line="585" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
@@ -4383,7 +4458,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在检查编译所需的条件…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="74" />
+      <location filename="../../app/pages/kernel.py" line="80" />
       <source>Choose the kernel library to install. Each one says whether it fits this computer and, if not, exactly why.</source>
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
@@ -4503,7 +4578,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="269" />
+      <location filename="../../app/pages/kernel.py" line="331" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
@@ -4518,7 +4593,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>硬件检测意外失败。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="134" />
+      <location filename="../../app/pages/kernel.py" line="148" />
       <source>How to build this kernel in WSL2 on this PC</source>
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
@@ -4553,7 +4628,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核安装向导</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="73" />
+      <location filename="../../app/pages/kernel.py" line="79" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
     </message>
@@ -4583,7 +4658,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="103" />
+      <location filename="../../app/pages/kernel.py" line="112" />
       <source>Looking for CUDA toolkits…</source>
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
@@ -4633,12 +4708,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="205" />
+      <location filename="../../app/pages/kernel.py" line="219" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="434" />
+      <location filename="../../app/pages/kernel.py" line="496" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -4763,17 +4838,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="268" />
+      <location filename="../../app/pages/kernel.py" line="330" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="235" />
+      <location filename="../../app/pages/kernel.py" line="297" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="433" />
+      <location filename="../../app/pages/kernel.py" line="495" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
@@ -4826,7 +4901,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这需要几秒钟。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="133" />
+      <location filename="../../app/pages/kernel.py" line="147" />
       <source>Use WSL2…</source>
       <translation>使用 WSL2…</translation>
     </message>

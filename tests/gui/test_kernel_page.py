@@ -128,6 +128,9 @@ def open_kernel_page(
     page = wizard.page_of(PageId.KERNEL)
     assert isinstance(page, KernelPage) and wizard.currentId() == PageId.KERNEL
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=60_000)
+    # the speed check runs beside the page (Next never waits for it): a test that ends at once
+    # must not leave its thread running when the window is dropped without closing
+    qtbot.waitUntil(lambda: not page.background_busy(), timeout=60_000)
     return wizard, page
 
 
@@ -491,3 +494,44 @@ def test_another_environment_chosen_on_the_way_back_is_reassessed(
     assert page.is_greyed("flashmla") and page.is_greyed("flash_attn")
     assert "(CPU-only)" in page.machine_label.text()
     assert next_enabled(wizard)
+
+
+# -- worth building here? (issue 20) --------------------------------------------------------
+
+
+def recorded_h100_speed(_hardware: Any, _env: Any) -> Any:
+    """What resources/probes/sdpa_speed.py printed on the lent H100 (tests/data/speed)."""
+    from build_backend.worth import _parse
+
+    document = json.loads((TESTS / "data" / "speed" / "h100-sdpa.json").read_text("utf-8"))
+    return _parse(document["probe"])
+
+
+def test_on_a_hopper_gpu_the_page_says_flashattention_2_does_not_pay_off(
+    qtbot: Any, tmp_path: Path
+) -> None:
+    wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path),
+                                    time_sdpa=recorded_h100_speed)
+    qtbot.waitUntil(lambda: page.speed is not None, timeout=30_000)
+    page.select_kernel("flash_attn")
+    said = page.speed_label.text()
+    assert page.speed_label.isVisible()
+    assert said.startswith("Speed on this GPU: Not expected to pay off: PyTorch's own cuDNN "
+                           "attention is about 2.4× faster on this GPU"), said
+    assert "FlashAttention 3 (not in the wizard's catalog yet)" in said
+    assert next_enabled(wizard)  # advice, never a block: it can still be built
+    page.select_kernel("flashmla")  # no SDPA equivalent: no speed line
+    assert not page.speed_label.isVisible()
+    page.select_kernel("flash_attn")
+    page.grab().save(str(tmp_path / "kernel-speed.png"))
+    import os
+    if os.environ.get("KSW_SHOT"):
+        wizard.grab().save(os.environ["KSW_SHOT"])
+
+
+def test_without_a_cuda_pytorch_nothing_is_timed(qtbot: Any, torch_venv: Path) -> None:
+    asked: list[object] = []
+    env = inspect_python(torch_venv)
+    wizard, page = open_kernel_page(qtbot, h100(), env,
+                                    time_sdpa=lambda *a: asked.append(a))
+    assert not page.speed_label.isVisible() and asked == []

@@ -1,0 +1,332 @@
+"""Is building this kernel worth it on this GPU? Advice before the build, from measurement.
+
+1. :func:`measure_sdpa` runs ``resources/probes/sdpa_speed.py`` in the target Python: PyTorch's
+   own attention (SDPA) timed at one realistic shape with each of its methods (cuDNN, flash,
+   memory-efficient, math). A few seconds; the answer is kept per (GPU, driver, PyTorch, CUDA)
+   in the data folder, so it runs once per setup, and it can be skipped.
+2. ``resources/speed/measured.toml`` holds kernels measured against the same SDPA methods on the
+   lent GPUs, per GPU family, with where each number comes from.
+3. :func:`worth_building` scales the kernel's measured time by the ratio of the same SDPA
+   method here and there, and compares the expected time with the fastest method PyTorch already
+   has here. A family with no measurement gets "not measured yet", never a guess.
+
+It never blocks: no GPU, a CPU-only PyTorch, a timeout or a broken probe give a
+:class:`SpeedUnavailable` with the reason, and the advice is simply left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from .environment import PythonEnv
+from .errors import ProcessError
+from .hardware import HardwareReport, arch_name
+from .paths import data_dir
+from .processes import EnvChange, run_captured
+from .resources import resource_path
+from .statefile import StateFileError, StateStatus, read_json, write_json
+from .words import N_, Msg, msg
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # Python 3.10: the tomli backport, a declared dependency there
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+BEGIN = "@@KSW-SPEED-BEGIN@@"
+END = "@@KSW-SPEED-END@@"
+TIMEOUT_S = 180.0  # importing torch and timing four methods: seconds, even on a cold disk
+METHOD_WORDS = {"cudnn": "cuDNN", "flash": "flash", "efficient": "memory-efficient",
+                "math": "math"}
+# Within this factor of each other two times count as "about as fast".
+SIMILAR = 1.15
+
+
+@dataclass(frozen=True)
+class MethodTime:
+    ms: float
+    tflops: float
+
+
+@dataclass(frozen=True)
+class SdpaSpeed:
+    """PyTorch's attention timed on this GPU, per method (those that ran)."""
+
+    gpu: str
+    cc: tuple[int, int]
+    torch: str
+    cuda: str
+    shape: Mapping[str, Any]
+    methods: Mapping[str, MethodTime]
+    failed: Mapping[str, str]  # method → why it did not run here
+    default: MethodTime | None
+    measured_at: str = ""
+    cached: bool = False
+
+    @property
+    def family(self) -> str:
+        return arch_name(self.cc)
+
+    @property
+    def fastest(self) -> tuple[str, MethodTime] | None:
+        """The fastest method other than plain math, if any ran."""
+        fast = [(n, t) for n, t in self.methods.items() if n != "math"]
+        return min(fast, key=lambda item: item[1].ms) if fast else None
+
+    def shape_words(self) -> str:
+        s = self.shape
+        return (f"{s.get('dtype', '?')} · batch {s.get('batch', '?')} · "
+                f"{int(s.get('tokens', 0)):,} tokens · {s.get('heads', '?')} heads · head size "
+                f"{s.get('head_dim', '?')}" + (" · causal" if s.get("causal") else ""))
+
+
+@dataclass(frozen=True)
+class SpeedUnavailable:
+    """Why no measurement could be made (no advice is given then)."""
+
+    reason: str
+
+
+class Verdict(Enum):
+    PAYS_OFF = "pays-off"
+    SIMILAR = "similar"
+    NOT_WORTH = "not-worth"
+    NOT_MEASURED = "not-measured"
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One kernel measured against SDPA's methods on one GPU family (measured.toml)."""
+
+    kernel: str
+    name: str
+    family: str
+    shape: str
+    kernel_ms: float
+    sdpa_ms: Mapping[str, float]
+    source: str
+    in_catalog: bool = True  # a kernel the wizard can build (else: measured for comparison)
+
+
+@dataclass(frozen=True)
+class Worth:
+    """The advice for one kernel on this GPU."""
+
+    kernel: str
+    verdict: Verdict
+    sentence: str  # one plain sentence (translatable)
+    expected_ms: float | None = None
+    best_here: tuple[str, float] | None = None  # the fastest method PyTorch has here
+    source: str = ""  # where the kernel's number comes from
+    better: tuple[str, ...] = field(default_factory=tuple)  # faster kernels measured here
+
+
+# -- measuring ----------------------------------------------------------------------------------
+
+
+def cache_key(speed_gpu: str, driver: str, torch: str, cuda: str) -> str:
+    text = "\0".join((speed_gpu, driver, torch, cuda))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _cache_file() -> Path:
+    return data_dir() / "sdpa-speed.json"
+
+
+def _parse(document: Mapping[str, Any], *, measured_at: str = "",
+           cached: bool = False) -> SdpaSpeed:
+    methods: dict[str, MethodTime] = {}
+    failed: dict[str, str] = {}
+    for name, value in dict(document["backends"]).items():
+        if isinstance(value, Mapping) and isinstance(value.get("ms"), (int, float)):
+            methods[str(name)] = MethodTime(float(value["ms"]), float(value.get("tflops") or 0))
+        elif isinstance(value, Mapping):
+            failed[str(name)] = str(value.get("error", "did not run"))
+    default = document.get("default")
+    return SdpaSpeed(
+        gpu=str(document["gpu"]), cc=(int(document["cc"][0]), int(document["cc"][1])),
+        torch=str(document["torch"]), cuda=str(document.get("cuda") or ""),
+        shape=dict(document.get("shape") or {}), methods=methods, failed=failed,
+        default=MethodTime(float(default["ms"]), float(default.get("tflops") or 0))
+        if isinstance(default, Mapping) and isinstance(default.get("ms"), (int, float)) else None,
+        measured_at=measured_at, cached=cached,
+    )
+
+
+def _extract(stdout: str) -> dict[str, Any] | None:
+    start, end = stdout.rfind(BEGIN), stdout.rfind(END)
+    if start < 0 or end < start:
+        return None
+    try:
+        value = json.loads(stdout[start + len(BEGIN):end])
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def measure_sdpa(python: Path, *, gpu: str, driver: str, torch: str, cuda: str,
+                 use_cache: bool = True,
+                 timeout_s: float = TIMEOUT_S) -> SdpaSpeed | SpeedUnavailable:
+    """SDPA's speed in ``python`` on its first GPU; the answer kept per (GPU, driver, PyTorch,
+    CUDA) is used when there is one (``use_cache``). Never raises for what the child does."""
+    key = cache_key(gpu, driver, torch, cuda)
+    cache: dict[str, Any] = {}
+    try:
+        read = read_json(_cache_file(), lambda v: dict(v), repair=True)
+        if read.status is StateStatus.OK and read.value is not None:
+            cache = read.value
+    except OSError:
+        cache = {}
+    if use_cache and isinstance(cache.get(key), Mapping):
+        try:
+            entry = cache[key]
+            return _parse(entry["document"], measured_at=str(entry.get("measured_at", "")),
+                          cached=True)
+        except (KeyError, TypeError, ValueError, IndexError):
+            pass  # measured again below
+    try:
+        done = run_captured([str(python), str(resource_path("probes", "sdpa_speed.py"))],
+                            timeout_s=timeout_s,
+                            env_changes=[EnvChange("PYTHONIOENCODING", "utf-8")],
+                            unset=["PYTHONHOME"])
+    except ProcessError as exc:
+        return SpeedUnavailable(msg("PyTorch's attention could not be timed: {why}",
+                                    why=exc.why or exc.what))
+    document = _extract(done.stdout)
+    if document is None:
+        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or [""]
+        return SpeedUnavailable(msg("PyTorch's attention could not be timed ({tail}).",
+                                    tail=tail[0][:200]))
+    if not document.get("ok"):
+        return SpeedUnavailable(str(document.get("error") or N_("no measurement")))
+    try:
+        speed = _parse(document, measured_at=time.strftime("%Y-%m-%d %H:%M"))
+    except (KeyError, TypeError, ValueError, IndexError):
+        return SpeedUnavailable(N_("The measurement of PyTorch's attention was not readable."))
+    cache[key] = {"measured_at": speed.measured_at, "document": document}
+    try:
+        write_json(_cache_file(), cache)
+    except StateFileError:
+        pass  # measured again next time
+    return speed
+
+
+def sdpa_speed_here(hardware: HardwareReport | None,
+                    env: PythonEnv | None) -> SdpaSpeed | SpeedUnavailable | None:
+    """PyTorch's attention timed in ``env`` on its first GPU (kept per GPU, driver, PyTorch and
+    CUDA); None where there is nothing to time (no GPU, no CUDA build of PyTorch)."""
+    torch = env.torch if env is not None else None
+    gpus = hardware.usable_gpus if hardware is not None else ()
+    if env is None or hardware is None or torch is None or not torch.cuda \
+            or not torch.cuda_available or not gpus:
+        return None
+    return measure_sdpa(env.executable, gpu=gpus[0].name or "",
+                        driver=hardware.driver_version or "", torch=torch.version,
+                        cuda=torch.cuda)
+
+
+# -- the measured kernels ---------------------------------------------------------------------
+
+
+def load_measures(path: Path | None = None) -> tuple[Measure, ...]:
+    path = path or resource_path("speed", "measured.toml")
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return tuple(
+        Measure(kernel=str(m["kernel"]), name=str(m["name"]), family=str(m["family"]),
+                shape=str(m["shape"]), kernel_ms=float(m["kernel_ms"]),
+                sdpa_ms={str(k): float(v) for k, v in dict(m["sdpa_ms"]).items()},
+                source=str(m["source"]), in_catalog=bool(m.get("in_catalog", True)))
+        for m in data.get("measure", [])
+    )
+
+
+def _expected_ms(measure: Measure, speed: SdpaSpeed) -> tuple[float, str] | None:
+    """The kernel's expected time here: its measured time scaled by the same SDPA method's time
+    here and there (the method PyTorch runs fastest here that the measurement also has)."""
+    shared = [(n, t) for n, t in speed.methods.items() if n in measure.sdpa_ms]
+    if not shared:
+        return None
+    name, here = min(shared, key=lambda item: item[1].ms)
+    return measure.kernel_ms * here.ms / measure.sdpa_ms[name], name
+
+
+def _times(x: float) -> str:
+    return f"{x:.1f}" if x < 10 else f"{x:.0f}"
+
+
+def worth_building(kernel: str, speed: SdpaSpeed,
+                   measures: Sequence[Measure] | None = None) -> Worth | None:
+    """The advice for ``kernel`` (a recipe id) on the measured GPU; None for kernels that are
+    no attention to compare with SDPA (no measurement of theirs exists on any GPU)."""
+    measures = load_measures() if measures is None else measures
+    mine = [m for m in measures if m.kernel == kernel]
+    if not mine:
+        return None
+    family = speed.family
+    fastest = speed.fastest
+    here = [m for m in mine if m.family == family]
+    if fastest is None:  # only the math method ran: any fast kernel beats it by far
+        return Worth(kernel, Verdict.PAYS_OFF, msg(
+            "Expected to pay off: this PyTorch has only its slow math attention on this GPU "
+            "({ms} ms at {shape}), and fast kernels are many times faster than that.",
+            ms=f"{speed.methods['math'].ms:.3g}" if "math" in speed.methods else "?",
+            shape=speed.shape_words()))
+    best_name, best = fastest
+    method = METHOD_WORDS.get(best_name, best_name)
+    if not here:
+        return Worth(kernel, Verdict.NOT_MEASURED, msg(
+            "Not measured on {family} GPUs yet: whether it beats PyTorch's own attention here "
+            "is not known. PyTorch's fastest method here ({method}) takes {ms} ms at {shape} "
+            "({tflops} TFLOPs).", family=family, method=method, ms=f"{best.ms:.3g}",
+            shape=speed.shape_words(), tflops=f"{best.tflops:.0f}"), best_here=(best_name, best.ms))
+    measure = here[0]
+    expected = _expected_ms(measure, speed)
+    if expected is None:
+        return Worth(kernel, Verdict.NOT_MEASURED, msg(
+            "Not comparable here: the methods PyTorch ran on this GPU are not those {name} was "
+            "measured against.", name=measure.name), best_here=(best_name, best.ms),
+            source=measure.source)
+    expected_ms, _via = expected
+    better = tuple(
+        m.name + ("" if m.in_catalog else " " + N_("(not in the wizard's catalog yet)"))
+        for m in measures if m.family == family and m.kernel != kernel
+        and (e := _expected_ms(m, speed)) is not None and e[0] < min(expected_ms, best.ms))
+    ratio = best.ms / expected_ms
+    if ratio >= SIMILAR:
+        sentence: Msg = msg(
+            "Expected to pay off: about {x}× as fast as PyTorch's fastest attention here "
+            "({method}, {best} ms; {name} about {expected} ms at {shape}).", x=_times(ratio),
+            method=method, best=f"{best.ms:.3g}", name=measure.name,
+            expected=f"{expected_ms:.3g}", shape=speed.shape_words())
+        verdict = Verdict.PAYS_OFF
+    elif ratio > 1 / SIMILAR:
+        sentence = msg(
+            "About as fast as PyTorch's own {method} attention here ({best} ms; {name} about "
+            "{expected} ms): building gains little speed.", method=method,
+            best=f"{best.ms:.3g}", name=measure.name, expected=f"{expected_ms:.3g}")
+        verdict = Verdict.SIMILAR
+    else:
+        sentence = msg(
+            "Not expected to pay off: PyTorch's own {method} attention is about {x}× faster on "
+            "this GPU ({best} ms; {name} about {expected} ms at {shape}). You can still build "
+            "it, e.g. for a program that calls it directly.", method=method,
+            x=_times(1 / ratio), best=f"{best.ms:.3g}", name=measure.name,
+            expected=f"{expected_ms:.3g}", shape=speed.shape_words())
+        verdict = Verdict.NOT_WORTH
+    if better and verdict is not Verdict.PAYS_OFF:
+        sentence = msg("{sentence} Faster on {family} GPUs: {better} (measured).",
+                       sentence=sentence, family=family, better=", ".join(better))
+    return Worth(kernel, verdict, sentence, expected_ms=expected_ms,
+                 best_here=(best_name, best.ms), source=measure.source, better=better)
+
+
+__all__ = ["METHOD_WORDS", "Measure", "MethodTime", "SdpaSpeed", "SpeedUnavailable", "Verdict",
+           "Worth", "cache_key", "load_measures", "measure_sdpa", "sdpa_speed_here",
+           "worth_building"]
