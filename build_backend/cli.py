@@ -25,13 +25,14 @@ from .advice import use_terminal
 from .environment import (
     PYTHON_DEFAULT,
     Candidate,
+    EnvStatus,
     PythonEnv,
     discover_candidates,
     inspect_python,
 )
 from .errors import EXIT_CODE_MEANINGS, Cancelled, ExitCode, StorageError, WizardError
 from .hardware import HardwareReport, NvmlState, detect, format_bytes
-from .nvml_record import ReplayNvmlApi, save_recording
+from .nvml_record import read_recording, save_recording
 from .paths import storage_error
 
 ERROR_SCHEMA = "ksw.error/1"
@@ -303,14 +304,7 @@ def report_error(exc: WizardError, out: TextIO, *, as_json: bool, command: str |
 
 def _detect(args: argparse.Namespace, out: TextIO) -> int:
     if args.replay is not None:
-        try:
-            replay = ReplayNvmlApi.from_file(args.replay)
-        except (OSError, ValueError, KeyError) as exc:
-            raise WizardError(
-                f"Could not read the NVML recording {args.replay}.",
-                why=str(exc),
-                hint="Pass a file written by 'detect --record FILE'.",
-            ) from exc
+        replay = read_recording(args.replay)
         hardware = detect(lambda: replay)
     else:
         hardware = detect()
@@ -345,9 +339,24 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\n")
         out.write(format_environment(env, chosen, candidates))
     if args.python is not None and env is not None and not env.usable:
-        print(f"\n{env.summary}\nWhat to do: {env.hint}", file=sys.stderr)
+        print(f"\n{env.executable}: {env.summary}\nWhat to do: {env.hint}", file=sys.stderr)
         return int(ExitCode.ENVIRONMENT)
     return int(ExitCode.OK)
+
+
+# The verdict words of the "Python environment" check ('check'), for the same statuses: the
+# two commands say one thing of one environment (no PyTorch: MISSING, it blocks every build).
+_ENV_VERDICT = {
+    EnvStatus.READY: "OK",
+    EnvStatus.CUDA_TORCH_NO_GPU: "WARNING",
+    EnvStatus.CPU_TORCH: "WARNING",
+    EnvStatus.NO_TORCH: "MISSING",
+}
+
+
+def env_verdict_word(env: PythonEnv) -> str:
+    """OK / WARNING / MISSING / BLOCKED, as the 'check' command words the environment."""
+    return _ENV_VERDICT.get(env.status, "BLOCKED")
 
 
 def replay_notice(path: Path) -> str:
@@ -416,7 +425,7 @@ def format_environment(
         lines.append("  No Python interpreter found. Pass one with --python PATH.")
         return "\n".join(lines) + "\n"
     lines.append(f"  {chosen.path} ({chosen.origin})")
-    lines.append(f"  {'OK' if env.usable else 'NOT USABLE'}: {env.summary}")
+    lines.append(f"  {env_verdict_word(env)}: {env.summary}")
     if env.hint:
         lines.append(f"  What to do: {env.hint}")
     if env.detail:

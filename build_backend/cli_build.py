@@ -17,7 +17,7 @@ from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
 from .lifetime import run_cancellable
-from .nvml_record import ReplayNvmlApi
+from .nvml_record import read_recording
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, StepNotice
@@ -74,11 +74,7 @@ def build_hardware(args: argparse.Namespace) -> HardwareReport:
     replay_file = getattr(args, "replay", None)
     if replay_file is None:
         return detect()
-    try:
-        replay = ReplayNvmlApi.from_file(replay_file)
-    except (OSError, ValueError, KeyError) as exc:
-        raise WizardError(f"Could not read the NVML recording {replay_file}.", why=str(exc),
-                          hint="Pass a file written by 'detect --record FILE'.") from exc
+    replay = read_recording(replay_file)
     return detect(lambda: replay)
 
 

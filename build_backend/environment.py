@@ -234,10 +234,11 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         "(for a venv: its bin/python or Scripts\\python.exe)."
     )
     if not exe.exists():
-        return failed(EnvStatus.NOT_AN_INTERPRETER, f"{exe} does not exist.", not_python_hint)
+        return failed(EnvStatus.NOT_AN_INTERPRETER, "There is no file at this path.",
+                      not_python_hint)
     if exe.is_dir():
         return failed(
-            EnvStatus.NOT_AN_INTERPRETER, f"{exe} is a folder, not a Python.", not_python_hint
+            EnvStatus.NOT_AN_INTERPRETER, "This is a folder, not a Python.", not_python_hint
         )
     try:
         completed = run_captured(

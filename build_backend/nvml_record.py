@@ -16,7 +16,9 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .errors import WizardError
 from .hardware import NVLINK_MAX_LINKS, NvmlApi, PynvmlApi
+from .words import N_, msg
 
 Answer = dict[str, Any]  # {"ok": value} or {"error": code, "text": message}
 
@@ -171,3 +173,21 @@ class ReplayNvmlApi:
             raise pynvml.NVMLError(pynvml.NVML_ERROR_INVALID_ARGUMENT)
         entry: dict[str, Any] = devices[index]
         return entry
+
+
+def read_recording(path: Path) -> ReplayNvmlApi:
+    """The recording at ``path`` to replay; a :class:`WizardError` that says in words what is
+    wrong with the file (missing, not JSON, not a recording) instead of a parser's message."""
+    why: str
+    try:
+        return ReplayNvmlApi.from_file(Path(path))
+    except OSError as exc:
+        why = msg("It could not be read: {error}.", error=exc.strerror or exc)
+    except UnicodeDecodeError:
+        why = N_("It is not a text file.")
+    except ValueError:
+        why = N_("It is not a JSON file, so not a recording written by 'detect --record'.")
+    except (KeyError, TypeError, AttributeError):
+        why = N_("It is JSON, but not an NVML recording (it has no \"calls\").")
+    raise WizardError(msg("Could not read the NVML recording {path}.", path=path), why=why,
+                      hint=N_("Pass a file written by 'detect --record FILE'."))

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 from ..advice import fix_command
 from ..environment import PYTHON_DEFAULT, discover_candidates
-from ..errors import ExitCode, WizardError
+from ..errors import ExitCode
 from ..hardware import NvmlApi
 from ..lifetime import run_cancellable
 from ..platforms import current as current_platform
@@ -75,13 +75,9 @@ def _gather(args: argparse.Namespace) -> SystemFacts:
         python = candidates[0].path if candidates else None
     nvml = None
     if args.replay is not None:
-        from ..nvml_record import ReplayNvmlApi
+        from ..nvml_record import read_recording
 
-        try:
-            replay = ReplayNvmlApi.from_file(args.replay)
-        except (OSError, ValueError, KeyError) as exc:
-            raise WizardError(f"Could not read the NVML recording {args.replay}.", why=str(exc),
-                              hint="Pass a file written by 'detect --record FILE'.") from exc
+        replay = read_recording(args.replay)
 
         def nvml_factory() -> NvmlApi:
             return replay

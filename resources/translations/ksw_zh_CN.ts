@@ -1579,6 +1579,11 @@ This will run:
       <translation>无法连接 {host} 来获取 {name}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/nvml_record.py" line="192" />
+      <source>Could not read the NVML recording {path}.</source>
+      <translation>无法读取 NVML 记录文件 {path}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/install.py" line="339" />
       <source>Could not remove {name} {version} from {python}.</source>
       <translation>无法从 {python} 移除 {name} {version}。</translation>
@@ -1958,9 +1963,29 @@ This will run:
       <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/nvml_record.py" line="185" />
+      <source>It could not be read: {error}.</source>
+      <translation>无法读取它：{error}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="198" />
       <source>It has neither a setup.py nor a pyproject.toml.</source>
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/nvml_record.py" line="191" />
+      <source>It is JSON, but not an NVML recording (it has no "calls").</source>
+      <translation>它是 JSON 文件，但不是 NVML 记录（其中没有 "calls"）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/nvml_record.py" line="189" />
+      <source>It is not a JSON file, so not a recording written by 'detect --record'.</source>
+      <translation>它不是 JSON 文件，因此不是由 'detect --record' 写出的记录。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/nvml_record.py" line="187" />
+      <source>It is not a text file.</source>
+      <translation>它不是文本文件。</translation>
     </message>
     <message>
       <location filename="../../build_backend/statefile.py" line="75" />
@@ -2184,6 +2209,11 @@ This will run:
       <location filename="../../build_backend/verify/report.py" line="43" />
       <source>PASS</source>
       <translation>通过</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/nvml_record.py" line="193" />
+      <source>Pass a file written by 'detect --record FILE'.</source>
+      <translation>请传入由 'detect --record FILE' 写出的文件。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="213" />

@@ -68,7 +68,7 @@ def test_probe_answer_cut_off(tmp_path: Path, marker: str) -> None:
     python = answering_python(tmp_path / marker, f"\n{PROBE_BEGIN}\n{{\"python\": {{\"vers")
     result = run_cli("detect", "--python", str(python), data=tmp_path / "data")
     assert_clean_failure(result, ENVIRONMENT, f"could not read the answer of {python}",
-                         "NOT USABLE", "Try again")
+                         "BLOCKED", "Try again")
     assert wait_until_gone(marker) == []
 
 

@@ -53,7 +53,9 @@ def test_detect_on_this_machine_without_driver_exits_zero() -> None:
 def test_unusable_python_is_an_error_exit(tmp_path: Path) -> None:
     result = run_app("--headless", "detect", "--python", str(tmp_path / "missing" / "python"))
     assert result.returncode == 3
-    assert "does not exist" in result.stderr
+    assert "There is no file at this path." in result.stderr
+    # the path is named once, not "X: X does not exist"
+    assert result.stderr.count(str(tmp_path / "missing" / "python")) == 1, result.stderr
 
 
 def test_unreadable_recording_is_a_clear_error(tmp_path: Path) -> None:
@@ -63,6 +65,14 @@ def test_unreadable_recording_is_a_clear_error(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert "Could not read the NVML recording" in result.stderr
     assert "Traceback" not in result.stderr
+    # in words, not the JSON parser's "Expecting value: line 1 column 1 (char 0)"
+    assert "It is not a JSON file, so not a recording written by 'detect --record'" in (
+        result.stderr)
+    assert "Expecting value" not in result.stderr
+    other = tmp_path / "other.json"
+    other.write_text('{"gpus": []}')
+    result = run_app("--headless", "detect", "--replay", str(other))
+    assert "It is JSON, but not an NVML recording" in result.stderr
 
 
 def test_record_writes_a_replayable_file(tmp_path: Path) -> None:
@@ -95,3 +105,12 @@ def test_gui_without_display_points_to_headless_mode() -> None:
     assert "no display" in result.stderr
     assert "python -m app --headless detect" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_detect_and_check_give_one_verdict_on_a_python_without_torch(plain_venv: Path) -> None:
+    """detect said "OK" where check said "MISSING, blocks the build": one word for both"""
+    detected = run_app("--headless", "detect", "--python", str(plain_venv))
+    assert "MISSING: Python" in detected.stdout and "without PyTorch" in detected.stdout
+    assert "OK: Python" not in detected.stdout
+    checked = run_app("--headless", "check", "--python", str(plain_venv))
+    assert "MISSING  Python environment" in checked.stdout
