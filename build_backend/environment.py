@@ -26,6 +26,7 @@ from .platforms import Platform
 from .platforms import current as current_platform
 from .processes import EnvChange, exit_text, run_captured, show_command
 from .resources import is_frozen, resource_path
+from .words import N_
 
 PROBE_BEGIN = "@@KSW-ENV-BEGIN@@"
 PROBE_END = "@@KSW-ENV-END@@"
@@ -234,11 +235,11 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         "(for a venv: its bin/python or Scripts\\python.exe)."
     )
     if not exe.exists():
-        return failed(EnvStatus.NOT_AN_INTERPRETER, "There is no file at this path.",
+        return failed(EnvStatus.NOT_AN_INTERPRETER, N_("There is no file at this path."),
                       not_python_hint)
     if exe.is_dir():
         return failed(
-            EnvStatus.NOT_AN_INTERPRETER, "This is a folder, not a Python.", not_python_hint
+            EnvStatus.NOT_AN_INTERPRETER, N_("This is a folder, not a Python."), not_python_hint
         )
     try:
         completed = run_captured(

@@ -44,10 +44,14 @@ def parse_check_id(text: str) -> CheckId | None:
 
 def standalone_fix(fix_id: str, facts: SystemFacts) -> Fix | None:
     """A fix asked for by its own id even when no check offers it right now (headless
-    ``fix git-longpaths`` / ``fix ninja``); None when it cannot apply here."""
-    if fix_id == "git-longpaths" and facts.git.executable is not None:
+    ``fix git-longpaths`` / ``fix ninja``); None when it cannot apply here or there is nothing
+    to fix (git's long paths on Linux or already allowed, ninja already found)."""
+    if fix_id == "git-longpaths" and facts.git.executable is not None \
+            and facts.long_paths.applicable and facts.git.core_longpaths is not True:
+        # only where paths are limited (Windows), and only while git does not allow long ones
         return GitLongPathsFix(facts.git.executable)
-    if fix_id == "ninja" and facts.env is not None and facts.env.pip_version:
+    if fix_id == "ninja" and facts.env is not None and facts.env.pip_version \
+            and facts.env.ninja is None:  # found already: nothing to install
         return packages_fix(facts.env.executable, facts.env.pip_version,
                             [(ninja_step(), NINJA_TEXT)])
     return None

@@ -185,6 +185,24 @@ def _confirm(args: argparse.Namespace, out: TextIO) -> bool:
     return answer.strip().lower() in {"y", "yes"}
 
 
+def _nothing_to_fix(fix_id: str, facts: SystemFacts) -> str:
+    """Why a fix asked for by name has nothing to do here."""
+    if fix_id == "git-longpaths":
+        if facts.git.executable is None:
+            return "git is not installed here."
+        if not facts.long_paths.applicable:
+            return ("this system has no 260-character path limit, so git needs no long-path "
+                    "setting.")
+        return "git already allows long paths (core.longpaths = true)."
+    if fix_id == "ninja":
+        if facts.env is None:
+            return "no target Python was found (choose one with --python)."
+        if facts.env.ninja is not None:
+            return f"ninja is already found ({facts.env.ninja})."
+        return "this Python has no pip to install ninja with (run 'fix python-env' first)."
+    return "nothing needs it."
+
+
 def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
     facts = _gather(args)
     results = run_checks(facts)
@@ -194,6 +212,9 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
         print(f"Unknown check or fix {args.target!r}. Known: {', '.join(known)}.",
               file=sys.stderr)
         return int(ExitCode.USAGE)
+    if fix is None and args.target in FIX_IDS:  # asked for by name, and nothing to fix
+        out.write(f"Nothing to fix: {_nothing_to_fix(args.target, facts)}\n")
+        return int(ExitCode.OK)
     if fix is None:
         assert result is not None
         out.write(format_result(result, verbose=False) + "\n")

@@ -27,6 +27,11 @@ CPU_TORCH_SIZE = "about 200 MB"  # torch 2.x CPU wheels: ~180 MB (Linux), ~200 M
 CUDA_TORCH_SIZE = "2–3 GB"  # a CUDA wheel with its NVIDIA libraries
 
 
+# NumPy with it: PyTorch does not require it, and without it every import of torch (so every
+# build log) warns "Failed to initialize NumPy". The PyTorch indexes carry NumPy too.
+TORCH_PACKAGES = ("torch", "numpy")
+
+
 def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, str]:
     """The pip step that installs the PyTorch that fits this computer, and a sentence saying
     which: a CUDA build fitting the driver and the GPUs; without a usable NVIDIA GPU, the CPU
@@ -34,18 +39,18 @@ def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, str]:
     cuda = pick_torch_cuda(facts.hardware.cuda_driver_version, gpu_ccs(facts))
     options = ("--upgrade", "--force-reinstall") if replace else ()
     if not facts.hardware.usable_gpus:
-        return (PipStep(("torch",), CPU_TORCH_INDEX, options),
-                f"PyTorch's CPU build ({CPU_TORCH_SIZE}, from {CPU_TORCH_INDEX}): no NVIDIA GPU "
+        return (PipStep(TORCH_PACKAGES, CPU_TORCH_INDEX, options),
+                f"PyTorch's CPU build (from {CPU_TORCH_INDEX}): no NVIDIA GPU "
                 "answered here, so a CUDA build would be of no use. If this computer has an "
                 "NVIDIA GPU, install its driver first, then check again")
     if cuda is None:
-        return (PipStep(("torch",), None, options),
+        return (PipStep(TORCH_PACKAGES, None, options),
                 "PyTorch from PyPI (the driver is too old for every CUDA build the wizard knows; "
                 "updating the NVIDIA driver is better)")
     url = torch_index_url(cuda)
-    return (PipStep(("torch",), url, options),
-            f"PyTorch built for CUDA {vtext(cuda)} ({CUDA_TORCH_SIZE}, from {url}, the newest "
-            "CUDA your driver supports)")
+    return (PipStep(TORCH_PACKAGES, url, options),
+            f"PyTorch built for CUDA {vtext(cuda)} (from {url}, the newest CUDA your driver "
+            "supports)")
 
 
 def ninja_step() -> PipStep:

@@ -3040,6 +3040,11 @@ This will run:
       <translation>{name}的 GPU 部分</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="238" />
+      <source>There is no file at this path.</source>
+      <translation>此路径下没有文件。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/recommend.py" line="116" />
       <source>There is no usable NVIDIA GPU here, so the {kernel} is the one that fits: it builds its CPU part, so you can walk through every step of the wizard.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
@@ -3068,6 +3073,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="663" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="242" />
+      <source>This is a folder, not a Python.</source>
+      <translation>这是一个文件夹，不是 Python。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="130" />

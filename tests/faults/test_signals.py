@@ -250,8 +250,12 @@ def test_a_signal_during_a_fix_stops_pip(
         group: bool) -> None:
     """Ctrl-C / group hang-up while a fix's pip waits → 130 / 129, no pip, env unchanged"""
     before = pip_freeze(scratch_env)
+    # no ninja on PATH for this run (the fix is offered only where ninja is missing)
+    no_ninja = tmp_path / "bin without ninja"
+    no_ninja.mkdir()
     proc = start_cli("fix", "ninja", "--python", str(scratch_env), "--yes",
-                     data=tmp_path / "data", PIP_CONFIG_FILE=os.devnull, PIP_FIND_LINKS="",
+                     data=tmp_path / "data", PATH=str(no_ninja),
+                     PIP_CONFIG_FILE=os.devnull, PIP_FIND_LINKS="",
                      PIP_INDEX_URL=silent_index, PIP_DEFAULT_TIMEOUT="60")
     assert proc.stdout is not None
     output = Output(proc.stdout)

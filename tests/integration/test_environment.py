@@ -95,7 +95,8 @@ def test_not_an_interpreter(tmp_path: Path) -> None:
     assert inspect_python(tmp_path).status is EnvStatus.NOT_AN_INTERPRETER
     missing = inspect_python(tmp_path / "nope" / "python")
     assert missing.status is EnvStatus.NOT_AN_INTERPRETER
-    assert "does not exist" in missing.summary
+    assert missing.summary == "There is no file at this path."  # the path is shown beside it
+    assert inspect_python(tmp_path).summary == "This is a folder, not a Python."
 
 
 def test_program_that_is_not_python(tmp_path: Path) -> None:

@@ -195,22 +195,50 @@ def test_cli_check_on_a_replayed_h100_offers_torch_cu130(torch_venv: Path) -> No
     assert env["status"] == "warning" and "CPU-only build" in env["summary"]
     assert "FlashAttention 2" in env["needed_for"] and "Probe kernel" not in env["needed_for"]
     assert env["fix"]["command_preview"][0].endswith(
-        "--force-reinstall torch --index-url https://download.pytorch.org/whl/cu130")
+        "--force-reinstall torch numpy --index-url https://download.pytorch.org/whl/cu130")
     assert done.returncode == 0  # nothing blocks: the probe can be built
 
 
-def test_cli_fix_git_longpaths_against_a_temp_home(tmp_path: Path) -> None:
+def test_cli_fix_git_longpaths_on_linux_changes_nothing(tmp_path: Path) -> None:
+    """Linux has no 260-character limit: 'fix git-longpaths' says so and runs nothing (it
+    offered to change ~/.gitconfig where nothing needed fixing)"""
     gitconfig = tmp_path / "gitconfig"
     env = dict(os.environ, HOME=str(tmp_path / "home"), GIT_CONFIG_GLOBAL=str(gitconfig))
     done = run_app("fix", "git-longpaths", "--yes", env=env)
-    print(done.stdout)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "git config --global core.longpaths true" in done.stdout
-    assert "✔ git now allows long paths (core.longpaths = true)." in done.stdout
-    assert "Checking again" in done.stdout
+    assert done.stdout.startswith("Nothing to fix: ")
+    assert "no 260-character path limit" in done.stdout
+    assert "git config" not in done.stdout
+    assert not gitconfig.exists()
+
+
+def test_the_git_longpaths_fix_sets_git_config_against_a_temp_home(tmp_path: Path) -> None:
+    """the fix itself (offered on Windows) runs the real git against a temporary home"""
+    import threading
+
+    from build_backend.prereqs.fixes import GitLongPathsFix
+    from build_backend.prereqs.model import FixStatus
+
+    gitconfig = tmp_path / "gitconfig"
+    env = dict(os.environ, HOME=str(tmp_path / "home"), GIT_CONFIG_GLOBAL=str(gitconfig))
+    git = gather_git(prereq_platform(), env).executable
+    assert git is not None
+    fix = GitLongPathsFix(git)
+    assert "git config --global core.longpaths true" in " ".join(fix.command_preview)
+    lines: list[str] = []
+    old_home, old_global = os.environ.get("HOME"), os.environ.get("GIT_CONFIG_GLOBAL")
+    os.environ["HOME"], os.environ["GIT_CONFIG_GLOBAL"] = env["HOME"], str(gitconfig)
+    try:
+        outcome = fix.run(lines.append, threading.Event())
+    finally:
+        for name, value in (("HOME", old_home), ("GIT_CONFIG_GLOBAL", old_global)):
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    assert outcome.status is FixStatus.DONE, lines
     assert "longpaths = true" in gitconfig.read_text(encoding="utf-8")
-    facts = gather_git(prereq_platform(), env)
-    assert facts.core_longpaths is True
+    assert gather_git(prereq_platform(), env).core_longpaths is True
 
 
 def test_cli_fix_dry_run_runs_nothing(plain_venv: Path) -> None:
@@ -530,3 +558,15 @@ def test_a_vswhere_answering_in_the_japanese_code_page_is_read(tmp_path: Path) -
     facts = gather_msvc(JapaneseWindowsLike())
     assert facts.error == "" and facts.encoding == "cp932"
     assert [i.instance.display_name for i in facts.instances] == ["Visual Studio Community 2017"]
+
+
+def test_cli_fix_ninja_where_ninja_is_found_changes_nothing(torch_venv: Path) -> None:
+    """the torch venv has ninja: 'fix ninja' says where it is and installs nothing"""
+    before = subprocess.run([str(torch_venv), "-m", "pip", "list"], capture_output=True,
+                            text=True).stdout
+    done = run_app("fix", "ninja", "--yes", "--python", str(torch_venv))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.startswith("Nothing to fix: ninja is already found (")
+    assert "pip install" not in done.stdout
+    assert subprocess.run([str(torch_venv), "-m", "pip", "list"], capture_output=True,
+                          text=True).stdout == before

@@ -612,7 +612,7 @@ def test_no_torch_offers_torch_for_the_drivers_cuda() -> None:
     assert isinstance(fix, PipInstallFix) and fix.id == "torch" and not fix.needs_admin
     assert fix.command_preview == (
         "/envs/ml/bin/python -m pip install --disable-pip-version-check --no-input "
-        "--progress-bar raw torch --index-url https://download.pytorch.org/whl/cu130",)
+        "--progress-bar raw torch numpy --index-url https://download.pytorch.org/whl/cu130",)
 
 
 def test_cpu_torch_with_a_gpu_is_replaced() -> None:
@@ -621,7 +621,7 @@ def test_cpu_torch_with_a_gpu_is_replaced() -> None:
     assert rules_out_gpu_kernels(result)  # a warning now: the probe still builds
     assert "CPU-only build" in result.summary
     assert result.fix is not None
-    assert "--force-reinstall torch --index-url https://download.pytorch.org/whl/cu130" in \
+    assert "--force-reinstall torch numpy --index-url https://download.pytorch.org/whl/cu130" in \
         result.fix.command_preview[0]
     assert "replaces the PyTorch" in result.fix.description
 
@@ -753,9 +753,19 @@ def test_find_fix_by_check_or_fix_id() -> None:
     result, fix = find_fix("python-env", f, results)
     assert result is not None and fix is not None and fix.id == "ninja"
     assert find_fix("ninja", f, results)[1] is fix
+    # Linux has no path limit: nothing to fix, and the long-paths check says why
     result, fix = find_fix("git-longpaths", f, results)
+    assert fix is None and result is not None and result.id is CheckId.LONG_PATHS
+    w = windows(git=GitFacts(Path(r"C:\Program Files\Git\cmd\git.exe"), None),
+                env=env(ninja=False))
+    result, fix = find_fix("git-longpaths", w, run_checks(w))
     assert isinstance(fix, GitLongPathsFix) and result is not None
     assert result.id is CheckId.LONG_PATHS
+    allowed = windows(git=GitFacts(Path(r"C:\Program Files\Git\cmd\git.exe"), True))
+    assert find_fix("git-longpaths", allowed, run_checks(allowed))[1] is None  # set already
+    # ninja found: no fix to offer
+    found = facts(env=env(ninja=True))
+    assert find_fix("ninja", found, run_checks(found))[1] is None
     assert find_fix("nonsense", f, results) == (None, None)
     assert parse_check_id("Long-Paths") is CheckId.LONG_PATHS
 

@@ -159,6 +159,8 @@ def test_no_driver_the_torch_fix_installs_the_cpu_build_and_says_its_size() -> N
     assert isinstance(fix, PipInstallFix) and fix.title == "Install PyTorch (CPU build)"
     assert "--index-url https://download.pytorch.org/whl/cpu" in fix.command_preview[0]
     assert "about 200 MB" in fix.description and "GB" not in fix.description
+    assert fix.description.count("200 MB") == 1  # the size once (it was said twice)
+    assert " torch numpy " in " ".join(fix.command_preview) + " "  # no NumPy warning later
     text = " ".join([result.summary, result.hint, result.detail, fix.description])
     assert "fits your driver" not in text and "a CUDA build would be of no use" in text
 
