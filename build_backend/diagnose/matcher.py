@@ -196,10 +196,10 @@ _FAILURE_LINE = re.compile(
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule")
-# Lines that only wrap the failure above them: shown only when nothing better is found.
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text):
 # the message is what a person should see first.
 _BARE_EXCEPTION = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s*$")
+# Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:|Traceback \(most)"
 )
@@ -285,7 +285,8 @@ class LogDiagnoser:
             if literal in low:
                 candidates = self.rules.signatures
                 break
-        if self._context is None and self._log_package is None and "uild" in text:
+        if self._context is None and self._log_package is None \
+                and ("uild" in text or "wheel URL" in text):
             self._log_package = package_in_line(text)
         if not first_found and any(w in low for w in _FAILURE_WORDS) \
                 and _FAILURE_LINE.search(text) is not None:

@@ -98,6 +98,12 @@ def test_a_missing_prebuilt_wheel_names_the_packages_own_switch() -> None:
     assert "causal-conv1d" in hit.title
 
 
+def test_the_wheel_url_alone_names_the_package() -> None:
+    report = diagnose_lines(WHEEL_404[1:])  # no "Building wheel for" line
+    hit = next(h for h in report.hits if h.signature_id == "flash-attn-wheel-404")
+    assert "CAUSAL_CONV1D_FORCE_BUILD=TRUE" in hit.fix
+
+
 def test_an_unknown_packages_missing_wheel_names_no_switch() -> None:
     report = diagnose_lines(["Building wheel for some-kernel (setup.py) ... error",
                              "Precompiled wheel not found. Building from source..."])
