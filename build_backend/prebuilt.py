@@ -73,7 +73,7 @@ def fetch_prebuilt(
 
     def progress(p: DownloadProgress) -> None:
         total = (p.total or 0) // 1024
-        on_event(ProgressEvent(p.received // 1024, total, p.eta_seconds))
+        on_event(ProgressEvent(p.received // 1024, total, p.eta_seconds, unit="KiB"))
 
     status, hint = BuildStatus.SUCCEEDED, ""
     result: DownloadResult | None = None

@@ -19,6 +19,7 @@ from build_backend.catalog import WheelSourceKind
 from build_backend.download import DownloadError, download, part_path
 from build_backend.paths import url_cache_dir
 from build_backend.prebuilt import fetch_prebuilt
+from build_backend.terminal import progress_text
 from build_backend.wheels import WheelCandidate, WheelMatch
 
 pytestmark = pytest.mark.usefixtures("no_proxy")  # tests/integration/conftest.py
@@ -89,13 +90,20 @@ def test_cancel_keeps_the_part_says_so_and_the_next_run_continues(
     url = server.add("/c/" + NAME, Resource(data, chunk=16 * 1024, chunk_delay=0.02))
     cancel = threading.Event()
 
+    seen: list[ProgressEvent] = []
+
     def stop_midway(event: object) -> None:
-        if isinstance(event, ProgressEvent) and event.done >= 100:
-            cancel.set()
+        if isinstance(event, ProgressEvent):
+            seen.append(event)
+            if event.done >= 100:
+                cancel.set()
 
     outcome = fetch_prebuilt(candidate(url), "probe", stop_midway, cancel, allow_http=True)
     assert outcome.status is BuildStatus.CANCELLED
     assert outcome.message == "The download was cancelled; nothing was installed."
+    # a download counts KiB, not compile units (the CLI said "compile 64/234811 units")
+    assert seen and all(e.unit == "KiB" for e in seen)
+    assert progress_text(seen[-1]).startswith(f"{seen[-1].done}/{len(data) // 1024} KiB")
     kept = part_path(url_cache_dir(url, create=False) / NAME).stat().st_size
     assert 100 * 1024 <= kept < len(data)
     assert "of the wheel are kept" in outcome.hint and "continues from there" in outcome.hint
