@@ -11,6 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+from packaging.version import InvalidVersion
+
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import Machine, Recipe, assess, load_catalog, recommended_version
 from .environment import PythonEnv, discover_candidates, inspect_python
@@ -76,6 +79,15 @@ def build_hardware(args: argparse.Namespace) -> HardwareReport:
         return detect()
     replay = read_recording(replay_file)
     return detect(lambda: replay)
+
+
+def wheel_version(filename: str) -> str | None:
+    """The version in a wheel's file name (PEP 427: name-version-...), if it parses."""
+    try:
+        parse_wheel_filename(filename)
+    except (InvalidWheelFilename, InvalidVersion):
+        return None
+    return filename.split("-")[1]  # as written (packaging would lower-case a local version)
 
 
 def make_choice(args: argparse.Namespace, env: PythonEnv,
@@ -196,8 +208,12 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     human = sys.stderr if args.json else out
     source = (f"prebuilt wheel: {choice.prebuilt.url}" if choice.prebuilt is not None
               else f"source: {choice.local_path or choice.source_mode.value}")
+    # the version is the wheel's own where a prebuilt wheel is used (it may differ from the
+    # recipe version it was found for: the header read "0.1.0 (prebuilt wheel: …-0.2.0-…)")
+    version = (wheel_version(choice.prebuilt.filename) or choice.version.label
+               if choice.prebuilt is not None else choice.version.label)
     human.write(f"Target: {env.executable} ({env.summary})\n"
-                f"Kernel: {recipe.name} {choice.version.label} ({source})\n")
+                f"Kernel: {recipe.name} {version} ({source})\n")
     if choice.prebuilt is not None:
         for mismatch in choice.prebuilt.match.mismatches:
             human.write(f"! {mismatch.text} The verification before installing will tell "

@@ -107,6 +107,11 @@ def test_404(https: Https, target: tuple[Path, str], tmp_path: Path) -> None:
     result = prebuilt(https.server.url("/missing/" + NAME), tmp_path / "data", target[0], https)
     assert_clean_failure(result, FAILURE, f"The file {NAME} was not found on the server "
                          "(HTTP 404)", "The link may be out of date")
+    # the header names the wheel's own version, not the recipe's (0.1.0)
+    newer = "ksw_probe_kernel-0.2.0-py3-none-any.whl"
+    result = prebuilt(https.server.url("/missing/" + newer), tmp_path / "data", target[0], https)
+    assert "Kernel: Probe kernel 0.2.0 (prebuilt wheel: " in result.stderr + result.stdout
+    assert "Probe kernel 0.1.0" not in result.stderr + result.stdout
     untouched(target, tmp_path / "data")
     assert wheels_kept(tmp_path / "data") == []
 
