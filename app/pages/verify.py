@@ -95,7 +95,8 @@ TEXT = Texts("Verify", {
     "reverifying": "Testing the kernels this wizard installed again…",
     "reverify_where": "Installs recorded in {path}.",
     "reverify_none": "Nothing to check yet: this wizard has not installed a kernel.",
-    "reverify_pass": "✔ PASS — all {n} installed kernel(s) work.",
+    "reverify_pass": "✔ PASS — all {n} installed kernels work.",
+    "reverify_pass_one": "✔ PASS — the installed kernel works.",
     "reverify_fail": "✖ Something no longer works — see below.",
     "reverify_kernel": "{kernel}: {sentence}",
     "reverify_same": "Nothing changed since the last passing verification.",
@@ -532,7 +533,8 @@ class VerifyPage(SessionPage):
         if not self.results:
             self.verdict.setText(TEXT["reverify_none"])
         elif ok:
-            self.verdict.setText(TEXT["reverify_pass"].format(n=len(self.results)))
+            self.verdict.setText(TEXT["reverify_pass_one"] if len(self.results) == 1
+                                 else TEXT["reverify_pass"].format(n=len(self.results)))
             self.verdict.setStyleSheet("color: #1d6b32;")
         else:
             self.verdict.setText(TEXT["reverify_fail"])

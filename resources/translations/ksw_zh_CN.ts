@@ -780,7 +780,7 @@ This will run:
   <context>
     <name>Verify</name>
     <message>
-      <location filename="../../app/pages/verify.py" line="102" />
+      <location filename="../../app/pages/verify.py" line="103" />
       <source>Changed since the last passing verification: {changes}.</source>
       <translation>自上次通过验证以来的变化：{changes}。</translation>
     </message>
@@ -810,7 +810,7 @@ This will run:
       <translation>安装记录保存在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="108" />
+      <location filename="../../app/pages/verify.py" line="109" />
       <source>It replaced {name} {version}, which is kept: Roll back puts it back.</source>
       <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
     </message>
@@ -825,7 +825,7 @@ This will run:
       <translation>备注：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="101" />
+      <location filename="../../app/pages/verify.py" line="102" />
       <source>Nothing changed since the last passing verification.</source>
       <translation>自上次通过验证以来没有变化。</translation>
     </message>
@@ -835,12 +835,12 @@ This will run:
       <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="105" />
+      <location filename="../../app/pages/verify.py" line="106" />
       <source>Nothing to verify: the build did not produce a wheel.</source>
       <translation>没有可验证的内容：编译没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="109" />
+      <location filename="../../app/pages/verify.py" line="110" />
       <source>Nothing was installed there before: Roll back removes it again.</source>
       <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
     </message>
@@ -855,7 +855,7 @@ This will run:
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="110" />
+      <location filename="../../app/pages/verify.py" line="111" />
       <source>Report bundle saved: {bundle}</source>
       <translation>报告包已保存：{bundle}</translation>
     </message>
@@ -890,17 +890,17 @@ This will run:
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="106" />
+      <location filename="../../app/pages/verify.py" line="107" />
       <source>The verification could not run.</source>
       <translation>验证无法运行。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="103" />
+      <location filename="../../app/pages/verify.py" line="104" />
       <source>There is no earlier passing verification to compare with.</source>
       <translation>没有更早的通过验证可供比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="104" />
+      <location filename="../../app/pages/verify.py" line="105" />
       <source>These checks passed before and fail now: {checks}.</source>
       <translation>这些检查以前通过，现在失败：{checks}。</translation>
     </message>
@@ -925,19 +925,28 @@ This will run:
       <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="100" />
+      <location filename="../../app/pages/verify.py" line="101" />
       <source>{kernel}: {sentence}</source>
       <translation>{kernel}：{sentence}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="107" />
+      <location filename="../../app/pages/verify.py" line="108" />
       <source>{name} {version} is now installed in {python}.</source>
       <translation>{name} {version} 现已安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="98" />
       <source>✔ PASS — all {n} installed kernel(s) work.</source>
+      <translation type="obsolete">✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="98" />
+      <source>✔ PASS — all {n} installed kernels work.</source>
       <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="99" />
+      <source>✔ PASS — the installed kernel works.</source>
+      <translation>✔ 通过 — 已安装的内核工作正常。</translation>
     </message>
     <message>
       <location filename="../../app/pages/verify.py" line="79" />
@@ -955,7 +964,7 @@ This will run:
       <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="99" />
+      <location filename="../../app/pages/verify.py" line="100" />
       <source>✖ Something no longer works — see below.</source>
       <translation>✖ 有内核不再正常工作 — 见下文。</translation>
     </message>
@@ -4638,12 +4647,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="451" />
+      <location filename="../../app/pages/verify.py" line="452" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="146" />
+      <location filename="../../app/pages/verify.py" line="147" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
@@ -4763,7 +4772,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="151" />
+      <location filename="../../app/pages/verify.py" line="152" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -4783,12 +4792,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="150" />
+      <location filename="../../app/pages/verify.py" line="151" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="485" />
+      <location filename="../../app/pages/verify.py" line="486" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -4853,7 +4862,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="273" />
+      <location filename="../../app/pages/verify.py" line="274" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
@@ -4893,7 +4902,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="274" />
+      <location filename="../../app/pages/verify.py" line="275" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
@@ -4927,7 +4936,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="452" />
+      <location filename="../../app/pages/verify.py" line="453" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -4951,7 +4960,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="129" />
+      <location filename="../../app/pages/verify.py" line="130" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -5041,12 +5050,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="495" />
+      <location filename="../../app/pages/verify.py" line="496" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="470" />
+      <location filename="../../app/pages/verify.py" line="471" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>
