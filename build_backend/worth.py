@@ -23,6 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +237,12 @@ def sdpa_speed_here(hardware: HardwareReport | None,
 
 
 def load_measures(path: Path | None = None) -> tuple[Measure, ...]:
-    path = path or resource_path("speed", "measured.toml")
+    """The measured kernels (the shipped file is read once per process)."""
+    return _read_measures(path or resource_path("speed", "measured.toml"))
+
+
+@lru_cache(maxsize=4)
+def _read_measures(path: Path) -> tuple[Measure, ...]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return tuple(
         Measure(kernel=str(m["kernel"]), name=str(m["name"]), family=str(m["family"]),

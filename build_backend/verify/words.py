@@ -302,20 +302,27 @@ class SpeedText:
     lines: tuple[str, ...]
 
 
+def _compare(kernel_ms: float, other_ms: float) -> tuple[str, str]:
+    """How the kernel compares: ("same" | "faster" | "slower", the factor in words)."""
+    ratio = other_ms / kernel_ms
+    if 0.95 <= ratio <= 1.05:
+        return "same", ""
+    factor = ratio if ratio > 1 else 1 / ratio
+    return ("faster" if ratio > 1 else "slower",
+            f"{factor:.2g}" if factor < 10 else f"{factor:.0f}")
+
+
 def _ratio_text(kernel_ms: float, other_ms: float | None, backend: str, error: str) -> Msg:
     name = _backend(backend)
     if other_ms is None:
         return msg("PyTorch's {backend} could not be timed ({why})", backend=name,
                    why=_sentence(error or NO_RESULT))
-    ratio = other_ms / kernel_ms
-    if 0.95 <= ratio <= 1.05:
+    how, x = _compare(kernel_ms, other_ms)
+    if how == "same":
         return msg("as fast as PyTorch's {backend}", backend=name)
-    if ratio > 1:
-        return msg("{x}× as fast as PyTorch's {backend}",
-                   x=f"{ratio:.2g}" if ratio < 10 else f"{ratio:.0f}", backend=name)
-    slower = 1 / ratio
-    return msg("{x}× slower than PyTorch's {backend}",
-               x=f"{slower:.2g}" if slower < 10 else f"{slower:.0f}", backend=name)
+    if how == "faster":
+        return msg("{x}× as fast as PyTorch's {backend}", x=x, backend=name)
+    return msg("{x}× slower than PyTorch's {backend}", x=x, backend=name)
 
 
 def _versus_text(kernel_ms: float, other_ms: float | None, reference: str) -> Msg:
@@ -323,16 +330,15 @@ def _versus_text(kernel_ms: float, other_ms: float | None, reference: str) -> Ms
     (all_to_all_single (NCCL)) moving the same data'."""
     if other_ms is None:
         return msg("plain PyTorch ({reference}) could not be timed", reference=reference)
-    ratio = other_ms / kernel_ms
-    if 0.95 <= ratio <= 1.05:
+    how, x = _compare(kernel_ms, other_ms)
+    if how == "same":
         return msg("as fast as plain PyTorch ({reference}) moving the same data",
                    reference=reference)
-    if ratio > 1:
+    if how == "faster":
         return msg("{x}× as fast as plain PyTorch ({reference}) moving the same data",
-                   x=f"{ratio:.2g}" if ratio < 10 else f"{ratio:.0f}", reference=reference)
-    slower = 1 / ratio
+                   x=x, reference=reference)
     return msg("{x}× slower than plain PyTorch ({reference}) moving the same data",
-               x=f"{slower:.2g}" if slower < 10 else f"{slower:.0f}", reference=reference)
+               x=x, reference=reference)
 
 
 def _error_part(error: str | None, who: str) -> str:

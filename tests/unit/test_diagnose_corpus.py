@@ -12,13 +12,11 @@ prints them): a change that loses ground on either part fails here.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import sys
 import time
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from test_diagnose import _accuracy_module
 
 from build_backend.diagnose import LogDiagnoser
 
@@ -26,17 +24,7 @@ REPO = Path(__file__).resolve().parents[2]
 FIELD = REPO / "tests" / "data" / "logs" / "field"
 
 
-def _accuracy() -> ModuleType:
-    path = REPO / "benchmarks" / "diagnose_accuracy.py"
-    spec = importlib.util.spec_from_file_location("diagnose_accuracy_field", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ACCURACY = _accuracy()
+ACCURACY = _accuracy_module()  # benchmarks/diagnose_accuracy.py
 LOGS = ACCURACY.load_corpus(FIELD)
 
 

@@ -26,6 +26,7 @@ runs on the CPU with the gloo backend against a stand-in package. ``KSW_VERIFY_D
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -645,7 +646,7 @@ def _number(value):
         number = float(value)
     except (TypeError, ValueError):
         return None
-    return number if number == number and number not in (float("inf"), float("-inf")) else None
+    return number if math.isfinite(number) else None
 
 
 def _merge_timings(world, ranks, shape, cuda):
