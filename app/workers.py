@@ -71,15 +71,20 @@ class BackgroundTask(QObject):
         self._thread.started.connect(self._runner.run)
         self._runner.done.connect(self._on_done)
         self._runner.failed.connect(self._on_failed)
+        self._started = False
+        self._settled = False  # its result (or failure) has reached the GUI thread
 
     def start(self) -> None:
         pair = (self._thread, self._runner)
         _RUNNING.add(pair)
         self._thread.finished.connect(lambda: _RUNNING.discard(pair))
+        self._started = True
         self._thread.start()
 
     def is_running(self) -> bool:
-        return self._thread.isRunning()
+        """Until its result is delivered: the thread ends with its call, before ``finished``
+        reaches the GUI thread (a page that reads this must not move on in between)."""
+        return self._thread.isRunning() or (self._started and not self._settled)
 
     def wait(self, ms: int = 30_000) -> bool:
         return self._thread.wait(ms)
@@ -96,11 +101,13 @@ class BackgroundTask(QObject):
 
     @Slot(object)
     def _on_done(self, result: object) -> None:
+        self._settled = True
         self._stop()
         self.finished.emit(result)
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
+        self._settled = True
         self._stop()
         self.failed.emit(exc)
 
