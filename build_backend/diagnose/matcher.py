@@ -17,6 +17,9 @@ from .rules import DiagnosisRules, FailureSignature, RetryAction, Severity, defa
 DEFAULT_CONTEXT_LINES = 6  # lines kept before the first error
 DEFAULT_AFTER_LINES = 3  # lines kept after it (gcc's caret, a wrapped Python message)
 MAX_LINE_CHARS = 2000  # longer lines are cut in the context kept (nvcc command lines: ~3000)
+# A known error this many lines below an unexplained first error explains it (the rest of one
+# message: xFormers' list of operators it could not use, CMake's follow-up errors).
+FOLLOWING_LINES = 30
 
 
 @dataclass(frozen=True)
@@ -196,9 +199,20 @@ _FAILURE_LINE = re.compile(
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule")
-# A Python exception whose message starts on the next line ("RuntimeError:" then the text):
-# the message is what a person should see first.
-_BARE_EXCEPTION = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):\s*$")
+# A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
+# ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
+# transformers' "... because of the following error (look up to see its traceback):"): the
+# message is what a person should see first.
+_BARE_EXCEPTION = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):"
+    r"\s*(?:[^\s:]+:|.*\bthe following error\b.*:)?\s*$"
+)
+# CMake's "CMake Error at CMakeLists.txt:6 (project):" says where; its message follows on the
+# next lines. When the first of them names a known cause, it is what a person should see first.
+_CMAKE_HEADER = re.compile(r"\bCMake Error\b.*:\s*$")
+# Python source that a log quotes without a frame line before it ("raise RuntimeError('Ninja is
+# required ...')", "warnings.warn(msg)"): the text of a message in code, never the message.
+_PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()")
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:|Traceback \(most)"
@@ -246,6 +260,7 @@ class LogDiagnoser:
         self._first: tuple[str, int, tuple[str, ...]] | None = None
         self._first_is_exception = False  # a Python exception line, not a tool's error
         self._bare_first = False  # the first error is "XError:" alone: its message follows
+        self._cmake_first = False  # the first error is CMake's header: its message may follow
         self._first_ids: list[str] = []
         self._after: list[str] = []
         # The first warning that names an error-severity cause (line, number, before, ids).
@@ -304,13 +319,18 @@ class LogDiagnoser:
         if len(matched) > 1 and any(not s.generic and s.severity is Severity.ERROR
                                     for s in matched):
             matched = [sig for sig in matched if not sig.generic]  # the specific cause alone
+        elif len(matched) > 1 and all(s.generic for s in matched):
+            # several families read the same line (a program path that is malformed, and so
+            # not found): the first listed, the more precise, names it
+            matched = matched[:1]
         facts: LogFacts | None = None
         if any(sig.requires or sig.id in ADVISERS for sig in matched):
             facts = read_facts((*self._ring, text))
             matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
 
         new_hits: list[Diagnosis] = []
-        if (matched or maybe_error) and self._quotes_source(text):
+        if (matched or maybe_error) and (self._quotes_source(text)
+                                         or _PY_SOURCE.match(text) is not None):
             pass  # source code quoted by a Python traceback, not a message
         elif (matched or maybe_error) and self._is_ignored(text):
             pass  # a known-harmless line: no diagnosis, never the first error
@@ -353,18 +373,23 @@ class LogDiagnoser:
                 elif is_error and not self._is_wrapper(text):
                     self._first = (kept, self._line_number, tuple(self._ring))
                     self._bare_first = _BARE_EXCEPTION.match(text) is not None
+                    self._cmake_first = _CMAKE_HEADER.search(text) is not None
                     self._first_is_exception = _PY_EXCEPTION.match(text) is not None
                     self._first_ids = [s.id for s in matched]
 
         if collecting_after:
-            if self._bare_first and text.strip():
-                # "RuntimeError:" alone: its message (this line) is the first error
+            names_cause = any(s.severity is Severity.ERROR for s in matched)
+            if text.strip() and (self._bare_first or (self._cmake_first and names_cause)):
+                # "RuntimeError:" alone, or CMake's header: its message (this line) is the
+                # first error
                 line, _number, before = self._first  # type: ignore[misc]
                 self._first = (kept, self._line_number, (*before, line)[-self._ring.maxlen:]
                                if self._ring.maxlen else ())
-                self._bare_first = False
+                self._bare_first = self._cmake_first = False
                 self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
             else:
+                if text.strip():
+                    self._cmake_first = False
                 self._after.append(kept)
         self._ring.append(kept)
         self._previous = kept
@@ -472,6 +497,15 @@ class LogDiagnoser:
                 ),
                 None,
             )
+            if primary is None:
+                # The first error names no known cause; a known error a few lines below it
+                # (the rest of the same message, e.g. "xFormers wasn't build with CUDA support"
+                # under "No operator found", or CMake's second error) explains it.
+                primary = next(
+                    (h for h in hits if h.severity is Severity.ERROR
+                     and 0 < h.line_number - first.line_number <= FOLLOWING_LINES),
+                    None,
+                )
         else:
             primary = next((h for h in hits if h.severity is Severity.ERROR), None)
         if first is None and failed and self._failure is not None:

@@ -351,10 +351,14 @@ def required_literal(pattern: re.Pattern[str]) -> str | None:
     """Lower-cased text that every match of ``pattern`` contains, or None if none is known.
 
     The longest run of plain characters in the pattern's top-level sequence (outside
-    alternatives, classes and repeats). Only ASCII text is used: lower-casing the line and the
-    literal then agrees with the pattern's case-insensitive matching (leaving aside the odd
-    Unicode letter that case-folds onto ASCII, such as the long s). Uses the standard library's
-    regular-expression parser; should that ever fail, the pattern simply runs on every line.
+    alternatives, classes and repeats). Lower-casing the line and the literal then agrees with the
+    pattern's case-insensitive matching, for ASCII and for the letters of other scripts whose
+    case is a plain one-to-one pair (Cyrillic, accented Latin; Chinese, Japanese and Korean have
+    no case), so that the messages of translated tools (cmd.exe, Windows' loader) get a needle
+    too; leaving aside the odd letter with extra case forms, such as the long s or the Cyrillic
+    rounded ve, which no build log prints. A letter whose lower case is not a single letter
+    ends a run. Uses the standard library's regular-expression parser; should that ever fail,
+    the pattern simply runs on every line.
     """
     try:
         parsed = sre_parse.parse(pattern.pattern, pattern.flags)
@@ -362,7 +366,8 @@ def required_literal(pattern: re.Pattern[str]) -> str | None:
         # The top-level sequence: each plain character in it is part of every match. Groups,
         # alternatives (also a whole-pattern "a|b"), classes and repeats end a run.
         for op, arg in parsed.data:
-            if op is sre_constants.LITERAL and isinstance(arg, int):
+            if op is sre_constants.LITERAL and isinstance(arg, int) \
+                    and len(chr(arg).lower()) == 1:
                 current += chr(arg)
             else:
                 best = max(best, current, key=len)
@@ -370,7 +375,7 @@ def required_literal(pattern: re.Pattern[str]) -> str | None:
         best = max(best, current, key=len)
     except Exception:  # a parser change must cost speed, never correctness
         return None
-    if len(best) < _MIN_LITERAL or not best.isascii():
+    if len(best) < _MIN_LITERAL or not best.strip():
         return None
     return best.lower()
 

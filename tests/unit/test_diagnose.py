@@ -56,6 +56,8 @@ def ids(report: DiagnosisReport, severity: Severity | None = None) -> list[str]:
 
 # Causes found on the real failing logs of the corpus (no row in failures.md yet).
 CORPUS_SIGNATURES = {
+    "gpu-arch-dropped-by-cuda",  # variants of a cause, with words of their own (issue 21)
+    "gnu-inline-asm-on-msvc",
     "cutlass-submodule-missing",
     "gcc-too-new-for-cuda",
     "cuda-too-old-for-gpu-arch",
@@ -77,7 +79,7 @@ CORPUS_SIGNATURES = {
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 24
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 31
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -184,6 +186,12 @@ def test_streaming_a_long_log_reports_each_problem_once_in_bounded_memory() -> N
 
 # file, error-severity hits, text of the first error (None: no error), suggested retry
 EXCERPT_CASES = [
+    (  # vllm-windows #57: nvcc on Windows rejects GCC's inline assembly, then prints the line
+        "real/vllm-windows-57-asm-volatile-nvcc.log",
+        ["gnu-inline-asm-on-msvc"],
+        "sm100_visitor_store_tma_warpspecialized.hpp(63): error: expected a",
+        None,
+    ),
     ("nvcc-cicc-killed.log", ["out-of-memory"], "died due to signal 9", RetryAction.HALVE_JOBS),
     ("shell-killed.log", ["out-of-memory"], "Killed", RetryAction.HALVE_JOBS),
     (
@@ -292,6 +300,52 @@ def test_source_lines_quoted_in_a_traceback_are_not_the_error() -> None:
 LINE_CASES = [
     # the families (issue 21): lines of the field corpus's training part (tests/data/logs/field)
     # and of public threads
+    # a program path made from a variable that holds a list or quotes (bad-env-path)
+    ("/bin/sh: 1: [path-to-my-cuda]/lib64:/bin/nvcc: not found", "tool-path-malformed"),
+    ("error: [Errno 2] No such file or directory: '/usr/local/cuda-11.8:/bin/nvcc'",
+     "tool-path-malformed"),
+    ("unable to execute \"'/usr/local/cuda'/bin/nvcc\": No such file or directory",
+     "tool-path-malformed"),
+    ("ValueError: Unknown CUDA arch (3.0) or GPU not supported", "bad-env-path"),
+    # a program the build runs cannot be found or started (build-tool-missing)
+    ("error: command 'C:/Program Files/NVIDIA GPU Computing Toolkit/CUDA\\\\v10.1\\\\bin\\\\nvcc' "
+     "failed: No such file or directory", "build-tool-missing"),
+    ("RuntimeError: Failed to find C compiler. Please specify via CC environment variable.",
+     "build-tool-missing"),
+    ("'ninja' n’est pas reconnu en tant que commande interne", "build-tool-missing"),
+    ("'ninja' 不是内部或外部命令，也不是可运行的程序", "build-tool-missing"),
+    ("'cl' は、内部コマンドまたは外部コマンド、"
+     "操作可能なプログラムまたはバッチ ファイルとして認識されていません。", "msvc-not-found"),
+    ("nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using "
+     "'C:/Program Files (x86)/Microsoft Visual Studio/2019/Community/VC/Tools/MSVC/14.23.28105/"
+     "bin/HostX86/x64/../../../../../../../VC/Auxiliary/Build/vcvars64.bat'", "msvc-not-found"),
+    # versions (tool-version-required)
+    ("/home/dawn/somethings/pkg/libtorch/include/torch/csrc/api/include/torch/all.h:4:2: error: "
+     "#error C++17 or later compatible compiler is required to use PyTorch.",
+     "tool-version-required"),
+    ("ImportError: cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main'",
+     "dependency-version-mismatch"),
+    ("RuntimeError: CUDA driver version is insufficient for CUDA runtime version",
+     "driver-too-old"),
+    ("nvcc fatal   : Value 'c++17' is not defined for option 'std'",
+     "nvcc-too-old-for-cxx-standard"),
+    ("nvcc fatal   : Unsupported gpu architecture 'compute_30'", "gpu-arch-dropped-by-cuda"),
+    ("RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not match "
+     "the version used to compile Pytorch binaries.  Pytorch binaries were compiled with Cuda "
+     "11.3.", "cuda-torch-mismatch"),
+    # PyTorch's own interfaces (torch-api-changed)
+    ("/DCNv2_latest/src/cpu/dcn_v2_cpu.cpp:7:10: fatal error: TH/TH.h: No such file or directory",
+     "torch-api-changed"),
+    ("AttributeError: module 'torch.library' has no attribute 'register_fake'",
+     "torch-python-api-missing"),
+    # libraries (library-mismatch), platforms (platform-unsupported), compilers
+    ("ImportError: /home/users/user/anaconda3/envs/zeronvs/lib/python3.8/site-packages/torch/lib/"
+     "libtorch_cuda.so: undefined symbol: ncclCommRegister", "library-mismatch"),
+    ("argument of type 'WindowsPath' is not iterable", "platform-unsupported"),
+    ('AssertionError: vLLM only supports Linux platform (including WSL).', "platform-unsupported"),
+    ("cl : Command line error D8021 : invalid numeric argument '/Wno-cpp'",
+     "msvc-gnu-extensions"),
+    ("    xFormers wasn't build with CUDA support", "extension-abi-mismatch"),
     ("libcusparse.so.11: cannot open shared object file: No such file or directory",
      "library-mismatch"),
     ("ImportError: /lib64/libstdc++.so.6: version `GLIBCXX_3.4.20' not found", "library-mismatch"),
@@ -376,11 +430,21 @@ LINE_CASES = [
     ),
     ("urllib.error.HTTPError: HTTP Error 404: Not Found", "flash-attn-wheel-404"),
     ("Precompiled wheel not found. Building from source...", "flash-attn-wheel-404"),
+    # Windows' loader: "module not found" is a DLL the module loads that is missing (field corpus:
+    # mmcv, gaussian-splatting, nvdiffrast, tiny-cuda-nn, in Chinese and Italian too); "procedure
+    # not found" is a function of PyTorch's DLLs that this PyTorch does not have
     (
         "ImportError: DLL load failed while importing flash_attn_2_cuda: The specified module "
         "could not be found.",
-        "extension-abi-mismatch",
+        "library-mismatch",
     ),
+    ("ImportError: DLL load failed while importing _ext: 找不到指定的模块。", "library-mismatch"),
+    ("ImportError: DLL load failed while importing nvdiffrast_plugin_gl: Impossibile trovare il "
+     "modulo specificato", "library-mismatch"),
+    ("ImportError: DLL load failed while importing _C: The specified procedure could not be "
+     "found.", "extension-abi-mismatch"),
+    ("ImportError: DLL load failed: Die angegebene Prozedur wurde nicht gefunden.",
+     "extension-abi-mismatch"),
     (
         "ImportError: /opt/venv/lib/python3.11/site-packages/flash_attn_2_cuda.cpython-311-x86_64-"
         "linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi",
