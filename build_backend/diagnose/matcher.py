@@ -191,13 +191,14 @@ _FAILURE_LINE = re.compile(
       | \bfailed\s+with\s+exit\s+(?:code|status)\b | \bCommand\s.*\bfailed\b
       | \bsubprocess-exited-with-error\b | \bdid\s+not\s+run\s+successfully\b
       | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
-      | \bNo\s+rule\s+to\s+make\s+target\b
+      | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
     )""",
     re.VERBOSE,
 )
 # Every line _FAILURE_LINE can match contains one of these (lower-cased): most lines are
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
+                  "build stopped",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule")
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
 # ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
@@ -215,8 +216,11 @@ _CMAKE_HEADER = re.compile(r"\bCMake Error\b.*:\s*$")
 _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()")
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
-    r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:|Traceback \(most)"
+    r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:"
+    r"|^\s*ninja:\s+build\s+stopped)"
 )
+# A traceback's header says least of all: any other failure line is shown before it.
+_TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -271,7 +275,7 @@ class LogDiagnoser:
         self._log_package: str | None = None  # the package the log says it builds
         # the best failure-looking line so far (a wrapper only until something better comes)
         self._failure: tuple[str, int, tuple[str, ...]] | None = None
-        self._failure_is_wrapper = True
+        self._failure_rank = 3  # 0 a failure, 1 a wrapper of one, 2 a traceback's header
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -305,10 +309,11 @@ class LogDiagnoser:
             self._log_package = package_in_line(text)
         if not first_found and any(w in low for w in _FAILURE_WORDS) \
                 and _FAILURE_LINE.search(text) is not None:
-            wrapper = _WRAPPER_LIKE.search(text) is not None
-            if self._failure is None or not wrapper or self._failure_is_wrapper:
+            rank = (2 if _TRACEBACK_HEADER.search(text) is not None
+                    else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
+            if rank <= self._failure_rank:  # the last of the most telling kind
                 self._failure = (kept, self._line_number, tuple(self._ring))
-                self._failure_is_wrapper = wrapper
+                self._failure_rank = rank
         maybe_error = False
         if not first_found:
             for word in _ERROR_WORDS:

@@ -316,9 +316,6 @@ LINE_CASES = [
     ("'ninja' 不是内部或外部命令，也不是可运行的程序", "build-tool-missing"),
     ("'cl' は、内部コマンドまたは外部コマンド、"
      "操作可能なプログラムまたはバッチ ファイルとして認識されていません。", "msvc-not-found"),
-    ("nvcc fatal   : Could not set up the environment for Microsoft Visual Studio using "
-     "'C:/Program Files (x86)/Microsoft Visual Studio/2019/Community/VC/Tools/MSVC/14.23.28105/"
-     "bin/HostX86/x64/../../../../../../../VC/Auxiliary/Build/vcvars64.bat'", "msvc-not-found"),
     # versions (tool-version-required)
     ("/home/dawn/somethings/pkg/libtorch/include/torch/csrc/api/include/torch/all.h:4:2: error: "
      "#error C++17 or later compatible compiler is required to use PyTorch.",

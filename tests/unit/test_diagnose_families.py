@@ -46,6 +46,62 @@ from build_backend.words import Msg
      "torch-api-changed", {"symbol": "THC/THC.h"}),
     ("ModuleNotFoundError: No module named 'torch._six'", "torch-api-changed",
      {"symbol": "torch._six"}),
+    # a variable that holds a list or quotes, read as a folder (PyTorch-Encoding #297,
+    # SparseConvNet #94, AlphaPose #765: threads the rules were not written from)
+    ("/bin/sh: 1: :/usr/local/cuda/bin/nvcc: not found", "bad-env-path",
+     {"value": ":/usr/local/cuda"}),
+    ("unable to execute ':/usr/local/cuda-8.0/bin/nvcc': No such file or directory",
+     "bad-env-path", {"value": ":/usr/local/cuda-8.0"}),
+    ("error: command \"'/usr/local/cuda'/bin/nvcc\" failed with exit status 1", "bad-env-path",
+     {"value": "'/usr/local/cuda'"}),
+    ("ValueError: Unknown CUDA arch (3.0) or GPU not supported", "bad-env-path",
+     {"value": "3.0"}),
+    # a program that is not there, in the languages of cmd.exe
+    ("'nvcc' n'est pas reconnu en tant que commande interne ou externe, un programme "
+     "exécutable ou un fichier de commandes.", "build-tool-missing", {"tool": "nvcc"}),
+    ("'ninja'은(는) 내부 또는 외부 명령, 실행할 수 있는 프로그램, 또는 배치 파일이 아닙니다.",
+     "build-tool-missing", {"tool": "ninja"}),
+    ("'git' は、内部コマンドまたは外部コマンド、操作可能なプログラムまたはバッチ ファイルとして"
+     "認識されていません。", "build-tool-missing", {"tool": "git"}),
+    ("Der Befehl \"cmake\" ist entweder falsch geschrieben oder konnte nicht gefunden werden.",
+     "build-tool-missing", {"tool": "cmake"}),
+    ("unable to execute 'x86_64-linux-gnu-gcc': No such file or directory", "build-tool-missing",
+     {"tool": "x86_64-linux-gnu-gcc"}),
+    # versions
+    ("AssertionError: MMCV==1.7.2 is used but incompatible. Please install mmcv>=1.3.17, "
+     "<=1.5.0.", "tool-version-required", {"tool": "MMCV", "found": "1.7.2"}),
+    ("ERROR: Package 'vllm' requires a different Python: 3.8.10 not in '>=3.9'",
+     "tool-version-required", {"tool": "Python", "found": "3.8.10", "required": ">=3.9"}),
+    ("RuntimeError: The current installed version of g++ (4.8.5) is less than the minimum "
+     "required version by CUDA 12.1 (6.0.0). Please make sure to use an adequate version of g++ "
+     "(>=6.0.0, <13.0).", "tool-version-required",
+     {"tool": "g++", "found": "4.8.5", "required": "6.0.0"}),
+    ("libtorch/include/ATen/ATen.h:4:2: error: #error C++17 or later compatible compiler is "
+     "required to use ATen.", "tool-version-required", {"tool": "C++", "required": "17"}),
+    ("ImportError: cannot import name 'ConvFwdAndBwdInput' from 'cumm.conv.main'",
+     "tool-version-required", {"tool": "cumm", "symbol": "ConvFwdAndBwdInput"}),
+    # PyTorch's interfaces
+    ("AttributeError: module 'torch.library' has no attribute 'register_fake'",
+     "torch-api-changed", {"module": "torch.library", "symbol": "register_fake"}),
+    ("ModuleNotFoundError: No module named 'torch.distributed._shard'", "torch-api-changed",
+     {"symbol": "torch.distributed._shard"}),
+    ("/DCNv2_latest/src/cpu/dcn_v2_cpu.cpp:7:10: fatal error: TH/TH.h: No such file or directory",
+     "torch-api-changed", {"symbol": "TH/TH.h"}),
+    # Windows' loader in other languages: a missing DLL (library) or procedure (PyTorch's ABI)
+    ("ImportError: DLL load failed while importing _C: 指定されたモジュールが見つかりません。",
+     "library-mismatch", {}),
+    ("ImportError: DLL load failed while importing _C: Le module spécifié est introuvable.",
+     "library-mismatch", {}),
+    ("ImportError: DLL load failed while importing libtriton: Une routine d’initialisation d’une "
+     "bibliothèque de liens dynamiques (DLL) a échoué.", "library-mismatch", {}),
+    ("OSError: [WinError 126] The specified module could not be found. Error loading "
+     "\"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its "
+     "dependencies.", "library-mismatch",
+     {"what": "C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll"}),
+    ("ImportError: DLL load failed while importing _C: La procédure spécifiée est introuvable.",
+     "extension-abi-mismatch", {}),
+    ("argument of type 'WindowsPath' is not iterable", "platform-unsupported",
+     {"platform": "Windows"}),
 ])
 def test_a_family_names_the_instance_in_the_log(line: str, family: str,
                                                 facts: dict[str, str]) -> None:
