@@ -178,6 +178,9 @@ _NOT_A_MESSAGE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _LONG_LINE = 400  # characters from which a line is checked against _NOT_A_MESSAGE
+# Lines that are never a failure whatever their length, settled before any other test: blank
+# lines, and the CUDA assembler's reports (a third of a kernel build's lines)
+_NOISE = ("ptxas info", "ptxas warning", "0 bytes stack frame")
 # Lines that show a failure without being a compiler-style error: a tool that could not be run,
 # a non-zero exit, ninja's FAILED:, pip's summary. The last one stands as the first error of a
 # failed build when nothing else does (a failed build is never reported clean).
@@ -290,7 +293,9 @@ class LogDiagnoser:
         first_found = self._first is not None
         collecting_after = first_found and len(self._after) < self._after_limit
 
-        if len(text) > _LONG_LINE and _NOT_A_MESSAGE.match(text) is not None:
+        head = text[:40].lstrip()
+        if not head or head.startswith(_NOISE) \
+                or (len(text) > _LONG_LINE and _NOT_A_MESSAGE.match(text) is not None):
             if collecting_after:
                 self._after.append(kept)
             self._ring.append(kept)
