@@ -25,7 +25,7 @@ from enum import Enum
 from pathlib import Path
 from typing import IO
 
-from .buildtimes import make_record, save_record
+from .buildtimes import make_record, record_version, save_record
 from .catalog import ArchKnob, load_catalog
 from .diagnose import Diagnosis, DiagnosisReport, LogDiagnoser, RetryAction
 from .diagnose.context import KernelContext, context_for_recipe
@@ -559,7 +559,8 @@ def run_build(
             if outcome.status is BuildStatus.SUCCEEDED and attempts == 1 and units:
                 try:
                     save_record(make_record(
-                        kernel=plan.kernel, version=plan.version, archs=plan.archs,
+                        kernel=plan.kernel, version=record_version(plan.version, plan.variant),
+                        archs=plan.archs,
                         jobs=plan.parallelism.jobs, nvcc_threads=plan.parallelism.nvcc_threads,
                         total_seconds=attempt.seconds,
                         ninja_started=attempt.clock.ninja_started or 0.0, units=units))

@@ -114,6 +114,11 @@ class BuildRecord:
         )
 
 
+def record_version(label: str, variant: str = "") -> str:
+    """The version key of a record: a build variant is a different build ("3.0.0 (compact)")."""
+    return f"{label} ({variant})" if variant else label
+
+
 def make_record(*, kernel: str, version: str, archs: Sequence[str], jobs: int,
                 nvcc_threads: int, total_seconds: float, ninja_started: float,
                 units: Sequence[UnitTime], machine: Machine | None = None) -> BuildRecord:

@@ -117,6 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "download the recipe's source)")
     build_cmd.add_argument("--python", type=Path,
                            help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
+    build_cmd.add_argument("--variant", metavar="NAME",
+                           help="the build variant, for kernels that have several (FlashAttention "
+                           "3: compact, the default, or full); 'kernels' lists them")
     build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
     build_cmd.add_argument("--replay", metavar="FILE", type=Path,
                            help="plan for a recorded machine (a file written by 'detect "

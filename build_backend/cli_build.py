@@ -15,14 +15,22 @@ from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import InvalidVersion
 
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
-from .catalog import Machine, Recipe, assess, load_catalog, recommended_version
+from .catalog import (
+    BuildVariant,
+    Machine,
+    Recipe,
+    RecipeVersion,
+    assess,
+    load_catalog,
+    recommended_version,
+)
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
 from .pipeline import KernelChoice, SourceMode
-from .plan import estimate_build_seconds, machine_for
+from .plan import estimate_build, estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, StepNotice
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration, slowest_text
@@ -108,6 +116,9 @@ def make_choice(args: argparse.Namespace, env: PythonEnv,
             "--force to try anyway.",
         )
     choice = KernelChoice.default(recipe, version)
+    variant = recipe.variant(getattr(args, "variant", None))  # an unknown one: exit 2
+    if variant is not None:
+        choice = replace(choice, variant=variant.id)
     if args.source is not None:
         choice = replace(choice, source_mode=SourceMode.LOCAL, local_path=args.source)
     if machine.selected is not None:
@@ -191,6 +202,7 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
             "command": list(outcome.plan.command),
             "cwd": str(outcome.plan.cwd),
             "env": {c.name: c.value for c in outcome.plan.env_changes},
+            "variant": outcome.plan.variant or None,
         },
     }
 
@@ -375,6 +387,13 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
                 "speed_here": _worth_json(r.id, speed) if rec else None,
+                "variants": [{
+                    "id": variant.id, "label": variant.label,
+                    "description": variant.description,
+                    "default": variant is r.default_variant,
+                    "build_seconds": _variant_seconds(r, v, d, machine, variant)
+                    if d.available else None,
+                } for variant in r.variants],
             } for r, v, d, rec in rows],
             "sdpa_speed": _speed_json(speed),
         }, out, indent=2)
@@ -398,6 +417,16 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 if reason.hint:
                     out.write(f"        → {reason.hint}\n")
         out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
+        if recipe.variants:
+            out.write("  build variants (build --variant NAME):\n")
+            for variant in recipe.variants:
+                took = ""
+                if best is not None and best[1].available:
+                    seconds = _variant_seconds(recipe, best[0], best[1], machine, variant)
+                    took = f" (build ≈ {duration(seconds)})"
+                default = ", the default" if variant is recipe.default_variant else ""
+                out.write(f"    {variant.id}{default}: {variant.label} — "
+                          f"{variant.description}{took}\n")
         worth = worth_building(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None
         if worth is not None:
             mark = {Verdict.PAYS_OFF: "✔", Verdict.NOT_WORTH: "✖"}.get(worth.verdict, "•")
@@ -407,6 +436,12 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.online:
         out.write(online_versions(catalog))
     return int(ExitCode.OK)
+
+
+def _variant_seconds(recipe: Recipe, version: RecipeVersion, verdict: Any, machine: Machine,
+                     variant: BuildVariant) -> float:
+    return estimate_build(recipe, version, list(verdict.archs), machine.cpu_cores,
+                          machine.ram_gb, machine.os, variant=variant).seconds
 
 
 def _speed_text(speed: SdpaSpeed | SpeedUnavailable | None) -> str:

@@ -62,6 +62,7 @@ class KernelChoice:
     local_path: Path | None = None  # a folder or a .tar.gz/.zip, with SourceMode.LOCAL
     gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
     prebuilt: WheelCandidate | None = None  # set: download this wheel instead of building
+    variant: str | None = None  # the recipe's build variant ("compact"/"full"); None: default
 
     @classmethod
     def default(cls, recipe: Recipe, version: RecipeVersion) -> KernelChoice:
@@ -173,7 +174,8 @@ def run_pipeline(
         bundled = _is_bundled(choice)
         request = BuildRequest(recipe, version, env, hardware,
                                source_dir=None if bundled else source,
-                               gpu_indices=choice.gpu_indices, build_slot=slot)
+                               gpu_indices=choice.gpu_indices, build_slot=slot,
+                               variant=choice.variant)
         plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
         emit(PlanEvent(plan))
         try:

@@ -31,11 +31,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .advice import choose_python, choose_source, prerequisite_fix
-from .buildtimes import BuildRecord, find_record, load_records, prior_from_record
+from .buildtimes import (
+    BuildRecord,
+    find_record,
+    load_records,
+    prior_from_record,
+    record_version,
+)
 from .catalog import (
     GIB,
     ArchKnob,
     ArchSelection,
+    BuildVariant,
     Machine,
     OsName,
     Recipe,
@@ -100,6 +107,7 @@ class BuildPlan:
     host_include_var: str = "CPLUS_INCLUDE_PATH"  # INCLUDE for MSVC
     notes: tuple[str, ...] = ()
     estimate: BuildEstimate | None = None  # how long it should take (the ETA's prior)
+    variant: str = ""  # the recipe's build variant ("compact"); "" for a recipe without any
 
     def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The full environment of the build: ``base`` (default: this process's) without
@@ -235,6 +243,7 @@ class BuildRequest:
     # a bundled source is copied into a folder of its own per build running at once (the
     # pipeline holds that folder's lock: a second build never deletes the first's copy)
     build_slot: int = 1
+    variant: str | None = None  # the recipe's build variant; None: its default
 
 
 def machine_for(
@@ -403,6 +412,14 @@ def plan_build(
     if not source.is_dir():
         raise PlanError(f"The source folder {source} does not exist.",
                         hint=f"Choose the kernel's source again: {choose_source()}.")
+    variant = recipe.variant(request.variant)
+    package_dir = source / recipe.source.subdir if recipe.source.subdir else source
+    if not package_dir.is_dir():
+        raise PlanError(
+            f"The source folder {source} has no '{recipe.source.subdir}' folder, where "
+            f"{recipe.name}'s setup.py lives.",
+            hint=f"Choose the whole {recipe.name} repository as the source: "
+            f"{choose_source()}.")
     root = build_root if build_root is not None else plat.default_build_root()
     if stage:
         try:
@@ -441,6 +458,11 @@ def plan_build(
     if cpu_only and recipe.build.cpu_only_env:
         extra.append(EnvChange(recipe.build.cpu_only_env, "1",
                                why="PyTorch here is a CPU-only build: the CPU part only"))
+    if variant is not None:
+        for name, value in variant.env.items():
+            extra.append(EnvChange(name, value, why=variant.label))
+        notes.append(msg("{label}: {description}", label=variant.label,
+                         description=variant.description))
     _, threads_knob = recipe.nvcc_threads(version)
     plan = make_plan(
         kernel=recipe.id,
@@ -462,12 +484,14 @@ def plan_build(
         compiler_env=msvc,
         platform_name=plat.name,
     )
+    if package_dir != source:
+        plan = replace(plan, cwd=package_dir)
     for note in notes:
         plan = plan.with_env(note=note)
     expected = estimate_build(recipe, version, list(selection.gpu_archs), host.cpu_logical,
                               host.ram_available / GIB, OsName(plat.name), cpu_only=cpu_only,
-                              records=load_records())
-    return replace(plan, estimate=expected)
+                              records=load_records(), variant=variant)
+    return replace(plan, estimate=expected, variant=variant.id if variant else "")
 
 
 def windows_compiler_env(
@@ -523,6 +547,7 @@ def estimate_build(
     *,
     cpu_only: bool = False,
     records: Sequence[BuildRecord] = (),
+    variant: BuildVariant | None = None,
 ) -> BuildEstimate:
     """A build-time estimate: the user's own last build of this kernel version for these
     archs on this machine when ``records`` hold one, else the recipe's calibrated costs and
@@ -540,12 +565,24 @@ def estimate_build(
     * Time: ``(fixed_seconds + max(work / parallel, longest unit)) × windows_factor`` (on
       Windows).
 
+    A build ``variant`` (default: the recipe's default one) replaces the unit count and costs
+    it names.
+
     Calibrated from measured builds (``tests/data/buildtimes/README.md``).
     """
     costs = recipe.build
+    if variant is None:
+        variant = recipe.default_variant
     selection = select_targets(recipe, version, archs)
     n_targets = _n_targets(recipe, selection, cpu_only)
     units = recipe.translation_units(version)
+    if variant is not None:
+        if variant.core_seconds_per_unit is not None:
+            costs = replace(costs, core_seconds_per_unit=variant.core_seconds_per_unit)
+        if variant.slowest_unit_core_seconds is not None:
+            costs = replace(costs, slowest_unit_core_seconds=variant.slowest_unit_core_seconds)
+        if variant.translation_units_per_arch is not None:
+            units = variant.translation_units_per_arch
     cores = max(1, cpu_cores)
     par = plan_parallelism(recipe, version, n_targets, cores, int(max(ram_gb, 0.0) * GIB))
     jobs, threads = par.jobs, par.nvcc_threads
@@ -575,8 +612,8 @@ def estimate_build(
         if longest > work / parallel else "",
         msg(", × {factor:g} on Windows", factor=factor) if factor != 1.0 else "",
     ], "")
-    history = find_record(recipe.id, version.label, () if cpu_only else selection.values,
-                          records) if records else None
+    history = find_record(recipe.id, record_version(version.label, variant.id if variant else ""),
+                          () if cpu_only else selection.values, records) if records else None
     estimate = BuildEstimate(
         seconds=seconds,
         jobs=jobs,

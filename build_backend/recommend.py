@@ -143,13 +143,17 @@ class HowToGet:
 
 
 def how_to_get(
-    recipe: Recipe, version: RecipeVersion, verdict: Verdict, machine: Machine
+    recipe: Recipe, version: RecipeVersion, verdict: Verdict, machine: Machine,
+    variant: str | None = None,
 ) -> HowToGet:
+    """The matching prebuilt wheels and the source build's estimate (for ``variant``, the
+    recipe's build variant; None: its default)."""
     wheels = tuple(c for c in candidate_wheel_urls(recipe, version, machine.env)
                    if c.match.matched)
     estimate = estimate_build(recipe, version, list(verdict.archs), machine.cpu_cores,
                               machine.ram_gb, machine.os, cpu_only=verdict.cpu_only,
-                              records=load_records())  # the user's own builds first
+                              records=load_records(),  # the user's own builds first
+                              variant=recipe.variant(variant))
     return HowToGet(wheels, estimate)
 
 

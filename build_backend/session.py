@@ -308,7 +308,7 @@ class Session:
         return (
             env.executable if env else None,
             (choice.recipe.id, choice.version.label, choice.source_mode, choice.local_path,
-             choice.gpu_indices) if choice else None,
+             choice.gpu_indices, choice.variant) if choice else None,
             self.prebuilt.url if self.prebuilt else None,
         )
 
@@ -331,7 +331,7 @@ class Session:
         bundled = choice.source_mode is SourceMode.BUNDLED
         request = BuildRequest(choice.recipe, choice.version, env, hardware,
                                source_dir=None if bundled else choice.local_path,
-                               gpu_indices=choice.gpu_indices)
+                               gpu_indices=choice.gpu_indices, variant=choice.variant)
         return plan_build(request, toolkits=self.toolkits(), stage=False)
 
     def build(self, on_event: Callable[[object], None] | None = None,

@@ -118,6 +118,8 @@ def _recipe_texts(recipe: dict[str, Any]) -> Iterator[object]:
     yield from req.get("unchecked", [])
     yield from (v.get("notes") for v in recipe.get("versions", []))
     yield from (w.get("note") for w in recipe.get("wheel_sources", []))
+    for variant in recipe.get("variants", []):
+        yield from (variant.get("label"), variant.get("description"))
 
 
 def collect_all() -> dict[str, dict[str, str]]:

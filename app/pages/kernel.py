@@ -207,7 +207,8 @@ class KernelPage(SessionPage):
         self.session.choose_kernel(
             KernelChoice(recipe, version, mode,
                          self.local_path if mode is SourceMode.LOCAL else None,
-                         self.gpu_indices()),
+                         self.gpu_indices(),
+                         variant=self.method_box.variant if not self.use_prebuilt() else None),
             self.chosen_wheel(),
         )
         return True

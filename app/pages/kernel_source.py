@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QComboBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
@@ -44,6 +45,10 @@ TEXT = Texts("KernelPage", {
                     "Archive…",
     "download_from": "From {url} at {ref}",
     "folder_title": "Choose the folder with the kernel's source",
+    "variant": "Build:",
+    "variant_item": "{label} (est. {time})",
+    "variant_tip": "Which parts of the library to compile. The default covers what most programs "
+                   "call; the full build is everything the library has, and takes much longer.",
 })
 
 
@@ -102,6 +107,17 @@ class HowToGetBox(QGroupBox):
         self.path_label.setWordWrap(True)
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         source_layout.addWidget(self.path_label)
+        # a library built in several ways (FlashAttention 3: compact or full): which one
+        self.variant_row = QWidget()
+        variant_layout = QHBoxLayout(self.variant_row)
+        variant_layout.setContentsMargins(0, 0, 0, 0)
+        variant_layout.addWidget(QLabel(TEXT["variant"]))
+        self.variant_combo = QComboBox()
+        self.variant_combo.setToolTip(TEXT["variant_tip"])
+        self.variant_combo.currentIndexChanged.connect(self._on_variant_changed)
+        variant_layout.addWidget(self.variant_combo, 1)
+        self.variant_row.setVisible(False)
+        source_layout.addWidget(self.variant_row)
         self.bundled_label = QLabel(tr("Bundled with the wizard: nothing to download."))
         source_layout.addWidget(self.bundled_label)
         method_layout.addWidget(self.source_box)
@@ -122,6 +138,19 @@ class HowToGetBox(QGroupBox):
     def chosen_wheel(self) -> WheelCandidate | None:
         return self.how.prebuilt if self.how is not None and self.use_prebuilt() else None
 
+    @property
+    def variant(self) -> str | None:
+        """The build variant chosen (None: the recipe has none)."""
+        if self.variant_combo.count() == 0:
+            return None
+        data = self.variant_combo.currentData()
+        return str(data) if data else None
+
+    def select_variant(self, variant_id: str) -> None:
+        index = self.variant_combo.findData(variant_id)
+        if index >= 0:
+            self.variant_combo.setCurrentIndex(index)
+
     def needs_source(self) -> bool:
         """A local source was asked for but none is chosen yet (and no wheel replaces it)."""
         return (self.source_mode is SourceMode.LOCAL and self.local_path is None
@@ -132,11 +161,14 @@ class HowToGetBox(QGroupBox):
     def show_for(self, recipe: Recipe | None, version: RecipeVersion | None,
                  verdict: Verdict | None, machine: Machine | None) -> None:
         """Show the ways to get this version (the wheels that match, the build estimate)."""
+        changed_recipe = recipe is not self._recipe
         self._recipe = recipe
         bundled = self.is_bundled()
         fits = verdict is not None and verdict.available
         previous = self.how
-        self.how = (how_to_get(recipe, version, verdict, machine)
+        if changed_recipe:
+            self._fill_variants(recipe, version, verdict, machine)
+        self.how = (how_to_get(recipe, version, verdict, machine, self.variant)
                     if recipe is not None and version is not None and verdict is not None
                     and machine is not None else None)
         how = self.how
@@ -186,7 +218,42 @@ class HowToGetBox(QGroupBox):
             self.path_label.setText(TEXT["download_from"].format(url=where, ref=ref[:12])
                                     if where else "")
 
+    def _fill_variants(self, recipe: Recipe | None, version: RecipeVersion | None,
+                       verdict: Verdict | None, machine: Machine | None) -> None:
+        """The variants of a newly shown recipe, each with its estimate; its default chosen."""
+        self.variant_combo.blockSignals(True)
+        self.variant_combo.clear()
+        variants = recipe.variants if recipe is not None else ()
+        for variant in variants:
+            text = tr_core(variant.label)
+            if recipe is not None and version is not None and verdict is not None \
+                    and machine is not None and verdict.available:
+                seconds = how_to_get(recipe, version, verdict, machine, variant.id).build.seconds
+                text = TEXT["variant_item"].format(label=text,
+                                                   time=tr_core(minutes_text(seconds)))
+            self.variant_combo.addItem(text, variant.id)
+            self.variant_combo.setItemData(self.variant_combo.count() - 1,
+                                           tr_core(variant.description),
+                                           Qt.ItemDataRole.ToolTipRole)
+        if recipe is not None and recipe.default_variant is not None:
+            self.select_variant(recipe.default_variant.id)
+        self.variant_combo.blockSignals(False)
+        self.variant_row.setVisible(bool(variants))
+        self._show_variant_tip()
+
+    def _show_variant_tip(self) -> None:
+        """The chosen variant's contents on the combo box itself (all are in the details)."""
+        recipe = self._recipe
+        variant = recipe.variant(self.variant) if recipe is not None and self.variant else None
+        self.variant_combo.setToolTip(tr_core(variant.description) if variant is not None
+                                      else TEXT["variant_tip"])
+
     # -- what the user does -----------------------------------------------------------------------
+
+    @Slot(int)
+    def _on_variant_changed(self, _index: int) -> None:
+        self._show_variant_tip()
+        self.changed.emit()
 
     @Slot(bool)
     def _on_source_toggled(self, _checked: bool) -> None:

@@ -58,6 +58,7 @@ TEXT = Texts("KernelPage", {
                 "here when it is done.",
     "warnings": "⚠ Warnings",
     "use_wsl2": "<b>Use WSL2:</b> this kernel builds in WSL2 on this PC (see “Use WSL2…”).",
+    "variants": "Build variants (choose one under “How to get it”):",
 })
 
 
@@ -182,6 +183,11 @@ def details_html(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
         out.append("</ul>")
     if verdict.alternative == "wsl2":
         out.append(f"<p>{TEXT['use_wsl2']}</p>")
+    if recipe.variants:  # what each build variant compiles (chosen under "How to get it")
+        out.append(f"<p><b>{e(TEXT['variants'])}</b></p><ul>")
+        out += [f"<li><b>{e(tr_core(v.label))}</b>: {e(tr_core(v.description))}</li>"
+                for v in recipe.variants]
+        out.append("</ul>")
     return "".join(out)
 
 

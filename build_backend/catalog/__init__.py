@@ -32,7 +32,8 @@ Top level::
 ``[source]``: ``kind = "git"`` with ``url`` (and optional ``submodules``, ``submodule_commits``,
 ``submodule_markers``: table path → a file, relative to the submodule, that a populated checkout
 has, e.g. ``"csrc/cutlass" = "include/cutlass/cutlass.h"``) or ``kind = "local"`` with ``path``
-(relative to ``resources/``).
+(relative to ``resources/``). ``subdir``: the folder, relative to the source root, that holds the
+package's setup.py (FlashAttention 3: ``"hopper"``); the build runs there.
 
 ``[requirements]``: ``os`` (list of "linux", "windows"), ``min_cc`` / ``max_cc`` /
 ``supported_cc`` (compute capabilities as strings, "8.0"), ``gpu_text`` (how to name the GPUs it
@@ -57,6 +58,12 @@ compile one unit for one arch), ``host_core_seconds`` (arch-independent compile 
 slowest unit for one arch: the build can't end before it) and ``windows_factor``. See
 :func:`estimate_build`; the figures are calibrated from measured builds
 (``tests/data/buildtimes/``).
+
+``[[variants]]``: ways of building that a person chooses between (FlashAttention 3: a compact
+build and the full one): ``id``, ``label``, ``description``, ``default`` (the one used unless
+another is chosen), ``env`` (variables set for this variant only) and the estimate's figures
+that differ: ``translation_units_per_arch``, ``core_seconds_per_unit``,
+``slowest_unit_core_seconds``.
 
 ``[env]``: variables always set for a source build. ``[[knobs]]``: ``name``, ``default``,
 ``meaning`` (documentation of the library's build switches).
@@ -108,6 +115,7 @@ from .model import (
     ArchKnob,
     BlockedBuild,
     BuildCosts,
+    BuildVariant,
     Catalog,
     CudaMatch,
     Knob,
@@ -137,6 +145,7 @@ __all__ = [
     "ArchSelection",
     "BlockedBuild",
     "BuildCosts",
+    "BuildVariant",
     "CC",
     "Catalog",
     "CudaMatch",

@@ -16,6 +16,7 @@ from .model import (
     ArchKnob,
     BlockedBuild,
     BuildCosts,
+    BuildVariant,
     Catalog,
     CudaMatch,
     Knob,
@@ -49,6 +50,7 @@ from .validate import (
     _SOURCE,
     _TARGET,
     _TOP,
+    _VARIANT,
     _VERSION,
     _WHEEL,
     _WHEN,
@@ -132,6 +134,10 @@ def _recipe(top: _Fields, path: Path) -> Recipe:
     _unique(top, "patches", [p.id for p in patches])
     wheel_sources = tuple(_wheel_source(w) for w in top.tables("wheel_sources", _WHEEL))
     _unique(top, "wheel_sources", [w.id for w in wheel_sources])
+    variants = tuple(_variant(v) for v in top.tables("variants", _VARIANT))
+    _unique(top, "variants", [v.id for v in variants])
+    if sum(v.default for v in variants) > 1:
+        top.problem("variants", "more than one is marked default")
     for i, v in enumerate(versions):
         for arch in v.targets or ():
             if arch not in {t.arch for t in targets}:
@@ -159,6 +165,7 @@ def _recipe(top: _Fields, path: Path) -> Recipe:
         knobs=knobs,
         patches=patches,
         wheel_sources=wheel_sources,
+        variants=variants,
         file=path,
     )
 
@@ -214,8 +221,36 @@ def _source(top: _Fields) -> Source:
                       "expected a file path relative to the submodule folder")
         else:
             markers[name] = value
+    subdir = f.text("subdir", "", required=False)
+    if subdir and (subdir.startswith(("/", "\\")) or ".." in subdir.split("/")
+                   or "\\" in subdir or ":" in subdir):
+        f.problem("subdir", "expected a folder path relative to the source root, '/' separated")
     return Source(kind=kind, url=url, path=path, submodules=submodules,
-                  submodule_commits=commits, submodule_markers=markers)
+                  submodule_commits=commits, submodule_markers=markers, subdir=subdir)
+
+
+def _variant(f: _Fields) -> BuildVariant:
+    vid = f.text("id")
+    if vid and not _SLUG_RE.match(vid):
+        f.problem("id", f"{vid!r} is not a slug (lower-case letters, digits, _)")
+    env: dict[str, str] = {}
+    for name, value in f.free_table("env").items():
+        if not _ENV_NAME_RE.match(name):
+            f.problem(f"env.{name}", "not an environment variable name")
+        elif not isinstance(value, str):
+            f.problem(f"env.{name}", f"expected a string, got {_type_name(value)}")
+        else:
+            env[name] = value
+    return BuildVariant(
+        id=vid,
+        label=f.text("label"),
+        description=f.text("description"),
+        env=env,
+        default=f.flag("default"),
+        translation_units_per_arch=f.opt_integer("translation_units_per_arch"),
+        core_seconds_per_unit=f.opt_number("core_seconds_per_unit"),
+        slowest_unit_core_seconds=f.opt_number("slowest_unit_core_seconds"),
+    )
 
 
 def _requirements(f: _Fields) -> Requirements:

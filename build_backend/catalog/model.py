@@ -102,6 +102,9 @@ class Source:
     submodule_commits: Mapping[str, str] = field(default_factory=dict)
     # submodule path → a file (relative to it) that proves the folder is populated
     submodule_markers: Mapping[str, str] = field(default_factory=dict)
+    # the folder, relative to the source root, that holds setup.py / pyproject.toml
+    # (FlashAttention 3: "hopper"); "" = the root
+    subdir: str = ""
 
 
 @dataclass(frozen=True)
@@ -194,6 +197,23 @@ class BuildCosts:
     # a variable that makes the build compile its CPU part only (recipes with cpu_fallback):
     # the plan sets it to 1 when the target's PyTorch is a CPU-only build
     cpu_only_env: str = ""
+
+
+@dataclass(frozen=True)
+class BuildVariant:
+    """One way of building a recipe's source that a person chooses between (the recipe's
+    ``[[variants]]``), e.g. FlashAttention 3's compact build (head size 128, fp16/bf16) and its
+    full build. ``env``: variables set for this variant only; the unit counts and costs replace
+    the recipe's ``[build]`` figures for the estimate."""
+
+    id: str
+    label: str
+    description: str
+    env: Mapping[str, str] = field(default_factory=dict)
+    default: bool = False
+    translation_units_per_arch: int | None = None
+    core_seconds_per_unit: float | None = None
+    slowest_unit_core_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -306,6 +326,7 @@ class Recipe:
     knobs: tuple[Knob, ...] = ()
     patches: tuple[Patch, ...] = ()
     wheel_sources: tuple[WheelSource, ...] = ()
+    variants: tuple[BuildVariant, ...] = ()  # the first marked default (or the first) is used
     file: Path | None = None
 
     def version(self, key: str) -> RecipeVersion:
@@ -353,6 +374,33 @@ class Recipe:
     def translation_units(self, version: RecipeVersion) -> int:
         units = version.translation_units_per_arch
         return units if units is not None else self.build.translation_units_per_arch
+
+    @property
+    def default_variant(self) -> BuildVariant | None:
+        marked = [v for v in self.variants if v.default]
+        return marked[0] if marked else (self.variants[0] if self.variants else None)
+
+    def variant(self, key: str | None) -> BuildVariant | None:
+        """The variant with this id (None: the default one); None for a recipe without
+        variants. An unknown id is a usage error that lists the known ones."""
+        if not self.variants:
+            if key:
+                raise UnknownChoiceError(
+                    f"{self.name} has no build variants.",
+                    why=f"'{key}' was asked for; {self.name} is built one way only.",
+                    hint="Leave the build variant out.",
+                )
+            return None
+        if not key:
+            return self.default_variant
+        for variant in self.variants:
+            if variant.id == key:
+                return variant
+        raise UnknownChoiceError(
+            f"{self.name} has no build variant '{key}'.",
+            why="Known variants: " + ", ".join(v.id for v in self.variants),
+            hint="Choose one of the listed variants.",
+        )
 
     def patches_for(
         self, version: RecipeVersion, os: OsName, cuda: Ver | None

@@ -119,6 +119,11 @@ class _Fields:
             return default
         return float(value)
 
+    def opt_number(self, key: str) -> float | None:
+        if key not in self.data:
+            return None
+        return self.number(key, 0.0, positive=True)
+
     def convert(self, key: str, parse: Callable[[str], Any], *, required: bool = False) -> Any:
         value = self._get(key, str, required)
         if value is None:
@@ -209,9 +214,15 @@ class _Fields:
 _TOP = {
     "schema", "id", "name", "description", "homepage", "license", "package", "import_name",
     "verify_adapter", "arch_knob", "source", "requirements", "targets", "build", "env", "knobs",
-    "patches", "wheel_sources", "versions",
+    "patches", "wheel_sources", "versions", "variants",
 }
-_SOURCE = {"kind", "url", "path", "submodules", "submodule_commits", "submodule_markers"}
+_SOURCE = {
+    "kind", "url", "path", "submodules", "submodule_commits", "submodule_markers", "subdir",
+}
+_VARIANT = {
+    "id", "label", "description", "default", "env", "translation_units_per_arch",
+    "core_seconds_per_unit", "slowest_unit_core_seconds",
+}
 _REQ = {
     "os", "min_cc", "max_cc", "supported_cc", "gpu_text", "min_cuda", "min_cuda_per_arch",
     "min_torch", "min_python", "max_python", "min_gpus", "gpu_counts", "nvlink", "cpu_fallback",

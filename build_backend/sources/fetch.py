@@ -60,6 +60,7 @@ def source_spec(recipe: Recipe, version: RecipeVersion) -> SourceSpec:
             for p in source.submodules
         ),
         slug=f"{recipe.id}-{_short_ref(version.ref)}",
+        subdir=source.subdir,
     )
 
 

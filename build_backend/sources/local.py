@@ -59,9 +59,10 @@ def prepare_local(
 ) -> SourceTree:
     """Check a source folder the user chose, to be built in place (nothing is copied).
 
-    It must hold ``setup.py`` or ``pyproject.toml``, and every submodule ``spec`` needs must be
-    populated (its marker file present, when the recipe names one). Raises :class:`SourceError`
-    naming the folder or the submodule and what to do.
+    It must hold ``setup.py`` or ``pyproject.toml`` (in ``spec.subdir`` when the recipe's
+    package lives in a subfolder, FlashAttention 3's ``hopper``), and every submodule ``spec``
+    needs must be populated (its marker file present, when the recipe names one). Raises
+    :class:`SourceError` naming the folder or the submodule and what to do.
     """
     folder = Path(path)
     if not folder.is_dir():
@@ -69,7 +70,7 @@ def prepare_local(
             msg("The source folder {folder} does not exist.", folder=folder),
             hint=N_("Choose the folder that holds the kernel's setup.py."),
         )
-    _check_package_root(folder)
+    _check_package_root(folder, spec.subdir if spec is not None else "")
     git_exe = git if git is not None else shutil.which("git")
     emit = on_event or (lambda _e: None)
     states: list[SubmoduleState] = []
@@ -181,7 +182,26 @@ def prepare_local_archive(
     )
 
 
-def _check_package_root(folder: Path) -> None:
+def _check_package_root(folder: Path, subdir: str = "") -> None:
+    if subdir:
+        package = folder.joinpath(*PurePosixPath(subdir).parts)
+        if (package / "setup.py").is_file() or (package / "pyproject.toml").is_file():
+            return
+        if folder.name == PurePosixPath(subdir).name and (folder / "setup.py").is_file():
+            raise SourceError(  # the package folder itself: its setup.py needs its parent
+                msg("The folder {folder} is only the {subdir} part of the kernel's source.",
+                    folder=folder, subdir=subdir),
+                why=msg("Its setup.py reads files from the folder above it (the repository "
+                        "root), so the whole repository is needed."),
+                hint=msg("Choose the folder {folder} instead: the repository that holds "
+                         "{subdir}.", folder=folder.parent, subdir=subdir),
+            )
+        raise SourceError(
+            msg("The folder {folder} has no {subdir} folder with a setup.py.", folder=folder,
+                subdir=subdir),
+            why=msg("The kernel's package lives in {subdir} of its repository.", subdir=subdir),
+            hint=N_("Choose the top folder of the kernel's repository."),
+        )
     if (folder / "setup.py").is_file() or (folder / "pyproject.toml").is_file():
         return
     hint = N_("Choose the top folder of the kernel's source: the one that holds setup.py.")

@@ -107,6 +107,7 @@ class SourceSpec:
     commit: str | None = None  # the commit expected at ref, when known
     submodules: tuple[SubmoduleSpec, ...] = ()
     slug: str = ""  # the cache folder name; derived from the URL and ref when empty
+    subdir: str = ""  # where setup.py lives, relative to the root ("hopper"); "" = the root
 
     @property
     def cache_name(self) -> str:

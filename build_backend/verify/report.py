@@ -289,7 +289,10 @@ class Timing:
     its plain math method. ``speedup`` = sdpa_ms / kernel_ms: above 1 the kernel is faster.
     ``label`` says in words what was timed (dtype, sizes, mask). ``reference`` names the
     baseline when it is not SDPA (DeepEP: 'all_to_all_single (NCCL)'); ``sdpa_ms`` is then
-    that baseline's time."""
+    that baseline's time. ``sdpa_backend``: which of SDPA's methods gave ``sdpa_ms`` (the
+    fastest of "cuDNN", "flash", "memory-efficient", or "default": SDPA's own choice), with
+    every method's time in ``backends`` (None: not available for this shape or GPU).
+    ``flops`` / ``bytes``: the work of one call, for TFLOPs / GB/s (0: not given)."""
 
     name: str
     shapes: Mapping[str, tuple[int, ...]]
@@ -304,6 +307,21 @@ class Timing:
     math_ms: float | None = None
     label: str = ""
     reference: str = ""
+    sdpa_backend: str = ""
+    backends: Mapping[str, float | None] = field(default_factory=dict)
+    flops: float = 0.0
+    bytes: float = 0.0
+
+    def rate(self, ms: float | None) -> str:
+        """What a call taking ``ms`` reached: '650 TFLOPs', '1,200 GB/s', both, or ''."""
+        if not ms:
+            return ""
+        parts = []
+        if self.flops > 0:
+            parts.append(f"{self.flops / ms / 1e9:,.0f} TFLOPs")
+        if self.bytes > 0:
+            parts.append(f"{self.bytes / ms / 1e6:,.0f} GB/s")
+        return ", ".join(parts)
 
     @property
     def math_speedup(self) -> float | None:
@@ -326,6 +344,10 @@ class Timing:
             "math_ms": self.math_ms,
             "label": self.label,
             "reference": self.reference,
+            "sdpa_backend": self.sdpa_backend,
+            "backends": dict(self.backends),
+            "flops": self.flops,
+            "bytes": self.bytes,
         }
 
     @classmethod
@@ -349,6 +371,10 @@ class Timing:
             math_ms=_float_or_none(data.get("math_ms")),
             label=_str(data.get("label")),
             reference=_str(data.get("reference")),
+            sdpa_backend=_str(data.get("sdpa_backend")),
+            backends=_backend_times(data.get("backends")),
+            flops=_float_or_none(data.get("flops")) or 0.0,
+            bytes=_float_or_none(data.get("bytes")) or 0.0,
         )
 
 
@@ -680,6 +706,12 @@ def _float_or_none(value: object) -> float | None:
     return result if math.isfinite(result) else None
 
 
+def _backend_times(value: Any) -> dict[str, float | None]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): _float_or_none(v) for k, v in value.items()}
+
+
 def _json_safe(value: Any) -> Any:
     if isinstance(value, float):
         return value if math.isfinite(value) else None
@@ -698,17 +730,25 @@ def _ratio(speedup: float) -> str:
     return f"{slower:.0f}x slower than" if slower >= 10 else f"{slower:.2f}x slower than"
 
 
+def _rate_text(t: Timing, ms: float | None) -> str:
+    rate = t.rate(ms)
+    return f" ({rate})" if rate else ""
+
+
 def _timing_text(t: Timing) -> str:
     kernel = f"{t.kernel_ms:.3f} ms" if t.kernel_ms is not None else "-"
     sdpa = f"{t.sdpa_ms:.3f} ms" if t.sdpa_ms is not None else "-"
     if t.reference:
-        text = f"{t.name}: kernel {kernel}, {t.reference} {sdpa}"
+        text = (f"{t.name}: kernel {kernel}{_rate_text(t, t.kernel_ms)}, {t.reference} "
+                f"{sdpa}{_rate_text(t, t.sdpa_ms)}")
         if t.speedup is not None:
             text += f" (kernel {_ratio(t.speedup)} {t.reference})"
         if t.label:
             text += f" at {t.label}"
         return text + (f" [{t.error}]" if t.error else "")
-    text = f"{t.name}: kernel {kernel}, SDPA {sdpa}"
+    kernel += _rate_text(t, t.kernel_ms)
+    method = "" if t.sdpa_backend in ("", "default") else f" ({t.sdpa_backend})"
+    text = f"{t.name}: kernel {kernel}, SDPA{method} {sdpa}{_rate_text(t, t.sdpa_ms)}"
     if t.math_ms is not None:
         text += f", SDPA math {t.math_ms:.3f} ms"
     if t.speedup is not None:

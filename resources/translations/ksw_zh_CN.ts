@@ -537,19 +537,29 @@ This will run:
       <translation>&lt;b&gt;使用 WSL2：&lt;/b&gt;这个内核可以在这台电脑的 WSL2 中编译（见“使用 WSL2…”）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="37" />
+      <location filename="../../app/pages/kernel_source.py" line="38" />
       <source>A matching prebuilt wheel exists (about {time})</source>
       <translation>有匹配的预编译 wheel（约 {time}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="38" />
+      <location filename="../../app/pages/kernel_source.py" line="39" />
       <source>A matching prebuilt wheel may exist (about {time})</source>
       <translation>可能有匹配的预编译 wheel（约 {time}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="41" />
+      <location filename="../../app/pages/kernel_source.py" line="42" />
       <source>Build from source (est. {time})</source>
       <translation>从源码编译（预计 {time}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="61" />
+      <source>Build variants (choose one under “How to get it”):</source>
+      <translation>构建方式（在“获取方式”中选择）：</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="48" />
+      <source>Build:</source>
+      <translation>构建：</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_texts.py" line="39" />
@@ -567,17 +577,17 @@ This will run:
       <translation>CUDA 工具包：查找失败（{error}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="43" />
+      <location filename="../../app/pages/kernel_source.py" line="44" />
       <source>Choose the folder or archive (.tar.gz, .zip) with the source: Folder… or Archive…</source>
       <translation>请选择包含源码的文件夹或压缩包（.tar.gz、.zip）：点击“文件夹…”或“压缩包…”</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="46" />
+      <location filename="../../app/pages/kernel_source.py" line="47" />
       <source>Choose the folder with the kernel's source</source>
       <translation>选择包含内核源码的文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="42" />
+      <location filename="../../app/pages/kernel_source.py" line="43" />
       <source>Chosen: {path}</source>
       <translation>已选择：{path}</translation>
     </message>
@@ -587,17 +597,17 @@ This will run:
       <translation>在“前置条件”页面修复…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="39" />
+      <location filename="../../app/pages/kernel_source.py" line="40" />
       <source>From {source}</source>
       <translation>来自 {source}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="40" />
+      <location filename="../../app/pages/kernel_source.py" line="41" />
       <source>From {source}. {note}</source>
       <translation>来自 {source}。{note}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="45" />
+      <location filename="../../app/pages/kernel_source.py" line="46" />
       <source>From {url} at {ref}</source>
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
@@ -627,7 +637,7 @@ This will run:
       <translation>GPU：{names} — 为架构 {archs} 编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="36" />
+      <location filename="../../app/pages/kernel_source.py" line="37" />
       <source>How to get it</source>
       <translation>获取方式</translation>
     </message>
@@ -712,6 +722,11 @@ This will run:
       <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel_source.py" line="50" />
+      <source>Which parts of the library to compile. The default covers what most programs call; the full build is everything the library has, and takes much longer.</source>
+      <translation>要编译库的哪些部分。默认选项涵盖大多数程序会调用的内容；完整构建包含库的全部内容，耗时长得多。</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel_texts.py" line="50" />
       <source>released {date}</source>
       <translation>发布于 {date}</translation>
@@ -730,6 +745,11 @@ This will run:
       <location filename="../../app/pages/kernel_texts.py" line="48" />
       <source>{count} broken recipes were left out ({files})</source>
       <translation>有 {count} 个损坏的配方被略过（{files}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="49" />
+      <source>{label} (est. {time})</source>
+      <translation>{label}（预计 {time}）</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_texts.py" line="46" />
@@ -1015,17 +1035,17 @@ This will run:
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="198" />
+      <location filename="../../build_backend/verify/words.py" line="200" />
       <source> ({percent}% of the elements)</source>
       <translation>（占元素的 {percent}%）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="181" />
+      <location filename="../../build_backend/verify/words.py" line="183" />
       <source> at index {index}</source>
       <translation>（位于索引 {index}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="180" />
+      <location filename="../../build_backend/verify/words.py" line="182" />
       <source> at index {index} ({layout})</source>
       <translation>（位于索引 {index}，各维依次为 {layout}）</translation>
     </message>
@@ -1060,7 +1080,7 @@ This will run:
       <translation>'{command}' 会列出要运行的命令</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="298" />
+      <location filename="../../build_backend/worth.py" line="304" />
       <source>(not in the wizard's catalog yet)</source>
       <translation>（尚未收入向导的内核目录）</translation>
     </message>
@@ -1075,7 +1095,7 @@ This will run:
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="576" />
+      <location filename="../../build_backend/plan.py" line="613" />
       <source>, × {factor:g} on Windows</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
@@ -1085,12 +1105,12 @@ This will run:
       <translation>。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="574" />
+      <location filename="../../build_backend/plan.py" line="611" />
       <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
       <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="607" />
+      <location filename="../../build_backend/plan.py" line="644" />
       <source>; this one runs {jobs}</source>
       <translation>；这次运行 {jobs} 个</translation>
     </message>
@@ -1100,27 +1120,27 @@ This will run:
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="694" />
+      <location filename="../../resources/diagnosis/failures.toml" line="888" />
       <source>A build tool is missing or cannot be run: {tool}</source>
       <translation>缺少编译工具或无法运行：{tool}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="324" />
+      <location filename="../../resources/diagnosis/failures.toml" line="373" />
       <source>A command line was longer than Windows allows</source>
       <translation>命令行超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="311" />
+      <location filename="../../resources/diagnosis/failures.toml" line="360" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="141" />
+      <location filename="../../resources/diagnosis/failures.toml" line="155" />
       <source>A file path is longer than Windows allows</source>
       <translation>文件路径超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="525" />
       <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
@@ -1130,27 +1150,27 @@ This will run:
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="716" />
+      <location filename="../../resources/diagnosis/failures.toml" line="933" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="716" />
+      <location filename="../../resources/diagnosis/failures.toml" line="933" />
       <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
       <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="248" />
+      <location filename="../../resources/diagnosis/failures.toml" line="269" />
       <source>A shared library is missing or does not fit: {what}</source>
       <translation>共享库缺失或不匹配：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="340" />
+      <location filename="../../resources/diagnosis/failures.toml" line="389" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="340" />
+      <location filename="../../resources/diagnosis/failures.toml" line="389" />
       <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
@@ -1165,12 +1185,12 @@ This will run:
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <location filename="../../resources/diagnosis/failures.toml" line="721" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="310" />
+      <location filename="../../build_backend/worth.py" line="316" />
       <source>About as fast as PyTorch's own {method} attention here ({best} ms; {name} about {expected} ms): building gains little speed.</source>
       <translation>与此处 PyTorch 自带的 {method} 注意力差不多快（{best} 毫秒；{name} 约 {expected} 毫秒）：构建它几乎不会提速。</translation>
     </message>
@@ -1180,7 +1200,7 @@ This will run:
       <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="420" />
+      <location filename="../../resources/diagnosis/failures.toml" line="489" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
@@ -1204,7 +1224,7 @@ This will run:
       <translation type="obsolete">编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="469" />
+      <location filename="../../resources/diagnosis/failures.toml" line="540" />
       <source>Before compiling, the setup script of {package} tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
@@ -1214,12 +1234,12 @@ This will run:
       <translation>Blackwell（SM100）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="162" />
+      <location filename="../../resources/diagnosis/failures.toml" line="176" />
       <source>Build again with fewer parallel jobs (MAX_JOBS) and compiler threads (NVCC_THREADS). The wizard can retry with half the jobs; closing other programs also helps.</source>
       <translation>减少并行任务数（MAX_JOBS）和编译器线程数（NVCC_THREADS）后重新编译。向导可以用一半的任务数自动重试；关闭其他程序也有帮助。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="294" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
       <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
     </message>
@@ -1229,7 +1249,7 @@ This will run:
       <translation>请改为从源码编译（内核页面）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="540" />
+      <location filename="../../resources/diagnosis/failures.toml" line="632" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
@@ -1239,12 +1259,12 @@ This will run:
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="248" />
+      <location filename="../../resources/diagnosis/failures.toml" line="269" />
       <source>Build the kernel on this machine with the toolkit and libraries installed here (the wizard does), or install the library version it needs; check that LD_LIBRARY_PATH / PATH do not put another copy of {what} first.</source>
       <translation>请在这台机器上用这里安装的工具包和库编译内核（向导就是这样做的），或者安装它所需的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把另一份 {what} 排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="506" />
+      <location filename="../../resources/diagnosis/failures.toml" line="579" />
       <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
       <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
     </message>
@@ -1253,7 +1273,7 @@ This will run:
       <translation type="obsolete">设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="526" />
+      <location filename="../../resources/diagnosis/failures.toml" line="618" />
       <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
       <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
     </message>
@@ -1263,7 +1283,7 @@ This will run:
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="650" />
+      <location filename="../../resources/diagnosis/failures.toml" line="803" />
       <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
       <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
     </message>
@@ -1273,17 +1293,17 @@ This will run:
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="679" />
+      <location filename="../../resources/diagnosis/failures.toml" line="850" />
       <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
       <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="554" />
+      <location filename="../../resources/diagnosis/failures.toml" line="646" />
       <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="469" />
+      <location filename="../../resources/diagnosis/failures.toml" line="540" />
       <source>Build with {force_build} so that no download is tried (the wizard can retry that way for the kernels it knows), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
       <translation>请使用 {force_build} 编译，这样就不会尝试下载（对于向导已知的内核，它可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
@@ -1293,12 +1313,12 @@ This will run:
       <translation>在 Windows 上编译 FlashAttention 即使只针对一种 GPU 架构也要一到几个小时；会优先提供匹配的预编译 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="183" />
+      <location filename="../../resources/diagnosis/failures.toml" line="199" />
       <source>Building without ninja: the build will be very slow</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="607" />
+      <location filename="../../build_backend/build.py" line="608" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -1308,7 +1328,7 @@ This will run:
       <translation>随向导附带；一两分钟即可编译完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="125" />
+      <location filename="../../resources/diagnosis/failures.toml" line="139" />
       <source>By default the Microsoft compiler reports an old C++ version in the __cplusplus macro, so the CUTLASS library (used by FlashAttention) switches off C++17 features it then still uses.</source>
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
     </message>
@@ -1328,17 +1348,17 @@ This will run:
       <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="526" />
+      <location filename="../../resources/diagnosis/failures.toml" line="618" />
       <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
       <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="526" />
+      <location filename="../../resources/diagnosis/failures.toml" line="618" />
       <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
       <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="554" />
+      <location filename="../../resources/diagnosis/failures.toml" line="646" />
       <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
@@ -1368,7 +1388,7 @@ This will run:
       <translation>CUDA {toolkit} 早于 12.4：当前的 Visual Studio 2022 C++ 库不接受它（STL1002）；请选择 CUDA 12.4 或更新版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="125" />
+      <location filename="../../resources/diagnosis/failures.toml" line="139" />
       <source>CUTLASS headers fail with MSVC (old __cplusplus value)</source>
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
@@ -1443,7 +1463,7 @@ This will run:
       <translation>请检查路径；先创建文件夹 {folder}，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="130" />
+      <location filename="../../build_backend/sources/local.py" line="131" />
       <source>Choose a .tar.gz or .zip file of the kernel's source.</source>
       <translation>请选择内核源码的 .tar.gz 或 .zip 文件。</translation>
     </message>
@@ -1488,14 +1508,19 @@ This will run:
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="70" />
+      <location filename="../../build_backend/sources/local.py" line="71" />
       <source>Choose the folder that holds the kernel's setup.py.</source>
       <translation>请选择包含内核 setup.py 的文件夹。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="194" />
+      <location filename="../../build_backend/sources/local.py" line="214" />
       <source>Choose the folder {folder} instead: it holds the setup.py.</source>
       <translation>请改为选择文件夹 {folder}：它包含 setup.py。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="196" />
+      <source>Choose the folder {folder} instead: the repository that holds {subdir}.</source>
+      <translation>请改为选择文件夹 {folder}：即包含 {subdir} 的仓库。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/extract.py" line="33" />
@@ -1503,7 +1528,12 @@ This will run:
       <translation>请选择源码压缩包（.tar.gz 或 .zip 文件）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="187" />
+      <location filename="../../build_backend/sources/local.py" line="203" />
+      <source>Choose the top folder of the kernel's repository.</source>
+      <translation>请选择内核仓库的顶层文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="207" />
       <source>Choose the top folder of the kernel's source: the one that holds setup.py.</source>
       <translation>请选择内核源码的顶层文件夹：包含 setup.py 的那个。</translation>
     </message>
@@ -1543,17 +1573,22 @@ This will run:
       <translation>社区构建，并非来自 FlashAttention 作者。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="125" />
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>Compact build</source>
+      <translation>精简构建</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="139" />
       <source>Compile with /Zc:__cplusplus (for nvcc: -Xcompiler /Zc:__cplusplus). flash-attn adds it when the environment variable DISTUTILS_USE_SDK=1 is set, which the wizard sets for its builds.</source>
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="434" />
+      <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="716" />
+      <location filename="../../resources/diagnosis/failures.toml" line="933" />
       <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
@@ -1613,22 +1648,22 @@ This will run:
       <translation>解码步骤</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="586" />
+      <location filename="../../resources/diagnosis/failures.toml" line="678" />
       <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
       <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="569" />
+      <location filename="../../resources/diagnosis/failures.toml" line="661" />
       <source>DeepEP and the installed NVSHMEM do not fit together</source>
       <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="569" />
+      <location filename="../../resources/diagnosis/failures.toml" line="661" />
       <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
       <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="586" />
+      <location filename="../../resources/diagnosis/failures.toml" line="678" />
       <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
@@ -1668,12 +1703,12 @@ This will run:
       <translation>出错</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="303" />
+      <location filename="../../build_backend/worth.py" line="309" />
       <source>Expected to pay off: about {x}× as fast as PyTorch's fastest attention here ({method}, {best} ms; {name} about {expected} ms at {shape}).</source>
       <translation>预计值得构建：约为此处 PyTorch 最快注意力（{method}，{best} 毫秒）的 {x} 倍速度（{name} 在 {shape} 下约 {expected} 毫秒）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="276" />
+      <location filename="../../build_backend/worth.py" line="282" />
       <source>Expected to pay off: this PyTorch has only its slow math attention on this GPU ({ms} ms at {shape}), and fast kernels are many times faster than that.</source>
       <translation>预计值得构建：此 PyTorch 在这块 GPU 上只有较慢的 math 注意力（{shape} 下 {ms} 毫秒），快速内核要快很多倍。</translation>
     </message>
@@ -1708,7 +1743,12 @@ This will run:
       <translation>FlashAttention 2 需要 Ampere（RTX 30 系列、A100）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="355" />
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>FlashAttention 3's authors build and test it on Linux only: native Windows support is an open request upstream (issue #1820), and no Windows build of it has been verified</source>
+      <translation>FlashAttention 3 的作者只在 Linux 上构建和测试它：原生 Windows 支持在上游仍是未解决的请求（issue #1820），其 Windows 构建也未经验证</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="404" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
     </message>
@@ -1718,7 +1758,7 @@ This will run:
       <translation>FlashMLA 需要 Hopper（SM90）或 Blackwell 数据中心（SM100）GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="355" />
+      <location filename="../../resources/diagnosis/failures.toml" line="404" />
       <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
@@ -1758,6 +1798,11 @@ This will run:
       <translation>请腾出空间或放宽文件大小限制，或者{alternative}。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>Full build</source>
+      <translation>完整构建</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="238" />
       <source>GPU {index} ({name})</source>
       <translation>GPU {index}（{name}）</translation>
@@ -1773,7 +1818,7 @@ This will run:
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="373" />
+      <location filename="../../resources/diagnosis/failures.toml" line="422" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
@@ -1788,7 +1833,7 @@ This will run:
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
     <message>
-      <location filename="../../" line="resources/recipes/flashmla.toml" />
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
       <source>Hopper (SM90)</source>
       <translation>Hopper（SM90）</translation>
     </message>
@@ -1808,7 +1853,7 @@ This will run:
       <translation>如果这台电脑无法上网，请选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="234" />
+      <location filename="../../build_backend/sources/local.py" line="254" />
       <source>In that folder run: git submodule update --init --recursive {path} — or download {where} as an archive and extract it into {path} — or let the wizard fetch the source (Kernel page → Download).</source>
       <translation>在那个文件夹中运行：git submodule update --init --recursive {path} — 或者把 {where} 下载为压缩包并解压到 {path} — 或者让向导获取源码（内核页面 → 下载）。</translation>
     </message>
@@ -1847,12 +1892,12 @@ This will run:
       <translation type="obsolete">安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <location filename="../../resources/diagnosis/failures.toml" line="473" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU ({arch_setting}); the wizard sets it from the detected GPU.</source>
       <translation>请安装足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（{arch_setting}）；向导会根据检测到的 GPU 设置它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="213" />
+      <location filename="../../resources/diagnosis/failures.toml" line="232" />
       <source>Install a CUDA toolkit that matches PyTorch's CUDA version and select it in the wizard, and make sure the target environment has a CUDA build of PyTorch, not a CPU-only one.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
@@ -1862,17 +1907,17 @@ This will run:
       <translation>请安装为 CUDA {need} 或更新版本编译的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="663" />
+      <location filename="../../resources/diagnosis/failures.toml" line="818" />
       <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
       <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="390" />
+      <location filename="../../resources/diagnosis/failures.toml" line="439" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="586" />
+      <location filename="../../resources/diagnosis/failures.toml" line="678" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
@@ -1882,7 +1927,7 @@ This will run:
       <translation>请在 PyTorch 旁安装更新的 NCCL：{command}（或选择 {kernel} 的其他版本）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/fetch.py" line="125" />
+      <location filename="../../build_backend/sources/fetch.py" line="126" />
       <source>Install git (https://git-scm.com), or let the wizard download the source archive instead.</source>
       <translation>请安装 git（https://git-scm.com），或者让向导改为下载源码压缩包。</translation>
     </message>
@@ -1897,7 +1942,7 @@ This will run:
       <translation>请安装 git 后重试，或者选择一份本地副本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/model.py" line="163" />
+      <location filename="../../build_backend/sources/model.py" line="164" />
       <source>Install git, or choose a local copy of the source (Kernel page → Local folder).</source>
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
@@ -1912,12 +1957,12 @@ This will run:
       <translation>请安装：{command}（或选择一个不需要 NVSHMEM 就能编译的 {kernel} 版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="183" />
+      <location filename="../../resources/diagnosis/failures.toml" line="199" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="197" />
+      <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
@@ -1927,22 +1972,32 @@ This will run:
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的 probe 内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="488" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1007" />
+      <source>Install the PyTorch version {package} asks for (its requirements or README name it), or a version of {package} made for the PyTorch you have, then build again.</source>
+      <translation>请安装 {package} 所要求的 PyTorch 版本（其依赖要求或 README 中写明了版本），或安装为你现有 PyTorch 制作的 {package} 版本，然后重新构建。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="559" />
       <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
       <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="525" />
       <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
       <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="434" />
+      <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="694" />
+      <location filename="../../resources/diagnosis/failures.toml" line="834" />
+      <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
+      <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="888" />
       <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
@@ -1977,7 +2032,7 @@ This will run:
       <translation>无法读取它：{error}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="198" />
+      <location filename="../../build_backend/sources/local.py" line="218" />
       <source>It has neither a setup.py nor a pyproject.toml.</source>
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
     </message>
@@ -2022,6 +2077,11 @@ This will run:
       <translation>已改用它的上一份副本。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/sources/local.py" line="194" />
+      <source>Its setup.py reads files from the folder above it (the repository root), so the whole repository is needed.</source>
+      <translation>它的 setup.py 会读取上一级文件夹（仓库根目录）中的文件，因此需要整个仓库。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/install.py" line="128" />
       <source>Its verification had passed.</source>
       <translation>它当时通过了验证。</translation>
@@ -2032,7 +2092,12 @@ This will run:
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="311" />
+      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <source>Leave {arch} out of the architectures the build asks for ({arch_setting}, or the list in the kernel's setup.py or CMakeLists.txt) and build for your own GPU's architecture; the wizard sets it from the detected GPU.</source>
+      <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="360" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
@@ -2052,7 +2117,7 @@ This will run:
       <translation>MSVC 不接受 sm100 解码内核（csrc/sm100/decode/head64/kernel.cuh）和共享辅助头文件中使用的 __int128_t 类型，而且 CUTLASS 需要 /Zc:__cplusplus，但 FlashMLA 的 setup.py 没有传入它</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="603" />
+      <location filename="../../resources/diagnosis/failures.toml" line="695" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
@@ -2087,7 +2152,7 @@ This will run:
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="213" />
+      <location filename="../../resources/diagnosis/failures.toml" line="232" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
@@ -2126,12 +2191,12 @@ This will run:
       <translation type="obsolete">没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>No ready-made wheel of {package} for this setup; building from source</source>
       <translation>没有适合当前配置的 {package} 现成 wheel；改为从源码编译</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/model.py" line="160" />
+      <location filename="../../build_backend/sources/model.py" line="161" />
       <source>No source archive address is known for {url}.</source>
       <translation>不知道 {url} 的源码压缩包地址。</translation>
     </message>
@@ -2146,7 +2211,7 @@ This will run:
       <translation>本向导不检查：{item}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="292" />
+      <location filename="../../build_backend/worth.py" line="298" />
       <source>Not comparable here: the methods PyTorch ran on this GPU are not those {name} was measured against.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
@@ -2156,12 +2221,12 @@ This will run:
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="316" />
+      <location filename="../../build_backend/worth.py" line="322" />
       <source>Not expected to pay off: PyTorch's own {method} attention is about {x}× faster on this GPU ({best} ms; {name} about {expected} ms at {shape}). You can still build it, e.g. for a program that calls it directly.</source>
       <translation>预计不值得构建：在这块 GPU 上 PyTorch 自带的 {method} 注意力约快 {x} 倍（{best} 毫秒；{name} 在 {shape} 下约 {expected} 毫秒）。你仍然可以构建它，例如给直接调用它的程序使用。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="284" />
+      <location filename="../../build_backend/worth.py" line="290" />
       <source>Not measured on {family} GPUs yet: whether it beats PyTorch's own attention here is not known. PyTorch's fastest method here ({method}) takes {ms} ms at {shape} ({tflops} TFLOPs).</source>
       <translation>尚未在 {family} GPU 上实测：不知道它在这里是否比 PyTorch 自带的注意力更快。此处 PyTorch 最快的方法（{method}）在 {shape} 下用时 {ms} 毫秒（{tflops} TFLOPs）。</translation>
     </message>
@@ -2170,7 +2235,7 @@ This will run:
       <translation type="obsolete">没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>Nothing is broken. To skip the download attempt next time, build with {force_build} (the wizard can retry that way for the kernels it knows).</source>
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
     </message>
@@ -2205,7 +2270,7 @@ This will run:
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="311" />
+      <location filename="../../resources/diagnosis/failures.toml" line="360" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
     </message>
@@ -2225,7 +2290,7 @@ This will run:
       <translation>请传入由 'detect --record FILE' 写出的文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="213" />
+      <location filename="../../resources/diagnosis/failures.toml" line="232" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
     </message>
@@ -2265,17 +2330,17 @@ This will run:
       <translation>PyTorch 的 CUDA</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="205" />
+      <location filename="../../build_backend/worth.py" line="206" />
       <source>PyTorch's attention could not be timed ({tail}).</source>
       <translation>无法测量 PyTorch 注意力的速度（{tail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="200" />
+      <location filename="../../build_backend/worth.py" line="201" />
       <source>PyTorch's attention could not be timed: {why}</source>
       <translation>无法测量 PyTorch 注意力的速度：{why}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="308" />
+      <location filename="../../build_backend/verify/words.py" line="320" />
       <source>PyTorch's {backend} could not be timed ({why})</source>
       <translation>无法给 PyTorch 的{backend}计时（{why}）</translation>
     </message>
@@ -2290,7 +2355,7 @@ This will run:
       <translation>RDMA 网络（仅用于跨节点内核，本向导不验证这些内核）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="272" />
+      <location filename="../../resources/diagnosis/failures.toml" line="312" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
     </message>
@@ -2360,7 +2425,7 @@ This will run:
       <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="656" />
+      <location filename="../../build_backend/build.py" line="657" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -2380,6 +2445,11 @@ This will run:
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="865" />
+      <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
+      <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="520" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
@@ -2390,7 +2460,7 @@ This will run:
       <translation>其中一些文件正在被使用，或者是写保护的。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/model.py" line="161" />
+      <location filename="../../build_backend/sources/model.py" line="162" />
       <source>Source archives are downloaded from GitHub; this repository is not on GitHub.</source>
       <translation>源码压缩包从 GitHub 下载；这个仓库不在 GitHub 上。</translation>
     </message>
@@ -2405,12 +2475,12 @@ This will run:
       <translation>没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="383" />
+      <location filename="../../build_backend/verify/words.py" line="403" />
       <source>Speed, measured on {what}:</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="583" />
+      <location filename="../../build_backend/build.py" line="584" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -2420,7 +2490,7 @@ This will run:
       <translation>请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="650" />
+      <location filename="../../resources/diagnosis/failures.toml" line="803" />
       <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
       <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
     </message>
@@ -2430,22 +2500,27 @@ This will run:
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="554" />
+      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <source>The CUDA compiler (nvcc) does not compile {required}</source>
+      <translation>CUDA 编译器（nvcc）不支持编译 {required}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="646" />
       <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="197" />
+      <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <location filename="../../resources/diagnosis/failures.toml" line="473" />
       <source>The CUDA toolkit is too old for the requested GPU architecture</source>
       <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="373" />
+      <location filename="../../resources/diagnosis/failures.toml" line="422" />
       <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
       <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
     </message>
@@ -2470,6 +2545,11 @@ This will run:
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="767" />
+      <source>The NVIDIA driver is too old for this CUDA version</source>
+      <translation>NVIDIA 驱动对此 CUDA 版本来说太旧</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="497" />
       <source>The NVIDIA driver supports CUDA up to {driver}, but PyTorch here uses CUDA {torch_cuda}: update the driver before the kernel can run.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，但这里的 PyTorch 使用 CUDA {torch_cuda}：请先更新驱动，内核才能运行。</translation>
@@ -2485,12 +2565,12 @@ This will run:
       <translation>基于 NVSHMEM、使用 Buffer API 的 V1 版本线（本向导会验证节点内的 dispatch/combine）；使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="434" />
+      <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
       <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="488" />
+      <location filename="../../resources/diagnosis/failures.toml" line="559" />
       <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
@@ -2520,7 +2600,7 @@ This will run:
       <translation>{path} 在 {commit} 的压缩包看起来不是 {name} 需要的子模块：该文件夹{problem}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="128" />
+      <location filename="../../build_backend/sources/local.py" line="129" />
       <source>The archive {archive} could not be read.</source>
       <translation>无法读取压缩包 {archive}。</translation>
     </message>
@@ -2535,9 +2615,14 @@ This will run:
       <translation>压缩包 {label} 不安全，没有解压。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="663" />
+      <location filename="../../resources/diagnosis/failures.toml" line="818" />
       <source>The build asks for GPU architecture {arch} (the detected GPU, or TORCH_CUDA_ARCH_LIST), and the installed PyTorch is older than that GPU generation, so its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer).</source>
       <translation>编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <source>The build asks nvcc for {arch}, an old GPU generation that this CUDA toolkit no longer compiles for (CUDA 11 dropped compute_30 and older, CUDA 12 compute_35 and compute_37, CUDA 13 compute_50 to compute_72): the kernel's build files or an architecture setting name it.</source>
+      <translation>构建要求 nvcc 编译 {arch}，这是此 CUDA 工具包已不再支持的旧一代 GPU（CUDA 11 移除了 compute_30 及更早的架构，CUDA 12 移除了 compute_35 和 compute_37，CUDA 13 移除了 compute_50 到 compute_72）：它来自内核的构建文件或某个架构设置。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="103" />
@@ -2545,22 +2630,22 @@ This will run:
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="643" />
+      <location filename="../../build_backend/build.py" line="644" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="642" />
+      <location filename="../../build_backend/build.py" line="643" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="614" />
+      <location filename="../../build_backend/build.py" line="615" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="420" />
+      <location filename="../../resources/diagnosis/failures.toml" line="489" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
@@ -2570,37 +2655,52 @@ This will run:
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="694" />
+      <location filename="../../resources/diagnosis/failures.toml" line="865" />
+      <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
+      <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="888" />
       <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="648" />
+      <location filename="../../build_backend/build.py" line="649" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="591" />
+      <location filename="../../build_backend/build.py" line="592" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="272" />
+      <location filename="../../resources/diagnosis/failures.toml" line="312" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="603" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1007" />
+      <source>The code calls {symbol} in {module}, which the installed PyTorch does not have: it was written for another PyTorch version (a newer one, if the name is new; an older one, if PyTorch removed it).</source>
+      <translation>代码调用了 {module} 中的 {symbol}，而已安装的 PyTorch 没有它：这段代码是为另一个 PyTorch 版本编写的（如果这个名称是新增的，则是更新的版本；如果 PyTorch 已移除它，则是更旧的版本）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="834" />
+      <source>The code imports {symbol} from {tool}, and the installed {tool} does not have it: the two packages are versions that were not made for each other.</source>
+      <translation>代码从 {tool} 导入 {symbol}，而已安装的 {tool} 中没有它：这两个软件包的版本彼此不匹配。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="695" />
       <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
       <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="488" />
+      <location filename="../../resources/diagnosis/failures.toml" line="559" />
       <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
       <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="162" />
+      <location filename="../../resources/diagnosis/failures.toml" line="176" />
       <source>The compiler ran out of memory</source>
       <translation>编译器内存不足</translation>
     </message>
@@ -2640,7 +2740,7 @@ This will run:
       <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="469" />
+      <location filename="../../resources/diagnosis/failures.toml" line="540" />
       <source>The download of a ready-made wheel of {package} failed (network)</source>
       <translation>{package} 下载现成 wheel 失败（网络问题）</translation>
     </message>
@@ -2680,24 +2780,44 @@ This will run:
       <translation>下载的 {name} 压缩包不是预期的版本。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>The fast exact attention kernel for Hopper GPUs (H100, H800, H200): forward and backward, fp16 and bf16.</source>
+      <translation>面向 Hopper GPU（H100、H800、H200）的快速精确注意力内核：前向和反向，fp16 和 bf16。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="97" />
       <source>The file {name} was not found on the server ({code}).</source>
       <translation>服务器上找不到文件 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="603" />
+      <location filename="../../resources/diagnosis/failures.toml" line="695" />
       <source>The final link step failed: symbols are missing or defined twice</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="653" />
+      <location filename="../../build_backend/build.py" line="654" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="197" />
+      <location filename="../../resources/diagnosis/failures.toml" line="865" />
+      <source>The folder of a program the build runs is malformed: {value}</source>
+      <translation>构建所运行程序的文件夹路径格式有误：{value}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="200" />
+      <source>The folder {folder} has no {subdir} folder with a setup.py.</source>
+      <translation>文件夹 {folder} 中没有包含 setup.py 的 {subdir} 文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="217" />
       <source>The folder {folder} is not a Python package source.</source>
       <translation>文件夹 {folder} 不是 Python 包的源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="192" />
+      <source>The folder {folder} is only the {subdir} part of the kernel's source.</source>
+      <translation>文件夹 {folder} 只是内核源码中的 {subdir} 部分。</translation>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="198" />
@@ -2735,9 +2855,14 @@ This will run:
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="197" />
+      <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>The installed CUDA toolkit (nvcc) has a different major version than the CUDA version your PyTorch was built with; extensions built this way would not work with your PyTorch.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="1007" />
+      <source>The installed PyTorch does not have {symbol}</source>
+      <translation>已安装的 PyTorch 中没有 {symbol}</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="74" />
@@ -2745,27 +2870,27 @@ This will run:
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="248" />
+      <location filename="../../resources/diagnosis/failures.toml" line="269" />
       <source>The kernel (or a library it loads) needs {what}, and the one found is missing, older than it was built for, or a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy.</source>
       <translation>内核（或它加载的某个库）需要 {what}，但找不到这个库，或者找到的比内核编译时所用的更旧、或版本不同：内核是在另一个系统上或用另一个工具包编译的，或者某个库路径（LD_LIBRARY_PATH、PATH）指向了错误的副本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="261" />
+      <location filename="../../build_backend/verify/words.py" line="263" />
       <source>The kernel computes the same results as PyTorch in all {n} checks, and it is installed.</source>
       <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致，并且已经安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="263" />
+      <location filename="../../build_backend/verify/words.py" line="265" />
       <source>The kernel computes the same results as PyTorch in all {n} checks.</source>
       <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="272" />
+      <location filename="../../build_backend/verify/words.py" line="274" />
       <source>The kernel could not be checked:</source>
       <translation>无法检查这个内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="273" />
+      <location filename="../../build_backend/verify/words.py" line="275" />
       <source>The kernel could not be checked: {reason}</source>
       <translation>无法检查这个内核：{reason}</translation>
     </message>
@@ -2775,7 +2900,7 @@ This will run:
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="294" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
@@ -2785,12 +2910,17 @@ This will run:
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="373" />
+      <location filename="../../resources/diagnosis/failures.toml" line="422" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="272" />
+      <location filename="../../resources/diagnosis/failures.toml" line="767" />
+      <source>The kernel or PyTorch was built with a CUDA version that needs a newer NVIDIA driver than the one installed ({found}): each CUDA release requires a minimum driver version.</source>
+      <translation>内核或 PyTorch 所用的 CUDA 版本需要比已安装的驱动（{found}）更新的 NVIDIA 驱动：每个 CUDA 版本都要求最低驱动版本。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="312" />
       <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
       <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
     </message>
@@ -2799,14 +2929,28 @@ This will run:
       <translation type="obsolete">内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="294" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports ({gpu_text}).</source>
       <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（{gpu_text}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="506" />
+      <location filename="../../resources/diagnosis/failures.toml" line="601" />
+      <source>The kernel's code uses GCC-style inline assembly (asm volatile(...)) in code that the Microsoft C++ compiler, nvcc's host compiler on Windows, compiles; it does not understand that syntax. The code is written for Linux.</source>
+      <translation>内核代码在由 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）编译的部分使用了 GCC 风格的内联汇编（asm volatile(...)）；该编译器不理解这种语法。这段代码是为 Linux 编写的。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="579" />
+      <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas, GCC's own compiler options (-Wno-...). FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
+      <translation>内核代码使用了 GCC 和 Clang 的特性，而 Windows 上 nvcc 的主机编译器 Microsoft C++ 编译器不支持这些特性：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性、GCC 专有的编译选项（-Wno-...）。FlashMLA 和若干基于 CUTLASS 的内核只为 Linux 编写。</translation>
+    </message>
+    <message>
       <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas. FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
-      <translation>内核代码使用了 GCC 和 Clang 的功能，而 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）没有这些功能：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性。FlashMLA 和一些基于 CUTLASS 的内核只为 Linux 编写。</translation>
+      <translation type="obsolete">内核代码使用了 GCC 和 Clang 的功能，而 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）没有这些功能：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性。FlashMLA 和一些基于 CUTLASS 的内核只为 Linux 编写。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="202" />
+      <source>The kernel's package lives in {subdir} of its repository.</source>
+      <translation>该内核的软件包位于其仓库的 {subdir} 中。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="99" />
@@ -2814,22 +2958,22 @@ This will run:
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="324" />
+      <location filename="../../resources/diagnosis/failures.toml" line="373" />
       <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
       <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="420" />
+      <location filename="../../resources/diagnosis/failures.toml" line="489" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="212" />
+      <location filename="../../build_backend/worth.py" line="213" />
       <source>The measurement of PyTorch's attention was not readable.</source>
       <translation>PyTorch 注意力的测量结果无法读取。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="183" />
+      <location filename="../../resources/diagnosis/failures.toml" line="199" />
       <source>The ninja build tool is not installed in the target Python environment, so the build compiles one file at a time; with every GPU architecture enabled this can take hours.</source>
       <translation>目标 Python 环境中没有安装 ninja 编译工具，所以一次只能编译一个文件；如果启用了所有 GPU 架构，可能要花几个小时。</translation>
     </message>
@@ -2914,7 +3058,7 @@ This will run:
       <translation>服务器的证书未被接受（{error}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>The setup script of {package} first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
       <translation>{package} 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
@@ -2924,52 +3068,62 @@ This will run:
       <translation>源码压缩包的子模块文件夹 {folder} 中已经有文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="69" />
+      <location filename="../../build_backend/sources/local.py" line="70" />
       <source>The source folder {folder} does not exist.</source>
       <translation>源码文件夹 {folder} 不存在。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="650" />
+      <location filename="../../resources/diagnosis/failures.toml" line="803" />
       <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
       <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="506" />
+      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <source>The source or PyTorch needs {required}, and the CUDA compiler does not compile it: the CUDA toolkit is older than that standard (C++17 needs CUDA 11 or newer, C++20 CUDA 12), or the build asks for an older standard.</source>
+      <translation>源码或 PyTorch 需要 {required}，而 CUDA 编译器不支持：CUDA 工具包比该标准更旧（C++17 需要 CUDA 11 或更新版本，C++20 需要 CUDA 12），或者构建要求的是更旧的标准。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="601" />
+      <source>The source uses GCC-style inline assembly, which Windows' compiler does not accept</source>
+      <translation>源码使用了 GCC 风格的内联汇编，Windows 的编译器不接受</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="579" />
       <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
       <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="750" />
+      <location filename="../../resources/diagnosis/failures.toml" line="978" />
       <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
       <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="679" />
+      <location filename="../../resources/diagnosis/failures.toml" line="850" />
       <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
       <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="679" />
+      <location filename="../../resources/diagnosis/failures.toml" line="850" />
       <source>The source was written for another CUDA version</source>
       <translation>源码是为其他 CUDA 版本编写的</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="750" />
+      <location filename="../../resources/diagnosis/failures.toml" line="978" />
       <source>The source was written for another PyTorch version: {symbol}</source>
       <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <location filename="../../resources/diagnosis/failures.toml" line="721" />
       <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
       <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="230" />
+      <location filename="../../build_backend/sources/local.py" line="250" />
       <source>The submodule folder {path} in {folder} is {problem}.</source>
       <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="390" />
+      <location filename="../../resources/diagnosis/failures.toml" line="439" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
@@ -3014,7 +3168,7 @@ This will run:
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="340" />
+      <location filename="../../resources/diagnosis/failures.toml" line="389" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
@@ -3064,7 +3218,7 @@ This will run:
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="585" />
+      <location filename="../../build_backend/build.py" line="586" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -3074,12 +3228,17 @@ This will run:
       <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="390" />
+      <location filename="../../resources/diagnosis/failures.toml" line="439" />
       <source>This CUDA version does not accept your gcc (or clang) version</source>
       <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="663" />
+      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <source>This CUDA version no longer compiles for the GPU architecture {arch}</source>
+      <translation>此 CUDA 版本已不再支持为 GPU 架构 {arch} 编译</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="818" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
@@ -3104,7 +3263,7 @@ This will run:
       <translation>当前用户无权访问 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="162" />
+      <location filename="../../resources/diagnosis/failures.toml" line="176" />
       <source>Too many compiler processes ran at the same time for the amount of memory (RAM) in this computer, so the system stopped one of them. FlashAttention needs about 5 GB of RAM per compiler thread.</source>
       <translation>同时运行的编译器进程太多，超出了这台电脑的内存（RAM）所能承受的范围，所以系统强行结束了其中一个。FlashAttention 每个编译线程大约需要 5 GB 内存。</translation>
     </message>
@@ -3139,9 +3298,14 @@ This will run:
       <translation>其 CUDA 部分需要 Turing（cc 7.5）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="141" />
+      <location filename="../../resources/diagnosis/failures.toml" line="155" />
       <source>Turn on Windows long paths (LongPathsEnabled=1, then restart), set git's core.longpaths to true, and build in a short folder such as C:\ksw. The wizard does the first two (the Fix of its "Long paths" prerequisite, or `python -m app --headless fix long-paths`) and chooses a short build folder.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="767" />
+      <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
+      <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flashmla.toml" />
@@ -3159,27 +3323,32 @@ This will run:
       <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <source>Use a CUDA toolkit that supports {required} and matches your PyTorch (PyTorch 2 needs C++17, so CUDA 11.8 or newer), then build again.</source>
+      <translation>请使用支持 {required} 且与你的 PyTorch 匹配的 CUDA 工具包（PyTorch 2 需要 C++17，因此需要 CUDA 11.8 或更新版本），然后重新构建。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="306" />
       <source>Use a Linux machine (WSL2 counts).</source>
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="355" />
+      <location filename="../../resources/diagnosis/failures.toml" line="404" />
       <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
       <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="324" />
+      <location filename="../../resources/diagnosis/failures.toml" line="373" />
       <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="750" />
+      <location filename="../../resources/diagnosis/failures.toml" line="978" />
       <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
       <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="734" />
+      <location filename="../../resources/diagnosis/failures.toml" line="953" />
       <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
@@ -3199,7 +3368,7 @@ This will run:
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="569" />
+      <location filename="../../resources/diagnosis/failures.toml" line="661" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
     </message>
@@ -3214,7 +3383,7 @@ This will run:
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <location filename="../../resources/diagnosis/failures.toml" line="721" />
       <source>Use {tool} {required}: install it, or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
@@ -3249,14 +3418,19 @@ This will run:
       <translation>无法读取 {name} 为 {path} 固定的是哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="141" />
+      <location filename="../../resources/diagnosis/failures.toml" line="155" />
       <source>Windows limits file paths to 260 characters unless long paths are switched on, and the kernel sources contain very deeply nested files.</source>
       <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="525" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>With CUDA 12.3 to 12.7 or 12.9, hopper/setup.py downloads NVIDIA's nvcc 12.6 and ptxas 12.8 during the build (internet needed); with CUDA 12.8 or 13.x it builds offline with the toolkit it finds.</source>
+      <translation>使用 CUDA 12.3 至 12.7 或 12.9 时，hopper/setup.py 会在构建期间下载 NVIDIA 的 nvcc 12.6 和 ptxas 12.8（需要联网）；使用 CUDA 12.8 或 13.x 时，它会用找到的工具包离线构建。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="239" />
@@ -3269,9 +3443,14 @@ This will run:
       <translation>找不到它需要的某个 DLL</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="153" />
+      <location filename="../../build_backend/catalog/model.py" line="156" />
       <source>a GPU with compute capability {ccs}</source>
       <translation>计算能力为 {ccs} 的 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>a Hopper GPU (H100, H800, H200; cc 9.0)</source>
+      <translation>Hopper GPU（H100、H800、H200；cc 9.0）</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="253" />
@@ -3289,7 +3468,7 @@ This will run:
       <translation>有正在运行的程序在使用它</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="158" />
+      <location filename="../../build_backend/catalog/model.py" line="161" />
       <source>an NVIDIA GPU</source>
       <translation>一块 NVIDIA GPU</translation>
     </message>
@@ -3309,14 +3488,18 @@ This will run:
       <translation>有安装记录指向它</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="312" />
+      <location filename="../../build_backend/verify/words.py" line="324" />
       <source>as fast as PyTorch's {backend}</source>
       <translation>与 PyTorch 的{backend}一样快</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="328" />
+      <location filename="../../build_backend/verify/words.py" line="337" />
+      <source>as fast as plain PyTorch ({reference}) doing the same work</source>
+      <translation>与完成相同工作的纯 PyTorch（{reference}）一样快</translation>
+    </message>
+    <message>
       <source>as fast as plain PyTorch ({reference}) moving the same data</source>
-      <translation>与搬运相同数据的纯 PyTorch 做法（{reference}）一样快</translation>
+      <translation type="obsolete">与搬运相同数据的纯 PyTorch 做法（{reference}）一样快</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="385" />
@@ -3347,6 +3530,11 @@ This will run:
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
       <source>builds sm_80 and sm_90 (with nvcc &gt;= 11.8) only: no Blackwell</source>
       <translation>只编译 sm_80 和 sm_90（需要 nvcc &gt;= 11.8）：不支持 Blackwell</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="49" />
+      <source>built-in attention (SDPA's {method} method, the fastest here)</source>
+      <translation>内置注意力（SDPA 的 {method} 方法，本机上最快）</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="46" />
@@ -3414,14 +3602,19 @@ This will run:
       <translation>已下载的源码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="597" />
+      <location filename="../../build_backend/plan.py" line="634" />
       <source>earlier</source>
       <translation>更早</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="213" />
+      <location filename="../../build_backend/sources/local.py" line="233" />
       <source>empty</source>
       <translation>是空的</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>every head size (64 to 256), fp16, bf16 and FP8 forward, split-KV, paged KV, sliding windows and softcap (233 units)</source>
+      <translation>所有头大小（64 到 256），fp16、bf16 以及 FP8 前向，split-KV、分页 KV、滑动窗口和 softcap（233 个编译单元）</translation>
     </message>
     <message>
       <location filename="../../build_backend/processes.py" line="142" />
@@ -3467,7 +3660,7 @@ This will run:
       <translation>git 无法获取 {name}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/fetch.py" line="123" />
+      <location filename="../../build_backend/sources/fetch.py" line="124" />
       <source>git is needed to fetch {name} this way, but it is not installed.</source>
       <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
     </message>
@@ -3477,12 +3670,17 @@ This will run:
       <translation>内存不足后减半：{what}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="126" />
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>head size 128, fp16 and bf16, forward and backward, causal, GQA and variable-length batches (6 units)</source>
+      <translation>头大小 128，fp16 和 bf16，前向和反向，因果掩码、GQA 和变长批次（6 个编译单元）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="128" />
       <source>head size {d}</source>
       <translation>头维度 {d}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="215" />
+      <location filename="../../build_backend/sources/local.py" line="235" />
       <source>incomplete (it has no {marker})</source>
       <translation>不完整（缺少 {marker}）</translation>
     </message>
@@ -3492,7 +3690,7 @@ This will run:
       <translation>installs.json 已损坏：它可能指向这里</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="141" />
+      <location filename="../../build_backend/verify/words.py" line="143" />
       <source>invalid numbers (NaN or infinity)</source>
       <translation>无效数值（NaN 或无穷大）</translation>
     </message>
@@ -3522,17 +3720,22 @@ This will run:
       <translation>不到一天：某个步骤可能还会写入它</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="207" />
+      <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
+      <source>main at 2026-08-15: builds offline with CUDA 12.8 and 13.x (release v2.8.3's hopper/setup.py downloads nvcc for every CUDA but 12.8)</source>
+      <translation>2026-08-15 的 main 分支：可使用 CUDA 12.8 和 13.x 离线构建（v2.8.3 版本的 hopper/setup.py 对除 12.8 外的所有 CUDA 版本都会下载 nvcc）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/local.py" line="227" />
       <source>missing</source>
       <translation>不存在</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="540" />
+      <location filename="../../resources/diagnosis/failures.toml" line="632" />
       <source>ninja could not start the compiler (CreateProcess failed)</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="540" />
+      <location filename="../../resources/diagnosis/failures.toml" line="632" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
@@ -3552,7 +3755,7 @@ This will run:
       <translation>没有退出码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="208" />
+      <location filename="../../build_backend/worth.py" line="209" />
       <source>no measurement</source>
       <translation>没有测量结果</translation>
     </message>
@@ -3567,14 +3770,18 @@ This will run:
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="211" />
+      <location filename="../../build_backend/sources/local.py" line="231" />
       <source>not readable</source>
       <translation>无法读取</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have (CUDA 13 no longer compiles for compute_50 to compute_72).</source>
+      <translation>nvcc 不认识构建所要求的 GPU 架构：工具包比该 GPU 代际更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更新版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包所没有的架构（CUDA 13 已不再支持 compute_50 到 compute_72）。</translation>
+    </message>
+    <message>
       <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have.</source>
-      <translation>nvcc 不认识编译所要求的 GPU 架构：工具包比这一代 GPU 更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更高版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包不支持的架构。</translation>
+      <translation type="obsolete">nvcc 不认识编译所要求的 GPU 架构：工具包比这一代 GPU 更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更高版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包不支持的架构。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
@@ -3602,12 +3809,12 @@ This will run:
       <translation>用 {option} 指定</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="325" />
+      <location filename="../../build_backend/verify/words.py" line="334" />
       <source>plain PyTorch ({reference}) could not be timed</source>
       <translation>纯 PyTorch 做法（{reference}）无法计时</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="47" />
+      <location filename="../../build_backend/verify/words.py" line="48" />
       <source>plain math attention</source>
       <translation>普通数学注意力（math）</translation>
     </message>
@@ -3627,7 +3834,7 @@ This will run:
       <translation>保存验证报告</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="129" />
+      <location filename="../../build_backend/verify/words.py" line="131" />
       <source>scale {s}</source>
       <translation>缩放 {s}</translation>
     </message>
@@ -3637,7 +3844,7 @@ This will run:
       <translation>获取防止向导同时运行两次的锁</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="565" />
+      <location filename="../../build_backend/plan.py" line="602" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
     </message>
@@ -3747,7 +3954,7 @@ This will run:
       <translation>子模块 {path} 没有检出</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="226" />
+      <location filename="../../build_backend/sources/local.py" line="246" />
       <source>the submodule's repository</source>
       <translation>子模块的仓库</translation>
     </message>
@@ -3797,7 +4004,7 @@ This will run:
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="604" />
+      <location filename="../../build_backend/plan.py" line="641" />
       <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
       <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
     </message>
@@ -3817,7 +4024,7 @@ This will run:
       <translation>你的 {name}（{arch}，cc {cc}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="156" />
+      <location filename="../../build_backend/catalog/model.py" line="159" />
       <source>{arch} (cc {cc}) or newer</source>
       <translation>{arch}（cc {cc}）或更新的 GPU</translation>
     </message>
@@ -3837,22 +4044,22 @@ This will run:
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="566" />
+      <location filename="../../build_backend/plan.py" line="603" />
       <source>{count} arch × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="567" />
+      <location filename="../../build_backend/plan.py" line="604" />
       <source>{count} archs × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="571" />
+      <location filename="../../build_backend/plan.py" line="608" />
       <source>{count} job</source>
       <translation>{count} 个任务</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="572" />
+      <location filename="../../build_backend/plan.py" line="609" />
       <source>{count} jobs</source>
       <translation>{count} 个任务</translation>
     </message>
@@ -3882,22 +4089,22 @@ This will run:
       <translation>{count} 个并行编译任务</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="52" />
+      <location filename="../../build_backend/verify/words.py" line="54" />
       <source>{failed} of {ran} checks failed: the kernel produced invalid numbers (NaN or infinity) or left part of its result unwritten.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核产生了无效数值（NaN 或无穷大），或者结果有一部分没有写入。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="58" />
+      <location filename="../../build_backend/verify/words.py" line="60" />
       <source>{failed} of {ran} checks failed: the kernel stopped with an error.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核因出错而停止。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="55" />
+      <location filename="../../build_backend/verify/words.py" line="57" />
       <source>{failed} of {ran} checks failed: the kernel's backward pass (needed for training) does not work.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核的反向计算（训练时需要）不能正常工作。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="60" />
+      <location filename="../../build_backend/verify/words.py" line="62" />
       <source>{failed} of {ran} checks failed: the kernel's results are further from the exact answer than PyTorch's own are allowed to be.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核结果与精确答案的差距超出了 PyTorch 自身结果所允许的范围。</translation>
     </message>
@@ -3932,32 +4139,32 @@ This will run:
       <translation>{host} 需要登录，或者拒绝来自这个网络的访问。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/recommend.py" line="163" />
+      <location filename="../../build_backend/recommend.py" line="167" />
       <source>{hours} h</source>
       <translation>{hours} 小时</translation>
     </message>
     <message>
-      <location filename="../../build_backend/recommend.py" line="162" />
+      <location filename="../../build_backend/recommend.py" line="166" />
       <source>{hours} h {minutes} min</source>
       <translation>{hours} 小时 {minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="193" />
+      <location filename="../../build_backend/verify/words.py" line="195" />
       <source>{inf} infinite</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="451" />
+      <location filename="../../build_backend/catalog/model.py" line="499" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="444" />
+      <location filename="../../build_backend/catalog/model.py" line="492" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="326" />
+      <location filename="../../build_backend/plan.py" line="335" />
       <source>{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
       <translation>{jobs} × {threads}（由该版本固定）：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
@@ -4002,17 +4209,17 @@ This will run:
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="199" />
+      <location filename="../../build_backend/verify/words.py" line="201" />
       <source>{label} contains {values} value(s){share}, the first{where}: the kernel produced invalid numbers or left part of its output unwritten.</source>
       <translation>{label} 含有 {values}{share}，第一个{where}：内核产生了无效数值，或者输出有一部分没有写入。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="217" />
+      <location filename="../../build_backend/verify/words.py" line="219" />
       <source>{label} differs from the {reference} reference by up to {err}{where}, more than allowed ({factor} x PyTorch's own {dtype} error {own} + floor {floor} = {tolerance}); {percent}% of the elements are off by more than that.</source>
       <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}，超出了允许范围（{factor} × PyTorch 自身的 {dtype} 误差 {own} + 下限 {floor} = {tolerance}）；{percent}% 的元素偏差超过这个值。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="210" />
+      <location filename="../../build_backend/verify/words.py" line="212" />
       <source>{label} differs from the {reference} reference by up to {err}{where}; {percent}% of the elements are outside upstream's tolerance (abs {abs_tol} or rel {rel_tol}).</source>
       <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}；{percent}% 的元素超出了上游的容差（绝对 {abs_tol} 或相对 {rel_tol}）。</translation>
     </message>
@@ -4022,22 +4229,27 @@ This will run:
       <translation>{label} 不是 .tar.gz 或 .zip 压缩包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="205" />
+      <location filename="../../build_backend/verify/words.py" line="207" />
       <source>{label}: cosine difference {diff} exceeds upstream's limit {limit}.</source>
       <translation>{label}：余弦差 {diff} 超出了上游的上限 {limit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="184" />
+      <location filename="../../build_backend/verify/words.py" line="186" />
       <source>{label}: the kernel returned nothing for it.</source>
       <translation>{label}：内核没有返回它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="186" />
+      <location filename="../../build_backend/verify/words.py" line="188" />
       <source>{label}: wrong shape ({detail}).</source>
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="110" />
+      <location filename="../../build_backend/plan.py" line="464" />
+      <source>{label}: {description}</source>
+      <translation>{label}：{description}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="112" />
       <source>{low}–{high} cached tokens</source>
       <translation>{low}–{high} 个缓存 token</translation>
     </message>
@@ -4047,17 +4259,27 @@ This will run:
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="615" />
+      <location filename="../../build_backend/plan.py" line="652" />
       <source>{minutes:.0f} min</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
     <message>
-      <location filename="../../build_backend/recommend.py" line="160" />
+      <location filename="../../build_backend/recommend.py" line="164" />
       <source>{minutes} min</source>
       <translation>{minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="168" />
+      <location filename="../../build_backend/verify/words.py" line="351" />
+      <source>{ms} ms</source>
+      <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="350" />
+      <source>{ms} ms, {rate}</source>
+      <translation>{ms} 毫秒，{rate}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="170" />
       <source>{name} (gradient of {of})</source>
       <translation>{name}（{of} 的梯度）</translation>
     </message>
@@ -4102,7 +4324,7 @@ This will run:
       <translation>{name} 需要通过 NVLink 连接的 GPU；所选的 GPU 没有通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="232" />
+      <location filename="../../build_backend/sources/local.py" line="252" />
       <source>{name} needs {path} ({where}). A GitHub 'Download ZIP' or source archive does not contain submodules.</source>
       <translation>{name} 需要 {path}（{where}）。GitHub 的“Download ZIP”或源码压缩包不包含子模块。</translation>
     </message>
@@ -4142,37 +4364,50 @@ This will run:
       <translation>{name} {version} 最高支持 Python {most}；目标 Python 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="371" />
+      <location filename="../../build_backend/verify/words.py" line="387" />
       <source>{name}: could not be timed ({why}).</source>
       <translation>{name}：无法计时（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="381" />
       <source>{name}: {kernel_ms} ms — {default}; {math}.</source>
-      <translation>{name}：{kernel_ms} 毫秒 — {default}；{math}。</translation>
+      <translation type="obsolete">{name}：{kernel_ms} 毫秒 — {default}；{math}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="375" />
       <source>{name}: {kernel_ms} ms — {versus}.</source>
-      <translation>{name}：{kernel_ms} 毫秒 — {versus}。</translation>
+      <translation type="obsolete">{name}：{kernel_ms} 毫秒 — {versus}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="191" />
+      <location filename="../../build_backend/verify/words.py" line="397" />
+      <source>{name}: {kernel} — {default}.</source>
+      <translation>{name}：{kernel} — {default}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="401" />
+      <source>{name}: {kernel} — {default}; {math}.</source>
+      <translation>{name}：{kernel} — {default}；{math}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="391" />
+      <source>{name}: {kernel} — {versus}.</source>
+      <translation>{name}：{kernel} — {versus}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="193" />
       <source>{nan} NaN</source>
       <translation>{nan} 个 NaN</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="189" />
+      <location filename="../../build_backend/verify/words.py" line="191" />
       <source>{nan} NaN and {inf} infinite</source>
       <translation>{nan} 个 NaN 和 {inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="109" />
+      <location filename="../../build_backend/verify/words.py" line="111" />
       <source>{n} cached tokens</source>
       <translation>{n} 个缓存 token</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="123" />
+      <location filename="../../build_backend/verify/words.py" line="125" />
       <source>{n} heads</source>
       <translation>{n} 个头</translation>
     </message>
@@ -4182,12 +4417,12 @@ This will run:
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="101" />
+      <location filename="../../build_backend/verify/words.py" line="103" />
       <source>{n} sequences of {low}–{high} tokens</source>
       <translation>{n} 个序列，每个 {low}–{high} 个 token</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="117" />
+      <location filename="../../build_backend/verify/words.py" line="119" />
       <source>{n} tokens</source>
       <translation>{n} 个 token</translation>
     </message>
@@ -4202,12 +4437,12 @@ This will run:
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="734" />
+      <location filename="../../resources/diagnosis/failures.toml" line="953" />
       <source>{package} does not support this platform: {platform}</source>
       <translation>{package} 不支持这个平台：{platform}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="734" />
+      <location filename="../../resources/diagnosis/failures.toml" line="953" />
       <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
       <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
     </message>
@@ -4257,7 +4492,7 @@ This will run:
       <translation>{path} 位于只读驱动器上</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="152" />
+      <location filename="../../build_backend/verify/words.py" line="154" />
       <source>{percent} % of the allowed error</source>
       <translation>允许误差的 {percent}%</translation>
     </message>
@@ -4267,12 +4502,12 @@ This will run:
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="104" />
+      <location filename="../../build_backend/verify/words.py" line="106" />
       <source>{q} queries, {k} keys</source>
       <translation>{q} 个查询，{k} 个键</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="121" />
+      <location filename="../../build_backend/verify/words.py" line="123" />
       <source>{q} query heads sharing {k} key/value heads</source>
       <translation>{q} 个查询头共享 {k} 个键/值头</translation>
     </message>
@@ -4292,22 +4527,22 @@ This will run:
       <translation>{reason} 这里只编译 {name} 的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="227" />
+      <location filename="../../build_backend/sources/local.py" line="247" />
       <source>{repo} at commit {commit}</source>
       <translation>{repo} 的提交 {commit}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="228" />
+      <location filename="../../build_backend/sources/local.py" line="248" />
       <source>{repo} at the commit the source pins</source>
       <translation>{repo} 中源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="614" />
+      <location filename="../../build_backend/plan.py" line="651" />
       <source>{seconds:.0f} s</source>
       <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="324" />
+      <location filename="../../build_backend/worth.py" line="330" />
       <source>{sentence} Faster on {family} GPUs: {better} (measured).</source>
       <translation>{sentence} 在 {family} GPU 上更快的是：{better}（实测）。</translation>
     </message>
@@ -4317,9 +4552,14 @@ This will run:
       <translation>这个 wheel 已下载的 {size} 保存在 {folder}：再次开始同样的下载，就会从那里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="153" />
+      <location filename="../../build_backend/verify/words.py" line="155" />
       <source>{times}× the allowed error</source>
       <translation>允许误差的 {times} 倍</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="834" />
+      <source>{tool} is not the version this code needs (it has no {symbol})</source>
+      <translation>{tool} 不是这段代码需要的版本（它没有 {symbol}）</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="98" />
@@ -4342,34 +4582,42 @@ This will run:
       <translation>{what}：{before} → {after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="569" />
+      <location filename="../../build_backend/plan.py" line="606" />
       <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
       <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="288" />
+      <location filename="../../build_backend/verify/words.py" line="290" />
       <source>{words}: {reason}</source>
       <translation>{words}：{reason}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="314" />
+      <location filename="../../build_backend/verify/words.py" line="326" />
       <source>{x}× as fast as PyTorch's {backend}</source>
       <translation>速度是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="331" />
-      <source>{x}× as fast as plain PyTorch ({reference}) moving the same data</source>
-      <translation>是搬运相同数据的纯 PyTorch 做法（{reference}）的 {x} 倍速度</translation>
+      <location filename="../../build_backend/verify/words.py" line="340" />
+      <source>{x}× as fast as plain PyTorch ({reference}) doing the same work</source>
+      <translation>速度是完成相同工作的纯 PyTorch（{reference}）的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="317" />
+      <source>{x}× as fast as plain PyTorch ({reference}) moving the same data</source>
+      <translation type="obsolete">是搬运相同数据的纯 PyTorch 做法（{reference}）的 {x} 倍速度</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="327" />
       <source>{x}× slower than PyTorch's {backend}</source>
       <translation>耗时是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="334" />
+      <location filename="../../build_backend/verify/words.py" line="342" />
+      <source>{x}× slower than plain PyTorch ({reference}) doing the same work</source>
+      <translation>比完成相同工作的纯 PyTorch（{reference}）慢 {x} 倍</translation>
+    </message>
+    <message>
       <source>{x}× slower than plain PyTorch ({reference}) moving the same data</source>
-      <translation>比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
+      <translation type="obsolete">比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
     </message>
   </context>
   <context>
@@ -4417,17 +4665,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="96" />
+      <location filename="../../app/pages/kernel_source.py" line="101" />
       <source>A .tar.gz or .zip of the kernel's source</source>
       <translation>内核源码的 .tar.gz 或 .zip 压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="92" />
+      <location filename="../../app/pages/kernel_source.py" line="97" />
       <source>A folder with the kernel's source (a git checkout or an unpacked archive)</source>
       <translation>包含内核源码的文件夹（git 检出或解压后的压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="60" />
+      <location filename="../../app/pages/kernel_source.py" line="65" />
       <source>A matching prebuilt wheel exists</source>
       <translation>有匹配的预编译 wheel</translation>
     </message>
@@ -4442,7 +4690,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>架构</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="95" />
+      <location filename="../../app/pages/kernel_source.py" line="100" />
       <source>Archive…</source>
       <translation>压缩包…</translation>
     </message>
@@ -4472,17 +4720,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>编译目标：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="61" />
+      <location filename="../../app/pages/kernel_source.py" line="66" />
       <source>Build from source</source>
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="585" />
+      <location filename="../../app/pages/kernel.py" line="586" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="105" />
+      <location filename="../../app/pages/kernel_source.py" line="121" />
       <source>Bundled with the wizard: nothing to download.</source>
       <translation>随向导附带：无需下载。</translation>
     </message>
@@ -4512,7 +4760,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="217" />
+      <location filename="../../app/pages/kernel_source.py" line="284" />
       <source>Choose the kernel's source archive</source>
       <translation>选择内核的源码压缩包</translation>
     </message>
@@ -4582,7 +4830,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="80" />
+      <location filename="../../app/pages/kernel_source.py" line="85" />
       <source>Download (git or source archive)</source>
       <translation>下载（git 或源码压缩包）</translation>
     </message>
@@ -4612,7 +4860,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>修复</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="91" />
+      <location filename="../../app/pages/kernel_source.py" line="96" />
       <source>Folder…</source>
       <translation>文件夹…</translation>
     </message>
@@ -4627,7 +4875,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="331" />
+      <location filename="../../app/pages/kernel.py" line="332" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
@@ -4692,7 +4940,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="81" />
+      <location filename="../../app/pages/kernel_source.py" line="86" />
       <source>Local folder or archive…</source>
       <translation>本地文件夹或压缩包…</translation>
     </message>
@@ -4727,7 +4975,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>没有找到 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="179" />
+      <location filename="../../app/pages/kernel_source.py" line="211" />
       <source>Not needed: the prebuilt wheel is installed as it is.</source>
       <translation>不需要：预编译的 wheel 会原样安装。</translation>
     </message>
@@ -4757,12 +5005,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="219" />
+      <location filename="../../app/pages/kernel.py" line="220" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="496" />
+      <location filename="../../app/pages/kernel.py" line="497" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -4847,7 +5095,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>向导内部出了问题：{error}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="218" />
+      <location filename="../../app/pages/kernel_source.py" line="285" />
       <source>Source archives (*.tar.gz *.tgz *.zip);;All files (*)</source>
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
     </message>
@@ -4887,17 +5135,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="330" />
+      <location filename="../../app/pages/kernel.py" line="331" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="297" />
+      <location filename="../../app/pages/kernel.py" line="298" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="495" />
+      <location filename="../../app/pages/kernel.py" line="496" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>

@@ -77,6 +77,35 @@ def sdpa_math(torch):
         yield
 
 
+# SDPA's fast methods, as PyTorch names them (torch.nn.attention.SDPBackend) and as people do
+SDPA_BACKENDS = (
+    ("cuDNN", "CUDNN_ATTENTION"),
+    ("flash", "FLASH_ATTENTION"),
+    ("memory-efficient", "EFFICIENT_ATTENTION"),
+)
+
+
+def sdpa_backend_fns(torch, sdpa_fn):
+    """(name, argument-less call) for each fast SDPA method this PyTorch has: ``sdpa_fn``
+    restricted to that method. Empty before torch 2.3 (no way to choose one)."""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:
+        return []
+    fns = []
+    for name, member in SDPA_BACKENDS:
+        backend = getattr(SDPBackend, member, None)
+        if backend is None:
+            continue
+
+        def call(backend=backend):
+            with sdpa_kernel(backend):
+                return sdpa_fn()
+
+        fns.append((name, call))
+    return fns
+
+
 def timing_label(dtype, *parts, causal=None):
     """What was timed, in words: 'float16 · batch 2 · 4,096 tokens · 16 heads · head size
     128 · causal'. ``parts``: (number, 'word {n}') pairs or plain strings."""
@@ -116,9 +145,17 @@ def _timed(h, fn, warmup, reps, who):
         return None, 0, text
 
 
-def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", math=True):
-    """Time ``kernel_fn`` against ``sdpa_fn`` (both argument-less) with SDPA's default choice
-    of method and, with ``math``, with its plain math method; record a timing entry."""
+def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", math=True,
+              backends=True, flops=0.0, bytes_moved=0.0, reference=""):
+    """Time ``kernel_fn`` against ``sdpa_fn`` (both argument-less) and record a timing entry.
+
+    The baseline is the fastest way PyTorch has: SDPA with its default choice of method and,
+    with ``backends``, each of its fast methods alone (cuDNN, flash, memory-efficient), so the
+    comparison is against the best of them, named; with ``math``, also its plain math method.
+    ``flops`` (floating-point operations of one call) or ``bytes_moved`` (bytes read and
+    written, for memory-bound kernels) let the report give TFLOPs or GB/s beside the times.
+    ``reference``: the baseline's name when ``sdpa_fn`` is not SDPA (then ``backends`` and
+    ``math`` are off)."""
     torch = h.torch
     warmup, reps = (1, 5) if h.quick else (2, 10)
     entry = {
@@ -134,6 +171,11 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
         "warmup": warmup,
         "note": note,
         "error": None,
+        "sdpa_backend": "",
+        "backends": {},
+        "flops": float(flops or 0.0),
+        "bytes": float(bytes_moved or 0.0),
+        "reference": reference,
     }
     errors = []
     captured = []
@@ -142,6 +184,14 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
     entry["runs"] = runs or reps
     errors.append(error)
     entry["sdpa_ms"], _, error = _timed(h, sdpa_fn, warmup, reps, "sdpa")
+    entry["sdpa_backend"] = "default" if entry["sdpa_ms"] else ""
+    if backends:
+        for backend, fn in sdpa_backend_fns(torch, sdpa_fn):
+            with hc.captured_fds([]):  # "not supported for this shape" warnings
+                ms, _, why = _timed(h, fn, warmup, reps, backend)
+            entry["backends"][backend] = ms if ms else None
+            if ms and (entry["sdpa_ms"] is None or ms < entry["sdpa_ms"]):
+                entry["sdpa_ms"], entry["sdpa_backend"], error = ms, backend, None
     errors.append(error)
     if math:
         def math_fn():
@@ -159,9 +209,10 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
         return f"{value:.3f}" if value else "-"
 
     ratio = f", {entry['speedup']:.2f}x" if entry["speedup"] else ""
+    methods = "".join(f", {b} {ms(t)} ms" for b, t in entry["backends"].items())
     hc.log(
-        f"timing {name}: kernel {ms(entry['kernel_ms'])} ms, sdpa {ms(entry['sdpa_ms'])} ms, "
-        f"sdpa math {ms(entry['math_ms'])} ms{ratio}"
+        f"timing {name}: kernel {ms(entry['kernel_ms'])} ms, sdpa {ms(entry['sdpa_ms'])} ms "
+        f"({entry['sdpa_backend'] or '-'}){methods}, sdpa math {ms(entry['math_ms'])} ms{ratio}"
     )
     return entry
 

@@ -25,7 +25,7 @@ if HERE not in sys.path:
 
 import harness_common as hc  # noqa: E402
 
-ADAPTERS = ("probe", "flash_attn", "flashmla", "deepep")
+ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep")
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2}
 
 

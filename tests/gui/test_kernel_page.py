@@ -153,7 +153,7 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     assert not hardware.usable_gpus and env.torch is not None and env.torch.cuda is None
     wizard, page = open_kernel_page(qtbot, hardware, env)  # the real toolkit search
 
-    assert set(page.kernel_ids()) == {"probe", "flash_attn", "flashmla", "deepep"}
+    assert set(page.kernel_ids()) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep"}
     assert page.kernel_ids()[0] == "probe"
     recipe, verdict = page.current_recipe(), page.current_verdict()
     assert recipe is not None and recipe.id == "probe"
@@ -213,13 +213,15 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     wizard, page = open_kernel_page(qtbot, hardware, env)
 
     recipe, verdict = page.current_recipe(), page.current_verdict()
-    assert recipe is not None and recipe.id == "flashmla"  # the Hopper specialist
+    assert recipe is not None and recipe.id == "flash_attn_3"  # the Hopper attention kernel
     assert verdict is not None and verdict.available and verdict.archs == ("9.0",)
-    assert "Recommended: FlashMLA" in page.pick_banner.title.text()
+    assert "Recommended: FlashAttention 3" in page.pick_banner.title.text()
     assert "most specialised library that fits your NVIDIA H100 80GB HBM3 (Hopper, cc 9.0)" in (
         page.pick_banner.hint.text())
     assert "builds for architecture 9.0" in page.machine_label.text()
     assert "CUDA toolkit 13.0" in page.machine_label.text()
+    assert "built for sm_90a" in page.details.toPlainText()
+    page.select_kernel("flashmla")
     assert "built for sm90" in page.details.toPlainText()
     assert page.status_text("flash_attn") == "✔ Fits" and page.status_text("probe") == "✔ Fits"
 
@@ -353,8 +355,8 @@ def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
 
     page.set_gpu_selected(1, False)  # the H100 alone: the preselection follows the advice
     recipe = page.current_recipe()
-    assert recipe is not None and recipe.id == "flashmla"
-    assert "Recommended: FlashMLA" in page.pick_banner.title.text()
+    assert recipe is not None and recipe.id == "flash_attn_3"
+    assert "Recommended: FlashAttention 3" in page.pick_banner.title.text()
     page.set_gpu_selected(1, True)
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn"
@@ -518,7 +520,7 @@ def test_on_a_hopper_gpu_the_page_says_flashattention_2_does_not_pay_off(
     assert page.speed_label.isVisible()
     assert said.startswith("Speed on this GPU: Not expected to pay off: PyTorch's own cuDNN "
                            "attention is about 2.4× faster on this GPU"), said
-    assert "FlashAttention 3 (not in the wizard's catalog yet)" in said
+    assert "You can still build it" in said
     assert next_enabled(wizard)  # advice, never a block: it can still be built
     page.select_kernel("flashmla")  # no SDPA equivalent: no speed line
     assert not page.speed_label.isVisible()
@@ -535,3 +537,37 @@ def test_without_a_cuda_pytorch_nothing_is_timed(qtbot: Any, torch_venv: Path) -
     wizard, page = open_kernel_page(qtbot, h100(), env,
                                     time_sdpa=lambda *a: asked.append(a))
     assert not page.speed_label.isVisible() and asked == []
+
+
+def test_flash_attention_3_offers_its_compact_build_and_the_full_one(
+    qtbot: Any, tmp_path: Path, dialogs: Dialogs
+) -> None:
+    wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path))
+    page.select_kernel("flash_attn_3")
+    box = page.method_box
+    assert box.variant_row.isVisible()
+    assert box.variant == "compact"  # the default
+    items = [box.variant_combo.itemText(i) for i in range(box.variant_combo.count())]
+    assert items[0].startswith("Compact build (est. ") and items[1].startswith("Full build (est. ")
+    assert "head size 128, fp16 and bf16" in box.variant_combo.toolTip()
+    assert "Build variants" in page.details.toPlainText()
+    assert "Full build: every head size (64 to 256)" in page.details.toPlainText()
+    compact = page.build_choice.text()
+    box.select_variant("full")
+    assert box.variant == "full"
+    assert page.build_choice.text() != compact  # the estimate follows the choice
+    assert "every head size (64 to 256)" in box.variant_combo.toolTip()
+    import os
+    if os.environ.get("KSW_SHOT_FA3"):
+        wizard.grab().save(os.environ["KSW_SHOT_FA3"])
+    source = tmp_path / "flash-attention"
+    (source / "hopper").mkdir(parents=True)
+    page.local_choice.click()
+    dialogs.folder = str(source)
+    page.folder_button.click()
+    go_next(qtbot, wizard)
+    choice = wizard.state.kernel_choice
+    assert choice is not None and choice.recipe.id == "flash_attn_3"
+    assert choice.variant == "full"
+    page.select_kernel("flash_attn")  # a library built one way: no variant row
+    assert not box.variant_row.isVisible() and box.variant is None

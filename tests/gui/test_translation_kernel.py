@@ -43,8 +43,8 @@ def test_a_kernel_that_does_not_fit_says_why_in_chinese(qtbot: Any, tmp_path: Pa
     _, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path))
 
     # the recommendation, with the GPU's name and compute capability filled in
-    assert "推荐：FlashMLA" in page.pick_banner.title.text()
-    assert ("FlashMLA 是适合你的 NVIDIA H100 80GB HBM3（Hopper，cc 9.0）的最专门的库"
+    assert "推荐：FlashAttention 3" in page.pick_banner.title.text()
+    assert ("FlashAttention 3 是适合你的 NVIDIA H100 80GB HBM3（Hopper，cc 9.0）的最专门的库"
             in page.pick_banner.hint.text())
     assert "为架构 9.0 编译" in page.machine_label.text()
     assert page.status_text("flash_attn") == "✔ 适合"

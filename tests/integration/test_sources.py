@@ -16,7 +16,7 @@ import tarfile
 import threading
 import time
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import psutil
@@ -608,6 +608,29 @@ def test_local_folder_without_setup_py_names_the_right_folder(
         prepare_local(folder.parent, make_spec(repos))
     assert "neither a setup.py nor a pyproject.toml" in info.value.why
     assert str(folder) in info.value.hint
+
+
+def test_a_package_in_a_subfolder_wants_the_whole_repository(
+    repos: Repos, tmp_path: Path
+) -> None:
+    """FlashAttention 3: setup.py in hopper/, reading ../README.md and ../csrc/cutlass."""
+    folder = _local_copy(repos, tmp_path / "flash attention", with_submodule=True)
+    hopper = folder / "hopper"
+    hopper.mkdir()
+    (folder / "setup.py").rename(hopper / "setup.py")
+    spec = replace(make_spec(repos), subdir="hopper")
+    tree = prepare_local(folder, spec)  # the repository: accepted
+    assert tree.path == folder
+    with pytest.raises(SourceError) as info:  # only its hopper/ folder
+        prepare_local(hopper, spec)
+    assert info.value.what == f"The folder {hopper} is only the hopper part of the kernel's source."
+    assert "the whole repository is needed" in info.value.why
+    assert info.value.hint == (f"Choose the folder {folder} instead: the repository that holds "
+                               "hopper.")
+    (hopper / "setup.py").unlink()  # a repository without the package folder's setup.py
+    with pytest.raises(SourceError) as info:
+        prepare_local(folder, spec)
+    assert info.value.what == f"The folder {folder} has no hopper folder with a setup.py."
 
 
 def test_local_archive_zip_and_tar(repos: Repos, root: Path, tmp_path: Path) -> None:

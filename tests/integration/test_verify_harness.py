@@ -331,6 +331,46 @@ def test_flash_attn_without_a_gpu_is_an_error(torch_venv: Path) -> None:
     assert "cannot use a CUDA GPU" in report.reasons[0]
 
 
+def test_flash_attention_3_compact_build_passes_on_the_head_size_it_has(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu")
+    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    apis = {c.api for c in report.cases}
+    assert apis == {"flash_attn_interface.flash_attn_func",
+                    "flash_attn_interface.flash_attn_varlen_func"}
+    assert {c.shapes["q"][-1] for c in report.cases} == {128}  # compact: head size 128 only
+    assert {c.dtype for c in report.cases} == {"float16", "bfloat16"}
+    assert {c.causal for c in report.cases} == {True, False}
+    assert any(c.extra.get("gqa") for c in report.cases)
+    for case in report.cases:
+        assert set(measures_by_name(case)) == {"out", "dq", "dk", "dv"}  # forward and backward
+    said = " ".join(report.notes)
+    assert "leaves out head size 64, head size 96, head size 192, head size 256, FP8" in said
+    assert report.kernel is not None
+    assert report.kernel.extra["build_flags"]["FLASHATTENTION_DISABLE_HDIM64"] is True
+
+
+def test_flash_attention_3_with_kv_heads_tiled_fails_the_gqa_checks_only(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    test_mode.setenv("KSW_FA3_STANDIN_GQA", "repeat")
+    report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu")
+    assert report.status is VerifyStatus.FAIL
+    for case in report.cases:
+        gqa = bool(case.extra.get("gqa"))
+        assert (case.status is CaseStatus.FAIL) is gqa, case.name
+        if gqa:
+            assert not measures_by_name(case)["out"].passed
+
+
+def test_flash_attention_3_without_a_gpu_is_an_error(torch_venv: Path) -> None:
+    report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", quick=True)
+    assert report.status is VerifyStatus.ERROR
+    assert report.error_kind is ErrorKind.NO_DEVICE
+    assert "cannot use a CUDA GPU" in report.reasons[0]
+
+
 def test_flashmla_sm90_decoding_with_either_metadata_api(
     torch_venv: Path, test_mode: pytest.MonkeyPatch
 ) -> None:
@@ -506,7 +546,9 @@ def test_markdown_summary(tmp_path: Path) -> None:
     assert "| Result | Check | Device | dtype | Causal | Shapes | out | dv |" in text
     assert "| FAIL | cpu-float64-causal | cpu | float64 | yes |" in text
     assert "**NaN x3**" in text and "2e-15 <= 1e-09" in text
-    assert "| forward | q 4x8x1024x64, float16 | 0.500 | 0.250 | - | 0.50x | - |" in text
+    # an old report: no SDPA method named, no work figure for a rate
+    assert "| forward | q 4x8x1024x64, float16 | 0.500 | - | - | 0.250 | - | - | 0.50x | - |" \
+        in text
     assert "| float64 | 1e-10 | 1e-09 |" in text
     assert "a note \\| with a pipe" in text  # table-safe
     lines = report.summary_lines()

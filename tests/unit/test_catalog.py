@@ -145,7 +145,7 @@ def verdict(catalog: Catalog, recipe_id: str, m: Machine, version: str | None = 
 
 def test_every_shipped_recipe_validates(catalog: Catalog) -> None:
     assert [str(p) for p in catalog.problems] == []
-    assert set(catalog.ids) == {"probe", "flash_attn", "flashmla", "deepep"}
+    assert set(catalog.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep"}
     for recipe in catalog:
         assert recipe.versions, recipe.id
         assert recipe.verify_adapter
@@ -237,7 +237,7 @@ def test_missing_version_tag_names_file_and_field(tmp_path: Path) -> None:
     cat = load_catalog(folder)
     (problem,) = problems_of(cat, "flash_attn.toml")
     assert problem.startswith("flash_attn.toml: versions[3].tag: missing")
-    assert set(cat.ids) == {"probe", "flashmla", "deepep"}  # the others still load
+    assert set(cat.ids) == {"probe", "flash_attn_3", "flashmla", "deepep"}  # the others load
     with pytest.raises(RecipeError) as err:
         cat.get("flash_attn")
     assert "versions[3].tag" in err.value.why
@@ -282,7 +282,7 @@ def test_broken_recipe_is_reported_precisely(
     edit(folder / file, old, new)
     cat = load_catalog(folder)
     assert problems_of(cat, file) == [expected]
-    assert len(cat.recipes) == 3 and file.removesuffix(".toml") not in cat.ids
+    assert len(cat.recipes) == 4 and file.removesuffix(".toml") not in cat.ids
 
 
 def test_bad_regex_in_patch(tmp_path: Path) -> None:
@@ -307,7 +307,31 @@ def test_invalid_toml_and_empty_file_and_duplicates(tmp_path: Path) -> None:
     assert "empty.toml: versions: missing" in empty
     assert problems_of(cat, "zz_probe_again.toml") == [
         "zz_probe_again.toml: id: 'probe' is already used by probe.toml"]
-    assert set(cat.ids) == {"probe", "flash_attn", "flashmla", "deepep"}
+    assert set(cat.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep"}
+
+
+def test_variants_and_the_source_subdir_are_validated(tmp_path: Path) -> None:
+    folder = shipped_copy(tmp_path)
+    fa3 = folder / "flash_attn_3.toml"
+    edit(fa3, 'subdir = "hopper"', 'subdir = "../hopper"')
+    edit(fa3, 'id = "full"', 'id = "compact"')
+    edit(fa3, 'FLASH_ATTENTION_DISABLE_FP8 = "TRUE"', 'FLASH_ATTENTION_DISABLE_FP8 = 1')
+    assert problems_of(load_catalog(folder), "flash_attn_3.toml") == [
+        "flash_attn_3.toml: source.subdir: expected a folder path relative to the source root, "
+        "'/' separated",
+        "flash_attn_3.toml: variants[0].env.FLASH_ATTENTION_DISABLE_FP8: expected a string, "
+        "got an integer",
+        "flash_attn_3.toml: variants[1].id: 'compact' appears twice",
+    ]
+
+
+def test_the_default_variant_and_an_asked_one() -> None:
+    recipe = load_catalog().get("flash_attn_3")
+    assert recipe.variant(None) is recipe.default_variant
+    assert recipe.default_variant is not None and recipe.default_variant.id == "compact"
+    full = recipe.variant("full")
+    assert full is not None and full.env == {}
+    assert load_catalog().get("flash_attn").variant(None) is None
 
 
 def test_every_problem_in_a_file_is_listed(tmp_path: Path) -> None:

@@ -269,3 +269,74 @@ def test_toolkit_from_cuda_home_comes_first(tmp_path: Path) -> None:
     found = discover_toolkits(LinuxPlatform(), {"CUDA_HOME": str(CUDA13), "PATH": ""})
     assert found[0].root == CUDA13 and found[0].origin == "CUDA_HOME"
 
+
+
+# FlashAttention 3: setup.py in hopper/, a compact build by default, the full one on request
+
+
+def fa3_request(catalog: Catalog, tmp_path: Path, variant: str | None = None,
+                hopper: bool = True) -> BuildRequest:
+    source = source_tree(tmp_path)
+    if hopper:
+        (source / "hopper").mkdir(exist_ok=True)
+    recipe = catalog.get("flash_attn_3")
+    return BuildRequest(recipe, recipe.newest, env("13.0", tmp_path), h100_report(),
+                        source_dir=source, variant=variant)
+
+
+def test_flash_attention_3_builds_in_its_hopper_folder_compact_by_default(
+        catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
+    plan = plan_build(fa3_request(catalog, tmp_path), build_root=tmp_path / "root",
+                      toolkits=[], platform=LinuxPlatform())
+    assert plan.cwd == plan.source_dir / "hopper"
+    assert f"cd '{plan.source_dir / 'hopper'}'" in plan.describe()
+    assert plan.variant == "compact"
+    assert plan.env_value("FLASH_ATTENTION_DISABLE_SM80") == "TRUE"  # sm_90a only
+    assert plan.env_value("FLASH_ATTENTION_DISABLE_FP8") == "TRUE"
+    assert plan.env_value("FLASH_ATTENTION_DISABLE_HDIM128") is None  # head size 128 is kept
+    assert plan.env_value("FLASH_ATTENTION_DISABLE_VARLEN") is None
+    assert plan.env_value("FLASH_ATTENTION_DISABLE_BACKWARD") is None
+    assert any(note.startswith("Compact build: head size 128") for note in plan.notes)
+    assert plan.estimate is not None and plan.estimate.units == 6  # 5 device units + the API
+
+
+def test_the_full_flash_attention_3_build_is_one_choice_away_and_estimated_as_such(
+        catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
+    compact = plan_build(fa3_request(catalog, tmp_path), build_root=tmp_path / "root",
+                         toolkits=[], platform=LinuxPlatform(), stage=False)
+    full = plan_build(fa3_request(catalog, tmp_path, "full"), build_root=tmp_path / "root",
+                      toolkits=[], platform=LinuxPlatform(), stage=False)
+    assert full.variant == "full"
+    assert full.env_value("FLASH_ATTENTION_DISABLE_FP8") is None
+    assert full.env_value("FLASH_ATTENTION_DISABLE_SM80") == "TRUE"
+    assert compact.estimate is not None and full.estimate is not None
+    assert full.estimate.units == 233
+    # the same machine: the full build is estimated at dozens of times the compact one
+    assert full.estimate.seconds > 20 * compact.estimate.seconds
+    assert compact.estimate.seconds < 600  # minutes on the 16-core H100 host
+
+
+def test_an_unknown_variant_lists_the_known_ones(catalog: Catalog, tmp_path: Path,
+                                                 data_dir: Path) -> None:
+    from build_backend.errors import UnknownChoiceError
+
+    with pytest.raises(UnknownChoiceError) as caught:
+        plan_build(fa3_request(catalog, tmp_path, "tiny"), build_root=tmp_path / "root",
+                   toolkits=[], platform=LinuxPlatform(), stage=False)
+    assert "no build variant 'tiny'" in str(caught.value)
+    assert "compact, full" in caught.value.why
+    with pytest.raises(UnknownChoiceError, match="has no build variants"):
+        recipe = catalog.get("flash_attn")
+        plan_build(BuildRequest(recipe, recipe.newest, env("13.0", tmp_path), h100_report(),
+                                source_dir=source_tree(tmp_path), variant="compact"),
+                   build_root=tmp_path / "root", toolkits=[], platform=LinuxPlatform(),
+                   stage=False)
+
+
+def test_a_source_without_the_hopper_folder_is_refused_before_building(
+        catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
+    with pytest.raises(PlanError) as caught:
+        plan_build(fa3_request(catalog, tmp_path, hopper=False), build_root=tmp_path / "root",
+                   toolkits=[], platform=LinuxPlatform(), stage=False)
+    assert "has no 'hopper' folder" in str(caught.value)
+    assert "whole FlashAttention 3 repository" in (caught.value.hint or "")

@@ -41,7 +41,9 @@ def pick_id(hardware: HardwareReport, python: PythonEnv, toolkit: tuple[int, int
 
 
 def test_the_specialist_that_fits_the_gpu_is_recommended() -> None:
-    assert pick_id(h100(), env("13.0")) == "flashmla"  # Hopper
+    # Hopper: FlashAttention 3 (general attention) before FlashMLA (DeepSeek's MLA decoding
+    # only); both fit the H100 alone, and the catalog's order settles the tie
+    assert pick_id(h100(), env("13.0")) == "flash_attn_3"
     assert pick_id(with_gpu(h100(), "NVIDIA A100", (8, 0)), env("13.0")) == "flash_attn"
     assert pick_id(with_gpu(h100(), "NVIDIA GeForce RTX 4090", (8, 9)), env("13.0")) == (
         "flash_attn")
