@@ -26,7 +26,7 @@ from .platforms import Platform
 from .platforms import current as current_platform
 from .processes import EnvChange, exit_text, run_captured, show_command
 from .resources import is_frozen, resource_path
-from .words import N_
+from .words import N_, msg
 
 PROBE_BEGIN = "@@KSW-ENV-BEGIN@@"
 PROBE_END = "@@KSW-ENV-END@@"
@@ -230,7 +230,7 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
             seconds=time.perf_counter() - started,
         )
 
-    not_python_hint = (
+    not_python_hint = N_(
         "Choose the python executable of the environment you want the kernel in "
         "(for a venv: its bin/python or Scripts\\python.exe)."
     )
@@ -253,13 +253,15 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
     except ProcessTimeout:
         return failed(
             EnvStatus.BROKEN,
-            f"This Python did not answer within {timeout:.0f} seconds.",
-            "Try again; if it happens again, the environment may be damaged (a hung import).",
+            msg("This Python did not answer within {seconds} seconds.",
+                seconds=f"{timeout:.0f}"),
+            N_("Try again; if it happens again, the environment may be damaged (a hung "
+               "import)."),
         )
     except ProcessStartError as exc:
         return failed(
             EnvStatus.NOT_AN_INTERPRETER,
-            f"{exe.name} could not be run as a program.",
+            msg("{name} could not be run as a program.", name=exe.name),
             not_python_hint,
             detail=exc.why,
         )
@@ -280,16 +282,16 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         if version is not None:
             return failed(
                 EnvStatus.BROKEN,
-                f"Python {version} starts, but it failed while the wizard looked at what is "
-                f"installed in it ({exit_text(code)}).",
-                "The details show the error. Repair this environment (a damaged package or "
-                "sitecustomize usually causes this), or choose another Python.",
+                msg("Python {version} starts, but it failed while the wizard looked at what "
+                    "is installed in it ({how}).", version=version, how=exit_text(code)),
+                N_("The details show the error. Repair this environment (a damaged package "
+                   "or sitecustomize usually causes this), or choose another Python."),
                 detail=tail, version=version,
             )
         return failed(
             EnvStatus.BROKEN,
-            "This program did not behave like a working Python interpreter.",
-            "Choose another interpreter, or repair this environment (reinstall Python).",
+            N_("This program did not behave like a working Python interpreter."),
+            N_("Choose another interpreter, or repair this environment (reinstall Python)."),
             detail=f"{exit_text(code)}\n{tail}",
         )
     seconds = time.perf_counter() - started
@@ -330,17 +332,17 @@ def _version_tuple(version: str) -> tuple[int, ...]:
 
 def _too_old(version: str, exe: Path) -> tuple[str, str]:
     need = f"{MIN_PYTHON[0]}.{MIN_PYTHON[1]}"
-    return (f"This is Python {version} at {exe}; kernels need Python {need} or newer with "
-            "PyTorch.",
-            f"Choose another Python ({need} or newer), or create an environment with one and "
-            "choose that.")
+    return (msg("This is Python {version} at {python}; kernels need Python {need} or newer "
+                "with PyTorch.", version=version, python=exe, need=need),
+            msg("Choose another Python ({need} or newer), or create an environment with one "
+                "and choose that.", need=need))
 
 
 def _unreadable(exe: Path) -> tuple[str, str]:
-    return (f"The wizard could not read the answer of {exe}: it ran, but what it printed is "
-            "not the inspection's answer (cut off or damaged).",
-            "Try again. If it happens again, save a report bundle (the details show what it "
-            "printed) and choose another Python meanwhile.")
+    return (msg("The wizard could not read the answer of {python}: it ran, but what it "
+                "printed is not the inspection's answer (cut off or damaged).", python=exe),
+            N_("Try again. If it happens again, save a report bundle (the details show what "
+               "it printed) and choose another Python meanwhile."))
 
 
 def _snippet(text: str, limit: int = 300) -> str:
@@ -479,8 +481,10 @@ def _verdict(
     if bits is not None and bits != 64:
         return (
             EnvStatus.BITS32,
-            f"This is a {bits}-bit Python {version}; CUDA kernels need a 64-bit Python.",
-            "Install 64-bit Python (python.org: 'Windows installer (64-bit)') and choose it.",
+            msg("This is a {bits}-bit Python {version}; CUDA kernels need a 64-bit Python.",
+                bits=bits, version=version),
+            N_("Install 64-bit Python (python.org: 'Windows installer (64-bit)') and choose "
+               "it."),
             "",
         )
     if version_tuple < MIN_PYTHON:
@@ -488,16 +492,17 @@ def _verdict(
     if not pip.get("present"):
         return (
             EnvStatus.NO_PIP,
-            f"Python {version} has no pip, so nothing can be installed into it.",
-            "Run 'python -m ensurepip --upgrade' with this interpreter, or choose another.",
+            msg("Python {version} has no pip, so nothing can be installed into it.",
+                version=version),
+            N_("Run 'python -m ensurepip --upgrade' with this interpreter, or choose another."),
             "",
         )
     if not torch_facts.get("present"):
         return (
             EnvStatus.NO_TORCH,
-            f"Python {version} without PyTorch.",
-            f"Install the PyTorch build that fits this computer into it: "
-            f"{prerequisite_fix('python-env')}.",
+            msg("Python {version} without PyTorch.", version=version),
+            msg("Install the PyTorch build that fits this computer into it: {where}.",
+                where=prerequisite_fix("python-env")),
             "",
         )
     if torch_facts.get("importing"):  # the answer from before "import torch" was its last
@@ -506,43 +511,48 @@ def _verdict(
         name = f"PyTorch {dist}" if isinstance(dist, str) and dist else "PyTorch"
         return (
             EnvStatus.TORCH_BROKEN,
-            f"Python {version} works, but importing {name} crashes it ({exit_text(code)}).",
-            "Reinstall PyTorch in that environment: "
-            + reinstall_torch_command(exe, dist if isinstance(dist, str) else None)
-            + " (or choose another environment).",
+            msg("Python {version} works, but importing {name} crashes it ({how}).",
+                version=version, name=name, how=exit_text(code)),
+            msg("Reinstall PyTorch in that environment: {command} (or choose another "
+                "environment).",
+                command=reinstall_torch_command(exe, dist if isinstance(dist, str) else None)),
             last_words,
         )
     if torch is None:
         error = str(torch_facts.get("import_error", "unknown error"))
         return (
             EnvStatus.TORCH_BROKEN,
-            "PyTorch is installed here but fails to import.",
-            "Reinstall PyTorch in this environment (pip install --force-reinstall torch), or "
-            "choose another environment.",
+            N_("PyTorch is installed here but fails to import."),
+            N_("Reinstall PyTorch in this environment (pip install --force-reinstall torch), or "
+               "choose another environment."),
             error,
         )
     if torch.cuda is None:
         return (
             EnvStatus.CPU_TORCH,
-            f"Python {version} with PyTorch {torch.version}, a CPU-only build: only the CPU "
-            "probe kernel can be built here.",
-            "For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: "
-            f"{prerequisite_fix('python-env')}.",
+            msg("Python {version} with PyTorch {torch}, a CPU-only build: only the CPU probe "
+                "kernel can be built here.", version=version, torch=torch.version),
+            msg("For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of "
+                "PyTorch: {where}.", where=prerequisite_fix("python-env")),
             "",
         )
     if not torch.cuda_available:
         return (
             EnvStatus.CUDA_TORCH_NO_GPU,
-            f"Python {version} with PyTorch {torch.version} (CUDA {torch.cuda}), but PyTorch "
-            "cannot use the GPU right now.",
-            "Kernels can still be built; to verify them on the GPU, check the NVIDIA driver "
-            "(see the GPU table) and that the driver supports CUDA " + str(torch.cuda) + ".",
+            msg("Python {version} with PyTorch {torch} (CUDA {cuda}), but PyTorch cannot use "
+                "the GPU right now.", version=version, torch=torch.version, cuda=torch.cuda),
+            msg("Kernels can still be built; to verify them on the GPU, check the NVIDIA driver "
+                "(see the GPU table) and that the driver supports CUDA {cuda}.",
+                cuda=str(torch.cuda)),
             str(torch_facts.get("cuda_error", "")),
         )
     return (
         EnvStatus.READY,
-        f"Python {version} with PyTorch {torch.version} (CUDA {torch.cuda}, "
-        f"{torch.device_count} GPU{'s' if torch.device_count != 1 else ''} usable).",
+        msg("Python {version} with PyTorch {torch} (CUDA {cuda}, 1 GPU usable).",
+            version=version, torch=torch.version, cuda=torch.cuda)
+        if torch.device_count == 1 else
+        msg("Python {version} with PyTorch {torch} (CUDA {cuda}, {count} GPUs usable).",
+            version=version, torch=torch.version, cuda=torch.cuda, count=torch.device_count),
         "",
         "",
     )

@@ -52,6 +52,7 @@ from .toolchain import (
     select_vs_instances,
     vswhere_args,
 )
+from .words import join, msg
 
 _TIMEOUT_S = 30.0
 _NO_BOUNDS = HostCompilerBounds(msvc=None, gcc=None, clang=None)
@@ -362,15 +363,19 @@ class MsvcChoice:
         return self.toolset.vcvars_ver
 
     def explain(self, cuda: str) -> str:
-        text = f"{self.toolset.label} from {self.instance.instance.label} will be used."
+        parts = [msg("{toolset} from {instance} will be used.", toolset=self.toolset.label,
+                     instance=self.instance.instance.label)]
         if self.skipped_elsewhere:
             newer = ", ".join(f"MSVC {t.text} ({i.instance.label})"
                               for t, i in self.skipped_elsewhere)
-            verb = "is" if len(self.skipped_elsewhere) == 1 else "are"
-            text += (f" The newer {newer} {verb} installed too, but CUDA {cuda} accepts only "
-                     f"{self.choice.accepted_range}.")
-        text += f" The build selects it with vcvarsall.bat x64 -vcvars_ver={self.vcvars_ver}."
-        return text
+            values = dict(newer=newer, cuda=cuda, accepted=self.choice.accepted_range)
+            parts.append(msg("The newer {newer} is installed too, but CUDA {cuda} accepts only "
+                             "{accepted}.", **values) if len(self.skipped_elsewhere) == 1 else
+                         msg("The newer {newer} are installed too, but CUDA {cuda} accepts "
+                             "only {accepted}.", **values))
+        parts.append(msg("The build selects it with vcvarsall.bat x64 -vcvars_ver={version}.",
+                         version=self.vcvars_ver))
+        return join(parts)
 
 
 def choose_msvc(instances: Sequence[VsInstanceFacts],

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..toolkits import choose_toolkit
+from ..words import N_, Msg, join, msg
 from .distro import CUDA_DOWNLOADS_PAGE, cuda_install_commands
 from .facts import GccFacts, SystemFacts, ToolkitFacts
 from .fixes import CudaToolkitFix, ManualCommandFix
@@ -19,10 +20,10 @@ from .versions import (
     vtext,
 )
 
-TITLE = "CUDA toolkit"
-WHY = ("Why it matters: nvcc, the CUDA compiler, turns the kernels into GPU code. Its major "
-       "version must match the CUDA that PyTorch was built with, the NVIDIA driver must "
-       "support it, and it must know your GPU's architecture.")
+TITLE = N_("CUDA toolkit")
+WHY = N_("Why it matters: nvcc, the CUDA compiler, turns the kernels into GPU code. Its major "
+         "version must match the CUDA that PyTorch was built with, the NVIDIA driver must "
+         "support it, and it must know your GPU's architecture.")
 
 
 @dataclass(frozen=True)
@@ -66,32 +67,37 @@ def install_fix(facts: SystemFacts, version: FullVersion, reason: str) -> Fix | 
     commands = cuda_install_commands(distro, (version[0], version[1]))
     if not commands:
         return None
+    cuda = f"{version[0]}.{version[1]}"
     return ManualCommandFix(
         id="cuda-toolkit",
-        title=f"Install CUDA {version[0]}.{version[1]}",
-        description=f"Installs the CUDA {version[0]}.{version[1]} toolkit (compiler and "
-        f"libraries, no driver) from NVIDIA's package repository ({reason}). Needs sudo: run "
-        "the commands yourself.",
+        title=msg("Install CUDA {cuda}", cuda=cuda),
+        description=msg("Installs the CUDA {cuda} toolkit (compiler and libraries, no driver) "
+                        "from NVIDIA's package repository ({reason}). Needs sudo: run the "
+                        "commands yourself.", cuda=cuda, reason=reason),
         commands=commands,
     )
 
 
-def _reason(facts: SystemFacts, version: FullVersion) -> str:
+def _reason(facts: SystemFacts, version: FullVersion) -> Msg:
     torch = facts.torch_cuda
     if torch is not None and torch == (version[0], version[1]):
-        return f"matches PyTorch's CUDA {vtext(torch)}"
+        return msg("matches PyTorch's CUDA {cuda}", cuda=vtext(torch))
     driver = facts.hardware.cuda_driver_version
     if driver is not None:
-        return f"your driver supports CUDA up to {vtext(driver)}"
-    return "the newest this wizard knows"
+        return msg("your driver supports CUDA up to {cuda}", cuda=vtext(driver))
+    return msg("the newest this wizard knows")
 
 
-def _toolkit_line(t: ToolkitFacts, chosen: ToolkitFacts | None) -> str:
+def _toolkit_line(t: ToolkitFacts, chosen: ToolkitFacts | None) -> Msg:
     tk = t.toolkit
-    mark = " ← the build uses this one" if chosen is not None and t is chosen else ""
     if tk.version is None:
-        return f"  • {tk.root} ({tk.origin}): nvcc did not answer: {tk.error}"
-    return f"  • CUDA {tk.version.full_text} at {tk.root} ({tk.origin}){mark}"
+        return msg("  • {root} ({origin}): nvcc did not answer: {error}", root=tk.root,
+                   origin=tk.origin, error=tk.error)
+    if chosen is not None and t is chosen:
+        return msg("  • CUDA {version} at {root} ({origin}) ← the build uses this one",
+                   version=tk.version.full_text, root=tk.root, origin=tk.origin)
+    return msg("  • CUDA {version} at {root} ({origin})", version=tk.version.full_text,
+               root=tk.root, origin=tk.origin)
 
 
 def check_cuda(facts: SystemFacts) -> CheckResult:
@@ -105,106 +111,122 @@ def check_cuda(facts: SystemFacts) -> CheckResult:
     def fix_for(version: FullVersion | None) -> Fix | None:
         return install_fix(facts, version, _reason(facts, version)) if version else None
 
-    no_fit_hint = ("No CUDA version fits your driver, GPU and PyTorch together: update the "
-                   f"NVIDIA driver first, or see {CUDA_DOWNLOADS_PAGE}.")
+    no_fit_hint = msg("No CUDA version fits your driver, GPU and PyTorch together: update the "
+                      "NVIDIA driver first, or see {page}.", page=CUDA_DOWNLOADS_PAGE)
 
     if not facts.toolkits:
         if gpu_build_expected(facts):
-            findings.append(Finding(CheckStatus.MISSING, "No CUDA toolkit is installed.",
+            findings.append(Finding(CheckStatus.MISSING, N_("No CUDA toolkit is installed."),
                                     fix_for(suggestion), "" if suggestion else no_fit_hint))
         else:
             findings.append(Finding(
-                CheckStatus.WARNING, "No CUDA toolkit is installed; without an NVIDIA GPU and a "
-                "CUDA build of PyTorch only the CPU probe kernel can be built.",
+                CheckStatus.WARNING, N_("No CUDA toolkit is installed; without an NVIDIA GPU "
+                                        "and a CUDA build of PyTorch only the CPU probe kernel "
+                                        "can be built."),
                 fix_for(suggestion)))
     elif chosen is None:
-        findings.append(Finding(CheckStatus.BLOCKED, "CUDA toolkits were found, but none of "
-                                "their nvcc compilers runs.", fix_for(suggestion),
-                                "Reinstall the CUDA toolkit."))
+        findings.append(Finding(CheckStatus.BLOCKED, N_("CUDA toolkits were found, but none of "
+                                "their nvcc compilers runs."), fix_for(suggestion),
+                                N_("Reinstall the CUDA toolkit.")))
     else:
         release = chosen.toolkit.release
         assert release is not None
         if torch is not None and release[0] != torch[0]:
             findings.append(Finding(
                 CheckStatus.BLOCKED,
-                f"CUDA {vtext(release)} does not match PyTorch's CUDA {vtext(torch)}: PyTorch "
-                "refuses to build extensions when the major versions differ.",
+                msg("CUDA {cuda} does not match PyTorch's CUDA {torch}: PyTorch refuses to "
+                    "build extensions when the major versions differ.", cuda=vtext(release),
+                    torch=vtext(torch)),
                 fix_for(suggestion) if suggestion and suggestion[0] == torch[0] else None,
-                f"Install CUDA {vtext(torch)}, or a PyTorch built for CUDA {release[0]}."))
+                msg("Install CUDA {torch}, or a PyTorch built for CUDA {major}.",
+                    torch=vtext(torch), major=release[0])))
         elif torch is not None and release != torch:
             findings.append(Finding(
                 CheckStatus.WARNING,
-                f"CUDA {vtext(release)} differs from PyTorch's CUDA {vtext(torch)} in the minor "
-                "version; PyTorch only warns about that, and builds normally work.",
+                msg("CUDA {cuda} differs from PyTorch's CUDA {torch} in the minor version; "
+                    "PyTorch only warns about that, and builds normally work.",
+                    cuda=vtext(release), torch=vtext(torch)),
                 fix_for(suggestion) if suggestion and suggestion[:2] == torch else None))
         if driver is not None and release[0] > driver[0]:
-            need = DRIVER_FOR_CUDA_MAJOR.get(release[0], "a newer one")
+            need = DRIVER_FOR_CUDA_MAJOR.get(release[0]) or msg("a newer one")
             findings.append(Finding(
                 CheckStatus.BLOCKED,
-                f"The NVIDIA driver supports CUDA up to {vtext(driver)}; kernels built with "
-                f"CUDA {vtext(release)} would not run on it.", None,
-                f"Update the NVIDIA driver (CUDA {release[0]} needs driver {need} or newer)."))
+                msg("The NVIDIA driver supports CUDA up to {driver}; kernels built with CUDA "
+                    "{cuda} would not run on it.", driver=vtext(driver), cuda=vtext(release)),
+                None,
+                msg("Update the NVIDIA driver (CUDA {major} needs driver {need} or newer).",
+                    major=release[0], need=need)))
         elif driver is not None and release > driver:
             findings.append(Finding(
                 CheckStatus.WARNING,
-                f"The NVIDIA driver supports CUDA up to {vtext(driver)}, older than CUDA "
-                f"{vtext(release)}: kernels still run (minor version compatibility), but "
-                "code compiled just-in-time from PTX would not.", None,
-                "Updating the NVIDIA driver removes this limit."))
+                msg("The NVIDIA driver supports CUDA up to {driver}, older than CUDA {cuda}: "
+                    "kernels still run (minor version compatibility), but code compiled "
+                    "just-in-time from PTX would not.", driver=vtext(driver),
+                    cuda=vtext(release)), None,
+                N_("Updating the NVIDIA driver removes this limit.")))
         elif driver is None:
             findings.append(Finding(
                 CheckStatus.WARNING,
-                "No NVIDIA driver answered, so whether it supports this CUDA is unknown; "
-                "kernels can be built here but not run or verified.", None,
-                hw.hint or "Install the NVIDIA driver to run kernels on this computer."))
-        unsupported: list[str] = []
-        unknown: list[str] = []
+                N_("No NVIDIA driver answered, so whether it supports this CUDA is unknown; "
+                   "kernels can be built here but not run or verified."), None,
+                hw.hint or N_("Install the NVIDIA driver to run kernels on this computer.")))
+        unsupported: list[Msg] = []
+        unknown: list[Msg] = []
         for gpu in hw.usable_gpus:
             assert gpu.compute_capability is not None
             ok, why = cc_support(release, gpu.compute_capability)
             if ok is False:
-                unsupported.append(f"{gpu.label} — {why}")
+                unsupported.append(msg("{gpu} — {why}", gpu=gpu.label, why=why))
             elif ok is None:
-                unknown.append(f"{gpu.label} — {why}")
+                unknown.append(msg("{gpu} — {why}", gpu=gpu.label, why=why))
         if unsupported:
             every = len(unsupported) == len(hw.usable_gpus)
+            which = join(unsupported, "; ")
             findings.append(Finding(
                 CheckStatus.BLOCKED if every else CheckStatus.WARNING,
-                f"CUDA {vtext(release)} cannot compile for "
-                + ("your GPU" if len(unsupported) == 1 and every else
-                   f"{len(unsupported)} of your GPUs") + ": " + "; ".join(unsupported) + ".",
+                msg("CUDA {cuda} cannot compile for your GPU: {which}.", cuda=vtext(release),
+                    which=which) if len(unsupported) == 1 and every else
+                msg("CUDA {cuda} cannot compile for {count} of your GPUs: {which}.",
+                    cuda=vtext(release), count=len(unsupported), which=which),
                 fix_for(suggestion) if suggestion and suggestion[:2] != release else None,
                 "" if suggestion else no_fit_hint))
         if unknown:
-            findings.append(Finding(CheckStatus.WARNING, "Not sure this CUDA supports "
-                                    + "; ".join(unknown) + ".", None,
-                                    "Use the newest CUDA toolkit if the build fails."))
+            findings.append(Finding(CheckStatus.WARNING, msg("Not sure this CUDA supports "
+                                    "{which}.", which=join(unknown, "; ")), None,
+                                    N_("Use the newest CUDA toolkit if the build fails.")))
 
     status = worst(*(f.status for f in findings))
     lead = next((f for f in findings if f.status is status), None)
+    summary: Msg | str
     if lead is None:
         assert chosen is not None and chosen.toolkit.version is not None
-        summary = f"CUDA {chosen.toolkit.version.text} at {chosen.toolkit.root} will be used"
-        summary += (f", matching PyTorch's CUDA {vtext(torch)}." if torch is not None else ".")
+        summary = (msg("CUDA {cuda} at {root} will be used, matching PyTorch's CUDA {torch}.",
+                       cuda=chosen.toolkit.version.text, root=chosen.toolkit.root,
+                       torch=vtext(torch)) if torch is not None else
+                   msg("CUDA {cuda} at {root} will be used.", cuda=chosen.toolkit.version.text,
+                       root=chosen.toolkit.root))
     else:
         summary = lead.text
     fix = next((f.fix for f in sorted(findings, key=lambda f: -f.status.severity) if f.fix),
                None)
     hint = lead.hint if lead is not None else ""
 
-    lines = ["CUDA toolkits found:" if facts.toolkits else "CUDA toolkits found: none"]
+    lines: list[Msg | str] = [N_("CUDA toolkits found:") if facts.toolkits
+                              else N_("CUDA toolkits found: none")]
     lines += [_toolkit_line(t, chosen) for t in facts.toolkits]
-    lines.append(f"PyTorch's CUDA: {vtext(torch) if torch else 'none (no CUDA build of PyTorch)'}"
-                 "; the driver supports CUDA up to "
-                 + (f"{vtext(driver)}." if driver else "? (no NVIDIA driver answered)."))
+    torch_text = vtext(torch) if torch else msg("none (no CUDA build of PyTorch)")
+    lines.append(msg("PyTorch's CUDA: {torch}; the driver supports CUDA up to {driver}.",
+                     torch=torch_text, driver=vtext(driver)) if driver else
+                 msg("PyTorch's CUDA: {torch}; no NVIDIA driver answered, so the newest CUDA "
+                     "it supports is unknown.", torch=torch_text))
     for gpu in hw.usable_gpus:
         assert gpu.compute_capability is not None
-        lines.append(f"{gpu.label}: {gpu.arch}, compute capability "
-                     f"{vtext(gpu.compute_capability)}")
-    lines += [f"• {f.text}" for f in findings if f is not lead]
+        lines.append(msg("{gpu}: {arch}, compute capability {cc}", gpu=gpu.label, arch=gpu.arch,
+                         cc=vtext(gpu.compute_capability)))
+    lines += [msg("• {finding}", finding=f.text) for f in findings if f is not lead]
     if suggestion is not None and fix is not None:
-        lines.append(f"Best fit to install: CUDA {vtext(suggestion)} ({_reason(facts, suggestion)}"
-                     ").")
+        lines.append(msg("Best fit to install: CUDA {cuda} ({reason}).", cuda=vtext(suggestion),
+                         reason=_reason(facts, suggestion)))
     lines.append(WHY)
     payload: dict[str, Any] = {
         "toolkits": [
@@ -222,7 +244,7 @@ def check_cuda(facts: SystemFacts) -> CheckResult:
     # Only kernels with GPU code need a CUDA toolkit: the probe builds its CPU part without
     # one, so what is missing here rules those kernels out instead of stopping every build.
     ruled_out = status.blocks
-    return CheckResult(CheckId.CUDA, TITLE, scoped(status, True), summary, "\n".join(lines),
+    return CheckResult(CheckId.CUDA, TITLE, scoped(status, True), summary, join(lines, "\n"),
                        hint, fix, payload, facts.gpu_kernels if ruled_out else ())
 
 

@@ -36,6 +36,7 @@ from ..paths import data_dir, logs_dir, timestamp
 from ..platforms.windows import ElevationDeclined
 from ..processes import QuoteStyle, show_command, stream
 from ..toolchain import LONG_PATHS_KEY, LONG_PATHS_VALUE
+from ..words import N_, Msg, join, msg
 from .model import FixOutcome, FixProgress, FixStatus, LineCallback, ProgressCallback
 from .resume import RUN_ONCE_NAME, resume_argv, save_resume_state
 from .versions import FullVersion, installer_url, vtext, windows_cuda_components
@@ -138,7 +139,8 @@ def _run_step(argv: Sequence[str | Path], log: FixLog, cancel: threading.Event,
     try:
         return stream_command(argv, log, cancel, env=env, intercept=intercept)
     except ProcessStartError as exc:
-        return f"{Path(str(argv[0])).name} could not be started: {exc.why}"
+        return msg("{program} could not be started: {why}", program=Path(str(argv[0])).name,
+                   why=exc.why)
 
 
 def _download_progress(on_progress: ProgressCallback | None, text: str,
@@ -157,10 +159,12 @@ def _fetch(url: str, dest: Path, log: FixLog, cancel: threading.Event,
     log.line(f"Downloading {url}")
     try:
         result = download(url, dest, cancel=cancel, allow_http=allow_http,
-                          progress=_download_progress(on_progress, f"Downloading {dest.name}"))
+                          progress=_download_progress(on_progress, msg("Downloading {name}",
+                                                                       name=dest.name)))
     except Cancelled:
-        return log.outcome(FixStatus.CANCELLED, "The download was cancelled; nothing was "
-                           "installed.", "The part already downloaded is kept for next time.")
+        return log.outcome(FixStatus.CANCELLED, N_("The download was cancelled; nothing was "
+                           "installed."), N_("The part already downloaded is kept for next "
+                                             "time."))
     except DownloadError as exc:
         return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
     how = "already downloaded" if result.from_cache else f"{result.size / 2**20:.1f} MB"
@@ -173,57 +177,68 @@ def _fetch(url: str, dest: Path, log: FixLog, cancel: threading.Event,
 # --------------------------------------------------------------------------------------------
 
 
+CANCELLED_BEFORE_INSTALLER = N_("Cancelled before the installer started.")
+DECLINED_NOTHING_INSTALLED = N_("The administrator prompt was declined; nothing was installed.")
+
+
 def interpret_vs_installer_exit(code: int) -> tuple[FixStatus, str, str]:
     """The Visual Studio bootstrapper's exit code → (status, message, hint)."""
-    logs = r"The installer's logs are the dd_*.log files in %TEMP%."
+    logs = N_("The installer's logs are the dd_*.log files in %TEMP%.")
     if code == 0:
-        return FixStatus.DONE, "Visual Studio Build Tools with the C++ compiler are installed.", ""
+        return (FixStatus.DONE, N_("Visual Studio Build Tools with the C++ compiler are "
+                                   "installed."), "")
     if code == 3010:
         return (FixStatus.DONE_RESTART_NEEDED,
-                "Visual Studio Build Tools are installed; Windows must restart to finish.",
-                "Restart Windows, then run the wizard again.")
+                N_("Visual Studio Build Tools are installed; Windows must restart to finish."),
+                N_("Restart Windows, then run the wizard again."))
     if code == 1641:
         return (FixStatus.DONE_RESTART_NEEDED,
-                "Visual Studio Build Tools are installed; the installer has started a restart.",
-                "Save your work: Windows is restarting. Run the wizard again afterwards.")
+                N_("Visual Studio Build Tools are installed; the installer has started a "
+                   "restart."),
+                N_("Save your work: Windows is restarting. Run the wizard again afterwards."))
     if code in (1602, 5004):
-        return (FixStatus.CANCELLED, "The installation was cancelled in the Visual Studio "
-                "Installer.", "Choose Fix again to install the C++ build tools.")
+        return (FixStatus.CANCELLED, N_("The installation was cancelled in the Visual Studio "
+                "Installer."), N_("Choose Fix again to install the C++ build tools."))
     if code == 5003:
-        return (FixStatus.FAILED, "The Visual Studio Installer could not download its files.",
-                "Check the internet connection (and proxy settings), then try again. " + logs)
+        return (FixStatus.FAILED, N_("The Visual Studio Installer could not download its "
+                                     "files."),
+                join([N_("Check the internet connection (and proxy settings), then try "
+                         "again."), logs]))
     if code == 5005:
-        return (FixStatus.FAILED, "The Visual Studio Installer rejected its command line.",
-                "This is a bug in the wizard; please report it with the log. " + logs)
+        return (FixStatus.FAILED, N_("The Visual Studio Installer rejected its command line."),
+                join([N_("This is a bug in the wizard; please report it with the log."), logs]))
     if code == 5007:
-        return (FixStatus.FAILED, "This computer does not meet Visual Studio Build Tools' "
-                "requirements.", "Visual Studio 2022 needs 64-bit Windows 10 or 11 with "
-                "current updates. " + logs)
+        return (FixStatus.FAILED, N_("This computer does not meet Visual Studio Build Tools' "
+                "requirements."), join([N_("Visual Studio 2022 needs 64-bit Windows 10 or 11 "
+                                           "with current updates."), logs]))
     if code == 8006:
-        return (FixStatus.FAILED, "Visual Studio is running, so the installer could not change "
-                "it.", "Close every Visual Studio window and installer, then try again.")
+        return (FixStatus.FAILED, N_("Visual Studio is running, so the installer could not "
+                "change it."), N_("Close every Visual Studio window and installer, then try "
+                                  "again."))
     if code == 740:
-        return (FixStatus.FAILED, "The Visual Studio Installer needs administrator rights.",
-                "Run the wizard from an account that may install software.")
-    return (FixStatus.FAILED, f"The Visual Studio Installer failed (exit code {code}).",
-            logs + " Or install 'Desktop development with C++' from the Visual Studio "
-            "Installer yourself.")
+        return (FixStatus.FAILED, N_("The Visual Studio Installer needs administrator rights."),
+                N_("Run the wizard from an account that may install software."))
+    return (FixStatus.FAILED, msg("The Visual Studio Installer failed (exit code {code}).",
+                                  code=code),
+            join([logs, N_("Or install 'Desktop development with C++' from the Visual Studio "
+                           "Installer yourself.")]))
 
 
 def interpret_cuda_installer_exit(code: int, installer: Path) -> tuple[FixStatus, str, str]:
     """The CUDA installer's exit code → (status, message, hint). 0 is success; 3010/1641 are
     read as Windows installers use them (restart needed), others as failure."""
     if code == 0:
-        return FixStatus.DONE, "The CUDA toolkit is installed.", ""
+        return FixStatus.DONE, N_("The CUDA toolkit is installed."), ""
     if code in (3010, 1641):
-        return (FixStatus.DONE_RESTART_NEEDED, "The CUDA toolkit is installed; Windows must "
-                "restart to finish.", "Restart Windows, then run the wizard again.")
+        return (FixStatus.DONE_RESTART_NEEDED, N_("The CUDA toolkit is installed; Windows must "
+                "restart to finish."), N_("Restart Windows, then run the wizard again."))
     if code in (1602, 1223):
-        return (FixStatus.CANCELLED, "The CUDA installation was cancelled.",
-                "Choose Fix again to install the toolkit.")
-    return (FixStatus.FAILED, f"The CUDA installer failed (exit code {code}).",
-            f"Run {installer} yourself to see what went wrong (it shows its own messages), or "
-            "download the toolkit from developer.nvidia.com/cuda-downloads.")
+        return (FixStatus.CANCELLED, N_("The CUDA installation was cancelled."),
+                N_("Choose Fix again to install the toolkit."))
+    return (FixStatus.FAILED, msg("The CUDA installer failed (exit code {code}).", code=code),
+            msg("Run {installer} yourself to see what went wrong (it shows its own messages), "
+                "or download the toolkit from developer.nvidia.com/cuda-downloads.",
+                installer=installer))
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,9 +266,9 @@ class ManualCommandFix:
         on_line("Run these commands in a terminal (they need administrator rights):")
         for command in self.commands:
             on_line(f"  {command}")
-        return FixOutcome(FixStatus.MANUAL, "This step needs the system's package manager; "
-                          "run the commands shown yourself.",
-                          "Then choose 'Check again'.")
+        return FixOutcome(FixStatus.MANUAL, N_("This step needs the system's package manager; "
+                          "run the commands shown yourself."),
+                          N_("Then choose 'Check again'."))
 
 
 @dataclass(frozen=True)
@@ -315,27 +330,31 @@ class PipInstallFix:
                     done = int(match.group(1))
                     total = int(match.group(2)) if match.group(2).isdigit() else None
                     fraction = min(1.0, done / total) if total else None
-                    on_progress(FixProgress(f"Downloading {label}", fraction, done, total))
+                    on_progress(FixProgress(msg("Downloading {name}", name=label), fraction,
+                                            done, total))
                 return True
 
             if cancel.is_set():
-                return log.outcome(FixStatus.CANCELLED, "Cancelled before pip started.")
+                return log.outcome(FixStatus.CANCELLED, N_("Cancelled before pip started."))
             try:
                 result = _run_step(step.argv(self.python, mode), log, cancel,
                                    intercept=intercept)
             except Cancelled:
-                return log.outcome(FixStatus.CANCELLED, f"Installing {label} was cancelled.",
-                                   "pip leaves the environment consistent; run the fix again "
-                                   "to finish.")
+                return log.outcome(FixStatus.CANCELLED, msg("Installing {what} was cancelled.",
+                                                            what=label),
+                                   N_("pip leaves the environment consistent; run the fix again "
+                                      "to finish."))
             if isinstance(result, str):
                 return log.outcome(FixStatus.FAILED, result,
-                                   "Choose the Python environment again; it may have moved.")
+                                   N_("Choose the Python environment again; it may have moved."))
             if result != 0:
-                return log.outcome(FixStatus.FAILED, f"pip could not install {label} "
-                                   f"(exit code {result}).",
-                                   f"The last lines of pip's output say why; the full output "
-                                   f"is in {log.path}.", exit_code=result)
-        return log.outcome(FixStatus.DONE, f"Installed {self._what()} into {self.python}.")
+                return log.outcome(FixStatus.FAILED, msg("pip could not install {what} (exit "
+                                                         "code {code}).", what=label,
+                                                         code=result),
+                                   msg("The last lines of pip's output say why; the full output "
+                                       "is in {log}.", log=log.path), exit_code=result)
+        return log.outcome(FixStatus.DONE, msg("Installed {what} into {python}.",
+                                               what=self._what(), python=self.python))
 
     def _what(self) -> str:
         return ", ".join(p for step in self.steps for p in step.packages)
@@ -348,15 +367,15 @@ class GitLongPathsFix:
     git: Path
     environ: Mapping[str, str] | None = field(default=None, compare=False, repr=False)
     id: str = "git-longpaths"
-    title: str = "Let git use long paths"
+    title: str = N_("Let git use long paths")
     needs_admin: bool = False
     automatic: bool = True
 
     @property
     def description(self) -> str:
-        return ("Sets git's core.longpaths to true in your own git settings (~/.gitconfig), so "
-                "git can check out sources with paths longer than 260 characters (CUTLASS, "
-                "FlashAttention). Nothing else changes.")
+        return N_("Sets git's core.longpaths to true in your own git settings (~/.gitconfig), "
+                  "so git can check out sources with paths longer than 260 characters "
+                  "(CUTLASS, FlashAttention). Nothing else changes.")
 
     @property
     def argv(self) -> list[str]:
@@ -373,13 +392,15 @@ class GitLongPathsFix:
             result = _run_step(self.argv, log, cancel, env=self.environ,
                                style=QuoteStyle.WINDOWS)
         except Cancelled:
-            return log.outcome(FixStatus.CANCELLED, "Cancelled.")
+            return log.outcome(FixStatus.CANCELLED, N_("Cancelled."))
         if isinstance(result, str):
-            return log.outcome(FixStatus.FAILED, result, "Reinstall Git for Windows.")
+            return log.outcome(FixStatus.FAILED, result, N_("Reinstall Git for Windows."))
         if result != 0:
-            return log.outcome(FixStatus.FAILED, f"git config failed (exit code {result}).",
-                               "Check that your ~/.gitconfig is writable.", exit_code=result)
-        return log.outcome(FixStatus.DONE, "git now allows long paths (core.longpaths = true).")
+            return log.outcome(FixStatus.FAILED, msg("git config failed (exit code {code}).",
+                                                     code=result),
+                               N_("Check that your ~/.gitconfig is writable."), exit_code=result)
+        return log.outcome(FixStatus.DONE, N_("git now allows long paths (core.longpaths = "
+                                              "true)."))
 
 
 def long_paths_reg_argv(reg_exe: str = "reg.exe") -> list[str]:
@@ -401,18 +422,19 @@ class LongPathsFix:
     autostart: Autostart | None = field(default=None, compare=False, repr=False)
     resume_command: tuple[str, ...] | None = None  # default: resume_argv()
     id: str = "long-paths"
-    title: str = "Turn on long paths"
+    title: str = N_("Turn on long paths")
     needs_admin: bool = True
     automatic: bool = True
 
     @property
     def description(self) -> str:
-        text = ("Sets the Windows setting LongPathsEnabled to 1 (HKLM\\SYSTEM\\CurrentControlSet"
-                "\\Control\\FileSystem). Windows asks for administrator rights for this one "
-                "change. It takes effect after a restart; the wizard then opens again by "
-                "itself and continues here.")
+        text = msg("Sets the Windows setting LongPathsEnabled to 1 ({key}). Windows asks for "
+                   "administrator rights for this one change. It takes effect after a restart; "
+                   "the wizard then opens again by itself and continues here.",
+                   key="HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem")
         if self.git_fix is not None:
-            text += " Also sets git's core.longpaths to true for you (no administrator rights)."
+            return join([text, N_("Also sets git's core.longpaths to true for you (no "
+                                  "administrator rights).")])
         return text
 
     @property
@@ -425,34 +447,36 @@ class LongPathsFix:
 
     def run(self, on_line: LineCallback, cancel: threading.Event,
             on_progress: ProgressCallback | None = None) -> FixOutcome:
-        git_note = ""
+        git_note: Msg | str = ""
         if self.git_fix is not None:
             git_outcome = self.git_fix.run(on_line, cancel)
             if git_outcome.status is FixStatus.CANCELLED:
                 return git_outcome
-            git_note = (" git's long paths are on." if git_outcome.status.succeeded
-                        else f" (git: {git_outcome.message})")
+            git_note = (N_("git's long paths are on.") if git_outcome.status.succeeded
+                        else msg("(git: {message})", message=git_outcome.message))
         log = FixLog(self.id, on_line)
         if cancel.is_set():
-            return log.outcome(FixStatus.CANCELLED, "Cancelled before the registry was changed.")
+            return log.outcome(FixStatus.CANCELLED, N_("Cancelled before the registry was "
+                                                       "changed."))
         argv = long_paths_reg_argv(self.reg_exe)
         log.line(f"$ {_windows_command(argv)}   (as administrator: Windows asks for permission)")
         elevate = self.elevate if self.elevate is not None else _default_elevator()
         try:
             code = elevate(argv, show_window=False)
         except ElevationDeclined:
-            return log.outcome(FixStatus.DECLINED, "The administrator prompt was declined; the "
-                               "Windows setting is unchanged." + git_note,
-                               "Choose Fix again and answer Yes, or ask an administrator.")
+            return log.outcome(FixStatus.DECLINED, join([N_("The administrator prompt was "
+                               "declined; the Windows setting is unchanged."), git_note]),
+                               N_("Choose Fix again and answer Yes, or ask an administrator."))
         except WizardError as exc:
             return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
         if code != 0:
-            return log.outcome(FixStatus.FAILED, f"reg.exe could not change the setting (exit "
-                               f"code {code})." + git_note,
-                               "Ask an administrator to set LongPathsEnabled to 1.",
+            return log.outcome(FixStatus.FAILED, join([msg("reg.exe could not change the "
+                               "setting (exit code {code}).", code=code), git_note]),
+                               N_("Ask an administrator to set LongPathsEnabled to 1."),
                                exit_code=code)
         log.line("LongPathsEnabled is now 1.")
-        hint = "Restart Windows. The wizard opens again after the restart and continues here."
+        hint: Msg | str = N_("Restart Windows. The wizard opens again after the restart and "
+                             "continues here.")
         try:
             state = save_resume_state("long-paths", self.python)
             log.line(f"Saved where you are: {state}")
@@ -462,9 +486,10 @@ class LongPathsFix:
                 log.line(f"After the next logon Windows starts: {command}")
         except (OSError, ValueError, WizardError) as exc:
             log.line(f"Could not arrange the automatic restart of the wizard: {exc}")
-            hint = "Restart Windows, then start the wizard again yourself."
-        return log.outcome(FixStatus.DONE_RESTART_NEEDED, "Long paths are turned on; Windows "
-                           "must restart before programs can use them." + git_note, hint, 0)
+            hint = N_("Restart Windows, then start the wizard again yourself.")
+        return log.outcome(FixStatus.DONE_RESTART_NEEDED, join([N_("Long paths are turned on; "
+                           "Windows must restart before programs can use them."), git_note]),
+                           hint, 0)
 
 
 def _newest_dd_log(since: float) -> Path | None:
@@ -485,16 +510,17 @@ class VsBuildToolsFix:
     allow_http: bool = False  # tests only (loopback server)
     elevate: Elevator | None = field(default=None, compare=False, repr=False)
     id: str = "vs-buildtools"
-    title: str = "Install Visual Studio Build Tools 2022 (C++)"
+    title: str = N_("Install Visual Studio Build Tools 2022 (C++)")
     needs_admin: bool = True
     automatic: bool = True
 
     @property
     def description(self) -> str:
-        return ("Downloads Microsoft's Visual Studio Build Tools 2022 installer (from "
-                f"{self.url}) and installs the 'Desktop development with C++' workload with its "
-                "recommended parts: the MSVC compiler and the Windows SDK (several GB). Windows "
-                "asks for administrator rights; the installer shows its own progress window.")
+        return msg("Downloads Microsoft's Visual Studio Build Tools 2022 installer (from {url}) "
+                   "and installs the 'Desktop development with C++' workload with its "
+                   "recommended parts: the MSVC compiler and the Windows SDK (several GB). "
+                   "Windows asks for administrator rights; the installer shows its own progress "
+                   "window.", url=self.url)
 
     @property
     def command_preview(self) -> tuple[str, ...]:
@@ -510,7 +536,7 @@ class VsBuildToolsFix:
         if isinstance(fetched, FixOutcome):
             return fetched
         if cancel.is_set():
-            return log.outcome(FixStatus.CANCELLED, "Cancelled before the installer started.")
+            return log.outcome(FixStatus.CANCELLED, CANCELLED_BEFORE_INSTALLER)
         argv = [str(fetched), *VS_BUILDTOOLS_ARGS]
         log.line(f"$ {_windows_command(argv)}   (as administrator)")
         log.line("The Visual Studio Installer is running in its own window; this can take "
@@ -520,17 +546,16 @@ class VsBuildToolsFix:
         try:
             code = elevate(argv, show_window=True)
         except ElevationDeclined:
-            return log.outcome(FixStatus.DECLINED, "The administrator prompt was declined; "
-                               "nothing was installed.",
-                               "Choose Fix again and answer Yes, or install the Build Tools "
-                               "yourself.")
+            return log.outcome(FixStatus.DECLINED, DECLINED_NOTHING_INSTALLED,
+                               N_("Choose Fix again and answer Yes, or install the Build Tools "
+                                  "yourself."))
         except WizardError as exc:
             return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
         status, message, hint = interpret_vs_installer_exit(code)
         log.line(f"The installer exited with code {code}.")
         dd_log = _newest_dd_log(started)
         if dd_log is not None and not status.succeeded:
-            hint += f" Newest installer log: {dd_log}"
+            hint = join([hint, msg("Newest installer log: {log}", log=dd_log)])
         return log.outcome(status, message, hint, code)
 
 
@@ -555,7 +580,7 @@ class CudaToolkitFix:
 
     @property
     def title(self) -> str:
-        return f"Install CUDA {vtext(self.release)}"
+        return msg("Install CUDA {cuda}", cuda=vtext(self.release))
 
     @property
     def source(self) -> str:
@@ -567,11 +592,16 @@ class CudaToolkitFix:
 
     @property
     def description(self) -> str:
-        why = f" ({self.reason})" if self.reason else ""
-        return (f"Downloads NVIDIA's CUDA {vtext(self.version)} network installer{why} and "
-                "installs, without questions, only what building PyTorch extensions needs: "
-                "the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND "
-                "headers (no driver, no samples). Windows asks for administrator rights.")
+        if self.reason:
+            return msg("Downloads NVIDIA's CUDA {cuda} network installer ({reason}) and "
+                       "installs, without questions, only what building PyTorch extensions "
+                       "needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/"
+                       "cuRAND headers (no driver, no samples). Windows asks for administrator "
+                       "rights.", cuda=vtext(self.version), reason=self.reason)
+        return msg("Downloads NVIDIA's CUDA {cuda} network installer and installs, without "
+                   "questions, only what building PyTorch extensions needs: the nvcc compiler, "
+                   "the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no "
+                   "samples). Windows asks for administrator rights.", cuda=vtext(self.version))
 
     @property
     def command_preview(self) -> tuple[str, ...]:
@@ -588,7 +618,7 @@ class CudaToolkitFix:
         if isinstance(fetched, FixOutcome):
             return fetched
         if cancel.is_set():
-            return log.outcome(FixStatus.CANCELLED, "Cancelled before the installer started.")
+            return log.outcome(FixStatus.CANCELLED, CANCELLED_BEFORE_INSTALLER)
         argv = [str(fetched), *self.args]
         log.line(f"$ {_windows_command(argv)}   (as administrator)")
         log.line("The CUDA installer runs silently; this can take 5–20 minutes and cannot be "
@@ -597,15 +627,14 @@ class CudaToolkitFix:
         try:
             code = elevate(argv, show_window=False)
         except ElevationDeclined:
-            return log.outcome(FixStatus.DECLINED, "The administrator prompt was declined; "
-                               "nothing was installed.",
-                               "Choose Fix again and answer Yes, or install CUDA yourself.")
+            return log.outcome(FixStatus.DECLINED, DECLINED_NOTHING_INSTALLED,
+                               N_("Choose Fix again and answer Yes, or install CUDA yourself."))
         except WizardError as exc:
             return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
         log.line(f"The installer exited with code {code}.")
         status, message, hint = interpret_cuda_installer_exit(code, fetched)
         if status.succeeded:
-            message = f"CUDA {vtext(self.version)} is installed."
+            message = msg("CUDA {cuda} is installed.", cuda=vtext(self.version))
         return log.outcome(status, message, hint, code)
 
 
@@ -630,16 +659,16 @@ def check_python_nupkg(archive: Path, version: str, import_lib: str | None) -> s
             for needed in ("tools/include/Python.h", "tools/include/patchlevel.h",
                            *((f"tools/libs/{import_lib}",) if import_lib else ())):
                 if needed not in names:
-                    return f"the package has no {needed}"
+                    return msg("the package has no {file}", file=needed)
             for name in names:
                 if name.startswith("/") or ".." in Path(name).parts:
-                    return f"the package holds an unsafe path: {name}"
+                    return msg("the package holds an unsafe path: {name}", name=name)
             match = _PY_VERSION_DEFINE.search(bundle.read("tools/include/patchlevel.h"))
     except (OSError, zipfile.BadZipFile) as exc:
-        return f"the download is not a readable zip ({exc})"
+        return msg("the download is not a readable zip ({error})", error=exc)
     found = match.group(1).decode("ascii", "replace") if match else "no PY_VERSION"
     if found != version:
-        return f"its headers are Python {found}, not {version}"
+        return msg("its headers are Python {found}, not {version}", found=found, version=version)
     return ""
 
 
@@ -664,8 +693,10 @@ class PythonDevFilesFix:
 
     @property
     def title(self) -> str:
-        return f"Add Python {self.version}'s C headers" + \
-            (" and import library" if self.import_lib else "")
+        if self.import_lib:
+            return msg("Add Python {version}'s C headers and import library",
+                       version=self.version)
+        return msg("Add Python {version}'s C headers", version=self.version)
 
     @property
     def source(self) -> str:
@@ -678,17 +709,26 @@ class PythonDevFilesFix:
 
     @property
     def description(self) -> str:
-        where = f"the headers (Python.h and the rest of tools/include) into {self.include_dir}"
-        if self.import_lib and self.libs_dir is not None:
-            where += f", and {', '.join(self._libs())} into {self.libs_dir}"
-        check = ("checks its SHA-256" if self.sha256 else
-                 "NuGet publishes no SHA-256 for it that could be checked in advance, so the "
-                 "wizard checks that it is a NuGet package of exactly Python "
-                 f"{self.version} (its include/patchlevel.h) with the files needed")
-        return (f"This Python has no C headers{' or import library' if self.import_lib else ''}"
-                f", which every extension build needs. Downloads python.org's package of "
-                f"Python {self.version} from {self.source} (about 15 MB; {check}) and copies "
-                f"{where}. Files already there are left as they are; nothing else changes.")
+        where = (msg("the headers (Python.h and the rest of tools/include) into {include}, and "
+                     "{libs} into {folder}", include=self.include_dir,
+                     libs=", ".join(self._libs()), folder=self.libs_dir)
+                 if self.import_lib and self.libs_dir is not None else
+                 msg("the headers (Python.h and the rest of tools/include) into {include}",
+                     include=self.include_dir))
+        check = (msg("checks its SHA-256") if self.sha256 else
+                 msg("NuGet publishes no SHA-256 for it that could be checked in advance, so "
+                     "the wizard checks that it is a NuGet package of exactly Python {version} "
+                     "(its include/patchlevel.h) with the files needed", version=self.version))
+        values = dict(version=self.version, source=self.source, check=check, where=where)
+        if self.import_lib:
+            return msg("This Python has no C headers or import library, which every extension "
+                       "build needs. Downloads python.org's package of Python {version} from "
+                       "{source} (about 15 MB; {check}) and copies {where}. Files already there "
+                       "are left as they are; nothing else changes.", **values)
+        return msg("This Python has no C headers, which every extension build needs. Downloads "
+                   "python.org's package of Python {version} from {source} (about 15 MB; "
+                   "{check}) and copies {where}. Files already there are left as they are; "
+                   "nothing else changes.", **values)
 
     @property
     def command_preview(self) -> tuple[str, ...]:
@@ -708,22 +748,25 @@ class PythonDevFilesFix:
         try:
             result = download(self.source, dest, cancel=cancel, allow_http=self.allow_http,
                               sha256=self.sha256,
-                              progress=_download_progress(on_progress, f"Downloading {dest.name}"))
+                              progress=_download_progress(on_progress, msg(
+                                  "Downloading {name}", name=dest.name)))
         except Cancelled:
-            return log.outcome(FixStatus.CANCELLED, "The download was cancelled; nothing was "
-                               "changed.")
+            return log.outcome(FixStatus.CANCELLED, N_("The download was cancelled; nothing was "
+                               "changed."))
         except DownloadError as exc:
             return log.outcome(FixStatus.FAILED, exc.what, exc.hint or exc.why)
         log.line(f"Saved {dest} (SHA-256 {result.sha256})")
         problem = check_python_nupkg(result.path, self.version, self.import_lib)
         if problem:
             result.path.unlink(missing_ok=True)
-            return log.outcome(FixStatus.FAILED, f"The downloaded package is not the one "
-                               f"expected: {problem}. Nothing was changed.",
-                               "Try again later; if it repeats, install the full Python "
-                               f"{self.version} from python.org and use it instead.")
+            return log.outcome(FixStatus.FAILED, msg("The downloaded package is not the one "
+                               "expected: {problem}. Nothing was changed.", problem=problem),
+                               msg("Try again later; if it repeats, install the full Python "
+                                   "{version} from python.org and use it instead.",
+                                   version=self.version))
         if cancel.is_set():
-            return log.outcome(FixStatus.CANCELLED, "Cancelled before anything was written.")
+            return log.outcome(FixStatus.CANCELLED, N_("Cancelled before anything was "
+                                                       "written."))
         plan: list[tuple[str, Path]] = []
         with zipfile.ZipFile(result.path) as bundle:
             for name in sorted(bundle.namelist()):
@@ -742,16 +785,19 @@ class PythonDevFilesFix:
                     target.write_bytes(bundle.read(name))
                     written += 1
             except OSError as exc:
-                return log.outcome(FixStatus.FAILED, f"{exc.filename or 'A file'} could not be "
-                                   f"written: {exc.strerror or exc}.",
-                                   "Run the wizard as a user who may write into this Python's "
-                                   "folder, or copy the files yourself.")
+                return log.outcome(FixStatus.FAILED, msg("{file} could not be written: "
+                                   "{error}.", file=exc.filename or msg("A file"),
+                                   error=exc.strerror or exc),
+                                   N_("Run the wizard as a user who may write into this "
+                                      "Python's folder, or copy the files yourself."))
         log.line(f"Wrote {written} files into {self.include_dir}"
                  + (f" and {self.libs_dir}" if self.libs_dir else "")
                  + (f"; kept {kept} that were already there" if kept else "") + ".")
-        return log.outcome(FixStatus.DONE, f"Python {self.version}'s C headers"
-                           + (" and import library are" if self.import_lib else " are")
-                           + " in place.")
+        return log.outcome(FixStatus.DONE, msg("Python {version}'s C headers and import "
+                                               "library are in place.", version=self.version)
+                           if self.import_lib else
+                           msg("Python {version}'s C headers are in place.",
+                               version=self.version))
 
 
 __all__ = [

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..words import N_, Msg, join, msg
 from .facts import SystemFacts
 from .fixes import GitLongPathsFix, LongPathsFix
 from .model import CheckId, CheckResult, CheckStatus, Fix, scoped, worst
 
-TITLE = "Long paths"
+TITLE = N_("Long paths")
 MAX_BUILD_ROOT_CHARS = 60  # leaves ~200 characters for the deepest paths inside a build
-WHY = ("Why it matters: kernel sources (CUTLASS) and the build's intermediate files have paths "
-       "longer than Windows' classic 260-character limit; without long paths the build stops "
-       "with 'Filename too long' or 'C1083: Cannot open include file'.")
+WHY = N_("Why it matters: kernel sources (CUTLASS) and the build's intermediate files have "
+         "paths longer than Windows' classic 260-character limit; without long paths the build "
+         "stops with 'Filename too long' or 'C1083: Cannot open include file'.")
 
 
 def check_long_paths(facts: SystemFacts) -> CheckResult:
@@ -32,54 +33,60 @@ def check_long_paths(facts: SystemFacts) -> CheckResult:
     }
     if not lp.applicable:
         return CheckResult(CheckId.LONG_PATHS, TITLE, CheckStatus.OK,
-                           "Not needed here: this system has no 260-character path limit.",
-                           f"Build folder: {facts.build_root} ({root_len} characters).", "",
+                           N_("Not needed here: this system has no 260-character path limit."),
+                           msg("Build folder: {folder} ({length} characters).",
+                               folder=facts.build_root, length=root_len), "",
                            None, payload)
 
     git_fix = (GitLongPathsFix(git.executable)
                if git.executable is not None and git.core_longpaths is not True else None)
     python = facts.env.executable if facts.env is not None else None
-    findings: list[tuple[CheckStatus, str, Fix | None, str]] = []
-    lines: list[str] = []
-    value = "not set" if lp.enabled is None else str(lp.enabled)
-    lines.append(f"LongPathsEnabled (HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem): "
-                 f"{value}" + (" (could not be read: " + lp.error + ")" if lp.error else ""))
+    findings: list[tuple[CheckStatus, Msg | str, Fix | None, Msg | str]] = []
+    lines: list[Msg | str] = []
+    value: Msg | str = msg("not set") if lp.enabled is None else str(lp.enabled)
+    key = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem"
+    lines.append(msg("LongPathsEnabled ({key}): {value} (could not be read: {error})", key=key,
+                     value=value, error=lp.error) if lp.error else
+                 msg("LongPathsEnabled ({key}): {value}", key=key, value=value))
     if lp.enabled != 1:
         status = CheckStatus.WARNING if lp.error else CheckStatus.MISSING
-        findings.append((status, "Windows long paths are off, so deep source folders and build "
-                         "files fail ('Filename too long').",
+        findings.append((status, N_("Windows long paths are off, so deep source folders and "
+                         "build files fail ('Filename too long')."),
                          LongPathsFix(python=python, git_fix=git_fix),
-                         "Turning them on needs administrator rights once, then a restart."))
+                         N_("Turning them on needs administrator rights once, then a "
+                            "restart.")))
     elif lp.restart_pending:
-        findings.append((CheckStatus.WARNING, "Long paths are on, but Windows has not restarted "
-                         "since, so programs do not see it yet.", None,
-                         "Restart Windows; the wizard opens again and continues here."))
+        findings.append((CheckStatus.WARNING, N_("Long paths are on, but Windows has not "
+                         "restarted since, so programs do not see it yet."), None,
+                         N_("Restart Windows; the wizard opens again and continues here.")))
     if git.executable is None:
-        lines.append("git: not installed (sources are downloaded as archives instead).")
+        lines.append(N_("git: not installed (sources are downloaded as archives instead)."))
     else:
-        state = {True: "true", False: "false", None: "not set"}[git.core_longpaths]
-        lines.append(f"git ({git.executable}): core.longpaths = {state}")
+        state = {True: "true", False: "false", None: msg("not set")}[git.core_longpaths]
+        lines.append(msg("git ({git}): core.longpaths = {state}", git=git.executable,
+                         state=state))
         if git.core_longpaths is not True:
-            findings.append((CheckStatus.WARNING, "git's core.longpaths is off, so cloning "
-                             "sources with deep folders can fail.", git_fix, ""))
-    lines.append(f"Build folder: {facts.build_root} ({root_len} characters; keep it under "
-                 f"{MAX_BUILD_ROOT_CHARS}).")
+            findings.append((CheckStatus.WARNING, N_("git's core.longpaths is off, so cloning "
+                             "sources with deep folders can fail."), git_fix, ""))
+    lines.append(msg("Build folder: {folder} ({length} characters; keep it under {most}).",
+                     folder=facts.build_root, length=root_len, most=MAX_BUILD_ROOT_CHARS))
     if root_len > MAX_BUILD_ROOT_CHARS:
-        findings.append((CheckStatus.WARNING, f"The build folder's path is long ({root_len} "
+        findings.append((CheckStatus.WARNING, msg("The build folder's path is long ({length} "
                          "characters); even with long paths on, the compiler can fail on "
-                         "deep files.", None, "Choose a short build folder such as C:\\ksw."))
+                         "deep files.", length=root_len), None,
+                         N_("Choose a short build folder such as C:\\ksw.")))
     lines.append(WHY)
     status = worst(*(f[0] for f in findings))
     if not findings:
         return CheckResult(CheckId.LONG_PATHS, TITLE, CheckStatus.OK,
-                           "Long paths are on" + (" for Windows and git." if git.executable
-                                                  else " in Windows.")
-                           + " The build folder path is short.", "\n".join(lines), "", None,
-                           payload)
+                           N_("Long paths are on for Windows and git. The build folder path is "
+                              "short.") if git.executable else
+                           N_("Long paths are on in Windows. The build folder path is short."),
+                           join(lines, "\n"), "", None, payload)
     lead = next(f for f in findings if f[0] is status)
     fix = lead[2] or next((f[2] for f in findings if f[2] is not None), None)
-    others = [f"• {f[1]}" for f in findings if f is not lead]
-    detail = "\n".join(lines[:-1] + others + lines[-1:])
+    others = [msg("• {finding}", finding=f[1]) for f in findings if f is not lead]
+    detail = join(lines[:-1] + others + lines[-1:], "\n")
     # the deep source trees are the big kernels'; the probe builds in the short build folder
     return CheckResult(CheckId.LONG_PATHS, TITLE, scoped(status, True), lead[1], detail,
                        lead[3], fix, payload, facts.gpu_kernels if status.blocks else ())

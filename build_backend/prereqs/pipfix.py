@@ -14,27 +14,24 @@ from pathlib import Path
 
 from ..errors import Cancelled
 from ..processes import show_command
+from ..words import N_, msg
 from .fixes import FixLog, _run_step
 from .model import FixOutcome, FixStatus, LineCallback, ProgressCallback
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
-TITLE = "Install pip"
-DESCRIPTION = ("Runs Python's own installer of pip (ensurepip) with {python}. It installs the pip "
-               "that came with this Python; nothing is downloaded.")
-DONE = "Installed pip into {python}."
-CANCELLED = "Installing pip was cancelled."
-CANCELLED_HINT = "Run the fix again to finish."
-NOT_STARTED_HINT = "Choose the Python environment again; it may have moved."
-DEBIAN = ("This Python comes from Debian or Ubuntu, which leave out Python's own installer of "
-          "pip.")
-DEBIAN_HINT = ("Install it with the system's package manager: sudo apt install python3-pip "
-               "python3-venv — then click Re-check. Or choose a virtual environment instead.")
-NO_MODULE = "This Python has no ensurepip module, so it cannot install pip by itself."
-NO_MODULE_HINT = ("Install pip with the package manager of the system this Python came from, "
-                  "or choose another Python environment.")
-FAILED = "pip could not be installed (ensurepip exit code {code})."
-FAILED_HINT = "The last lines of the output say why; the full output is in {log}."
+# (the sentences with values are made with msg() where they are used)
+TITLE = N_("Install pip")
+CANCELLED = N_("Installing pip was cancelled.")
+CANCELLED_HINT = N_("Run the fix again to finish.")
+NOT_STARTED_HINT = N_("Choose the Python environment again; it may have moved.")
+DEBIAN = N_("This Python comes from Debian or Ubuntu, which leave out Python's own installer of "
+            "pip.")
+DEBIAN_HINT = N_("Install it with the system's package manager: sudo apt install python3-pip "
+                 "python3-venv — then click Re-check. Or choose a virtual environment instead.")
+NO_MODULE = N_("This Python has no ensurepip module, so it cannot install pip by itself.")
+NO_MODULE_HINT = N_("Install pip with the package manager of the system this Python came from, "
+                    "or choose another Python environment.")
 
 DEBIAN_MARKERS = ("ensurepip is disabled in debian", "apt install python3-")
 
@@ -54,7 +51,9 @@ class EnsurePipFix:
 
     @property
     def description(self) -> str:
-        return DESCRIPTION.format(python=self.python)
+        return msg("Runs Python's own installer of pip (ensurepip) with {python}. It installs "
+                   "the pip that came with this Python; nothing is downloaded.",
+                   python=self.python)
 
     def argv(self) -> list[str]:
         return [str(self.python), "-m", "ensurepip", "--upgrade", "--default-pip"]
@@ -79,14 +78,18 @@ class EnsurePipFix:
         if isinstance(result, str):
             return log.outcome(FixStatus.FAILED, result, NOT_STARTED_HINT)
         if result == 0:
-            return log.outcome(FixStatus.DONE, DONE.format(python=self.python))
+            return log.outcome(FixStatus.DONE, msg("Installed pip into {python}.",
+                                                   python=self.python))
         output = "\n".join(tail).lower()
         if any(marker in output for marker in DEBIAN_MARKERS):
             return log.outcome(FixStatus.FAILED, DEBIAN, DEBIAN_HINT, exit_code=result)
         if "no module named ensurepip" in output:
             return log.outcome(FixStatus.FAILED, NO_MODULE, NO_MODULE_HINT, exit_code=result)
-        return log.outcome(FixStatus.FAILED, FAILED.format(code=result),
-                           FAILED_HINT.format(log=log.path), exit_code=result)
+        return log.outcome(FixStatus.FAILED,
+                           msg("pip could not be installed (ensurepip exit code {code}).",
+                               code=result),
+                           msg("The last lines of the output say why; the full output is in "
+                               "{log}.", log=log.path), exit_code=result)
 
 
 __all__ = ["EnsurePipFix"]

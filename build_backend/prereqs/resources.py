@@ -8,10 +8,11 @@ from typing import Any
 
 from ..hardware import existing_folder, format_bytes
 from ..parallelism import choose_parallelism
+from ..words import N_, Msg, join, msg
 from .facts import SystemFacts
 from .model import CheckId, CheckResult, CheckStatus, scoped, worst
 
-TITLE = "Disk space and memory"
+TITLE = N_("Disk space and memory")
 GIB = 1024**3
 DISK_MIN_GIB = 10  # below this a FlashAttention build (sources, objects, wheel) runs out
 DISK_PROBE_GIB = 1  # below this even the probe (a few hundred MB at most) may not fit
@@ -19,13 +20,9 @@ DISK_WARN_GIB = 25
 RAM_WARN_GIB = 8
 HEAVY_GB_PER_THREAD = 5.0  # FlashAttention's peak per nvcc thread (failures.md #8)
 HEAVY_NVCC_THREADS = 4
-WHY = ("Why it matters: a kernel build needs several GB for sources and object files, and "
-       f"each compile thread of the heaviest kernels needs about {HEAVY_GB_PER_THREAD:g} GB of "
-       "memory; too many at once and the build is killed for lack of memory.")
-
-
-SUMMARY = ("{disk} free for builds (in {folder}) and {ram} of memory: enough to compile {jobs} "
-           "at a time for the biggest kernels.")
+WHY = msg("Why it matters: a kernel build needs several GB for sources and object files, and "
+          "each compile thread of the heaviest kernels needs about {gb} GB of memory; too many "
+          "at once and the build is killed for lack of memory.", gb=f"{HEAVY_GB_PER_THREAD:g}")
 
 
 def check_resources(facts: SystemFacts) -> CheckResult:
@@ -42,47 +39,57 @@ def check_resources(facts: SystemFacts) -> CheckResult:
                         "reason": plan.reason, "gb_per_thread": HEAVY_GB_PER_THREAD},
     }
     # (status, text, hint, only the big GPU kernels need it)
-    findings: list[tuple[CheckStatus, str, str, bool]] = []
+    findings: list[tuple[CheckStatus, Msg | str, Msg | str, bool]] = []
     disk = host.disk_free
+    elsewhere = N_("Free some space, or choose a build folder on another drive.")
     if disk is None:
-        findings.append((CheckStatus.WARNING, f"The free space at {facts.build_root} could not "
-                         "be read.", "Make sure the build drive has 25 GB free.", False))
+        findings.append((CheckStatus.WARNING, msg("The free space at {folder} could not be "
+                         "read.", folder=facts.build_root),
+                         N_("Make sure the build drive has 25 GB free."), False))
     elif disk < DISK_PROBE_GIB * GIB:
-        findings.append((CheckStatus.BLOCKED, f"Only {format_bytes(disk)} free on the build "
-                         "drive: not even the small probe kernel fits.",
-                         "Free some space, or choose a build folder on another drive.", False))
+        findings.append((CheckStatus.BLOCKED, msg("Only {free} free on the build drive: not "
+                         "even the small probe kernel fits.", free=format_bytes(disk)),
+                         elsewhere, False))
     elif disk < DISK_MIN_GIB * GIB:
-        findings.append((CheckStatus.BLOCKED, f"Only {format_bytes(disk)} free on the build "
-                         f"drive; the big kernels need at least {DISK_MIN_GIB} GB to build.",
-                         "Free some space, or choose a build folder on another drive.", True))
+        findings.append((CheckStatus.BLOCKED, msg("Only {free} free on the build drive; the big "
+                         "kernels need at least {least} GB to build.", free=format_bytes(disk),
+                         least=DISK_MIN_GIB), elsewhere, True))
     elif disk < DISK_WARN_GIB * GIB:
-        findings.append((CheckStatus.WARNING, f"{format_bytes(disk)} free on the build drive: "
-                         f"enough for small kernels, tight for FlashAttention (~{DISK_WARN_GIB} GB "
-                         "recommended).", "Free some space if a big build fails.", False))
+        findings.append((CheckStatus.WARNING, msg("{free} free on the build drive: enough for "
+                         "small kernels, tight for FlashAttention (~{recommended} GB "
+                         "recommended).", free=format_bytes(disk), recommended=DISK_WARN_GIB),
+                         N_("Free some space if a big build fails."), False))
     if host.ram_total < RAM_WARN_GIB * GIB:
-        findings.append((CheckStatus.WARNING, f"{format_bytes(host.ram_total)} of memory: big "
-                         "kernels build one file at a time and may still run out of memory.",
-                         "Close other programs while building.", False))
+        findings.append((CheckStatus.WARNING, msg("{ram} of memory: big kernels build one file "
+                         "at a time and may still run out of memory.",
+                         ram=format_bytes(host.ram_total)),
+                         N_("Close other programs while building."), False))
     ruled_out = any(f[0].blocks and f[3] for f in findings)
     findings = [(scoped(f[0], f[3]), f[1], f[2], f[3]) for f in findings]
-    jobs = "one file" if plan.jobs == 1 else f"{plan.jobs} files"
-    summary = SUMMARY.format(disk=format_bytes(disk), folder=existing_folder(facts.build_root),
-                             ram=format_bytes(host.ram_available), jobs=jobs)
-    lines = [
-        f"Build folder: {facts.build_root} ({format_bytes(disk)} free on its drive)",
-        f"Memory: {format_bytes(host.ram_available)} available of {format_bytes(host.ram_total)}"
-        f"; {host.cpu_logical} logical CPU cores",
-        f"Parallelism for FlashAttention-sized builds: {plan.reason}. Lighter kernels run more "
-        "jobs at once.",
+    values = dict(disk=format_bytes(disk), folder=existing_folder(facts.build_root),
+                  ram=format_bytes(host.ram_available))
+    summary = (msg("{disk} free for builds (in {folder}) and {ram} of memory: enough to compile "
+                   "one file at a time for the biggest kernels.", **values) if plan.jobs == 1
+               else msg("{disk} free for builds (in {folder}) and {ram} of memory: enough to "
+                        "compile {jobs} files at a time for the biggest kernels.", jobs=plan.jobs,
+                        **values))
+    lines: list[Msg | str] = [
+        msg("Build folder: {folder} ({free} free on its drive)", folder=facts.build_root,
+            free=format_bytes(disk)),
+        msg("Memory: {available} available of {total}; {cores} logical CPU cores",
+            available=format_bytes(host.ram_available), total=format_bytes(host.ram_total),
+            cores=host.cpu_logical),
+        msg("Parallelism for FlashAttention-sized builds: {reason}. Lighter kernels run more "
+            "jobs at once.", reason=plan.reason),
     ]
     status = worst(*(f[0] for f in findings))
     lead = next((f for f in findings if f[0] is status), None)
     if ruled_out and not status.blocks:  # lead with what rules the big kernels out
         lead = next(f for f in findings if f[3])
-    lines += [f"• {f[1]}" for f in findings if f is not lead]
+    lines += [msg("• {finding}", finding=f[1]) for f in findings if f is not lead]
     lines.append(WHY)
     return CheckResult(CheckId.RESOURCES, TITLE, status, lead[1] if lead else summary,
-                       "\n".join(lines), lead[2] if lead else "", None, payload,
+                       join(lines, "\n"), lead[2] if lead else "", None, payload,
                        facts.gpu_kernels if ruled_out else ())
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..advice import choose_python
 from ..environment import EnvStatus
+from ..words import N_, Msg, join, msg
 from .cuda import gpu_ccs
 from .facts import SystemFacts
 from .fixes import PipInstallFix, PipStep, PythonDevFilesFix
@@ -17,13 +18,13 @@ from .model import CheckId, CheckResult, CheckStatus, Fix, scoped, worst
 from .pipfix import EnsurePipFix
 from .versions import TORCH_INDEX_BASE, pick_torch_cuda, torch_index_url, vtext
 
-TITLE = "Python environment"
-WHY = ("Why it matters: kernels are built against the PyTorch in this environment, with its "
-       "pip; ninja compiles many files at once (without it a build can take hours).")
+TITLE = N_("Python environment")
+WHY = N_("Why it matters: kernels are built against the PyTorch in this environment, with its "
+         "pip; ninja compiles many files at once (without it a build can take hours).")
 
 
 CPU_TORCH_INDEX = TORCH_INDEX_BASE + "cpu"
-CPU_TORCH_SIZE = "about 200 MB"  # torch 2.x CPU wheels: ~180 MB (Linux), ~200 MB (Windows)
+CPU_TORCH_SIZE = N_("about 200 MB")  # torch 2.x CPU wheels: ~180 MB (Linux), ~200 MB (Windows)
 CUDA_TORCH_SIZE = "2–3 GB"  # a CUDA wheel with its NVIDIA libraries
 
 
@@ -32,7 +33,7 @@ CUDA_TORCH_SIZE = "2–3 GB"  # a CUDA wheel with its NVIDIA libraries
 TORCH_PACKAGES = ("torch", "numpy")
 
 
-def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, str]:
+def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, Msg]:
     """The pip step that installs the PyTorch that fits this computer, and a sentence saying
     which: a CUDA build fitting the driver and the GPUs; without a usable NVIDIA GPU, the CPU
     build (a CUDA build, 10× the download, would be of no use there)."""
@@ -40,45 +41,49 @@ def torch_step(facts: SystemFacts, *, replace: bool) -> tuple[PipStep, str]:
     options = ("--upgrade", "--force-reinstall") if replace else ()
     if not facts.hardware.usable_gpus:
         return (PipStep(TORCH_PACKAGES, CPU_TORCH_INDEX, options),
-                f"PyTorch's CPU build (from {CPU_TORCH_INDEX}): no NVIDIA GPU "
-                "answered here, so a CUDA build would be of no use. If this computer has an "
-                "NVIDIA GPU, install its driver first, then check again")
+                msg("PyTorch's CPU build (from {index}): no NVIDIA GPU answered here, so a CUDA "
+                    "build would be of no use. If this computer has an NVIDIA GPU, install its "
+                    "driver first, then check again", index=CPU_TORCH_INDEX))
     if cuda is None:
         return (PipStep(TORCH_PACKAGES, None, options),
-                "PyTorch from PyPI (the driver is too old for every CUDA build the wizard knows; "
-                "updating the NVIDIA driver is better)")
+                msg("PyTorch from PyPI (the driver is too old for every CUDA build the wizard "
+                    "knows; updating the NVIDIA driver is better)"))
     url = torch_index_url(cuda)
     return (PipStep(TORCH_PACKAGES, url, options),
-            f"PyTorch built for CUDA {vtext(cuda)} (from {url}, the newest CUDA your driver "
-            "supports)")
+            msg("PyTorch built for CUDA {cuda} (from {url}, the newest CUDA your driver "
+                "supports)", cuda=vtext(cuda), url=url))
 
 
 def ninja_step() -> PipStep:
     return PipStep(("ninja",))
 
 
-def packages_fix(python: Path, pip_version: str | None, steps: list[tuple[PipStep, str]],
-                 ) -> PipInstallFix:
+def packages_fix(python: Path, pip_version: str | None,
+                 steps: list[tuple[PipStep, Msg | str]]) -> PipInstallFix:
     names = [s.packages[0] for s, _ in steps]
     fix_id = "ninja" if names == ["ninja"] else "torch" if names == ["torch"] else \
         "python-packages"
     cpu = any(s.index_url == CPU_TORCH_INDEX for s, _ in steps)
-    torch_name = "PyTorch" + (" (CPU build)" if cpu else " with CUDA"
-                              if any(s.index_url for s, _ in steps) else "")
-    title = {"ninja": "Install ninja", "torch": f"Install {torch_name}"}.get(
-        fix_id, f"Install {torch_name} and ninja")
-    what = "; ".join(text for _, text in steps)
+    torch_name = (msg("PyTorch (CPU build)") if cpu else msg("PyTorch with CUDA")
+                  if any(s.index_url for s, _ in steps) else "PyTorch")
+    title = {"ninja": msg("Install ninja"),
+             "torch": msg("Install {torch}", torch=torch_name)}.get(
+        fix_id, msg("Install {torch} and ninja", torch=torch_name))
+    what = join([text for _, text in steps], "; ")
     replacing = any("--force-reinstall" in s.options for s, _ in steps)
-    description = (f"Runs pip in {python} to install {what}."
-                   + (" It replaces the PyTorch installed there now." if replacing else "")
-                   + ((f" PyTorch's CPU build is a download of {CPU_TORCH_SIZE}." if cpu else
-                       f" PyTorch is a download of {CUDA_TORCH_SIZE}.") if "torch" in names
-                      else ""))
+    parts: list[Msg | str] = [msg("Runs pip in {python} to install {what}.", python=python,
+                                  what=what)]
+    if replacing:
+        parts.append(N_("It replaces the PyTorch installed there now."))
+    if "torch" in names:
+        parts.append(msg("PyTorch's CPU build is a download of {size}.", size=CPU_TORCH_SIZE)
+                     if cpu else msg("PyTorch is a download of {size}.", size=CUDA_TORCH_SIZE))
+    description = join(parts)
     return PipInstallFix(id=fix_id, title=title, description=description, python=python,
                          steps=tuple(s for s, _ in steps), pip_version=pip_version)
 
 
-NINJA_TEXT = "ninja (the build tool PyTorch compiles with in parallel, from PyPI)"
+NINJA_TEXT = N_("ninja (the build tool PyTorch compiles with in parallel, from PyPI)")
 
 
 def _arch_supported(arch_list: tuple[str, ...], cc: tuple[int, int]) -> bool:
@@ -99,11 +104,15 @@ def _arch_supported(arch_list: tuple[str, ...], cc: tuple[int, int]) -> bool:
 def check_python_env(facts: SystemFacts) -> CheckResult:
     env = facts.env
     if env is None:
+        # choose_python() for a first choice: "choose one on the Hardware step" (the GUI's,
+        # marked here for translation) or "pass one with --python PATH"
+        N_("choose one on the Hardware step")
+        where = Msg(str(choose_python()).replace("another one", "one"))
         return CheckResult(CheckId.PYTHON_ENV, TITLE, CheckStatus.MISSING,
-                           "No Python environment is chosen for the kernel.",
-                           "The wizard found no Python interpreter to install into.",
-                           f"Choose the Python that should get the kernel: {choose_python()}."
-                           .replace("another one", "one"))
+                           N_("No Python environment is chosen for the kernel."),
+                           N_("The wizard found no Python interpreter to install into."),
+                           msg("Choose the Python that should get the kernel: {where}.",
+                               where=where))
     torch = env.torch
     payload: dict[str, Any] = {
         "python": str(env.executable),
@@ -116,21 +125,25 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         "torch_cuda": torch.cuda if torch else None,
         "torch_cuda_available": torch.cuda_available if torch else None,
     }
-    lines = [f"Python: {env.executable}"]
+    lines: list[Msg | str] = [msg("Python: {python}", python=env.executable)]
     if env.version:
-        lines.append(f"Python {env.version}, {env.bits}-bit; pip {env.pip_version or 'missing'}; "
-                     f"ninja {env.ninja or 'missing'}")
+        lines.append(msg("Python {version}, {bits}-bit; pip {pip}; ninja {ninja}",
+                         version=env.version, bits=env.bits,
+                         pip=env.pip_version or msg("missing"),
+                         ninja=env.ninja or msg("missing")))
     if torch is not None:
-        lines.append(f"PyTorch {torch.version}, CUDA {torch.cuda or 'none (CPU-only build)'}, "
-                     f"GPU usable from PyTorch: {'yes' if torch.cuda_available else 'no'}, "
-                     f"architectures: {' '.join(torch.arch_list) or 'none'}")
+        lines.append(msg("PyTorch {version}, CUDA {cuda}, GPU usable from PyTorch: {usable}, "
+                         "architectures: {archs}", version=torch.version,
+                         cuda=torch.cuda or msg("none (CPU-only build)"),
+                         usable=msg("yes") if torch.cuda_available else msg("no"),
+                         archs=" ".join(torch.arch_list) or msg("none")))
     if env.detail:
         lines.append(env.detail)
 
     def done(status: CheckStatus, summary: str, hint: str = "", fix: Fix | None = None,
              needed_for: tuple[str, ...] = ()) -> CheckResult:
         return CheckResult(CheckId.PYTHON_ENV, TITLE, status, summary,
-                           "\n".join([*lines, WHY]), hint, fix, payload, needed_for)
+                           join([*lines, WHY], "\n"), hint, fix, payload, needed_for)
 
     unusable = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.UNREADABLE,
                 EnvStatus.BITS32, EnvStatus.UNSUPPORTED_PYTHON}
@@ -140,15 +153,17 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         return done(CheckStatus.BLOCKED, env.summary, "", EnsurePipFix(env.executable))
 
     dev_fix: PythonDevFilesFix | None = None
-    dev_finding: tuple[CheckStatus, str, str] | None = None
+    dev_finding: tuple[CheckStatus, Msg | str, Msg | str] | None = None
     dev = env.dev_files
     if dev is not None and dev.missing:
         payload["missing_dev_files"] = list(dev.missing)
-        what = " and ".join(["C headers (Python.h)"] * (not dev.python_h)
-                            + [f"import library ({dev.import_lib})"]
-                            * (dev.import_lib_present is False))
-        lines.append("Missing: " + ", ".join(dev.missing) + ". Embedded Pythons (ComfyUI "
-                     "portable, python.org's embeddable zip) come without them.")
+        headers = msg("C headers (Python.h)") if not dev.python_h else None
+        library = (msg("import library ({name})", name=dev.import_lib)
+                   if dev.import_lib_present is False else None)
+        what: Msg | str = (msg("{first} and {second}", first=headers, second=library)
+                           if headers and library else headers or library or "")
+        lines.append(msg("Missing: {files}. Embedded Pythons (ComfyUI portable, python.org's "
+                         "embeddable zip) come without them.", files=", ".join(dev.missing)))
         fixable = (env.implementation in (None, "CPython") and dev.release_level == "final"
                    and env.version is not None and dev.include_dir is not None)
         if fixable:
@@ -156,63 +171,66 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
             dev_fix = PythonDevFilesFix(env.version, dev.include_dir, dev.libs_dir,
                                         dev.import_lib if dev.import_lib_present is False
                                         else None)
-        dev_finding = (CheckStatus.MISSING, f"This Python has no {what}, so no kernel can be "
-                       "built for it.", "" if fixable else "Install the full Python "
-                       f"{env.version} from python.org (it has them) and use that instead.")
+        dev_finding = (CheckStatus.MISSING, msg("This Python has no {what}, so no kernel can "
+                       "be built for it.", what=what), "" if fixable else
+                       msg("Install the full Python {version} from python.org (it has them) and "
+                           "use that instead.", version=env.version))
 
     driver = facts.hardware.cuda_driver_version
     has_gpu = bool(facts.hardware.usable_gpus)
     # (status, text, hint, only the kernels with GPU code need it): no PyTorch stops every
     # build; a CPU-only or mismatched PyTorch only rules out the GPU kernels (the probe builds
     # its CPU part), and so does a missing ninja (the probe's two files compile without it)
-    findings: list[tuple[CheckStatus, str, str, bool]] = []
-    steps: list[tuple[PipStep, str]] = []
+    findings: list[tuple[CheckStatus, Msg | str, Msg | str, bool]] = []
+    steps: list[tuple[PipStep, Msg | str]] = []
     if env.status is EnvStatus.NO_TORCH:
         step = torch_step(facts, replace=False)
-        findings.append((CheckStatus.MISSING, "PyTorch is not installed in this environment.",
-                         "", False))
+        findings.append((CheckStatus.MISSING, N_("PyTorch is not installed in this "
+                                                 "environment."), "", False))
         steps.append(step)
     elif env.status is EnvStatus.TORCH_BROKEN or torch is None:
         findings.append((CheckStatus.BLOCKED, env.summary, env.hint, False))
         steps.append(torch_step(facts, replace=True))
     elif torch.cuda is None:
         if has_gpu:  # (without one, the Fix could only reinstall the CPU build it has)
-            findings.append((CheckStatus.MISSING, f"PyTorch {torch.version} here is a CPU-only "
+            findings.append((CheckStatus.MISSING, msg("PyTorch {version} here is a CPU-only "
                              "build, so GPU kernels can't be built for it (the probe kernel's "
-                             "CPU part can).", "", True))
+                             "CPU part can).", version=torch.version), "", True))
             steps.append(torch_step(facts, replace=True))
         else:
-            findings.append((CheckStatus.WARNING, f"PyTorch {torch.version} is a CPU-only build "
+            findings.append((CheckStatus.WARNING, msg("PyTorch {version} is a CPU-only build "
                              "and there is no NVIDIA GPU: only the CPU probe kernel can be "
-                             "built.", "", False))
+                             "built.", version=torch.version), "", False))
     else:
         torch_cuda = torch.cuda_version
         if torch_cuda is not None and driver is not None and torch_cuda[0] > driver[0]:
-            findings.append((CheckStatus.BLOCKED, f"PyTorch is built for CUDA {torch.cuda}, but "
-                             f"the driver supports only CUDA {vtext(driver)}: PyTorch can't use "
-                             "the GPU.", "Install the PyTorch that fits the driver (Fix), or "
-                             "update the NVIDIA driver.", True))
+            findings.append((CheckStatus.BLOCKED, msg("PyTorch is built for CUDA {cuda}, but "
+                             "the driver supports only CUDA {driver}: PyTorch can't use the "
+                             "GPU.", cuda=torch.cuda, driver=vtext(driver)),
+                             N_("Install the PyTorch that fits the driver (Fix), or update the "
+                                "NVIDIA driver."), True))
             steps.append(torch_step(facts, replace=True))
         elif torch_cuda is not None and driver is not None and torch_cuda > driver:
-            findings.append((CheckStatus.WARNING, f"PyTorch is built for CUDA {torch.cuda}, newer "
-                             f"than the driver's CUDA {vtext(driver)}; it works through minor "
-                             "version compatibility.", "Updating the NVIDIA driver is safer.",
-                             False))
+            findings.append((CheckStatus.WARNING, msg("PyTorch is built for CUDA {cuda}, newer "
+                             "than the driver's CUDA {driver}; it works through minor version "
+                             "compatibility.", cuda=torch.cuda, driver=vtext(driver)),
+                             N_("Updating the NVIDIA driver is safer."), False))
         missing_arch = [g for g in facts.hardware.usable_gpus if g.compute_capability is not None
                         and torch.arch_list
                         and not _arch_supported(torch.arch_list, g.compute_capability)]
         if missing_arch:
             names = ", ".join(f"{g.label} (sm_{g.sm})" for g in missing_arch)
-            findings.append((CheckStatus.BLOCKED, f"This PyTorch has no code for {names}.",
-                             "Install a PyTorch built for a newer CUDA (Fix).", True))
+            findings.append((CheckStatus.BLOCKED, msg("This PyTorch has no code for {names}.",
+                                                      names=names),
+                             N_("Install a PyTorch built for a newer CUDA (Fix)."), True))
             if not steps:
                 steps.append(torch_step(facts, replace=True))
         if not torch.cuda_available and driver is not None and not findings:
-            findings.append((CheckStatus.WARNING, "PyTorch cannot use the GPU right now, so "
-                             "kernels can be built but not verified.", env.hint, False))
+            findings.append((CheckStatus.WARNING, N_("PyTorch cannot use the GPU right now, so "
+                             "kernels can be built but not verified."), env.hint, False))
     if env.ninja is None:
-        findings.append((CheckStatus.MISSING, "ninja is missing, so the big kernels would "
-                         "compile one file at a time (hours instead of minutes).", "", True))
+        findings.append((CheckStatus.MISSING, N_("ninja is missing, so the big kernels would "
+                         "compile one file at a time (hours instead of minutes)."), "", True))
         steps.append((ninja_step(), NINJA_TEXT))
     if dev_finding is not None:
         findings.insert(0, (*dev_finding, False))
@@ -224,13 +242,16 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
     status = worst(*(f[0] for f in findings))
     if not findings:
         assert torch is not None
-        gpu = ", GPU usable" if torch.cuda_available else ""
-        return done(CheckStatus.OK, f"Python {env.version} with PyTorch {torch.version} "
-                    f"(CUDA {torch.cuda}{gpu}), pip and ninja.")
+        return done(CheckStatus.OK, msg("Python {version} with PyTorch {torch} (CUDA {cuda}, "
+                                        "GPU usable), pip and ninja.", version=env.version,
+                                        torch=torch.version, cuda=torch.cuda)
+                    if torch.cuda_available else
+                    msg("Python {version} with PyTorch {torch} (CUDA {cuda}), pip and ninja.",
+                        version=env.version, torch=torch.version, cuda=torch.cuda))
     lead = next(f for f in findings if f[0] is status)
     if ruled_out and not status.blocks:  # lead with what rules the GPU kernels out
         lead = next(f for f in findings if f[3])
-    others = [f"• {f[1]}" for f in findings if f is not lead]
+    others = [msg("• {finding}", finding=f[1]) for f in findings if f is not lead]
     lines += others
     return done(status, lead[1], lead[2], fix, facts.gpu_kernels if ruled_out else ())
 

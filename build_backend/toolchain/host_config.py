@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..words import msg
 from .base import ToolchainParseError, Version, version_lt
 
 
@@ -65,18 +66,17 @@ class HostCompilerBounds:
 def describe_msvc_bound(bound: CompilerBound | None) -> str:
     """A person-readable form of an MSVC bound."""
     if bound is None:
-        return "any MSVC version (this CUDA does not check)"
+        return msg("any MSVC version (this CUDA does not check)")
     lo = bound.minimum[0] if bound.minimum else None
     hi = bound.maximum[0] - 1 if bound.maximum else None
     if lo is not None and hi is not None:
-        return (
-            f"_MSC_VER {lo}–{hi} (MSVC 14.{lo - 1900}–14.{hi - 1900}, "
-            f"Visual Studio {_vs_year_for_msc_ver(lo)}–{_vs_year_for_msc_ver(hi)})"
-        )
+        return msg("_MSC_VER {lo}–{hi} (MSVC 14.{lo_minor}–14.{hi_minor}, Visual Studio "
+                   "{lo_year}–{hi_year})", lo=lo, hi=hi, lo_minor=lo - 1900, hi_minor=hi - 1900,
+                   lo_year=_vs_year_for_msc_ver(lo), hi_year=_vs_year_for_msc_ver(hi))
     if hi is not None:
-        return f"_MSC_VER up to {hi} (MSVC up to 14.{hi - 1900})"
+        return msg("_MSC_VER up to {hi} (MSVC up to 14.{minor})", hi=hi, minor=hi - 1900)
     assert lo is not None
-    return f"_MSC_VER {lo} or newer (MSVC 14.{lo - 1900} or newer)"
+    return msg("_MSC_VER {lo} or newer (MSVC 14.{minor} or newer)", lo=lo, minor=lo - 1900)
 
 
 _COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
