@@ -10,6 +10,7 @@ build is :mod:`.prebuilt`'s.
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -33,13 +34,19 @@ from .catalog import Recipe, RecipeVersion, SourceKind
 from .environment import PythonEnv
 from .hardware import HardwareReport
 from .locks import LockBusy, hold
-from .paths import build_lock_path, storage_error
-from .plan import BuildRequest, PlanError, plan_build
+from .paths import BUILD_ROOT_ALTERNATIVE, build_lock_path, storage_error
+from .plan import BuildPlan, BuildRequest, PlanError, plan_build
 from .platforms import Platform
 from .platforms import current as current_platform
 from .prebuilt import fetch_prebuilt
+from .sources.model import SourceError
 from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
 from .wheels import WheelCandidate
+from .words import msg
+from .worktree import SourceChanged, StagedSource, source_change, stage_source
+
+# the plan's variables that change how fast a build runs, not what it compiles
+PARALLELISM_VARIABLES = frozenset({"MAX_JOBS", "NVCC_THREADS"})
 
 # -- the whole pipeline: source → patches → plan → build ------------------------------------
 
@@ -155,13 +162,26 @@ def run_pipeline(
         found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
         torch_cuda = env.torch.cuda_version if env.torch is not None else None
         toolkit = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
-        patches = recipe.patches_for(version, OsName.WINDOWS if plat.name == "windows"
-                                     else OsName.LINUX, toolkit.release if toolkit else None)
+        os_name = OsName.WINDOWS if plat.name == "windows" else OsName.LINUX
+        patches = recipe.patches_for(version, os_name, toolkit.release if toolkit else None)
+        bundled = _is_bundled(choice)
+        request = BuildRequest(recipe, version, env, hardware,
+                               source_dir=None if bundled else source,
+                               gpu_indices=choice.gpu_indices, build_slot=slot,
+                               variant=choice.variant)
+        plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
+        staged: StagedSource | None = None
+        if not bundled:  # the build's own copy: the user's folder and the cache stay as they are
+            root = build_root if build_root is not None else plat.default_build_root()
+            staged = _stage(source, root, plan, env, [p.id for p in patches], slot)
+            emit(LogLine(f"[source] {staged.describe()}", 0))
+            source = staged.path
+            plan = plan.moved_to(source)
         if patches and recipe.source.kind is not SourceKind.LOCAL:
             patch_started = time.monotonic()
             step(Step.PATCH, StepState.RUNNING)
-            context = PatchContext(OsName.WINDOWS if plat.name == "windows" else OsName.LINUX,
-                                   toolkit.release if toolkit else None, version, recipe.name)
+            context = PatchContext(os_name, toolkit.release if toolkit else None, version,
+                                   recipe.name)
             try:
                 results = apply_patches(source, patches, context)
             except Exception:
@@ -171,19 +191,64 @@ def run_pipeline(
                 emit(LogLine(f"[patch] {result.describe()}", 0))
             step(Step.PATCH, StepState.DONE, time.monotonic() - patch_started)
 
-        bundled = _is_bundled(choice)
-        request = BuildRequest(recipe, version, env, hardware,
-                               source_dir=None if bundled else source,
-                               gpu_indices=choice.gpu_indices, build_slot=slot,
-                               variant=choice.variant)
-        plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
         emit(PlanEvent(plan))
         try:
-            return run_build(plan, sink, stop, preamble=preamble)
+            outcome = run_build(plan, sink, stop, preamble=preamble)
         except OSError as exc:  # the log or the wheel's folder could not be written
             _discard_empty(plan.log_path, plan.output_dir)  # nothing half-made stays behind
             raise storage_error(exc, path=plan.log_path, action="write the build log" if
                                 exc.filename is None else "prepare the build") from exc
+        if staged is not None:
+            changed = source_change(staged)
+            if changed is not None:
+                sink(LogLine(f"[source] {changed}", 0))
+        return outcome
+
+
+def _stage(source: Path, root: Path, preview: BuildPlan, env: PythonEnv,
+           patch_ids: Sequence[str], slot: int) -> StagedSource:
+    """Copy ``source`` for the build (see :mod:`build_backend.worktree`), keyed by everything
+    that decides the compiled files: the plan's environment but its parallelism, the target
+    Python and torch, the CUDA toolkit, the architectures and the patches."""
+    compiler = shutil.which(os.environ.get("CXX") or "c++") or ""
+    try:
+        compiler_stamp = os.stat(compiler).st_mtime_ns if compiler else 0
+    except OSError:
+        compiler_stamp = 0
+    settings = {
+        "compiler": [compiler, compiler_stamp],  # Windows: the MSVC paths are in the env below
+        "python": str(env.executable),
+        "torch": env.torch.version if env.torch is not None else None,
+        "cuda": list(preview.cuda_version) if preview.cuda_version else None,
+        "archs": list(preview.archs),
+        "variant": preview.variant,
+        "env": [(c.name, c.value, c.mode.value) for c in preview.env_changes
+                if c.name not in PARALLELISM_VARIABLES],
+        "patches": list(patch_ids),
+    }
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        return stage_source(source, root, settings, slot)
+    except SourceChanged as exc:
+        raise SourceError(
+            msg("The source folder {folder} changed while the wizard copied it.",
+                folder=exc.folder),
+            why=msg("Files were written or removed in it at the same time (an editor, a git "
+                    "checkout or another build)."),
+            hint=msg("Wait until nothing writes into it, then build again."),
+        ) from None
+    except FileNotFoundError as exc:
+        if not source.is_dir():
+            raise SourceError(
+                msg("The source folder {folder} disappeared before the build started.",
+                    folder=source),
+                hint=msg("Choose the kernel's source again."),
+            ) from None
+        raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
+                            action="copy the kernel's source into the build folder") from exc
+    except OSError as exc:
+        raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
+                            action="copy the kernel's source into the build folder") from exc
 
 
 def _discard_empty(log: Path, folder: Path) -> None:

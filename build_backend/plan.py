@@ -127,6 +127,13 @@ class BuildPlan:
         notes = self.notes + ((note,) if note else ())
         return replace(self, env_changes=kept + tuple(changes), notes=notes)
 
+    def moved_to(self, source: Path) -> BuildPlan:
+        """The same plan run in a copy of its source (the build's own copy, see
+        :mod:`build_backend.worktree`): the working folder moves along."""
+        cwd = source / self.cwd.relative_to(self.source_dir) if self.cwd.is_relative_to(
+            self.source_dir) else self.cwd
+        return replace(self, source_dir=source, cwd=cwd)
+
     def describe(self) -> str:
         """'What will run', copyable into a terminal (POSIX shell syntax)."""
         lines = [f"# {self.kernel} {self.version}: build a wheel into {self.output_dir}"]

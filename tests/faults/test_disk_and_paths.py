@@ -87,7 +87,7 @@ def test_full_disk_while_staging_the_wheel(tmp_path: Path, scratch_torch_env: Pa
     with tmpfs(tmp_path / "disk", size="1m") as disk:
         data = disk / f"data-{marker}"
         result = cli("build", "--kernel", "probe", "--python", str(scratch_torch_env),
-                     "--source", str(source), data=data, build_root=tmp_path / "b")
+                     "--source", str(source), "--yes", data=data, build_root=tmp_path / "b")
         output = clean_failure(result, STORAGE, "Could not unpack the built wheel",
                                f"the disk holding {data / 'staging'}", "MB free)",
                                "Free space on that disk", "KSW_DATA_DIR")
@@ -114,20 +114,23 @@ def test_full_disk_for_the_build_log(tmp_path: Path, torch_venv: Path, marker: s
 
 
 def test_full_disk_during_the_build(tmp_path: Path, torch_venv: Path, marker: str) -> None:
-    """disk full during setup.py → exit 6, 'The build stopped: the disk holding <src> is full'"""
+    """disk of the build folder full during setup.py → exit 6, 'The build stopped: the disk
+    holding <the build's copy of the source> is full'; the user's own folder is untouched"""
     data = tmp_path / "data"
-    with tmpfs(tmp_path / "disk", size="1m") as disk:
-        source = quick_package(disk / f"src-{marker}", data_bytes=600_000)  # build/ won't fit
+    source = quick_package(tmp_path / f"src-{marker}", data_bytes=600_000)
+    before = sorted(p.relative_to(source) for p in source.rglob("*"))
+    with tmpfs(tmp_path / "disk", size="1m") as disk:  # the copy fits, build/ does not
         result = cli("build", "--kernel", "probe", "--python", str(torch_venv), "--source",
-                     str(source), "--no-install", "--json", data=data,
-                     build_root=tmp_path / "b")
+                     str(source), "--no-install", "--json", data=data, build_root=disk / "b")
         output = clean_failure(result, STORAGE,
-                               f"The build stopped: the disk holding {source} is full",
+                               f"The build stopped: the disk holding {disk / 'b'}",
                                "Free space on that disk")
         assert "build again" not in output.lower()
         document = json.loads(result.stdout)
-        assert document["status"] == "failed" and document["disk_full"] == str(source)
+        assert document["status"] == "failed"
+        assert document["disk_full"].startswith(str(disk / "b" / f"w-src-{marker}-"))
         assert leftovers(marker) == []
+    assert sorted(p.relative_to(source) for p in source.rglob("*")) == before
 
 
 # -- detect --record --------------------------------------------------------------------------
@@ -326,7 +329,7 @@ def test_rollback_that_cannot_take_its_lock_is_a_storage_error(
     monkeypatch.setenv("KSW_DATA_DIR", str(data))
     blocker = env_lock_path(env)
     blocker.mkdir(parents=True)  # where the lock file goes
-    result = cli("rollback", data=data, build_root=tmp_path / "b")
+    result = cli("rollback", "--yes", data=data, build_root=tmp_path / "b")
     output = clean_failure(result, STORAGE, str(blocker))
     assert "Could not take the lock that keeps two runs of the wizard apart" in output, output
     assert json.loads((data / "installs.json").read_text(encoding="utf-8")) == records
