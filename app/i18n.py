@@ -27,6 +27,7 @@ from build_backend import words
 from build_backend.resources import resources_root
 
 CONTEXT = "ksw"
+NAMES_CONTEXT = "KernelNames"
 LANGUAGES = ("zh_CN",)  # the shipped translations
 LANG_ENV = "KSW_LANG"
 
@@ -44,22 +45,32 @@ def tr(text: str) -> str:
 
 def tr_core(text: str) -> str:
     """A sentence the core made, in the user's language: a :class:`~build_backend.words.Msg`
-    by its template (its values filled in after, those that are sentences translated too), a
-    fixed sentence by itself. English where there is no translation, or where a translation's
-    template does not fit the values (a translator's slip never costs the user the message)."""
+    by its template (its values filled in after, those that are sentences translated too: a
+    :class:`Msg`, or a fixed sentence marked ``N_`` that the translation knows; a value it does
+    not know, such as a path or a version, is shown as it is), a fixed sentence by itself.
+    English where there is no translation, or where a translation's template does not fit the
+    values (a translator's slip never costs the user the message)."""
     if isinstance(text, words.Msg):
         if text.parts:
             return text.separator.join(tr_core(part) for part in text.parts)
         template = QCoreApplication.translate(words.CONTEXT, text.template)
         if not text.fields:
             return template
-        values = {key: tr_core(value) if isinstance(value, words.Msg) else value
-                  for key, value in text.fields.items()}
+        values = {key: _value(value) for key, value in text.fields.items()}
         try:
             return template.format(**values)
         except (KeyError, IndexError, ValueError, AttributeError):
             return str(text)
     return QCoreApplication.translate(words.CONTEXT, text) if text else text
+
+
+def _value(value: object) -> object:
+    """A value in a core sentence: a sentence or a kernel's name translated, others as they
+    are."""
+    if not isinstance(value, str):
+        return value
+    shown = tr_core(value)
+    return kernel_name(value) if shown == value and not isinstance(value, words.Msg) else shown
 
 
 class Texts(Mapping[str, str]):
@@ -72,11 +83,44 @@ class Texts(Mapping[str, str]):
     def __getitem__(self, key: str) -> str:
         return QCoreApplication.translate(self.context, self._texts[key])
 
+    def english(self, key: str) -> str:
+        """The text as it is written (untranslated)."""
+        return self._texts[key]
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._texts)
 
     def __len__(self) -> int:
         return len(self._texts)
+
+
+# The catalog's names that describe rather than name (resources/recipes: a recipe's ``name``,
+# a version's ``label``, a wheel source's ``name``); a name that is a name (FlashAttention 2,
+# 2.8.3) is not here. tests/gui/test_walkthrough_zh.py shows the real catalog in Chinese.
+KERNEL_NAMES = Texts("KernelNames", {
+    "probe": "Probe kernel",
+    "deepep_v1": "V1 (legacy Buffer API, 2026-02-03)",
+    "deepep_v2": "V2 (main, 2026-07-14)",
+    "flashmla": "1.0.0 (main, 2026-04-29)",
+    "fa2_releases": "Dao-AILab/flash-attention releases",
+})
+
+
+def kernel_name(name: str) -> str:
+    """A kernel's (or a version's, or a wheel source's) name from the catalog, in the user's
+    language where it is a description rather than a name ("Probe kernel"; FlashAttention
+    stays FlashAttention). The core also joins them ("DeepEP V2 (main, 2026-07-14)"): each
+    one inside is translated."""
+    if not name:
+        return name
+    whole = QCoreApplication.translate(NAMES_CONTEXT, name)
+    if whole != name:
+        return whole
+    for key in KERNEL_NAMES:
+        english = KERNEL_NAMES.english(key)
+        if english in name:
+            name = name.replace(english, KERNEL_NAMES[key])
+    return name
 
 
 def choose_language(environ: Mapping[str, str], system_locale: str) -> str | None:

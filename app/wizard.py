@@ -21,10 +21,10 @@ from build_backend.plan import BuildPlan, BuildRequest, plan_build
 from build_backend.platforms import current as current_platform
 from build_backend.resources import resource_path
 from build_backend.session import Session, SessionServices, Stage
-from build_backend.terminal import duration as format_duration
 
 from .i18n import N_, install_translator, tr
 from .pages.base import SessionPage
+from .time_words import duration_text as format_duration
 from .widgets.dialogs import ask
 from .widgets.steps import StepList
 

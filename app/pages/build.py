@@ -37,10 +37,10 @@ from build_backend.errors import ExitCode, WizardError
 from build_backend.eta import Phase, UnitTime
 from build_backend.paths import logs_dir
 from build_backend.plan import BuildPlan
-from build_backend.terminal import duration as format_duration
-from build_backend.terminal import time_left
 
-from ..i18n import N_, Texts, tr, tr_core
+from ..i18n import N_, Texts, kernel_name, tr, tr_core
+from ..time_words import duration_text as format_duration
+from ..time_words import time_left_text as time_left
 from ..widgets.banner import Banner, Tone
 from ..widgets.dialogs import ask
 from ..widgets.log_view import LogView
@@ -84,7 +84,9 @@ TEXT = Texts("Build", {
     "cancelled": "The build was cancelled; nothing was installed.",
     "cancelled_hint": "Click “Build again” to start it over, or Back to choose something else.",
     "building": "Building {name}…",
-    "probe": "the probe kernel",
+    "built": "{name} is built and ready to be verified.",
+    "downloaded": "{name}: the prebuilt wheel is downloaded and ready to be verified.",
+    "wheel_file": "Wheel: {file}",
     "plan_waiting": "The exact commands appear once the source is ready.",
     "preparing": "preparing",
     "packaging": "packaging",
@@ -258,9 +260,7 @@ class BuildPage(SessionPage):
         self.eta.setText("")
         self.bundle_button.setVisible(False)
         self.bundle_saved.setVisible(False)
-        choice = session.kernel_choice
-        name = f"{choice.recipe.name} {choice.version.label}" if choice else TEXT["probe"]
-        self.banner.show_message(Tone.INFO, TEXT["building"].format(name=name))
+        self.banner.show_message(Tone.INFO, TEXT["building"].format(name=self.kernel_text()))
 
         def run(sink: object, cancel: object) -> object:
             return session.build(sink, cancel)  # type: ignore[arg-type]
@@ -283,10 +283,18 @@ class BuildPage(SessionPage):
         self.log.source_file = plan.log_path
         jobs = plan.parallelism.jobs
         self.banner.show_message(Tone.INFO,
-                                 TEXT["building"].format(name=f"{plan.kernel} {plan.version}"),
+                                 TEXT["building"].format(name=self.kernel_text()),
                                  TEXT["jobs_one"] if jobs == 1
                                  else TEXT["jobs_many"].format(jobs=jobs))
         self.banner.setToolTip(tr_core(plan.parallelism.reason))
+
+    def kernel_text(self) -> str:
+        """'Probe kernel 0.1.0': the chosen kernel and version, in the user's language."""
+        try:
+            choice = self.session.effective_choice()
+        except Exception:  # noqa: BLE001 - no catalog: the words must not fail the page
+            return kernel_name("Probe kernel")
+        return f"{kernel_name(choice.recipe.name)} {kernel_name(choice.version.label)}"
 
     @Slot()
     def ask_cancel(self) -> bool:
@@ -330,6 +338,7 @@ class BuildPage(SessionPage):
         assert isinstance(event, ProgressEvent)
         if event.total:  # a determinate bar once the number of units is known
             self.progress.setFormat(tr("%v / %m units") if event.unit == "units"
+                                    else tr("%v / %m KiB") if event.unit == "KiB"
                                     else f"%v / %m {event.unit}")
             self.progress.setRange(0, event.total)
             self.progress.setValue(event.done)
@@ -428,9 +437,17 @@ class BuildPage(SessionPage):
                 self.progress.setFormat(TEXT["bar_done"])
             self.eta.setText(TEXT["took"].format(duration=format_duration(outcome.seconds)))
             slow = self.slowest_text(outcome.slowest_units)
-            self.banner.show_message(Tone.OK, tr_core(outcome.message),
-                                     (f"{slow}\n" if slow else "")
-                                     + TEXT["log"].format(path=outcome.log_path))
+            # a sentence leads; the wheel's file name (or the download's) comes under it
+            if outcome.download is not None:
+                headline = TEXT["downloaded"].format(name=self.kernel_text())
+                what = tr_core(outcome.message)
+            else:
+                headline = TEXT["built"].format(name=self.kernel_text())
+                what = (TEXT["wheel_file"].format(file=outcome.wheel.name)
+                        if outcome.wheel is not None else "")
+            self.banner.show_message(Tone.OK, headline, "\n".join(
+                line for line in (what, slow, TEXT["log"].format(path=outcome.log_path))
+                if line))
             self.rebuild_button.setVisible(False)
         elif outcome.status is BuildStatus.CANCELLED:
             self.eta.setText("")

@@ -61,6 +61,7 @@ TEXT = Texts("Hardware", {
     "ok": "OK",
     "cc": "{cc} (sm_{sm})",
     "driver": "NVIDIA driver {version} — supports CUDA up to {cuda}",
+    "driver_unknown": "NVIDIA driver {version} — it did not say which CUDA versions it supports",
     "links": "GPU links: {links}",
     "cpu": "CPU: {cores} cores",
     "cpu_physical": "CPU: {cores} cores ({physical} physical)",
@@ -71,16 +72,59 @@ TEXT = Texts("Hardware", {
     "inspecting": "Inspecting {path} …",
     "inspecting_busy": "Inspecting the Python environment…",
     "detecting_busy": "Detecting GPUs and Python environments…",
-    "python_line": "Python {version}, {bits}-bit ({interpreter}, {platform}) · pip {pip} · "
-                   "ninja {ninja}",
+    "python_line": "Python {version}, {bits}-bit, for {platform} · pip (the package "
+                   "installer) {pip} · ninja (compiles many files at once) {ninja}",
     "missing": "missing",
     "found": "found",
-    "torch_line": "PyTorch {version} · CUDA {cuda} · architectures: {archs} · C++11 ABI: {abi}",
-    "no_cuda": "none (CPU build)",
-    "none": "none",
-    "yes": "yes",
-    "no": "no",
+    "torch_line": "PyTorch {version} · {cuda} · {gpus}",
+    "torch_cuda": "built for CUDA {cuda}",
+    "torch_cpu": "a CPU-only build (no CUDA)",
+    "gpus": "has GPU code for compute capability {ccs}",
+    "gpus_ptx": "has GPU code for compute capability {ccs}, and code newer GPUs can compile "
+                "when first used",
+    "gpus_none": "no GPU code",
+    "tags_tip": "What a prebuilt wheel for this Python must be made for: Python tag "
+                "{interpreter}, platform {platform}{abi}.",
+    "abi_new": ", the C++ library's newer string layout (C++11 ABI)",
+    "abi_old": ", the C++ library's older string layout (pre-C++11 ABI)",
+    "platform_linux": "Linux",
+    "platform_windows": "Windows",
+    "platform_mac": "macOS",
+    "arch_x86": "x86-64 processors",
+    "arch_arm": "ARM processors",
+    "platform_other": "the platform {tag}",
+    "platform_on": "{system} on {arch}",
 })
+
+
+def platform_words(tag: str | None) -> str:
+    """'linux_x86_64' → 'Linux on x86-64 processors' (plain words for a wheel platform tag)."""
+    tag = tag or ""
+    system = ("platform_linux" if tag.startswith(("linux", "manylinux")) else
+              "platform_windows" if tag.startswith("win") else
+              "platform_mac" if tag.startswith("macosx") else "")
+    arch = ("arch_x86" if tag.endswith(("x86_64", "amd64")) else
+            "arch_arm" if tag.endswith(("aarch64", "arm64")) else "")
+    if not system:
+        return TEXT["platform_other"].format(tag=tag or "?")
+    return TEXT["platform_on"].format(system=TEXT[system], arch=TEXT[arch]) if arch \
+        else TEXT[system]
+
+
+def arch_words(arch_list: tuple[str, ...]) -> str:
+    """PyTorch's arch list ('sm_80', 'sm_90', 'compute_90') in words."""
+    ccs: list[str] = []
+    ptx = False
+    for entry in arch_list:
+        kind, _, number = entry.partition("_")
+        if not number.isdigit():
+            continue
+        ptx = ptx or kind == "compute"
+        if kind == "sm":
+            ccs.append(f"{number[:-1]}.{number[-1]}")
+    if not ccs:
+        return TEXT["gpus_none"]
+    return TEXT["gpus_ptx" if ptx else "gpus"].format(ccs=", ".join(dict.fromkeys(ccs)))
 
 
 def origin_text(origin: str) -> str:
@@ -277,9 +321,9 @@ class HardwarePage(SessionPage):
         self._fit_table_height()
         if report.driver_version:
             cuda = report.cuda_driver_version
-            cuda_text = f"{cuda[0]}.{cuda[1]}" if cuda else TEXT["unknown"]
             self.driver_label.setText(
-                TEXT["driver"].format(version=report.driver_version, cuda=cuda_text))
+                TEXT["driver"].format(version=report.driver_version, cuda=f"{cuda[0]}.{cuda[1]}")
+                if cuda else TEXT["driver_unknown"].format(version=report.driver_version))
         else:
             self.driver_label.setText("")
         self.driver_label.setVisible(bool(report.driver_version))
@@ -409,18 +453,25 @@ class HardwarePage(SessionPage):
         lines: list[str] = []
         if env.version:
             lines.append(TEXT["python_line"].format(
-                version=env.version, bits=env.bits, interpreter=env.interpreter_tag,
-                platform=env.platform_tag, pip=env.pip_version or TEXT["missing"],
+                version=env.version, bits=env.bits, platform=platform_words(env.platform_tag),
+                pip=env.pip_version or TEXT["missing"],
                 ninja=TEXT["found"] if env.ninja else TEXT["missing"]))
+        abi = ""
         if env.torch is not None:
             t = env.torch
             lines.append(TEXT["torch_line"].format(
-                version=t.version, cuda=t.cuda or TEXT["no_cuda"],
-                archs=" ".join(t.arch_list) or TEXT["none"],
-                abi=TEXT["yes"] if t.cxx11_abi else TEXT["no"]))
+                version=t.version,
+                cuda=TEXT["torch_cuda"].format(cuda=t.cuda) if t.cuda else TEXT["torch_cpu"],
+                gpus=arch_words(t.arch_list)))
+            if (env.platform_tag or "").startswith("linux"):
+                abi = TEXT["abi_new"] if t.cxx11_abi else TEXT["abi_old"]
         if env.detail:
             lines.append(tr_core(env.detail))
         self.env_details.setText("\n".join(lines))
+        # the wheel tags, for whoever compares a downloaded wheel's name (in words elsewhere)
+        self.env_details.setToolTip(TEXT["tags_tip"].format(
+            interpreter=env.interpreter_tag or "?", platform=env.platform_tag or "?", abi=abi)
+            if env.version else "")
 
     # -- busy state --------------------------------------------------------------------------
 

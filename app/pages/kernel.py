@@ -47,7 +47,7 @@ from build_backend.wheels import WheelCandidate
 from build_backend.worth import SdpaSpeed, SpeedUnavailable, worth_building
 from build_backend.worth import Verdict as SpeedVerdict
 
-from ..i18n import Texts, tr, tr_core
+from ..i18n import Texts, kernel_name, tr, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..workers import BackgroundTask
@@ -458,6 +458,9 @@ class KernelPage(SessionPage):
     def status_text(self, recipe_id: str) -> str:
         return self.tree.status_text(recipe_id)
 
+    def status_tip(self, recipe_id: str) -> str:
+        return self.tree.status_tip(recipe_id)
+
     @Slot(str)
     def _on_version_changed(self, recipe_id: str) -> None:
         if self.catalog is None:
@@ -498,7 +501,8 @@ class KernelPage(SessionPage):
             return
         tone = Tone.OK if pick.verdict.available else Tone.WARNING
         self.pick_banner.show_message(
-            tone, TEXT["recommended"].format(kernel=pick.recipe.name, version=pick.version.label),
+            tone, TEXT["recommended"].format(kernel=kernel_name(pick.recipe.name),
+                                             version=kernel_name(pick.version.label)),
             tr_core(pick.why))
 
     def _show_problems(self) -> None:

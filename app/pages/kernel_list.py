@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 
 from build_backend.catalog import Recipe, RecipeVersion, Verdict
 
-from ..i18n import N_, tr, tr_core
+from ..i18n import N_, kernel_name, tr, tr_core
 from .kernel_texts import reasons_tooltip, row_status, version_text
 
 COLUMNS = (N_("Kernel"), N_("Version"), N_("Fits this computer?"))
@@ -110,8 +110,7 @@ class KernelList(QTreeWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
-        header.resizeSection(1, 300)
-        header.resizeSection(2, 205)
+        self.fit_columns()
 
     # -- filling -------------------------------------------------------------------------------
 
@@ -126,11 +125,12 @@ class KernelList(QTreeWidget):
         self._combos.clear()
         for recipe in recipes:
             item = QTreeWidgetItem(self)
-            item.setText(0, recipe.name)
+            name = kernel_name(recipe.name)
+            item.setText(0, name)
             item.setData(0, ID_ROLE, recipe.id)
             description = tr_core(recipe.description)
             item.setData(0, DESCRIPTION_ROLE, description)
-            item.setToolTip(0, f"{recipe.name}: {description}")
+            item.setToolTip(0, f"{name}: {description}")
             combo = QComboBox()
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -157,6 +157,7 @@ class KernelList(QTreeWidget):
             self._combos[recipe.id] = combo
             self.show_row(recipe.id, judge(recipe, shown[recipe.id]))
         self.fit_height()
+        self.fit_columns()
         target = self._items.get(current_id or "") or (
             self.topLevelItem(0) if self.topLevelItemCount() else None)
         if target is not None:
@@ -175,6 +176,34 @@ class KernelList(QTreeWidget):
             height += rows * self.sizeHintForRow(0)
         self.setFixedHeight(height)
 
+    def fit_columns(self) -> None:
+        """The version pickers as wide as their longest entry; the "Fits this computer?"
+        column as wide as its longest verdict (and its header), so that none is cut off; the
+        kernels' names and descriptions take the rest (their descriptions may be elided: the
+        details below show them whole)."""
+        header = self.header()
+        metrics = QFontMetrics(self.font())
+        bold = QFont(self.font())
+        bold.setBold(True)
+        heading = QFontMetrics(header.font())
+        # a picker as wide as its longest entry, with room for its mark and its arrow
+        pickers = [max((c.fontMetrics().horizontalAdvance(c.itemText(i))
+                        for i in range(c.count())), default=0) + 48
+                   for c in self._combos.values()]
+        version = max([*pickers, heading.horizontalAdvance(tr(COLUMNS[1])) + 24, 120]) + 8
+        statuses = [metrics.horizontalAdvance(item.text(2)) for item in self._items.values()]
+        status = max([*statuses, heading.horizontalAdvance(tr(COLUMNS[2])) + 16]) + 24
+        room = max(self.viewport().width(), 600)
+        # the kernel column keeps at least a third of the list
+        status = min(status, max(room - version - room // 3, 160))
+        version = min(version, max(room - status - room // 3, 120))
+        header.resizeSection(1, version)
+        header.resizeSection(2, status)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self.fit_columns()
+
     def show_row(self, recipe_id: str, verdict: Verdict) -> None:
         item = self._items[recipe_id]
         status, tip = row_status(verdict)
@@ -186,6 +215,8 @@ class KernelList(QTreeWidget):
             item.setForeground(2, QBrush(RED))
         item.setToolTip(2, tip)
         item.setText(2, status)
+        if not self.populating:
+            self.fit_columns()
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -211,6 +242,10 @@ class KernelList(QTreeWidget):
 
     def status_text(self, recipe_id: str) -> str:
         return self._items[recipe_id].text(2)
+
+    def status_tip(self, recipe_id: str) -> str:
+        """Every reason in full (the cell says the first in a few words)."""
+        return self._items[recipe_id].toolTip(2)
 
 
 __all__ = ["COLUMNS", "GREEN", "GREY", "RED", "KernelDelegate", "KernelList"]

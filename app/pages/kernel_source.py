@@ -29,7 +29,7 @@ from build_backend.pipeline import SourceMode
 from build_backend.recommend import PREBUILT_SECONDS, HowToGet, how_to_get, minutes_text
 from build_backend.wheels import WheelCandidate
 
-from ..i18n import Texts, tr, tr_core
+from ..i18n import Texts, kernel_name, tr, tr_core
 
 INDENT = 22  # the sub-options under a radio button
 
@@ -182,8 +182,10 @@ class HowToGetBox(QGroupBox):
             self.prebuilt_choice.setText(
                 TEXT["prebuilt_sure" if sure else "prebuilt_maybe"].format(time=about))
             self.wheel_label.setText(
-                TEXT["wheel_from_note"].format(source=wheel.source_name, note=tr_core(wheel.note))
-                if wheel.note else TEXT["wheel_from"].format(source=wheel.source_name))
+                TEXT["wheel_from_note"].format(source=kernel_name(wheel.source_name),
+                                               note=tr_core(wheel.note))
+                if wheel.note else
+                TEXT["wheel_from"].format(source=kernel_name(wheel.source_name)))
             self.wheel_label.setToolTip(f"{wheel.filename}\n{wheel.url}")
             self.prebuilt_choice.setToolTip(f"{wheel.filename}\n{wheel.url}")
             same = previous is not None and previous.prebuilt == wheel

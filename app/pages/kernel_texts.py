@@ -11,10 +11,10 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from build_backend.catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict
+from build_backend.catalog import Catalog, Machine, Reason, Recipe, RecipeVersion, Verdict
 from build_backend.toolkits import CudaToolkit
 
-from ..i18n import Texts, tr_core
+from ..i18n import Texts, kernel_name, tr_core
 
 TEXT = Texts("KernelPage", {
     "wsl2_steps": (
@@ -60,6 +60,40 @@ TEXT = Texts("KernelPage", {
     "use_wsl2": "<b>Use WSL2:</b> this kernel builds in WSL2 on this PC (see “Use WSL2…”).",
     "variants": "Build variants (choose one under “How to get it”):",
 })
+
+
+# The "Fits this computer?" column: why not, in a few words (the details say it whole)
+SHORT = Texts("KernelStatus", {
+    "os": "Not for this operating system",
+    "no_gpu": "Needs an NVIDIA GPU",
+    "gpu_unsupported": "Not for this GPU",
+    "version_lacks_arch": "This version lacks code for your GPU",
+    "native_build_blocked": "Not built natively here",
+    "gpu_count": "Needs more GPUs",
+    "nvlink": "Needs GPUs linked by NVLink",
+    "no_torch": "Needs PyTorch",
+    "torch_cpu_only": "Needs a CUDA build of PyTorch",
+    "torch_too_old": "PyTorch is too old",
+    "cuda_too_old": "CUDA is too old",
+    "toolkit_mismatch": "CUDA toolkit does not fit PyTorch",
+    "python": "Needs another Python version",
+    "library": "A library is missing or too old",
+    "prerequisite": "Missing: {check}",
+    "other": "Does not fit",
+})
+# the prerequisite checks' titles (the core's words, CheckId values)
+CHECK_TITLES = {"compiler": "C++ compiler", "cuda-toolkit": "CUDA toolkit",
+                "compiler-cuda": "Compiler and CUDA fit together", "long-paths": "Long paths",
+                "python-env": "Python environment", "resources": "Disk space and memory"}
+
+
+def short_reason(reason: Reason) -> str:
+    """'Needs a CUDA build of PyTorch': a reason in a few words."""
+    kind = reason.kind.value
+    if kind == "prerequisite":
+        title = CHECK_TITLES.get(reason.fix_check)
+        return SHORT["prerequisite"].format(check=tr_core(title)) if title else SHORT["other"]
+    return SHORT[kind] if kind in SHORT else SHORT["other"]
 
 
 def wsl2_steps() -> str:
@@ -113,7 +147,7 @@ def row_status(verdict: Verdict) -> tuple[str, str]:
         return status, "\n".join(tr_core(w) for w in verdict.warnings) or tr_core(
             verdict.summary)
     more = len(verdict.reasons) - 1
-    first = tr_core(verdict.reasons[0].text)
+    first = short_reason(verdict.reasons[0])
     status = (TEXT["not_fit_more"].format(reason=first, more=more) if more
               else TEXT["not_fit"].format(reason=first))
     return status, "\n".join(f"• {tr_core(r.text)}" for r in verdict.reasons)
@@ -123,8 +157,8 @@ def version_text(version: RecipeVersion, verdict: Verdict, recommended: bool) ->
     """A version in the picker: '✖ v2.8.3', 'v2.8.3 (recommended)'. Only a version that fits
     is ever called recommended."""
     mark = "" if verdict.available else "✖ "
-    label = (TEXT["recommended"].format(version=version.label)
-             if recommended and verdict.available else version.label)
+    label = (TEXT["recommended"].format(version=kernel_name(version.label))
+             if recommended and verdict.available else kernel_name(version.label))
     return mark + label
 
 
@@ -149,7 +183,7 @@ def details_html(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
     its warnings. ``build_names``: what it will be built for ('sm_90', ...); ``way_back``:
     the button to the Prerequisites page is there."""
     e = html.escape
-    out = [f"<b>{e(recipe.name)} {e(version.label)}</b> — "
+    out = [f"<b>{e(kernel_name(recipe.name))} {e(kernel_name(version.label))}</b> — "
            f"{e(tr_core(recipe.description))}"]
     facts = [e(TEXT["license"].format(license=recipe.license))]
     if recipe.homepage:

@@ -35,7 +35,7 @@ from build_backend.prereqs import (
     load_resume_state,
 )
 
-from ..i18n import tr
+from ..i18n import Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
@@ -43,9 +43,41 @@ from ..widgets.dialogs import ask
 from ..workers import BackgroundTask, BuildSession
 from .base import SessionPage
 
+TEXT = Texts("PrereqsPage", {
+    "must_fix_one": "1 thing must be fixed before building",
+    "must_fix_many": "{count} things must be fixed before building",
+    "use_fix": "Use the Fix buttons below, then Re-check. Next is enabled once nothing blocks.",
+    "follow_advice": "Follow the advice in each row, then Re-check. Next is enabled once "
+                     "nothing blocks.",
+    "nothing_blocks": "Nothing blocks the build",
+    "nothing_blocks_one": "Nothing blocks the build (1 warning)",
+    "nothing_blocks_many": "Nothing blocks the build ({count} warnings)",
+    "ruled_out_one": "The probe kernel can be built now; {kernels} needs what the {rows} row "
+                     "found missing: use the Fix button first, or come back later.",
+    "ruled_out_many": "The probe kernel can be built now; {kernels} need what the {rows} row "
+                      "found missing: use the Fix button first, or come back later.",
+    "ruled_out_rows": "The probe kernel can be built now; {kernels} need what the {rows} rows "
+                      "found missing: use the Fix button first, or come back later.",
+    "rows_and": "{first} and {second}",
+    "warnings": "The warnings don't stop the build; read them before you go on.",
+    "in_place": "Everything a build needs is in place.",
+    "confirm": "{description}\n\nThis will run:\n{commands}",
+    "confirm_admin": "{text}\n\nWindows will ask for administrator rights for this step.",
+    "not_now": "Not now",
+    "checking_all": "Checking the compiler, CUDA toolkit, long paths and the Python "
+                    "environment…",
+    "checking_again": "Checking again: {title}…",
+    "check_failed_hint": "{error}\nClick “Check all again” to try once more.",
+    "running": "Running: {title}…",
+})
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+
+def _rows(titles: list[str]) -> str:
+    """'CUDA toolkit', 'CUDA toolkit and Python environment', 'A, B and C' (translated)."""
+    names = [tr_core(t) for t in titles]
+    if len(names) == 1:
+        return names[0]
+    return TEXT["rows_and"].format(first=", ".join(names[:-1]), second=names[-1])
 
 
 def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
@@ -54,22 +86,21 @@ def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
     warnings = [r for r in results if r.status is CheckStatus.WARNING]
     if blocking:
         fixable = sum(1 for r in blocking if r.fix is not None)
-        what = "thing must" if len(blocking) == 1 else "things must"
-        hint = ("Use the Fix buttons below" if fixable else "Follow the advice in each row")
-        hint += ", then Re-check. Next is enabled once nothing blocks."
-        return Tone.ERROR, f"{len(blocking)} {what} be fixed before building", hint
+        title = (TEXT["must_fix_one"] if len(blocking) == 1
+                 else TEXT["must_fix_many"].format(count=len(blocking)))
+        return Tone.ERROR, title, TEXT["use_fix"] if fixable else TEXT["follow_advice"]
+    counted = (TEXT["nothing_blocks_one"] if len(warnings) == 1
+               else TEXT["nothing_blocks_many"].format(count=len(warnings)))
     ruling = [r for r in results if r.rules_out]
     if ruling:
         kernels = list(dict.fromkeys(k for r in ruling for k in r.needed_for))
-        return (Tone.WARNING, f"Nothing blocks the build ({plural(len(warnings), 'warning')})",
-                f"The probe kernel can be built now; {' / '.join(kernels)} need"
-                f"{'s' if len(kernels) == 1 else ''} what the "
-                f"{' and '.join(r.title for r in ruling)} row{'s' if len(ruling) > 1 else ''} "
-                "found missing: use the Fix button first, or come back later.")
+        key = ("ruled_out_rows" if len(ruling) > 1 else
+               "ruled_out_one" if len(kernels) == 1 else "ruled_out_many")
+        return (Tone.WARNING, counted, TEXT[key].format(
+            kernels=" / ".join(kernels), rows=_rows([r.title for r in ruling])))
     if warnings:
-        return (Tone.WARNING, f"Nothing blocks the build ({plural(len(warnings), 'warning')})",
-                "The warnings don't stop the build; read them before you go on.")
-    return Tone.OK, "Nothing blocks the build", "Everything a build needs is in place."
+        return Tone.WARNING, counted, TEXT["warnings"]
+    return Tone.OK, TEXT["nothing_blocks"], TEXT["in_place"]
 
 
 def shown_order(results: list[CheckResult]) -> list[CheckResult]:
@@ -79,9 +110,6 @@ def shown_order(results: list[CheckResult]) -> list[CheckResult]:
     return sorted(results, key=lambda r: rank.get(r.status, 1))
 
 
-CONFIRM_TEXT = "{description}\n\nThis will run:\n{commands}"
-CONFIRM_ADMIN = "{text}\n\nWindows will ask for administrator rights for this step."
-CONFIRM_DONT = "Not now"
 
 
 class PrereqsPage(SessionPage):
@@ -172,8 +200,7 @@ class PrereqsPage(SessionPage):
             assert session.facts is not None
             return session.facts, results
 
-        self._run_task(work, "Checking the compiler, CUDA toolkit, long paths and the Python "
-                       "environment…")
+        self._run_task(work, TEXT["checking_all"])
         if self.results is None:
             self.banner.show_message(Tone.INFO, tr("Checking what a build needs…"),
                                      tr("This takes a few seconds."))
@@ -195,8 +222,8 @@ class PrereqsPage(SessionPage):
             return session.facts, results
 
         row = self.rows.get(check)
-        title = row.result.title if row is not None else check.value
-        self._run_task(work, f"Checking again: {title}…")
+        title = tr_core(row.result.title) if row is not None else check.value
+        self._run_task(work, TEXT["checking_again"].format(title=title))
 
     def _run_task(self, work: Callable[[], object], text: str) -> None:
         task = BackgroundTask(work, self)
@@ -221,7 +248,7 @@ class PrereqsPage(SessionPage):
     def _on_check_failed(self, exc: object) -> None:
         self.task = None
         self.banner.show_message(Tone.ERROR, tr("The prerequisites could not be checked."),
-                                 f"{exc}\nClick 'Check all again' to try once more.")
+                                 TEXT["check_failed_hint"].format(error=exc))
         self._update_busy()
 
     def show_results(self, results: list[CheckResult]) -> None:
@@ -264,10 +291,11 @@ class PrereqsPage(SessionPage):
         fix = row.result.fix
         assert fix is not None
         commands = "\n".join(f"    {line}" for line in fix.command_preview)
-        text = CONFIRM_TEXT.format(description=fix.description, commands=commands)
+        text = TEXT["confirm"].format(description=tr_core(fix.description), commands=commands)
         if fix.needs_admin:
-            text = CONFIRM_ADMIN.format(text=text)
-        return ask(self, fix.title, text, fix.title, CONFIRM_DONT)
+            text = TEXT["confirm_admin"].format(text=text)
+        title = tr_core(fix.title)
+        return ask(self, title, text, title, TEXT["not_now"])
 
     def start_fix(self, row: CheckRow) -> bool:
         """Ask, then run the row's fix on a worker thread. False when it did not start."""
@@ -288,7 +316,7 @@ class PrereqsPage(SessionPage):
         self.fix_job = session
         self.fix_row = row
         row.fix_started()
-        self.busy_label.setText(f"Running: {fix.title}…")
+        self.busy_label.setText(TEXT["running"].format(title=tr_core(fix.title)))
         self._update_busy()
         session.start()
         return True

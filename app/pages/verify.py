@@ -34,7 +34,7 @@ from build_backend.install import InstallResult, RollbackResult
 from build_backend.paths import data_dir
 from build_backend.reverify import ReverifyResult
 from build_backend.stage import FlowOutcome
-from build_backend.verify import CaseStatus, VerifyReport
+from build_backend.verify import CaseStatus, ErrorMeasure, VerifyReport
 from build_backend.verify.words import (
     NOTHING_INSTALLED,
     case_reason,
@@ -45,7 +45,7 @@ from build_backend.verify.words import (
     verdict_sentence,
 )
 
-from ..i18n import N_, Texts, tr, tr_core
+from ..i18n import N_, Texts, kernel_name, tr, tr_core
 from ..widgets.error_chart import ErrorChart
 from ..widgets.report_bundle import ReportBundleButton
 from ..workers import BackgroundTask
@@ -73,7 +73,7 @@ TEXT = Texts("Verify", {
     "title_reverify": "Check the installed kernels again",
     "subtitle_reverify": "The kernels this wizard installed are tested against PyTorch again, "
                          "and compared with their last passing check.",
-    "verifying": "Testing {wheel}…",
+    "verifying": "Testing {name}…",
     "verifying_text": "Its results are compared with PyTorch's, forward and backward. Nothing "
                       "is installed unless every check passes.",
     "pass": "✔ PASS — the kernel works, and it is installed.",
@@ -109,7 +109,39 @@ TEXT = Texts("Verify", {
     "replaced_kept": "It replaced {name} {version}, which is kept: Roll back puts it back.",
     "nothing_before": "Nothing was installed there before: Roll back removes it again.",
     "bundle_saved": "Report bundle saved: {bundle}",
+    "check_id": "Check {id}",
+    "measure": "{label}: largest error {error}, allowed {limit}",
+    "measure_over": "{label}: largest error {error}, more than the {limit} allowed",
+    "measure_other": "{label}: {value}",
+    "measure_missing": "{label}: the kernel returned nothing",
+    "measure_shape": "{label}: wrong shape",
+    "measure_invalid": "{label}: {nan} NaN and {inf} infinite values",
+    "measure_none": "{label}: not measured",
+    "output": "the output",
+    "gradient": "{name}, the gradient of {of}",
 })
+
+
+def measure_text(m: ErrorMeasure) -> str:
+    """One measure of a check in words: 'the output: largest error 1.8e-15, allowed 1e-08'."""
+    if m.name == "out":
+        label = TEXT["output"]
+    elif len(m.name) == 2 and m.name.startswith("d"):
+        label = TEXT["gradient"].format(name=m.name, of=m.name[1:])
+    else:
+        label = m.name
+    if m.problem == "missing":
+        return TEXT["measure_missing"].format(label=label)
+    if m.problem == "shape":
+        return TEXT["measure_shape"].format(label=label)
+    if m.nan_count or m.inf_count:
+        return TEXT["measure_invalid"].format(label=label, nan=m.nan_count, inf=m.inf_count)
+    if m.kernel_err is None:
+        return TEXT["measure_none"].format(label=label)
+    if m.problem is None and m.rule != "upstream_allclose":
+        return TEXT["measure" if m.passed else "measure_over"].format(
+            label=label, error=f"{m.kernel_err:.2g}", limit=f"{m.tolerance:.2g}")
+    return TEXT["measure_other"].format(label=label, value=m.cell())
 
 
 class VerifyPage(SessionPage):
@@ -256,7 +288,10 @@ class VerifyPage(SessionPage):
             self._show_error(TEXT["nothing_to_verify"])
             return
         self._reset_view()
-        self.verdict.setText(TEXT["verifying"].format(wheel=outcome.wheel.name))
+        choice = session.effective_choice()
+        self.verdict.setText(TEXT["verifying"].format(
+            name=f"{kernel_name(choice.recipe.name)} {kernel_name(choice.version.label)}"))
+        self.verdict.setToolTip(str(outcome.wheel.name))  # the file, for who wants it
         self.explanation.setText(TEXT["verifying_text"])
         cancel = self._verify_cancel = threading.Event()
         self._run(lambda: session.verify_and_install(cancel=cancel), self._on_verified)
@@ -372,7 +407,7 @@ class VerifyPage(SessionPage):
         """The checks in words with their results, the chart, the speed and the snippet."""
         self.table.setRowCount(len(report.cases))
         for row, case in enumerate(report.cases):
-            numbers = "; ".join(f"{m.name} {m.cell()}" for m in case.measures)
+            numbers = "\n".join(measure_text(m) for m in case.measures)
             # a check that did not run is "NOT RUN" in grey, never a red failure
             cells = (case_words(case), case.status.label, error_share(case))
             for column, text in enumerate(cells):
@@ -381,7 +416,7 @@ class VerifyPage(SessionPage):
                     item.setForeground(
                         Qt.GlobalColor.darkGreen if case.passed else Qt.GlobalColor.gray
                         if case.status is CaseStatus.SKIPPED else Qt.GlobalColor.red)
-                tip = "\n".join([case.name, numbers,
+                tip = "\n".join([TEXT["check_id"].format(id=case.name), numbers,
                                  *(tr_core(case_reason(case, r)) for r in case.reasons)])
                 item.setToolTip(tip)
                 self.table.setItem(row, column, item)

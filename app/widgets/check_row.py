@@ -35,20 +35,43 @@ from build_backend.prereqs import (
     CheckStatus,
     FixOutcome,
     FixProgress,
-    needed_for_text,
 )
 from build_backend.prereqs import FixStatus as FixStatusEnum
 
-from ..i18n import tr
+from ..i18n import N_, Texts, tr, tr_core
 from .banner import Tone
 
-# status → (symbol, word, foreground, background)
+# status → (symbol, word, foreground, background); the word is shown translated
 STATUS_STYLE: dict[CheckStatus, tuple[str, str, str, str]] = {
-    CheckStatus.OK: ("✔", "OK", "#1d6b32", "#ecf7ee"),
-    CheckStatus.WARNING: ("⚠", "Warning", "#8a5a00", "#fff6e0"),
-    CheckStatus.MISSING: ("✖", "Missing", "#a11d1d", "#fdecec"),
-    CheckStatus.BLOCKED: ("⊘", "Blocked", "#6e1313", "#f3dede"),
+    CheckStatus.OK: ("✔", N_("OK"), "#1d6b32", "#ecf7ee"),
+    CheckStatus.WARNING: ("⚠", N_("Warning"), "#8a5a00", "#fff6e0"),
+    CheckStatus.MISSING: ("✖", N_("Missing"), "#a11d1d", "#fdecec"),
+    CheckStatus.BLOCKED: ("⊘", N_("Blocked"), "#6e1313", "#f3dede"),
 }
+
+TEXT = Texts("CheckRow", {
+    "blocks": "Blocks the build",
+    "does_not_block": "Does not block the build",
+    "does_not_block_for": "Does not block the build; needed for {kernels}",
+    "needed_for": "<b>Needed for {kernels}</b> — the probe kernel can be built without it.",
+    "fix_tip_admin": "{title}. Windows will ask for administrator rights for this step only.",
+    "fix_action": "<b>Fix:</b> {title}",
+    "fix_action_admin": "<b>Fix:</b> {title} (asks for administrator rights)",
+    "what_to_do_html": "<b>What to do:</b> {hint}",
+    "manual": "<b>{title}:</b> run this in a terminal, then click Re-check. The wizard does "
+              "not run it for you.",
+    "manual_admin": "<b>{title}:</b> run this in a terminal (they need administrator rights), "
+                    "then click Re-check. The wizard does not run it for you.",
+    "what_to_do": "What to do: {hint}",
+    "the_fix": "The fix: {description}",
+    "the_commands": "The commands: {description}",
+    "running": "Running: {title}…",
+    "running_fix": "Running the fix…",
+    "stopping": "Stopping the fix…",
+    "restart_needed": "Restart needed: {message}",
+    "full_log": "Full log: {path}",
+    "crashed": "The fix stopped unexpectedly: {error}",
+})
 
 # how a fix ended → the tone of the row's status line
 OUTCOME_TONE: dict[FixStatusEnum, Tone] = {
@@ -60,9 +83,14 @@ OUTCOME_TONE: dict[FixStatusEnum, Tone] = {
     FixStatusEnum.MANUAL: Tone.INFO,
 }
 
-RESTART_NOTE = ("Restart Windows to finish. The wizard opens again by itself after the restart "
-                "and continues here, where you left off.")
-ADMIN_TIP = "Windows will ask for administrator rights for this step only."
+RESTART_NOTE = N_("Restart Windows to finish. The wizard opens again by itself after the "
+                  "restart and continues here, where you left off.")
+ADMIN_TIP = N_("Windows will ask for administrator rights for this step only.")
+
+
+def kernels_text(kernels: Sequence[str]) -> str:
+    """'FlashAttention 2 / FlashMLA' (names, not sentences)."""
+    return " / ".join(kernels)
 
 
 class CheckRow(QFrame):
@@ -219,40 +247,41 @@ class CheckRow(QFrame):
             f"CheckRow {{ background: palette(base); border: 1px solid #d0d0d0; "
             f"border-left: 5px solid {foreground}; border-radius: 3px; }}"
         )
-        self.badge.setText(f"{symbol} {word}")
+        self.badge.setText(f"{symbol} {tr(word)}")
         self.badge.setStyleSheet(
             f"QLabel {{ color: {foreground}; background: {background}; font-weight: bold; "
             f"border: 1px solid {foreground}; border-radius: 9px; padding: 2px 6px; }}"
         )
-        self.badge.setToolTip("Blocks the build" if result.blocks else
-                              "Does not block the build" + (
-                                  f"; {needed_for_text(result.needed_for)}"
-                                  if result.needed_for else ""))
-        self.title_label.setText(f"<b>{result.title}</b>")
-        self.summary_label.setText(result.summary)
+        kernels = kernels_text(result.needed_for)
+        self.badge.setToolTip(TEXT["blocks"] if result.blocks else
+                              TEXT["does_not_block_for"].format(kernels=kernels)
+                              if result.needed_for else TEXT["does_not_block"])
+        self.title_label.setText(f"<b>{_html(tr_core(result.title))}</b>")
+        self.summary_label.setText(tr_core(result.summary))
         self.needed_label.setVisible(result.rules_out)
-        self.needed_label.setText(
-            f"<b>{_html(needed_for_text(result.needed_for, first=True))}</b> — the probe "
-            "kernel can be built without it." if result.rules_out else "")
+        self.needed_label.setText(TEXT["needed_for"].format(kernels=_html(kernels))
+                                  if result.rules_out else "")
 
         fix = result.fix
         automatic = fix is not None and fix.automatic
         manual = fix is not None and not fix.automatic
         self.fix_button.setVisible(automatic)
+        title = tr_core(fix.title) if fix is not None else ""
+        hint = tr_core(result.hint)
         if automatic and fix is not None and fix.needs_admin:
             # the UAC shield (drawn by the Windows style; other styles have none)
             self.fix_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_VistaShield))
-            self.fix_button.setToolTip(f"{fix.title}. {ADMIN_TIP}")
+            self.fix_button.setToolTip(TEXT["fix_tip_admin"].format(title=title))
         else:
             self.fix_button.setIcon(QIcon())
-            self.fix_button.setToolTip(fix.title if fix is not None else "")
+            self.fix_button.setToolTip(title)
         if automatic and fix is not None:
-            admin = " (asks for administrator rights)" if fix.needs_admin else ""
-            action = f"<b>Fix:</b> {_html(fix.title)}{admin}"
-            if result.hint:
-                action += f"<br><span style='color:#555'>{_html(result.hint)}</span>"
-        elif result.hint and result.status is not CheckStatus.OK:
-            action = f"<b>What to do:</b> {_html(result.hint)}"
+            action = TEXT["fix_action_admin" if fix.needs_admin else "fix_action"].format(
+                title=_html(title))
+            if hint:
+                action += f"<br><span style='color:#555'>{_html(hint)}</span>"
+        elif hint and result.status is not CheckStatus.OK:
+            action = TEXT["what_to_do_html"].format(hint=_html(hint))
         else:
             action = ""
         self.action_label.setText(action)
@@ -260,11 +289,8 @@ class CheckRow(QFrame):
 
         self.manual.setVisible(manual)
         if manual and fix is not None:
-            admin = " (they need administrator rights)" if fix.needs_admin else ""
-            self.manual_label.setText(
-                f"<b>{_html(fix.title)}:</b> run this in a terminal{admin}, then click "
-                "Re-check. The wizard does not run it for you."
-            )
+            self.manual_label.setText(TEXT["manual_admin" if fix.needs_admin else "manual"]
+                                      .format(title=_html(title)))
             commands = "\n".join(fix.command_preview)
             self.command_text.setPlainText(commands)
             lines = max(1, len(fix.command_preview))
@@ -273,11 +299,12 @@ class CheckRow(QFrame):
         else:
             self.command_text.setPlainText("")
 
-        parts = [result.detail] if result.detail else []
-        if result.hint and automatic:
-            parts.append(f"What to do: {result.hint}")
+        parts = [tr_core(result.detail)] if result.detail else []
+        if hint and automatic:
+            parts.append(TEXT["what_to_do"].format(hint=hint))
         if fix is not None:
-            parts.append(f"{'The fix' if automatic else 'The commands'}: {fix.description}")
+            parts.append(TEXT["the_fix" if automatic else "the_commands"].format(
+                description=tr_core(fix.description)))
         self.detail_label.setText("\n\n".join(parts))
         self.details_toggle.setVisible(bool(parts))
 
@@ -304,7 +331,8 @@ class CheckRow(QFrame):
         self.log.clear()
         self._fit_log(1)
         self.log.setVisible(True)
-        self._status(Tone.INFO, f"Running: {fix.title if fix else 'the fix'}…")
+        self._status(Tone.INFO, TEXT["running"].format(title=tr_core(fix.title)) if fix
+                     else TEXT["running_fix"])
 
     def append_lines(self, lines: Sequence[str]) -> None:
         if lines:
@@ -320,7 +348,7 @@ class CheckRow(QFrame):
         self.log.setFixedHeight(spacing * max(least, min(lines + 1, most)) + 10)
 
     def show_progress(self, progress: FixProgress) -> None:
-        self.progress_text.setText(progress.text)
+        self.progress_text.setText(tr_core(progress.text))
         if progress.fraction is None:
             self.progress.setRange(0, 0)
         else:
@@ -329,29 +357,29 @@ class CheckRow(QFrame):
 
     def cancelling(self) -> None:
         self.cancel_button.setEnabled(False)
-        self._status(Tone.INFO, "Stopping the fix…")
+        self._status(Tone.INFO, TEXT["stopping"])
 
     def fix_finished(self, outcome: FixOutcome, resumes: bool = False) -> None:
         """One status line says how the fix went. ``resumes``: the wizard has arranged to open
         again after a restart (a restart-needing fix saved where the user is)."""
         self.progress_box.setVisible(False)
-        hint = outcome.hint
-        text = outcome.message
+        hint = tr_core(outcome.hint)
+        text = tr_core(outcome.message)
         if outcome.status is FixStatusEnum.DONE_RESTART_NEEDED:
-            text = f"Restart needed: {text}"
+            text = TEXT["restart_needed"].format(message=text)
             if resumes:
-                hint = RESTART_NOTE
+                hint = tr(RESTART_NOTE)
         if hint:
             text += f" {hint}"
         if outcome.log_path is not None and outcome.status is FixStatusEnum.FAILED:
-            text += f" Full log: {outcome.log_path}"
+            text += " " + TEXT["full_log"].format(path=outcome.log_path)
         self._status(OUTCOME_TONE[outcome.status], text)
         self.log.setVisible(bool(self.log.toPlainText()))
         self._update_actions()
 
     def fix_crashed(self, error: str) -> None:
         self.progress_box.setVisible(False)
-        self._status(Tone.ERROR, f"The fix stopped unexpectedly: {error}")
+        self._status(Tone.ERROR, TEXT["crashed"].format(error=error))
         self._update_actions()
 
     def _status(self, tone: Tone, text: str) -> None:

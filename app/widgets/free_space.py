@@ -14,10 +14,28 @@ from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
 from build_backend.housekeeping import CleanPlan, CleanResult, clean, format_size, plan_clean
 
-from ..i18n import tr
+from ..i18n import Texts, tr_core
 from ..workers import BackgroundTask
 
 MAX_LISTED = 8
+
+TEXT = Texts("FreeSpace", {
+    "button": "Free space…",
+    "tip": "Remove old builds and downloaded sources that nothing uses any more (installed "
+           "kernels, their backups and reports are kept).",
+    "measuring": "Measuring…",
+    "removing": "Removing…",
+    "title": "Free space",
+    "nothing": "Nothing to remove: there are no old builds or downloaded sources.",
+    "item": "• {size} — {kind}: {name}",
+    "more": "• and {count} more",
+    "question": "Old builds and downloaded sources take {size}. Remove them?",
+    "kept": "Installed kernels, their backups and the verification reports are kept. A later "
+            "build downloads and compiles again.",
+    "freed_failed": "Freed {size}; {count} item(s) could not be removed.",
+    "freed": "Freed {size}.",
+    "failed": "The old builds could not be measured or removed.",
+})
 
 
 class FreeSpaceButton(QPushButton):
@@ -26,9 +44,8 @@ class FreeSpaceButton(QPushButton):
     finished = Signal(object)  # the CleanResult, or None when nothing was removed
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Free space…", parent)
-        self.setToolTip(tr("Remove old builds and downloaded sources that nothing uses any more "
-                        "(installed kernels, their backups and reports are kept)."))
+        super().__init__(TEXT["button"], parent)
+        self.setToolTip(TEXT["tip"])
         self.dialog: QMessageBox | None = None
         self.plan: CleanPlan | None = None
         self.result: CleanResult | None = None
@@ -37,7 +54,7 @@ class FreeSpaceButton(QPushButton):
     @Slot()
     def measure(self) -> None:
         self.setEnabled(False)
-        self.setText(tr("Measuring…"))
+        self.setText(TEXT["measuring"])
         task = BackgroundTask(lambda: plan_clean(keep=0), self)
         task.finished.connect(self._ask)
         task.failed.connect(self._failed)
@@ -45,7 +62,7 @@ class FreeSpaceButton(QPushButton):
 
     def _show(self, icon: QMessageBox.Icon, text: str, detail: str = "",
               question: bool = False) -> QMessageBox:
-        box = QMessageBox(icon, "Free space", text, parent=self)
+        box = QMessageBox(icon, TEXT["title"], text, parent=self)
         if detail:
             box.setInformativeText(detail)
         if question:
@@ -62,19 +79,18 @@ class FreeSpaceButton(QPushButton):
         self.plan = plan
         self._reset()
         if not plan.remove:
-            self._show(QMessageBox.Icon.Information,
-                       "Nothing to remove: there are no old builds or downloaded sources.")
+            self._show(QMessageBox.Icon.Information, TEXT["nothing"])
             self.finished.emit(None)
             return
-        listed = [f"• {format_size(i.size)} — {i.kind.value}: {i.path.name}"
+        listed = [TEXT["item"].format(size=format_size(i.size), kind=tr_core(i.kind.value),
+                                      name=i.path.name)
                   for i in sorted(plan.remove, key=lambda i: -i.size)[:MAX_LISTED]]
         if len(plan.remove) > MAX_LISTED:
-            listed.append(f"• and {len(plan.remove) - MAX_LISTED} more")
+            listed.append(TEXT["more"].format(count=len(plan.remove) - MAX_LISTED))
         box = self._show(
             QMessageBox.Icon.Question,
-            f"Old builds and downloaded sources take {format_size(plan.size)}. Remove them?",
-            "\n".join(listed) + "\n\nInstalled kernels, their backups and the verification "
-            "reports are kept. A later build downloads and compiles again.",
+            TEXT["question"].format(size=format_size(plan.size)),
+            "\n".join(listed) + "\n\n" + TEXT["kept"],
             question=True)
         box.finished.connect(self._answered)
 
@@ -85,7 +101,7 @@ class FreeSpaceButton(QPushButton):
             return
         plan = self.plan
         self.setEnabled(False)
-        self.setText(tr("Removing…"))
+        self.setText(TEXT["removing"])
         task = BackgroundTask(lambda: clean(plan), self)
         task.finished.connect(self._removed)
         task.failed.connect(self._failed)
@@ -98,10 +114,12 @@ class FreeSpaceButton(QPushButton):
         self._reset()
         if result.failed:
             self._show(QMessageBox.Icon.Warning,
-                       f"Freed {format_size(result.freed)}; {len(result.failed)} item(s) could "
-                       "not be removed.", result.failed[0][1])
+                       TEXT["freed_failed"].format(size=format_size(result.freed),
+                                                   count=len(result.failed)),
+                       tr_core(result.failed[0][1]))
         else:
-            self._show(QMessageBox.Icon.Information, f"Freed {format_size(result.freed)}.")
+            self._show(QMessageBox.Icon.Information,
+                       TEXT["freed"].format(size=format_size(result.freed)))
         self.finished.emit(result)
 
     @Slot(object)
@@ -110,12 +128,11 @@ class FreeSpaceButton(QPushButton):
         from build_backend.errors import WizardError
 
         if isinstance(exc, WizardError):
-            self._show(QMessageBox.Icon.Warning, exc.what, exc.hint)
+            self._show(QMessageBox.Icon.Warning, tr_core(exc.what), tr_core(exc.hint))
         else:
-            self._show(QMessageBox.Icon.Warning, "The old builds could not be measured or "
-                       "removed.", str(exc))
+            self._show(QMessageBox.Icon.Warning, TEXT["failed"], str(exc))
         self.finished.emit(None)
 
     def _reset(self) -> None:
         self.setEnabled(True)
-        self.setText(tr("Free space…"))
+        self.setText(TEXT["button"])

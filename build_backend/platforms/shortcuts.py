@@ -28,6 +28,7 @@ from pathlib import Path
 from ..errors import ProcessError
 from ..oserrors import write_text_atomic
 from ..processes import QuoteStyle, quote_arg
+from ..words import N_, Msg
 from . import ProgramOutput, current, run_program
 
 REVERIFY_FLAG = "--reverify"
@@ -39,17 +40,23 @@ FILE_STEM = "kernel-setup-wizard-reverify"
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
 TEXT = {
-    "saved_menu": "Added “{name}” to the applications menu ({path}).",
-    "saved_desktop": "Put “{name}” on the desktop ({path}).",
-    "no_desktop": "There is no desktop folder here, so the shortcut is only in the menu.",
-    "write_failed": "The shortcut could not be saved in {folder}: {why}.",
-    "place_failed": "Windows could not save the shortcut to {place}: {why}.",
-    "no_powershell": "Windows PowerShell could not be started, so no shortcut was made ({why}).",
-    "script_failed": "Windows could not make the shortcut (PowerShell exit code {code}): {why}",
-    "no_folder": "Windows did not name the folder of {place}, so no shortcut was put there.",
-    "nothing": "No shortcut was made.",
+    "saved_menu": N_("Added “{name}” to the applications menu ({path})."),
+    "saved_desktop": N_("Put “{name}” on the desktop ({path})."),
+    "no_desktop": N_("There is no desktop folder here, so the shortcut is only in the menu."),
+    "write_failed": N_("The shortcut could not be saved in {folder}: {why}."),
+    "place_failed": N_("Windows could not save the shortcut to {place}: {why}."),
+    "no_powershell": N_("Windows PowerShell could not be started, so no shortcut was made "
+                        "({why})."),
+    "script_failed": N_("Windows could not make the shortcut (PowerShell exit code {code}): {why}"),
+    "no_folder": N_("Windows did not name the folder of {place}, so no shortcut was put there."),
+    "nothing": N_("No shortcut was made."),
 }
-PLACE_WORDS = {"Programs": "the Start menu", "Desktop": "the desktop"}
+PLACE_WORDS = {"Programs": N_("the Start menu"), "Desktop": N_("the desktop")}
+
+
+def _say(key: str, **fields: object) -> Msg:
+    """TEXT[key] filled in, a sentence the GUI translates (build_backend.words)."""
+    return Msg(TEXT[key], fields)
 
 
 @dataclass(frozen=True)
@@ -202,14 +209,14 @@ def create_linux(shortcut: Shortcut, applications: Path, desktop: Path | None,
             folder.mkdir(parents=True, exist_ok=True)
             _write(path, text, mode)
         except OSError as exc:
-            problem = TEXT["write_failed"].format(folder=folder, why=exc.strerror or exc)
+            problem = _say("write_failed", folder=folder, why=exc.strerror or exc)
             problems.append(problem)
             messages.append(problem)
             continue
         created.append(path)
-        messages.append(TEXT[saved].format(name=shortcut.name, path=path))
+        messages.append(_say(saved, name=shortcut.name, path=path))
     if on_desktop and desktop is None:
-        messages.append(TEXT["no_desktop"])
+        messages.append(_say("no_desktop"))
     return ShortcutResult(tuple(created), tuple(messages), tuple(problems))
 
 
@@ -274,25 +281,25 @@ def parse_windows_output(output: ProgramOutput, name: str = REVERIFY_NAME) -> Sh
             path = Path(parts[2])
             created.append(path)
             key = "saved_desktop" if place == "Desktop" else "saved_menu"
-            messages.append(TEXT[key].format(name=name, path=path))
+            messages.append(_say(key, name=name, path=path))
         elif kind == "KSW-FAILED":
             why = parts[2].strip() if len(parts) > 2 else "no message"
-            problem = TEXT["place_failed"].format(place=where, why=why)
+            problem = _say("place_failed", place=where, why=why)
             problems.append(problem)
             messages.append(problem)
         elif kind == "KSW-NOFOLDER":
-            problem = TEXT["no_folder"].format(place=where)
+            problem = _say("no_folder", place=where)
             problems.append(problem)
             messages.append(problem)
     if output.returncode != 0 and not created:
         said = output.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        problem = TEXT["script_failed"].format(code=output.returncode,
+        problem = _say("script_failed", code=output.returncode,
                                                why=said[0] if said else "no message")
         problems.append(problem)
         messages.append(problem)
     if not created and not problems:
-        problems.append(TEXT["nothing"])
-        messages.append(TEXT["nothing"])
+        problems.append(_say("nothing"))
+        messages.append(_say("nothing"))
     return ShortcutResult(tuple(created), tuple(messages), tuple(problems))
 
 
@@ -307,7 +314,7 @@ def create_windows(shortcut: Shortcut, places: Sequence[str] = ("Programs", "Des
     try:
         output = run(argv, env=env, timeout=60.0)
     except ProcessError as exc:
-        problem = TEXT["no_powershell"].format(why=exc.what)
+        problem = _say("no_powershell", why=exc.what)
         return ShortcutResult((), (problem,), (problem,))
     return parse_windows_output(output, shortcut.name)
 

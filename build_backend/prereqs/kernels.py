@@ -14,7 +14,11 @@ from dataclasses import replace
 
 from ..advice import prerequisite_check, prerequisite_commands, prerequisite_fix
 from ..catalog import Reason, ReasonKind, Recipe, Verdict
+from ..words import N_, Msg, msg
 from .model import CheckResult
+
+# prerequisite_check() at the start of a sentence, as the wizard says it (marked for translation)
+N_("The Prerequisites step says what to do")
 
 
 def missing_for(recipe: Recipe, checks: Sequence[CheckResult]) -> list[CheckResult]:
@@ -25,16 +29,19 @@ def missing_for(recipe: Recipe, checks: Sequence[CheckResult]) -> list[CheckResu
 def prerequisite_reason(check: CheckResult) -> Reason:
     """One reason a kernel cannot be built yet, pointing to the check's Fix."""
     fix = check.fix
+    hint: Msg | str
     if fix is not None and fix.automatic:
-        hint = f"{fix.title}: {prerequisite_fix(check.id.value)}."
+        hint = msg("{fix}: {where}.", fix=fix.title, where=prerequisite_fix(check.id.value))
     elif fix is not None:  # commands to run yourself (sudo)
-        hint = f"{fix.title}: {prerequisite_commands(check.id.value)}."
+        hint = msg("{fix}: {where}.", fix=fix.title,
+                   where=prerequisite_commands(check.id.value))
     elif check.hint:
         hint = check.hint
     else:
-        hint = f"{prerequisite_check(check.id.value)[:1].upper()}" \
-            f"{prerequisite_check(check.id.value)[1:]}."
-    return Reason(ReasonKind.PREREQUISITE, f"{check.title}: {check.summary}", hint,
+        where = prerequisite_check(check.id.value)
+        hint = msg("{where}.", where=Msg(where[:1].upper() + where[1:]))
+    return Reason(ReasonKind.PREREQUISITE, msg("{check}: {summary}", check=check.title,
+                                               summary=check.summary), hint,
                   fix_check=check.id.value)
 
 

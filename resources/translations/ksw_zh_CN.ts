@@ -4,17 +4,17 @@
   <context>
     <name>Build</name>
     <message>
-      <location filename="../../app/pages/build.py" line="97" />
+      <location filename="../../app/pages/build.py" line="99" />
       <source>  What to do: {fix}</source>
       <translation>  怎么办：{fix}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="96" />
+      <location filename="../../app/pages/build.py" line="98" />
       <source>  Why: {cause}</source>
       <translation>  原因：{cause}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="110" />
+      <location filename="../../app/pages/build.py" line="112" />
       <source>Attempt {attempt}</source>
       <translation>第 {attempt} 次尝试</translation>
     </message>
@@ -24,12 +24,12 @@
       <translation>正在编译 {name}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="113" />
+      <location filename="../../app/pages/build.py" line="115" />
       <source>Cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="115" />
+      <location filename="../../app/pages/build.py" line="117" />
       <source>Cancelled after %v / %m steps</source>
       <translation>已取消（%v / %m 步）</translation>
     </message>
@@ -49,27 +49,27 @@
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="112" />
+      <location filename="../../app/pages/build.py" line="114" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="111" />
+      <location filename="../../app/pages/build.py" line="113" />
       <source>Failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="114" />
+      <location filename="../../app/pages/build.py" line="116" />
       <source>Failed after %v / %m steps</source>
       <translation>失败（%v / %m 步）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="99" />
+      <location filename="../../app/pages/build.py" line="101" />
       <source>First error (line {line}):</source>
       <translation>第一个错误（第 {line} 行）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="103" />
+      <location filename="../../app/pages/build.py" line="105" />
       <source>Full log: {path}</source>
       <translation>完整日志：{path}</translation>
     </message>
@@ -79,37 +79,37 @@
       <translation>继续编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="94" />
+      <location filename="../../app/pages/build.py" line="96" />
       <source>Log: {path}</source>
       <translation>日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="107" />
+      <location filename="../../app/pages/build.py" line="109" />
       <source>No output for {quiet}. Still running: {running}. Large kernels can compile for many minutes without printing.</source>
       <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="116" />
+      <location filename="../../app/pages/build.py" line="118" />
       <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
       <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="104" />
+      <location filename="../../app/pages/build.py" line="106" />
       <source>See the log: {path}</source>
       <translation>请查看日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="93" />
+      <location filename="../../app/pages/build.py" line="95" />
       <source>Slowest to compile: {units}</source>
       <translation>编译最慢的：{units}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="118" />
+      <location filename="../../app/pages/build.py" line="120" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="117" />
+      <location filename="../../app/pages/build.py" line="119" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
@@ -149,182 +149,383 @@
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="88" />
+      <location filename="../../app/pages/build.py" line="90" />
       <source>The exact commands appear once the source is ready.</source>
       <translation>源码准备好后，这里会显示确切的命令。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="100" />
+      <location filename="../../app/pages/build.py" line="102" />
       <source>The wizard does not know this cause. The lines above are where the build failed; save the report bundle (the button above) and attach it when you ask for help.</source>
       <translation>向导不认识这个原因。上面几行是构建失败的位置；请保存报告包（上方的按钮），求助时附上它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="119" />
+      <location filename="../../app/pages/build.py" line="121" />
       <source>Time</source>
       <translation>用时</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="106" />
+      <location filename="../../app/pages/build.py" line="108" />
       <source>What to do: {hint}</source>
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="105" />
+      <location filename="../../app/pages/build.py" line="89" />
+      <source>Wheel: {file}</source>
+      <translation>wheel 文件：{file}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="107" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="109" />
+      <location filename="../../app/pages/build.py" line="111" />
       <source>no compiler process found</source>
       <translation>没有找到编译器进程</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="90" />
+      <location filename="../../app/pages/build.py" line="92" />
       <source>packaging</source>
       <translation>打包中</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="89" />
+      <location filename="../../app/pages/build.py" line="91" />
       <source>preparing</source>
       <translation>准备中</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="87" />
       <source>the probe kernel</source>
-      <translation>探测内核</translation>
+      <translation type="obsolete">探测内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="92" />
+      <location filename="../../app/pages/build.py" line="94" />
       <source>took {duration}</source>
       <translation>用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="91" />
+      <location filename="../../app/pages/build.py" line="93" />
       <source>{duration} elapsed</source>
       <translation>已用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="98" />
+      <location filename="../../app/pages/build.py" line="87" />
+      <source>{name} is built and ready to be verified.</source>
+      <translation>{name} 已编译完成，可以进行验证。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="88" />
+      <source>{name}: the prebuilt wheel is downloaded and ready to be verified.</source>
+      <translation>{name}：预编译的 wheel 已下载，可以进行验证。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="100" />
       <source>○ {title} (line {line})</source>
       <translation>○ {title}（第 {line} 行）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="95" />
+      <location filename="../../app/pages/build.py" line="97" />
       <source>● {title} (line {line})</source>
       <translation>● {title}（第 {line} 行）</translation>
     </message>
   </context>
   <context>
-    <name>Done</name>
+    <name>CheckRow</name>
     <message>
-      <location filename="../../app/pages/done.py" line="41" />
-      <source>&lt;p&gt;&lt;b&gt;Installed {name} {version}&lt;/b&gt; into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
-      <translation>&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
+      <location filename="../../app/widgets/check_row.py" line="58" />
+      <source>&lt;b&gt;Fix:&lt;/b&gt; {title}</source>
+      <translation>&lt;b&gt;修复：&lt;/b&gt;{title}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="52" />
+      <location filename="../../app/widgets/check_row.py" line="59" />
+      <source>&lt;b&gt;Fix:&lt;/b&gt; {title} (asks for administrator rights)</source>
+      <translation>&lt;b&gt;修复：&lt;/b&gt;{title}（需要管理员权限）</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="56" />
+      <source>&lt;b&gt;Needed for {kernels}&lt;/b&gt; — the probe kernel can be built without it.</source>
+      <translation>&lt;b&gt;{kernels} 需要它&lt;/b&gt; — 没有它也能编译探测内核。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="60" />
+      <source>&lt;b&gt;What to do:&lt;/b&gt; {hint}</source>
+      <translation>&lt;b&gt;怎么做：&lt;/b&gt;{hint}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="63" />
+      <source>&lt;b&gt;{title}:&lt;/b&gt; run this in a terminal (they need administrator rights), then click Re-check. The wizard does not run it for you.</source>
+      <translation>&lt;b&gt;{title}：&lt;/b&gt;请在终端中运行下面的命令（需要管理员权限），然后点击“重新检查”。向导不会替你运行它。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="61" />
+      <source>&lt;b&gt;{title}:&lt;/b&gt; run this in a terminal, then click Re-check. The wizard does not run it for you.</source>
+      <translation>&lt;b&gt;{title}：&lt;/b&gt;请在终端中运行下面的命令，然后点击“重新检查”。向导不会替你运行它。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="53" />
+      <source>Blocks the build</source>
+      <translation>会阻止编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="54" />
+      <source>Does not block the build</source>
+      <translation>不会阻止编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="55" />
+      <source>Does not block the build; needed for {kernels}</source>
+      <translation>不会阻止编译；{kernels} 需要它</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="72" />
+      <source>Full log: {path}</source>
+      <translation>完整日志：{path}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="71" />
+      <source>Restart needed: {message}</source>
+      <translation>需要重启：{message}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="69" />
+      <source>Running the fix…</source>
+      <translation>正在运行修复…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="68" />
+      <source>Running: {title}…</source>
+      <translation>正在运行：{title}…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="70" />
+      <source>Stopping the fix…</source>
+      <translation>正在停止修复…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="67" />
+      <source>The commands: {description}</source>
+      <translation>这些命令：{description}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="73" />
+      <source>The fix stopped unexpectedly: {error}</source>
+      <translation>修复意外停止：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="66" />
+      <source>The fix: {description}</source>
+      <translation>修复内容：{description}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="65" />
+      <source>What to do: {hint}</source>
+      <translation>怎么做：{hint}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="57" />
+      <source>{title}. Windows will ask for administrator rights for this step only.</source>
+      <translation>{title}。只有这一步 Windows 会请求管理员权限。</translation>
+    </message>
+  </context>
+  <context>
+    <name>Done</name>
+    <message>
+      <location filename="../../app/pages/done.py" line="55" />
+      <source>&lt;p&gt;&lt;b&gt;Installed {kernel}&lt;/b&gt; (the Python package {package} {version}) into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;b&gt;已安装 {kernel}&lt;/b&gt;（Python 包 {package} {version}），安装到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <source>&lt;p&gt;&lt;b&gt;Installed {name} {version}&lt;/b&gt; into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
+      <translation type="obsolete">&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="73" />
       <source>&lt;p&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="50" />
+      <location filename="../../app/pages/done.py" line="71" />
       <source>&lt;p&gt;Build log: &lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;编译日志：&lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="42" />
+      <location filename="../../app/pages/done.py" line="57" />
       <source>&lt;p&gt;It replaced {name} {version}, kept in &lt;code&gt;{folder}&lt;/code&gt; so that it can be restored.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它替换了 {name} {version}，旧版本保存在 &lt;code&gt;{folder}&lt;/code&gt;，可以恢复。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="45" />
+      <location filename="../../app/pages/done.py" line="60" />
       <source>&lt;p&gt;Its verification did &lt;b&gt;not&lt;/b&gt; pass: it was installed because you chose to.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它&lt;b&gt;没有&lt;/b&gt;通过验证：是按你的选择安装的。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="44" />
+      <location filename="../../app/pages/done.py" line="59" />
       <source>&lt;p&gt;Its verification passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它通过了验证。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="49" />
+      <location filename="../../app/pages/done.py" line="64" />
       <source>&lt;p&gt;Nothing was installed. Your Python environment is as it was.&lt;/p&gt;</source>
       <translation>&lt;p&gt;没有安装任何东西。你的 Python 环境保持原样。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="47" />
+      <location filename="../../app/pages/done.py" line="62" />
       <source>&lt;p&gt;The installed kernels were checked again; the Verify step showed the results.&lt;/p&gt;</source>
       <translation>&lt;p&gt;已重新检查已安装的内核；结果显示在“验证”步骤中。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="59" />
+      <location filename="../../app/pages/done.py" line="85" />
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: python -m app --verify)</source>
       <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="58" />
+      <location filename="../../app/pages/done.py" line="98" />
+      <source>Builds leave their folders and downloaded sources behind, so that a second build is quicker. They can take several GB; the kernel you installed does not need them.</source>
+      <translation>编译会留下它们的文件夹和下载的源码，以便下次编译更快。它们可能占用几 GB；已安装的内核不需要它们。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="90" />
+      <source>Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a driver or PyTorch update</source>
+      <translation>检查内核安装向导安装的 GPU 内核，例如在更新驱动或 PyTorch 之后</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="84" />
       <source>Checking again later</source>
       <translation>以后再次检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="63" />
+      <location filename="../../app/pages/done.py" line="83" />
+      <source>Copied</source>
+      <translation>已复制</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="82" />
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="92" />
       <source>Create a “{name}” shortcut</source>
       <translation>创建“{name}”快捷方式</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="37" />
+      <location filename="../../app/pages/done.py" line="97" />
+      <source>Disk space</source>
+      <translation>磁盘空间</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="47" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="40" />
+      <location filename="../../app/pages/done.py" line="75" />
+      <source>Files</source>
+      <translation>文件</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="81" />
+      <source>In the Python it was installed into:</source>
+      <translation>在安装了它的 Python 中：</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="54" />
+      <source>Nothing was installed</source>
+      <translation>没有安装任何东西</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="50" />
       <source>Nothing was installed.</source>
       <translation>没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="56" />
+      <location filename="../../app/pages/done.py" line="78" />
       <source>Open the folder</source>
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="55" />
+      <location filename="../../app/pages/done.py" line="77" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="64" />
+      <location filename="../../app/pages/done.py" line="93" />
       <source>Puts a shortcut in the applications menu and on the desktop that opens this wizard straight at the check.</source>
       <translation>在应用程序菜单和桌面上放一个快捷方式，直接打开向导的检查步骤。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="66" />
+      <location filename="../../app/pages/done.py" line="89" />
+      <source>Re-verify GPU kernels</source>
+      <translation>重新验证 GPU 内核</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="95" />
       <source>Shortcut created.</source>
       <translation>快捷方式已创建。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="57" />
+      <location filename="../../app/pages/done.py" line="79" />
       <source>The folder with the reports and logs: {folder}</source>
       <translation>报告和日志所在的文件夹：{folder}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="39" />
+      <location filename="../../app/pages/done.py" line="49" />
       <source>The installed kernels were checked again.</source>
       <translation>已重新检查已安装的内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="38" />
+      <location filename="../../app/pages/done.py" line="48" />
       <source>The kernel is installed.</source>
       <translation>内核已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="67" />
+      <location filename="../../app/pages/done.py" line="96" />
       <source>The shortcut could not be created.</source>
       <translation>无法创建快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="54" />
+      <location filename="../../app/pages/done.py" line="80" />
+      <source>Use it in your code</source>
+      <translation>在代码中使用它</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="66" />
+      <source>What was checked</source>
+      <translation>检查了什么</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="65" />
+      <source>What was installed</source>
+      <translation>安装了什么</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="76" />
       <source>Where the files are</source>
       <translation>文件在哪里</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="70" />
+      <source>Your Python environment</source>
+      <translation>你的 Python 环境</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="67" />
+      <source>{passed} of {count} checks passed. Each compares the kernel's results with PyTorch's, forward and backward; the share is of the error PyTorch itself is allowed.</source>
+      <translation>{count} 项检查中有 {passed} 项通过。每一项都把内核的结果与 PyTorch 的结果比较（前向和反向）；百分比是相对于 PyTorch 自身允许的误差而言的。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="52" />
+      <source>⚠ {kernel} is installed, although its verification failed</source>
+      <translation>⚠ {kernel} 已安装，但它没有通过验证</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="53" />
+      <source>✔ The installed kernels were checked again</source>
+      <translation>✔ 已重新检查已安装的内核</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="51" />
+      <source>✔ {kernel} is installed and ready to use</source>
+      <translation>✔ {kernel} 已安装，可以使用了</translation>
     </message>
   </context>
   <context>
@@ -356,14 +557,97 @@
     </message>
   </context>
   <context>
+    <name>FreeSpace</name>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="28" />
+      <source>Free space</source>
+      <translation>释放空间</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="23" />
+      <source>Free space…</source>
+      <translation>释放空间…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="36" />
+      <source>Freed {size}.</source>
+      <translation>已释放 {size}。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="35" />
+      <source>Freed {size}; {count} item(s) could not be removed.</source>
+      <translation>已释放 {size}；有 {count} 项无法删除。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="33" />
+      <source>Installed kernels, their backups and the verification reports are kept. A later build downloads and compiles again.</source>
+      <translation>已安装的内核、它们的备份和验证报告会保留。以后的编译会重新下载和编译。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="26" />
+      <source>Measuring…</source>
+      <translation>正在计算…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="29" />
+      <source>Nothing to remove: there are no old builds or downloaded sources.</source>
+      <translation>没有可删除的东西：没有旧的编译结果或下载的源码。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="32" />
+      <source>Old builds and downloaded sources take {size}. Remove them?</source>
+      <translation>旧的编译结果和下载的源码占用 {size}。要删除它们吗？</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="24" />
+      <source>Remove old builds and downloaded sources that nothing uses any more (installed kernels, their backups and reports are kept).</source>
+      <translation>删除不再使用的旧编译结果和下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="27" />
+      <source>Removing…</source>
+      <translation>正在删除…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="37" />
+      <source>The old builds could not be measured or removed.</source>
+      <translation>无法计算或删除旧的编译结果。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="31" />
+      <source>• and {count} more</source>
+      <translation>• 还有 {count} 项</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/free_space.py" line="30" />
+      <source>• {size} — {kind}: {name}</source>
+      <translation>• {size} — {kind}：{name}</translation>
+    </message>
+  </context>
+  <context>
     <name>Hardware</name>
     <message>
-      <location filename="../../app/pages/hardware.py" line="65" />
+      <location filename="../../app/pages/hardware.py" line="88" />
+      <source>, the C++ library's newer string layout (C++11 ABI)</source>
+      <translation>，C++ 库较新的字符串布局（C++11 ABI）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="89" />
+      <source>, the C++ library's older string layout (pre-C++11 ABI)</source>
+      <translation>，C++ 库较旧的字符串布局（C++11 之前的 ABI）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="94" />
+      <source>ARM processors</source>
+      <translation>ARM 处理器</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="66" />
       <source>CPU: {cores} cores</source>
       <translation>CPU：{cores} 个核心</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="66" />
+      <location filename="../../app/pages/hardware.py" line="67" />
       <source>CPU: {cores} cores ({physical} physical)</source>
       <translation>CPU：{cores} 个核心（{physical} 个物理核心）</translation>
     </message>
@@ -373,7 +657,7 @@
       <translation>选择该环境的 Python 程序</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="73" />
+      <location filename="../../app/pages/hardware.py" line="74" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测 GPU 和 Python 环境…</translation>
     </message>
@@ -383,22 +667,22 @@
       <translation>磁盘：{free} 可用于编译（位于 {folder}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="68" />
+      <location filename="../../app/pages/hardware.py" line="69" />
       <source>Found the Python of {apps}. Choose the program you want the kernel in: it goes into that program's own Python.</source>
       <translation>找到了以下程序的 Python：{apps}。请选择要安装内核的程序：内核会装进该程序自己的 Python。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="64" />
+      <location filename="../../app/pages/hardware.py" line="65" />
       <source>GPU links: {links}</source>
       <translation>GPU 互连：{links}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="72" />
+      <location filename="../../app/pages/hardware.py" line="73" />
       <source>Inspecting the Python environment…</source>
       <translation>正在检查 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="71" />
+      <location filename="../../app/pages/hardware.py" line="72" />
       <source>Inspecting {path} …</source>
       <translation>正在检查 {path} …</translation>
     </message>
@@ -418,6 +702,16 @@
       <translation>正在把 pip 安装到 {python}…</translation>
     </message>
     <message>
+      <location filename="../../app/pages/hardware.py" line="90" />
+      <source>Linux</source>
+      <translation>Linux</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="64" />
+      <source>NVIDIA driver {version} — it did not say which CUDA versions it supports</source>
+      <translation>NVIDIA 驱动 {version} — 它没有说明支持哪些 CUDA 版本</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/hardware.py" line="63" />
       <source>NVIDIA driver {version} — supports CUDA up to {cuda}</source>
       <translation>NVIDIA 驱动 {version} — 最高支持 CUDA {cuda}</translation>
@@ -433,9 +727,13 @@
       <translation>正常</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="78" />
       <source>PyTorch {version} · CUDA {cuda} · architectures: {archs} · C++11 ABI: {abi}</source>
-      <translation>PyTorch {version} · CUDA {cuda} · 架构：{archs} · C++11 ABI：{abi}</translation>
+      <translation type="obsolete">PyTorch {version} · CUDA {cuda} · 架构：{archs} · C++11 ABI：{abi}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="79" />
+      <source>PyTorch {version} · {cuda} · {gpus}</source>
+      <translation>PyTorch {version} · {cuda} · {gpus}</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="51" />
@@ -448,9 +746,13 @@
       <translation>Python 程序 (python.exe pythonw.exe);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="74" />
       <source>Python {version}, {bits}-bit ({interpreter}, {platform}) · pip {pip} · ninja {ninja}</source>
-      <translation>Python {version}，{bits} 位（{interpreter}，{platform}）· pip {pip} · ninja {ninja}</translation>
+      <translation type="obsolete">Python {version}，{bits} 位（{interpreter}，{platform}）· pip {pip} · ninja {ninja}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="75" />
+      <source>Python {version}, {bits}-bit, for {platform} · pip (the package installer) {pip} · ninja (compiles many files at once) {ninja}</source>
+      <translation>Python {version}，{bits} 位，适用于 {platform} · pip（包安装工具）{pip} · ninja（同时编译多个文件）{ninja}</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="53" />
@@ -458,34 +760,76 @@
       <translation>使用 Python 自带的 pip 安装器（ensurepip）；无需下载</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="67" />
+      <location filename="../../app/pages/hardware.py" line="68" />
       <source>RAM: {available} available of {total}</source>
       <translation>内存：共 {total}，可用 {available}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="77" />
+      <location filename="../../app/pages/hardware.py" line="86" />
+      <source>What a prebuilt wheel for this Python must be made for: Python tag {interpreter}, platform {platform}{abi}.</source>
+      <translation>适用于这个 Python 的预编译 wheel 必须符合：Python 标签 {interpreter}，平台 {platform}{abi}。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="91" />
+      <source>Windows</source>
+      <translation>Windows</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="81" />
+      <source>a CPU-only build (no CUDA)</source>
+      <translation>仅 CPU 版本（没有 CUDA）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="80" />
+      <source>built for CUDA {cuda}</source>
+      <translation>为 CUDA {cuda} 构建</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="78" />
       <source>found</source>
       <translation>已找到</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="76" />
+      <location filename="../../app/pages/hardware.py" line="82" />
+      <source>has GPU code for compute capability {ccs}</source>
+      <translation>含有计算能力 {ccs} 的 GPU 代码</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="83" />
+      <source>has GPU code for compute capability {ccs}, and code newer GPUs can compile when first used</source>
+      <translation>含有计算能力 {ccs} 的 GPU 代码，以及更新的 GPU 首次使用时可以即时编译的代码</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="92" />
+      <source>macOS</source>
+      <translation>macOS</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="77" />
       <source>missing</source>
       <translation>缺失</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="82" />
       <source>no</source>
-      <translation>否</translation>
+      <translation type="obsolete">否</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="80" />
+      <location filename="../../app/pages/hardware.py" line="85" />
+      <source>no GPU code</source>
+      <translation>没有 GPU 代码</translation>
+    </message>
+    <message>
       <source>none</source>
-      <translation>无</translation>
+      <translation type="obsolete">无</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="79" />
       <source>none (CPU build)</source>
-      <translation>无（CPU 版本）</translation>
+      <translation type="obsolete">无（CPU 版本）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="95" />
+      <source>the platform {tag}</source>
+      <translation>平台 {tag}</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="60" />
@@ -493,9 +837,13 @@
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="81" />
+      <location filename="../../app/pages/hardware.py" line="93" />
+      <source>x86-64 processors</source>
+      <translation>x86-64 处理器</translation>
+    </message>
+    <message>
       <source>yes</source>
-      <translation>是</translation>
+      <translation type="obsolete">是</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="62" />
@@ -519,9 +867,42 @@ This will run:
     {command}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="70" />
+      <location filename="../../app/pages/hardware.py" line="71" />
       <source>{path}  ({origin})</source>
       <translation>{path}  （{origin}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="96" />
+      <source>{system} on {arch}</source>
+      <translation>{arch}上的 {system}</translation>
+    </message>
+  </context>
+  <context>
+    <name>KernelNames</name>
+    <message>
+      <location filename="../../app/i18n.py" line="104" />
+      <source>1.0.0 (main, 2026-04-29)</source>
+      <translation>1.0.0（主分支，2026-04-29）</translation>
+    </message>
+    <message>
+      <location filename="../../app/i18n.py" line="105" />
+      <source>Dao-AILab/flash-attention releases</source>
+      <translation>Dao-AILab/flash-attention 的发布页</translation>
+    </message>
+    <message>
+      <location filename="../../app/i18n.py" line="101" />
+      <source>Probe kernel</source>
+      <translation>探测内核</translation>
+    </message>
+    <message>
+      <location filename="../../app/i18n.py" line="102" />
+      <source>V1 (legacy Buffer API, 2026-02-03)</source>
+      <translation>V1（旧版 deep_ep.Buffer 接口，2026-02-03）</translation>
+    </message>
+    <message>
+      <location filename="../../app/i18n.py" line="103" />
+      <source>V2 (main, 2026-07-14)</source>
+      <translation>V2（主分支，2026-07-14）</translation>
     </message>
   </context>
   <context>
@@ -798,6 +1179,247 @@ This will run:
     </message>
   </context>
   <context>
+    <name>KernelStatus</name>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="80" />
+      <source>A library is missing or too old</source>
+      <translation>缺少某个库或版本太旧</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="77" />
+      <source>CUDA is too old</source>
+      <translation>CUDA 太旧</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="78" />
+      <source>CUDA toolkit does not fit PyTorch</source>
+      <translation>CUDA 工具包与 PyTorch 不匹配</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="82" />
+      <source>Does not fit</source>
+      <translation>不适合</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="81" />
+      <source>Missing: {check}</source>
+      <translation>缺少：{check}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="73" />
+      <source>Needs GPUs linked by NVLink</source>
+      <translation>需要通过 NVLink 连接的 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="74" />
+      <source>Needs PyTorch</source>
+      <translation>需要 PyTorch</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="75" />
+      <source>Needs a CUDA build of PyTorch</source>
+      <translation>需要 CUDA 版本的 PyTorch</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="68" />
+      <source>Needs an NVIDIA GPU</source>
+      <translation>需要 NVIDIA GPU</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="79" />
+      <source>Needs another Python version</source>
+      <translation>需要其他 Python 版本</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="72" />
+      <source>Needs more GPUs</source>
+      <translation>需要更多 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="71" />
+      <source>Not built natively here</source>
+      <translation>无法在这里直接编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="69" />
+      <source>Not for this GPU</source>
+      <translation>不支持这块 GPU</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="67" />
+      <source>Not for this operating system</source>
+      <translation>不支持这个操作系统</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="76" />
+      <source>PyTorch is too old</source>
+      <translation>PyTorch 太旧</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_texts.py" line="70" />
+      <source>This version lacks code for your GPU</source>
+      <translation>这个版本没有适用于你的 GPU 的代码</translation>
+    </message>
+  </context>
+  <context>
+    <name>PrereqsPage</name>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="47" />
+      <source>1 thing must be fixed before building</source>
+      <translation>编译前必须修复 1 个问题</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="69" />
+      <source>Checking again: {title}…</source>
+      <translation>正在重新检查：{title}…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="67" />
+      <source>Checking the compiler, CUDA toolkit, long paths and the Python environment…</source>
+      <translation>正在检查编译器、CUDA 工具包、长路径和 Python 环境…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="63" />
+      <source>Everything a build needs is in place.</source>
+      <translation>编译所需的一切都已就绪。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="50" />
+      <source>Follow the advice in each row, then Re-check. Next is enabled once nothing blocks.</source>
+      <translation>请按照每一行的建议操作，然后点击“重新检查”。没有阻碍后即可点击“下一步”。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="66" />
+      <source>Not now</source>
+      <translation>暂不</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="52" />
+      <source>Nothing blocks the build</source>
+      <translation>没有任何问题阻碍编译</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="53" />
+      <source>Nothing blocks the build (1 warning)</source>
+      <translation>没有任何问题阻碍编译（1 个警告）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="54" />
+      <source>Nothing blocks the build ({count} warnings)</source>
+      <translation>没有任何问题阻碍编译（{count} 个警告）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="71" />
+      <source>Running: {title}…</source>
+      <translation>正在运行：{title}…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="57" />
+      <source>The probe kernel can be built now; {kernels} need what the {rows} row found missing: use the Fix button first, or come back later.</source>
+      <translation>现在可以编译探测内核；{kernels} 需要“{rows}”一行发现缺少的东西：请先使用“修复”按钮，或者以后再回来。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="59" />
+      <source>The probe kernel can be built now; {kernels} need what the {rows} rows found missing: use the Fix button first, or come back later.</source>
+      <translation>现在可以编译探测内核；{kernels} 需要“{rows}”这几行发现缺少的东西：请先使用“修复”按钮，或者以后再回来。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="55" />
+      <source>The probe kernel can be built now; {kernels} needs what the {rows} row found missing: use the Fix button first, or come back later.</source>
+      <translation>现在可以编译探测内核；{kernels} 需要“{rows}”一行发现缺少的东西：请先使用“修复”按钮，或者以后再回来。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="62" />
+      <source>The warnings don't stop the build; read them before you go on.</source>
+      <translation>警告不会阻止编译；继续之前请先阅读它们。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="49" />
+      <source>Use the Fix buttons below, then Re-check. Next is enabled once nothing blocks.</source>
+      <translation>请使用下面的“修复”按钮，然后点击“重新检查”。没有阻碍后即可点击“下一步”。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="48" />
+      <source>{count} things must be fixed before building</source>
+      <translation>编译前必须修复 {count} 个问题</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="64" />
+      <source>{description}
+
+This will run:
+{commands}</source>
+      <translation>{description}
+
+将要运行：
+{commands}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="70" />
+      <source>{error}
+Click “Check all again” to try once more.</source>
+      <translation>{error}
+点击“全部重新检查”再试一次。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="61" />
+      <source>{first} and {second}</source>
+      <translation>{first}和{second}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/prereqs.py" line="65" />
+      <source>{text}
+
+Windows will ask for administrator rights for this step.</source>
+      <translation>{text}
+
+这一步 Windows 会请求管理员权限。</translation>
+    </message>
+  </context>
+  <context>
+    <name>Time</name>
+    <message>
+      <location filename="../../app/time_words.py" line="15" />
+      <source>a few seconds left</source>
+      <translation>还剩几秒</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="18" />
+      <source>about {hours} h {minutes} min left</source>
+      <translation>大约还剩 {hours} 小时 {minutes} 分</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="17" />
+      <source>about {minutes} min left</source>
+      <translation>大约还剩 {minutes} 分钟</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="16" />
+      <source>about {seconds} s left</source>
+      <translation>大约还剩 {seconds} 秒</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="14" />
+      <source>{hours} h {minutes} min</source>
+      <translation>{hours} 小时 {minutes} 分</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="19" />
+      <source>{left} (longer than estimated)</source>
+      <translation>{left}（比预计的时间长）</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="13" />
+      <source>{minutes} min {seconds} s</source>
+      <translation>{minutes} 分 {seconds} 秒</translation>
+    </message>
+    <message>
+      <location filename="../../app/time_words.py" line="12" />
+      <source>{seconds} s</source>
+      <translation>{seconds} 秒</translation>
+    </message>
+  </context>
+  <context>
     <name>Verify</name>
     <message>
       <location filename="../../app/pages/verify.py" line="103" />
@@ -808,6 +1430,11 @@ This will run:
       <location filename="../../app/pages/verify.py" line="73" />
       <source>Check the installed kernels again</source>
       <translation>重新检查已安装的内核</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="112" />
+      <source>Check {id}</source>
+      <translation>检查项 {id}</translation>
     </message>
     <message>
       <location filename="../../app/pages/verify.py" line="93" />
@@ -896,8 +1523,12 @@ This will run:
     </message>
     <message>
       <location filename="../../app/pages/verify.py" line="76" />
+      <source>Testing {name}…</source>
+      <translation>正在测试 {name}…</translation>
+    </message>
+    <message>
       <source>Testing {wheel}…</source>
-      <translation>正在测试 {wheel}…</translation>
+      <translation type="obsolete">正在测试 {wheel}…</translation>
     </message>
     <message>
       <location filename="../../app/pages/verify.py" line="72" />
@@ -945,14 +1576,59 @@ This will run:
       <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
+      <location filename="../../app/pages/verify.py" line="120" />
+      <source>the output</source>
+      <translation>输出</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/verify.py" line="101" />
       <source>{kernel}: {sentence}</source>
       <translation>{kernel}：{sentence}</translation>
     </message>
     <message>
+      <location filename="../../app/pages/verify.py" line="113" />
+      <source>{label}: largest error {error}, allowed {limit}</source>
+      <translation>{label}：最大误差 {error}，允许 {limit}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="114" />
+      <source>{label}: largest error {error}, more than the {limit} allowed</source>
+      <translation>{label}：最大误差 {error}，超过允许的 {limit}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="119" />
+      <source>{label}: not measured</source>
+      <translation>{label}：没有测量</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="116" />
+      <source>{label}: the kernel returned nothing</source>
+      <translation>{label}：内核没有返回任何结果</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="117" />
+      <source>{label}: wrong shape</source>
+      <translation>{label}：形状错误</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="118" />
+      <source>{label}: {nan} NaN and {inf} infinite values</source>
+      <translation>{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="115" />
+      <source>{label}: {value}</source>
+      <translation>{label}：{value}</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/verify.py" line="108" />
       <source>{name} {version} is now installed in {python}.</source>
       <translation>{name} {version} 现已安装到 {python}。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="121" />
+      <source>{name}, the gradient of {of}</source>
+      <translation>{name}，{of} 的梯度</translation>
     </message>
     <message>
       <source>✔ PASS — all {n} installed kernel(s) work.</source>
@@ -1030,6 +1706,41 @@ This will run:
   <context>
     <name>core</name>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="55" />
+      <source>  (none found)</source>
+      <translation>  （没有找到）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="99" />
+      <source>  • CUDA {version} at {root} ({origin})</source>
+      <translation>  • CUDA {version}，位于 {root}（{origin}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="97" />
+      <source>  • CUDA {version} at {root} ({origin}) ← the build uses this one</source>
+      <translation>  • CUDA {version}，位于 {root}（{origin}）← 编译使用这一个</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="63" />
+      <source>  • MSVC {toolset} in {name} is not used: {reason}.</source>
+      <translation>  • {name} 中的 MSVC {toolset} 不会被使用：{reason}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="51" />
+      <source>  • {name} at {path} can't be used: {why}</source>
+      <translation>  • {name}，位于 {path}，无法使用：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="30" />
+      <source>  • {name} at {path}: {toolsets}</source>
+      <translation>  • {name}，位于 {path}：{toolsets}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="94" />
+      <source>  • {root} ({origin}): nvcc did not answer: {error}</source>
+      <translation>  • {root}（{origin}）：nvcc 没有回答：{error}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/diagnose/facts.py" line="105" />
       <source> (the compiler here is MSVC 14.{minor}, _MSC_VER {msc_ver})</source>
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
@@ -1060,29 +1771,43 @@ This will run:
       <translation>（用于 {arch}，{target}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="624" />
       <source>'python -m app --headless installs' lists what it installed.</source>
-      <translation>'python -m app --headless installs' 会列出它安装过的内容。</translation>
+      <translation type="obsolete">'python -m app --headless installs' 会列出它安装过的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="84" />
+      <location filename="../../build_backend/advice.py" line="142" />
       <source>'{command}' lists them</source>
       <translation>'{command}' 会列出它们</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="63" />
+      <location filename="../../build_backend/install.py" line="638" />
+      <source>'{command}' lists what it installed.</source>
+      <translation>'{command}' 会列出它安装过的内容。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/advice.py" line="121" />
       <source>'{command}' says what to do</source>
       <translation>'{command}' 会说明该怎么做</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="56" />
+      <location filename="../../build_backend/advice.py" line="114" />
       <source>'{command}' shows the commands to run</source>
       <translation>'{command}' 会列出要运行的命令</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="456" />
+      <source>(git: {message})</source>
+      <translation>（git：{message}）</translation>
     </message>
     <message>
       <location filename="../../build_backend/worth.py" line="304" />
       <source>(not in the wizard's catalog yet)</source>
       <translation>（尚未收入向导的内核目录）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="59" />
+      <source>(vswhere answered in the {encoding} code page although it was asked for UTF-8; the wizard read it in that code page.)</source>
+      <translation>（虽然要求使用 UTF-8，vswhere 仍用 {encoding} 代码页回答；向导按那个代码页读取了它。）</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="158" />
@@ -1095,7 +1820,7 @@ This will run:
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="613" />
+      <location filename="../../build_backend/plan.py" line="620" />
       <source>, × {factor:g} on Windows</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
@@ -1105,12 +1830,12 @@ This will run:
       <translation>。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="611" />
+      <location filename="../../build_backend/plan.py" line="618" />
       <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
       <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="644" />
+      <location filename="../../build_backend/plan.py" line="651" />
       <source>; this one runs {jobs}</source>
       <translation>；这次运行 {jobs} 个</translation>
     </message>
@@ -1133,6 +1858,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="360" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="789" />
+      <source>A file</source>
+      <translation>某个文件</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="155" />
@@ -1200,9 +1930,29 @@ This will run:
       <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="699" />
+      <source>Add Python {version}'s C headers</source>
+      <translation>添加 Python {version} 的 C 头文件</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="697" />
+      <source>Add Python {version}'s C headers and import library</source>
+      <translation>添加 Python {version} 的 C 头文件和导入库</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="489" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="43" />
+      <source>Added “{name}” to the applications menu ({path}).</source>
+      <translation>已将“{name}”添加到应用程序菜单（{path}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="436" />
+      <source>Also sets git's core.longpaths to true for you (no administrator rights).</source>
+      <translation>同时为你把 git 的 core.longpaths 设为 true（不需要管理员权限）。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
@@ -1210,14 +1960,29 @@ This will run:
       <translation>Ampere（cc 8.0）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="558" />
+      <location filename="../../build_backend/install.py" line="572" />
       <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="562" />
+      <location filename="../../build_backend/install.py" line="576" />
       <source>An interrupted install of {name} into {python} could not be rolled back yet: {error}. The next start tries again.</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="88" />
+      <source>Another installation can't be used (see details).</source>
+      <translation>另一个安装无法使用（见详细信息）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="475" />
+      <source>Ask an administrator to set LongPathsEnabled to 1.</source>
+      <translation>请让管理员把 LongPathsEnabled 设为 1。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="48" />
+      <source>Asked vswhere ({vswhere}) for Visual Studio with the x64 C++ tools:</source>
+      <translation>已向 vswhere（{vswhere}）查询带有 x64 C++ 工具的 Visual Studio：</translation>
     </message>
     <message>
       <source>Before compiling, flash-attn's setup script tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
@@ -1229,6 +1994,11 @@ This will run:
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="228" />
+      <source>Best fit to install: CUDA {cuda} ({reason}).</source>
+      <translation>最适合安装的版本：CUDA {cuda}（{reason}）。</translation>
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/flashmla.toml" />
       <source>Blackwell (SM100)</source>
       <translation>Blackwell（SM100）</translation>
@@ -1237,6 +2007,21 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="176" />
       <source>Build again with fewer parallel jobs (MAX_JOBS) and compiler threads (NVCC_THREADS). The wizard can retry with half the jobs; closing other programs also helps.</source>
       <translation>减少并行任务数（MAX_JOBS）和编译器线程数（NVCC_THREADS）后重新编译。向导可以用一半的任务数自动重试；关闭其他程序也有帮助。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="77" />
+      <source>Build folder: {folder} ({free} free on its drive)</source>
+      <translation>编译文件夹：{folder}（所在驱动器可用 {free}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="37" />
+      <source>Build folder: {folder} ({length} characters).</source>
+      <translation>编译文件夹：{folder}（{length} 个字符）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="71" />
+      <source>Build folder: {folder} ({length} characters; keep it under {most}).</source>
+      <translation>编译文件夹：{folder}（{length} 个字符；请保持在 {most} 个以内）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="338" />
@@ -1333,6 +2118,21 @@ This will run:
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="23" />
+      <source>C compiler</source>
+      <translation>C 编译器</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="160" />
+      <source>C headers (Python.h)</source>
+      <translation>C 头文件（Python.h）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="17" />
+      <source>C++ compiler</source>
+      <translation>C++ 编译器</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/parallelism.py" line="80" />
       <source>CPU cores</source>
       <translation>CPU 核心数</translation>
@@ -1368,6 +2168,26 @@ This will run:
       <translation>CUDA 驱动 API</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="23" />
+      <source>CUDA toolkit</source>
+      <translation>CUDA 工具包</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="214" />
+      <source>CUDA toolkits found:</source>
+      <translation>找到的 CUDA 工具包：</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="215" />
+      <source>CUDA toolkits found: none</source>
+      <translation>找到的 CUDA 工具包：没有</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="128" />
+      <source>CUDA toolkits were found, but none of their nvcc compilers runs.</source>
+      <translation>找到了 CUDA 工具包，但它们的 nvcc 编译器都无法运行。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/diagnose/facts.py" line="120" />
       <source>CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio 2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the matching PyTorch, or build with an older toolset installed side by side: 14.39 (vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset 14.29.</source>
       <translation>CUDA {cuda} 最高只接受 MSVC 14.39（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2022 17.10 及更高版本带的是 MSVC 14.40 或更新版本，它会拒绝（而且其 C++ 库本来就需要 CUDA 12.4）。请安装 CUDA 12.4 或更高版本以及匹配的 PyTorch，或者用并行安装的旧工具集编译：14.39（vcvarsall -vcvars_ver=14.39），CUDA 11.x 则用 Visual Studio 2019 的 14.29 工具集。</translation>
@@ -1383,9 +2203,74 @@ This will run:
       <translation>CUDA {cuda} 只接受 Visual Studio 2017 和 2019（MSVC 最高 14.29，_MSC_VER 低于 {bound}）{yours}。请用 Visual Studio 2019 的 14.29 工具集编译（Build Tools for Visual Studio 2019，或 Visual Studio 2022 的“MSVC v142 - VS 2019 C++ build tools”组件，用 vcvarsall -vcvars_ver=14.29 选择），或者安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="98" />
+      <source>CUDA {cuda} accepts {accepted}.</source>
+      <translation>CUDA {cuda} 接受 {accepted}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="203" />
+      <source>CUDA {cuda} at {root} will be used, matching PyTorch's CUDA {torch}.</source>
+      <translation>将使用位于 {root} 的 CUDA {cuda}，与 PyTorch 的 CUDA {torch} 一致。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="206" />
+      <source>CUDA {cuda} at {root} will be used.</source>
+      <translation>将使用位于 {root} 的 CUDA {cuda}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="89" />
+      <source>CUDA {cuda} at {root}.</source>
+      <translation>CUDA {cuda}，位于 {root}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="187" />
+      <source>CUDA {cuda} cannot compile for your GPU: {which}.</source>
+      <translation>CUDA {cuda} 无法为你的 GPU 编译：{which}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="189" />
+      <source>CUDA {cuda} cannot compile for {count} of your GPUs: {which}.</source>
+      <translation>CUDA {cuda} 无法为你的 {count} 块 GPU 编译：{which}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="146" />
+      <source>CUDA {cuda} differs from PyTorch's CUDA {torch} in the minor version; PyTorch only warns about that, and builds normally work.</source>
+      <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 次版本号不同；PyTorch 只会对此发出警告，编译通常可以正常进行。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="137" />
+      <source>CUDA {cuda} does not match PyTorch's CUDA {torch}: PyTorch refuses to build extensions when the major versions differ.</source>
+      <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 不一致：主版本号不同时，PyTorch 拒绝编译扩展。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="637" />
+      <source>CUDA {cuda} is installed.</source>
+      <translation>已安装 CUDA {cuda}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="58" />
+      <source>CUDA {cuda} keeps its C++ library headers (cuda/std/…) in {folder}; the build adds that folder to {variable} so the host compiler finds them too.</source>
+      <translation>CUDA {cuda} 把它的 C++ 库头文件（cuda/std/…）放在 {folder} 中；编译会把这个文件夹加入 {variable}，让主机编译器也能找到它们。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="54" />
+      <source>CUDA {cuda} should have its C++ library headers in {folder}, but that folder is missing: builds will fail with 'cuda/std/...: No such file'. Reinstall the toolkit.</source>
+      <translation>CUDA {cuda} 的 C++ 库头文件应该在 {folder} 中，但这个文件夹不存在：编译会失败，并报告“cuda/std/...: No such file”。请重新安装工具包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="173" />
+      <source>CUDA {cuda}'s compiler limits could not be read; nvcc checks the compiler itself when the build starts.</source>
+      <translation>无法读取 CUDA {cuda} 对编译器的限制；编译开始时 nvcc 会自己检查编译器。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="492" />
       <source>CUDA {toolkit} is older than 12.4: current Visual Studio 2022 C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.</source>
       <translation>CUDA {toolkit} 早于 12.4：当前的 Visual Studio 2022 C++ 库不接受它（STL1002）；请选择 CUDA 12.4 或更新版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="169" />
+      <source>CUDA's include/cccl folder is missing: builds of some kernels will fail.</source>
+      <translation>缺少 CUDA 的 include/cccl 文件夹：某些内核的编译会失败。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="139" />
@@ -1393,9 +2278,49 @@ This will run:
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="101" />
+      <source>Can't be checked until a C++ compiler is installed.</source>
+      <translation>安装 C++ 编译器之后才能检查。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="79" />
+      <source>Can't be checked until a CUDA toolkit is installed.</source>
+      <translation>安装 CUDA 工具包之后才能检查。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="153" />
+      <source>Can't be checked until gcc/g++ is installed.</source>
+      <translation>安装 gcc/g++ 之后才能检查。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/session.py" line="528" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="768" />
+      <source>Cancelled before anything was written.</source>
+      <translation>在写入任何文件之前已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="338" />
+      <source>Cancelled before pip started.</source>
+      <translation>在 pip 启动之前已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="180" />
+      <source>Cancelled before the installer started.</source>
+      <translation>在安装程序启动之前已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="459" />
+      <source>Cancelled before the registry was changed.</source>
+      <translation>在更改注册表之前已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="395" />
+      <source>Cancelled.</source>
+      <translation>已取消。</translation>
     </message>
     <message>
       <location filename="../../build_backend/hardware.py" line="344" />
@@ -1418,17 +2343,22 @@ This will run:
       <translation>请检查这个 Python 环境是否仍然可用，或者{choose}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="433" />
+      <location filename="../../build_backend/install.py" line="446" />
       <source>Check that this Python environment still works, then try again.</source>
       <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="307" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="401" />
+      <source>Check that your ~/.gitconfig is writable.</source>
+      <translation>请检查你的 ~/.gitconfig 是否可写。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="308" />
       <source>Check that {path} can be written to, then try again, or {alternative}.</source>
       <translation>请确认可以写入 {path}，然后重试，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="309" />
+      <location filename="../../build_backend/oserrors.py" line="310" />
       <source>Check that {path} can be written to, then try again.</source>
       <translation>请确认可以写入 {path}，然后重试。</translation>
     </message>
@@ -1436,6 +2366,11 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="42" />
       <source>Check the address; if it came with the wizard, report this as a bug.</source>
       <translation>请检查地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="205" />
+      <source>Check the internet connection (and proxy settings), then try again.</source>
+      <translation>请检查网络连接（以及代理设置），然后重试。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="76" />
@@ -1458,9 +2393,34 @@ This will run:
       <translation>请检查网络连接后重试；已下载的部分会保留，之后再试时会从那里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="293" />
+      <location filename="../../build_backend/oserrors.py" line="294" />
       <source>Check the path; create the folder {folder} first, or {alternative}.</source>
       <translation>请检查路径；先创建文件夹 {folder}，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="469" />
+      <source>Choose Fix again and answer Yes, or ask an administrator.</source>
+      <translation>请再次选择“修复”并回答“是”，或者请管理员帮忙。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="631" />
+      <source>Choose Fix again and answer Yes, or install CUDA yourself.</source>
+      <translation>请再次选择“修复”并回答“是”，或者自己安装 CUDA。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="550" />
+      <source>Choose Fix again and answer Yes, or install the Build Tools yourself.</source>
+      <translation>请再次选择“修复”并回答“是”，或者自己安装 Build Tools。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="201" />
+      <source>Choose Fix again to install the C++ build tools.</source>
+      <translation>再次选择“修复”即可安装 C++ 编译工具。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="237" />
+      <source>Choose Fix again to install the toolkit.</source>
+      <translation>再次选择“修复”即可安装工具包。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="131" />
@@ -1475,7 +2435,12 @@ This will run:
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="335" />
       <source>Choose a kernel that supports this GPU (the probe kernel runs on any).</source>
-      <translation>请选择支持这个 GPU 的内核（probe 内核在任何 GPU 上都能运行）。</translation>
+      <translation>请选择支持这个 GPU 的内核（探测内核在任何 GPU 上都能运行）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="77" />
+      <source>Choose a short build folder such as C:\ksw.</source>
+      <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="504" />
@@ -1493,6 +2458,16 @@ This will run:
       <translation>请选择 Python 版本更旧的环境。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="337" />
+      <source>Choose another Python ({need} or newer), or create an environment with one and choose that.</source>
+      <translation>请另选一个 Python（{need} 或更新版本），或者用它创建一个环境并选择那个环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="294" />
+      <source>Choose another interpreter, or repair this environment (reinstall Python).</source>
+      <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/archive.py" line="182" />
       <source>Choose another version on the Kernel page, or report this if the version came with the wizard.</source>
       <translation>请在内核页面选择其他版本；如果这个版本是向导自带的，请报告这个问题。</translation>
@@ -1503,9 +2478,19 @@ This will run:
       <translation>请选择其他版本，或者把这个问题报告给向导的维护者。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="349" />
+      <source>Choose the Python environment again; it may have moved.</source>
+      <translation>请重新选择 Python 环境；它可能已被移动。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/session.py" line="202" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="114" />
+      <source>Choose the Python that should get the kernel: {where}.</source>
+      <translation>请选择要安装内核的 Python：{where}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="71" />
@@ -1521,6 +2506,16 @@ This will run:
       <location filename="../../build_backend/sources/local.py" line="196" />
       <source>Choose the folder {folder} instead: the repository that holds {subdir}.</source>
       <translation>请改为选择文件夹 {folder}：即包含 {subdir} 的仓库。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/pipeline.py" line="245" />
+      <source>Choose the kernel's source again.</source>
+      <translation>请重新选择内核的源码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="233" />
+      <source>Choose the python executable of the environment you want the kernel in (for a venv: its bin/python or Scripts\python.exe).</source>
+      <translation>请选择要安装内核的那个环境的 python 可执行文件（对于 venv：它的 bin/python 或 Scripts\python.exe）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/extract.py" line="33" />
@@ -1543,27 +2538,41 @@ This will run:
       <translation>请选择 {version} 或更新的版本。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="216" />
+      <source>Close every Visual Studio window and installer, then try again.</source>
+      <translation>请关闭所有 Visual Studio 窗口和安装程序，然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="66" />
+      <source>Close other programs while building.</source>
+      <translation>编译时请关闭其他程序。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/cache.py" line="150" />
       <source>Close programs that may use files there (editors, terminals, a running build), then try again.</source>
       <translation>请关闭可能在使用那里文件的程序（编辑器、终端、正在运行的编译），然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="335" />
       <source>Close programs that use this environment, then run 'python -m app --headless rollback --python {python}'. The copies are in {folder}.</source>
-      <translation>请关闭使用这个环境的程序，然后运行 'python -m app --headless rollback --python {python}'。备份副本在 {folder}。</translation>
+      <translation type="obsolete">请关闭使用这个环境的程序，然后运行 'python -m app --headless rollback --python {python}'。备份副本在 {folder}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="342" />
+      <location filename="../../build_backend/install.py" line="335" />
+      <source>Close programs that use this environment, then run '{command}'. The copies are in {folder}.</source>
+      <translation>请关闭使用这个环境的程序，然后运行 '{command}'。副本在 {folder} 中。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="343" />
       <source>Close programs that use this environment, then try again.</source>
       <translation>请关闭使用这个环境的程序，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="298" />
+      <location filename="../../build_backend/oserrors.py" line="299" />
       <source>Close the programs that may use it (an editor, a terminal in that folder, a running build, a virus scan), then try again, or {alternative}.</source>
       <translation>请关闭可能在使用它的程序（编辑器、打开在该文件夹中的终端、正在运行的编译、病毒扫描），然后重试，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="301" />
+      <location filename="../../build_backend/oserrors.py" line="302" />
       <source>Close the programs that may use it (an editor, a terminal in that folder, a running build, a virus scan), then try again.</source>
       <translation>请关闭可能在使用它的程序（编辑器、打开在该文件夹中的终端、正在运行的编译、病毒扫描），然后重试。</translation>
     </message>
@@ -1583,6 +2592,11 @@ This will run:
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="27" />
+      <source>Compiler and CUDA fit together</source>
+      <translation>编译器与 CUDA 是否匹配</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
@@ -1598,7 +2612,7 @@ This will run:
       <translation>无法向 {python} 查询它安装了 {name} 的哪些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="416" />
+      <location filename="../../build_backend/install.py" line="429" />
       <source>Could not keep a copy of {name} {version} before replacing it; nothing was changed.</source>
       <translation>替换 {name} {version} 之前无法保留它的副本；没有做任何改动。</translation>
     </message>
@@ -1628,7 +2642,7 @@ This will run:
       <translation>无法读取 NVML 记录文件 {path}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="339" />
+      <location filename="../../build_backend/install.py" line="340" />
       <source>Could not remove {name} {version} from {python}.</source>
       <translation>无法从 {python} 移除 {name} {version}。</translation>
     </message>
@@ -1638,7 +2652,7 @@ This will run:
       <translation>无法保存 {path}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="342" />
+      <location filename="../../build_backend/oserrors.py" line="343" />
       <source>Could not {action}: {cause}.</source>
       <translation>无法{action}：{cause}。</translation>
     </message>
@@ -1678,6 +2692,11 @@ This will run:
       <translation>取消选择这个 GPU，为其他 GPU 编译。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="15" />
+      <source>Disk space and memory</source>
+      <translation>磁盘空间和内存</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="39" />
       <source>Download it again (the wizard does this when you retry), or choose another copy.</source>
       <translation>请重新下载（重试时向导会这样做），或者选择另一份副本。</translation>
@@ -1696,6 +2715,26 @@ This will run:
       <location filename="../../build_backend/prebuilt.py" line="129" />
       <source>Downloaded {name} ({size}), continuing the earlier download that had stopped at {earlier}; checked.</source>
       <translation>已下载 {name}（{size}），从之前停在 {earlier} 的下载处继续；已检查。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="162" />
+      <source>Downloading {name}</source>
+      <translation>正在下载 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="519" />
+      <source>Downloads Microsoft's Visual Studio Build Tools 2022 installer (from {url}) and installs the 'Desktop development with C++' workload with its recommended parts: the MSVC compiler and the Windows SDK (several GB). Windows asks for administrator rights; the installer shows its own progress window.</source>
+      <translation>下载微软的 Visual Studio Build Tools 2022 安装程序（来自 {url}），并安装“使用 C++ 的桌面开发”工作负载及其推荐组件：MSVC 编译器和 Windows SDK（几 GB）。Windows 会请求管理员权限；安装程序会显示自己的进度窗口。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="596" />
+      <source>Downloads NVIDIA's CUDA {cuda} network installer ({reason}) and installs, without questions, only what building PyTorch extensions needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no samples). Windows asks for administrator rights.</source>
+      <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序（{reason}），并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="601" />
+      <source>Downloads NVIDIA's CUDA {cuda} network installer and installs, without questions, only what building PyTorch extensions needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no samples). Windows asks for administrator rights.</source>
+      <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序，并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/report.py" line="46" />
@@ -1726,6 +2765,11 @@ This will run:
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
       <source>Fast exact attention (forward and backward) for Ampere and newer NVIDIA GPUs.</source>
       <translation>适用于 Ampere 及更新 NVIDIA GPU 的快速精确注意力（前向和反向）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/pipeline.py" line="236" />
+      <source>Files were written or removed in it at the same time (an editor, a git checkout or another build).</source>
+      <translation>同时有文件在其中被写入或删除（编辑器、git 检出或另一次编译）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="165" />
@@ -1763,6 +2807,11 @@ This will run:
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="535" />
+      <source>For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: {where}.</source>
+      <translation>如果要在装有 NVIDIA GPU 的电脑上使用 GPU 内核，请安装 CUDA 版本的 PyTorch：{where}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="39" />
       <source>Forward and backward</source>
       <translation>前向和反向计算</translation>
@@ -1773,7 +2822,7 @@ This will run:
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="420" />
+      <location filename="../../build_backend/install.py" line="433" />
       <source>Free some disk space in the wizard's data folder, then try again.</source>
       <translation>请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
     </message>
@@ -1783,17 +2832,31 @@ This will run:
       <translation>请腾出一些磁盘空间或检查文件夹的权限，然后重试。该文件原来的副本保持不变。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="61" />
+      <source>Free some space if a big build fails.</source>
+      <translation>如果大的编译失败，请释放一些空间。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/git.py" line="334" />
       <source>Free some space on the drive of {folder} (the source with its submodules can take a few GB), then try again.</source>
       <translation>请在 {folder} 所在的磁盘上腾出一些空间（源码连同子模块可能要占几 GB），然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="269" />
-      <source>Free space on that disk (old builds: python -m app --headless clean), or {alternative}.</source>
-      <translation>请在那个磁盘上腾出空间（清理旧的编译：python -m app --headless clean），或者{alternative}。</translation>
+      <location filename="../../build_backend/prereqs/resources.py" line="44" />
+      <source>Free some space, or choose a build folder on another drive.</source>
+      <translation>请释放一些空间，或者在另一个驱动器上选择编译文件夹。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="304" />
+      <source>Free space on that disk (old builds: python -m app --headless clean), or {alternative}.</source>
+      <translation type="obsolete">请在那个磁盘上腾出空间（清理旧的编译：python -m app --headless clean），或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="270" />
+      <source>Free space on that disk (old builds: {clean}), or {alternative}.</source>
+      <translation>请释放那个磁盘上的空间（旧的编译结果：{clean}），或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="305" />
       <source>Free space or lift the file size limit, or {alternative}.</source>
       <translation>请腾出空间或放宽文件大小限制，或者{alternative}。</translation>
     </message>
@@ -1823,7 +2886,7 @@ This will run:
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="273" />
+      <location filename="../../build_backend/oserrors.py" line="274" />
       <source>Give your user write access to {path}, or {alternative}.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
@@ -1863,14 +2926,29 @@ This will run:
       <translation>安装“Build Tools for Visual Studio 2022”及“使用 C++ 的桌面开发”工作负载（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），然后重新编译；向导会在 Visual Studio 环境中运行编译。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="486" />
+      <source>Install 64-bit Python (python.org: 'Windows installer (64-bit)') and choose it.</source>
+      <translation>请安装 64 位的 Python（python.org：“Windows installer (64-bit)”）并选择它。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="91" />
       <source>Install CUDA 12.4 or newer (matching the CUDA version of your PyTorch) and build again.</source>
       <translation>安装 CUDA 12.4 或更高版本（与你的 PyTorch 的 CUDA 版本一致），然后重新编译。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="73" />
+      <source>Install CUDA {cuda}</source>
+      <translation>安装 CUDA {cuda}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="467" />
       <source>Install CUDA {need} or newer (with a PyTorch built for the same CUDA major version).</source>
       <translation>请安装 CUDA {need} 或更新版本（并搭配为相同 CUDA 主版本编译的 PyTorch）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="141" />
+      <source>Install CUDA {torch}, or a PyTorch built for CUDA {major}.</source>
+      <translation>请安装 CUDA {torch}，或者为 CUDA {major} 构建的 PyTorch。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="416" />
@@ -1881,6 +2959,16 @@ This will run:
       <location filename="../../build_backend/catalog/assess.py" line="426" />
       <source>Install PyTorch {need} or newer.</source>
       <translation>请安装 PyTorch {need} 或更新版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="513" />
+      <source>Install Visual Studio Build Tools 2022 (C++)</source>
+      <translation>安装 Visual Studio Build Tools 2022（C++）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="113" />
+      <source>Install Visual Studio Build Tools 2022 (its MSVC 14.44 fits), or a newer CUDA toolkit.</source>
+      <translation>请安装 Visual Studio Build Tools 2022（其中的 MSVC 14.44 适合），或者更新的 CUDA 工具包。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="434" />
@@ -1907,6 +2995,11 @@ This will run:
       <translation>请安装为 CUDA {need} 或更新版本编译的 PyTorch。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="225" />
+      <source>Install a PyTorch built for a newer CUDA (Fix).</source>
+      <translation>请安装为更新的 CUDA 构建的 PyTorch（修复）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="818" />
       <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
       <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
@@ -1917,6 +3010,16 @@ This will run:
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="161" />
+      <source>Install a gcc version CUDA accepts (e.g. 'sudo apt-get install g++-&lt;N&gt;') and make it the default, or install a newer CUDA toolkit.</source>
+      <translation>请安装一个 CUDA 接受的 gcc 版本（例如 'sudo apt-get install g++-&lt;N&gt;'）并把它设为默认，或者安装更新的 CUDA 工具包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="115" />
+      <source>Install a newer CUDA toolkit, or add an MSVC toolset in {accepted} with the Visual Studio Installer ('Individual components').</source>
+      <translation>请安装更新的 CUDA 工具包，或者用 Visual Studio Installer 添加一个 {accepted} 范围内的 MSVC 工具集（“单个组件”）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="678" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
@@ -1925,6 +3028,16 @@ This will run:
       <location filename="../../build_backend/catalog/assess.py" line="591" />
       <source>Install a newer NCCL next to PyTorch: {command} (or choose another version of {kernel}).</source>
       <translation>请在 PyTorch 旁安装更新的 NCCL：{command}（或选择 {kernel} 的其他版本）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="160" />
+      <source>Install gcc and g++</source>
+      <translation>安装 gcc 和 g++</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="165" />
+      <source>Install gcc and g++ with your distribution's package manager.</source>
+      <translation>请用你的发行版的包管理器安装 gcc 和 g++。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/fetch.py" line="126" />
@@ -1947,6 +3060,11 @@ This will run:
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="30" />
+      <source>Install it with the system's package manager: sudo apt install python3-pip python3-venv — then click Re-check. Or choose a virtual environment instead.</source>
+      <translation>请用系统的包管理器安装它：sudo apt install python3-pip python3-venv — 然后点击“重新检查”。或者改为选择一个虚拟环境。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="579" />
       <source>Install it: {command}</source>
       <translation>请安装：{command}</translation>
@@ -1957,9 +3075,39 @@ This will run:
       <translation>请安装：{command}（或选择一个不需要 NVSHMEM 就能编译的 {kernel} 版本）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="69" />
+      <source>Install ninja</source>
+      <translation>安装 ninja</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="199" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="24" />
+      <source>Install pip</source>
+      <translation>安装 pip</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="33" />
+      <source>Install pip with the package manager of the system this Python came from, or choose another Python environment.</source>
+      <translation>请用这个 Python 所属系统的包管理器安装 pip，或者另选一个 Python 环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="85" />
+      <source>Install the Build Tools' recommended parts (they include the Windows SDK).</source>
+      <translation>请安装 Build Tools 推荐的组件（其中包括 Windows SDK）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="102" />
+      <source>Install the C++ compiler first (C++ compiler row).</source>
+      <translation>请先安装 C++ 编译器（“C++ 编译器”一行）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="81" />
+      <source>Install the CUDA toolkit first (CUDA toolkit row).</source>
+      <translation>请先安装 CUDA 工具包（“CUDA 工具包”一行）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="213" />
@@ -1969,7 +3117,22 @@ This will run:
     <message>
       <location filename="../../build_backend/hardware.py" line="328" />
       <source>Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU you can still build and verify the CPU probe kernel.</source>
-      <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的 probe 内核。</translation>
+      <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的探测内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="172" />
+      <source>Install the NVIDIA driver to run kernels on this computer.</source>
+      <translation>请安装 NVIDIA 驱动，才能在这台电脑上运行内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="504" />
+      <source>Install the PyTorch build that fits this computer into it: {where}.</source>
+      <translation>请向它安装适合这台电脑的 PyTorch 版本：{where}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="210" />
+      <source>Install the PyTorch that fits the driver (Fix), or update the NVIDIA driver.</source>
+      <translation>请安装适合驱动的 PyTorch（修复），或者更新 NVIDIA 驱动。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="1007" />
@@ -1992,6 +3155,11 @@ This will run:
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="176" />
+      <source>Install the full Python {version} from python.org (it has them) and use that instead.</source>
+      <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="834" />
       <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
@@ -2002,19 +3170,64 @@ This will run:
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="483" />
+      <location filename="../../build_backend/prereqs/target.py" line="70" />
+      <source>Install {torch}</source>
+      <translation>安装 {torch}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="71" />
+      <source>Install {torch} and ninja</source>
+      <translation>安装 {torch} 和 ninja</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="107" />
+      <source>Installed MSVC toolsets: {toolsets}.</source>
+      <translation>已安装的 MSVC 工具集：{toolsets}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="81" />
+      <source>Installed pip into {python}.</source>
+      <translation>已将 pip 安装到 {python}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="356" />
+      <source>Installed {what} into {python}.</source>
+      <translation>已将 {what} 安装到 {python}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="25" />
+      <source>Installing pip was cancelled.</source>
+      <translation>pip 的安装已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="496" />
       <source>Installing {name} failed, and the environment could not be put back as it was.</source>
       <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="431" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="343" />
+      <source>Installing {what} was cancelled.</source>
+      <translation>{what} 的安装已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="444" />
       <source>Installing {wheel} did not finish; the environment was restored.</source>
       <translation>安装 {wheel} 没有完成；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="442" />
+      <location filename="../../build_backend/install.py" line="455" />
       <source>Installing {wheel} failed; the environment was restored.</source>
       <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="74" />
+      <source>Installs the CUDA {cuda} toolkit (compiler and libraries, no driver) from NVIDIA's package repository ({reason}). Needs sudo: run the commands yourself.</source>
+      <translation>从 NVIDIA 的软件包仓库安装 CUDA {cuda} 工具包（编译器和库，不含驱动）（{reason}）。需要 sudo：请自己运行这些命令。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="161" />
+      <source>Installs the GNU C and C++ compilers with the system package manager (needs sudo; run the command yourself).</source>
+      <translation>用系统的包管理器安装 GNU C 和 C++ 编译器（需要 sudo；请自己运行命令）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/runner.py" line="153" />
@@ -2052,6 +3265,11 @@ This will run:
       <translation>它不是文本文件。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="77" />
+      <source>It replaces the PyTorch installed there now.</source>
+      <translation>它会替换那里现在安装的 PyTorch。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/statefile.py" line="75" />
       <source>It was kept aside as {name}; nothing was deleted.</source>
       <translation>它已另存为 {name}；没有删除任何东西。</translation>
@@ -2070,6 +3288,11 @@ This will run:
       <location filename="../../build_backend/sources/archive.py" line="101" />
       <source>Its .gitmodules file has no entry for that folder.</source>
       <translation>它的 .gitmodules 文件中没有这个文件夹的条目。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="91" />
+      <source>Its host_config.h could not be read: {error}</source>
+      <translation>无法读取它的 host_config.h：{error}</translation>
     </message>
     <message>
       <location filename="../../build_backend/statefile.py" line="78" />
@@ -2092,9 +3315,54 @@ This will run:
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="544" />
+      <source>Kernels can still be built; to verify them on the GPU, check the NVIDIA driver (see the GPU table) and that the driver supports CUDA {cuda}.</source>
+      <translation>仍然可以编译内核；如果要在 GPU 上验证它们，请检查 NVIDIA 驱动（见 GPU 表格），并确认驱动支持 CUDA {cuda}。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="456" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}, or the list in the kernel's setup.py or CMakeLists.txt) and build for your own GPU's architecture; the wizard sets it from the detected GPU.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="370" />
+      <source>Let git use long paths</source>
+      <translation>让 git 使用长路径</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="14" />
+      <source>Long paths</source>
+      <translation>长路径</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="82" />
+      <source>Long paths are on for Windows and git. The build folder path is short.</source>
+      <translation>Windows 和 git 的长路径都已开启。编译文件夹的路径很短。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="84" />
+      <source>Long paths are on in Windows. The build folder path is short.</source>
+      <translation>Windows 的长路径已开启。编译文件夹的路径很短。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="59" />
+      <source>Long paths are on, but Windows has not restarted since, so programs do not see it yet.</source>
+      <translation>长路径已开启，但之后 Windows 还没有重启，所以程序还看不到它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="490" />
+      <source>Long paths are turned on; Windows must restart before programs can use them.</source>
+      <translation>长路径已开启；Windows 必须重启后程序才能使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="50" />
+      <source>LongPathsEnabled ({key}): {value}</source>
+      <translation>LongPathsEnabled（{key}）：{value}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="48" />
+      <source>LongPathsEnabled ({key}): {value} (could not be read: {error})</source>
+      <translation>LongPathsEnabled（{key}）：{value}（无法读取：{error}）</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="360" />
@@ -2117,14 +3385,39 @@ This will run:
       <translation>MSVC 不接受 sm100 解码内核（csrc/sm100/decode/head64/kernel.cuh）和共享辅助头文件中使用的 __int128_t 类型，而且 CUTLASS 需要 /Zc:__cplusplus，但 FlashMLA 的 setup.py 没有传入它</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="137" />
+      <source>MSVC {toolset} fits CUDA {cuda} and will be used.</source>
+      <translation>MSVC {toolset} 与 CUDA {cuda} 匹配，将会使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="134" />
+      <source>MSVC {toolset} fits CUDA {cuda} and will be used. The newer MSVC {skipped} (also installed) is skipped: CUDA {cuda} rejects it.</source>
+      <translation>MSVC {toolset} 与 CUDA {cuda} 匹配，将会使用它。更新的 MSVC {skipped}（也已安装）被跳过：CUDA {cuda} 不接受它。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="695" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="276" />
+      <location filename="../../build_backend/prereqs/resources.py" line="48" />
+      <source>Make sure the build drive has 25 GB free.</source>
+      <translation>请确保编译所在的驱动器有 25 GB 可用空间。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="277" />
       <source>Make the drive writable, or {alternative}.</source>
       <translation>请让该驱动器可写，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="79" />
+      <source>Memory: {available} available of {total}; {cores} logical CPU cores</source>
+      <translation>内存：可用 {available}，共 {total}；{cores} 个逻辑 CPU 核心</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="165" />
+      <source>Missing: {files}. Embedded Pythons (ComfyUI portable, python.org's embeddable zip) come without them.</source>
+      <translation>缺少：{files}。嵌入式 Python（ComfyUI 便携版、python.org 的 embeddable ZIP 包）没有附带它们。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/report.py" line="45" />
@@ -2142,6 +3435,36 @@ This will run:
       <translation>NVIDIA 驱动</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="558" />
+      <source>Newest installer log: {log}</source>
+      <translation>最新的安装程序日志：{log}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="105" />
+      <source>No C++ compiler: Visual Studio Build Tools are not installed.</source>
+      <translation>没有 C++ 编译器：没有安装 Visual Studio Build Tools。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="176" />
+      <source>No C++ compiler: gcc and g++ is not installed.</source>
+      <translation>没有 C++ 编译器：没有安装 gcc 和 g++。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="174" />
+      <source>No C++ compiler: {program} is not installed.</source>
+      <translation>没有 C++ 编译器：没有安装 {program}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="119" />
+      <source>No CUDA toolkit is installed.</source>
+      <translation>没有安装 CUDA 工具包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="123" />
+      <source>No CUDA toolkit is installed; without an NVIDIA GPU and a CUDA build of PyTorch only the CPU probe kernel can be built.</source>
+      <translation>没有安装 CUDA 工具包；没有 NVIDIA GPU 和 CUDA 版本的 PyTorch 时，只能编译探测内核的 CPU 部分。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="482" />
       <source>No CUDA toolkit is selected yet: building {kernel} needs CUDA {need} or newer{why}, version {major}.x to match PyTorch.</source>
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 CUDA {need} 或更新版本{why}，且须为 {major}.x 版本以与 PyTorch 匹配。</translation>
@@ -2155,6 +3478,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="232" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="114" />
+      <source>No CUDA version fits your driver, GPU and PyTorch together: update the NVIDIA driver first, or see {page}.</source>
+      <translation>没有哪个 CUDA 版本能同时适合你的驱动、GPU 和 PyTorch：请先更新 NVIDIA 驱动，或者参见 {page}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="319" />
@@ -2177,6 +3505,11 @@ This will run:
       <translation>未检测到 NVIDIA GPU：{problem}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="170" />
+      <source>No NVIDIA driver answered, so whether it supports this CUDA is unknown; kernels can be built here but not run or verified.</source>
+      <translation>没有 NVIDIA 驱动回答，所以不知道它是否支持这个 CUDA；这里可以编译内核，但无法运行或验证。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/hardware.py" line="327" />
       <source>No NVIDIA driver was found on this computer.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
@@ -2187,6 +3520,16 @@ This will run:
       <translation>还没有选择 Python 环境。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="112" />
+      <source>No Python environment is chosen for the kernel.</source>
+      <translation>还没有为内核选择 Python 环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="119" />
+      <source>No installed MSVC version is accepted by CUDA {cuda}.</source>
+      <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
+    </message>
+    <message>
       <source>No ready-made flash-attn wheel for this setup; building from source</source>
       <translation type="obsolete">没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
     </message>
@@ -2194,6 +3537,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>No ready-made wheel of {package} for this setup; building from source</source>
       <translation>没有适合当前配置的 {package} 现成 wheel；改为从源码编译</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="52" />
+      <source>No shortcut was made.</source>
+      <translation>没有创建快捷方式。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/model.py" line="161" />
@@ -2231,6 +3579,21 @@ This will run:
       <translation>尚未在 {family} GPU 上实测：不知道它在这里是否比 PyTorch 自带的注意力更快。此处 PyTorch 最快的方法（{method}）在 {shape} 下用时 {ms} 毫秒（{tflops} TFLOPs）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="36" />
+      <source>Not needed here: this system has no 260-character path limit.</source>
+      <translation>这里不需要：这个系统没有 260 个字符的路径限制。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="82" />
+      <source>Not needed: no CUDA toolkit and no GPU, so only the CPU probe kernel can be built.</source>
+      <translation>不需要：没有 CUDA 工具包，也没有 GPU，所以只能编译探测内核的 CPU 部分。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="194" />
+      <source>Not sure this CUDA supports {which}.</source>
+      <translation>不确定这个 CUDA 是否支持 {which}。</translation>
+    </message>
+    <message>
       <source>Nothing is broken. To skip the download attempt next time, build with FLASH_ATTENTION_FORCE_BUILD=TRUE (the wizard can retry that way).</source>
       <translation type="obsolete">没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
@@ -2238,6 +3601,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="253" />
       <source>Nothing is broken. To skip the download attempt next time, build with {force_build} (the wizard can retry that way for the kernels it knows).</source>
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="83" />
+      <source>Nothing to check.</source>
+      <translation>没有需要检查的内容。</translation>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="466" />
@@ -2250,6 +3618,11 @@ This will run:
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/cli_consent.py" line="97" />
+      <source>Nothing was changed: you answered no.</source>
+      <translation>什么都没有改变：你回答了“否”。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="29" />
       <source>Nothing was installed: your Python environment is as it was.</source>
       <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
@@ -2258,6 +3631,16 @@ This will run:
       <location filename="../../build_backend/prebuilt.py" line="92" />
       <source>Nothing was kept; start the download again, or build from source instead.</source>
       <translation>没有保留任何内容；请重新开始下载，或者改为从源码编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/cli_consent.py" line="83" />
+      <source>Nothing was run. {change} The wizard asks before it changes an environment or the system, but there is no terminal to ask in (standard input is not a terminal).</source>
+      <translation>什么都没有运行。{change}向导在更改环境或系统之前会先询问，但这里没有可以询问的终端（标准输入不是终端）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="719" />
+      <source>NuGet publishes no SHA-256 for it that could be checked in advance, so the wizard checks that it is a NuGet package of exactly Python {version} (its include/patchlevel.h) with the files needed</source>
+      <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
     <message>
       <location filename="../../build_backend/hardware.py" line="225" />
@@ -2280,9 +3663,34 @@ This will run:
       <translation>只支持 https:// 地址。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="50" />
+      <source>Only {free} free on the build drive: not even the small probe kernel fits.</source>
+      <translation>编译所在的驱动器只有 {free} 可用：连小小的探测内核都放不下。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="54" />
+      <source>Only {free} free on the build drive; the big kernels need at least {least} GB to build.</source>
+      <translation>编译所在的驱动器只有 {free} 可用；大的内核至少需要 {least} GB 才能编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="98" />
+      <source>Open the Visual Studio Installer and repair it, or let the wizard install the Build Tools.</source>
+      <translation>请打开 Visual Studio Installer 修复它，或者让向导安装 Build Tools。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="223" />
+      <source>Or install 'Desktop development with C++' from the Visual Studio Installer yourself.</source>
+      <translation>或者自己从 Visual Studio Installer 安装“使用 C++ 的桌面开发”。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/report.py" line="43" />
       <source>PASS</source>
       <translation>通过</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="82" />
+      <source>Parallelism for FlashAttention-sized builds: {reason}. Lighter kernels run more jobs at once.</source>
+      <translation>FlashAttention 规模的编译的并行度：{reason}。较轻的内核会同时运行更多任务。</translation>
     </message>
     <message>
       <location filename="../../build_backend/nvml_record.py" line="193" />
@@ -2290,9 +3698,34 @@ This will run:
       <translation>请传入由 'detect --record FILE' 写出的文件。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="44" />
+      <source>Put “{name}” on the desktop ({path}).</source>
+      <translation>已将“{name}”放到桌面上（{path}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="67" />
+      <source>PyTorch (CPU build)</source>
+      <translation>PyTorch（CPU 版本）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="53" />
+      <source>PyTorch built for CUDA {cuda} (from {url}, the newest CUDA your driver supports)</source>
+      <translation>为 CUDA {cuda} 构建的 PyTorch（来自 {url}，你的驱动支持的最新 CUDA）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="229" />
+      <source>PyTorch cannot use the GPU right now, so kernels can be built but not verified.</source>
+      <translation>PyTorch 现在无法使用 GPU，所以可以编译内核，但无法验证。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="232" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="49" />
+      <source>PyTorch from PyPI (the driver is too old for every CUDA build the wizard knows; updating the NVIDIA driver is better)</source>
+      <translation>来自 PyPI 的 PyTorch（驱动对向导知道的所有 CUDA 版本来说都太旧；更新 NVIDIA 驱动会更好）</translation>
     </message>
     <message>
       <location filename="../../build_backend/recommend.py" line="120" />
@@ -2303,6 +3736,26 @@ This will run:
       <location filename="../../build_backend/catalog/assess.py" line="431" />
       <source>PyTorch is a CPU-only build ({version}); {kernel} needs a CUDA build of PyTorch.</source>
       <translation>PyTorch 是仅 CPU 版本（{version}）；{kernel} 需要 CUDA 版本的 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="80" />
+      <source>PyTorch is a download of {size}.</source>
+      <translation>PyTorch 需要下载 {size}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="207" />
+      <source>PyTorch is built for CUDA {cuda}, but the driver supports only CUDA {driver}: PyTorch can't use the GPU.</source>
+      <translation>PyTorch 是为 CUDA {cuda} 构建的，但驱动只支持 CUDA {driver}：PyTorch 无法使用 GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="214" />
+      <source>PyTorch is built for CUDA {cuda}, newer than the driver's CUDA {driver}; it works through minor version compatibility.</source>
+      <translation>PyTorch 是为 CUDA {cuda} 构建的，比驱动的 CUDA {driver} 新；它通过次版本兼容仍然可以工作。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="525" />
+      <source>PyTorch is installed here but fails to import.</source>
+      <translation>这里装有 PyTorch，但无法导入。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="414" />
@@ -2320,14 +3773,59 @@ This will run:
       <translation>这个 Python 中没有安装 PyTorch。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="188" />
+      <source>PyTorch is not installed in this environment.</source>
+      <translation>这个环境中没有安装 PyTorch。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="43" />
       <source>PyTorch was not found while building</source>
       <translation>编译时找不到 PyTorch</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="67" />
+      <source>PyTorch with CUDA</source>
+      <translation>带 CUDA 的 PyTorch</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="196" />
+      <source>PyTorch {version} here is a CPU-only build, so GPU kernels can't be built for it (the probe kernel's CPU part can).</source>
+      <translation>这里的 PyTorch {version} 是仅 CPU 版本，所以无法为它编译 GPU 内核（探测内核的 CPU 部分可以）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="201" />
+      <source>PyTorch {version} is a CPU-only build and there is no NVIDIA GPU: only the CPU probe kernel can be built.</source>
+      <translation>PyTorch {version} 是仅 CPU 版本，而且没有 NVIDIA GPU：只能编译探测内核的 CPU 部分。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="135" />
+      <source>PyTorch {version}, CUDA {cuda}, GPU usable from PyTorch: {usable}, architectures: {archs}</source>
+      <translation>PyTorch {version}，CUDA {cuda}，PyTorch 能否使用 GPU：{usable}，GPU 架构：{archs}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="44" />
+      <source>PyTorch's CPU build (from {index}): no NVIDIA GPU answered here, so a CUDA build would be of no use. If this computer has an NVIDIA GPU, install its driver first, then check again</source>
+      <translation>PyTorch 的 CPU 版本（来自 {index}）：这里没有 NVIDIA GPU 回答，所以 CUDA 版本没有用处。如果这台电脑有 NVIDIA GPU，请先安装它的驱动，然后重新检查</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="79" />
+      <source>PyTorch's CPU build is a download of {size}.</source>
+      <translation>PyTorch 的 CPU 版本需要下载 {size}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="224" />
       <source>PyTorch's CUDA</source>
       <translation>PyTorch 的 CUDA</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="220" />
+      <source>PyTorch's CUDA: {torch}; no NVIDIA driver answered, so the newest CUDA it supports is unknown.</source>
+      <translation>PyTorch 的 CUDA：{torch}；没有 NVIDIA 驱动回答，所以不知道它最高支持哪个 CUDA。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="218" />
+      <source>PyTorch's CUDA: {torch}; the driver supports CUDA up to {driver}.</source>
+      <translation>PyTorch 的 CUDA：{torch}；驱动最高支持 CUDA {driver}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/worth.py" line="206" />
@@ -2345,6 +3843,81 @@ This will run:
       <translation>无法给 PyTorch 的{backend}计时（{why}）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="21" />
+      <source>Python environment</source>
+      <translation>Python 环境</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="495" />
+      <source>Python {version} has no pip, so nothing can be installed into it.</source>
+      <translation>Python {version} 没有 pip，所以无法向它安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="285" />
+      <source>Python {version} starts, but it failed while the wizard looked at what is installed in it ({how}).</source>
+      <translation>Python {version} 可以启动，但在向导查看其中安装了什么时失败了（{how}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="542" />
+      <source>Python {version} with PyTorch {torch} (CUDA {cuda}), but PyTorch cannot use the GPU right now.</source>
+      <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），但 PyTorch 现在无法使用 GPU。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="249" />
+      <source>Python {version} with PyTorch {torch} (CUDA {cuda}), pip and ninja.</source>
+      <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），pip 和 ninja。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="551" />
+      <source>Python {version} with PyTorch {torch} (CUDA {cuda}, 1 GPU usable).</source>
+      <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，1 块 GPU 可用）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="245" />
+      <source>Python {version} with PyTorch {torch} (CUDA {cuda}, GPU usable), pip and ninja.</source>
+      <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，GPU 可用），pip 和 ninja。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="554" />
+      <source>Python {version} with PyTorch {torch} (CUDA {cuda}, {count} GPUs usable).</source>
+      <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，{count} 块 GPU 可用）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="533" />
+      <source>Python {version} with PyTorch {torch}, a CPU-only build: only the CPU probe kernel can be built here.</source>
+      <translation>Python {version}，装有 PyTorch {torch}，这是仅 CPU 版本：这里只能编译探测内核的 CPU 部分。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="503" />
+      <source>Python {version} without PyTorch.</source>
+      <translation>Python {version}，没有 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="514" />
+      <source>Python {version} works, but importing {name} crashes it ({how}).</source>
+      <translation>Python {version} 可以运行，但导入 {name} 时会崩溃（{how}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="796" />
+      <source>Python {version}'s C headers and import library are in place.</source>
+      <translation>Python {version} 的 C 头文件和导入库已就位。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="799" />
+      <source>Python {version}'s C headers are in place.</source>
+      <translation>Python {version} 的 C 头文件已就位。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="130" />
+      <source>Python {version}, {bits}-bit; pip {pip}; ninja {ninja}</source>
+      <translation>Python {version}，{bits} 位；pip {pip}；ninja {ninja}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="128" />
+      <source>Python: {python}</source>
+      <translation>Python：{python}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/parallelism.py" line="80" />
       <source>RAM</source>
       <translation>内存</translation>
@@ -2360,14 +3933,39 @@ This will run:
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="397" />
+      <source>Reinstall Git for Windows.</source>
+      <translation>请重新安装 Git for Windows。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="516" />
+      <source>Reinstall PyTorch in that environment: {command} (or choose another environment).</source>
+      <translation>请在那个环境中重新安装 PyTorch：{command}（或者另选一个环境）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="526" />
+      <source>Reinstall PyTorch in this environment (pip install --force-reinstall torch), or choose another environment.</source>
+      <translation>请在这个环境中重新安装 PyTorch（pip install --force-reinstall torch），或者另选一个环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="171" />
+      <source>Reinstall the CUDA toolkit.</source>
+      <translation>请重新安装 CUDA 工具包。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/hardware.py" line="349" />
       <source>Reinstall the Kernel Setup Wizard.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="632" />
+      <location filename="../../build_backend/install.py" line="652" />
       <source>Reinstall the version you want instead.</source>
       <translation>请改为重新安装你想要的版本。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="121" />
+      <source>Remove the {name} environment variable (Settings → System → About → Advanced system settings → Environment Variables) or point it to an installed {role}, then start the wizard again.</source>
+      <translation>请删除 {name} 环境变量（设置 → 系统 → 关于 → 高级系统设置 → 环境变量），或者让它指向已安装的{role}，然后重新启动向导。</translation>
     </message>
     <message>
       <location filename="../../build_backend/install.py" line="120" />
@@ -2380,12 +3978,12 @@ This will run:
       <translation>已从 {python} 移除 {name} {version}；那里之前没有安装过它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="287" />
+      <location filename="../../build_backend/oserrors.py" line="288" />
       <source>Rename or remove the file {file}, or {alternative}.</source>
       <translation>请重命名或删除文件 {file}，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="290" />
+      <location filename="../../build_backend/oserrors.py" line="291" />
       <source>Rename or remove the folder {path}, or {alternative}.</source>
       <translation>请重命名或删除文件夹 {path}，或者{alternative}。</translation>
     </message>
@@ -2393,6 +3991,31 @@ This will run:
       <location filename="../../build_backend/sources/archive.py" line="130" />
       <source>Report this; meanwhile choose a local copy (Kernel page → Local folder).</source>
       <translation>请报告这个问题；在此期间可以选择一份本地副本（内核页面 → 本地文件夹）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="193" />
+      <source>Restart Windows, then run the wizard again.</source>
+      <translation>请重启 Windows，然后重新运行向导。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="489" />
+      <source>Restart Windows, then start the wizard again yourself.</source>
+      <translation>请重启 Windows，然后自己重新启动向导。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="478" />
+      <source>Restart Windows. The wizard opens again after the restart and continues here.</source>
+      <translation>请重启 Windows。重启后向导会重新打开，并从这里继续。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="61" />
+      <source>Restart Windows; the wizard opens again and continues here.</source>
+      <translation>请重启 Windows；向导会重新打开，并从这里继续。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="95" />
+      <source>Restart the computer, then run the wizard again.</source>
+      <translation>请重启电脑，然后重新运行向导。</translation>
     </message>
     <message>
       <location filename="../../build_backend/hardware.py" line="334" />
@@ -2410,9 +4033,28 @@ This will run:
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="542" />
       <source>Run 'python -m app --headless installs' to see what the wizard installed.</source>
-      <translation>运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
+      <translation type="obsolete">运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="497" />
+      <source>Run 'python -m ensurepip --upgrade' with this interpreter, or choose another.</source>
+      <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="555" />
+      <source>Run '{command}' to see what the wizard installed.</source>
+      <translation>运行 '{command}' 可以查看向导安装了什么。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="26" />
+      <source>Run the fix again to finish.</source>
+      <translation>再次运行修复即可完成。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="791" />
+      <source>Run the wizard as a user who may write into this Python's folder, or copy the files yourself.</source>
+      <translation>请以可以写入这个 Python 文件夹的用户身份运行向导，或者自己复制这些文件。</translation>
     </message>
     <message>
       <location filename="../../build_backend/hardware.py" line="339" />
@@ -2420,9 +4062,39 @@ This will run:
       <translation>请以有权访问 GPU 的用户身份运行本向导（在 Linux 上：检查 /dev/nvidia* 的权限，或是否属于 'video' 用户组）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="220" />
+      <source>Run the wizard from an account that may install software.</source>
+      <translation>请从一个可以安装软件的帐户运行向导。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="375" />
       <source>Run the wizard inside WSL2 (Ubuntu) on this PC and build there.</source>
       <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="239" />
+      <source>Run {installer} yourself to see what went wrong (it shows its own messages), or download the toolkit from developer.nvidia.com/cuda-downloads.</source>
+      <translation>请自己运行 {installer}，看看哪里出了问题（它会显示自己的消息），或者从 developer.nvidia.com/cuda-downloads 下载工具包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="54" />
+      <source>Runs Python's own installer of pip (ensurepip) with {python}. It installs the pip that came with this Python; nothing is downloaded.</source>
+      <translation>用 {python} 运行 Python 自带的 pip 安装程序（ensurepip）。它安装这个 Python 自带的 pip；不会下载任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="74" />
+      <source>Runs pip in {python} to install {what}.</source>
+      <translation>在 {python} 中运行 pip，安装 {what}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="198" />
+      <source>Save your work: Windows is restarting. Run the wizard again afterwards.</source>
+      <translation>请保存你的工作：Windows 正在重启。之后请重新运行向导。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="80" />
+      <source>See the CUDA toolkit row.</source>
+      <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="657" />
@@ -2430,7 +4102,7 @@ This will run:
       <translation>详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="444" />
+      <location filename="../../build_backend/install.py" line="457" />
       <source>See the message above; nothing of the new build remains installed.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
@@ -2448,6 +4120,16 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="865" />
       <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="376" />
+      <source>Sets git's core.longpaths to true in your own git settings (~/.gitconfig), so git can check out sources with paths longer than 260 characters (CUTLASS, FlashAttention). Nothing else changes.</source>
+      <translation>在你自己的 git 设置（~/.gitconfig）中把 git 的 core.longpaths 设为 true，让 git 能检出路径超过 260 个字符的源码（CUTLASS、FlashAttention）。不会更改其他任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="431" />
+      <source>Sets the Windows setting LongPathsEnabled to 1 ({key}). Windows asks for administrator rights for this one change. It takes effect after a restart; the wizard then opens again by itself and continues here.</source>
+      <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="520" />
@@ -2485,9 +4167,18 @@ This will run:
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="485" />
       <source>Start the wizard (or any 'python -m app --headless' command) again: it finishes undoing the install.</source>
-      <translation>请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
+      <translation type="obsolete">请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="498" />
+      <source>Start the wizard (or any '{command}' command) again: it finishes undoing the install.</source>
+      <translation>请再次启动向导（或任何 '{command}' 命令）：它会完成撤销安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="106" />
+      <source>The Build Tools are free; the Fix button installs them.</source>
+      <translation>Build Tools 是免费的；“修复”按钮会安装它。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="803" />
@@ -2510,9 +4201,29 @@ This will run:
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="236" />
+      <source>The CUDA installation was cancelled.</source>
+      <translation>CUDA 安装已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="238" />
+      <source>The CUDA installer failed (exit code {code}).</source>
+      <translation>CUDA 安装程序失败了（退出代码 {code}）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="213" />
       <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="231" />
+      <source>The CUDA toolkit is installed.</source>
+      <translation>已安装 CUDA 工具包。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="233" />
+      <source>The CUDA toolkit is installed; Windows must restart to finish.</source>
+      <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="473" />
@@ -2555,6 +4266,16 @@ This will run:
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，但这里的 PyTorch 使用 CUDA {torch_cuda}：请先更新驱动，内核才能运行。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="162" />
+      <source>The NVIDIA driver supports CUDA up to {driver}, older than CUDA {cuda}: kernels still run (minor version compatibility), but code compiled just-in-time from PTX would not.</source>
+      <translation>NVIDIA 驱动最高支持 CUDA {driver}，比 CUDA {cuda} 旧：内核仍然可以运行（次版本兼容），但从 PTX 即时编译的代码不行。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="154" />
+      <source>The NVIDIA driver supports CUDA up to {driver}; kernels built with CUDA {cuda} would not run on it.</source>
+      <translation>NVIDIA 驱动最高支持 CUDA {driver}；用 CUDA {cuda} 编译的内核无法在它上面运行。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/hardware.py" line="348" />
       <source>The NVML module (nvidia-ml-py) is missing from this installation of the wizard.</source>
       <translation>本向导的安装中缺少 NVML 模块（nvidia-ml-py）。</translation>
@@ -2563,6 +4284,11 @@ This will run:
       <location filename="../../" line="resources/recipes/deepep.toml" />
       <source>The NVSHMEM-based V1 line with the Buffer API (intranode dispatch/combine verified by the wizard); builds with the NCCL that comes with PyTorch.</source>
       <translation>基于 NVSHMEM、使用 Buffer API 的 V1 版本线（本向导会验证节点内的 dispatch/combine）；使用 PyTorch 自带的 NCCL 编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/kernels.py" line="21" />
+      <source>The Prerequisites step says what to do</source>
+      <translation>前置条件步骤会说明该怎么做</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="503" />
@@ -2575,6 +4301,41 @@ This will run:
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="45" />
+      <source>The Visual Studio Installer (vswhere.exe) is not installed, so there is no Visual Studio on this computer.</source>
+      <translation>没有安装 Visual Studio Installer（vswhere.exe），所以这台电脑上没有 Visual Studio。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="203" />
+      <source>The Visual Studio Installer could not download its files.</source>
+      <translation>Visual Studio Installer 无法下载它的文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="101" />
+      <source>The Visual Studio Installer did not answer properly, so no compiler could be found.</source>
+      <translation>Visual Studio Installer 没有正常回答，所以找不到编译器。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="221" />
+      <source>The Visual Studio Installer failed (exit code {code}).</source>
+      <translation>Visual Studio Installer 失败了（退出代码 {code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="219" />
+      <source>The Visual Studio Installer needs administrator rights.</source>
+      <translation>Visual Studio Installer 需要管理员权限。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="208" />
+      <source>The Visual Studio Installer rejected its command line.</source>
+      <translation>Visual Studio Installer 拒绝了它的命令行。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="84" />
+      <source>The Windows SDK is missing, so C++ programs cannot be linked.</source>
+      <translation>缺少 Windows SDK，所以无法链接 C++ 程序。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="123" />
       <source>The address was {url}.</source>
       <translation>地址是 {url}。</translation>
@@ -2583,6 +4344,16 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="40" />
       <source>The address {url} is not one the wizard can download from.</source>
       <translation>向导无法从地址 {url} 下载。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="181" />
+      <source>The administrator prompt was declined; nothing was installed.</source>
+      <translation>管理员权限请求被拒绝；没有安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="467" />
+      <source>The administrator prompt was declined; the Windows setting is unchanged.</source>
+      <translation>管理员权限请求被拒绝；Windows 设置没有改变。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="221" />
@@ -2645,6 +4416,11 @@ This will run:
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="74" />
+      <source>The build folder's path is long ({length} characters); even with long paths on, the compiler can fail on deep files.</source>
+      <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="489" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
@@ -2658,6 +4434,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="865" />
       <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
       <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/msvc.py" line="376" />
+      <source>The build selects it with vcvarsall.bat x64 -vcvars_ver={version}.</source>
+      <translation>编译通过 vcvarsall.bat x64 -vcvars_ver={version} 选择它。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="888" />
@@ -2720,7 +4501,7 @@ This will run:
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="629" />
+      <location filename="../../build_backend/install.py" line="649" />
       <source>The copy of what {name} replaced in {python} is missing.</source>
       <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
     </message>
@@ -2728,6 +4509,11 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="138" />
       <source>The damaged file was deleted. Try again; if it happens again, the file on the server was probably replaced: look for a newer version of the wizard.</source>
       <translation>损坏的文件已删除。请重试；如果再次发生，服务器上的文件可能已被替换：请查找新版本的向导。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="287" />
+      <source>The details show the error. Repair this environment (a damaged package or sitecustomize usually causes this), or choose another Python.</source>
+      <translation>详细信息中有错误内容。请修复这个环境（通常是某个损坏的包或 sitecustomize 导致的），或者另选一个 Python。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="331" />
@@ -2760,6 +4546,11 @@ This will run:
       <translation>{what} 下载失败：{error}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="754" />
+      <source>The download was cancelled; nothing was changed.</source>
+      <translation>下载已取消；没有做任何更改。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prebuilt.py" line="87" />
       <source>The download was cancelled; nothing was installed.</source>
       <translation>下载已取消，没有安装任何东西。</translation>
@@ -2773,6 +4564,11 @@ This will run:
       <location filename="../../build_backend/download/words.py" line="136" />
       <source>The downloaded file {name} was damaged or has changed on the server.</source>
       <translation>下载的文件 {name} 已损坏，或者服务器上的文件已更改。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="762" />
+      <source>The downloaded package is not the one expected: {problem}. Nothing was changed.</source>
+      <translation>下载的包不是预期的那个：{problem}。没有做任何更改。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="83" />
@@ -2820,6 +4616,11 @@ This will run:
       <translation>文件夹 {folder} 只是内核源码中的 {subdir} 部分。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="46" />
+      <source>The free space at {folder} could not be read.</source>
+      <translation>无法读取 {folder} 处的可用空间。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/session.py" line="198" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
@@ -2830,29 +4631,38 @@ This will run:
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="516" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with 'python -m app --headless rollback').</source>
-      <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
+      <translation type="obsolete">把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="502" />
+      <location filename="../../build_backend/install.py" line="529" />
+      <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with '{command}').</source>
+      <translation>{name} {version} 向 {python} 的安装（开始于 {started}）在 pip 完成后被中断；它已补全并记录下来（可以用 '{command}' 回滚）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="515" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted before it changed anything; nothing needed undoing.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在做出任何改动之前被中断；不需要撤销任何内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="506" />
+      <location filename="../../build_backend/install.py" line="519" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted, and that Python no longer exists; nothing to undo.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断，而且那个 Python 已不存在；没有需要撤销的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="530" />
+      <location filename="../../build_backend/install.py" line="543" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: the half-installed {name} was removed.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：安装了一半的 {name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="526" />
+      <location filename="../../build_backend/install.py" line="539" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: {previous} {previous_version} is installed again, as before.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="200" />
+      <source>The installation was cancelled in the Visual Studio Installer.</source>
+      <translation>安装在 Visual Studio Installer 中被取消了。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="213" />
@@ -2868,6 +4678,11 @@ This will run:
       <location filename="../../resources/diagnosis/failures.toml" line="74" />
       <source>The installed Visual Studio C++ compiler is newer than what this CUDA toolkit was made for (for example Visual Studio 2026 with CUDA 12.x), so CUDA refuses to use it.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="186" />
+      <source>The installer's logs are the dd_*.log files in %TEMP%.</source>
+      <translation>安装程序的日志是 %TEMP% 中的 dd_*.log 文件。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="269" />
@@ -2953,6 +4768,16 @@ This will run:
       <translation>该内核的软件包位于其仓库的 {subdir} 中。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="354" />
+      <source>The last lines of pip's output say why; the full output is in {log}.</source>
+      <translation>pip 输出的最后几行说明了原因；完整输出在 {log} 中。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="91" />
+      <source>The last lines of the output say why; the full output is in {log}.</source>
+      <translation>输出的最后几行说明了原因；完整输出在 {log} 中。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="99" />
       <source>The link may be out of date: look for a newer version of the wizard, or download the file by hand and point the wizard at it.</source>
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
@@ -2968,9 +4793,24 @@ This will run:
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="394" />
+      <source>The lock on this environment left by {holder} — no longer running — was taken over.</source>
+      <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/worth.py" line="213" />
       <source>The measurement of PyTorch's attention was not readable.</source>
       <translation>PyTorch 注意力的测量结果无法读取。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/msvc.py" line="374" />
+      <source>The newer {newer} are installed too, but CUDA {cuda} accepts only {accepted}.</source>
+      <translation>还安装了更新的 {newer}，但 CUDA {cuda} 只接受 {accepted}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/msvc.py" line="372" />
+      <source>The newer {newer} is installed too, but CUDA {cuda} accepts only {accepted}.</source>
+      <translation>还安装了更新的 {newer}，但 CUDA {cuda} 只接受 {accepted}。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="199" />
@@ -2993,6 +4833,11 @@ This will run:
       <translation>这个包的安装脚本在编译时需要 PyTorch，但 pip 在一个单独的临时环境中运行编译，而那个环境里没有 PyTorch（pip 的“编译隔离”）；或者所选的 Python 中根本没有安装 PyTorch。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="166" />
+      <source>The part already downloaded is kept for next time.</source>
+      <translation>已经下载的部分会保留，供下次使用。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prebuilt.py" line="97" />
       <source>The prebuilt wheel could not be downloaded.</source>
       <translation>无法下载预编译的 wheel。</translation>
@@ -3008,7 +4853,7 @@ This will run:
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/installs.py" line="139" />
+      <location filename="../../build_backend/installs.py" line="140" />
       <source>The repaired list could not be saved yet.</source>
       <translation>修复后的列表暂时无法保存。</translation>
     </message>
@@ -3063,14 +4908,44 @@ This will run:
       <translation>{package} 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="46" />
+      <source>The shortcut could not be saved in {folder}: {why}.</source>
+      <translation>无法把快捷方式保存到 {folder}：{why}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="166" />
       <source>The source archive already has files in the submodule folder {folder}.</source>
       <translation>源码压缩包的子模块文件夹 {folder} 中已经有文件。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/worktree.py" line="136" />
+      <source>The source folder {folder} changed during the build; the wheel was built from the copy taken at its start ({copy}). Build again to include the changes.</source>
+      <translation>编译期间源码文件夹 {folder} 发生了变化；wheel 是从编译开始时复制的副本编译的（{copy}）。要包含这些变化，请重新编译。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/pipeline.py" line="234" />
+      <source>The source folder {folder} changed while the wizard copied it.</source>
+      <translation>向导复制源码文件夹 {folder} 时，它发生了变化。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worktree.py" line="132" />
+      <source>The source folder {folder} could not be read after the build; the wheel was built from the copy taken at its start ({copy}).</source>
+      <translation>编译后无法读取源码文件夹 {folder}；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/pipeline.py" line="243" />
+      <source>The source folder {folder} disappeared before the build started.</source>
+      <translation>源码文件夹 {folder} 在编译开始前消失了。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="70" />
       <source>The source folder {folder} does not exist.</source>
       <translation>源码文件夹 {folder} 不存在。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worktree.py" line="126" />
+      <source>The source folder {folder} was removed during the build; the wheel was built from the copy taken at its start ({copy}).</source>
+      <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="803" />
@@ -3153,6 +5028,11 @@ This will run:
       <translation>验证已取消。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="342" />
+      <source>The wizard could not read the answer of {python}: it ran, but what it printed is not the inspection's answer (cut off or damaged).</source>
+      <translation>向导无法读取 {python} 的回答：它运行了，但它输出的内容不是检查的回答（被截断或已损坏）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="148" />
       <source>The wizard could not write {name} to disk.</source>
       <translation>向导无法把 {name} 写入磁盘。</translation>
@@ -3163,7 +5043,12 @@ This will run:
       <translation>向导不通过不加密的 HTTP 下载（{host}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="622" />
+      <location filename="../../build_backend/prereqs/target.py" line="113" />
+      <source>The wizard found no Python interpreter to install into.</source>
+      <translation>向导没有找到可以安装到的 Python 解释器。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="636" />
       <source>The wizard has no record of installing {name} into {python}.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
@@ -3173,12 +5058,12 @@ This will run:
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="602" />
+      <location filename="../../build_backend/install.py" line="616" />
       <source>The wizard's install records could not be checked: {error} ({file}).</source>
       <translation>无法检查向导的安装记录：{error}（{file}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="604" />
+      <location filename="../../build_backend/install.py" line="618" />
       <source>The wizard's install records could not be checked: {error}.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
@@ -3198,9 +5083,24 @@ This will run:
       <translation>{name} 的标签 {ref} 现在指向了另一个提交。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="116" />
+      <source>The {name} variable is set to {value}, but no such program exists: the build uses the {role} {name} names, so it would fail.</source>
+      <translation>{name} 变量被设为 {value}，但这个程序不存在：编译使用 {name} 指定的{role}，所以会失败。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="248" />
       <source>The {name}'s GPU part</source>
       <translation>{name}的 GPU 部分</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="271" />
+      <source>Then choose 'Check again'.</source>
+      <translation>然后选择“重新检查”。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="45" />
+      <source>There is no desktop folder here, so the shortcut is only in the menu.</source>
+      <translation>这里没有桌面文件夹，所以快捷方式只在菜单中。</translation>
     </message>
     <message>
       <location filename="../../build_backend/environment.py" line="238" />
@@ -3243,9 +5143,64 @@ This will run:
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="223" />
+      <source>This PyTorch has no code for {names}.</source>
+      <translation>这个 PyTorch 没有 {names} 的代码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="28" />
+      <source>This Python comes from Debian or Ubuntu, which leave out Python's own installer of pip.</source>
+      <translation>这个 Python 来自 Debian 或 Ubuntu，它们去掉了 Python 自带的 pip 安装程序。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="256" />
+      <source>This Python did not answer within {seconds} seconds.</source>
+      <translation>这个 Python 在 {seconds} 秒内没有回答。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="724" />
+      <source>This Python has no C headers or import library, which every extension build needs. Downloads python.org's package of Python {version} from {source} (about 15 MB; {check}) and copies {where}. Files already there are left as they are; nothing else changes.</source>
+      <translation>这个 Python 没有 C 头文件和导入库，而每次编译扩展都需要它们。将从 {source} 下载 python.org 的 Python {version} 包（约 15 MB；{check}），并复制{where}。已存在的文件保持不变；不会更改其他任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="728" />
+      <source>This Python has no C headers, which every extension build needs. Downloads python.org's package of Python {version} from {source} (about 15 MB; {check}) and copies {where}. Files already there are left as they are; nothing else changes.</source>
+      <translation>这个 Python 没有 C 头文件，而每次编译扩展都需要它们。将从 {source} 下载 python.org 的 Python {version} 包（约 15 MB；{check}），并复制{where}。已存在的文件保持不变；不会更改其他任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="32" />
+      <source>This Python has no ensurepip module, so it cannot install pip by itself.</source>
+      <translation>这个 Python 没有 ensurepip 模块，所以它无法自己安装 pip。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="174" />
+      <source>This Python has no {what}, so no kernel can be built for it.</source>
+      <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="211" />
+      <source>This computer does not meet Visual Studio Build Tools' requirements.</source>
+      <translation>这台电脑不满足 Visual Studio Build Tools 的要求。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="335" />
+      <source>This is Python {version} at {python}; kernels need Python {need} or newer with PyTorch.</source>
+      <translation>这是位于 {python} 的 Python {version}；内核需要 Python {need} 或更新版本，并装有 PyTorch。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="209" />
+      <source>This is a bug in the wizard; please report it with the log.</source>
+      <translation>这是向导的一个错误；请附上日志报告它。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/environment.py" line="242" />
       <source>This is a folder, not a Python.</source>
       <translation>这是一个文件夹，不是 Python。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="484" />
+      <source>This is a {bits}-bit Python {version}; CUDA kernels need a 64-bit Python.</source>
+      <translation>这是一个 {bits} 位的 Python {version}；CUDA 内核需要 64 位的 Python。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="130" />
@@ -3258,9 +5213,26 @@ This will run:
       <translation>这个内核需要 NVIDIA GPU。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="293" />
+      <source>This program did not behave like a working Python interpreter.</source>
+      <translation>这个程序的表现不像一个正常工作的 Python 解释器。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="269" />
+      <source>This step needs the system's package manager; run the commands shown yourself.</source>
+      <translation>这一步需要系统的包管理器；请自己运行显示的命令。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/hardware.py" line="338" />
       <source>This user may not talk to the NVIDIA driver.</source>
       <translation>当前用户无权访问 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/cli_consent.py" line="86" />
+      <source>To go on without being asked, add --yes:
+  {command}{alternative}</source>
+      <translation>如果要不经询问就继续，请加上 --yes：
+  {command}{alternative}</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="176" />
@@ -3278,9 +5250,24 @@ This will run:
       <translation>请稍后重试；如果问题持续存在，请报告给向导的维护者。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="764" />
+      <source>Try again later; if it repeats, install the full Python {version} from python.org and use it instead.</source>
+      <translation>请稍后重试；如果问题重复出现，请从 python.org 安装完整的 Python {version}，并改用它。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="124" />
       <source>Try again later; if this persists, report it with the address above.</source>
       <translation>请稍后重试；如果问题持续存在，请附上上面的地址报告问题。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="344" />
+      <source>Try again. If it happens again, save a report bundle (the details show what it printed) and choose another Python meanwhile.</source>
+      <translation>请重试。如果再次发生，请保存一个报告包（详细信息中有它输出的内容），同时先另选一个 Python。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="258" />
+      <source>Try again; if it happens again, the environment may be damaged (a hung import).</source>
+      <translation>请重试；如果再次发生，这个环境可能已损坏（某个导入卡住了）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="119" />
@@ -3303,9 +5290,49 @@ This will run:
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="425" />
+      <source>Turn on long paths</source>
+      <translation>开启长路径</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="56" />
+      <source>Turning them on needs administrator rights once, then a restart.</source>
+      <translation>开启它需要一次管理员权限，然后重启。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="220" />
+      <source>Unset {names} to build with cl.exe (the tested way).</source>
+      <translation>取消设置 {names}，即可用 cl.exe 编译（经过测试的方式）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="124" />
+      <source>Unset {name} (in a terminal: unset {name}) or point it to an installed {role}, then start the wizard again from that terminal.</source>
+      <translation>请取消设置 {name}（在终端中：unset {name}），或者让它指向已安装的{role}，然后从那个终端重新启动向导。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="103" />
+      <source>Update or repair the Visual Studio Installer; installing the Build Tools also updates it.</source>
+      <translation>请更新或修复 Visual Studio Installer；安装 Build Tools 也会更新它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="157" />
+      <source>Update the NVIDIA driver (CUDA {major} needs driver {need} or newer).</source>
+      <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
       <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="217" />
+      <source>Updating the NVIDIA driver is safer.</source>
+      <translation>更新 NVIDIA 驱动会更稳妥。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="166" />
+      <source>Updating the NVIDIA driver removes this limit.</source>
+      <translation>更新 NVIDIA 驱动可以去掉这个限制。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flashmla.toml" />
@@ -3353,12 +5380,12 @@ This will run:
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="280" />
+      <location filename="../../build_backend/oserrors.py" line="281" />
       <source>Use a shorter folder or file name, or a folder closer to the top of the drive (on Windows: turn on long paths, in the Prerequisites step), or {alternative}.</source>
       <translation>请使用更短的文件夹名或文件名，或者更靠近驱动器根目录的文件夹（在 Windows 上：在“前置条件”步骤中开启长路径支持），或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="283" />
+      <location filename="../../build_backend/oserrors.py" line="284" />
       <source>Use a shorter folder or file name, or a folder closer to the top of the drive (on Windows: turn on long paths, in the Prerequisites step).</source>
       <translation>请使用更短的文件夹名或文件名，或者更靠近驱动器根目录的文件夹（在 Windows 上：在“前置条件”步骤中开启长路径支持）。</translation>
     </message>
@@ -3378,6 +5405,11 @@ This will run:
       <translation>请使用该文件的 https:// 地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="196" />
+      <source>Use the newest CUDA toolkit if the build fails.</source>
+      <translation>如果编译失败，请使用最新的 CUDA 工具包。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/extract.py" line="64" />
       <source>Use the source archive from the project's own page (GitHub), not a copy from elsewhere.</source>
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
@@ -3393,9 +5425,49 @@ This will run:
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="212" />
+      <source>Visual Studio 2022 needs 64-bit Windows 10 or 11 with current updates.</source>
+      <translation>Visual Studio 2022 需要安装了最新更新的 64 位 Windows 10 或 11。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="192" />
+      <source>Visual Studio Build Tools are installed; Windows must restart to finish.</source>
+      <translation>已安装 Visual Studio Build Tools；Windows 必须重启才能完成。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="196" />
+      <source>Visual Studio Build Tools are installed; the installer has started a restart.</source>
+      <translation>已安装 Visual Studio Build Tools；安装程序已开始重启电脑。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="188" />
+      <source>Visual Studio Build Tools with the C++ compiler are installed.</source>
+      <translation>已安装带有 C++ 编译器的 Visual Studio Build Tools。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="93" />
+      <source>Visual Studio is installed but Windows must restart to finish installing it.</source>
+      <translation>已安装 Visual Studio，但 Windows 必须重启才能完成安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="96" />
+      <source>Visual Studio is installed but cannot be used: {why}.</source>
+      <translation>已安装 Visual Studio，但无法使用：{why}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="215" />
+      <source>Visual Studio is running, so the installer could not change it.</source>
+      <translation>Visual Studio 正在运行，所以安装程序无法更改它。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="91" />
       <source>Visual Studio's C++ library needs CUDA 12.4 or newer</source>
       <translation>Visual Studio 的 C++ 库需要 CUDA 12.4 或更高版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/pipeline.py" line="238" />
+      <source>Wait until nothing writes into it, then build again.</source>
+      <translation>请等到没有程序再写入它，然后重新编译。</translation>
     </message>
     <message>
       <location filename="../../build_backend/locks.py" line="151" />
@@ -3418,9 +5490,74 @@ This will run:
       <translation>无法读取 {name} 为 {path} 固定的是哪个提交。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="18" />
+      <source>Why it matters: PyTorch builds C++/CUDA extensions with Microsoft's C++ compiler (cl.exe), and nvcc uses it for the host code. It comes with Visual Studio or the free Visual Studio Build Tools.</source>
+      <translation>为什么重要：PyTorch 用微软的 C++ 编译器（cl.exe）编译 C++/CUDA 扩展，nvcc 也用它编译主机代码。它随 Visual Studio 或免费的 Visual Studio Build Tools 提供。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="21" />
+      <source>Why it matters: PyTorch builds C++/CUDA extensions with g++, and nvcc uses gcc for the host code.</source>
+      <translation>为什么重要：PyTorch 用 g++ 编译 C++/CUDA 扩展，nvcc 用 gcc 编译主机代码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="23" />
+      <source>Why it matters: a kernel build needs several GB for sources and object files, and each compile thread of the heaviest kernels needs about {gb} GB of memory; too many at once and the build is killed for lack of memory.</source>
+      <translation>为什么重要：编译一个内核需要几 GB 的空间存放源码和目标文件，最重的内核每个编译线程需要约 {gb} GB 内存；同时编译太多，编译就会因内存不足而被终止。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="28" />
+      <source>Why it matters: each CUDA version accepts only certain compiler versions (include/crt/host_config.h); a newer compiler stops the build with 'unsupported Microsoft Visual Studio version' or 'unsupported GNU version'.</source>
+      <translation>为什么重要：每个 CUDA 版本只接受特定版本的编译器（include/crt/host_config.h）；更新的编译器会让编译停止，并报告“unsupported Microsoft Visual Studio version”或“unsupported GNU version”。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="16" />
+      <source>Why it matters: kernel sources (CUTLASS) and the build's intermediate files have paths longer than Windows' classic 260-character limit; without long paths the build stops with 'Filename too long' or 'C1083: Cannot open include file'.</source>
+      <translation>为什么重要：内核源码（CUTLASS）和编译的中间文件的路径超过了 Windows 传统的 260 个字符限制；不开启长路径，编译会停止，并报告“Filename too long”或“C1083: Cannot open include file”。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="22" />
+      <source>Why it matters: kernels are built against the PyTorch in this environment, with its pip; ninja compiles many files at once (without it a build can take hours).</source>
+      <translation>为什么重要：内核是针对这个环境中的 PyTorch、用它的 pip 编译的；ninja 可以同时编译多个文件（没有它，一次编译可能要几个小时）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="24" />
+      <source>Why it matters: nvcc, the CUDA compiler, turns the kernels into GPU code. Its major version must match the CUDA that PyTorch was built with, the NVIDIA driver must support it, and it must know your GPU's architecture.</source>
+      <translation>为什么重要：CUDA 编译器 nvcc 把内核编译成 GPU 代码。它的主版本号必须与编译 PyTorch 所用的 CUDA 一致，NVIDIA 驱动必须支持它，而且它必须认识你的 GPU 的架构。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="48" />
+      <source>Windows PowerShell could not be started, so no shortcut was made ({why}).</source>
+      <translation>无法启动 Windows PowerShell，所以没有创建快捷方式（{why}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="67" />
+      <source>Windows SDK: {sdks} (needed for windows.h and the system libraries).</source>
+      <translation>Windows SDK：{sdks}（windows.h 和系统库需要它）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="50" />
+      <source>Windows could not make the shortcut (PowerShell exit code {code}): {why}</source>
+      <translation>Windows 无法创建快捷方式（PowerShell 退出代码 {code}）：{why}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="47" />
+      <source>Windows could not save the shortcut to {place}: {why}.</source>
+      <translation>Windows 无法把快捷方式保存到{place}：{why}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="51" />
+      <source>Windows did not name the folder of {place}, so no shortcut was put there.</source>
+      <translation>Windows 没有给出{place}的文件夹，所以没有在那里放快捷方式。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="155" />
       <source>Windows limits file paths to 260 characters unless long paths are switched on, and the kernel sources contain very deeply nested files.</source>
       <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="53" />
+      <source>Windows long paths are off, so deep source folders and build files fail ('Filename too long').</source>
+      <translation>Windows 长路径已关闭，所以层级很深的源码文件夹和编译文件会失败（“Filename too long”）。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="525" />
@@ -3438,6 +5575,21 @@ This will run:
       <translation>你的 {name}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/toolchain/host_config.py" line="77" />
+      <source>_MSC_VER up to {hi} (MSVC up to 14.{minor})</source>
+      <translation>_MSC_VER 最高 {hi}（MSVC 最高 14.{minor}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/toolchain/host_config.py" line="79" />
+      <source>_MSC_VER {lo} or newer (MSVC 14.{minor} or newer)</source>
+      <translation>_MSC_VER {lo} 或更新（MSVC 14.{minor} 或更新）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/toolchain/host_config.py" line="73" />
+      <source>_MSC_VER {lo}–{hi} (MSVC 14.{lo_minor}–14.{hi_minor}, Visual Studio {lo_year}–{hi_year})</source>
+      <translation>_MSC_VER {lo}–{hi}（MSVC 14.{lo_minor}–14.{hi_minor}，Visual Studio {lo_year}–{hi_year}）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/processes.py" line="124" />
       <source>a DLL it needs was not found</source>
       <translation>找不到它需要的某个 DLL</translation>
@@ -3453,19 +5605,29 @@ This will run:
       <translation>Hopper GPU（H100、H800、H200；cc 9.0）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="253" />
+      <location filename="../../build_backend/oserrors.py" line="254" />
       <source>a file in {path} grew larger than this drive or this session allows</source>
       <translation>{path} 中的某个文件超出了这个驱动器或本次会话允许的大小</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="230" />
+      <location filename="../../build_backend/oserrors.py" line="231" />
       <source>a name in {path} is too long ({longest} characters; this drive allows {limit})</source>
       <translation>{path} 中有一个名称太长（{longest} 个字符；这个驱动器最多允许 {limit} 个）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="327" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="151" />
+      <source>a newer one</source>
+      <translation>更新的版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="335" />
       <source>a running program uses it</source>
       <translation>有正在运行的程序在使用它</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="27" />
+      <source>about 200 MB</source>
+      <translation>约 200 MB</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/model.py" line="161" />
@@ -3483,9 +5645,24 @@ This will run:
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="331" />
+      <location filename="../../build_backend/housekeeping.py" line="339" />
       <source>an install record points to it</source>
       <translation>有安装记录指向它</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/toolchain/host_config.py" line="69" />
+      <source>any MSVC version (this CUDA does not check)</source>
+      <translation>任何 MSVC 版本（这个 CUDA 不做检查）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="45" />
+      <source>any gcc version</source>
+      <translation>任何 gcc 版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="35" />
+      <source>any gcc version (this CUDA does not check)</source>
+      <translation>任何 gcc 版本（这个 CUDA 不做检查）</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="324" />
@@ -3512,19 +5689,29 @@ This will run:
       <translation>反向：内核的输出没有接入 autograd，因此无法计算梯度（这个编译版本没有反向计算）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="61" />
+      <location filename="../../build_backend/housekeeping.py" line="62" />
       <source>build folder</source>
       <translation>编译文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="60" />
+      <location filename="../../build_backend/housekeeping.py" line="61" />
       <source>build log</source>
       <translation>编译日志</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="59" />
+      <location filename="../../build_backend/housekeeping.py" line="60" />
       <source>build output</source>
       <translation>编译输出</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worktree.py" line="85" />
+      <source>building in a fresh copy of the source: {path} (the original folder is not written to)</source>
+      <translation>在源码的一份新副本中编译：{path}（不会写入原来的文件夹）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worktree.py" line="83" />
+      <source>building in {path}, the copy of an earlier build with the same source and settings (its compiled files are reused)</source>
+      <translation>在 {path} 中编译，这是之前一次使用相同源码和设置的编译留下的副本（会复用它已编译的文件）</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
@@ -3547,17 +5734,22 @@ This will run:
       <translation>因果掩码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="271" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="718" />
+      <source>checks its SHA-256</source>
+      <translation>会校验它的 SHA-256</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="272" />
       <source>choose a folder on a disk with more space</source>
       <translation>选择一个位于空间更充足的磁盘上的文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="277" />
+      <location filename="../../build_backend/oserrors.py" line="278" />
       <source>choose a folder on a writable drive</source>
       <translation>选择一个位于可写驱动器上的文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="274" />
+      <location filename="../../build_backend/oserrors.py" line="275" />
       <source>choose a folder you may write to</source>
       <translation>选择一个你有写入权限的文件夹</translation>
     </message>
@@ -3572,24 +5764,29 @@ This will run:
       <translation>另选一个数据文件夹（把 {var} 设为它）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="288" />
+      <location filename="../../build_backend/oserrors.py" line="289" />
       <source>choose another folder</source>
       <translation>选择另一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="291" />
+      <location filename="../../build_backend/oserrors.py" line="292" />
       <source>choose another name</source>
       <translation>选择另一个名称</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="71" />
+      <location filename="../../build_backend/advice.py" line="129" />
       <source>choose another one on the Hardware step</source>
       <translation>在“硬件”步骤中另选一个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="78" />
+      <location filename="../../build_backend/advice.py" line="136" />
       <source>choose it on the Kernel step</source>
       <translation>在“内核”步骤中选择</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="109" />
+      <source>choose one on the Hardware step</source>
+      <translation>在“硬件”步骤中选择一个</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="27" />
@@ -3597,12 +5794,12 @@ This will run:
       <translation>解码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="62" />
+      <location filename="../../build_backend/housekeeping.py" line="63" />
       <source>downloaded source</source>
       <translation>已下载的源码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="634" />
+      <location filename="../../build_backend/plan.py" line="641" />
       <source>earlier</source>
       <translation>更早</translation>
     </message>
@@ -3645,7 +5842,7 @@ This will run:
       <translation type="obsolete">flash-attn 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="166" />
+      <location filename="../../build_backend/oserrors.py" line="167" />
       <source>free space unknown</source>
       <translation>剩余空间未知</translation>
     </message>
@@ -3653,6 +5850,66 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="26" />
       <source>full attention</source>
       <translation>完整注意力</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="191" />
+      <source>gcc and g++ {version} are installed.</source>
+      <translation>已安装 gcc 和 g++ {version}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="188" />
+      <source>gcc and g++ {version} are installed; the build uses {chosen}.</source>
+      <translation>已安装 gcc 和 g++ {version}；编译使用 {chosen}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="42" />
+      <source>gcc older than {version}</source>
+      <translation>比 gcc {version} 更旧的版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="196" />
+      <source>gcc {gcc} and g++ {gxx} are installed.</source>
+      <translation>已安装 gcc {gcc} 和 g++ {gxx}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="193" />
+      <source>gcc {gcc} and g++ {gxx} are installed; the build uses {chosen}.</source>
+      <translation>已安装 gcc {gcc} 和 g++ {gxx}；编译使用 {chosen}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="164" />
+      <source>gcc {version} fits CUDA {cuda} ({accepted}).</source>
+      <translation>gcc {version} 与 CUDA {cuda} 匹配（{accepted}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="158" />
+      <source>gcc {version} is not accepted by CUDA {cuda}, which accepts {accepted}.</source>
+      <translation>CUDA {cuda} 不接受 gcc {version}，它接受 {accepted}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="38" />
+      <source>gcc {version} or newer</source>
+      <translation>gcc {version} 或更新版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="41" />
+      <source>gcc {version} or older</source>
+      <translation>gcc {version} 或更旧版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="181" />
+      <source>gcc/g++ are there but did not report a gcc version (is it clang?).</source>
+      <translation>gcc/g++ 存在，但没有报告 gcc 版本（是 clang 吗？）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="66" />
+      <source>git ({git}): core.longpaths = {state}</source>
+      <translation>git（{git}）：core.longpaths = {state}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="399" />
+      <source>git config failed (exit code {code}).</source>
+      <translation>git config 失败了（退出代码 {code}）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="350" />
@@ -3663,6 +5920,26 @@ This will run:
       <location filename="../../build_backend/sources/fetch.py" line="124" />
       <source>git is needed to fetch {name} this way, but it is not installed.</source>
       <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="402" />
+      <source>git now allows long paths (core.longpaths = true).</source>
+      <translation>git 现在允许长路径（core.longpaths = true）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="69" />
+      <source>git's core.longpaths is off, so cloning sources with deep folders can fail.</source>
+      <translation>git 的 core.longpaths 已关闭，所以克隆层级很深的源码可能会失败。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="455" />
+      <source>git's long paths are on.</source>
+      <translation>git 的长路径已开启。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="63" />
+      <source>git: not installed (sources are downloaded as archives instead).</source>
+      <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="496" />
@@ -3680,12 +5957,17 @@ This will run:
       <translation>头维度 {d}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="161" />
+      <source>import library ({name})</source>
+      <translation>导入库（{name}）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="235" />
       <source>incomplete (it has no {marker})</source>
       <translation>不完整（缺少 {marker}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="329" />
+      <location filename="../../build_backend/housekeeping.py" line="337" />
       <source>installs.json is damaged: it may point here</source>
       <translation>installs.json 已损坏：它可能指向这里</translation>
     </message>
@@ -3700,6 +5982,11 @@ This will run:
       <translation>它自行中止了（abort 或某项检查失败）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="671" />
+      <source>its headers are Python {found}, not {version}</source>
+      <translation>它的头文件属于 Python {found}，而不是 {version}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="228" />
       <source>kernel version</source>
       <translation>内核版本</translation>
@@ -3710,12 +5997,12 @@ This will run:
       <translation>被信号 {signal} 终止</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="63" />
+      <location filename="../../build_backend/housekeeping.py" line="64" />
       <source>leftover temporary folder</source>
       <translation>残留的临时文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="334" />
+      <location filename="../../build_backend/housekeeping.py" line="342" />
       <source>less than a day old: a step may still write it</source>
       <translation>不到一天：某个步骤可能还会写入它</translation>
     </message>
@@ -3725,9 +6012,19 @@ This will run:
       <translation>2026-08-15 的 main 分支：可使用 CUDA 12.8 和 13.x 离线构建（v2.8.3 版本的 hopper/setup.py 对除 12.8 外的所有 CUDA 版本都会下载 nvcc）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/local.py" line="227" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="84" />
+      <source>matches PyTorch's CUDA {cuda}</source>
+      <translation>与 PyTorch 的 CUDA {cuda} 一致</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="132" />
       <source>missing</source>
       <translation>不存在</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="86" />
+      <source>ninja (the build tool PyTorch compiles with in parallel, from PyPI)</source>
+      <translation>ninja（PyTorch 用来并行编译的编译工具，来自 PyPI）</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="632" />
@@ -3735,14 +6032,29 @@ This will run:
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="232" />
+      <source>ninja is missing, so the big kernels would compile one file at a time (hours instead of minutes).</source>
+      <translation>缺少 ninja，所以大的内核只能一次编译一个文件（要几个小时而不是几分钟）。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="632" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/target.py" line="138" />
+      <source>no</source>
+      <translation>否</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="355" />
       <source>no GPU code</source>
       <translation>不含 GPU 代码</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="29" />
+      <source>no MSVC toolset</source>
+      <translation>没有 MSVC 工具集</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="223" />
@@ -3765,14 +6077,44 @@ This will run:
       <translation>没有结果</translation>
     </message>
     <message>
-      <location filename="../../build_backend/reports.py" line="232" />
+      <location filename="../../build_backend/prereqs/target.py" line="139" />
       <source>none</source>
       <translation>无</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/target.py" line="137" />
+      <source>none (CPU-only build)</source>
+      <translation>没有（仅 CPU 版本）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="217" />
+      <source>none (no CUDA build of PyTorch)</source>
+      <translation>没有（不是 CUDA 版本的 PyTorch）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="66" />
+      <source>none found</source>
+      <translation>没有找到</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="213" />
+      <source>not on PATH outside the Visual Studio environment</source>
+      <translation>在 Visual Studio 环境之外不在 PATH 中</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/local.py" line="231" />
       <source>not readable</source>
       <translation>无法读取</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/longpaths.py" line="46" />
+      <source>not set</source>
+      <translation>未设置</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="183" />
+      <source>nvcc checks the compiler itself when the build starts.</source>
+      <translation>编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="473" />
@@ -3789,6 +6131,11 @@ This will run:
       <translation>nvcc 每个任务固定使用 4 个线程（不读取 NVCC_THREADS）；只编译 sm_80 和 sm_90（需要 nvcc &gt;= 11.8）：不支持 Blackwell</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compat.py" line="142" />
+      <source>nvcc will warn that this MSVC is deprecated for CUDA {cuda}.</source>
+      <translation>nvcc 会警告这个 MSVC 对 CUDA {cuda} 来说已过时。</translation>
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
       <source>official wheels also for CUDA 13 (cu13) and Linux aarch64</source>
       <translation>官方 wheel 也提供 CUDA 13（cu13）和 Linux aarch64 版本</translation>
@@ -3799,14 +6146,29 @@ This will run:
       <translation>在 CPU 上</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="70" />
+      <location filename="../../build_backend/advice.py" line="128" />
       <source>pass another one with {option}</source>
       <translation>用 {option} 指定另一个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="77" />
+      <location filename="../../build_backend/advice.py" line="135" />
       <source>pass it with {option}</source>
       <translation>用 {option} 指定</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/pipfix.py" line="89" />
+      <source>pip could not be installed (ensurepip exit code {code}).</source>
+      <translation>无法安装 pip（ensurepip 退出代码 {code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="351" />
+      <source>pip could not install {what} (exit code {code}).</source>
+      <translation>pip 无法安装 {what}（退出代码 {code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="345" />
+      <source>pip leaves the environment consistent; run the fix again to finish.</source>
+      <translation>pip 会让环境保持一致；再次运行修复即可完成。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="334" />
@@ -3819,12 +6181,17 @@ This will run:
       <translation>普通数学注意力（math）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="382" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="473" />
+      <source>reg.exe could not change the setting (exit code {code}).</source>
+      <translation>reg.exe 无法更改这项设置（退出代码 {code}）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/housekeeping.py" line="390" />
       <source>remove {path}</source>
       <translation>删除 {path}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="48" />
+      <location filename="../../build_backend/advice.py" line="106" />
       <source>run: {command}</source>
       <translation>运行：{command}</translation>
     </message>
@@ -3844,7 +6211,7 @@ This will run:
       <translation>获取防止向导同时运行两次的锁</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="602" />
+      <location filename="../../build_backend/plan.py" line="609" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
     </message>
@@ -3854,24 +6221,29 @@ This will run:
       <translation>该包文档中列出的 GPU</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="85" />
+      <location filename="../../build_backend/advice.py" line="143" />
       <source>the Kernel step lists them</source>
       <translation>“内核”步骤会列出它们</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="49" />
+      <location filename="../../build_backend/advice.py" line="107" />
       <source>the Prerequisites step can do it (its Fix button)</source>
       <translation>“前置条件”步骤可以完成（点它的“修复”按钮）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="64" />
+      <location filename="../../build_backend/advice.py" line="122" />
       <source>the Prerequisites step says what to do</source>
       <translation>“前置条件”步骤会说明该怎么做</translation>
     </message>
     <message>
-      <location filename="../../build_backend/advice.py" line="57" />
+      <location filename="../../build_backend/advice.py" line="115" />
       <source>the Prerequisites step shows the commands to run</source>
       <translation>“前置条件”步骤会列出要运行的命令</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/platforms/shortcuts.py" line="54" />
+      <source>the Start menu</source>
+      <translation>“开始”菜单</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="213" />
@@ -3884,19 +6256,54 @@ This will run:
       <translation>连接被重置</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="325" />
+      <location filename="../../build_backend/housekeeping.py" line="333" />
       <source>the current build uses it</source>
       <translation>当前的编译正在使用它</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="220" />
+      <location filename="../../build_backend/platforms/shortcuts.py" line="54" />
+      <source>the desktop</source>
+      <translation>桌面</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="221" />
       <source>the disk holding {path} is full ({free})</source>
       <translation>{path} 所在的磁盘已满（{free}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="248" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="668" />
+      <source>the download is not a readable zip ({error})</source>
+      <translation>下载的文件不是可读取的 ZIP 压缩包（{error}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="249" />
       <source>the folder {folder} does not exist</source>
       <translation>文件夹 {folder} 不存在</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="716" />
+      <source>the headers (Python.h and the rest of tools/include) into {include}</source>
+      <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="712" />
+      <source>the headers (Python.h and the rest of tools/include) into {include}, and {libs} into {folder}</source>
+      <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}，并把 {libs} 复制到 {folder}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="88" />
+      <source>the newest this wizard knows</source>
+      <translation>这个向导知道的最新版本</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="662" />
+      <source>the package has no {file}</source>
+      <translation>包中没有 {file}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="665" />
+      <source>the package holds an unsafe path: {name}</source>
+      <translation>包中含有不安全的路径：{name}</translation>
     </message>
     <message>
       <location filename="../../build_backend/diagnose/context.py" line="44" />
@@ -3909,12 +6316,12 @@ This will run:
       <translation>该包自身提供的跳过下载、直接从源码编译的开关（如果它的 setup.py 有的话）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="235" />
+      <location filename="../../build_backend/oserrors.py" line="236" />
       <source>the path {path} is too long ({length} characters)</source>
       <translation>路径 {path} 太长（{length} 个字符）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="233" />
+      <location filename="../../build_backend/oserrors.py" line="234" />
       <source>the path {path} is too long ({length} characters; the limit here is {limit})</source>
       <translation>路径 {path} 太长（{length} 个字符；这里的上限是 {limit}）</translation>
     </message>
@@ -3994,17 +6401,37 @@ This will run:
       <translation>未知的 NVIDIA GPU</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="146" />
+      <source>version unknown</source>
+      <translation>版本未知</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="57" />
+      <source>vswhere did not give a usable answer: {error}</source>
+      <translation>vswhere 没有给出可用的回答：{error}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="277" />
       <source>write the report bundle</source>
       <translation>写入报告包</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="223" />
+      <location filename="../../build_backend/prereqs/target.py" line="138" />
+      <source>yes</source>
+      <translation>是</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="224" />
       <source>you have no permission to write to {path}</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="641" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="87" />
+      <source>your driver supports CUDA up to {cuda}</source>
+      <translation>你的驱动最高支持 CUDA {cuda}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="648" />
       <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
       <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
     </message>
@@ -4029,9 +6456,14 @@ This will run:
       <translation>{arch}（cc {cc}）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="343" />
+      <location filename="../../build_backend/oserrors.py" line="344" />
       <source>{cause}.</source>
       <translation>{cause}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/kernels.py" line="43" />
+      <source>{check}: {summary}</source>
+      <translation>{check}：{summary}</translation>
     </message>
     <message>
       <location filename="../../build_backend/hardware.py" line="429" />
@@ -4044,22 +6476,22 @@ This will run:
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="603" />
+      <location filename="../../build_backend/plan.py" line="610" />
       <source>{count} arch × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="604" />
+      <location filename="../../build_backend/plan.py" line="611" />
       <source>{count} archs × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="608" />
+      <location filename="../../build_backend/plan.py" line="615" />
       <source>{count} job</source>
       <translation>{count} 个任务</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="609" />
+      <location filename="../../build_backend/plan.py" line="616" />
       <source>{count} jobs</source>
       <translation>{count} 个任务</translation>
     </message>
@@ -4089,6 +6521,16 @@ This will run:
       <translation>{count} 个并行编译任务</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="71" />
+      <source>{disk} free for builds (in {folder}) and {ram} of memory: enough to compile one file at a time for the biggest kernels.</source>
+      <translation>{disk} 可用于编译（在 {folder} 中），内存 {ram}：对最大的内核，足够一次编译一个文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="73" />
+      <source>{disk} free for builds (in {folder}) and {ram} of memory: enough to compile {jobs} files at a time for the biggest kernels.</source>
+      <translation>{disk} 可用于编译（在 {folder} 中），内存 {ram}：对最大的内核，足够同时编译 {jobs} 个文件。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="54" />
       <source>{failed} of {ran} checks failed: the kernel produced invalid numbers (NaN or infinity) or left part of its result unwritten.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核产生了无效数值（NaN 或无穷大），或者结果有一部分没有写入。</translation>
@@ -4109,12 +6551,32 @@ This will run:
       <translation>{ran} 项检查中有 {failed} 项失败：内核结果与精确答案的差距超出了 PyTorch 自身结果所允许的范围。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="240" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="788" />
+      <source>{file} could not be written: {error}.</source>
+      <translation>无法写入 {file}：{error}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="241" />
       <source>{file} is a file, where a folder of {path} should be</source>
       <translation>{file} 是一个文件，但这里应该是 {path} 的一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="168" />
+      <location filename="../../build_backend/prereqs/target.py" line="163" />
+      <source>{first} and {second}</source>
+      <translation>{first}和{second}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/kernels.py" line="34" />
+      <source>{fix}: {where}.</source>
+      <translation>{fix}：{where}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="58" />
+      <source>{free} free on the build drive: enough for small kernels, tight for FlashAttention (~{recommended} GB recommended).</source>
+      <translation>编译所在的驱动器有 {free} 可用：对小内核足够，对 FlashAttention 来说偏紧（建议约 {recommended} GB）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="169" />
       <source>{gb} GB free</source>
       <translation>剩余 {gb} GB</translation>
     </message>
@@ -4122,6 +6584,16 @@ This will run:
       <location filename="../../build_backend/catalog/assess.py" line="339" />
       <source>{gpu} is {arch} (cc {cc}); {kernel} needs {gpus}.</source>
       <translation>{gpu} 是 {arch} 架构（cc {cc}）；{kernel} 需要 {gpus}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="179" />
+      <source>{gpu} — {why}</source>
+      <translation>{gpu} — {why}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="224" />
+      <source>{gpu}: {arch}, compute capability {cc}</source>
+      <translation>{gpu}：{arch}，计算能力 {cc}</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="128" />
@@ -4164,7 +6636,7 @@ This will run:
       <translation>{items} 或 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="335" />
+      <location filename="../../build_backend/plan.py" line="342" />
       <source>{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
       <translation>{jobs} × {threads}（由该版本固定）：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
@@ -4244,22 +6716,27 @@ This will run:
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="464" />
+      <location filename="../../build_backend/plan.py" line="471" />
       <source>{label}: {description}</source>
       <translation>{label}：{description}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="112" />
-      <source>{low}–{high} cached tokens</source>
-      <translation>{low}–{high} 个缓存 token</translation>
+      <location filename="../../build_backend/prereqs/compat.py" line="44" />
+      <source>{lowest} and {highest}</source>
+      <translation>{lowest}，且{highest}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="169" />
+      <location filename="../../build_backend/verify/words.py" line="112" />
+      <source>{low}–{high} cached tokens</source>
+      <translation>{low}–{high} 个缓存词元</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/oserrors.py" line="170" />
       <source>{mb} MB free</source>
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="652" />
+      <location filename="../../build_backend/plan.py" line="659" />
       <source>{minutes:.0f} min</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
@@ -4279,6 +6756,11 @@ This will run:
       <translation>{ms} 毫秒，{rate}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="218" />
+      <source>{names} is set: the build uses it instead of the Visual Studio compiler (cl.exe) the wizard chose.</source>
+      <translation>设置了 {names}：编译会使用它，而不是向导选择的 Visual Studio 编译器（cl.exe）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="170" />
       <source>{name} (gradient of {of})</source>
       <translation>{name}（{of} 的梯度）</translation>
@@ -4289,9 +6771,19 @@ This will run:
       <translation>{name} 无法在 {system} 上直接为 {target} 编译：{reason}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/environment.py" line="264" />
+      <source>{name} could not be run as a program.</source>
+      <translation>{name} 无法作为程序运行。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/git.py" line="152" />
       <source>{name} has no tag or commit '{ref}' at {url}.</source>
       <translation>{url} 上的 {name} 没有标签或提交“{ref}”。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="80" />
+      <source>{name} is installed, with the x64 C++ compiler (MSVC {version}).</source>
+      <translation>已安装 {name}，带有 x64 C++ 编译器（MSVC {version}）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="577" />
@@ -4369,6 +6861,11 @@ This will run:
       <translation>{name}：无法计时（{why}）。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="145" />
+      <source>{name}: not found on PATH</source>
+      <translation>{name}：在 PATH 中找不到</translation>
+    </message>
+    <message>
       <source>{name}: {kernel_ms} ms — {default}; {math}.</source>
       <translation type="obsolete">{name}：{kernel_ms} 毫秒 — {default}；{math}。</translation>
     </message>
@@ -4392,6 +6889,26 @@ This will run:
       <translation>{name}：{kernel} — {versus}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="148" />
+      <source>{name}: {path} (from {variable}: the build uses it) ({version})</source>
+      <translation>{name}：{path}（来自 {variable}：编译使用它）（{version}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="150" />
+      <source>{name}: {path} ({version})</source>
+      <translation>{name}：{path}（{version}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="214" />
+      <source>{name}: {program}</source>
+      <translation>{name}：{program}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="143" />
+      <source>{name}: {variable} names no program</source>
+      <translation>{name}：{variable} 没有指向任何程序</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="193" />
       <source>{nan} NaN</source>
       <translation>{nan} 个 NaN</translation>
@@ -4404,7 +6921,7 @@ This will run:
     <message>
       <location filename="../../build_backend/verify/words.py" line="111" />
       <source>{n} cached tokens</source>
-      <translation>{n} 个缓存 token</translation>
+      <translation>{n} 个缓存词元</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="125" />
@@ -4412,19 +6929,19 @@ This will run:
       <translation>{n} 个头</translation>
     </message>
     <message>
-      <location filename="../../build_backend/installs.py" line="134" />
+      <location filename="../../build_backend/installs.py" line="135" />
       <source>{n} install record(s) were rebuilt from the backups folder ({folder}).</source>
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="103" />
       <source>{n} sequences of {low}–{high} tokens</source>
-      <translation>{n} 个序列，每个 {low}–{high} 个 token</translation>
+      <translation>{n} 个序列，每个 {low}–{high} 个词元</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="119" />
       <source>{n} tokens</source>
-      <translation>{n} 个 token</translation>
+      <translation>{n} 个词元</translation>
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="493" />
@@ -4452,32 +6969,32 @@ This will run:
       <translation>{package} 需要 {gpus}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="257" />
+      <location filename="../../build_backend/oserrors.py" line="258" />
       <source>{path} could not be used</source>
       <translation>无法使用 {path}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="256" />
+      <location filename="../../build_backend/oserrors.py" line="257" />
       <source>{path} could not be {purpose}</source>
       <translation>{path} 无法{purpose}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="249" />
+      <location filename="../../build_backend/oserrors.py" line="250" />
       <source>{path} does not exist</source>
       <translation>{path} 不存在</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="242" />
+      <location filename="../../build_backend/oserrors.py" line="243" />
       <source>{path} is a file, where a folder should be</source>
       <translation>{path} 是一个文件，但这里应该是文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="244" />
+      <location filename="../../build_backend/oserrors.py" line="245" />
       <source>{path} is a folder, where a file should be</source>
       <translation>{path} 是一个文件夹，但这里应该是文件</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="251" />
+      <location filename="../../build_backend/oserrors.py" line="252" />
       <source>{path} is in use by another program</source>
       <translation>{path} 正被另一个程序使用</translation>
     </message>
@@ -4487,7 +7004,7 @@ This will run:
       <translation>{path} 不是这份源码的子模块</translation>
     </message>
     <message>
-      <location filename="../../build_backend/oserrors.py" line="225" />
+      <location filename="../../build_backend/oserrors.py" line="226" />
       <source>{path} is on a read-only drive</source>
       <translation>{path} 位于只读驱动器上</translation>
     </message>
@@ -4495,6 +7012,11 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="154" />
       <source>{percent} % of the allowed error</source>
       <translation>允许误差的 {percent}%</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="142" />
+      <source>{program} could not be started: {why}</source>
+      <translation>无法启动 {program}：{why}</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/runner.py" line="158" />
@@ -4510,6 +7032,11 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="123" />
       <source>{q} query heads sharing {k} key/value heads</source>
       <translation>{q} 个查询头共享 {k} 个键/值头</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/resources.py" line="63" />
+      <source>{ram} of memory: big kernels build one file at a time and may still run out of memory.</source>
+      <translation>内存 {ram}：大的内核每次只编译一个文件，仍然可能内存不足。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="172" />
@@ -4537,7 +7064,7 @@ This will run:
       <translation>{repo} 中源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="651" />
+      <location filename="../../build_backend/plan.py" line="658" />
       <source>{seconds:.0f} s</source>
       <translation>{seconds:.0f} 秒</translation>
     </message>
@@ -4555,6 +7082,16 @@ This will run:
       <location filename="../../build_backend/verify/words.py" line="155" />
       <source>{times}× the allowed error</source>
       <translation>允许误差的 {times} 倍</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="28" />
+      <source>{toolset} (default)</source>
+      <translation>{toolset}（默认）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/msvc.py" line="366" />
+      <source>{toolset} from {instance} will be used.</source>
+      <translation>将使用 {instance} 中的 {toolset}。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="834" />
@@ -4577,14 +7114,24 @@ This will run:
       <translation>{url} 不是 https:// 地址，文件在传输途中可能被篡改。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/compiler.py" line="119" />
+      <source>{variable}: {program} was not found.</source>
+      <translation>{variable}：找不到 {program}。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="197" />
       <source>{what}: {before} → {after}</source>
       <translation>{what}：{before} → {after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="606" />
+      <location filename="../../build_backend/plan.py" line="613" />
       <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
       <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/kernels.py" line="42" />
+      <source>{where}.</source>
+      <translation>{where}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="290" />
@@ -4619,16 +7166,26 @@ This will run:
       <source>{x}× slower than plain PyTorch ({reference}) moving the same data</source>
       <translation type="obsolete">比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
     </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="226" />
+      <source>• {finding}</source>
+      <translation>• {finding}</translation>
+    </message>
   </context>
   <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="456" />
+      <location filename="../../app/pages/build.py" line="473" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="160" />
+      <location filename="../../app/pages/build.py" line="341" />
+      <source>%v / %m KiB</source>
+      <translation>%v / %m KiB</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="162" />
       <source>%v / %m units</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
@@ -4652,7 +7209,7 @@ CPU probe kernel), a Python environment (PyTorch can be installed for you), an i
 connection or a local copy of the kernel's source, and several GB of free disk space.
 Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </source>
-      <translation>&lt;p&gt;本向导把一个高速注意力内核库（FlashAttention&amp;nbsp;2、FlashMLA，或小型的 &lt;i&gt;probe&lt;/i&gt; 内核）安装到你选择的 Python 环境中，并证明它在你的显卡上计算正确。&lt;/p&gt;
+      <translation>&lt;p&gt;本向导把一个高速注意力内核库（FlashAttention&amp;nbsp;2、FlashMLA，或小型的&lt;i&gt;探测&lt;/i&gt;内核）安装到你选择的 Python 环境中，并证明它在你的显卡上计算正确。&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;接下来会发生什么&lt;/b&gt;&lt;/p&gt;
 &lt;ol&gt;
 &lt;li&gt;&lt;b&gt;硬件&lt;/b&gt; &amp;mdash; 检测你的 NVIDIA 显卡、驱动、内存和磁盘，并选择要安装到的 Python 环境。&lt;/li&gt;
@@ -4661,7 +7218,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 &lt;li&gt;&lt;b&gt;编译&lt;/b&gt; &amp;mdash; 在后台编译内核；你可以查看日志。&lt;/li&gt;
 &lt;li&gt;&lt;b&gt;验证&lt;/b&gt; &amp;mdash; 在安装之前，用 PyTorch 测试编译结果。&lt;/li&gt;
 &lt;/ol&gt;
-&lt;p&gt;&lt;b&gt;你需要&lt;/b&gt;：一块装有最新驱动的 NVIDIA 显卡（没有显卡也可以试用 CPU 版 probe 内核）、一个 Python 环境（可以帮你安装 PyTorch）、网络连接或内核源码的本地副本，以及几 GB 的可用磁盘空间。在你确认之前，不会改动你电脑上的任何东西。&lt;/p&gt;
+&lt;p&gt;&lt;b&gt;你需要&lt;/b&gt;：一块装有最新驱动的 NVIDIA 显卡（没有显卡也可以试用 CPU 版探测内核）、一个 Python 环境（可以帮你安装 PyTorch）、网络连接或内核源码的本地副本，以及几 GB 的可用磁盘空间。在你确认之前，不会改动你电脑上的任何东西。&lt;/p&gt;
 </translation>
     </message>
     <message>
@@ -4700,17 +7257,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="158" />
+      <location filename="../../app/widgets/check_row.py" line="49" />
+      <source>Blocked</source>
+      <translation>受阻</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="202" />
       <source>Browse…</source>
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="126" />
+      <location filename="../../app/pages/build.py" line="128" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="164" />
+      <location filename="../../app/pages/build.py" line="166" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
@@ -4725,7 +7287,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="586" />
+      <location filename="../../app/pages/kernel.py" line="590" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
@@ -4735,22 +7297,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>随向导附带：无需下载。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="181" />
+      <location filename="../../app/widgets/check_row.py" line="209" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="162" />
+      <location filename="../../app/pages/build.py" line="164" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="110" />
+      <location filename="../../app/pages/prereqs.py" line="138" />
       <source>Check all again</source>
       <translation>全部重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="178" />
+      <location filename="../../app/pages/prereqs.py" line="205" />
       <source>Checking what a build needs…</source>
       <translation>正在检查编译所需的条件…</translation>
     </message>
@@ -4760,12 +7322,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="284" />
+      <location filename="../../app/pages/kernel_source.py" line="286" />
       <source>Choose the kernel's source archive</source>
       <translation>选择内核的源码压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="234" />
+      <location filename="../../app/pages/hardware.py" line="278" />
       <source>Click Browse… and choose the python executable of the environment to use.</source>
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
@@ -4780,7 +7342,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>计算能力</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="374" />
+      <location filename="../../app/widgets/check_row.py" line="402" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -4790,17 +7352,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>已复制到剪贴板。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="151" />
+      <location filename="../../app/widgets/check_row.py" line="179" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="145" />
+      <location filename="../../app/pages/build.py" line="147" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="152" />
+      <location filename="../../app/widgets/check_row.py" line="180" />
       <source>Copy the commands to the clipboard</source>
       <translation>把命令复制到剪贴板</translation>
     </message>
@@ -4810,17 +7372,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>把显示的行复制到剪贴板</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="99" />
+      <location filename="../../app/widgets/check_row.py" line="127" />
       <source>Details</source>
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="117" />
+      <location filename="../../app/pages/hardware.py" line="161" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测显卡和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="202" />
+      <location filename="../../app/pages/hardware.py" line="246" />
       <source>Detecting…</source>
       <translation>正在检测…</translation>
     </message>
@@ -4840,7 +7402,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>下载预编译的 wheel</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="91" />
+      <location filename="../../app/pages/prereqs.py" line="119" />
       <source>Everything a build needs on this computer, checked. Where something is missing, the wizard can usually fix it for you.</source>
       <translation>已检查这台电脑上编译所需的一切。缺少的东西，向导通常可以帮你修复。</translation>
     </message>
@@ -4855,7 +7417,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>适合这台电脑吗？</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="129" />
+      <location filename="../../app/widgets/check_row.py" line="157" />
       <source>Fix</source>
       <translation>修复</translation>
     </message>
@@ -4865,9 +7427,8 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>文件夹…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="121" />
       <source>Free space…</source>
-      <translation>释放空间…</translation>
+      <translation type="obsolete">释放空间…</translation>
     </message>
     <message>
       <location filename="../../app/pages/build.py" line="54" />
@@ -4885,7 +7446,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>硬件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="242" />
+      <location filename="../../app/pages/hardware.py" line="286" />
       <source>Hardware detection failed unexpectedly.</source>
       <translation>硬件检测意外失败。</translation>
     </message>
@@ -4895,17 +7456,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="452" />
+      <location filename="../../app/pages/verify.py" line="487" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="147" />
+      <location filename="../../app/pages/verify.py" line="179" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="148" />
+      <location filename="../../app/pages/hardware.py" line="192" />
       <source>Install into this Python environment</source>
       <translation>安装到这个 Python 环境</translation>
     </message>
@@ -4945,12 +7506,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>本地文件夹或压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="106" />
+      <location filename="../../app/widgets/check_row.py" line="134" />
       <source>Look again (after you changed something yourself)</source>
       <translation>再检查一次（在你自己做了改动之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="111" />
+      <location filename="../../app/pages/prereqs.py" line="139" />
       <source>Look at everything again, e.g. after you installed something yourself</source>
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
@@ -4960,9 +7521,8 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="40" />
       <source>Measuring…</source>
-      <translation>正在计算…</translation>
+      <translation type="obsolete">正在计算…</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="38" />
@@ -4970,14 +7530,24 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>显存（可用 / 总计）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="233" />
+      <location filename="../../app/widgets/check_row.py" line="48" />
+      <source>Missing</source>
+      <translation>缺少</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="277" />
       <source>No Python interpreter was found.</source>
       <translation>没有找到 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="211" />
+      <location filename="../../app/pages/kernel_source.py" line="213" />
       <source>Not needed: the prebuilt wheel is installed as it is.</source>
       <translation>不需要：预编译的 wheel 会原样安装。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="46" />
+      <source>OK</source>
+      <translation>正常</translation>
     </message>
     <message>
       <location filename="../../app/pages/build.py" line="58" />
@@ -4985,7 +7555,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>打包 wheel</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="90" />
+      <location filename="../../app/pages/prereqs.py" line="118" />
       <source>Prerequisites</source>
       <translation>前置条件</translation>
     </message>
@@ -5000,7 +7570,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>不安装就退出？</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="105" />
+      <location filename="../../app/widgets/check_row.py" line="133" />
       <source>Re-check</source>
       <translation>重新检查</translation>
     </message>
@@ -5010,24 +7580,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="497" />
+      <location filename="../../app/pages/kernel.py" line="500" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="30" />
       <source>Remove old builds and downloaded sources that nothing uses any more (installed kernels, their backups and reports are kept).</source>
-      <translation>删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
+      <translation type="obsolete">删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="152" />
+      <location filename="../../app/pages/verify.py" line="184" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="88" />
       <source>Removing…</source>
-      <translation>正在删除…</translation>
+      <translation type="obsolete">正在删除…</translation>
     </message>
     <message>
       <location filename="../../app/widgets/report_bundle.py" line="57" />
@@ -5035,17 +7603,22 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>报告包未保存</translation>
     </message>
     <message>
+      <location filename="../../app/widgets/check_row.py" line="86" />
+      <source>Restart Windows to finish. The wizard opens again by itself after the restart and continues here, where you left off.</source>
+      <translation>请重启 Windows 以完成。重启后向导会自动重新打开，并从你离开的地方继续。</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/verify.py" line="65" />
       <source>Result</source>
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="151" />
+      <location filename="../../app/pages/verify.py" line="183" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="486" />
+      <location filename="../../app/pages/verify.py" line="521" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -5072,7 +7645,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
     <message>
       <location filename="../../app/widgets/report_bundle.py" line="43" />
       <source>Save the logs, reports and a description of this computer in one zip file, to attach to a bug report</source>
-      <translation>把日志、报告和这台电脑的描述保存到一个 zip 文件，用于附在问题报告中</translation>
+      <translation>把日志、报告和这台电脑的描述保存到一个 ZIP 文件，用于附在问题报告中</translation>
     </message>
     <message>
       <location filename="../../app/widgets/log_view.py" line="144" />
@@ -5095,7 +7668,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>向导内部出了问题：{error}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="285" />
+      <location filename="../../app/pages/kernel_source.py" line="287" />
       <source>Source archives (*.tar.gz *.tgz *.zip);;All files (*)</source>
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
     </message>
@@ -5110,27 +7683,27 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="274" />
+      <location filename="../../app/pages/verify.py" line="309" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="325" />
+      <location filename="../../app/pages/build.py" line="333" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="108" />
+      <location filename="../../app/pages/hardware.py" line="152" />
       <source>The NVIDIA GPUs and resources of this computer, and where to install.</source>
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="416" />
+      <location filename="../../app/pages/build.py" line="425" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="397" />
+      <location filename="../../app/pages/hardware.py" line="441" />
       <source>The environment could not be inspected.</source>
       <translation>无法检查这个环境。</translation>
     </message>
@@ -5145,17 +7718,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="496" />
+      <location filename="../../app/pages/kernel.py" line="499" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="275" />
+      <location filename="../../app/pages/verify.py" line="310" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="127" />
+      <location filename="../../app/pages/build.py" line="129" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -5165,7 +7738,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核已经编译好（用时 {took}），但还没有安装。如果现在退出，下次运行时需要重新编译。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="223" />
+      <location filename="../../app/pages/prereqs.py" line="250" />
       <source>The prerequisites could not be checked.</source>
       <translation>无法检查前置条件。</translation>
     </message>
@@ -5179,12 +7752,12 @@ Choose another folder, e.g. your Documents or Desktop.</source>
 请选择其他文件夹，例如“文档”或“桌面”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="141" />
+      <location filename="../../app/pages/hardware.py" line="185" />
       <source>This computer</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="453" />
+      <location filename="../../app/pages/verify.py" line="488" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -5193,7 +7766,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
 仍然要安装吗？（向导会保留被替换的内容，你可以回滚。）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="179" />
+      <location filename="../../app/pages/prereqs.py" line="206" />
       <source>This takes a few seconds.</source>
       <translation>这需要几秒钟。</translation>
     </message>
@@ -5208,7 +7781,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="130" />
+      <location filename="../../app/pages/verify.py" line="162" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -5216,6 +7789,11 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <location filename="../../app/pages/kernel_list.py" line="33" />
       <source>Version</source>
       <translation>版本</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="47" />
+      <source>Warning</source>
+      <translation>警告</translation>
     </message>
     <message>
       <location filename="../../app/wizard.py" line="43" />
@@ -5233,9 +7811,14 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="140" />
+      <location filename="../../app/pages/build.py" line="142" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="88" />
+      <source>Windows will ask for administrator rights for this step only.</source>
+      <translation>只有这一步 Windows 会请求管理员权限。</translation>
     </message>
     <message>
       <location filename="../../app/error_dialog.py" line="47" />
@@ -5243,14 +7826,14 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这不会改动你的环境。你可以继续；如果再次出现，请附上下面的详细信息报告问题。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="107" />
+      <location filename="../../app/pages/hardware.py" line="151" />
       <source>Your hardware</source>
       <translation>你的硬件</translation>
     </message>
     <message>
       <location filename="../../app/widgets/report_bundle.py" line="51" />
       <source>Zip archives (*.zip)</source>
-      <translation>Zip 压缩包 (*.zip)</translation>
+      <translation>ZIP 压缩包 (*.zip)</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="41" />
@@ -5298,12 +7881,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="496" />
+      <location filename="../../app/pages/verify.py" line="531" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="471" />
+      <location filename="../../app/pages/verify.py" line="506" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>

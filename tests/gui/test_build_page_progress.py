@@ -69,7 +69,10 @@ def test_bar_and_label_follow_a_real_build(qtbot: Any, replayed: tuple[BuildOutc
 
     page._on_finished(outcome)
     assert page.eta.text().startswith("took ")
+    # a sentence leads; the wheel's file name comes under it, then the slowest units and the log
+    assert "is built and ready to be verified." in page.banner.title.text()
     assert page.banner.hint.text().startswith(
+        "Wheel: replayed-0.1-cp312-cp312-linux_x86_64.whl\n"
         "Slowest to compile: bf16.o 3 s, fp16.o 3 s, fmha_cutlass_bwd_sm100.o 3 s\nLog: ")
 
 

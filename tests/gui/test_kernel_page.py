@@ -176,7 +176,9 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
 
     for rid in ("flash_attn", "flashmla", "deepep"):
         assert page.is_greyed(rid), rid
-        assert page.status_text(rid).startswith("✖ No NVIDIA GPU detected")
+        # the cell in a few words, the tooltip with every reason in full
+        assert page.status_text(rid).startswith("✖ Needs an NVIDIA GPU"), rid
+        assert "No NVIDIA GPU detected" in page.status_tip(rid)
         page.select_kernel(rid)
         details = page.details.toPlainText()
         assert "Does not fit this computer" in details
@@ -226,7 +228,8 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     assert page.status_text("flash_attn") == "✔ Fits" and page.status_text("probe") == "✔ Fits"
 
     assert page.is_greyed("deepep")
-    assert "2, 4 or 8 GPUs connected with NVLink; this machine has 1" in page.status_text("deepep")
+    assert page.status_text("deepep").startswith("✖ Needs more GPUs")
+    assert "2, 4 or 8 GPUs connected with NVLink; this machine has 1" in page.status_tip("deepep")
     page.select_kernel("deepep")
     assert "DeepEP needs 2, 4 or 8 GPUs connected with NVLink" in page.details.toPlainText()
     assert "Not checked by the wizard: RDMA network" in page.details.toPlainText()  # warnings
@@ -323,7 +326,8 @@ def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
     assert combo.itemText(old).startswith("✖ 2.5.0")
     assert combo.itemData(old, Qt.ItemDataRole.ForegroundRole).color() == GREY
     page.select_version("flash_attn", "2.5.0")
-    assert page.status_text("flash_attn").startswith("✖ FlashAttention 2 2.5.0 builds code only")
+    assert page.status_text("flash_attn") == "✖ This version lacks code for your GPU"
+    assert "FlashAttention 2 2.5.0 builds code only" in page.status_tip("flash_attn")
     assert page.is_greyed("flash_attn")
     details = page.details.toPlainText()
     assert "cannot run" in details and "→ Choose version" in details
@@ -402,7 +406,8 @@ def test_on_windows_flashmla_points_to_wsl2(
     details = page.details.toPlainText()
     assert "cannot be built natively on Windows for Hopper (SM90)" in details
     assert "Use WSL2" in details
-    assert "DeepEP runs on Linux only" in page.status_text("deepep")
+    assert page.status_text("deepep").startswith("✖ Not for this operating system")
+    assert "DeepEP runs on Linux only" in page.status_tip("deepep")
     page.wsl_button.click()
     kind, title, text = dialogs.shown[-1]
     assert kind == "information" and "WSL2" in title and "wsl --install" in text

@@ -52,7 +52,9 @@ def test_a_kernel_that_does_not_fit_says_why_in_chinese(qtbot: Any, tmp_path: Pa
     # DeepEP: its GPU count, in Chinese, with the numbers of the recipe and of this machine
     assert page.is_greyed("deepep")
     status = page.status_text("deepep")
-    assert status.startswith("✖ DeepEP 需要 2, 4 或 8 个通过 NVLink 连接的 GPU；这台机器有 1 个。")
+    assert status.startswith("✖ 需要更多 GPU")  # in a few words; every reason in the tooltip
+    assert "DeepEP 需要 2, 4 或 8 个通过 NVLink 连接的 GPU；这台机器有 1 个。" in \
+        page.status_tip("deepep")
     page.select_kernel("deepep")
     details = page.details.toPlainText()
     assert "✖ 不适合这台电脑" in details

@@ -71,12 +71,12 @@ def test_a_failed_verification_is_shown_in_chinese_with_its_numbers(
     details = page.details.text()
     assert "失败的项目：" in details
     # a failure reason, every number of it kept
-    assert ("• float64 · 因果掩码 · 77 个 token · 头维度 32 · 在 CPU 上：out 与 float64 参考结果的"
+    assert ("• float64 · 因果掩码 · 77 个词元 · 头维度 32 · 在 CPU 上：out 与 float64 参考结果的"
             "差距最大为 0.00211（位于索引 [1, 1, 42, 15]，各维依次为 batch, heads, seqlen, "
             "head_dim），超出了允许范围（2 × PyTorch 自身的 float64 误差 0 + 下限 1e-08 = 1e-08）；"
             "98.7% 的元素偏差超过这个值。") in details
     assert page.table.item(0, 0).text() == (
-        "float64 · 因果掩码 · 77 个 token · 头维度 32 · 在 CPU 上")
+        "float64 · 因果掩码 · 77 个词元 · 头维度 32 · 在 CPU 上")
     assert page.table.item(0, RESULT_COLUMN).text() == "失败"
     assert page.table.item(0, 2).text().startswith("允许误差的 ")
     assert page.table.horizontalHeaderItem(0).text() == "检查内容"

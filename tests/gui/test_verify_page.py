@@ -104,7 +104,8 @@ def test_a_passing_kernel_is_installed_and_done_says_where(
     wizard.next()
     done = wizard.page_of(PageId.DONE)
     text = done.summary.text()  # type: ignore[attr-defined]
-    assert "Installed ksw-probe-kernel 0.1.0" in text and str(scratch_torch_env) in text
+    assert "Installed Probe kernel 0.1.0" in text and "ksw-probe-kernel 0.1.0" in text
+    assert str(scratch_torch_env) in text
     assert "--verify" in done.later_text.text()  # type: ignore[attr-defined]
     assert "open this wizard again and choose “Check the installed kernels again”" in \
         done.later_text.text()  # type: ignore[attr-defined]

@@ -4,7 +4,7 @@ The happy path of the recorded H100 (NVML replayed), the prerequisites of a reco
 Linux machine, a scratch venv that sees the CPU PyTorch of the test cache, the stand-in builder
 copying a correct probe wheel, and the real verification harness and install. On every page,
 at the size a 1366×768 laptop at 125 % gives the window (1093×614 logical pixels less taskbar
-and title bar), at the default size and at 1600×1000:
+and title bar), at the default size, at 1600×1000 and maximized on a 1920×1080 screen:
 
 * every primary control is shown, or can be scrolled into view;
 * nothing is cut off: no widget outside the window unless it sits in a scroll area, no label or
@@ -38,7 +38,7 @@ from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.install import load_installs
 from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.parallelism import Parallelism
+from build_backend.parallelism import choose_parallelism
 from build_backend.plan import BuildPlan, make_plan
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -47,7 +47,10 @@ H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
 
 # 1366×768 at 125 %: 1093×614 logical pixels, less a 38 px taskbar, as the wizard sizes itself
 LAPTOP = initial_size(QSize(1093, 614 - 38))
-SIZES = {"laptop": LAPTOP, "default": DEFAULT_SIZE, "large": QSize(1600, 1000)}
+# a maximized window on a 1920×1080 screen at 100 % (less a 40 px taskbar and the title bar)
+FULL_HD = QSize(1920, 1080 - 40 - 23)
+SIZES = {"laptop": LAPTOP, "default": DEFAULT_SIZE, "large": QSize(1600, 1000),
+         "fullhd": FULL_HD}
 Buttons = QWizard.WizardButton
 
 
@@ -64,12 +67,13 @@ def make_wizard(qtbot: Any, tmp_path: Path, python: Path, wheel: Path) -> Instal
         out = tmp_path / "staging"
         made = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path,
                          python=Path(sys.executable), python_scripts=None, output_dir=out,
-                         log_path=tmp_path / "build.log", parallelism=Parallelism(2, 1, "test"))
+                         log_path=tmp_path / "build.log",
+                         parallelism=choose_parallelism(4, 16 * 2**30, 5.0, 4))
         return replace(made, command=(sys.executable, str(STANDIN), str(out), "copy", str(wheel)))
 
     wizard = InstallerWizard(Services(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
-        discover=lambda: [Candidate(python, "test environment")],
+        discover=lambda: [Candidate(python, "active virtual environment")],  # as found
         gather_facts=lambda **_kw: linux(),  # a recorded healthy Linux machine's facts
         make_plan=plan,
         run_build=run_build,
@@ -206,7 +210,8 @@ def test_walk_through_every_page_at_three_sizes(
     done = wizard.page_of(PageId.DONE)
     assert wizard.currentId() == PageId.DONE
     assert shown_buttons(wizard) == {"Finish"}
-    assert "Installed ksw-probe-kernel 0.1.0" in done.summary.text()  # type: ignore[attr-defined]
+    summary = done.summary.text()  # type: ignore[attr-defined]
+    assert "Installed Probe kernel 0.1.0" in summary and "ksw-probe-kernel 0.1.0" in summary
     assert done.report_button.isVisible() and done.folder_button.isVisible()  # type: ignore[attr-defined]
     assert "choose “Check the installed kernels again”" in done.later_text.text()  # type: ignore[attr-defined]
     problems["done"] = at_every_size(wizard, "done", [
