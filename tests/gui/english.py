@@ -52,7 +52,7 @@ NAMES = {
     "python", "pip", "ninja", "gcc", "g", "nvcc", "cl", "torch", "git", "conda", "venv",
     "nvidia", "smi", "setuptools", "wheel", "vcvarsall", "vswhere", "ptxas", "cuBLAS",
     "cuDNN", "cuda", "nccl", "nvshmem", "triton", "app", "ensurepip", "sudo", "apt",
-    "get", "dnf",
+    "get", "dnf", "true", "false",
     # the catalog's kernels (the probe kernel is a description, translated)
     "FlashAttention", "FlashMLA", "DeepEP", "MoE", "MLA", "GQA", "varlen",
     # tensors (q, k, v, their gradients dq, dk, dv)
@@ -63,8 +63,9 @@ NAMES = {
 }
 
 # names of several words, some of them words of English ("Build Tools" is a product)
-PRODUCTS = re.compile(r"Visual Studio (?:Build Tools|Installer)|Git for Windows|Windows SDK"
-                      r"|Windows PowerShell|Secure Boot|Kernel Setup Wizard")
+PRODUCTS = re.compile(r"(?:Visual Studio )?(?:Build Tools|Installer)|Git for Windows|Windows SDK"
+                      r"|Windows PowerShell|Secure Boot|Kernel Setup Wizard"
+                      r"|[A-Za-z]:\\[ -~]*?(?=[^ -~]|$)")  # a Windows path, spaces and all
 
 # what is not prose even if it reads like it: code, tags, paths, options, dotted names, calls
 # (a path or a dotted name is made of ASCII: Chinese text has no spaces to end it)
