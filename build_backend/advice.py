@@ -11,11 +11,69 @@ where it is a value in a longer sentence.
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import sys
 from enum import Enum
+from pathlib import Path
 
 from .words import msg
 
-CLI = "python -m app --headless"
+SOURCE_PROGRAM = "python -m app"  # how the program starts from a source checkout
+CONSOLE_SUFFIX = "-cli"  # the bundle's console program beside the windowed one (installer.spec)
+
+
+def program(frozen: bool | None = None, executable: str | os.PathLike[str] | None = None) -> str:
+    """How a person starts this program from a terminal, as every hint writes it.
+
+    From source: ``python -m app``. The bundled program (PyInstaller, ``sys.frozen``) has no
+    ``python -m app``: its console executable (``kernel-setup-wizard-cli`` beside
+    ``kernel-setup-wizard``, the one whose output appears in a terminal), by its name where
+    ``PATH`` finds that very file, else by its full path (quoted when it has a space)."""
+    is_frozen = bool(getattr(sys, "frozen", False)) if frozen is None else frozen
+    if not is_frozen:
+        return SOURCE_PROGRAM
+    exe = Path(executable if executable is not None else sys.executable)
+    stem, suffix = exe.stem, exe.suffix
+    if not stem.endswith(CONSOLE_SUFFIX):
+        console = exe.with_name(f"{stem}{CONSOLE_SUFFIX}{suffix}")
+        if console.is_file():
+            exe = console
+    found = shutil.which(exe.name)
+    if found is not None and _same_file(Path(found), exe):
+        return exe.name
+    return quote(str(exe))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return os.path.normcase(os.path.abspath(a)) == os.path.normcase(os.path.abspath(b))
+
+
+_PLAIN = re.compile(r"[\w@%+=:,./\\-]+")
+
+
+def quote(word: str) -> str:
+    """``word`` as a terminal reads it: as it is when plain, else in double quotes (which
+    cmd.exe, PowerShell and POSIX shells all read)."""
+    if word and _PLAIN.fullmatch(word):
+        return word
+    return '"' + re.sub(r'(["$`])', r"\\\1", word) + '"'
+
+
+def cli_prefix() -> str:
+    """The headless command line's start: ``python -m app --headless`` from source, the
+    bundle's console program with ``--headless`` when frozen (see :func:`program`)."""
+    return f"{program()} --headless"
+
+
+def cli_command(*words: str) -> str:
+    """A headless command as a person types it: ``cli_command("installs")`` →
+    ``python -m app --headless installs`` (the bundle: its program's name)."""
+    return " ".join([cli_prefix(), *(quote(w) for w in words)])
 
 
 class FrontEnd(Enum):
@@ -38,7 +96,7 @@ def front_end() -> FrontEnd:
 
 def fix_command(check: str) -> str:
     """The command that runs the fix a prerequisite check offers."""
-    return f"{CLI} fix {check}"
+    return cli_command("fix", check)
 
 
 def prerequisite_fix(check: str) -> str:
@@ -60,7 +118,7 @@ def prerequisite_commands(check: str) -> str:
 def prerequisite_check(check: str) -> str:
     """Where a prerequisite's advice is, when the wizard has no fix for it."""
     if _current is FrontEnd.TERMINAL:
-        return msg("'{command}' says what to do", command=f"{CLI} check")
+        return msg("'{command}' says what to do", command=cli_command("check"))
     return msg("the Prerequisites step says what to do")
 
 
@@ -81,12 +139,12 @@ def choose_source() -> str:
 def choose_kernel_version() -> str:
     """Where the kernel versions are listed."""
     if _current is FrontEnd.TERMINAL:
-        return msg("'{command}' lists them", command=f"{CLI} kernels")
+        return msg("'{command}' lists them", command=cli_command("kernels"))
     return msg("the Kernel step lists them")
 
 
 __all__ = [
-    "CLI", "FrontEnd", "choose_kernel_version", "choose_python", "choose_source",
-    "fix_command", "front_end", "prerequisite_check", "prerequisite_commands",
-    "prerequisite_fix", "use_terminal",
+    "FrontEnd", "choose_kernel_version", "choose_python", "choose_source", "cli_command",
+    "cli_prefix", "fix_command", "front_end", "prerequisite_check", "prerequisite_commands",
+    "prerequisite_fix", "program", "quote", "use_terminal",
 ]

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from . import __version__
-from .advice import use_terminal
+from .advice import cli_prefix, use_terminal
+from .cli_consent import ConsentNeeded, add_yes_option
 from .environment import (
     PYTHON_DEFAULT,
     Candidate,
@@ -54,11 +55,19 @@ class _Parser(argparse.ArgumentParser):
                          hint=f"See: {self.prog} --help")
 
 
+CONSENT_RULE = (
+    "Commands that change a Python environment or the system (fix, rollback, and build "
+    "unless --no-install) say what they will change and ask first on a terminal (a no "
+    "changes nothing: exit code 130); without a terminal to ask in (a script, a pipe) they "
+    "change nothing unless --yes is given (exit code 2).")
+
+
 def exit_code_epilog() -> str:
     lines = ["exit codes:"]
     for code, meaning in EXIT_CODE_MEANINGS.items():
         lines += textwrap.wrap(meaning, 78, initial_indent=f"  {int(code):<4} ",
                                subsequent_indent=" " * 7)
+    lines += ["", *textwrap.wrap(CONSENT_RULE, 78), ""]
     lines.append("With --json, an error is also printed on stdout as one JSON document:")
     lines.append('  {"status": "error", "exit_code": N, "error": {"kind", "message", '
                  '"next_step", ...}}')
@@ -67,7 +76,7 @@ def exit_code_epilog() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
-        prog="python -m app --headless",
+        prog=cli_prefix(),  # the bundle: its own program's name, never "python -m app"
         description="Kernel Setup Wizard, headless: the wizard's steps from the command line.",
         epilog=exit_code_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -126,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "--record') instead of this one's GPUs (default: this computer)")
     build_cmd.add_argument("--no-install", action="store_true",
                            help="stop after the verification; do not install")
+    add_yes_option(build_cmd)  # installing changes the environment: the consent rule
     build_cmd.add_argument("--skip-verify", action="store_true",
                            help="install without verifying first (not recommended)")
     build_cmd.add_argument("--allow-failed", action="store_true",
@@ -199,6 +209,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         return report_error(exc, stream, as_json="--json" in arguments,
                             command=_command_word(arguments))
     as_json = bool(getattr(args, "json", False))
+    args.arguments = arguments  # as typed: a refusal to act without --yes repeats them
     from .lifetime import guard
 
     # Ctrl-C, SIGTERM, SIGHUP: the running step stops its whole process tree, the log is
@@ -270,6 +281,8 @@ def error_kind(exc: WizardError) -> str:
         return "cancelled"
     if isinstance(exc, StorageError):  # every storage problem, whatever raised it
         return "storage"
+    if isinstance(exc, ConsentNeeded):  # no terminal to ask in, and no --yes
+        return "usage"
     name = type(exc).__name__
     if name == "WizardError":
         return "error"

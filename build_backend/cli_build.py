@@ -8,6 +8,7 @@ import re
 import sys
 import threading
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,14 +25,17 @@ from .catalog import (
     load_catalog,
     recommended_version,
 )
+from .cli_consent import confirm
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
+from .install import LOCK_TAG
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build, estimate_build_seconds, machine_for
-from .session import FlowOptions, Session, StepNotice
+from .session import FlowOptions, Session, SessionServices, StepNotice
+from .stage import verify_then_install
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration, slowest_text
 from .wheels import WheelCandidate
@@ -207,17 +211,76 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
     }
 
 
+def _install_change(args: argparse.Namespace, choice: KernelChoice, version: str,
+                    env: PythonEnv) -> str:
+    """What a build command changes, in one sentence (asked before anything runs)."""
+    what = f"{choice.recipe.name} {version}"
+    first = (f"This downloads a prebuilt {what} wheel" if choice.prebuilt is not None
+             else f"This builds {what}")
+    if args.skip_verify:
+        then = " and installs it without verifying it"
+    elif args.allow_failed:
+        then = ", verifies it and installs it even if the verification fails"
+    else:
+        then = ", verifies it and, if it passes, installs it"
+    return (f"{first}{then} into {env.executable} (what it replaces is kept; 'rollback' puts "
+            "it back).")
+
+
+class _AfterBuild:
+    """Lines of the steps after the build (the verification, the install): a wait for another
+    run's lock on the environment, pip's lines, notices. Lock lines are shown always, the rest
+    with --verbose; the build's log keeps every one (after the build's own lines)."""
+
+    def __init__(self, out: TextIO, *, verbose: bool) -> None:
+        self.out = out
+        self.verbose = verbose
+        self.session: Session | None = None
+        self.progress: TerminalProgress | None = None
+        self._started = False
+        self._lock = threading.Lock()
+
+    def line(self, text: str) -> None:
+        text = str(text)
+        if text.startswith(LOCK_TAG) or self.verbose:
+            if self.progress is not None:
+                self.progress.close()
+            self.out.write(f"  {text}\n")
+            self.out.flush()
+        self.log(text)
+
+    def log(self, text: str) -> None:
+        outcome = self.session.build_outcome if self.session is not None else None
+        if outcome is None or outcome.log_path is None:
+            return
+        with self._lock:
+            try:
+                with open(outcome.log_path, "a", encoding="utf-8", errors="replace") as log:
+                    if not self._started:
+                        log.write("\n# after the build: verification and install\n")
+                    self._started = True
+                    log.write(text.rstrip("\n") + "\n")
+            except OSError:
+                pass  # the log is a record: the terminal has said it already
+
+
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     gpus = parse_gpus(args.gpus)  # usage errors first, before anything runs
     hardware = build_hardware(args)
     if gpus is not None:
         check_gpu_selection(hardware, gpus, option="--gpus")
     env = resolve_env(args.python)
-    session = Session(hardware=hardware, environment=env)
+    human = sys.stderr if args.json else out
+    after_build = _AfterBuild(human, verbose=args.verbose)
+    # what the verification and the install say (a wait for another run's lock on the
+    # environment too) reaches the terminal and the build's log, as the build's own lines do
+    services = SessionServices(verify_then_install=partial(verify_then_install,
+                                                           on_line=after_build.line))
+    session = Session(services=services, hardware=hardware, environment=env)
+    after_build.session = session
     choice, _machine = make_choice(args, env, session)
     session.choose_kernel(choice, choice.prebuilt)
     recipe = choice.recipe
-    human = sys.stderr if args.json else out
     source = (f"prebuilt wheel: {choice.prebuilt.url}" if choice.prebuilt is not None
               else f"source: {choice.local_path or choice.source_mode.value}")
     # the version is the wheel's own where a prebuilt wheel is used (it may differ from the
@@ -244,7 +307,13 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                                                  for line in plan.describe().splitlines()))
         return int(ExitCode.OK)
 
+    if not args.no_install:  # the one consent rule (cli_consent): it changes the environment
+        confirm(_install_change(args, choice, version, env), "Go on?", yes=args.yes,
+                arguments=getattr(args, "arguments", ["build"]), out=human,
+                alternative="Or add --no-install: the kernel is built and verified, and nothing "
+                "is installed.")
     progress = TerminalProgress(human, verbose=args.verbose)
+    after_build.progress = progress
 
     def on_event(event: object) -> None:
         if isinstance(event, PlanEvent):
@@ -256,7 +325,10 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
             human.write(f"  {event.text}\n")
         elif isinstance(event, StepNotice):
             progress.close()
-            human.write(f"• {event.text}\n")
+            text = str(event.text)
+            human.write(f"  {text}\n" if text.startswith(LOCK_TAG) else f"• {text}\n")
+            human.flush()
+            after_build.log(text)
         else:
             progress(event)  # type: ignore[arg-type]
 

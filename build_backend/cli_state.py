@@ -11,10 +11,13 @@ import json
 from pathlib import Path
 from typing import Any, TextIO
 
+from .advice import cli_command
+from .cli_consent import add_yes_option, confirm
 from .errors import ExitCode, WizardError
 from .install import (
     load_backup,
     read_installs,
+    rollback_backup,
     rollback_install,
     startup_notices,
     unfinished_installs,
@@ -43,6 +46,7 @@ def add_parsers(commands: Any) -> None:
                           "(default: the one install the wizard recorded, if only one)")
     rollback.add_argument("--python", type=Path, help="the environment it is installed in "
                           "(default: any environment with a matching install)")
+    add_yes_option(rollback)
 
 
 def announce_recovery(err: TextIO) -> None:
@@ -118,6 +122,11 @@ def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
     return int(ExitCode.OK)
 
 
+def _say(out: TextIO, line: str) -> None:
+    out.write(f"  {line}\n")
+    out.flush()  # a wait for another run's lock is seen while it lasts
+
+
 def run_rollback_command(args: argparse.Namespace, out: TextIO) -> int:
     records = read_installs().records
     python = str(args.python) if args.python is not None else None
@@ -131,14 +140,21 @@ def run_rollback_command(args: argparse.Namespace, out: TextIO) -> int:
             "Nothing to roll back: the wizard has no record of installing "
             + (f"{args.kernel}" if args.kernel else "a kernel")
             + (f" into {python}." if python else "."),
-            hint="'python -m app --headless installs' lists what the wizard installed.")
+            hint=f"'{cli_command('installs')}' lists what the wizard installed.")
     if len(matching) > 1:
         choices = "\n".join(f"  --kernel {_kernel(r)} --python {r['python']}" for r in matching)
         out.write(f"Several installs match{' ' + wanted if wanted else ''}; name one:\n"
                   f"{choices}\n")
         return int(ExitCode.USAGE)
     record = matching[0]
+    backup = rollback_backup(record)  # a copy that is gone: said before anything is asked
+    removes = f"{record['name']} {record['version']} from {record['python']}"
+    change = (f"This removes {removes} and puts back {backup.name} {backup.version}."
+              if backup is not None else
+              f"This removes {removes}; nothing was installed there before.")
+    confirm(change, "Roll it back?", yes=args.yes,
+            arguments=getattr(args, "arguments", ["rollback"]), out=out)
     result = rollback_install(Path(record["python"]), str(record["name"]),
-                              on_line=lambda line: print(f"  {line}", file=out))
+                              on_line=lambda line: _say(out, line))
     out.write(f"✔ {result.message}\n")
     return int(ExitCode.OK)

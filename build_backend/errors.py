@@ -29,7 +29,8 @@ class ExitCode(IntEnum):
 EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.OK: "done; nothing wrong",
     ExitCode.FAILURE: "a step ran and failed (a failed check, build or verification)",
-    ExitCode.USAGE: "bad command line",
+    ExitCode.USAGE: "bad command line (also: a command that changes an environment ran "
+    "without a terminal to ask in, and without --yes)",
     ExitCode.ENVIRONMENT: "the target Python cannot be used",
     ExitCode.HARDWARE: "hardware detection could not run at all",
     ExitCode.NO_DISPLAY: "the wizard's window was asked for, but there is no display",
@@ -37,7 +38,7 @@ EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     "permission, read-only drive, name too long, a file where a folder should be)",
     ExitCode.HANGUP: "stopped because the terminal was closed (SIGHUP); a build or install "
     "in progress was stopped cleanly",
-    ExitCode.CANCELLED: "cancelled (Ctrl-C)",
+    ExitCode.CANCELLED: "cancelled (Ctrl-C), or a question answered no",
     ExitCode.TERMINATED: "stopped by the system or another program (SIGTERM); a build or "
     "install in progress was stopped cleanly",
 }

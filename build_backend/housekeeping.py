@@ -37,6 +37,7 @@ from typing import Any
 
 import psutil
 
+from .installs import undone
 from .paths import data_dir, logs_dir, staging_dir
 from .platforms import current as current_platform
 from .statefile import DAMAGED_MARK, PREVIOUS_SUFFIX
@@ -238,7 +239,8 @@ def _paths_in(value: Any) -> Iterator[Path]:
 def recorded_paths(root: Path | None = None) -> list[Path] | None:
     """Every path the data folder's state files (``installs.json``, its previous copy and the
     other ``*.json`` there) point to; None when ``installs.json`` cannot be read or a damaged
-    copy of it was kept aside (then nothing it might point to may go)."""
+    copy of it was kept aside (then nothing it might point to may go). Install records whose
+    install was rolled back (:func:`~build_backend.installs.undone`) point to nothing."""
     base = root if root is not None else data_dir(create=False)
     found: list[Path] = []
     for state in _children(base):
@@ -250,10 +252,16 @@ def recorded_paths(root: Path | None = None) -> list[Path] | None:
                                        or state.name.endswith(".json" + PREVIOUS_SUFFIX)):
             continue
         try:
-            found += _paths_in(json.loads(state.read_text(encoding="utf-8")))
+            document = json.loads(state.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             if state.name == "installs.json":
                 return None
+            continue
+        if state.name.startswith("installs.json") and isinstance(document, list):
+            # a record whose install was rolled back (its receipt says so) points to nothing
+            # that is installed: its build goes like any other ('installs' does not list it)
+            document = [r for r in document if not (isinstance(r, dict) and undone(r))]
+        found += _paths_in(document)
     return found
 
 

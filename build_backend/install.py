@@ -34,7 +34,7 @@ from typing import Any
 
 from packaging.utils import canonicalize_name, parse_wheel_filename
 
-from .advice import choose_python
+from .advice import choose_python, cli_command, cli_prefix
 from .errors import ProcessError, WizardError
 from .installs import (
     InstallsRead,
@@ -332,9 +332,10 @@ def restore(python: Path, name: str, root: Path | None, members: Iterable[str],
                 version=backup.version, python=python),
             why="; ".join(after.get("problems") or []) or
             f"the environment has {after.get('version') or 'nothing'} of {name}",
-            hint=msg("Close programs that use this environment, then run 'python -m app "
-                     "--headless rollback --python {python}'. The copies are in {folder}.",
-                     python=python, folder=backup.folder))
+            hint=msg("Close programs that use this environment, then run '{command}'. The "
+                     "copies are in {folder}.",
+                     command=cli_command("rollback", "--python", str(python)),
+                     folder=backup.folder))
     if backup is None and after.get("found"):
         raise InstallError(msg("Could not remove {name} {version} from {python}.", name=name,
                                version=after.get("version"), python=python),
@@ -356,9 +357,21 @@ def _chain(record: Record | None, depth: int = PREVIOUS_DEPTH) -> Record | None:
     return trimmed
 
 
+LOCK_TAG = "[lock]"  # as the build's own lines about its folder's lock (pipeline.build_slot)
+
+
+def lock_line(text: str) -> Msg:
+    """A line about the environment's lock, tagged as the build tags its own: the CLI shows
+    such lines always (not only with --verbose) and the build's log keeps them."""
+    return join((LOCK_TAG, text))
+
+
 def _env_lock(python: Path, purpose: str, say: Say | None,
               cancel: threading.Event | None) -> AbstractContextManager[Held]:
-    return hold(env_lock_path(python), purpose, on_wait=say, cancel=cancel)
+    """The environment's lock; a wait for another run is told to ``say`` once, naming that run
+    (process, command, start time, what it does), as a build names the one it waits for."""
+    on_wait = (lambda text: say(lock_line(text))) if say is not None else None
+    return hold(env_lock_path(python), purpose, on_wait=on_wait, cancel=cancel)
 
 
 def install_wheel(
@@ -378,8 +391,8 @@ def install_wheel(
     name = str(parse_wheel_filename(wheel.name)[0])
     with _env_lock(python, f"installing {name} into {python}", on_line, cancel) as held:
         if held.took_over is not None and on_line is not None:
-            on_line(f"The lock on this environment left by {held.took_over.describe()} — no "
-                    "longer running — was taken over.")
+            on_line(lock_line(msg("The lock on this environment left by {holder} — no longer "
+                                  "running — was taken over.", holder=held.took_over.describe())))
         for notice in recover_interrupted(python, locked=True):
             if on_line is not None:
                 on_line(notice)
@@ -482,8 +495,8 @@ def _undo(python: Path, journal: Mapping[str, Any], previous: Backup | None) -> 
         raise InstallError(
             msg("Installing {name} failed, and the environment could not be put back as it "
                 "was.", name=journal["name"]), why=exc.describe(),
-            hint=N_("Start the wizard (or any 'python -m app --headless' command) again: it "
-                    "finishes undoing the install.")) from exc
+            hint=msg("Start the wizard (or any '{command}' command) again: it finishes "
+                     "undoing the install.", command=cli_prefix())) from exc
     shutil.rmtree(Path(journal["folder"]) / "files", ignore_errors=True)
     remove_journal(str(journal["id"]))
 
@@ -515,7 +528,7 @@ def _recover_one(entry: Mapping[str, Any]) -> Msg:
         _commit(entry)
         return msg("The install of {name} {version} into {python} (started {started}) was "
                    "interrupted after pip had finished; it was completed and is now recorded "
-                   "(roll it back with 'python -m app --headless rollback').", **what)
+                   "(roll it back with '{command}').", command=cli_command("rollback"), **what)
     previous = load_backup(folder)
     restore(python, name, Path(entry["root"]) if entry.get("root") else None,
             entry.get("members") or [], previous)
@@ -539,8 +552,9 @@ def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> 
     notices: list[str] = []
     for found in journal_entries():
         if found.entry is None:
-            notices.append(join((found.notice, N_("Run 'python -m app --headless installs' to "
-                                                  "see what the wizard installed."))))
+            notices.append(join((found.notice, msg("Run '{command}' to see what the wizard "
+                                                   "installed.",
+                                                   command=cli_command("installs")))))
             continue
         entry = found.entry
         if python is not None and entry["python"] != str(python):
@@ -621,16 +635,22 @@ def rollback_install(python: Path, name: str, *, on_line: Say | None = None,
         if record is None:
             raise InstallError(msg("The wizard has no record of installing {name} into "
                                    "{python}.", name=name, python=python),
-                               hint=N_("'python -m app --headless installs' lists what it "
-                                       "installed."))
-        folder = record.get("transaction") or record.get("backup")
-        backup = load_backup(Path(folder)) if folder else None
-        if backup is None and record.get("backup"):
-            raise InstallError(msg("The copy of what {name} replaced in {python} is missing.",
-                                   name=name, python=python),
-                               why=f"{record['backup']} has no backup.json",
-                               hint=N_("Reinstall the version you want instead."))
-        return _rollback_locked(python, name, record, backup)
+                               hint=msg("'{command}' lists what it installed.",
+                                        command=cli_command("installs")))
+        return _rollback_locked(python, name, record, rollback_backup(record))
+
+
+def rollback_backup(record: Record) -> Backup | None:
+    """What a roll-back of ``record`` puts back: its backup, or None when nothing was installed
+    before it. Raises :class:`InstallError` when the copy it recorded is gone."""
+    folder = record.get("transaction") or record.get("backup")
+    backup = load_backup(Path(folder)) if folder else None
+    if backup is None and record.get("backup"):
+        raise InstallError(msg("The copy of what {name} replaced in {python} is missing.",
+                               name=record["name"], python=record["python"]),
+                           why=f"{record['backup']} has no backup.json",
+                           hint=N_("Reinstall the version you want instead."))
+    return backup
 
 
 def _rollback_locked(python: Path, name: str, record: Record | None,
@@ -665,6 +685,7 @@ __all__ = [
     "Backup", "InstallError", "InstallResult", "InstallsRead", "RollbackResult",
     "backup_distribution", "clean_pip_stash", "has_journals", "install_wheel", "installed_files",
     "installs_file", "load_backup", "load_installs", "read_installs", "read_receipt",
-    "recover_interrupted", "restore", "rollback", "rollback_install", "startup_notices",
+    "recover_interrupted", "restore", "rollback", "rollback_backup", "rollback_install",
+    "startup_notices",
     "unfinished_installs",
 ]

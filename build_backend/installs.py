@@ -125,7 +125,8 @@ def read_installs() -> InstallsRead:
     rebuilt = rebuild_records()
     merged: dict[tuple[str, str], Record] = {}
     for record in [*(found.value or []), *_salvage(found.kept)]:
-        merged[key_of(record)] = record
+        if not undone(record):  # the previous copy may predate a roll-back
+            merged[key_of(record)] = record
     for record in rebuilt:  # the receipts know the newest state of the wizard's own installs
         merged[key_of(record)] = record
     records = list(merged.values())
@@ -200,6 +201,17 @@ def mark_receipt(folder: str | Path | None, state: str) -> None:
         write_receipt(Path(folder), receipt[1], state)
 
 
+def undone(record: Mapping[str, Any]) -> bool:
+    """Whether the install a record describes was undone: its receipt says it was rolled back
+    (or never happened). Such a record, left in an older copy of installs.json, no longer
+    describes anything installed: it protects nothing and is never brought back."""
+    folder = record.get("transaction")
+    if not isinstance(folder, str) or not folder:
+        return False
+    receipt = read_receipt(Path(folder))
+    return receipt is not None and receipt[0] in (ReceiptState.ROLLED_BACK, ReceiptState.FAILED)
+
+
 def rebuild_records() -> list[Record]:
     """installs.json as the receipts tell it: per (environment, distribution), the newest
     install that was not rolled back."""
@@ -272,5 +284,5 @@ __all__ = [
     "InstallsRead", "JournalEntry", "ReceiptState", "Record", "check_record", "drop_record",
     "find_record", "installs_file", "journal_entries", "journal_path", "load_installs",
     "mark_receipt", "new_transaction_id", "put_record", "read_installs", "read_receipt",
-    "rebuild_records", "remove_journal", "write_journal", "write_receipt",
+    "rebuild_records", "remove_journal", "undone", "write_journal", "write_receipt",
 ]

@@ -23,6 +23,7 @@ import time
 from enum import Enum
 from pathlib import Path
 
+from .advice import cli_command
 from .errors import StorageError
 from .words import N_, Msg, msg
 
@@ -266,8 +267,8 @@ def fix_for(cause: Cause, path: Path, alternative: str = "") -> str:
         return other if other is not None else words(default)
 
     if cause is Cause.NO_SPACE:
-        return msg("Free space on that disk (old builds: python -m app --headless clean), or "
-                   "{alternative}.",
+        return msg("Free space on that disk (old builds: {clean}), or {alternative}.",
+                   clean=cli_command("clean"),
                    alternative=instead(N_("choose a folder on a disk with more space")))
     if cause is Cause.NO_PERMISSION:
         return msg("Give your user write access to {path}, or {alternative}.", path=path,

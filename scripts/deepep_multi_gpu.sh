@@ -42,7 +42,7 @@ step() {  # step NAME TIMEOUT COMMAND...: output to $R/NAME.txt, a line on stdou
 step detect 120 python3 -m app --headless detect
 step kernels 120 python3 -m app --headless kernels
 step build 900 python3 -m app --headless build --kernel deepep --version "$VERSION" \
-    --source "$SRC" --json
+    --source "$SRC" --json --yes
 # stdout (the JSON) and stderr (progress) apart
 python3 - "$R" <<'EOF'
 import pathlib, sys
@@ -60,7 +60,7 @@ step verify-quick 600 python3 -m app --verify --quick
 (cd "$SRC/tests" && python3 -c 'import deep_ep; print("deep_ep from", deep_ep.__file__)' \
     >"$R/upstream-import.txt" 2>&1 && \
     step upstream-intranode 600 python3 test_intranode.py --num-processes "$N")
-step rollback 300 python3 -m app --headless rollback --kernel deepep
+step rollback 300 python3 -m app --headless rollback --kernel deepep --yes
 step installs-after 60 python3 -m app --headless installs
 python3 -c 'import deep_ep' >"$R/import-after-rollback.txt" 2>&1
 echo "import after rollback: exit $?" >>"$R/import-after-rollback.txt"

@@ -8,24 +8,35 @@ import json
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..advice import fix_command
+from ..cli_consent import add_yes_option, confirm
 from ..environment import PYTHON_DEFAULT, discover_candidates
 from ..errors import ExitCode
 from ..hardware import NvmlApi
 from ..lifetime import run_cancellable
+from ..locks import hold
+from ..paths import env_lock_path
 from ..platforms import current as current_platform
+from ..words import join
 from .checks import CHECKS, find_fix, run_check, run_checks
 from .facts import SystemFacts, gather_facts, refresh
+from .fixes import PipInstallFix
 from .model import (
     CheckResult,
     CheckStatus,
+    Fix,
+    FixOutcome,
     FixProgress,
     FixStatus,
     needed_for_text,
 )
+from .pipfix import EnsurePipFix
+
+LOCK_TAG = "[lock]"  # as the build's and the install's lines about a lock
 
 SCHEMA = "ksw.check/1"
 FIX_IDS = ("git-longpaths", "ninja")  # fixes that can be asked for by name at any time
@@ -50,9 +61,7 @@ def add_parsers(commands: Any) -> None:
     )
     fix.add_argument("target", metavar="ID", help="the check (or fix) to fix")
     _common(fix)
-    fix.add_argument("--yes", "-y", action="store_true",
-                     help="run without asking first (default: ask; without a terminal to ask "
-                     "in, nothing runs unless --yes is given)")
+    add_yes_option(fix)
     fix.add_argument("--dry-run", action="store_true",
                      help="show what the fix would run, and run nothing")
 
@@ -99,8 +108,8 @@ def format_result(result: CheckResult, verbose: bool = True) -> str:
     if fix is not None and (result.status is not CheckStatus.OK):
         admin = "; needs administrator rights" if fix.needs_admin else ""
         if fix.automatic:
-            lines.append(f"           Fix ({fix.id}): {fix.title}{admin} — run: python -m app "
-                         f"--headless fix {result.id.value}")
+            lines.append(f"           Fix ({fix.id}): {fix.title}{admin} — run: "
+                         f"{fix_command(result.id.value)}")
         else:
             lines.append(f"           Fix ({fix.id}): {fix.title} — run it yourself:")
             lines += [f"             {command}" for command in fix.command_preview]
@@ -173,18 +182,6 @@ class _Printer:
             self.out.flush()
 
 
-def _confirm(args: argparse.Namespace, out: TextIO) -> bool:
-    if args.yes:
-        return True
-    out.write("Run it? [y/N] ")
-    out.flush()
-    try:
-        answer = input()
-    except EOFError:
-        return False
-    return answer.strip().lower() in {"y", "yes"}
-
-
 def _nothing_to_fix(fix_id: str, facts: SystemFacts) -> str:
     """Why a fix asked for by name has nothing to do here."""
     if fix_id == "git-longpaths":
@@ -201,6 +198,18 @@ def _nothing_to_fix(fix_id: str, facts: SystemFacts) -> str:
             return f"ninja is already found ({facts.env.ninja})."
         return "this Python has no pip to install ninja with (run 'fix python-env' first)."
     return "nothing needs it."
+
+
+def _environment_lock(fix: Fix, printer: _Printer,
+                      cancel: threading.Event) -> AbstractContextManager[object]:
+    """A fix that installs into the target Python (PyTorch, ninja, pip) holds that
+    environment's lock, as an install of a kernel does: a second run that installs there waits
+    (and names this one), and this one waits for it, saying whom it waits for."""
+    python = fix.python if isinstance(fix, (PipInstallFix, EnsurePipFix)) else None
+    if python is None:
+        return nullcontext()
+    return hold(env_lock_path(python), f"running the fix '{fix.title}' in {python}",
+                on_wait=lambda text: printer.line(join((LOCK_TAG, text))), cancel=cancel)
 
 
 def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -237,21 +246,18 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
         outcome = fix.run(lambda _line: None, threading.Event())
         out.write(f"\n{outcome.message}\n{outcome.hint}\n")
         return int(ExitCode.FAILURE)
-    if not args.yes and not sys.stdin.isatty():
-        # nobody to ask (a script, a pipe, </dev/null): never act without an explicit --yes
-        print(f"Nothing was run: this fix changes your computer, and the wizard asks before "
-              f"it runs one, but there is no terminal to ask in (standard input is not a "
-              f"terminal). To run it without asking, add --yes:\n"
-              f"  python -m app --headless fix {args.target} --yes", file=sys.stderr)
-        return int(ExitCode.USAGE)
-    if not _confirm(args, out):
-        out.write("Nothing was changed.\n")
-        return int(ExitCode.CANCELLED)
+    # the one consent rule (cli_consent): ask on a terminal, else only with --yes
+    confirm("This fix changes your computer.", "Run it?", yes=args.yes,
+            arguments=getattr(args, "arguments", ["fix", args.target]), out=out)
 
     printer = _Printer(out)
     cancel = threading.Event()
-    outcome = run_cancellable(lambda: fix.run(printer.line, cancel, printer.progress), cancel,
-                              f"the fix '{fix.title}'")
+
+    def run() -> FixOutcome:
+        with _environment_lock(fix, printer, cancel):
+            return fix.run(printer.line, cancel, printer.progress)
+
+    outcome = run_cancellable(run, cancel, f"the fix '{fix.title}'")
     mark = "✔" if outcome.status.succeeded else "✖"
     out.write(f"{mark} {outcome.message}\n")
     if outcome.hint:

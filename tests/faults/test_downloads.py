@@ -73,7 +73,7 @@ def prebuilt(url: str, data: Path, python: Path, https: Https | None,
     """``build --kernel probe --prebuilt URL`` into ``python``, trusting the test CA."""
     if https is not None:
         env.setdefault("REQUESTS_CA_BUNDLE", str(https.ca))
-    return run_cli("build", "--kernel", "probe", "--python", str(python), "--force",
+    return run_cli("build", "--kernel", "probe", "--python", str(python), "--force", "--yes",
                    "--prebuilt", url, *extra, data=data, timeout=240, **NO_PROXY, **env)
 
 
@@ -281,7 +281,8 @@ def test_ctrl_c_during_download(https: Https, target: tuple[Path, str], wheel: P
     body = big_wheel(wheel, tmp_path)
     url = https.server.add("/slow/" + NAME, Resource(body, chunk=4 * 1024, chunk_delay=0.02))
     proc = start_cli("build", "--kernel", "probe", "--python", str(target[0]), "--force",
-                     "--prebuilt", url, data=data, REQUESTS_CA_BUNDLE=str(https.ca), **NO_PROXY)
+                     "--yes", "--prebuilt", url, data=data, REQUESTS_CA_BUNDLE=str(https.ca),
+                     **NO_PROXY)
     try:
         deadline = time.monotonic() + 60
         parts: list[Path] = []

@@ -51,7 +51,7 @@ def torch_freeze(torch_venv: Path) -> str:
 
 def build_cli(tmp_path: Path, source: Path, python: Path) -> tuple[subprocess.Popen[str], Output]:
     proc = start_cli("build", "--kernel", "probe", "--source", str(source), "--python",
-                     str(python), "--verbose", data=tmp_path / "data")
+                     str(python), "--verbose", "--yes", data=tmp_path / "data")
     assert proc.stdout is not None
     return proc, Output(proc.stdout)
 
@@ -125,7 +125,7 @@ def test_closing_the_terminal_during_a_build_leaves_nothing(
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", "--headless", "build", "--kernel", "probe", "--source",
-         str(source), "--python", str(torch_venv), "--verbose"],
+         str(source), "--python", str(torch_venv), "--verbose", "--yes"],
         cwd=Path(__file__).resolve().parents[2], env=env, stdin=secondary, stdout=secondary,
         stderr=secondary, preexec_fn=own_terminal)
     os.close(secondary)

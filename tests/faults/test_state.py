@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from ksw_state_support import (
     REPO,
@@ -106,7 +108,7 @@ def test_kill_9_during_pip_install(
     before = freeze(env)
     new = padded_wheel(tmp_path, "correct", "0.2.0", pad=1500)
     proc = start("build", "--kernel", "probe", "--source", str(wheel_source(tmp_path, new)),
-                 "--python", str(env), "--skip-verify", data=data)
+                 "--python", str(env), "--skip-verify", "--yes", data=data)
     package = site_packages(env) / "ksw_probe"
     try:
         wait_for(lambda: pip_install_child(proc) is not None, 180, "pip install to start")
@@ -291,7 +293,7 @@ def test_rollback_waits_for_an_install_in_another_run(
     env = fresh_env(tmp_path / "env")
     write_json(data / "installs.json", [record(env)])
     other = holder(env_lock_path(env), f"installing ksw-probe-kernel into {env}")
-    proc = start("rollback", data=data)
+    proc = start("rollback", "--yes", data=data)
     assert proc.stdout is not None
     first = proc.stdout.readline()
     assert f"Waiting: process {other.pid}" in first and "installing ksw-probe-kernel" in first
@@ -331,3 +333,99 @@ def test_two_builds_of_one_source_folder(
         if second is not None:
             kill_group(second)
     assert wait_until_gone(marker) == []
+
+
+def test_install_waits_for_another_run_naming_it_on_screen_and_in_the_log(
+    tmp_path: Path, scratch_torch_env: Path, data: Path, holder: Any
+) -> None:
+    """build → verify → install while another run installs into that env → waits naming it,
+    on the terminal and in the build's log (was: silent), then installs"""
+    env = scratch_torch_env
+    other = holder(env_lock_path(env), f"installing ksw-probe-kernel into {env}")
+    source = wheel_source(tmp_path, padded_wheel(tmp_path, "correct", "0.3.0", pad=0))
+    proc = start("build", "--kernel", "probe", "--source", str(source), "--python", str(env),
+                 "--quick-verify", "--yes", data=data, KSW_BUILD_ROOT=str(tmp_path / "b"))
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        wait_for(lambda: lines.append(proc.stdout.readline()) or "[lock]" in lines[-1], 300,
+                 "the install to wait")
+        waiting = lines[-1]
+        assert f"Waiting: process {other.pid}" in waiting, "".join(lines)
+        assert f"installing ksw-probe-kernel into {env}" in waiting
+        assert "goes on as soon as it has finished" in waiting
+        assert module_version(env) == "not installed"  # it waits: nothing installed yet
+        (log,) = list((data / "logs").glob("*-probe.log"))
+        assert f"[lock] Waiting: process {other.pid}" in log.read_text(encoding="utf-8")
+    finally:
+        other.kill()  # the other run ends: this one goes on
+        other.wait()
+    output = "".join(lines) + proc.communicate(timeout=300)[0]
+    assert proc.returncode == 0, output
+    assert "Verified and installed ksw-probe-kernel 0.3.0" in output
+    assert "Traceback" not in output and module_version(env) == "0.3.0"
+
+
+def test_clean_after_a_rollback_agrees_with_installs(
+    tmp_path: Path, scratch_torch_env: Path, data: Path
+) -> None:
+    """install, rollback → 'installs' lists nothing, and 'clean' no longer keeps the build for
+    an install record (was: 'an install record points to it'); a damaged list later does not
+    bring the rolled-back record back"""
+    root = str(tmp_path / "b")
+    source = wheel_source(tmp_path, padded_wheel(tmp_path, "correct", "0.3.0", pad=0))
+    built = cli("build", "--kernel", "probe", "--source", str(source), "--python",
+                str(scratch_torch_env), "--skip-verify", "--yes", data=data, KSW_BUILD_ROOT=root)
+    assert built.returncode == 0, built.stdout + built.stderr
+    (record,) = load_installs()
+    staged = str(Path(record["wheel"]).parent)
+
+    def clean_plan() -> dict[str, Any]:
+        result = cli("clean", "--all", "--dry-run", "--json", data=data, KSW_BUILD_ROOT=root)
+        assert result.returncode == 0, result.stdout + result.stderr
+        document: dict[str, Any] = json.loads(result.stdout)
+        return document
+
+    kept = {k["path"]: k["reason"] for k in clean_plan()["kept"]}
+    assert kept.get(staged) == "an install record points to it"  # installed: kept
+
+    rolled = cli("rollback", "--yes", data=data)
+    assert rolled.returncode == 0, rolled.stdout + rolled.stderr
+    assert "has not installed any kernel yet" in cli("installs", data=data).stdout
+    plan = clean_plan()
+    assert staged in [item["path"] for item in plan["removed"]]
+    assert staged not in [k["path"] for k in plan["kept"]]
+    text = cli("clean", "--dry-run", data=data, KSW_BUILD_ROOT=root).stdout
+    assert "an install record points to it" not in text, text
+
+    (data / "installs.json").write_text("[", encoding="utf-8")  # damaged after the roll-back
+    listing = cli("installs", data=data)
+    assert_clean_failure(listing, 0, "installs.json was damaged",
+                         "The wizard has not installed any kernel yet.")
+    assert "probe: ksw-probe-kernel" not in listing.stdout and load_installs() == []
+
+
+def test_a_fix_waits_for_an_install_into_its_environment(
+    tmp_path: Path, data: Path, holder: Any
+) -> None:
+    """fix python-env --yes while another run installs into that env → waits naming it (pip
+    not started), Ctrl-C while waiting → exit 130, the environment unchanged"""
+    env = fresh_env(tmp_path / "env")
+    before = freeze(env)
+    other = holder(env_lock_path(env), f"installing ksw-probe-kernel into {env}")
+    proc = start("fix", "python-env", "--python", str(env), "--yes", data=data)
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        wait_for(lambda: lines.append(proc.stdout.readline()) or "[lock]" in lines[-1], 120,
+                 "the fix to wait")
+        assert f"Waiting: process {other.pid}" in lines[-1], "".join(lines)
+        assert "installing ksw-probe-kernel into" in lines[-1]
+        children = psutil.Process(proc.pid).children(recursive=True)
+        assert not [c for c in children if "pip" in " ".join(c.cmdline())]  # pip waits too
+        proc.send_signal(signal.SIGINT)
+        output = "".join(lines) + proc.communicate(timeout=60)[0]
+    finally:
+        kill_group(proc)
+    assert proc.returncode == 130, output
+    assert "Traceback" not in output and freeze(env) == before

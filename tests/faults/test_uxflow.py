@@ -47,7 +47,8 @@ def test_fix_without_a_terminal_and_without_yes_runs_nothing(tmp_path: Path,
     output = assert_clean_failure(result, int(ExitCode.USAGE), "--yes",
                                   "standard input is not a terminal")
     assert "Nothing was run" in output
-    assert "fix python-env --yes" in output  # the exact command to run instead
+    # the exact command to run instead: as typed (the path quoted: it has a space), with --yes
+    assert f'python -m app --headless fix python-env --python "{bare_env}" --yes' in output
     assert pip_freeze(bare_env) == before  # no PyTorch was installed
 
 

@@ -55,7 +55,7 @@ def test_detect_and_check_on_the_gpu_machine() -> None:
 
 
 def test_probe_cuda_path_builds_verifies_and_installs() -> None:
-    result = app("--headless", "build", "--kernel", "probe", "--json")
+    result = app("--headless", "build", "--kernel", "probe", "--json", "--yes")
     assert result.returncode == 0
     document = json.loads(result.stdout)
     keep("probe-build.json", result.stdout)
@@ -82,7 +82,7 @@ def test_flashmla_end_to_end(tmp_path: Path) -> None:
     shutil.copytree(os.environ["FLASHMLA_SOURCE"], source, symlinks=True)
     started = time.perf_counter()
     result = app("--headless", "build", "--kernel", "flashmla", "--source", str(source),
-                 "--json")
+                 "--json", "--yes")
     total = time.perf_counter() - started
     keep("flashmla-build.json", result.stdout)
     assert result.returncode == 0
@@ -125,7 +125,7 @@ def test_flash_attention_3_end_to_end(tmp_path: Path) -> None:
     shutil.copytree(os.environ["FA3_SOURCE"], source, symlinks=True)
     started = time.perf_counter()
     result = app("--headless", "build", "--kernel", "flash_attn_3", "--source", str(source),
-                 "--json")
+                 "--json", "--yes")
     total = time.perf_counter() - started
     keep("fa3-build.json", result.stdout)
     keep("fa3-build-progress.txt", result.stderr)

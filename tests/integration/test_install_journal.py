@@ -57,7 +57,7 @@ def test_rollback_restores_the_previous_kernel_and_its_record(
     assert "verification FAILED (installed anyway, as chosen)" in listing
     assert "a roll-back puts back: ksw-probe-kernel 0.1.0" in listing
 
-    code, out, err = run("rollback", "--kernel", "probe", capsys=capsys)
+    code, out, err = run("rollback", "--kernel", "probe", "--yes", capsys=capsys)
     assert code == 0, out + err
     assert "put back ksw-probe-kernel 0.1.0" in out and "Its verification had passed." in out
     assert freeze(env) == verified and module_version(env) == "0.1.0"
@@ -67,7 +67,7 @@ def test_rollback_restores_the_previous_kernel_and_its_record(
     assert as_json["schema"] == "ksw.installs/1"
     assert [i["version"] for i in as_json["installs"]] == ["0.1.0"]
 
-    code, out, _ = run("rollback", "--python", str(env), capsys=capsys)  # nothing before it
+    code, out, _ = run("rollback", "--python", str(env), "--yes", capsys=capsys)  # none before
     assert code == 0 and "nothing was installed there before" in out
     assert "ksw-probe-kernel" not in freeze(env) and load_installs() == []
     code, _, err = run("rollback", capsys=capsys)

@@ -29,7 +29,7 @@ def test_probe_is_built_verified_installed_and_runs(
     scratch_torch_env: Path, isolated_wizard_data: Path
 ) -> None:
     result = app("build", "--kernel", "probe", "--python", str(scratch_torch_env), "--json",
-                 data=isolated_wizard_data)
+                 "--yes", data=isolated_wizard_data)
     assert result.returncode == 0, result.stdout + result.stderr
     document = json.loads(result.stdout)
     assert document["status"] == "succeeded" and document["installed"] is True
@@ -75,7 +75,7 @@ def test_a_failed_build_changes_nothing(
     cpp.write_text(cpp.read_text() + "\nthis is not C++;\n")
     before = freeze(scratch_torch_env)
     result = app("build", "--kernel", "probe", "--python", str(scratch_torch_env),
-                 "--source", str(broken), data=isolated_wizard_data)
+                 "--source", str(broken), "--yes", data=isolated_wizard_data)
     assert result.returncode == 1
     assert "The build failed" in result.stdout
     assert "First error" in result.stdout and "probe_attention.cpp" in result.stdout
