@@ -14,6 +14,7 @@ folder; installing it is :mod:`.install`'s job, after verification.
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tempfile
@@ -188,6 +189,7 @@ _NINJA_FAILED = re.compile(r"^\s*FAILED: ")  # the unit of the [n/N] line before
 
 
 POLL_S = 1.0  # how often the build folder is looked at (build.ninja, .ninja_log)
+ESTIMATE_INTERVAL = 0.02  # [n/N] lines closer than this share one estimate (a flood of units)
 
 
 class BuildClock:
@@ -205,6 +207,7 @@ class BuildClock:
         self.estimator.start(self.started)
         self._source = plan.cwd
         self._lock = threading.Lock()
+        self._estimated = -math.inf  # when the last estimate was made
         self._reader: NinjaLogReader | None = None
         # what ninja logs existed before this build (a folder built before keeps its log)
         self._before = {p: _size(p) for p in (plan.cwd / "build").glob("temp.*/**/.ninja_log")}
@@ -219,8 +222,13 @@ class BuildClock:
                     return ProgressEvent.of(self.estimator.estimate(self.clock()))
             return None
         now = self.clock()
+        done, total = int(match.group(1)), int(match.group(2))
         with self._lock:
-            self.estimator.unit_line(now, int(match.group(1)), int(match.group(2)), text)
+            self.estimator.unit_line(now, done, total, text)
+            interval = ESTIMATE_INTERVAL * (1 + done / 2000)  # an estimate looks at every unit
+            if done < total and done > 1 and now - self._estimated < interval:
+                return None  # a flood of units: a few estimates a second (the poller ticks too)
+            self._estimated = now
             self._poll_log(now)
             return ProgressEvent.of(self.estimator.estimate(now))
 

@@ -272,6 +272,23 @@ SPREAD_PRIOR = 0.3
 SPREAD_TAIL = 0.5
 # The share of slow units when the prior knows the slowest unit's time (FlashMLA: 4 of 24).
 SLOW_SHARE = 0.15
+# a unit's duration is taken as cut off this many log standard deviations above its kind's mean
+TAIL_SIGMAS = 2.0
+REST_FLOOR = 0.25  # an overdue unit: at least this share of its age × its spread is left
+UNIT_BOUND = 1.2  # no unit takes much longer than the slowest known: 1.2 times it at most
+FINISHED_BOUND = 1.1  # and at most 1.1 times the slowest that ended, once a slow one has
+
+
+@dataclass
+class _LinesState:
+    """The lines-only model of the units so far (see :meth:`EtaEstimator._units`)."""
+
+    key: tuple[float, int, int]  # (ninja's start, N, jobs) it was made for
+    pending: list[float]  # when the units in flight started (a heap)
+    launched: int
+    seen: int = 0  # [n/N] lines taken in
+    durations: list[float] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -290,6 +307,7 @@ class EtaEstimator:
     # ninja prints [N/N] for the last unit whether it compiled or not ("FAILED:" follows): the
     # last unit counts once something confirms it (more output, .ninja_log, the end)
     last_unconfirmed: bool = False
+    _lines_state: _LinesState | None = None  # the lines-only unit model, kept between looks
 
     def __post_init__(self) -> None:
         self.jobs = max(1, self.jobs)
@@ -374,18 +392,24 @@ class EtaEstimator:
             starts = sorted(t0 + u.start for u in self._log)
             ends = sorted(t0 + u.end for u in self._log)
         else:  # lines only: the oldest unit in flight is assumed to finish first
-            durations, names, starts, ends = [], [], [], []
-            pending = [t0] * min(self.jobs, total or self.jobs)
-            heapq.heapify(pending)
-            launched = len(pending)
-            for i, at in enumerate(self._line_times):
-                begun = heapq.heappop(pending) if pending else at
-                durations.append(max(0.0, at - begun))
-                names.append(self._names[i] or "")  # "" where the line named no output
-                if not total or launched < total:
-                    heapq.heappush(pending, at)
-                    launched += 1
-            return durations, [max(0.0, now - s) for s in pending], names
+            state = self._lines_state
+            key = (t0, total, self.jobs)
+            if state is None or state.key != key or state.seen > len(self._line_times):
+                pending = [t0] * min(self.jobs, total or self.jobs)
+                heapq.heapify(pending)
+                state = self._lines_state = _LinesState(key, pending, len(pending))
+            # only the lines that came since the last estimate: a flood of units costs the
+            # same per line at the 100,000th as at the first
+            for i in range(state.seen, len(self._line_times)):
+                at = self._line_times[i]
+                begun = heapq.heappop(state.pending) if state.pending else at
+                state.durations.append(max(0.0, at - begun))
+                state.names.append(self._names[i] or "")  # "" where the line named no output
+                if not total or state.launched < total:
+                    heapq.heappush(state.pending, at)
+                    state.launched += 1
+            state.seen = len(self._line_times)
+            return state.durations, [max(0.0, now - s) for s in state.pending], state.names
         # every slot restarts when a unit ends; what was started and has not ended is in flight
         slot_starts = [t0] * min(self.jobs, total or self.jobs)
         for at in ends:
@@ -433,8 +457,8 @@ class EtaEstimator:
                       total: int, done: int) -> float:
         prior = self.prior
         queued_count = max(0, (total or done + len(ages)) - done - len(ages))
-        if prior is not None and prior.unit_costs and \
-                any(n in dict(prior.unit_costs) for n in names):
+        known = dict(prior.unit_costs) if prior is not None else {}
+        if prior is not None and known and any(n in known for n in names):
             return self._left_from_history(prior, durations, ages, names, queued_count)
         mu0 = prior.unit_seconds if prior is not None else 0.0
         longest = prior.longest_unit_seconds if prior is not None else 0.0
@@ -452,6 +476,15 @@ class EtaEstimator:
             # flight is taken for it (it bounds the build: FlashMLA's 128 s of 141 s)
             oldest = max(range(len(ages)), key=ages.__getitem__)
             rests[oldest] = max(rests[oldest], _rest(longest, ages[oldest], SPREAD_SLOWEST))
+        # no unit runs far past the slowest one known (the recipe's, or one of this build's):
+        # an overdue unit counts down towards that bound instead of pushing the estimate up
+        slowest_done = max(durations, default=0.0)
+        bound = UNIT_BOUND * max(longest, slowest_done, mu)
+        if longest > 0 and slowest_done >= 0.8 * longest:
+            # a slow unit of this build has ended: the others of its kind end about then
+            bound = min(bound, FINISHED_BOUND * slowest_done)
+        rests = [min(r, max(bound - a, REST_FLOOR * SPREAD_SLOWEST * a))
+                 for r, a in zip(rests, ages, strict=True)]
         return schedule([mu] * queued_count, rests, self.jobs)
 
     def _left_from_history(self, prior: Prior, durations: list[float], ages: list[float],
@@ -477,10 +510,12 @@ class EtaEstimator:
 def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> float:
     """What a unit still needs after ``age`` seconds when it is one of several kinds
     ``(weight, mean, spread)`` (ordinary units, slow ones) whose durations D are log-normal
-    with these means and log standard deviations: E[D − age | D > age].
+    with these means and log standard deviations, cut off at ``mean · e^(TAIL_SIGMAS·spread)``
+    (a compile unit does not run for ever): E[D − age | age < D < cut-off].
 
-    Young, about ``mean − age``; late, a growing share of its age: the longer a unit runs,
-    the likelier it is a slow one, and the less its estimate is worth."""
+    Young, about ``mean − age``; late, the longer a unit runs the likelier it is a slow one;
+    near its kind's cut-off, the rest shrinks towards a floor of ``REST_FLOOR · spread · age``,
+    so an overdue unit counts down instead of pushing the estimate up."""
     if age <= 0:
         weight = sum(w for w, m, _ in parts if m > 0)
         return sum(w * m for w, m, _ in parts if m > 0) / weight if weight > 0 else 0.0
@@ -491,14 +526,17 @@ def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> floa
         sigma = max(spread, 1e-3)
         median = mean * math.exp(-sigma * sigma / 2)
         z = (math.log(age) - math.log(median)) / sigma
-        weight += share * 0.5 * math.erfc(z / math.sqrt(2))  # P(D > age)
-        total += share * mean * 0.5 * math.erfc((z - sigma) / math.sqrt(2))  # E[D; D > age]
-    if weight < 1e-280:  # far in the tail of every kind: the log-normal tail's limit
-        sigma = max((s for w, m, s in parts if w > 0 and m > 0), default=1.0)
-        mean = max((m for w, m, _ in parts if w > 0), default=age)
-        z = (math.log(age) - math.log(max(mean, 1e-9))) / max(sigma, 1e-3)
-        return age * sigma / max(z, 1e-9)
-    return max(0.0, total / weight - age)
+        cut = TAIL_SIGMAS + sigma  # the cut-off mean·e^(TAIL_SIGMAS·σ), in z units
+        if z >= cut:
+            continue
+        # P(age < D < cut-off) and E[D; age < D < cut-off]
+        weight += share * 0.5 * (math.erfc(z / math.sqrt(2)) - math.erfc(cut / math.sqrt(2)))
+        total += share * mean * 0.5 * (math.erfc((z - sigma) / math.sqrt(2))
+                                       - math.erfc((cut - sigma) / math.sqrt(2)))
+    floor = REST_FLOOR * max((s for w, m, s in parts if w > 0 and m > 0), default=0.5) * age
+    if weight < 1e-12:
+        return floor
+    return max(floor, total / weight - age)
 
 
 def _rest(expected: float, age: float, spread: float) -> float:
@@ -516,8 +554,9 @@ def _unit_mean(durations: Sequence[float], ages: Sequence[float], prior: float,
     if not durations:
         return mu
     count = len(durations) + len(ages)
+    finished = sum(durations)
     for _ in range(30):  # a contraction (in-flight units weigh less than one): converges
-        observed = sum(durations) + sum(a + _rest(mu, a, spread) for a in ages)
+        observed = finished + sum(a + _rest(mu, a, spread) for a in ages)
         new = (weight * prior + observed) / (weight + count)
         if abs(new - mu) < 1e-3:
             return new
