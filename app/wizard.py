@@ -156,8 +156,8 @@ class InstallerWizard(QWizard):
         """What quitting now would lose, in words for :data:`QUIT_TEXT` (how long the build
         took); None when nothing would be lost."""
         session = self.session
-        if session.reverify_only:
-            return None
+        if session.reverify_only or self.currentId() == PageId.DONE:
+            return None  # on Done the person has chosen: installed, or finished without
         build = session.current_build()
         if build is None or build.status is not BuildStatus.SUCCEEDED:
             return None

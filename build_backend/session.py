@@ -439,23 +439,49 @@ class Session:
         if self.verify_outcome is not None:
             self.verify_outcome = replace(self.verify_outcome, installed=installed)
 
+    def install_verified(self, on_line: Callable[[str], None] | None = None) -> InstallResult:
+        """Install the wheel whose verification passed, when the person asks for it (the GUI
+        verifies first and installs only on "Install into …"). The record names that
+        verification (status pass), as a verify-then-install does. ``on_line`` hears what
+        the install does (a wait for another run too)."""
+        flow = self._verification_to_install()
+        if not flow.report.passed:
+            raise FlowError(N_("This build did not pass its verification, so it is not "
+                               "installed without a warning."),
+                            hint=N_("Build it again, or choose “Install anyway…”."))
+        return self._install_after(flow, on_line)
+
     def install_anyway(self, on_line: Callable[[str], None] | None = None) -> InstallResult:
         """Install the wheel whose verification did not pass (the person insisted after a
         warning); the record says so. The current verification then names the install.
         ``on_line`` hears what the install does (a wait for another run too)."""
+        return self._install_after(self._verification_to_install(), on_line)
+
+    def _verification_to_install(self) -> FlowOutcome:
         flow = self.current_verification()
         if flow is None:
             raise FlowError(N_("There is no verification of this build to install after."),
                             hint=N_("Verify the build first (the Verify step)."))
+        if flow.installed is not None:
+            raise FlowError(N_("This build is already installed."),
+                            hint=N_("Roll back first to install it again."))
+        return flow
+
+    def _install_after(self, flow: FlowOutcome,
+                       on_line: Callable[[str], None] | None) -> InstallResult:
+        """Install the current build after ``flow``, its verification; the record names the
+        verification as :func:`build_backend.stage.verify_then_install` does."""
         env, outcome, wheel = self._built_wheel()
+        passed = flow.report.passed
         installed = self.services.install_wheel(
             env.executable, wheel, on_line=on_line, kernel=self._kernel_id(outcome),
             adapter=self.verify_adapter,
             verification={"status": flow.report.status.value,
                           "report": str(flow.saved.json_path),
-                          "installed_despite_failure": not flow.report.passed})
+                          "quick": flow.report.quick,
+                          "installed_despite_failure": not passed})
         self.verify_outcome = replace(flow, installed=installed,
-                                      installed_despite_failure=not flow.report.passed)
+                                      installed_despite_failure=not passed)
         return installed
 
     def rollback(self, on_line: Callable[[str], None] | None = None) -> RollbackResult:

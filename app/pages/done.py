@@ -62,6 +62,11 @@ TEXT = Texts("Done", {
     "reverified": "<p>The installed kernels were checked again; the Verify step showed the "
                   "results.</p>",
     "nothing": "<p>Nothing was installed. Your Python environment is as it was.</p>",
+    "declined": "<p>Nothing was installed, as you chose: the kernel passed its verification, "
+                "and your Python environment <code>{python}</code> is unchanged.</p>"
+                "<p>To install it later, open this wizard again and build the same kernel for "
+                "the same Python (the second build is quicker), then click “Install into …” "
+                "after its checks have passed.</p>",
     "what": "What was installed",
     "checks": "What was checked",
     "checks_summary": "{passed} of {count} checks passed. Each compares the kernel's results "
@@ -283,7 +288,10 @@ class DonePage(SessionPage):
             self.setSubTitle(TEXT["subtitle_nothing"])
             self.headline.setText(TEXT["headline_nothing"])
             self.headline.setStyleSheet("")
-            parts.append(TEXT["nothing"])
+            declined = flow is not None and flow.report.passed and state.rolled_back is None
+            python = state.environment.executable if state.environment is not None else "?"
+            parts.append(TEXT["declined"].format(python=e(str(python))) if declined
+                         else TEXT["nothing"])
             self.what_box.setTitle(TEXT["what_nothing"])
             if flow is not None:
                 self.report = flow.saved.markdown_path

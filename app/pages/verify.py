@@ -1,8 +1,10 @@
 """Verify: the built kernel is tested against PyTorch before it is installed.
 
-After a build, the wheel is verified from a staging folder; a pass installs it (with a backup
-of what it replaces). A failure installs nothing; the user can install anyway after a clear
-warning, rebuild, or save a report bundle. Chosen from the Welcome page instead, the page
+After a build, the wheel is verified from a staging folder; nothing is installed by that. A pass
+offers "Install into <the target Python>" (the commit point: what it replaces is backed up, Roll
+back undoes it, and the wizard only goes forward after it) or "Finish without installing". A
+failure installs nothing; the user can install anyway after a clear warning, rebuild, or save a
+report bundle. Chosen from the Welcome page instead, the page
 re-verifies every kernel the wizard installed and says what changed since the last pass.
 """
 
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import cast
 
 from PySide6.QtCore import Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QGuiApplication
+from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QFontMetrics, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -27,6 +29,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -69,15 +72,25 @@ RESULT_COLUMN = 1
 
 TEXT = Texts("Verify", {
     "title": "Verify",
-    "subtitle": "The kernel is tested against PyTorch before anything is installed.",
+    "subtitle": "The kernel is tested against PyTorch. Then you choose whether to install it: "
+                "nothing is installed before that.",
     "title_reverify": "Check the installed kernels again",
     "subtitle_reverify": "The kernels this wizard installed are tested against PyTorch again, "
                          "and compared with their last passing check.",
     "verifying": "Testing {name}…",
     "verifying_text": "Its results are compared with PyTorch's, forward and backward. Nothing "
-                      "is installed unless every check passes.",
+                      "is installed now: once every check has passed, you choose whether to "
+                      "install it.",
     "pass": "✔ PASS — the kernel works, and it is installed.",
     "pass_not_installed": "✔ PASS — the kernel works.",
+    "not_yet": "It is not installed yet: your Python environment is unchanged.",
+    "install": "Install into {python}",
+    "install_note": "Installs the kernel into the Python environment in “{folder}”. What it "
+                    "replaces there is backed up first, and “Roll back” undoes the install.",
+    "skip": "Finish without installing",
+    "skip_tip": "Leave your Python environment as it is and go to the summary",
+    "installing": "Installing into {python}…",
+    "declined": "Nothing was installed: your Python environment is as it was.",
     "fail": "✖ FAIL — the kernel computes wrong results. It was not installed.",
     "error": "✖ The kernel could not be checked, so it was not installed.",
     "fail_next": "You can build it again, save a report bundle for a bug report, or install "
@@ -156,6 +169,7 @@ class VerifyPage(SessionPage):
         self.installed: InstallResult | None = None
         self.rolled_back: RollbackResult | None = None
         self.report_path: Path | None = None
+        self.declined = False  # the person chose "Finish without installing"
         self._started = False
 
         layout = self.scrolled()
@@ -173,6 +187,34 @@ class VerifyPage(SessionPage):
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         layout.addWidget(self.busy)
+
+        # after a pass: installing is asked for, the target named (visible without scrolling)
+        self.install_panel = QWidget()
+        panel = QVBoxLayout(self.install_panel)
+        panel.setContentsMargins(0, 6, 0, 6)
+        offer = QHBoxLayout()
+        self.install_button = QPushButton()
+        big = QFont(self.install_button.font())
+        big.setPointSizeF(big.pointSizeF() * 1.15)
+        big.setBold(True)
+        self.install_button.setFont(big)
+        self.install_button.setMinimumHeight(self.install_button.sizeHint().height() + 10)
+        self.install_button.setAutoDefault(False)
+        self.install_button.clicked.connect(self.do_install)
+        self.skip_install = QPushButton(TEXT["skip"])
+        self.skip_install.setToolTip(TEXT["skip_tip"])
+        self.skip_install.setAutoDefault(False)
+        self.skip_install.clicked.connect(self.finish_without_installing)
+        offer.addWidget(self.install_button)
+        offer.addWidget(self.skip_install)
+        offer.addStretch(1)
+        panel.addLayout(offer)
+        self.install_note = QLabel()
+        self.install_note.setWordWrap(True)
+        self.install_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        panel.addWidget(self.install_note)
+        self.install_panel.setVisible(False)
+        layout.addWidget(self.install_panel)
 
         # what the person can do, right under the verdict (visible without scrolling)
         buttons = QHBoxLayout()
@@ -270,14 +312,15 @@ class VerifyPage(SessionPage):
         self.flow = None
         self.installed = None
         self.rolled_back = None
+        self.declined = False
 
     def isComplete(self) -> bool:
         if self.task is not None:
             return False
         if self.installer() is not None and self.session.reverify_only:
             return bool(self.results)
-        return self.installed is not None or self.rolled_back is not None or (
-            self.flow is not None and self.flow.report.passed)
+        # after a pass, Next waits for a choice: "Install into …" or "Finish without installing"
+        return self.installed is not None or self.rolled_back is not None or self.declined
 
     # -- after a build ---------------------------------------------------------------------
 
@@ -294,7 +337,9 @@ class VerifyPage(SessionPage):
         self.verdict.setToolTip(str(outcome.wheel.name))  # the file, for who wants it
         self.explanation.setText(TEXT["verifying_text"])
         cancel = self._verify_cancel = threading.Event()
-        self._run(lambda: session.verify_and_install(cancel=cancel), self._on_verified)
+        # verification only: installing is the person's choice afterwards ("Install into …")
+        self._run(lambda: session.verify_and_install(install=False, cancel=cancel),
+                  self._on_verified)
 
     def is_busy(self) -> bool:
         return self.task is not None or self.background_busy()
@@ -359,6 +404,9 @@ class VerifyPage(SessionPage):
             self._show_error(tr_core(exc.what), tr_core(exc.hint))
         else:
             self._show_error(TEXT["could_not_run"], str(exc))
+        if self.flow is not None and self.flow.report.passed and self.installed is None \
+                and self.rolled_back is None:
+            self._offer_install()  # the install failed: it can be tried again, or skipped
         self.completeChanged.emit()
 
     def _show_error(self, text: str, hint: str = "") -> None:
@@ -385,8 +433,11 @@ class VerifyPage(SessionPage):
             installed = result.installed is not None
             self.verdict.setText(TEXT["pass"] if installed else TEXT["pass_not_installed"])
             self.verdict.setStyleSheet("color: #1d6b32;")
-            self.explanation.setText(tr_core(verdict_sentence(report, installed)))
+            sentence = tr_core(verdict_sentence(report, installed))
+            self.explanation.setText(sentence if installed else f"{sentence} {TEXT['not_yet']}")
             self.usage.setPlainText(USAGE.get(report.adapter, ""))
+            if not installed:
+                self._offer_install()
         else:
             failed = report.status.value == "fail"
             self.verdict.setText(TEXT["fail"] if failed else TEXT["error"])
@@ -453,6 +504,7 @@ class VerifyPage(SessionPage):
         self._show_results_area(False)
         self.set_details([])
         self.report_button.setVisible(False)
+        self.install_panel.setVisible(False)
         for button in (self.install_anyway, self.rebuild, self.rollback_button):
             button.setVisible(False)
 
@@ -477,6 +529,84 @@ class VerifyPage(SessionPage):
     def open_report(self) -> bool:
         path = self.report_path
         return path is not None and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+    # -- installing: the person's explicit step, the commit point ----------------------------
+
+    def target_python(self) -> Path | None:
+        env = self.session.environment
+        return env.executable if env is not None else None
+
+    def target_folder(self) -> Path | None:
+        """The environment folder the kernel goes into (its prefix)."""
+        env = self.session.environment
+        if env is None:
+            return None
+        return env.prefix or env.executable.parent.parent
+
+    def _offer_install(self) -> None:
+        """"Install into <python>" (the target named; a long path shortened in the middle,
+        whole in the tooltip and the environment folder in the line under it) and "Finish
+        without installing"."""
+        python, folder = self.target_python(), self.target_folder()
+        if python is None:
+            return
+        metrics = QFontMetrics(self.install_button.font())
+        shown = metrics.elidedText(str(python), Qt.TextElideMode.ElideMiddle, 480)
+        self.install_button.setText(TEXT["install"].format(python=shown))
+        self.install_button.setToolTip(str(python))
+        self.install_note.setText(TEXT["install_note"].format(folder=folder))
+        self.install_button.setEnabled(True)
+        self.skip_install.setEnabled(True)
+        self.install_panel.setVisible(True)
+
+    @Slot()
+    def do_install(self) -> bool:
+        """Install the verified kernel into the target Python (in the background, its lines
+        shown): the commit point, after which Back stays locked."""
+        flow = self.flow
+        if flow is None or not flow.report.passed or self.installed is not None \
+                or self.task is not None:
+            return False
+        self.install_button.setEnabled(False)
+        self.skip_install.setEnabled(False)
+        self.verdict.setText(TEXT["installing"].format(python=self.target_python()))
+        self.verdict.setStyleSheet("")
+        self._run(self.session.install_verified, self._on_installed, narrated=True)
+        return True
+
+    @Slot(object)
+    def _on_installed(self, result: object) -> None:
+        self._task_done()
+        assert isinstance(result, InstallResult)
+        self.installed = result
+        self.install_panel.setVisible(False)
+        self.rollback_button.setVisible(True)
+        self.verdict.setText(TEXT["pass"])
+        self.verdict.setStyleSheet("color: #1d6b32;")
+        self.explanation.setText(self._installed_text(result))
+        self._lock_back()
+        self.completeChanged.emit()
+
+    def _installed_text(self, result: InstallResult) -> str:
+        replaced = (TEXT["replaced_kept"].format(name=result.previous.name,
+                                                 version=result.previous.version)
+                    if result.previous is not None else TEXT["nothing_before"])
+        installed = TEXT["installed_anyway"].format(name=result.name, version=result.version,
+                                                    python=result.python)
+        return f"{installed} {replaced}"
+
+    @Slot()
+    def finish_without_installing(self) -> None:
+        """The person chose not to install: nothing changes, and the summary says so."""
+        if self.task is not None or self.installed is not None:
+            return
+        self.declined = True
+        self.install_panel.setVisible(False)
+        self.explanation.setText(TEXT["declined"])
+        self.completeChanged.emit()
+        wizard = self.wizard()
+        if wizard is not None and wizard.currentPage() is self:
+            wizard.next()
 
     @Slot()
     def ask_install_anyway(self) -> bool:
@@ -505,12 +635,7 @@ class VerifyPage(SessionPage):
         self.rollback_button.setVisible(True)
         self.verdict.setText(tr("⚠ Installed although the verification failed."))
         self.verdict.setStyleSheet("color: #8a5a00;")
-        replaced = (TEXT["replaced_kept"].format(name=result.previous.name,
-                                                 version=result.previous.version)
-                    if result.previous is not None else TEXT["nothing_before"])
-        installed = TEXT["installed_anyway"].format(name=result.name, version=result.version,
-                                                    python=result.python)
-        self.explanation.setText(f"{installed} {replaced}")
+        self.explanation.setText(self._installed_text(result))
         self._lock_back()
         self.completeChanged.emit()
 

@@ -23,12 +23,15 @@ the Python environment to install into.</li>
 where something is missing the wizard offers to fix it.</li>
 <li><b>Kernel</b> &mdash; you pick a kernel and a version that fit your machine.</li>
 <li><b>Build</b> &mdash; the kernel is compiled in the background; you can watch the log.</li>
-<li><b>Verify</b> &mdash; the result is tested against PyTorch before it is installed.</li>
+<li><b>Verify</b> &mdash; the result is tested against PyTorch. Only if it passes can you
+install it, with a button that names the Python it goes into (&ldquo;Install into &hellip;&rdquo;);
+or you finish without installing.</li>
 </ol>
 <p><b>What you need</b>: an NVIDIA GPU with a current driver (without one you can still try the
 CPU probe kernel), a Python environment (PyTorch can be installed for you), an internet
 connection or a local copy of the kernel's source, and several GB of free disk space.
-Nothing is changed on your computer until you confirm it.</p>
+Nothing is changed in your Python environment until you confirm it: every fix asks first, and
+the kernel is installed only when you click &ldquo;Install into &hellip;&rdquo;.</p>
 """)
 
 

@@ -338,12 +338,12 @@
       <translation type="obsolete">&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="73" />
+      <location filename="../../app/pages/done.py" line="78" />
       <source>&lt;p&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="71" />
+      <location filename="../../app/pages/done.py" line="76" />
       <source>&lt;p&gt;Build log: &lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;编译日志：&lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
@@ -363,6 +363,11 @@
       <translation>&lt;p&gt;它通过了验证。&lt;/p&gt;</translation>
     </message>
     <message>
+      <location filename="../../app/pages/done.py" line="65" />
+      <source>&lt;p&gt;Nothing was installed, as you chose: the kernel passed its verification, and your Python environment &lt;code&gt;{python}&lt;/code&gt; is unchanged.&lt;/p&gt;&lt;p&gt;To install it later, open this wizard again and build the same kernel for the same Python (the second build is quicker), then click “Install into …” after its checks have passed.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;按你的选择，没有安装任何东西：内核通过了验证，你的 Python 环境 &lt;code&gt;{python}&lt;/code&gt; 没有改动。&lt;/p&gt;&lt;p&gt;以后要安装它，请再次打开本向导，为同一个 Python 编译同一个内核（第二次编译更快），在检查通过后点击“安装到 …”。&lt;/p&gt;</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/done.py" line="64" />
       <source>&lt;p&gt;Nothing was installed. Your Python environment is as it was.&lt;/p&gt;</source>
       <translation>&lt;p&gt;没有安装任何东西。你的 Python 环境保持原样。&lt;/p&gt;</translation>
@@ -373,42 +378,42 @@
       <translation>&lt;p&gt;已重新检查已安装的内核；结果显示在“验证”步骤中。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="85" />
+      <location filename="../../app/pages/done.py" line="90" />
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: python -m app --verify)</source>
       <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="98" />
+      <location filename="../../app/pages/done.py" line="103" />
       <source>Builds leave their folders and downloaded sources behind, so that a second build is quicker. They can take several GB; the kernel you installed does not need them.</source>
       <translation>编译会留下它们的文件夹和下载的源码，以便下次编译更快。它们可能占用几 GB；已安装的内核不需要它们。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="90" />
+      <location filename="../../app/pages/done.py" line="95" />
       <source>Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a driver or PyTorch update</source>
       <translation>检查内核安装向导安装的 GPU 内核，例如在更新驱动或 PyTorch 之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="84" />
+      <location filename="../../app/pages/done.py" line="89" />
       <source>Checking again later</source>
       <translation>以后再次检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="83" />
+      <location filename="../../app/pages/done.py" line="88" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="82" />
+      <location filename="../../app/pages/done.py" line="87" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="92" />
+      <location filename="../../app/pages/done.py" line="97" />
       <source>Create a “{name}” shortcut</source>
       <translation>创建“{name}”快捷方式</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="97" />
+      <location filename="../../app/pages/done.py" line="102" />
       <source>Disk space</source>
       <translation>磁盘空间</translation>
     </message>
@@ -418,12 +423,12 @@
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="75" />
+      <location filename="../../app/pages/done.py" line="80" />
       <source>Files</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="81" />
+      <location filename="../../app/pages/done.py" line="86" />
       <source>In the Python it was installed into:</source>
       <translation>在安装了它的 Python 中：</translation>
     </message>
@@ -438,32 +443,32 @@
       <translation>没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="78" />
+      <location filename="../../app/pages/done.py" line="83" />
       <source>Open the folder</source>
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="77" />
+      <location filename="../../app/pages/done.py" line="82" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="93" />
+      <location filename="../../app/pages/done.py" line="98" />
       <source>Puts a shortcut in the applications menu and on the desktop that opens this wizard straight at the check.</source>
       <translation>在应用程序菜单和桌面上放一个快捷方式，直接打开向导的检查步骤。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="89" />
+      <location filename="../../app/pages/done.py" line="94" />
       <source>Re-verify GPU kernels</source>
       <translation>重新验证 GPU 内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="95" />
+      <location filename="../../app/pages/done.py" line="100" />
       <source>Shortcut created.</source>
       <translation>快捷方式已创建。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="79" />
+      <location filename="../../app/pages/done.py" line="84" />
       <source>The folder with the reports and logs: {folder}</source>
       <translation>报告和日志所在的文件夹：{folder}</translation>
     </message>
@@ -478,37 +483,37 @@
       <translation>内核已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="96" />
+      <location filename="../../app/pages/done.py" line="101" />
       <source>The shortcut could not be created.</source>
       <translation>无法创建快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="80" />
+      <location filename="../../app/pages/done.py" line="85" />
       <source>Use it in your code</source>
       <translation>在代码中使用它</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="66" />
+      <location filename="../../app/pages/done.py" line="71" />
       <source>What was checked</source>
       <translation>检查了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="65" />
+      <location filename="../../app/pages/done.py" line="70" />
       <source>What was installed</source>
       <translation>安装了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="76" />
+      <location filename="../../app/pages/done.py" line="81" />
       <source>Where the files are</source>
       <translation>文件在哪里</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="70" />
+      <location filename="../../app/pages/done.py" line="75" />
       <source>Your Python environment</source>
       <translation>你的 Python 环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="67" />
+      <location filename="../../app/pages/done.py" line="72" />
       <source>{passed} of {count} checks passed. Each compares the kernel's results with PyTorch's, forward and backward; the share is of the error PyTorch itself is allowed.</source>
       <translation>{count} 项检查中有 {passed} 项通过。每一项都把内核的结果与 PyTorch 的结果比较（前向和反向）；百分比是相对于 PyTorch 自身允许的误差而言的。</translation>
     </message>
@@ -1422,107 +1427,146 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Verify</name>
     <message>
-      <location filename="../../app/pages/verify.py" line="103" />
+      <location filename="../../app/pages/verify.py" line="116" />
       <source>Changed since the last passing verification: {changes}.</source>
       <translation>自上次通过验证以来的变化：{changes}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="73" />
+      <location filename="../../app/pages/verify.py" line="77" />
       <source>Check the installed kernels again</source>
       <translation>重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="112" />
+      <location filename="../../app/pages/verify.py" line="125" />
       <source>Check {id}</source>
       <translation>检查项 {id}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="93" />
+      <location filename="../../app/pages/verify.py" line="106" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="92" />
+      <location filename="../../app/pages/verify.py" line="105" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="85" />
+      <location filename="../../app/pages/verify.py" line="98" />
       <source>Details</source>
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="96" />
+      <location filename="../../app/pages/verify.py" line="90" />
+      <source>Finish without installing</source>
+      <translation>不安装，直接结束</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="87" />
+      <source>Install into {python}</source>
+      <translation>安装到 {python}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="92" />
+      <source>Installing into {python}…</source>
+      <translation>正在安装到 {python}…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="109" />
       <source>Installs recorded in {path}.</source>
       <translation>安装记录保存在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="109" />
+      <location filename="../../app/pages/verify.py" line="88" />
+      <source>Installs the kernel into the Python environment in “{folder}”. What it replaces there is backed up first, and “Roll back” undoes the install.</source>
+      <translation>把内核安装到“{folder}”中的 Python 环境。它在那里替换的内容会先备份，“回滚”可以撤销这次安装。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="86" />
+      <source>It is not installed yet: your Python environment is unchanged.</source>
+      <translation>它还没有安装：你的 Python 环境没有改动。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="122" />
       <source>It replaced {name} {version}, which is kept: Roll back puts it back.</source>
       <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="77" />
-      <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed unless every check passes.</source>
-      <translation>把它的前向和反向计算结果与 PyTorch 的结果比较。只有全部检查通过才会安装。</translation>
+      <location filename="../../app/pages/verify.py" line="81" />
+      <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed now: once every check has passed, you choose whether to install it.</source>
+      <translation>把它的结果与 PyTorch 的结果比较，包括前向和反向。现在不会安装任何东西：所有检查都通过后，由你决定是否安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="89" />
+      <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed unless every check passes.</source>
+      <translation type="obsolete">把它的前向和反向计算结果与 PyTorch 的结果比较。只有全部检查通过才会安装。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="91" />
+      <source>Leave your Python environment as it is and go to the summary</source>
+      <translation>保持你的 Python 环境不变，前往总结页</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="102" />
       <source>Notes:</source>
       <translation>备注：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="102" />
+      <location filename="../../app/pages/verify.py" line="115" />
       <source>Nothing changed since the last passing verification.</source>
       <translation>自上次通过验证以来没有变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="97" />
+      <location filename="../../app/pages/verify.py" line="110" />
       <source>Nothing to check yet: this wizard has not installed a kernel.</source>
       <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="106" />
+      <location filename="../../app/pages/verify.py" line="119" />
       <source>Nothing to verify: the build did not produce a wheel.</source>
       <translation>没有可验证的内容：编译没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="110" />
+      <location filename="../../app/pages/verify.py" line="123" />
       <source>Nothing was installed there before: Roll back removes it again.</source>
       <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="94" />
+      <location filename="../../app/pages/verify.py" line="93" />
+      <source>Nothing was installed: your Python environment is as it was.</source>
+      <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="107" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="86" />
+      <location filename="../../app/pages/verify.py" line="99" />
       <source>Python: {python}</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="111" />
+      <location filename="../../app/pages/verify.py" line="124" />
       <source>Report bundle saved: {bundle}</source>
       <translation>报告包已保存：{bundle}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="87" />
+      <location filename="../../app/pages/verify.py" line="100" />
       <source>Report: {report}</source>
       <translation>报告：{report}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="90" />
+      <location filename="../../app/pages/verify.py" line="103" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="95" />
+      <location filename="../../app/pages/verify.py" line="108" />
       <source>Testing the kernels this wizard installed again…</source>
       <translation>正在重新测试本向导安装的内核…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="76" />
+      <location filename="../../app/pages/verify.py" line="80" />
       <source>Testing {name}…</source>
       <translation>正在测试 {name}…</translation>
     </message>
@@ -1531,102 +1575,106 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">正在测试 {wheel}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="72" />
       <source>The kernel is tested against PyTorch before anything is installed.</source>
-      <translation>在安装任何东西之前，先用 PyTorch 测试这个内核。</translation>
+      <translation type="obsolete">在安装任何东西之前，先用 PyTorch 测试这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="74" />
+      <location filename="../../app/pages/verify.py" line="75" />
+      <source>The kernel is tested against PyTorch. Then you choose whether to install it: nothing is installed before that.</source>
+      <translation>用 PyTorch 检验内核。之后由你决定是否安装：在此之前不会安装任何东西。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="78" />
       <source>The kernels this wizard installed are tested against PyTorch again, and compared with their last passing check.</source>
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="107" />
+      <location filename="../../app/pages/verify.py" line="120" />
       <source>The verification could not run.</source>
       <translation>验证无法运行。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="104" />
+      <location filename="../../app/pages/verify.py" line="117" />
       <source>There is no earlier passing verification to compare with.</source>
       <translation>没有更早的通过验证可供比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="105" />
+      <location filename="../../app/pages/verify.py" line="118" />
       <source>These checks passed before and fail now: {checks}.</source>
       <translation>这些检查以前通过，现在失败：{checks}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="91" />
+      <location filename="../../app/pages/verify.py" line="104" />
       <source>Use it in your code</source>
       <translation>在你的代码中使用</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="71" />
+      <location filename="../../app/pages/verify.py" line="74" />
       <source>Verify</source>
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="88" />
+      <location filename="../../app/pages/verify.py" line="101" />
       <source>What failed:</source>
       <translation>失败的项目：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="83" />
+      <location filename="../../app/pages/verify.py" line="96" />
       <source>You can build it again, save a report bundle for a bug report, or install it anyway (not recommended).</source>
       <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="120" />
+      <location filename="../../app/pages/verify.py" line="133" />
       <source>the output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="101" />
+      <location filename="../../app/pages/verify.py" line="114" />
       <source>{kernel}: {sentence}</source>
       <translation>{kernel}：{sentence}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="113" />
+      <location filename="../../app/pages/verify.py" line="126" />
       <source>{label}: largest error {error}, allowed {limit}</source>
       <translation>{label}：最大误差 {error}，允许 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="114" />
+      <location filename="../../app/pages/verify.py" line="127" />
       <source>{label}: largest error {error}, more than the {limit} allowed</source>
       <translation>{label}：最大误差 {error}，超过允许的 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="119" />
+      <location filename="../../app/pages/verify.py" line="132" />
       <source>{label}: not measured</source>
       <translation>{label}：没有测量</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="116" />
+      <location filename="../../app/pages/verify.py" line="129" />
       <source>{label}: the kernel returned nothing</source>
       <translation>{label}：内核没有返回任何结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="117" />
+      <location filename="../../app/pages/verify.py" line="130" />
       <source>{label}: wrong shape</source>
       <translation>{label}：形状错误</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="118" />
+      <location filename="../../app/pages/verify.py" line="131" />
       <source>{label}: {nan} NaN and {inf} infinite values</source>
       <translation>{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="115" />
+      <location filename="../../app/pages/verify.py" line="128" />
       <source>{label}: {value}</source>
       <translation>{label}：{value}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="108" />
+      <location filename="../../app/pages/verify.py" line="121" />
       <source>{name} {version} is now installed in {python}.</source>
       <translation>{name} {version} 现已安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="121" />
+      <location filename="../../app/pages/verify.py" line="134" />
       <source>{name}, the gradient of {of}</source>
       <translation>{name}，{of} 的梯度</translation>
     </message>
@@ -1635,37 +1683,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="98" />
+      <location filename="../../app/pages/verify.py" line="111" />
       <source>✔ PASS — all {n} installed kernels work.</source>
       <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="99" />
+      <location filename="../../app/pages/verify.py" line="112" />
       <source>✔ PASS — the installed kernel works.</source>
       <translation>✔ 通过 — 已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="79" />
+      <location filename="../../app/pages/verify.py" line="84" />
       <source>✔ PASS — the kernel works, and it is installed.</source>
       <translation>✔ 通过 — 内核工作正常，已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="80" />
+      <location filename="../../app/pages/verify.py" line="85" />
       <source>✔ PASS — the kernel works.</source>
       <translation>✔ 通过 — 内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="81" />
+      <location filename="../../app/pages/verify.py" line="94" />
       <source>✖ FAIL — the kernel computes wrong results. It was not installed.</source>
       <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="100" />
+      <location filename="../../app/pages/verify.py" line="113" />
       <source>✖ Something no longer works — see below.</source>
       <translation>✖ 有内核不再正常工作 — 见下文。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="82" />
+      <location filename="../../app/pages/verify.py" line="95" />
       <source>✖ The kernel could not be checked, so it was not installed.</source>
       <translation>✖ 无法检查这个内核，因此没有安装。</translation>
     </message>
@@ -1673,32 +1721,32 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Welcome</name>
     <message>
-      <location filename="../../app/pages/welcome.py" line="38" />
+      <location filename="../../app/pages/welcome.py" line="41" />
       <source>Check the installed kernels again (after a driver or PyTorch update)</source>
       <translation>重新检查已安装的内核（在更新驱动或 PyTorch 之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="39" />
+      <location filename="../../app/pages/welcome.py" line="42" />
       <source>Checks {names} again and names anything that changed since the last passing check.</source>
       <translation>再次检查 {names}，并指出自上次通过检查以来的任何变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="37" />
+      <location filename="../../app/pages/welcome.py" line="40" />
       <source>Install and verify a kernel</source>
       <translation>安装并验证一个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="41" />
+      <location filename="../../app/pages/welcome.py" line="44" />
       <source>Nothing has been installed by this wizard yet. Once a kernel is installed and verified, come back here after driver or PyTorch updates to check it again.</source>
       <translation>本向导还没有安装任何东西。安装并验证内核之后，在更新驱动或 PyTorch 后回到这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="44" />
+      <location filename="../../app/pages/welcome.py" line="47" />
       <source>Since the last start:</source>
       <translation>自上次启动以来：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="36" />
+      <location filename="../../app/pages/welcome.py" line="39" />
       <source>Welcome to the Kernel Setup Wizard</source>
       <translation>欢迎使用内核安装向导</translation>
     </message>
@@ -1875,7 +1923,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="507" />
+      <location filename="../../build_backend/session.py" line="533" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2039,6 +2087,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="451" />
+      <source>Build it again, or choose “Install anyway…”.</source>
+      <translation>请重新编译，或选择“仍然安装…”。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/session.py" line="395" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
@@ -2103,7 +2156,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="608" />
+      <location filename="../../build_backend/build.py" line="616" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -2293,7 +2346,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="528" />
+      <location filename="../../build_backend/session.py" line="554" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2443,7 +2496,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="504" />
+      <location filename="../../build_backend/session.py" line="530" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -3608,7 +3661,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="466" />
+      <location filename="../../build_backend/session.py" line="492" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
@@ -4033,6 +4086,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="467" />
+      <source>Roll back first to install it again.</source>
+      <translation>请先回滚，才能再次安装。</translation>
+    </message>
+    <message>
       <source>Run 'python -m app --headless installs' to see what the wizard installed.</source>
       <translation type="obsolete">运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
     </message>
@@ -4097,7 +4155,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="657" />
+      <location filename="../../build_backend/build.py" line="665" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -4132,7 +4190,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="520" />
+      <location filename="../../build_backend/build.py" line="528" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4162,7 +4220,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="584" />
+      <location filename="../../build_backend/build.py" line="592" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4401,17 +4459,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="644" />
+      <location filename="../../build_backend/build.py" line="652" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="643" />
+      <location filename="../../build_backend/build.py" line="651" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="615" />
+      <location filename="../../build_backend/build.py" line="623" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -4426,7 +4484,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="502" />
+      <location filename="../../build_backend/build.py" line="510" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
@@ -4446,12 +4504,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="649" />
+      <location filename="../../build_backend/build.py" line="657" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="592" />
+      <location filename="../../build_backend/build.py" line="600" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -4591,7 +4649,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="654" />
+      <location filename="../../build_backend/build.py" line="662" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -4626,7 +4684,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="513" />
+      <location filename="../../build_backend/build.py" line="521" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -4720,7 +4778,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="511" />
+      <location filename="../../build_backend/session.py" line="537" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5113,12 +5171,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="448" />
+      <location filename="../../build_backend/session.py" line="463" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="586" />
+      <location filename="../../build_backend/build.py" line="594" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -5176,6 +5234,16 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/target.py" line="174" />
       <source>This Python has no {what}, so no kernel can be built for it.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="449" />
+      <source>This build did not pass its verification, so it is not installed without a warning.</source>
+      <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="466" />
+      <source>This build is already installed.</source>
+      <translation>这次编译的结果已经安装。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="211" />
@@ -5420,7 +5488,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="449" />
+      <location filename="../../build_backend/session.py" line="464" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -5942,7 +6010,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="496" />
+      <location filename="../../build_backend/build.py" line="504" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -6944,12 +7012,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="493" />
+      <location filename="../../build_backend/build.py" line="501" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="490" />
+      <location filename="../../build_backend/build.py" line="498" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
@@ -7190,7 +7258,6 @@ Windows will ask for administrator rights for this step.</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="14" />
       <source>&lt;p&gt;This wizard installs a fast attention kernel library (FlashAttention&amp;nbsp;2, FlashMLA, or the
 small &lt;i&gt;probe&lt;/i&gt; kernel) into a Python environment of your choice, and proves that it computes
 correctly on your GPU.&lt;/p&gt;
@@ -7209,7 +7276,7 @@ CPU probe kernel), a Python environment (PyTorch can be installed for you), an i
 connection or a local copy of the kernel's source, and several GB of free disk space.
 Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </source>
-      <translation>&lt;p&gt;本向导把一个高速注意力内核库（FlashAttention&amp;nbsp;2、FlashMLA，或小型的&lt;i&gt;探测&lt;/i&gt;内核）安装到你选择的 Python 环境中，并证明它在你的显卡上计算正确。&lt;/p&gt;
+      <translation type="obsolete">&lt;p&gt;本向导把一个高速注意力内核库（FlashAttention&amp;nbsp;2、FlashMLA，或小型的&lt;i&gt;探测&lt;/i&gt;内核）安装到你选择的 Python 环境中，并证明它在你的显卡上计算正确。&lt;/p&gt;
 &lt;p&gt;&lt;b&gt;接下来会发生什么&lt;/b&gt;&lt;/p&gt;
 &lt;ol&gt;
 &lt;li&gt;&lt;b&gt;硬件&lt;/b&gt; &amp;mdash; 检测你的 NVIDIA 显卡、驱动、内存和磁盘，并选择要安装到的 Python 环境。&lt;/li&gt;
@@ -7219,6 +7286,42 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 &lt;li&gt;&lt;b&gt;验证&lt;/b&gt; &amp;mdash; 在安装之前，用 PyTorch 测试编译结果。&lt;/li&gt;
 &lt;/ol&gt;
 &lt;p&gt;&lt;b&gt;你需要&lt;/b&gt;：一块装有最新驱动的 NVIDIA 显卡（没有显卡也可以试用 CPU 版探测内核）、一个 Python 环境（可以帮你安装 PyTorch）、网络连接或内核源码的本地副本，以及几 GB 的可用磁盘空间。在你确认之前，不会改动你电脑上的任何东西。&lt;/p&gt;
+</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/welcome.py" line="14" />
+      <source>&lt;p&gt;This wizard installs a fast attention kernel library (FlashAttention&amp;nbsp;2, FlashMLA, or the
+small &lt;i&gt;probe&lt;/i&gt; kernel) into a Python environment of your choice, and proves that it computes
+correctly on your GPU.&lt;/p&gt;
+&lt;p&gt;&lt;b&gt;What will happen&lt;/b&gt;&lt;/p&gt;
+&lt;ol&gt;
+&lt;li&gt;&lt;b&gt;Hardware&lt;/b&gt; &amp;mdash; your NVIDIA GPUs, driver, memory and disk are detected, and you choose
+the Python environment to install into.&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;Prerequisites&lt;/b&gt; &amp;mdash; the compiler, CUDA toolkit and other requirements are checked;
+where something is missing the wizard offers to fix it.&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;Kernel&lt;/b&gt; &amp;mdash; you pick a kernel and a version that fit your machine.&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;Build&lt;/b&gt; &amp;mdash; the kernel is compiled in the background; you can watch the log.&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;Verify&lt;/b&gt; &amp;mdash; the result is tested against PyTorch. Only if it passes can you
+install it, with a button that names the Python it goes into (&amp;ldquo;Install into &amp;hellip;&amp;rdquo;);
+or you finish without installing.&lt;/li&gt;
+&lt;/ol&gt;
+&lt;p&gt;&lt;b&gt;What you need&lt;/b&gt;: an NVIDIA GPU with a current driver (without one you can still try the
+CPU probe kernel), a Python environment (PyTorch can be installed for you), an internet
+connection or a local copy of the kernel's source, and several GB of free disk space.
+Nothing is changed in your Python environment until you confirm it: every fix asks first, and
+the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;&amp;rdquo;.&lt;/p&gt;
+</source>
+      <translation>&lt;p&gt;本向导把一个快速注意力内核库（FlashAttention&amp;nbsp;2、FlashMLA，或小巧的&lt;i&gt;探测&lt;/i&gt;内核）安装到你选择的 Python 环境中，并证明它在你的 GPU 上计算正确。&lt;/p&gt;
+&lt;p&gt;&lt;b&gt;将要进行的步骤&lt;/b&gt;&lt;/p&gt;
+&lt;ol&gt;
+&lt;li&gt;&lt;b&gt;硬件&lt;/b&gt; &amp;mdash; 检测你的 NVIDIA GPU、驱动、内存和磁盘，并由你选择要安装到的 Python 环境。&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;前提条件&lt;/b&gt; &amp;mdash; 检查编译器、CUDA 工具包和其他要求；缺少什么，向导会提出修复。&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;内核&lt;/b&gt; &amp;mdash; 你选择适合本机的内核和版本。&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;编译&lt;/b&gt; &amp;mdash; 内核在后台编译；你可以查看日志。&lt;/li&gt;
+&lt;li&gt;&lt;b&gt;验证&lt;/b&gt; &amp;mdash; 用 PyTorch 检验编译结果。只有通过后你才能安装它，安装按钮会写明要安装到的 Python（&amp;ldquo;安装到 &amp;hellip;&amp;rdquo;）；你也可以不安装直接结束。&lt;/li&gt;
+&lt;/ol&gt;
+&lt;p&gt;&lt;b&gt;你需要&lt;/b&gt;：一块装有较新驱动的 NVIDIA GPU（没有的话，仍可试用 CPU 版的探测内核）、一个 Python 环境（可以为你安装 PyTorch）、网络连接或内核源码的本地副本，以及几 GB 的可用磁盘空间。
+在你确认之前，你的 Python 环境不会有任何改动：每项修复都会先询问你，而内核只有在你点击&amp;ldquo;安装到 &amp;hellip;&amp;rdquo;时才会安装。&lt;/p&gt;
 </translation>
     </message>
     <message>
@@ -7456,12 +7559,12 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="487" />
+      <location filename="../../app/pages/verify.py" line="617" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="179" />
+      <location filename="../../app/pages/verify.py" line="221" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
@@ -7491,7 +7594,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核与版本</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="65" />
+      <location filename="../../app/pages/verify.py" line="68" />
       <source>Largest error</source>
       <translation>最大误差</translation>
     </message>
@@ -7589,7 +7692,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation type="obsolete">删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="184" />
+      <location filename="../../app/pages/verify.py" line="226" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -7608,17 +7711,17 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>请重启 Windows 以完成。重启后向导会自动重新打开，并从你离开的地方继续。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="65" />
+      <location filename="../../app/pages/verify.py" line="68" />
       <source>Result</source>
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="183" />
+      <location filename="../../app/pages/verify.py" line="225" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="521" />
+      <location filename="../../app/pages/verify.py" line="646" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -7683,7 +7786,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="309" />
+      <location filename="../../app/pages/verify.py" line="354" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
@@ -7723,7 +7826,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="310" />
+      <location filename="../../app/pages/verify.py" line="355" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
@@ -7757,7 +7860,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="488" />
+      <location filename="../../app/pages/verify.py" line="618" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -7781,7 +7884,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="162" />
+      <location filename="../../app/pages/verify.py" line="176" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -7806,7 +7909,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="65" />
+      <location filename="../../app/pages/verify.py" line="68" />
       <source>What was checked</source>
       <translation>检查内容</translation>
     </message>
@@ -7881,12 +7984,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="531" />
+      <location filename="../../app/pages/verify.py" line="656" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="506" />
+      <location filename="../../app/pages/verify.py" line="636" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>

@@ -1,4 +1,7 @@
-"""The Verify and Done pages, offscreen, with real wheels, the real harness and real venvs."""
+"""The Verify and Done pages, offscreen, with real wheels, the real harness and real venvs.
+
+Verifying installs nothing: after a pass the page offers "Install into <the target Python>"
+(the commit point: Back is locked after it) or "Finish without installing"."""
 
 from __future__ import annotations
 
@@ -11,8 +14,9 @@ from typing import Any
 
 import pytest
 from ksw_testsupport import pip_freeze as freeze
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWizard
 
 from app.pages.verify import RESULT_COLUMN, VerifyPage
 from app.wizard import InstallerWizard, PageId, Services, WizardState
@@ -72,18 +76,54 @@ def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
     return page
 
 
-def test_a_passing_kernel_is_installed_and_done_says_where(
+def install(qtbot: Any, page: VerifyPage) -> None:
+    """Click "Install into …" and wait for the install (in the background) to end."""
+    assert page.install_panel.isVisible() and page.install_button.isEnabled()
+    qtbot.mouseClick(page.install_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.task is None and page.installed is not None, timeout=60_000)
+
+
+def test_a_passing_kernel_is_installed_only_on_the_button_and_done_says_where(
     qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
 ) -> None:
+    before = freeze(scratch_torch_env)
     wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, kernel_wheel("correct"))
+    back = wizard.button(QWizard.WizardButton.BackButton)
     page = walk_to_verify(qtbot, wizard)
-    assert page.verdict.text().startswith("✔ PASS")
+    assert page.verdict.text() == "✔ PASS — the kernel works."
+    # verified, not installed: the person is asked, the target named
+    assert page.explanation.text() == ("The kernel computes the same results as PyTorch in all "
+                                       "8 checks. It is not installed yet: your Python "
+                                       "environment is unchanged.")
+    assert load_installs() == [] and freeze(scratch_torch_env) == before
+    assert not page.isComplete() and back.isEnabled()  # Next waits for the choice
+    assert page.install_button.isVisible() and page.skip_install.isVisible()
+    # the target named: a long path shortened in its middle, whole in the tooltip
+    shown = page.install_button.text()
+    assert shown.startswith("Install into /") and shown.endswith("scratch env/bin/python")
+    assert shown == f"Install into {scratch_torch_env}" or "…" in shown
+    assert page.install_button.toolTip() == str(scratch_torch_env)
+    folder = scratch_torch_env.parent.parent
+    assert page.install_note.text() == (
+        f"Installs the kernel into the Python environment in “{folder}”. What it replaces there "
+        "is backed up first, and “Roll back” undoes the install.")
+    assert page.skip_install.text() == "Finish without installing"
+    assert not page.install_anyway.isVisible() and not page.rollback_button.isVisible()
+
+    install(qtbot, page)
+    assert page.verdict.text() == "✔ PASS — the kernel works, and it is installed."
+    assert page.explanation.text() == (
+        f"ksw-probe-kernel 0.1.0 is now installed in {scratch_torch_env}. Nothing was "
+        "installed there before: Roll back removes it again.")
+    assert not page.install_panel.isVisible() and page.rollback_button.isVisible()
+    assert "ksw-probe-kernel" in freeze(scratch_torch_env)
+    assert not back.isEnabled()  # installed: the commit point, the wizard only goes forward
+    assert wizard.session.verify_outcome is not None
+    assert wizard.session.verify_outcome.installed is page.installed
     assert page.table.rowCount() == 8
     assert all(page.table.item(r, RESULT_COLUMN).text() == "PASS" for r in range(8))
     assert page.table.item(0, 0).text() == ("float64 · full attention · 77 tokens · head size 32 "
                                             "· scale 0.3 · on the CPU")  # a check in words
-    assert page.explanation.text() == ("The kernel computes the same results as PyTorch in all "
-                                       "8 checks, and it is installed.")  # one plain sentence
     assert page.speed.text().startswith("Speed was not measured: it is measured on an NVIDIA "
                                         "GPU only")
     assert len(page.chart.items) == 8 and all(b.ratio is not None and b.ratio < 1
@@ -95,6 +135,10 @@ def test_a_passing_kernel_is_installed_and_done_says_where(
     assert page.isComplete()
     (record,) = load_installs()
     assert record["python"] == str(scratch_torch_env)
+    assert record["verification"]["status"] == "pass"  # the verification it passed, recorded
+    assert record["verification"]["installed_despite_failure"] is False
+    assert Path(record["verification"]["report"]).is_file()
+    assert page.do_install() is False  # a second click installs nothing
 
     bundle = page.save_bundle(tmp_path / "bundle ü.zip")
     names = zipfile.ZipFile(bundle).namelist()
@@ -109,6 +153,31 @@ def test_a_passing_kernel_is_installed_and_done_says_where(
     assert "--verify" in done.later_text.text()  # type: ignore[attr-defined]
     assert "open this wizard again and choose “Check the installed kernels again”" in \
         done.later_text.text()  # type: ignore[attr-defined]
+    assert not back.isVisible() or not back.isEnabled()
+    assert len(load_installs()) == 1
+
+
+def test_finish_without_installing_leaves_the_environment_as_it_was(
+    qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
+) -> None:
+    before = freeze(scratch_torch_env)
+    wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, kernel_wheel("correct"))
+    page = walk_to_verify(qtbot, wizard)
+    assert page.verdict.text().startswith("✔ PASS") and not page.isComplete()
+    qtbot.mouseClick(page.skip_install, Qt.MouseButton.LeftButton)
+    assert wizard.currentId() == PageId.DONE  # the button leads on to the summary
+    assert page.declined and page.installed is None
+    done = wizard.page_of(PageId.DONE)
+    assert done.headline.text() == "Nothing was installed"  # type: ignore[attr-defined]
+    assert done.subTitle() == "Nothing was installed."
+    text = done.summary.text()  # type: ignore[attr-defined]
+    assert "Nothing was installed, as you chose" in text
+    assert str(scratch_torch_env) in text and "is unchanged" in text
+    assert "To install it later, open this wizard again and build the same kernel" in text
+    assert "Install into …" in text
+    assert not done.usage_box.isVisibleTo(wizard)  # type: ignore[attr-defined]
+    assert load_installs() == [] and freeze(scratch_torch_env) == before
+    assert wizard.lost_work() is None  # the person chose: Finish or closing asks nothing
 
 
 def test_a_failing_kernel_is_not_installed_unless_the_user_insists(

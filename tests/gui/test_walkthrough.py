@@ -11,8 +11,9 @@ and title bar), at the default size, at 1600×1000 and maximized on a 1920×1080
   button smaller than its text;
 * large windows use the room (the Verify table shows every check without scrolling);
 
-and the navigation rules: Cancel asks only where work would be lost, installing is the commit
-point (no Back into a second install), Done shows Finish only.
+and the navigation rules: Cancel asks only where work would be lost, verifying installs nothing,
+installing is the person's own step ("Install into <python>") and the commit point (no Back into
+a second install), Done shows Finish only.
 
 Screenshots of every page at every size go to ``KSW_SCREENSHOTS`` (default: a temporary
 folder); ``scripts/screenshots.py`` copies the README's ones into docs/screenshots.
@@ -185,20 +186,32 @@ def test_walk_through_every_page_at_three_sizes(
     assert wizard.isVisible()
     click(qtbot, next_button)
 
-    # Verify: the real harness, then the install
+    # Verify: the real harness; nothing installed until "Install into …"
     verify = wizard.page_of(PageId.VERIFY)
     qtbot.waitUntil(lambda: verify.task is None and verify.flow is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
-    assert verify.verdict.text().startswith("✔ PASS")  # type: ignore[attr-defined]
-    assert verify.explanation.text() == ("The kernel computes the same results as PyTorch in "  # type: ignore[attr-defined]
-                                         "all 8 checks, and it is installed.")
+    assert verify.verdict.text() == "✔ PASS — the kernel works."  # type: ignore[attr-defined]
+    assert verify.explanation.text().startswith("The kernel computes the same results as "  # type: ignore[attr-defined]
+                                                "PyTorch in all 8 checks. It is not installed")
     assert verify.table.item(0, 0).text().startswith("float64 · ")  # type: ignore[attr-defined]
     assert verify.speed.text().startswith("Speed was not measured")  # type: ignore[attr-defined]
+    assert load_installs() == []
+    assert back.isEnabled() and not next_button.isEnabled()  # the choice comes first
+    assert verify.install_button.text().startswith("Install into /")  # type: ignore[attr-defined]
+    assert verify.install_button.toolTip() == str(scratch_torch_env)  # type: ignore[attr-defined]
+    problems["verify-pass"] = at_every_size(wizard, "verify-pass", [
+        verify.install_button, verify.skip_install, verify.install_note, verify.table,  # type: ignore[attr-defined]
+        verify.usage, verify.copy_usage, verify.bundle_button, verify.report_button], shots)  # type: ignore[attr-defined]
+    click(qtbot, verify.install_button)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: verify.task is None and verify.installed is not None,  # type: ignore[attr-defined]
+                    timeout=60_000)
+    assert verify.verdict.text() == "✔ PASS — the kernel works, and it is installed."  # type: ignore[attr-defined]
     assert len(load_installs()) == 1
     assert not back.isEnabled()  # installed: the commit point, no way back into a re-install
+    assert next_button.isEnabled()
     problems["verify"] = at_every_size(wizard, "verify", [
         verify.table, verify.usage, verify.copy_usage, verify.bundle_button,  # type: ignore[attr-defined]
-        verify.report_button], shots)  # type: ignore[attr-defined]
+        verify.report_button, verify.rollback_button], shots)  # type: ignore[attr-defined]
     wizard.resize(SIZES["large"])
     QCoreApplication.processEvents()
     table = verify.table  # type: ignore[attr-defined]

@@ -1,9 +1,10 @@
 """The whole wizard in Simplified Chinese, offscreen, through real clicks, at three sizes.
 
 The happy path of test_walkthrough.py (the recorded H100, a recorded healthy Linux machine, the
-stand-in builder, the real verification and install) with the shipped zh_CN translation loaded
-as the wizard loads it for a Chinese system. On every page (Welcome, Hardware, Prerequisites
-with every row's details open, Kernel, Build with its plan open, Verify, Done), at every size:
+stand-in builder, the real verification, then "Install into …" and the install) with the
+shipped zh_CN translation loaded as the wizard loads it for a Chinese system. On every page
+(Welcome, Hardware, Prerequisites with every row's details open, Kernel, Build with its plan
+open, Verify after the pass and after the install, Done), at every size:
 
 * nothing is cut off and every control can be reached (Chinese texts have other widths);
 * no English word is left among what the page shows (english.py: labels, buttons, group boxes,
@@ -103,7 +104,11 @@ def test_walk_through_every_page_in_chinese(
     qtbot.waitUntil(lambda: verify.task is None and verify.flow is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
     assert verify.verdict.text().startswith("✔")  # type: ignore[attr-defined]
-    look("verify", [verify.table, verify.copy_usage])  # type: ignore[attr-defined]
+    look("verify-pass", [verify.install_button, verify.skip_install, verify.table])  # type: ignore[attr-defined]
+    click(qtbot, verify.install_button)  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: verify.task is None and verify.installed is not None,  # type: ignore[attr-defined]
+                    timeout=60_000)
+    look("verify", [verify.table, verify.copy_usage, verify.rollback_button])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
     assert wizard.currentId() == PageId.DONE
@@ -114,7 +119,7 @@ def test_walk_through_every_page_in_chinese(
         english.setdefault("dialogs", []).extend(
             f"{seen.title}: {text[:160]!r}" for text in (seen.title, seen.text, *seen.buttons)
             if english_in(text))
-    assert set(english) >= {"welcome", "hardware", "prereqs", "kernel", "build", "verify",
-                            "done"}
+    assert set(english) >= {"welcome", "hardware", "prereqs", "kernel", "build", "verify-pass",
+                            "verify", "done"}
     left = [f"{page}: {found}" for page, items in english.items() for found in items]
     assert not left, "English left on the pages:\n" + "\n".join(left)

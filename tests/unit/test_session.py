@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -189,3 +190,55 @@ def test_a_fixed_plan_is_announced_and_run(tmp_path: Path, monkeypatch: pytest.M
     events: list[object] = []
     session.build(events.append)
     assert isinstance(events[0], PlanEvent) and ran == [events[0].plan]
+
+
+@dataclass
+class StandInFlow:
+    """A verification as the session keeps it (report, saved report, install), stood in."""
+
+    report: Any
+    saved: Any
+    installed: Any = None
+    installed_despite_failure: bool = False
+
+
+def verified(tmp_path: Path, status: str) -> StandInFlow:
+    report = SimpleNamespace(passed=status == "pass", status=SimpleNamespace(value=status),
+                             quick=False)
+    return StandInFlow(report, SimpleNamespace(json_path=tmp_path / "report.json"))
+
+
+@pytest.mark.parametrize("status", ["pass", "fail"])
+def test_install_after_a_verification_records_it(tmp_path: Path, status: str) -> None:
+    """The GUI verifies first and installs on request: a passed verification through
+    install_verified (recorded with status pass), a failed one only through install_anyway."""
+    recorder = Recorder(tmp_path)
+    session = Session(recorder.services())
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    with pytest.raises(FlowError, match="no verification of this build"):
+        session.install_verified()
+    session.build()
+    flow = verified(tmp_path, status)
+    recorder.verify = lambda python, wheel, **options: flow  # type: ignore[method-assign]
+    session.services = replace(session.services, verify_then_install=recorder.verify)
+    assert session.verify_and_install(install=False) is flow
+    assert recorder.calls == ["build probe"]  # verified only: nothing installed
+    passed = status == "pass"
+    if not passed:
+        with pytest.raises(FlowError, match="did not pass its verification"):
+            session.install_verified()
+        assert recorder.calls == ["build probe"]
+    lines: list[str] = []
+    installed = (session.install_verified if passed else session.install_anyway)(lines.append)
+    assert installed == "installed" and lines and lines[0].startswith("Waiting: process 4242")
+    call = recorder.calls[-1]
+    assert call.startswith("install ksw_probe_kernel-0.1.0-py3-none-any.whl")
+    assert f"'status': '{status}'" in call and "'quick': False" in call
+    assert f"'installed_despite_failure': {not passed}" in call
+    assert str(tmp_path / "report.json") in call
+    current = session.current_verification()
+    assert current is not None and current.installed == "installed"
+    assert current.installed_despite_failure is not passed
+    with pytest.raises(FlowError, match="already installed"):  # never twice
+        session.install_verified() if passed else session.install_anyway()
