@@ -118,14 +118,7 @@ def _recipe(top: _Fields, path: Path) -> Recipe:
     requirements = _requirements(req_fields) if req_fields else Requirements(os=())
     build_fields = top.table("build", _BUILD, required=True)
     build = _build(build_fields) if build_fields else BuildCosts(memory_gb_per_thread=1.0)
-    env: dict[str, str] = {}
-    for name, value in top.free_table("env").items():
-        if not _ENV_NAME_RE.match(name):
-            top.problem(f"env.{name}", "not an environment variable name")
-        elif not isinstance(value, str):
-            top.problem(f"env.{name}", f"expected a string, got {_type_name(value)}")
-        else:
-            env[name] = value
+    env = _env_table(top)
     knobs = tuple(
         Knob(name=k.text("name"), meaning=k.text("meaning"), default=k.opt_text("default"))
         for k in top.tables("knobs", _KNOB)
@@ -229,10 +222,9 @@ def _source(top: _Fields) -> Source:
                   submodule_commits=commits, submodule_markers=markers, subdir=subdir)
 
 
-def _variant(f: _Fields) -> BuildVariant:
-    vid = f.text("id")
-    if vid and not _SLUG_RE.match(vid):
-        f.problem("id", f"{vid!r} is not a slug (lower-case letters, digits, _)")
+def _env_table(f: _Fields) -> dict[str, str]:
+    """The ``env`` table of ``f``: variable names and their string values, each bad entry a
+    problem."""
     env: dict[str, str] = {}
     for name, value in f.free_table("env").items():
         if not _ENV_NAME_RE.match(name):
@@ -241,6 +233,14 @@ def _variant(f: _Fields) -> BuildVariant:
             f.problem(f"env.{name}", f"expected a string, got {_type_name(value)}")
         else:
             env[name] = value
+    return env
+
+
+def _variant(f: _Fields) -> BuildVariant:
+    vid = f.text("id")
+    if vid and not _SLUG_RE.match(vid):
+        f.problem("id", f"{vid!r} is not a slug (lower-case letters, digits, _)")
+    env = _env_table(f)
     return BuildVariant(
         id=vid,
         label=f.text("label"),

@@ -247,17 +247,24 @@ def timings(h, kernel):
         )
 
 
-def run(h):
-    torch = h.torch
-    kernel = hc.import_kernel(MODULE)
-    h.report["kernel"] = hc.kernel_facts(kernel, DIST_NAMES)
+def import_api(h, module, dist_names, what):
+    """Import ``module`` and check it has both FlashAttention functions; its facts go into the
+    report. ``what``: the package in words ('FlashAttention 2')."""
+    kernel = hc.import_kernel(module)
+    h.report["kernel"] = hc.kernel_facts(kernel, dist_names)
     for name in ("flash_attn_func", "flash_attn_varlen_func"):
         if not callable(getattr(kernel, name, None)):
             raise hc.HarnessError(
                 "import_failed",
-                f"flash_attn (from {getattr(kernel, '__file__', '?')}) has no {name}(): not a "
-                "FlashAttention 2 package this check knows.",
+                f"{module} (from {getattr(kernel, '__file__', '?')}) has no {name}(): not a "
+                f"{what} package this check knows.",
             )
+    return kernel
+
+
+def run(h):
+    torch = h.torch
+    kernel = import_api(h, MODULE, DIST_NAMES, "FlashAttention 2")
     device = hc.gpu_device(h, "FlashAttention")
     cc = hc.device_capability(h, device)
     head_dims = [128, 64]

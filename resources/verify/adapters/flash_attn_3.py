@@ -71,15 +71,7 @@ def left_out(flags):
 
 def run(h):
     torch = h.torch
-    module = hc.import_kernel(MODULE)
-    h.report["kernel"] = hc.kernel_facts(module, DIST_NAMES)
-    for name in ("flash_attn_func", "flash_attn_varlen_func"):
-        if not callable(getattr(module, name, None)):
-            raise hc.HarnessError(
-                "import_failed",
-                f"{MODULE} (from {getattr(module, '__file__', '?')}) has no {name}(): not a "
-                "FlashAttention 3 package this check knows.",
-            )
+    module = fa2.import_api(h, MODULE, DIST_NAMES, "FlashAttention 3")
     flags = build_flags()
     h.report["kernel"]["build_flags"] = flags
     device = hc.gpu_device(h, "FlashAttention 3")
