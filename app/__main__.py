@@ -6,30 +6,51 @@ import os
 import sys
 from collections.abc import Sequence
 
-USAGE = """\
-usage: python -m app                       open the wizard
-       python -m app --verify [--quick]    re-verify every kernel the wizard installed
-       python -m app --headless COMMAND    run a step without a window (try: --headless --help)
-       python -m app --self-test           check this installation and that the wizard opens
-       python -m app --resume              open the wizard where it was before a restart
-       python -m app --reverify            open the wizard at the re-verification (the shortcut)
-"""
+# What the program takes, and what it does (the usage text names the program as it is started:
+# ``python -m app`` from source, the bundle's console program when frozen).
+USAGE_ROWS = (
+    ("", "open the wizard"),
+    ("--verify [--quick]", "re-verify every kernel the wizard installed"),
+    ("--headless COMMAND", "run a step without a window (try: --headless --help)"),
+    ("--self-test", "check this installation and that the wizard opens"),
+    ("--resume", "open the wizard where it was before a restart"),
+    ("--reverify", "open the wizard at the re-verification (the shortcut)"),
+)
 
-NO_DISPLAY = """\
+NO_DISPLAY_TEMPLATE = """\
 The Kernel Setup Wizard cannot open its window: this session has no display
 (neither DISPLAY nor WAYLAND_DISPLAY is set, e.g. over SSH or in a container).
 
 Everything the wizard does also runs without a window, for example:
-    python -m app --headless detect
-    python -m app --headless --help
-Or connect with a display (ssh -X, a desktop session) and run 'python -m app' again.
+    {detect}
+    {help}
+Or connect with a display (ssh -X, a desktop session) and run '{program}' again.
 """
+
+
+def usage() -> str:
+    """The usage text, naming the program as it is started here (source or bundle)."""
+    from build_backend.advice import program
+
+    name = program()
+    width = max(len(f"{name} {args}") for args, _ in USAGE_ROWS) + 4
+    lines = [f"{'usage:' if i == 0 else '      '} {f'{name} {args}'.rstrip():<{width}}{what}"
+             for i, (args, what) in enumerate(USAGE_ROWS)]
+    return "\n".join(lines) + "\n"
+
+
+def no_display() -> str:
+    """What to do without a display, with commands this program (source or bundle) takes."""
+    from build_backend.advice import cli_command, program
+
+    return NO_DISPLAY_TEMPLATE.format(detect=cli_command("detect"), help=cli_command("--help"),
+                                      program=program())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in {"-h", "--help"}:
-        print(USAGE, end="")
+        print(usage(), end="")
         return 0
     if args[:1] == ["--ksw-watchdog"]:  # the frozen program's watchdog (build_backend/lifetime)
         from build_backend.watchdog import main as watchdog_main
@@ -55,14 +76,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args and args[0] == "--reverify":  # the "Re-verify GPU kernels" shortcut
         reverify, args = True, args[1:]
     if args:
-        print(f"unknown arguments: {' '.join(args)}\n\n{USAGE}", end="", file=sys.stderr)
+        print(f"unknown arguments: {' '.join(args)}\n\n{usage()}", end="", file=sys.stderr)
         return 2
 
     from build_backend.errors import ExitCode
     from build_backend.platforms import current
 
     if not current().has_display(os.environ):
-        print(NO_DISPLAY, end="", file=sys.stderr)
+        print(no_display(), end="", file=sys.stderr)
         return int(ExitCode.NO_DISPLAY)
 
     if os.environ.get("KSW_EXIT_AFTER_FIRST_PAGE"):  # start-up benchmark (app/selftest.py)

@@ -18,7 +18,7 @@ checks, one line each (✔ or ✖):
 Exit code 0 when every check passed, 1 otherwise (the failing lines say what is missing).
 
 ``KSW_EXIT_AFTER_FIRST_PAGE`` (see :func:`arm_first_page_probe`) makes the normal GUI start
-record when its first page is painted and quit: the benchmark of the bundle's start-up time.
+record when its first page has been shown and quit: the benchmark of the bundle's start-up time.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ READ_ONLY_SERVICES = {"detect", "discover", "inspect", "installs", "interrupted"
 READ_ONLY_PREFIXES = ("detect", "discover", "inspect", "load", "list", "find", "read")
 PAGE_TIMEOUT_S = 180.0  # the Hardware page may import torch in the target Python
 FIRST_PAGE_MARK = "KSW-FIRST-PAGE"
+PAINT_GRACE_MS = 2000  # on a display: how long the probe waits for the first paint after show
 
 
 @dataclasses.dataclass
@@ -476,35 +477,60 @@ _probe_keepalive: list[Any] = []
 
 
 def arm_first_page_probe(target: str) -> None:
-    """Record when the wizard's first page is first painted, then quit the application.
+    """Record when the wizard's first page has been shown, then quit the application.
 
     ``target`` is ``KSW_EXIT_AFTER_FIRST_PAGE``: ``1`` prints ``KSW-FIRST-PAGE <unix time>`` on
     stdout; anything else is a file that gets that line. Call before the GUI starts; the
     normal start-up (:func:`app.wizard.run_gui`) then runs unchanged and returns 0.
+
+    "Shown" is the first page's Show event followed by one turn of the event loop (a zero
+    timer), so that what Qt queued when the window appeared has run. It does not wait for a
+    paint event: with the offscreen platform (PySide6 6.12) a page may never get one. On a
+    real display the window's first expose and paint also come before the line, where they
+    arrive within :data:`PAINT_GRACE_MS` of the show.
     """
     from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtGui import QGuiApplication
     from PySide6.QtWidgets import QApplication, QWizardPage
 
     app = QApplication.instance() or QApplication(sys.argv)
 
-    class FirstPaint(QObject):
-        fired = False
+    class FirstPage(QObject):
+        shown = painted = fired = False
+
+        def record(self) -> None:
+            if self.fired:
+                return
+            self.fired = True
+            line = f"{FIRST_PAGE_MARK} {time.time():.6f}\n"
+            if target == "1":
+                if sys.stdout is not None:
+                    sys.stdout.write(line)
+                    sys.stdout.flush()
+            else:
+                with open(target, "a", encoding="utf-8") as f:
+                    f.write(line)
+            QTimer.singleShot(0, app.quit)
+
+        def after_show(self) -> None:
+            if self.painted or QGuiApplication.platformName() in {"offscreen", "minimal"}:
+                self.record()
+            else:  # a real display: the first paint follows the expose; don't wait forever
+                QTimer.singleShot(PAINT_GRACE_MS, self.record)
 
         def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-            if (not self.fired and event.type() == QEvent.Type.Paint
-                    and isinstance(obj, QWizardPage)):
-                self.fired = True
-                line = f"{FIRST_PAGE_MARK} {time.time():.6f}\n"
-                if target == "1":
-                    if sys.stdout is not None:
-                        sys.stdout.write(line)
-                        sys.stdout.flush()
-                else:
-                    with open(target, "a", encoding="utf-8") as f:
-                        f.write(line)
-                QTimer.singleShot(0, app.quit)
+            if self.fired or not isinstance(obj, QWizardPage):
+                return False
+            kind = event.type()
+            if kind == QEvent.Type.Show and not self.shown:
+                self.shown = True
+                QTimer.singleShot(0, self.after_show)
+            elif kind == QEvent.Type.Paint:
+                self.painted = True
+                if self.shown:
+                    QTimer.singleShot(0, self.record)
             return False
 
-    probe = FirstPaint()
+    probe = FirstPage()
     app.installEventFilter(probe)
     _probe_keepalive.append(probe)

@@ -1,15 +1,17 @@
 """The double-clickable bundle: its size, its start-up time and how long it takes to build.
 
-    python benchmarks/bundle_bench.py [--runs 9] [--dist DIR] [--untrimmed] [--source]
+    python benchmarks/bundle_bench.py [--runs 9] [--dist DIR | --no-bundle] [--untrimmed]
 
 (a) size of the one-folder bundle (total and the 10 largest files); (b) time from spawning the
-frozen program to its first page being painted (offscreen, ``KSW_EXIT_AFTER_FIRST_PAGE``;
-median of ``--runs`` after one unmeasured warm-up run; goal < 1.5 s); (c) how long
-``pyinstaller installer.spec`` takes (``--clean``: PyInstaller's caches emptied first).
+program to its first page being shown — ``python -m app`` from the source tree, and the frozen
+program — offscreen (``KSW_EXIT_AFTER_FIRST_PAGE``: the first page's Show event and one turn of
+the event loop after it; see ``app.selftest.arm_first_page_probe``), median of ``--runs`` after
+one unmeasured warm-up run, goal < 1.5 s; (c) how long ``pyinstaller installer.spec`` takes
+(``--clean``: PyInstaller's caches emptied first).
 
 ``--dist DIR`` measures an existing bundle folder instead of building one (no build time).
+``--no-bundle`` measures the start from source only (no bundle built).
 ``--untrimmed`` also builds ``installer.spec -- --no-trim`` to show what the trimming saves.
-``--source`` also times ``python -m app`` from the source tree, for comparison.
 """
 
 from __future__ import annotations
@@ -52,38 +54,64 @@ def size_report(folder: Path, label: str) -> int:
     return total
 
 
-def first_page_seconds(command: list[str], cwd: Path, scratch: Path) -> tuple[float, float]:
-    """(spawn → first page painted, spawn → process exit), offscreen.
+def load_text() -> str:
+    cores = f"{os.cpu_count()} CPU cores"
+    if hasattr(os, "getloadavg"):
+        return f"load average {os.getloadavg()[0]:.1f} on {cores}"
+    return cores
+
+
+def children_cpu() -> float:
+    """CPU seconds (user + system) used by this process's finished children so far."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return 0.0
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def first_page_seconds(command: list[str], cwd: Path,
+                       scratch: Path) -> tuple[float, float, float]:
+    """(spawn → first page shown, spawn → process exit, CPU seconds the process used), offscreen.
 
     The program writes its mark into a file (the windowed Windows program has no stdout).
+    From source, Python may write its bytecode caches (as any normal install has them: the
+    unmeasured warm-up run writes them). The CPU time (user + system, from ``getrusage``;
+    0 where that does not exist) varies less than the wall time on a busy machine.
     """
     mark_file = scratch / "first-page.txt"
     mark_file.unlink(missing_ok=True)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", KSW_EXIT_AFTER_FIRST_PAGE=str(mark_file))
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cpu_before = children_cpu()
     spawned = time.time()
     proc = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=120, stdin=subprocess.DEVNULL)
     ended = time.time()
+    cpu = children_cpu() - cpu_before
     text = mark_file.read_text(encoding="utf-8") if mark_file.exists() else ""
     for line in text.splitlines():
         if line.startswith(MARK):
-            return float(line.split()[1]) - spawned, ended - spawned
+            return float(line.split()[1]) - spawned, ended - spawned, cpu
     raise RuntimeError(f"no {MARK} line (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
 
 
 def startup_report(command: list[str], cwd: Path, scratch: Path, runs: int, label: str) -> float:
     first_page_seconds(command, cwd, scratch)  # warm-up: page cache, fontconfig cache
-    shown, exited = [], []
+    shown, exited, cpu = [], [], []
     for _ in range(runs):
-        a, b = first_page_seconds(command, cwd, scratch)
+        a, b, c = first_page_seconds(command, cwd, scratch)
         shown.append(a)
         exited.append(b)
+        cpu.append(c)
     median = statistics.median(shown)
     print(f"\n(b) {label}: spawn → first page shown, {runs} runs: median {median:.3f} s "
           f"(min {min(shown):.3f}, max {max(shown):.3f}); spawn → exit median "
-          f"{statistics.median(exited):.3f} s")
+          f"{statistics.median(exited):.3f} s; CPU time median {statistics.median(cpu):.3f} s "
+          f"({load_text()})")
     return median
 
 
@@ -93,13 +121,16 @@ def main() -> int:
     parser.add_argument("--dist", type=Path, help="an existing bundle folder to measure")
     parser.add_argument("--untrimmed", action="store_true",
                         help="also build the untrimmed bundle and compare sizes")
-    parser.add_argument("--source", action="store_true",
-                        help="also time 'python -m app' from the source tree")
+    parser.add_argument("--no-bundle", action="store_true",
+                        help="only time 'python -m app' from the source tree")
     parser.add_argument("--keep", action="store_true", help="keep the built bundles")
     args = parser.parse_args()
     runs = max(7, args.runs)
     scratch = Path(tempfile.mkdtemp(prefix="ksw-bundle-bench-"))
     try:
+        startup_report([sys.executable, "-m", "app"], REPO, scratch, runs, "from source")
+        if args.no_bundle:
+            return 0
         if args.dist is not None:
             folder = args.dist.resolve()
         else:
@@ -115,8 +146,6 @@ def main() -> int:
                   f"({untrimmed / MIB:.1f} → {trimmed / MIB:.1f} MiB)")
         exe = folder / (f"{NAME}.exe" if sys.platform == "win32" else NAME)
         startup_report([str(exe)], scratch, scratch, runs, "frozen program")
-        if args.source:
-            startup_report([sys.executable, "-m", "app"], REPO, scratch, runs, "from source")
         print(f"\n(goals: bundle ≤ 80 MiB on Linux, first page < 1.5 s; "
               f"{os.cpu_count()} CPU cores here)")
     finally:

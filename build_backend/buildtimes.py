@@ -25,8 +25,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from .eta import Prior, PriorSource, UnitTime, history_compile_seconds
 from .oserrors import write_text_atomic
 from .paths import data_dir
@@ -46,6 +44,8 @@ class Machine:
 
 @lru_cache(maxsize=1)
 def this_machine() -> Machine:
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     cores = psutil.cpu_count(logical=True) or 1
     ram_gb = round(psutil.virtual_memory().total / 1024**3)
     description = (f"{_cpu_model()}, {cores} cores, {ram_gb} GB RAM, "

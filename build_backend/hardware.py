@@ -17,8 +17,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-import psutil
-
 from .errors import ExitCode, WizardError
 from .words import N_, msg
 
@@ -391,6 +389,8 @@ def existing_folder(path: Path) -> Path:
 def detect_host(build_path: Path | None = None) -> HostInfo:
     """Cores, RAM, and free disk on the drive that holds ``build_path``."""
     import platform
+
+    import psutil  # lazily: not needed before the first page (start-up time)
 
     memory = psutil.virtual_memory()
     if build_path is None:

@@ -35,8 +35,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from .installs import undone
 from .paths import data_dir, logs_dir, staging_dir
 from .platforms import current as current_platform
@@ -267,6 +265,8 @@ def recorded_paths(root: Path | None = None) -> list[Path] | None:
 
 def paths_in_use(roots: Sequence[Path]) -> list[Path]:
     """Paths under ``roots`` that a live process works in or names on its command line."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     resolved = [os.path.realpath(r) for r in roots]
     found: list[Path] = []
 

@@ -24,9 +24,6 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 
-import psutil
-from filelock import FileLock, Timeout
-
 from .errors import Cancelled, WizardError
 from .oserrors import explain
 from .statefile import StateFileError, write_json
@@ -46,6 +43,8 @@ class Holder:
     host: str
 
     def alive(self) -> bool:
+        import psutil  # lazily: not needed before the first page (start-up time)
+
         if self.host != socket.gethostname():
             return True  # another computer (a shared folder): cannot tell, assume it runs
         try:
@@ -89,6 +88,8 @@ def lock_name(kind: str, key: str) -> str:
 
 
 def _this_command() -> str:
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     try:
         return " ".join(psutil.Process().cmdline()) or sys.executable
     except psutil.Error:
@@ -125,6 +126,8 @@ def hold(
     Busy: without ``wait`` raises :class:`LockBusy` naming the holder; with it, tells
     ``on_wait`` once who holds it and waits (``cancel`` → :class:`~.errors.Cancelled`,
     ``timeout_s`` → :class:`LockBusy`)."""
+    from filelock import FileLock, Timeout  # lazily (start-up time)
+
     lock_path = Path(lock_path)
     try:
         lock_path.parent.mkdir(parents=True, exist_ok=True)

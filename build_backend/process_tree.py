@@ -18,11 +18,13 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-
-import psutil
+from typing import TYPE_CHECKING
 
 from . import process_guard
 from .process_guard import become_child_subreaper
+
+if TYPE_CHECKING:
+    import psutil
 
 # Every child (and every descendant that keeps its environment) carries this, with a value
 # unique to one run: how descendants that left the process tree are still found and stopped.
@@ -43,6 +45,8 @@ COMPILER_NAMES = frozenset(
 
 def tree(pid: int) -> list[psutil.Process]:
     """The process and all its descendants that are still alive (parent first)."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     try:
         root = psutil.Process(pid)
         return [root, *root.children(recursive=True)]
@@ -52,6 +56,8 @@ def tree(pid: int) -> list[psutil.Process]:
 
 def marked(marker: str) -> list[psutil.Process]:
     """Every process whose environment carries ``MARKER_VAR=marker`` (this user's, alive)."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     found: list[psutil.Process] = []
     me = os.getpid()
     for proc in psutil.process_iter():
@@ -70,6 +76,8 @@ def stop_processes(
 ) -> list[int]:
     """Suspend, terminate and (after ``grace_s``) kill what ``collect`` finds; collected twice,
     so that a child started meanwhile is caught. Returns the pids still alive at the end."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     members = _alive(collect())
     # Stop the parents first so they cannot start new children while we work down the tree.
     for proc in members:
@@ -114,6 +122,8 @@ def kill_tree(pid: int, grace_s: float = 3.0) -> list[int]:
 
 def running_compilers(pid: int) -> list[str]:
     """'nvcc (pid 123, 45 s)' for each compiler process in the tree of ``pid``."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     found: list[str] = []
     now = time.time()
     for proc in tree(pid)[1:]:
@@ -132,6 +142,8 @@ def _union(a: Sequence[psutil.Process], b: Sequence[psutil.Process]) -> list[psu
 
 
 def _is_alive(proc: psutil.Process) -> bool:
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     try:
         return bool(proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
@@ -149,6 +161,8 @@ def alive_of(procs: Iterable[psutil.Process]) -> list[psutil.Process]:
 
 def describe_pids(pids: Iterable[int]) -> str:
     """'python (pid 123), cc1plus (pid 456)': processes named for a person."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     named = []
     for pid in pids:
         try:
@@ -187,6 +201,8 @@ def note_helper(pid: int) -> None:
 def _adopted(since: float) -> list[psutil.Process]:
     """Orphans re-parented to this process (the subreaper) that were started since ``since``
     (a creation time): a daemon that left its tree with ``setsid`` and a cleared environment."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     if not _SUBREAPER:
         return []
     found = []
@@ -219,6 +235,8 @@ def reap_adopted() -> None:
     """Collect the exit status of grandchildren that were re-parented to us and have ended,
     so they do not linger as zombies. Only pids seen in a runner's tree: never another
     part of the program's child (that would steal its exit status)."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     if not _SUBREAPER or not hasattr(os, "WNOHANG"):
         return
     with _LOCK:
@@ -245,6 +263,8 @@ class TreeWatch:
     SAMPLE_S = 0.5
 
     def __init__(self, pid: int, marker: str) -> None:
+        import psutil  # lazily: not needed before the first page (start-up time)
+
         self.pid = pid
         self.marker = marker
         self.seen: dict[int, float] = {}
@@ -256,6 +276,8 @@ class TreeWatch:
         process_guard.report_processes("root", [(pid, self.created)])
 
     def sample(self, now: float) -> None:
+        import psutil  # lazily: not needed before the first page (start-up time)
+
         if now < self._next:
             return
         self._next = now + self.SAMPLE_S
@@ -272,6 +294,8 @@ class TreeWatch:
         process_guard.report_processes("seen", new)
 
     def members(self, *, include_root: bool = True) -> list[psutil.Process]:
+        import psutil  # lazily: not needed before the first page (start-up time)
+
         found = tree(self.pid) if include_root else tree(self.pid)[1:]
         for pid, created in self.seen.items():
             try:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from build_backend.advice import program
 from build_backend.paths import data_dir, logs_dir, reports_dir
 from build_backend.platforms import current as current_platform
 from build_backend.platforms.shortcuts import create_shortcuts, reverify_shortcut
@@ -90,7 +91,7 @@ TEXT = Texts("Done", {
     "later_text": "After you update the NVIDIA driver or PyTorch, check that the kernel still "
                   "works: open this wizard again and choose “Check the installed kernels "
                   "again” on its first page. It compares the results with today's and names "
-                  "anything that changed. (From a terminal: python -m app --verify)",
+                  "anything that changed. (From a terminal: {command})",
     "shortcut_name": "Re-verify GPU kernels",
     "shortcut_comment": "Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a "
                         "driver or PyTorch update",
@@ -172,7 +173,8 @@ class DonePage(SessionPage):
         # checking again later
         self.later_box = QGroupBox(TEXT["later"])
         later_layout = QVBoxLayout(self.later_box)
-        self.later_text = QLabel(TEXT["later_text"])
+        # the command as this program is started: python -m app, or the bundle's program
+        self.later_text = QLabel(TEXT["later_text"].format(command=f"{program()} --verify"))
         self.later_text.setWordWrap(True)
         self.later_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         later_layout.addWidget(self.later_text)

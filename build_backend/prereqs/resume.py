@@ -19,8 +19,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from ..paths import data_dir
 from ..statefile import write_json
 
@@ -52,6 +50,8 @@ def save_resume_state(
     directory: Path | None = None,
 ) -> Path:
     """Write the state file (atomically); its path."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     state = ResumeState(page=page, reason=reason, python=str(python) if python else None,
                         saved_at=time.time(), boot_time=psutil.boot_time())
     path = _path(directory)
@@ -81,6 +81,8 @@ def clear_resume_state(directory: Path | None = None) -> None:
 
 def restart_pending(directory: Path | None = None, boot_time: float | None = None) -> bool:
     """True while a saved state asks for a restart that has not happened yet."""
+    import psutil  # lazily: not needed before the first page (start-up time)
+
     state = load_resume_state(directory)
     if state is None:
         return False

@@ -329,7 +329,7 @@
   <context>
     <name>Done</name>
     <message>
-      <location filename="../../app/pages/done.py" line="55" />
+      <location filename="../../app/pages/done.py" line="56" />
       <source>&lt;p&gt;&lt;b&gt;Installed {kernel}&lt;/b&gt; (the Python package {package} {version}) into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;已安装 {kernel}&lt;/b&gt;（Python 包 {package} {version}），安装到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
@@ -338,197 +338,201 @@
       <translation type="obsolete">&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="78" />
+      <location filename="../../app/pages/done.py" line="79" />
       <source>&lt;p&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="76" />
+      <location filename="../../app/pages/done.py" line="77" />
       <source>&lt;p&gt;Build log: &lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;编译日志：&lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="57" />
+      <location filename="../../app/pages/done.py" line="58" />
       <source>&lt;p&gt;It replaced {name} {version}, kept in &lt;code&gt;{folder}&lt;/code&gt; so that it can be restored.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它替换了 {name} {version}，旧版本保存在 &lt;code&gt;{folder}&lt;/code&gt;，可以恢复。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="60" />
+      <location filename="../../app/pages/done.py" line="61" />
       <source>&lt;p&gt;Its verification did &lt;b&gt;not&lt;/b&gt; pass: it was installed because you chose to.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它&lt;b&gt;没有&lt;/b&gt;通过验证：是按你的选择安装的。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="59" />
+      <location filename="../../app/pages/done.py" line="60" />
       <source>&lt;p&gt;Its verification passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它通过了验证。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="65" />
+      <location filename="../../app/pages/done.py" line="66" />
       <source>&lt;p&gt;Nothing was installed, as you chose: the kernel passed its verification, and your Python environment &lt;code&gt;{python}&lt;/code&gt; is unchanged.&lt;/p&gt;&lt;p&gt;To install it later, open this wizard again and build the same kernel for the same Python (the second build is quicker), then click “Install into …” after its checks have passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;按你的选择，没有安装任何东西：内核通过了验证，你的 Python 环境 &lt;code&gt;{python}&lt;/code&gt; 没有改动。&lt;/p&gt;&lt;p&gt;以后要安装它，请再次打开本向导，为同一个 Python 编译同一个内核（第二次编译更快），在检查通过后点击“安装到 …”。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="64" />
+      <location filename="../../app/pages/done.py" line="65" />
       <source>&lt;p&gt;Nothing was installed. Your Python environment is as it was.&lt;/p&gt;</source>
       <translation>&lt;p&gt;没有安装任何东西。你的 Python 环境保持原样。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="62" />
+      <location filename="../../app/pages/done.py" line="63" />
       <source>&lt;p&gt;The installed kernels were checked again; the Verify step showed the results.&lt;/p&gt;</source>
       <translation>&lt;p&gt;已重新检查已安装的内核；结果显示在“验证”步骤中。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="90" />
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: python -m app --verify)</source>
-      <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
+      <translation type="obsolete">更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="103" />
+      <location filename="../../app/pages/done.py" line="91" />
+      <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: {command})</source>
+      <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：{command}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="104" />
       <source>Builds leave their folders and downloaded sources behind, so that a second build is quicker. They can take several GB; the kernel you installed does not need them.</source>
       <translation>编译会留下它们的文件夹和下载的源码，以便下次编译更快。它们可能占用几 GB；已安装的内核不需要它们。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="95" />
+      <location filename="../../app/pages/done.py" line="96" />
       <source>Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a driver or PyTorch update</source>
       <translation>检查内核安装向导安装的 GPU 内核，例如在更新驱动或 PyTorch 之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="89" />
+      <location filename="../../app/pages/done.py" line="90" />
       <source>Checking again later</source>
       <translation>以后再次检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="88" />
+      <location filename="../../app/pages/done.py" line="89" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="87" />
+      <location filename="../../app/pages/done.py" line="88" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="97" />
+      <location filename="../../app/pages/done.py" line="98" />
       <source>Create a “{name}” shortcut</source>
       <translation>创建“{name}”快捷方式</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="102" />
+      <location filename="../../app/pages/done.py" line="103" />
       <source>Disk space</source>
       <translation>磁盘空间</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="47" />
+      <location filename="../../app/pages/done.py" line="48" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="80" />
+      <location filename="../../app/pages/done.py" line="81" />
       <source>Files</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="86" />
+      <location filename="../../app/pages/done.py" line="87" />
       <source>In the Python it was installed into:</source>
       <translation>在安装了它的 Python 中：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="54" />
+      <location filename="../../app/pages/done.py" line="55" />
       <source>Nothing was installed</source>
       <translation>没有安装任何东西</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="50" />
+      <location filename="../../app/pages/done.py" line="51" />
       <source>Nothing was installed.</source>
       <translation>没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="83" />
+      <location filename="../../app/pages/done.py" line="84" />
       <source>Open the folder</source>
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="82" />
+      <location filename="../../app/pages/done.py" line="83" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="98" />
+      <location filename="../../app/pages/done.py" line="99" />
       <source>Puts a shortcut in the applications menu and on the desktop that opens this wizard straight at the check.</source>
       <translation>在应用程序菜单和桌面上放一个快捷方式，直接打开向导的检查步骤。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="94" />
+      <location filename="../../app/pages/done.py" line="95" />
       <source>Re-verify GPU kernels</source>
       <translation>重新验证 GPU 内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="100" />
+      <location filename="../../app/pages/done.py" line="101" />
       <source>Shortcut created.</source>
       <translation>快捷方式已创建。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="84" />
+      <location filename="../../app/pages/done.py" line="85" />
       <source>The folder with the reports and logs: {folder}</source>
       <translation>报告和日志所在的文件夹：{folder}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="49" />
+      <location filename="../../app/pages/done.py" line="50" />
       <source>The installed kernels were checked again.</source>
       <translation>已重新检查已安装的内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="48" />
+      <location filename="../../app/pages/done.py" line="49" />
       <source>The kernel is installed.</source>
       <translation>内核已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="101" />
+      <location filename="../../app/pages/done.py" line="102" />
       <source>The shortcut could not be created.</source>
       <translation>无法创建快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="85" />
+      <location filename="../../app/pages/done.py" line="86" />
       <source>Use it in your code</source>
       <translation>在代码中使用它</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="71" />
+      <location filename="../../app/pages/done.py" line="72" />
       <source>What was checked</source>
       <translation>检查了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="70" />
+      <location filename="../../app/pages/done.py" line="71" />
       <source>What was installed</source>
       <translation>安装了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="81" />
+      <location filename="../../app/pages/done.py" line="82" />
       <source>Where the files are</source>
       <translation>文件在哪里</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="75" />
+      <location filename="../../app/pages/done.py" line="76" />
       <source>Your Python environment</source>
       <translation>你的 Python 环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="72" />
+      <location filename="../../app/pages/done.py" line="73" />
       <source>{passed} of {count} checks passed. Each compares the kernel's results with PyTorch's, forward and backward; the share is of the error PyTorch itself is allowed.</source>
       <translation>{count} 项检查中有 {passed} 项通过。每一项都把内核的结果与 PyTorch 的结果比较（前向和反向）；百分比是相对于 PyTorch 自身允许的误差而言的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="52" />
+      <location filename="../../app/pages/done.py" line="53" />
       <source>⚠ {kernel} is installed, although its verification failed</source>
       <translation>⚠ {kernel} 已安装，但它没有通过验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="53" />
+      <location filename="../../app/pages/done.py" line="54" />
       <source>✔ The installed kernels were checked again</source>
       <translation>✔ 已重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="51" />
+      <location filename="../../app/pages/done.py" line="52" />
       <source>✔ {kernel} is installed and ready to use</source>
       <translation>✔ {kernel} 已安装，可以使用了</translation>
     </message>
@@ -2376,7 +2380,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="344" />
+      <location filename="../../build_backend/hardware.py" line="342" />
       <source>Check that the GPU is seated and powered, and that it is not hidden from this system (CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).</source>
       <translation>请检查 GPU 是否插好并已通电，以及它是否对本系统隐藏了（CUDA_VISIBLE_DEVICES，或未启用 GPU 直通的虚拟机）。</translation>
     </message>
@@ -2924,12 +2928,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="233" />
+      <location filename="../../build_backend/hardware.py" line="231" />
       <source>GPUs 0–{last} are all connected with NVLink ({links} links each).</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接（每个 {links} 条链路）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="235" />
+      <location filename="../../build_backend/hardware.py" line="233" />
       <source>GPUs 0–{last} are all connected with NVLink.</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
@@ -3168,7 +3172,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="328" />
+      <location filename="../../build_backend/hardware.py" line="326" />
       <source>Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU you can still build and verify the CPU probe kernel.</source>
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的探测内核。</translation>
     </message>
@@ -3563,7 +3567,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 NVIDIA 驱动回答，所以不知道它是否支持这个 CUDA；这里可以编译内核，但无法运行或验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="327" />
+      <location filename="../../build_backend/hardware.py" line="325" />
       <source>No NVIDIA driver was found on this computer.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
@@ -3617,7 +3621,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="241" />
+      <location filename="../../build_backend/hardware.py" line="239" />
       <source>Not every pair of GPUs is connected with NVLink (no NVLink between {pairs}); they talk over PCIe.</source>
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
@@ -3696,12 +3700,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="225" />
+      <location filename="../../build_backend/hardware.py" line="223" />
       <source>One GPU: no GPU-to-GPU connection to check ({links} NVLink links active).</source>
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查（{links} 条 NVLink 链路处于活动状态）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="227" />
+      <location filename="../../build_backend/hardware.py" line="225" />
       <source>One GPU: no GPU-to-GPU connection to check.</source>
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
     </message>
@@ -4006,7 +4010,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="349" />
+      <location filename="../../build_backend/hardware.py" line="347" />
       <source>Reinstall the Kernel Setup Wizard.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
@@ -4071,12 +4075,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重启电脑，然后重新运行向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="334" />
+      <location filename="../../build_backend/hardware.py" line="332" />
       <source>Restart the computer. If this persists, reinstall the driver; on Linux, check that 'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module.</source>
       <translation>请重启电脑。如果问题仍然存在，请重新安装驱动；在 Linux 上，请确认 'nvidia-smi' 能正常运行，并且安全启动（Secure Boot）没有阻止 nvidia 内核模块。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="353" />
+      <location filename="../../build_backend/hardware.py" line="351" />
       <source>Restart the computer; if this persists, reinstall the NVIDIA driver.</source>
       <translation>请重启电脑；如果问题仍然存在，请重新安装 NVIDIA 驱动。</translation>
     </message>
@@ -4115,7 +4119,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请以可以写入这个 Python 文件夹的用户身份运行向导，或者自己复制这些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="339" />
+      <location filename="../../build_backend/hardware.py" line="337" />
       <source>Run the wizard as a user with access to the GPU (on Linux: check the permissions of /dev/nvidia*, or membership of the 'video' group).</source>
       <translation>请以有权访问 GPU 的用户身份运行本向导（在 Linux 上：检查 /dev/nvidia* 的权限，或是否属于 'video' 用户组）。</translation>
     </message>
@@ -4299,17 +4303,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找不到 Microsoft C++ 编译器（cl.exe）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="352" />
+      <location filename="../../build_backend/hardware.py" line="350" />
       <source>The NVIDIA driver answered with an error.</source>
       <translation>NVIDIA 驱动返回了错误。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="333" />
+      <location filename="../../build_backend/hardware.py" line="331" />
       <source>The NVIDIA driver is installed but not running.</source>
       <translation>NVIDIA 驱动已安装，但没有运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="343" />
+      <location filename="../../build_backend/hardware.py" line="341" />
       <source>The NVIDIA driver is running but reports no GPU.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
@@ -4334,7 +4338,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}；用 CUDA {cuda} 编译的内核无法在它上面运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="348" />
+      <location filename="../../build_backend/hardware.py" line="346" />
       <source>The NVML module (nvidia-ml-py) is missing from this installation of the wizard.</source>
       <translation>本向导的安装中缺少 NVML 模块（nvidia-ml-py）。</translation>
     </message>
@@ -5291,7 +5295,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这一步需要系统的包管理器；请自己运行显示的命令。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="338" />
+      <location filename="../../build_backend/hardware.py" line="336" />
       <source>This user may not talk to the NVIDIA driver.</source>
       <translation>当前用户无权访问 NVIDIA 驱动。</translation>
     </message>
@@ -5538,7 +5542,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请等到没有程序再写入它，然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/locks.py" line="151" />
+      <location filename="../../build_backend/locks.py" line="154" />
       <source>Waiting: {who} is using this. This run goes on as soon as it has finished (cancel to stop waiting).</source>
       <translation>正在等待：{who} 正在使用它。它结束后本次运行会立即继续（可取消以停止等待）。</translation>
     </message>
@@ -5548,7 +5552,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查 GPU 是否通过 NVLink 连接；{name} 需要 NVLink。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="237" />
+      <location filename="../../build_backend/hardware.py" line="235" />
       <source>Whether the GPUs are connected with NVLink could not be read from the driver.</source>
       <translation>无法从驱动读取 GPU 是否通过 NVLink 连接。</translation>
     </message>
@@ -5757,17 +5761,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>反向：内核的输出没有接入 autograd，因此无法计算梯度（这个编译版本没有反向计算）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="62" />
+      <location filename="../../build_backend/housekeeping.py" line="60" />
       <source>build folder</source>
       <translation>编译文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="61" />
+      <location filename="../../build_backend/housekeeping.py" line="59" />
       <source>build log</source>
       <translation>编译日志</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="60" />
+      <location filename="../../build_backend/housekeeping.py" line="58" />
       <source>build output</source>
       <translation>编译输出</translation>
     </message>
@@ -5862,7 +5866,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>解码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="63" />
+      <location filename="../../build_backend/housekeeping.py" line="61" />
       <source>downloaded source</source>
       <translation>已下载的源码</translation>
     </message>
@@ -6065,7 +6069,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>被信号 {signal} 终止</translation>
     </message>
     <message>
-      <location filename="../../build_backend/housekeeping.py" line="64" />
+      <location filename="../../build_backend/housekeeping.py" line="62" />
       <source>leftover temporary folder</source>
       <translation>残留的临时文件夹</translation>
     </message>
@@ -6274,7 +6278,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缩放 {s}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/locks.py" line="109" />
+      <location filename="../../build_backend/locks.py" line="110" />
       <source>take the lock that keeps two runs of the wizard apart</source>
       <translation>获取防止向导同时运行两次的锁</translation>
     </message>

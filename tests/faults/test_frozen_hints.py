@@ -124,3 +124,69 @@ def test_program_name_frozen_and_from_source(tmp_path: Path,
     monkeypatch.setenv("PATH", str(folder))
     assert advice.cli_prefix() == "kernel-setup-wizard-cli --headless"
     assert advice.fix_command("python-env") == "kernel-setup-wizard-cli --headless fix python-env"
+
+
+def frozen_app(program: Path, *args: str, data: Path,
+               **extra: str) -> subprocess.CompletedProcess[str]:
+    """The program (not its --headless CLI) as the frozen program runs it."""
+    return subprocess.run([sys.executable, "-c", FROZEN, str(program), *args],
+                          cwd=REPO, capture_output=True, text=True, env=cli_env(data, **extra),
+                          timeout=300, input="")
+
+
+def test_frozen_usage_and_no_display_name_the_bundles_program(tmp_path: Path,
+                                                              bundle: Path) -> None:
+    """frozen: the top-level --help, an unknown argument and the no-display message name the
+    bundle's console program in every command, never 'python -m app'"""
+    data = tmp_path / "data"
+    program = f'"{bundle.parent / "kernel-setup-wizard-cli"}"'
+    usage = frozen_app(bundle, "--help", data=data)
+    assert usage.returncode == 0, usage.stderr
+    lines = usage.stdout.splitlines()
+    assert lines[0].startswith(f"usage: {program}"), usage.stdout
+    assert len(lines) == 6 and all(program in line for line in lines), usage.stdout
+    wrong = frozen_app(bundle, "--bogus", data=data)
+    assert wrong.returncode == 2 and f"usage: {program}" in wrong.stderr, wrong.stderr
+
+    env = {k: v for k, v in cli_env(data).items() if k not in {"DISPLAY", "WAYLAND_DISPLAY"}}
+    env.pop("QT_QPA_PLATFORM", None)
+    blind = subprocess.run([sys.executable, "-c", FROZEN, str(bundle)], cwd=REPO, env=env,
+                           capture_output=True, text=True, timeout=300, input="")
+    if sys.platform.startswith("linux"):
+        assert blind.returncode == 5, blind.stderr  # ExitCode.NO_DISPLAY
+        assert f"    {program} --headless detect" in blind.stderr, blind.stderr
+        assert f"    {program} --headless --help" in blind.stderr, blind.stderr
+        assert f"run '{program}' again" in blind.stderr, blind.stderr
+    for result in (usage, wrong, blind):
+        assert "python -m app" not in result.stdout + result.stderr
+        assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_usage_texts_from_source_and_frozen(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """app.__main__.usage()/no_display(): 'python -m app' from source (as before); the bundle's
+    program by name when PATH finds it, the descriptions still in one column"""
+    from app.__main__ import no_display, usage
+
+    monkeypatch.delattr(sys, "frozen", raising=False)
+    source = usage()
+    assert source.splitlines()[0] == "usage: python -m app" + " " * 23 + "open the wizard"
+    assert "    python -m app --headless detect\n" in no_display()
+
+    folder = tmp_path / "Kernel Setup Wizard"
+    folder.mkdir()
+    for name in ("kernel-setup-wizard", "kernel-setup-wizard-cli"):
+        (folder / name).write_bytes(b"")
+        (folder / name).chmod(0o755)
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.setattr(sys, "executable", str(folder / "kernel-setup-wizard"))
+    monkeypatch.setenv("PATH", str(folder))
+    frozen = usage()
+    lines = frozen.splitlines()
+    assert lines[0].startswith("usage: kernel-setup-wizard-cli ")
+    assert all("kernel-setup-wizard-cli" in line for line in lines)
+    assert len({line.index(what) for line, what in zip(lines, (
+        "open the wizard", "re-verify", "run a step", "check this", "open the wizard where",
+        "open the wizard at"), strict=True)}) == 1  # one column
+    assert "python -m app" not in frozen + no_display()
+    assert "    kernel-setup-wizard-cli --headless detect\n" in no_display()
