@@ -17,10 +17,8 @@ from packaging.version import InvalidVersion
 
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import (
-    BuildVariant,
     Machine,
     Recipe,
-    RecipeVersion,
     assess,
     load_catalog,
     recommended_version,
@@ -33,7 +31,7 @@ from .install import LOCK_TAG
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
 from .pipeline import KernelChoice, SourceMode
-from .plan import estimate_build, estimate_build_seconds, machine_for
+from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, SessionServices, StepNotice
 from .stage import verify_then_install
 from .tags import FLASH_ATTN_TAG_PATTERN
@@ -463,8 +461,9 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                     "id": variant.id, "label": variant.label,
                     "description": variant.description,
                     "default": variant is r.default_variant,
-                    "build_seconds": _variant_seconds(r, v, d, machine, variant)
-                    if d.available else None,
+                    "build_seconds": estimate_build_seconds(
+                        r, v, list(d.archs), machine.cpu_cores, machine.ram_gb, machine.os,
+                        variant=variant) if d.available else None,
                 } for variant in r.variants],
             } for r, v, d, rec in rows],
             "sdpa_speed": _speed_json(speed),
@@ -494,7 +493,9 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
             for variant in recipe.variants:
                 took = ""
                 if best is not None and best[1].available:
-                    seconds = _variant_seconds(recipe, best[0], best[1], machine, variant)
+                    seconds = estimate_build_seconds(
+                        recipe, best[0], list(best[1].archs), machine.cpu_cores,
+                        machine.ram_gb, machine.os, variant=variant)
                     took = f" (build ≈ {duration(seconds)})"
                 default = ", the default" if variant is recipe.default_variant else ""
                 out.write(f"    {variant.id}{default}: {variant.label} — "
@@ -508,12 +509,6 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.online:
         out.write(online_versions(catalog))
     return int(ExitCode.OK)
-
-
-def _variant_seconds(recipe: Recipe, version: RecipeVersion, verdict: Any, machine: Machine,
-                     variant: BuildVariant) -> float:
-    return estimate_build(recipe, version, list(verdict.archs), machine.cpu_cores,
-                          machine.ram_gb, machine.os, variant=variant).seconds
 
 
 def _speed_text(speed: SdpaSpeed | SpeedUnavailable | None) -> str:

@@ -666,7 +666,9 @@ def estimate_build_seconds(
     cpu_cores: int,
     ram_gb: float,
     os: OsName,
+    variant: BuildVariant | None = None,
 ) -> float:
-    """Seconds a source build should take; see :func:`estimate_build` for the model."""
-    return estimate_build(recipe, version, archs, cpu_cores, ram_gb, os).seconds
+    """Seconds a source build should take (of ``variant``; None: the recipe's default one);
+    see :func:`estimate_build` for the model."""
+    return estimate_build(recipe, version, archs, cpu_cores, ram_gb, os, variant=variant).seconds
 

@@ -150,11 +150,16 @@ def how_to_get(
     recipe's build variant; None: its default)."""
     wheels = tuple(c for c in candidate_wheel_urls(recipe, version, machine.env)
                    if c.match.matched)
-    estimate = estimate_build(recipe, version, list(verdict.archs), machine.cpu_cores,
-                              machine.ram_gb, machine.os, cpu_only=verdict.cpu_only,
-                              records=load_records(),  # the user's own builds first
-                              variant=recipe.variant(variant))
-    return HowToGet(wheels, estimate)
+    return HowToGet(wheels, source_build_estimate(recipe, version, verdict, machine, variant))
+
+
+def source_build_estimate(recipe: Recipe, version: RecipeVersion, verdict: Verdict,
+                          machine: Machine, variant: str | None = None) -> BuildEstimate:
+    """How long a source build of ``variant`` (None: the default) should take here: the
+    user's own last build of it first, else the recipe's cost model."""
+    return estimate_build(recipe, version, list(verdict.archs), machine.cpu_cores,
+                          machine.ram_gb, machine.os, cpu_only=verdict.cpu_only,
+                          records=load_records(), variant=recipe.variant(variant))
 
 
 def minutes_text(seconds: float) -> str:

@@ -26,7 +26,13 @@ from PySide6.QtWidgets import (
 
 from build_backend.catalog import Machine, Recipe, RecipeVersion, SourceKind, Verdict
 from build_backend.pipeline import SourceMode
-from build_backend.recommend import PREBUILT_SECONDS, HowToGet, how_to_get, minutes_text
+from build_backend.recommend import (
+    PREBUILT_SECONDS,
+    HowToGet,
+    how_to_get,
+    minutes_text,
+    source_build_estimate,
+)
 from build_backend.wheels import WheelCandidate
 
 from ..i18n import Texts, kernel_name, tr, tr_core
@@ -230,7 +236,8 @@ class HowToGetBox(QGroupBox):
             text = tr_core(variant.label)
             if recipe is not None and version is not None and verdict is not None \
                     and machine is not None and verdict.available:
-                seconds = how_to_get(recipe, version, verdict, machine, variant.id).build.seconds
+                seconds = source_build_estimate(recipe, version, verdict, machine,
+                                                 variant.id).seconds
                 text = TEXT["variant_item"].format(label=text,
                                                    time=tr_core(minutes_text(seconds)))
             self.variant_combo.addItem(text, variant.id)
