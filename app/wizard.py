@@ -20,7 +20,7 @@ from build_backend.build import BuildStatus
 from build_backend.plan import BuildPlan, BuildRequest, plan_build
 from build_backend.platforms import current as current_platform
 from build_backend.resources import resource_path
-from build_backend.session import Session, SessionServices, Stage
+from build_backend.session import FlowStep, Session, SessionServices
 
 from .i18n import N_, install_translator, tr
 from .pages.base import SessionPage
@@ -28,7 +28,7 @@ from .time_words import duration_text as format_duration
 from .widgets.dialogs import ask
 from .widgets.steps import StepList
 
-PageId = Stage  # one page per stage of the flow
+PageId = FlowStep  # one page per stage of the flow
 
 # Sizes. The smallest window fits a 1366×768 laptop at 125 % scaling (1093×614 logical pixels,
 # less the taskbar and the title bar); pages scroll where their content needs more.

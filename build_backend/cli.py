@@ -186,7 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .prereqs.cli import add_parsers as add_prereq_parsers
 
     add_prereq_parsers(commands)  # check, fix
-    from .cli_state import add_parsers as add_state_parsers
+    from .cli_installs import add_parsers as add_state_parsers
 
     add_state_parsers(commands)  # installs, rollback
 
@@ -222,7 +222,7 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
 def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:
     try:
-        from .cli_state import announce_recovery
+        from .cli_installs import announce_recovery
 
         announce_recovery(sys.stderr)  # an install cut off earlier is finished or undone first
         if args.command == "detect":
@@ -240,7 +240,7 @@ def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:
 
             return run_kernels_command(args, stream)
         if args.command in ("installs", "rollback"):
-            from .cli_state import run_installs_command, run_rollback_command
+            from .cli_installs import run_installs_command, run_rollback_command
 
             state_command = (run_installs_command if args.command == "installs"
                              else run_rollback_command)

@@ -33,9 +33,9 @@ from .nvml_record import read_recording
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, SessionServices, StepNotice
-from .stage import verify_then_install
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, duration, slowest_text
+from .verify_install import verify_then_install
 from .wheels import WheelCandidate
 from .worth import (
     METHOD_WORDS,

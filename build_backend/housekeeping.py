@@ -35,7 +35,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from .installs import undone
+from .install_records import undone
 from .paths import data_dir, logs_dir, staging_dir
 from .platforms import current as current_platform
 from .statefile import DAMAGED_MARK, PREVIOUS_SUFFIX
@@ -238,7 +238,7 @@ def recorded_paths(root: Path | None = None) -> list[Path] | None:
     """Every path the data folder's state files (``installs.json``, its previous copy and the
     other ``*.json`` there) point to; None when ``installs.json`` cannot be read or a damaged
     copy of it was kept aside (then nothing it might point to may go). Install records whose
-    install was rolled back (:func:`~build_backend.installs.undone`) point to nothing."""
+    install was rolled back (:func:`~build_backend.install_records.undone`) point to nothing."""
     base = root if root is not None else data_dir(create=False)
     found: list[Path] = []
     for state in _children(base):

@@ -380,11 +380,11 @@ def plan_build(
     toolkits: Sequence[CudaToolkit] | None = None,
     build_root: Path | None = None,
     compiler_env: CompilerEnv | None = None,
-    stage: bool = True,
+    prepare: bool = True,
 ) -> BuildPlan:
     """The plan for ``request``.
 
-    ``stage=False`` plans without side effects (``--plan-only``, the pages' preview): a bundled
+    ``prepare=False`` plans without side effects (``--plan-only``, the pages' preview): a bundled
     source is not copied and nothing is created. ``compiler_env`` (default on Windows: the
     Visual Studio environment of the toolset this CUDA accepts) gives extra environment
     changes and a note."""
@@ -428,7 +428,7 @@ def plan_build(
             hint=f"Choose the whole {recipe.name} repository as the source: "
             f"{choose_source()}.")
     root = build_root if build_root is not None else plat.default_build_root()
-    if stage:
+    if prepare:
         try:
             root.mkdir(parents=True, exist_ok=True)
             if bundled and request.source_dir is None:
@@ -477,8 +477,8 @@ def plan_build(
         source_dir=source,
         python=env.executable,
         python_scripts=scripts,
-        output_dir=staging_dir(create=stage) / f"{recipe.id}-{stamp}{slot}",
-        log_path=logs_dir(create=stage) / f"{stamp}-{recipe.id}{slot}.log",
+        output_dir=staging_dir(create=prepare) / f"{recipe.id}-{stamp}{slot}",
+        log_path=logs_dir(create=prepare) / f"{stamp}-{recipe.id}{slot}.log",
         parallelism=parallelism,
         archs=archs,
         arch_changes=() if cpu_only else arch_env(recipe, version, selection),

@@ -50,15 +50,15 @@ from .platforms import current as current_platform
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
 from .prereqs.kernels import missing_for, with_prerequisites
 from .reverify import ReverifyResult, reverify_all
-from .stage import FlowOutcome, verify_then_install
 from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
+from .verify_install import VerifyInstallOutcome, verify_then_install
 from .wheels import WheelCandidate
 from .words import N_, msg
 from .worth import SdpaSpeed, SpeedUnavailable, sdpa_speed_here
 
 
-class Stage(IntEnum):
-    """The steps of the flow, in order (the wizard has one page per stage)."""
+class FlowStep(IntEnum):
+    """The steps of the flow, in order (the wizard has one page per step)."""
 
     WELCOME = 0
     HARDWARE = 1
@@ -88,7 +88,7 @@ class SessionServices:
     build: BuildRunner | None = None  # None: the real pipeline (default_build)
     make_plan: Callable[[Session], BuildPlan] | None = None  # set: build exactly this plan
     run_build: Callable[..., BuildOutcome] = run_build
-    verify_then_install: Callable[..., FlowOutcome] = verify_then_install
+    verify_then_install: Callable[..., VerifyInstallOutcome] = verify_then_install
     install_wheel: Callable[..., InstallResult] = install_wheel
     reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
     installs: Callable[[], list[dict[str, Any]]] = load_installs
@@ -133,11 +133,11 @@ class StepNotice:
 
 
 @dataclass(frozen=True)
-class FlowResult:
+class BuildFlowResult:
     """What the headless flow did: the build, and the verification/install if they ran."""
 
     build: BuildOutcome
-    verification: FlowOutcome | None = None
+    verification: VerifyInstallOutcome | None = None
     installed_unverified: InstallResult | None = None
 
     @property
@@ -164,7 +164,7 @@ class Session:
     kernel_choice: KernelChoice | None = None  # None: the bundled probe kernel
     prebuilt: WheelCandidate | None = None  # a matching prebuilt wheel instead of a build
     build_outcome: BuildOutcome | None = None
-    verify_outcome: FlowOutcome | None = None
+    verify_outcome: VerifyInstallOutcome | None = None
     _catalog: Catalog | None = None
     _toolkits: list[CudaToolkit] | None = None
     _built_for: tuple[object, ...] | None = None
@@ -332,7 +332,7 @@ class Session:
         request = BuildRequest(choice.recipe, choice.version, env, hardware,
                                source_dir=None if bundled else choice.local_path,
                                gpu_indices=choice.gpu_indices, variant=choice.variant)
-        return plan_build(request, toolkits=self.toolkits(), stage=False)
+        return plan_build(request, toolkits=self.toolkits(), prepare=False)
 
     def build(self, on_event: Callable[[object], None] | None = None,
               cancel: threading.Event | None = None) -> BuildOutcome:
@@ -374,7 +374,7 @@ class Session:
 
     # -- verify and install -------------------------------------------------------------
 
-    def current_verification(self) -> FlowOutcome | None:
+    def current_verification(self) -> VerifyInstallOutcome | None:
         """The verification of the current build (None after a rebuild or another choice)."""
         build = self.current_build()
         if build is None or self.verify_outcome is None or self._verified_for is not build:
@@ -397,7 +397,7 @@ class Session:
 
     def verify_and_install(self, *, install: bool = True, allow_failed: bool = False,
                            quick: bool = False,
-                           cancel: threading.Event | None = None) -> FlowOutcome:
+                           cancel: threading.Event | None = None) -> VerifyInstallOutcome:
         """Verify the staged wheel in the target Python; install it only if it passes (or
         ``allow_failed``). The result is kept as the current verification. ``cancel`` stops
         the verification (raises ``Cancelled``); an install that has begun is let finish."""
@@ -457,7 +457,7 @@ class Session:
         ``on_line`` hears what the install does (a wait for another run too)."""
         return self._install_after(self._verification_to_install(), on_line)
 
-    def _verification_to_install(self) -> FlowOutcome:
+    def _verification_to_install(self) -> VerifyInstallOutcome:
         flow = self.current_verification()
         if flow is None:
             raise FlowError(N_("There is no verification of this build to install after."),
@@ -467,10 +467,10 @@ class Session:
                             hint=N_("Roll back first to install it again."))
         return flow
 
-    def _install_after(self, flow: FlowOutcome,
+    def _install_after(self, flow: VerifyInstallOutcome,
                        on_line: Callable[[str], None] | None) -> InstallResult:
         """Install the current build after ``flow``, its verification; the record names the
-        verification as :func:`build_backend.stage.verify_then_install` does."""
+        verification as :func:`build_backend.verify_install.verify_then_install` does."""
         env, outcome, wheel = self._built_wheel()
         passed = flow.report.passed
         installed = self.services.install_wheel(
@@ -521,17 +521,17 @@ class Session:
 
     # -- where the flow stands ------------------------------------------------------------
 
-    def blocker(self, stage: Stage) -> str | None:
-        """Why ``stage`` cannot be entered yet, in words; None when it can."""
-        if stage >= Stage.PREREQS and not self.reverify_only:
+    def blocker(self, step: FlowStep) -> str | None:
+        """Why ``step`` cannot be entered yet, in words; None when it can."""
+        if step >= FlowStep.PREREQS and not self.reverify_only:
             if self.hardware is None:
                 return N_("The hardware has not been detected yet.")
             if self.environment is None or not self.environment.usable:
                 return N_("Choose a working Python environment first.")
-        if stage >= Stage.KERNEL and not self.reverify_only and self.blocking_checks():
+        if step >= FlowStep.KERNEL and not self.reverify_only and self.blocking_checks():
             names = ", ".join(r.title for r in self.blocking_checks())
             return msg("A prerequisite must be fixed first: {names}.", names=names)
-        if stage >= Stage.VERIFY and not self.reverify_only:
+        if step >= FlowStep.VERIFY and not self.reverify_only:
             build = self.current_build()
             if build is None or build.status is not BuildStatus.SUCCEEDED:
                 return N_("The kernel has not been built for these choices yet.")
@@ -541,16 +541,16 @@ class Session:
 
     def run_build_flow(self, options: FlowOptions,
                        on_event: Callable[[object], None] | None = None,
-                       cancel: threading.Event | None = None) -> FlowResult:
+                       cancel: threading.Event | None = None) -> BuildFlowResult:
         """Build, then verify from staging and install (as ``options`` say): the headless
         front end's whole sequence, made of the same steps the pages call."""
         sink = on_event if on_event is not None else (lambda _event: None)
         stop = cancel if cancel is not None else threading.Event()
         outcome = self.build(sink, stop)
         if outcome.status is not BuildStatus.SUCCEEDED or outcome.wheel is None:
-            return FlowResult(outcome)
+            return BuildFlowResult(outcome)
         if stop.is_set():
-            return FlowResult(replace(outcome, status=BuildStatus.CANCELLED,
+            return BuildFlowResult(replace(outcome, status=BuildStatus.CANCELLED,
                                       message=N_("Cancelled after the build; nothing was "
                                                  "installed.")))
         if options.verify:
@@ -558,14 +558,14 @@ class Session:
             flow = self.verify_and_install(install=options.install,
                                            allow_failed=options.allow_failed,
                                            quick=options.quick, cancel=stop)
-            return FlowResult(outcome, verification=flow)
+            return BuildFlowResult(outcome, verification=flow)
         if options.install:
-            return FlowResult(outcome, installed_unverified=self.install_unverified(
+            return BuildFlowResult(outcome, installed_unverified=self.install_unverified(
                 on_line=lambda line: sink(StepNotice(line))))
-        return FlowResult(outcome)
+        return BuildFlowResult(outcome)
 
 
 __all__ = [
-    "FlowError", "FlowOptions", "FlowResult", "Session", "SessionServices",
-    "Stage", "StepNotice", "default_build",
+    "FlowError", "FlowOptions", "BuildFlowResult", "Session", "SessionServices",
+    "FlowStep", "StepNotice", "default_build",
 ]

@@ -41,7 +41,7 @@ from build_backend.catalog import (
 from build_backend.pipeline import KernelChoice, SourceMode
 from build_backend.plan import build_archs
 from build_backend.recommend import KernelPick, is_probe, recommend_kernel
-from build_backend.session import Stage
+from build_backend.session import FlowStep
 from build_backend.toolkits import CudaToolkit, choose_toolkit
 from build_backend.wheels import WheelCandidate
 from build_backend.worth import SdpaSpeed, SpeedUnavailable, worth_building
@@ -533,14 +533,14 @@ class KernelPage(SessionPage):
 
     def _prerequisites_reachable(self) -> bool:
         wizard = self.wizard()
-        return wizard is not None and int(Stage.PREREQS) in wizard.visitedIds()
+        return wizard is not None and int(FlowStep.PREREQS) in wizard.visitedIds()
 
     @Slot()
     def go_to_prerequisites(self) -> None:
         """Back to the Prerequisites page (the Fix buttons); Next brings the person back here,
         where the list is judged again with what the checks find then."""
         wizard = self.installer()
-        while wizard.currentId() > int(Stage.PREREQS) and self._prerequisites_reachable():
+        while wizard.currentId() > int(FlowStep.PREREQS) and self._prerequisites_reachable():
             before = wizard.currentId()
             wizard.back()
             if wizard.currentId() == before:  # Back is locked

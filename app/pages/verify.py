@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
 from build_backend.install import InstallResult, RollbackResult
 from build_backend.paths import data_dir
 from build_backend.reverify import ReverifyResult
-from build_backend.stage import FlowOutcome
 from build_backend.verify import CaseStatus, ErrorMeasure, VerifyReport
 from build_backend.verify.words import (
     NOTHING_INSTALLED,
@@ -47,6 +46,7 @@ from build_backend.verify.words import (
     speed_text,
     verdict_sentence,
 )
+from build_backend.verify_install import VerifyInstallOutcome
 
 from ..i18n import N_, Texts, kernel_name, tr, tr_core
 from ..widgets.error_chart import ErrorChart
@@ -164,7 +164,7 @@ class VerifyPage(SessionPage):
         self.setSubTitle(TEXT["subtitle"])
         self.task: BackgroundTask | None = None
         self._verify_cancel: threading.Event | None = None  # stops a running verification
-        self.flow: FlowOutcome | None = None
+        self.flow: VerifyInstallOutcome | None = None
         self.results: list[ReverifyResult] = []
         self.installed: InstallResult | None = None
         self.rolled_back: RollbackResult | None = None
@@ -418,7 +418,7 @@ class VerifyPage(SessionPage):
 
     @Slot(object)
     def _on_verified(self, result: object) -> None:
-        assert isinstance(result, FlowOutcome)
+        assert isinstance(result, VerifyInstallOutcome)
         self.flow = result
         self.installed = result.installed
         self._task_done()

@@ -4915,7 +4915,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/installs.py" line="140" />
+      <location filename="../../build_backend/install_records.py" line="140" />
       <source>The repaired list could not be saved yet.</source>
       <translation>修复后的列表暂时无法保存。</translation>
     </message>
@@ -7001,7 +7001,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个头</translation>
     </message>
     <message>
-      <location filename="../../build_backend/installs.py" line="135" />
+      <location filename="../../build_backend/install_records.py" line="135" />
       <source>{n} install record(s) were rebuilt from the backups folder ({folder}).</source>
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>

@@ -36,7 +36,7 @@ from ksw_state_support import (
 from ksw_testsupport import pip_freeze as freeze
 
 from build_backend.install import install_wheel, load_installs
-from build_backend.installs import write_journal, write_receipt
+from build_backend.install_records import write_journal, write_receipt
 from build_backend.paths import env_lock_path
 from build_backend.statefile import write_json
 

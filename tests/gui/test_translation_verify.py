@@ -20,9 +20,9 @@ from app.pages.verify import RESULT_COLUMN, VerifyPage
 from app.wizard import InstallerWizard, PageId, Services
 from build_backend.oserrors import explain
 from build_backend.reports import SavedReport
-from build_backend.stage import FlowOutcome
 from build_backend.verify import CaseStatus, VerifyReport, run_verification
 from build_backend.verify.words import case_reason, failure_details, speed_text, verdict_sentence
+from build_backend.verify_install import VerifyInstallOutcome
 from build_backend.words import Msg
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ def verify_page(qtbot: Any) -> tuple[InstallerWizard, VerifyPage]:
 def show_failed(page: VerifyPage, tmp_path: Path) -> VerifyReport:
     report = wrong_scale()
     saved = SavedReport(tmp_path, report, "probe", "python", "staged", None, "today")
-    page._on_verified(FlowOutcome(report, saved, None))
+    page._on_verified(VerifyInstallOutcome(report, saved, None))
     return report
 
 

@@ -226,7 +226,7 @@ def test_reverify_needs_an_install(qtbot: Any, tmp_path: Path, scratch_torch_env
 def test_reverify_from_the_welcome_page(
     qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
 ) -> None:
-    from build_backend.stage import verify_then_install
+    from build_backend.verify_install import verify_then_install
 
     verify_then_install(scratch_torch_env, kernel_wheel("correct"), kernel="probe",
                         adapter="probe")

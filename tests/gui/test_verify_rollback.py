@@ -102,7 +102,7 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
 def test_the_welcome_page_finishes_an_interrupted_install_first_and_says_so(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    from build_backend.installs import write_journal
+    from build_backend.install_records import write_journal
     from build_backend.paths import backups_dir
 
     folder = backups_dir() / "tx-cut"

@@ -27,9 +27,9 @@ from build_backend.parallelism import Parallelism
 from build_backend.plan import make_plan
 from build_backend.reverify import reverify_all, runtime_path_for
 from build_backend.session import Session, SessionServices
-from build_backend.stage import verify_then_install
 from build_backend.toolchain import CudaVersion
 from build_backend.toolkits import CudaToolkit, cuda_bin_dirs, runtime_path
+from build_backend.verify_install import verify_then_install
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the wrapper is a POSIX script")
 

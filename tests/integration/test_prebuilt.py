@@ -16,7 +16,7 @@ from build_backend.environment import inspect_python
 from build_backend.hardware import detect
 from build_backend.install import load_installs
 from build_backend.pipeline import KernelChoice, run_pipeline
-from build_backend.stage import verify_then_install
+from build_backend.verify_install import verify_then_install
 from build_backend.wheels import WheelCandidate, WheelMatch
 
 

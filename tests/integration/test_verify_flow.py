@@ -21,7 +21,7 @@ from ksw_testsupport import pip_freeze as freeze
 
 from build_backend.install import load_installs
 from build_backend.reports import history
-from build_backend.stage import verify_then_install
+from build_backend.verify_install import verify_then_install
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -152,7 +152,7 @@ def test_plan_only_has_no_side_effects(catalog: Catalog, tmp_path: Path,
                                        data_dir: Path) -> None:
     probe = catalog.get("probe")
     request = BuildRequest(probe, probe.newest, env(None, tmp_path), h100_report())
-    plan = plan_build(request, build_root=tmp_path / "root", toolkits=[], stage=False)
+    plan = plan_build(request, build_root=tmp_path / "root", toolkits=[], prepare=False)
     assert not (tmp_path / "root").exists()  # nothing copied, no folder made
     assert not data_dir.exists()
     assert (plan.source_dir / "setup.py").is_file()  # the bundled source, where it ships
@@ -303,9 +303,9 @@ def test_flash_attention_3_builds_in_its_hopper_folder_compact_by_default(
 def test_the_full_flash_attention_3_build_is_one_choice_away_and_estimated_as_such(
         catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
     compact = plan_build(fa3_request(catalog, tmp_path), build_root=tmp_path / "root",
-                         toolkits=[], platform=LinuxPlatform(), stage=False)
+                         toolkits=[], platform=LinuxPlatform(), prepare=False)
     full = plan_build(fa3_request(catalog, tmp_path, "full"), build_root=tmp_path / "root",
-                      toolkits=[], platform=LinuxPlatform(), stage=False)
+                      toolkits=[], platform=LinuxPlatform(), prepare=False)
     assert full.variant == "full"
     assert full.env_value("FLASH_ATTENTION_DISABLE_FP8") is None
     assert full.env_value("FLASH_ATTENTION_DISABLE_SM80") == "TRUE"
@@ -322,7 +322,7 @@ def test_an_unknown_variant_lists_the_known_ones(catalog: Catalog, tmp_path: Pat
 
     with pytest.raises(UnknownChoiceError) as caught:
         plan_build(fa3_request(catalog, tmp_path, "tiny"), build_root=tmp_path / "root",
-                   toolkits=[], platform=LinuxPlatform(), stage=False)
+                   toolkits=[], platform=LinuxPlatform(), prepare=False)
     assert "no build variant 'tiny'" in str(caught.value)
     assert "compact, full" in caught.value.why
     with pytest.raises(UnknownChoiceError, match="has no build variants"):
@@ -330,13 +330,13 @@ def test_an_unknown_variant_lists_the_known_ones(catalog: Catalog, tmp_path: Pat
         plan_build(BuildRequest(recipe, recipe.newest, env("13.0", tmp_path), h100_report(),
                                 source_dir=source_tree(tmp_path), variant="compact"),
                    build_root=tmp_path / "root", toolkits=[], platform=LinuxPlatform(),
-                   stage=False)
+                   prepare=False)
 
 
 def test_a_source_without_the_hopper_folder_is_refused_before_building(
         catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
     with pytest.raises(PlanError) as caught:
         plan_build(fa3_request(catalog, tmp_path, hopper=False), build_root=tmp_path / "root",
-                   toolkits=[], platform=LinuxPlatform(), stage=False)
+                   toolkits=[], platform=LinuxPlatform(), prepare=False)
     assert "has no 'hopper' folder" in str(caught.value)
     assert "whole FlashAttention 3 repository" in (caught.value.hint or "")

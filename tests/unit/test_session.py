@@ -21,9 +21,9 @@ from build_backend.plan import BuildPlan, BuildRequest, plan_build
 from build_backend.session import (
     FlowError,
     FlowOptions,
+    FlowStep,
     Session,
     SessionServices,
-    Stage,
     StepNotice,
 )
 
@@ -75,17 +75,18 @@ class Recorder:
 
 def test_steps_refuse_to_run_before_what_they_need(tmp_path: Path) -> None:
     session = Session(Recorder(tmp_path).services())
-    assert session.blocker(Stage.PREREQS) == "The hardware has not been detected yet."
+    assert session.blocker(FlowStep.PREREQS) == "The hardware has not been detected yet."
     with pytest.raises(FlowError, match="not been detected"):
         session.build()
     session.detect()
     assert session.hardware is not None and session.hardware.gpus[0].name.startswith("NVIDIA H100")
-    assert session.blocker(Stage.PREREQS) == "Choose a working Python environment first."
+    assert session.blocker(FlowStep.PREREQS) == "Choose a working Python environment first."
     with pytest.raises(FlowError, match="No Python environment"):
         session.machine()
     session.choose_environment(cpu_env(tmp_path))
-    assert session.blocker(Stage.KERNEL) is None
-    assert session.blocker(Stage.VERIFY) == "The kernel has not been built for these choices yet."
+    assert session.blocker(FlowStep.KERNEL) is None
+    assert (session.blocker(FlowStep.VERIFY)
+            == "The kernel has not been built for these choices yet.")
     with pytest.raises(FlowError, match="Nothing to verify"):
         session.verify_and_install()
 
@@ -96,7 +97,7 @@ def test_a_build_belongs_to_the_choices_it_was_made_for(tmp_path: Path) -> None:
     session.detect()
     session.choose_environment(cpu_env(tmp_path))
     outcome = session.build()
-    assert session.current_build() is outcome and session.blocker(Stage.VERIFY) is None
+    assert session.current_build() is outcome and session.blocker(FlowStep.VERIFY) is None
     assert session.verify_and_install() == "verified"
     assert session.current_verification() == "verified"
 
@@ -181,7 +182,7 @@ def test_a_fixed_plan_is_announced_and_run(tmp_path: Path, monkeypatch: pytest.M
         env, hardware = session.require_target()
         probe = session.catalog().get("probe")
         return plan_build(BuildRequest(probe, probe.newest, env, hardware), toolkits=[],
-                          stage=False)
+                          prepare=False)
 
     services = replace(recorder.services(), make_plan=probe_plan, run_build=run_build)
     session = Session(services)

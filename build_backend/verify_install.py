@@ -29,7 +29,7 @@ class StagingError(WizardError):
 
 
 @dataclass(frozen=True)
-class FlowOutcome:
+class VerifyInstallOutcome:
     report: VerifyReport
     saved: SavedReport
     installed: InstallResult | None
@@ -98,7 +98,7 @@ def verify_then_install(
     on_line: Callable[[str], None] | None = None,
     cancel: threading.Event | None = None,
     path_prepend: Sequence[Path] = (),
-) -> FlowOutcome:
+) -> VerifyInstallOutcome:
     """Stage, verify, save the report, and install only on a pass (or when allowed).
 
     ``path_prepend``: folders the harness gets first on PATH, the CUDA toolkit's
@@ -116,5 +116,5 @@ def verify_then_install(
                         "quick": quick, "installed_despite_failure": not report.passed}
         installed = install_wheel(python, wheel, on_line=on_line, kernel=kernel, adapter=adapter,
                                   verification=verification, cancel=cancel)
-    return FlowOutcome(report, saved, installed,
+    return VerifyInstallOutcome(report, saved, installed,
                        installed_despite_failure=installed is not None and not report.passed)

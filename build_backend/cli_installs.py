@@ -22,7 +22,7 @@ from .install import (
     startup_notices,
     unfinished_installs,
 )
-from .installs import Record
+from .install_records import Record
 
 INSTALLS_SCHEMA = "ksw.installs/1"
 
