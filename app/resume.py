@@ -13,30 +13,28 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtWidgets import QWizard
 
 from build_backend.prereqs.resume import ResumeState, clear_resume_state, load_resume_state
+from build_backend.session import FlowStep
 
-if TYPE_CHECKING:
-    from .wizard import InstallerWizard, PageId
+from .pages.hardware import HardwarePage
 
 PAGE_NAMES = {"prerequisites": "PREREQS", "prereqs": "PREREQS", "hardware": "HARDWARE"}
 
 
-def target_page(name: str) -> PageId | None:
+def target_page(name: str) -> FlowStep | None:
     """The page a saved state names ("prerequisites"), or None when the wizard has none."""
-    from .wizard import PageId
-
     key = PAGE_NAMES.get(name.strip().lower(), name.strip().upper())
-    return PageId.__members__.get(key)
+    return FlowStep.__members__.get(key)
 
 
 class ResumeDriver(QObject):
     """Moves the wizard on, page by page, as each page settles, until the target is shown."""
 
-    def __init__(self, wizard: InstallerWizard, state: ResumeState, target: PageId,
+    def __init__(self, wizard: QWizard, state: ResumeState, target: FlowStep,
                  directory: Path | None = None, timeout_s: float = 600.0,
                  interval_ms: int = 100) -> None:
         super().__init__(wizard)
@@ -65,9 +63,6 @@ class ResumeDriver(QObject):
 
     @Slot()
     def step(self) -> None:
-        from .pages.hardware import HardwarePage
-        from .wizard import PageId
-
         wizard = self.wizard
         current = wizard.currentId()
         if current == int(self.target):
@@ -82,10 +77,10 @@ class ResumeDriver(QObject):
         busy = getattr(page, "is_busy", None)
         if callable(busy) and busy():
             return
-        if current == int(PageId.HARDWARE) and not self._python_chosen \
+        if current == int(FlowStep.HARDWARE) and not self._python_chosen \
                 and isinstance(page, HardwarePage):
             self._python_chosen = True
-            env = wizard.state.environment
+            env = page.session.environment
             if self.python is not None and (env is None or env.executable != self.python):
                 page.add_interpreter(self.python)  # inspected in the background
                 return
@@ -93,7 +88,7 @@ class ResumeDriver(QObject):
             wizard.next()
 
 
-def resume(wizard: InstallerWizard, directory: Path | None = None,
+def resume(wizard: QWizard, directory: Path | None = None,
            timeout_s: float = 600.0) -> ResumeDriver | None:
     """Arm the resume for a shown (or about to be shown) wizard. None when nothing was saved
     or the saved page is unknown (then the state is cleared and the wizard starts as usual)."""

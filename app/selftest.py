@@ -224,10 +224,10 @@ def _child_environment() -> str:
 
 def _guarded_services(calls: list[str]) -> Any:
     """The wizard's services: real detection; a guard in place of anything that does work."""
-    from .wizard import Services
+    from build_backend.session import SessionServices
 
     replaced: dict[str, Callable[..., Any]] = {}
-    for item in dataclasses.fields(Services):
+    for item in dataclasses.fields(SessionServices):
         if item.name in READ_ONLY_SERVICES or item.name.startswith(READ_ONLY_PREFIXES):
             continue
 
@@ -239,7 +239,7 @@ def _guarded_services(calls: list[str]) -> Any:
     # the Welcome page asks to finish installs that were cut off: the self-test changes
     # nothing, so it finds nothing to finish (recovery itself is tested in tests/faults)
     replaced["recover"] = list
-    return Services(**replaced)
+    return SessionServices(**replaced)
 
 
 def _process_until(app: Any, done: Callable[[], bool], timeout: float) -> bool:
@@ -270,10 +270,10 @@ def _platform_plugin_present() -> tuple[bool, str]:
 
 
 def _page_name(page_id: int) -> str:
-    from .wizard import PageId
+    from build_backend.session import FlowStep
 
     try:
-        return PageId(page_id).name
+        return FlowStep(page_id).name
     except ValueError:
         return f"page {page_id}"
 

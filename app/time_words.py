@@ -1,13 +1,18 @@
 """Durations and time estimates in the user's language: "1 min 57 s", "about 25 s left".
 
-The same rounding as the command line's (:mod:`build_backend.terminal`), whose words stay
-English; here each form is a whole template (context ``Time``) that a translation can reorder.
+The rounding and the English forms are the core's (:mod:`build_backend.durations`, which the
+command line prints as they are); here each form is a whole template (context ``Time``) that a
+translation can reorder.
 """
 
 from __future__ import annotations
 
+from build_backend.durations import duration, time_left
+
 from .i18n import Texts
 
+# The core's English forms (build_backend.durations.ENGLISH), written out here so that
+# scripts/translations.py finds them; tests/gui/test_translation_prereqs.py keeps them equal.
 TEXT = Texts("Time", {
     "seconds": "{seconds} s",
     "minutes": "{minutes} min {seconds} s",
@@ -22,30 +27,12 @@ TEXT = Texts("Time", {
 
 def duration_text(seconds: float) -> str:
     """'42 s', '4 min 05 s', '2 h 03 min'."""
-    total = max(0, int(round(seconds)))
-    if total < 60:
-        return TEXT["seconds"].format(seconds=total)
-    minutes, rest = divmod(total, 60)
-    if minutes < 60:
-        return TEXT["minutes"].format(minutes=minutes, seconds=f"{rest:02d}")
-    hours, minutes = divmod(minutes, 60)
-    return TEXT["hours"].format(hours=hours, minutes=f"{minutes:02d}")
+    return duration(seconds, TEXT)
 
 
 def time_left_text(seconds: float | None, overdue: bool = False) -> str:
     """'about 9 min left', rounded as far as an estimate deserves ('' when unknown)."""
-    if seconds is None:
-        return ""
-    if seconds < 10:
-        text = TEXT["few_seconds_left"]
-    elif seconds < 60:
-        text = TEXT["seconds_left"].format(seconds=max(10, 5 * round(seconds / 5)))
-    elif seconds < 3600:
-        text = TEXT["minutes_left"].format(minutes=max(1, round(seconds / 60)))
-    else:
-        hours, minutes = divmod(round(seconds / 60), 60)
-        text = TEXT["hours_left"].format(hours=hours, minutes=f"{minutes:02d}")
-    return TEXT["overdue"].format(left=text) if overdue else text
+    return time_left(seconds, overdue, TEXT)
 
 
 __all__ = ["duration_text", "time_left_text"]

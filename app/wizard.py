@@ -1,7 +1,8 @@
-"""The wizard window: :class:`InstallerWizard` and the :data:`PageId` of every page.
+"""The wizard window: :class:`InstallerWizard`, one page per step of the flow.
 
 The wizard owns the core's flow object (:class:`build_backend.session.Session`): pages read
-and change it and never call each other; the page ids are the session's stages. Tests swap the
+and change it and never call each other; the page ids are the session's steps
+(:class:`build_backend.session.FlowStep`). Tests swap the
 session's services (a replayed NVML, a stand-in build), never the flow.
 """
 
@@ -17,7 +18,6 @@ from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
 from build_backend import __version__
 from build_backend.build import BuildStatus
-from build_backend.plan import BuildPlan, BuildRequest, plan_build
 from build_backend.platforms import current as current_platform
 from build_backend.resources import resource_path
 from build_backend.session import FlowStep, Session, SessionServices
@@ -27,8 +27,6 @@ from .pages.base import SessionPage
 from .time_words import duration_text as format_duration
 from .widgets.dialogs import ask
 from .widgets.steps import StepList
-
-PageId = FlowStep  # one page per stage of the flow
 
 # Sizes. The smallest window fits a 1366×768 laptop at 125 % scaling (1093×614 logical pixels,
 # less the taskbar and the title bar); pages scroll where their content needs more.
@@ -40,13 +38,13 @@ FRAME = QSize(16, 40)  # what the window frame and title bar add around the wiza
 
 TITLE = N_("Kernel Setup Wizard")
 STEP_NAMES = {
-    PageId.WELCOME: N_("Welcome"),
-    PageId.HARDWARE: N_("Hardware"),
-    PageId.PREREQS: N_("Prerequisites"),
-    PageId.KERNEL: N_("Kernel"),
-    PageId.BUILD: N_("Build"),
-    PageId.VERIFY: N_("Verify"),
-    PageId.DONE: N_("Done"),
+    FlowStep.WELCOME: N_("Welcome"),
+    FlowStep.HARDWARE: N_("Hardware"),
+    FlowStep.PREREQS: N_("Prerequisites"),
+    FlowStep.KERNEL: N_("Kernel"),
+    FlowStep.BUILD: N_("Build"),
+    FlowStep.VERIFY: N_("Verify"),
+    FlowStep.DONE: N_("Done"),
 }
 QUIT_TITLE = N_("Quit without installing?")
 QUIT_TEXT = N_("The kernel was built (that took {took}) but it is not installed yet. If you "
@@ -72,19 +70,6 @@ def wizard_style(platform_name: str) -> QWizard.WizardStyle | None:
 def window_icon(platform_name: str) -> QIcon:
     name = "ksw.ico" if platform_name == "windows" else "ksw.png"
     return QIcon(str(resource_path("icons", name)))
-
-
-def default_plan(session: Session) -> BuildPlan:
-    """The plan of a bundled probe build (what the screenshots and some tests start from)."""
-    env, hardware = session.require_target()
-    probe = session.catalog().get("probe")
-    return plan_build(BuildRequest(probe, probe.newest, env, hardware),
-                      toolkits=session.toolkits())
-
-
-# The wizard drives the core's flow object; tests and scripts swap its services.
-Services = SessionServices
-WizardState = Session
 
 
 class InstallerWizard(QWizard):
@@ -115,32 +100,23 @@ class InstallerWizard(QWizard):
         from .pages.verify import VerifyPage
         from .pages.welcome import WelcomePage
 
-        pages: dict[PageId, SessionPage] = {
-            PageId.WELCOME: WelcomePage(),
-            PageId.HARDWARE: HardwarePage(),
-            PageId.PREREQS: PrereqsPage(),
-            PageId.KERNEL: KernelPage(),
-            PageId.BUILD: BuildPage(),
-            PageId.VERIFY: VerifyPage(),
-            PageId.DONE: DonePage(),
+        pages: dict[FlowStep, SessionPage] = {
+            FlowStep.WELCOME: WelcomePage(),
+            FlowStep.HARDWARE: HardwarePage(),
+            FlowStep.PREREQS: PrereqsPage(),
+            FlowStep.KERNEL: KernelPage(),
+            FlowStep.BUILD: BuildPage(),
+            FlowStep.VERIFY: VerifyPage(),
+            FlowStep.DONE: DonePage(),
         }
         for page_id, page in pages.items():
             self.setPage(int(page_id), page)
-        self.setStartId(int(PageId.WELCOME))
+        self.setStartId(int(FlowStep.WELCOME))
 
-    def page_of(self, page_id: PageId) -> QWizardPage:
+    def page_of(self, page_id: FlowStep) -> QWizardPage:
         page = self.page(int(page_id))
         assert page is not None
         return page
-
-    @property
-    def services(self) -> SessionServices:
-        return self.session.services
-
-    @property
-    def state(self) -> Session:
-        """The session (what the pages have learned so far)."""
-        return self.session
 
     def flow_pages(self) -> list[SessionPage]:
         pages = [self.page(i) for i in self.pageIds()]
@@ -148,15 +124,15 @@ class InstallerWizard(QWizard):
 
     @Slot(int)
     def _show_step(self, page_id: int) -> None:
-        skipped = ({int(p) for p in (PageId.HARDWARE, PageId.PREREQS, PageId.KERNEL,
-                                     PageId.BUILD)} if self.session.reverify_only else set())
+        skipped = ({int(p) for p in (FlowStep.HARDWARE, FlowStep.PREREQS, FlowStep.KERNEL,
+                                     FlowStep.BUILD)} if self.session.reverify_only else set())
         self.steps.show_position(page_id, self.visitedIds(), skipped)
 
     def lost_work(self) -> str | None:
         """What quitting now would lose, in words for :data:`QUIT_TEXT` (how long the build
         took); None when nothing would be lost."""
         session = self.session
-        if session.reverify_only or self.currentId() == PageId.DONE:
+        if session.reverify_only or self.currentId() == FlowStep.DONE:
             return None  # on Done the person has chosen: installed, or finished without
         build = session.current_build()
         if build is None or build.status is not BuildStatus.SUCCEEDED:
@@ -210,7 +186,7 @@ class InstallerWizard(QWizard):
     def start_reverify(self) -> bool:
         """Go straight to re-verifying the installed kernels (``--reverify``, the shortcut).
         False when nothing is installed yet: the Welcome page stays and says so."""
-        welcome = self.page_of(PageId.WELCOME)
+        welcome = self.page_of(FlowStep.WELCOME)
         choice = getattr(welcome, "reverify_choice", None)
         if choice is None or not choice.isEnabled():
             return False

@@ -24,6 +24,7 @@ from .catalog import (
     recommended_version,
 )
 from .cli_consent import confirm
+from .durations import duration
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
 from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
@@ -34,7 +35,7 @@ from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds, machine_for
 from .session import FlowOptions, Session, SessionServices, StepNotice
 from .tags import FLASH_ATTN_TAG_PATTERN
-from .terminal import TerminalProgress, duration, slowest_text
+from .terminal import TerminalProgress, slowest_text
 from .verify_install import verify_then_install
 from .wheels import WheelCandidate
 from .worth import (

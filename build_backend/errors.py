@@ -32,7 +32,7 @@ EXIT_CODE_MEANINGS: dict[ExitCode, str] = {
     ExitCode.USAGE: "bad command line (also: a command that changes an environment ran "
     "without a terminal to ask in, and without --yes)",
     ExitCode.ENVIRONMENT: "the target Python cannot be used",
-    ExitCode.HARDWARE: "hardware detection could not run at all",
+    ExitCode.HARDWARE: "hardware detection could not run (an unreadable --replay recording)",
     ExitCode.NO_DISPLAY: "the wizard's window was asked for, but there is no display",
     ExitCode.STORAGE: "a file or folder could not be written or read (disk full, no "
     "permission, read-only drive, name too long, a file where a folder should be)",
@@ -110,7 +110,8 @@ class EnvironmentProbeError(WizardError):
 
 
 class HardwareError(WizardError):
-    """Hardware detection could not run at all (not: 'no GPU', which is a normal state)."""
+    """Hardware detection could not run at all (not: 'no GPU', which is a normal state): the
+    NVML recording to replay (``--replay``) cannot be read."""
 
     exit_code = ExitCode.HARDWARE
 

@@ -183,14 +183,6 @@ class GpuInfo:
 
 NVLINK_MAX_LINKS = 18  # NVML_NVLINK_MAX_LINKS for Hopper (18 links per H100 SXM)
 P2P_STATUS_OK = 0
-P2P_STATUS_TEXT = {
-    1: "the chipset does not support it",
-    2: "the GPU does not support it",
-    3: "the PCIe topology does not support it",
-    4: "it is disabled by a registry key",
-    5: "not supported",
-    6: "unknown",
-}
 
 
 @dataclass(frozen=True)

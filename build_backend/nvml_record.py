@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .errors import WizardError
+from .errors import HardwareError
 from .hardware import NVLINK_MAX_LINKS, NvmlApi, PynvmlApi
 from .words import N_, msg
 
@@ -176,8 +176,9 @@ class ReplayNvmlApi:
 
 
 def read_recording(path: Path) -> ReplayNvmlApi:
-    """The recording at ``path`` to replay; a :class:`WizardError` that says in words what is
-    wrong with the file (missing, not JSON, not a recording) instead of a parser's message."""
+    """The recording at ``path`` to replay. Detection cannot run without it: a
+    :class:`HardwareError` (exit code 4) says in words what is wrong with the file (missing,
+    not JSON, not a recording) instead of a parser's message."""
     why: str
     try:
         return ReplayNvmlApi.from_file(Path(path))
@@ -189,5 +190,5 @@ def read_recording(path: Path) -> ReplayNvmlApi:
         why = N_("It is not a JSON file, so not a recording written by 'detect --record'.")
     except (KeyError, TypeError, AttributeError):
         why = N_("It is JSON, but not an NVML recording (it has no \"calls\").")
-    raise WizardError(msg("Could not read the NVML recording {path}.", path=path), why=why,
-                      hint=N_("Pass a file written by 'detect --record FILE'."))
+    raise HardwareError(msg("Could not read the NVML recording {path}.", path=path), why=why,
+                        hint=N_("Pass a file written by 'detect --record FILE'."))

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .advice import choose_python
-from .build import BuildOutcome, BuildStatus, run_build
+from .build import BuildOutcome, BuildStatus
 from .catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict, assess, load_catalog
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
@@ -48,7 +48,7 @@ from .pipeline import KernelChoice, SourceMode, run_pipeline
 from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from .platforms import current as current_platform
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
-from .prereqs.kernels import missing_for, with_prerequisites
+from .prereqs.kernels import with_prerequisites
 from .reverify import ReverifyResult, reverify_all
 from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
 from .verify_install import VerifyInstallOutcome, verify_then_install
@@ -76,6 +76,14 @@ class FlowError(WizardError):
 BuildRunner = Callable[["Session", Callable[[object], None], threading.Event], BuildOutcome]
 
 
+def default_build(session: Session, sink: Callable[[object], None],
+                  cancel: threading.Event) -> BuildOutcome:
+    """Source, patches, plan and build of the session's choice (the probe when none)."""
+    env, hardware = session.require_target()
+    choice = session.effective_choice()
+    return run_pipeline(choice, env, hardware, sink, cancel)
+
+
 @dataclass
 class SessionServices:
     """The core functions the flow calls (replaceable in tests: a replayed NVML, a stand-in
@@ -85,9 +93,7 @@ class SessionServices:
     discover: Callable[[], list[Candidate]] = discover_candidates
     inspect: Callable[[Path], PythonEnv] = inspect_python
     # the build step: source, patches, plan and build of the session's choice
-    build: BuildRunner | None = None  # None: the real pipeline (default_build)
-    make_plan: Callable[[Session], BuildPlan] | None = None  # set: build exactly this plan
-    run_build: Callable[..., BuildOutcome] = run_build
+    build: BuildRunner = default_build
     verify_then_install: Callable[..., VerifyInstallOutcome] = verify_then_install
     install_wheel: Callable[..., InstallResult] = install_wheel
     reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
@@ -105,14 +111,6 @@ class SessionServices:
                         SdpaSpeed | SpeedUnavailable | None] = sdpa_speed_here
     # after every build: keep the kernel's last builds, remove older ones (never raises)
     prune: Callable[[str, Sequence[Path]], object] = prune_after_build
-
-
-def default_build(session: Session, sink: Callable[[object], None],
-                  cancel: threading.Event) -> BuildOutcome:
-    """Source, patches, plan and build of the session's choice (the probe when none)."""
-    env, hardware = session.require_target()
-    choice = session.effective_choice()
-    return run_pipeline(choice, env, hardware, sink, cancel)
 
 
 @dataclass(frozen=True)
@@ -157,6 +155,7 @@ class Session:
     services: SessionServices = field(default_factory=SessionServices)
     hardware: HardwareReport | None = None
     candidates: list[Candidate] = field(default_factory=list)
+    scan_limits: tuple[str, ...] = ()  # what the search for AI programs could not look at
     environment: PythonEnv | None = None
     reverify_only: bool = False
     facts: SystemFacts | None = None
@@ -226,9 +225,11 @@ class Session:
     def detect(self) -> HardwareReport:
         """Hardware detection and the Python candidates (slow: off the GUI thread)."""
         report = self.services.detect()
-        candidates = list(self.services.discover())
+        discovered = self.services.discover()
+        candidates = list(discovered)
         self.hardware = report
         self.candidates = candidates
+        self.scan_limits = tuple(getattr(discovered, "limits", ()))
         return report
 
     def inspect(self, python: Path) -> PythonEnv:
@@ -274,11 +275,6 @@ class Session:
     def blocking_checks(self) -> list[CheckResult]:
         """What no kernel can do without (the wizard cannot go on to the Kernel step)."""
         return [r for r in self.checks if r.blocks]
-
-    def checks_ruling_out(self, recipe: Recipe) -> list[CheckResult]:
-        """The checks that found something missing that this kernel needs (the probe needs
-        none of them: it builds its CPU part)."""
-        return missing_for(recipe, self.checks)
 
     def verdict(self, recipe: Recipe, version: RecipeVersion,
                 machine: Machine | None = None) -> Verdict:
@@ -348,15 +344,7 @@ class Session:
         self.verify_outcome = None
         self._built_for = None
         services = self.services
-        if services.make_plan is not None:
-            plan = services.make_plan(self)
-            from .build import PlanEvent
-
-            sink(PlanEvent(plan))
-            outcome = services.run_build(plan, sink, stop)
-        else:
-            runner = services.build if services.build is not None else default_build
-            outcome = runner(self, sink, stop)
+        outcome = services.build(self, sink, stop)
         self.build_outcome = outcome
         self._built_for = key
         used = [outcome.wheel, outcome.log_path]

@@ -21,37 +21,11 @@ from .build import (
     StepEvent,
     StepState,
 )
+from .durations import duration, time_left
 from .eta import Phase, UnitTime
 
 BAR_WIDTH = 30
 PLAIN_EVERY_S = 30.0  # a plain progress line at least this often when not on a terminal
-
-
-def duration(seconds: float) -> str:
-    seconds = max(0, int(round(seconds)))
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes, seconds = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
-
-
-def time_left(seconds: float | None, overdue: bool = False) -> str:
-    """'about 9 min left', for a person: rounded as far as an estimate deserves."""
-    if seconds is None:
-        return ""
-    if seconds < 10:
-        text = "a few seconds left"
-    elif seconds < 60:
-        text = f"about {max(10, 5 * round(seconds / 5))} s left"
-    elif seconds < 3600:
-        text = f"about {max(1, round(seconds / 60))} min left"
-    else:
-        hours, minutes = divmod(round(seconds / 60), 60)
-        text = f"about {hours} h {minutes:02d} min left"
-    return text + (" (longer than estimated)" if overdue else "")
 
 
 PHASE_WORDS = {Phase.SETUP: "preparing", Phase.COMPILE: "compile",

@@ -27,15 +27,17 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
+from ksw_testsupport import build_this_plan, probe_plan
 from offscreen import wait_until
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
-from app.wizard import DEFAULT_SIZE, InstallerWizard, PageId, Services, WizardState, default_plan
+from app.wizard import DEFAULT_SIZE, InstallerWizard
 from build_backend.build import BuildPlan
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.session import FlowStep, Session, SessionServices
 
 STANDIN = REPO / "tests" / "data" / "standins" / "fake_build.py"
 H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"
@@ -59,12 +61,12 @@ def scratch_env(root: Path, torch_python: Path) -> Path:
     return python
 
 
-def make_wizard(python: Path, make_plan=default_plan) -> InstallerWizard:  # type: ignore[no-untyped-def]
+def make_wizard(python: Path, make_plan=probe_plan) -> InstallerWizard:  # type: ignore[no-untyped-def]
     recording = json.loads(H100.read_text(encoding="utf-8"))
-    wizard = InstallerWizard(Services(
+    wizard = InstallerWizard(SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(python, "chosen for this screenshot")],
-        make_plan=make_plan,
+        build=build_this_plan(make_plan),
         run_checks=lambda _facts: [],  # the Prerequisites page: screenshots_prereqs.py
     ))
     wizard.resize(DEFAULT_SIZE)
@@ -74,17 +76,17 @@ def make_wizard(python: Path, make_plan=default_plan) -> InstallerWizard:  # typ
 
 def to_build(wizard: InstallerWizard) -> object:
     wizard.next()
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     wait_until(hardware.isComplete)
-    while wizard.currentId() != PageId.BUILD:  # through the pages between (Kernel, ...)
+    while wizard.currentId() != FlowStep.BUILD:  # through the pages between (Kernel, ...)
         wait_until(wizard.currentPage().isComplete)
         wizard.next()
-    return wizard.page_of(PageId.BUILD)
+    return wizard.page_of(FlowStep.BUILD)
 
 
 def standin(kind: str, *args: str):  # type: ignore[no-untyped-def]
-    def make(state: WizardState) -> BuildPlan:
-        plan = default_plan(state)
+    def make(state: Session) -> BuildPlan:
+        plan = probe_plan(state)
         out = plan.output_dir
         return replace(plan, command=(sys.executable, str(STANDIN), str(out), kind, *args))
     return make
@@ -131,7 +133,7 @@ def main() -> int:
         page = to_build(wizard)
         wait_until(page.isComplete)  # type: ignore[attr-defined]
         wizard.next()
-        verify = wizard.page_of(PageId.VERIFY)
+        verify = wizard.page_of(FlowStep.VERIFY)
         wait_until(lambda v=verify: v.task is None and v.flow is not None)  # type: ignore[attr-defined,misc]
         QCoreApplication.processEvents()
         wizard.grab().save(str(args.out / shot))

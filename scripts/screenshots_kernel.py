@@ -25,7 +25,7 @@ from offscreen import wait_until
 from PySide6.QtCore import QCoreApplication  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from app.wizard import InstallerWizard, PageId, Services  # noqa: E402
+from app.wizard import InstallerWizard  # noqa: E402
 from build_backend.environment import (  # noqa: E402
     EnvStatus,
     PythonEnv,
@@ -35,6 +35,7 @@ from build_backend.environment import (  # noqa: E402
 )
 from build_backend.hardware import HardwareReport, detect  # noqa: E402
 from build_backend.nvml_record import ReplayNvmlApi  # noqa: E402
+from build_backend.session import FlowStep, SessionServices  # noqa: E402
 from build_backend.toolchain import parse_nvcc_version  # noqa: E402
 from build_backend.toolkits import CudaToolkit  # noqa: E402
 
@@ -43,13 +44,13 @@ DATA = REPO / "tests" / "data"
 
 
 
-def shoot(services: Services, hardware: HardwareReport, env: PythonEnv, path: Path) -> None:
+def shoot(services: SessionServices, hardware: HardwareReport, env: PythonEnv, path: Path) -> None:
     wizard = InstallerWizard(services)
-    wizard.state.hardware, wizard.state.environment = hardware, env
-    wizard.setStartId(int(PageId.KERNEL))
+    wizard.session.hardware, wizard.session.environment = hardware, env
+    wizard.setStartId(int(FlowStep.KERNEL))
     wizard.resize(900, 680)
     wizard.show()
-    page = wizard.page_of(PageId.KERNEL)
+    page = wizard.page_of(FlowStep.KERNEL)
     wait_until(lambda: not page.is_busy())  # type: ignore[attr-defined]
     QCoreApplication.processEvents()
     wizard.grab().save(str(path))
@@ -58,7 +59,7 @@ def shoot(services: Services, hardware: HardwareReport, env: PythonEnv, path: Pa
     wizard.deleteLater()
 
 
-def recorded_h100() -> tuple[Services, HardwareReport, PythonEnv]:
+def recorded_h100() -> tuple[SessionServices, HardwareReport, PythonEnv]:
     recording = json.loads((DATA / "nvml" / "h100-driver580.json").read_text(encoding="utf-8"))
     hardware = detect(lambda: ReplayNvmlApi(recording))
     env = PythonEnv(
@@ -74,7 +75,7 @@ def recorded_h100() -> tuple[Services, HardwareReport, PythonEnv]:
     version = parse_nvcc_version((DATA / "nvcc" / "nvcc-13.0-linux.txt").read_text("utf-8"))
     root = Path("/usr/local/cuda-13.0")
     toolkit = CudaToolkit(root, root / "bin" / "nvcc", version, "recorded")
-    return Services(discover_toolkits=lambda: [toolkit]), hardware, env
+    return SessionServices(discover_toolkits=lambda: [toolkit]), hardware, env
 
 
 def main() -> int:
@@ -95,7 +96,7 @@ def main() -> int:
             print("no Python found for kernel-cpu.png; pass --python", file=sys.stderr)
             return 1
         python = candidates[0].path
-    shoot(Services(), detect(), inspect_python(python), args.out / "kernel-cpu.png")
+    shoot(SessionServices(), detect(), inspect_python(python), args.out / "kernel-cpu.png")
     del app
     return 0
 

@@ -31,7 +31,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.pages.prereqs import PrereqsPage
-from app.wizard import InstallerWizard, PageId, Services
+from app.wizard import InstallerWizard
 from build_backend.environment import Candidate, EnvStatus, PythonEnv, TorchInfo
 from build_backend.hardware import HardwareReport, HostInfo, detect
 from build_backend.nvml_record import ReplayNvmlApi
@@ -44,6 +44,7 @@ from build_backend.prereqs.facts import (
     ToolkitFacts,
 )
 from build_backend.prereqs.fixes import LongPathsFix
+from build_backend.session import FlowStep, SessionServices
 from build_backend.toolchain import parse_reg_query_dword
 
 DATA = REPO / "tests" / "data"
@@ -53,16 +54,16 @@ GIB = 1024**3
 
 
 
-def to_prereqs(services: Services, size: tuple[int, int] = (960, 900)) -> tuple[
+def to_prereqs(services: SessionServices, size: tuple[int, int] = (960, 900)) -> tuple[
         InstallerWizard, PrereqsPage]:
     wizard = InstallerWizard(services)
     wizard.resize(*size)
     wizard.show()
     wizard.next()
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     wait_until(hardware.isComplete)
     wizard.next()
-    page = wizard.page_of(PageId.PREREQS)
+    page = wizard.page_of(FlowStep.PREREQS)
     assert isinstance(page, PrereqsPage)
     wait_until(lambda: page.results is not None and not page.is_busy())
     QCoreApplication.processEvents()
@@ -120,13 +121,14 @@ def main() -> int:
         lambda *a, **k: QMessageBox.StandardButton.Yes)
 
     # 1. this machine, the torch venv
-    wizard, page = to_prereqs(Services(discover=lambda: [Candidate(args.python, "torch venv")]),
-                              (960, 820))
+    wizard, page = to_prereqs(
+        SessionServices(discover=lambda: [Candidate(args.python, "torch venv")]), (960, 820))
     save(wizard, args.out / "prereqs-healthy.png")
     wizard.close()
 
     # 2. this machine, a venv without torch
-    wizard, page = to_prereqs(Services(discover=lambda: [Candidate(args.plain, "plain venv")]))
+    wizard, page = to_prereqs(
+        SessionServices(discover=lambda: [Candidate(args.plain, "plain venv")]))
     row = page.rows[CheckId.PYTHON_ENV]
     row.details_toggle.setChecked(True)
     save(wizard, args.out / "prereqs-broken.png")
@@ -146,7 +148,7 @@ def main() -> int:
             out.append(result)
         return out
 
-    services = Services(
+    services = SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(args.python, "torch venv")],
         gather_facts=gather, run_checks=checks, refresh=lambda facts, _check: facts,

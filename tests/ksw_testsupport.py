@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import subprocess
+import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from build_backend.build import BuildOutcome
+    from build_backend.plan import BuildPlan
+    from build_backend.session import BuildRunner, Session
 
 
 def pip_freeze(python: Path) -> str:
@@ -14,3 +22,32 @@ def pip_freeze(python: Path) -> str:
         text=True,
         check=True,
     ).stdout
+
+
+def build_this_plan(make_plan: Callable[[Session], BuildPlan],
+                    run: Callable[..., BuildOutcome] | None = None) -> BuildRunner:
+    """A session build step that builds exactly the plan ``make_plan(session)`` gives, with the
+    real build runner (or ``run``: a stand-in), in place of the source → patches → plan
+    pipeline (for a build from a test's own folder)."""
+    from build_backend.build import PlanEvent, run_build
+
+    runner = run if run is not None else run_build
+
+    def build(session: Session, sink: Callable[[object], None],
+              cancel: threading.Event) -> BuildOutcome:
+        plan = make_plan(session)
+        sink(PlanEvent(plan))
+        return runner(plan, sink, cancel)
+
+    return build
+
+
+def probe_plan(session: Session) -> BuildPlan:
+    """The plan of a bundled probe build for the session's target (what the screenshots and
+    some tests start from)."""
+    from build_backend.plan import BuildRequest, plan_build
+
+    env, hardware = session.require_target()
+    probe = session.catalog().get("probe")
+    return plan_build(BuildRequest(probe, probe.newest, env, hardware),
+                      toolkits=session.toolkits())

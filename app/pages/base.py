@@ -8,18 +8,14 @@ The wizard maps the session's state to pages.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget, QWizardPage
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget, QWizard, QWizardPage
 
 from build_backend.session import Session
 
 from ..workers import BackgroundTask
 from .navigation import lock_back
-
-if TYPE_CHECKING:
-    from ..wizard import InstallerWizard
 
 
 class SessionPage(QWizardPage):
@@ -27,12 +23,19 @@ class SessionPage(QWizardPage):
 
     # -- typed access ---------------------------------------------------------------------
 
-    def installer(self) -> InstallerWizard:
-        return cast("InstallerWizard", self.wizard())
+    def installer(self) -> QWizard:
+        """The wizard this page is in (pages know it only as a QWizard: they never import
+        the window, see the import-linter contracts)."""
+        wizard = self.wizard()
+        assert wizard is not None, "the page is not in a wizard yet"
+        return wizard
 
     @property
     def session(self) -> Session:
-        return self.installer().session
+        """The wizard's flow object (every page reads and changes this one session)."""
+        session = getattr(self.installer(), "session", None)
+        assert isinstance(session, Session), "the wizard holds no session"
+        return session
 
     # -- layout ---------------------------------------------------------------------------
 

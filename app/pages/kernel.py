@@ -488,11 +488,6 @@ class KernelPage(SessionPage):
 
     # -- what the page shows ----------------------------------------------------------------------
 
-    def arch_text(self) -> str:
-        machine = self.machine
-        return ", ".join(sorted({f"{g.compute_capability[0]}.{g.compute_capability[1]}"
-                                 for g in machine.gpus if g.compute_capability})) if machine else ""
-
     def _show_pick(self) -> None:
         pick = self.pick
         if pick is None:

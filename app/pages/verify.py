@@ -317,7 +317,7 @@ class VerifyPage(SessionPage):
     def isComplete(self) -> bool:
         if self.task is not None:
             return False
-        if self.installer() is not None and self.session.reverify_only:
+        if self.wizard() is not None and self.session.reverify_only:
             return bool(self.results)
         # after a pass, Next waits for a choice: "Install into …" or "Finish without installing"
         return self.installed is not None or self.rolled_back is not None or self.declined

@@ -7,6 +7,8 @@ import html
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QLabel, QRadioButton
 
+from build_backend.session import FlowStep
+
 from ..i18n import N_, Texts, tr, tr_core
 from ..workers import BackgroundTask
 from .base import SessionPage
@@ -118,8 +120,6 @@ class WelcomePage(SessionPage):
         return True
 
     def nextId(self) -> int:
-        from ..wizard import PageId
-
         if self.reverify_choice.isChecked():
-            return int(PageId.VERIFY)
-        return int(PageId.HARDWARE)
+            return int(FlowStep.VERIFY)
+        return int(FlowStep.HARDWARE)

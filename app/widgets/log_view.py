@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Slot
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor, QTextDocument
+from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextCursor
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
@@ -126,9 +126,6 @@ class LogView(QWidget):
         self.status.setText("" if found else tr("“{needle}” not found in the lines shown")
                             .format(needle=needle))
         return found
-
-    def find_previous(self) -> bool:
-        return self.text.find(self.search.text(), QTextDocument.FindFlag.FindBackward)
 
     @Slot()
     def copy_all(self) -> None:

@@ -20,10 +20,10 @@ from .model import (
     Requirements,
     Target,
     Ver,
-    _and,
-    _or,
+    and_list,
     cc_text,
     data_text,
+    or_list,
     parse_cc,
     parse_version,
     ver_text,
@@ -302,7 +302,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         reasons.append(Reason(
             ReasonKind.OS,
             msg("{name} runs on {systems} only; this computer runs {system}.", name=name,
-                systems=_or(o.label for o in req.os), system=machine.os.label),
+                systems=or_list(o.label for o in req.os), system=machine.os.label),
             N_("Use a Linux machine (WSL2 counts).") if OsName.LINUX in req.os else "",
         ))
 
@@ -352,7 +352,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                      if any(t.serves(cc) for t in recipe.targets_for(v))]
             hint = (msg("Choose version {version} or newer.", version=newer[0].label)
                     if newer else "")
-            built = _and(t.name for t in version_targets) or msg("no GPU code")
+            built = and_list(t.name for t in version_targets) or msg("no GPU code")
             gpu_reasons.append(Reason(
                 ReasonKind.VERSION_LACKS_ARCH,
                 msg("{name} {version} builds code only for {targets}, which {gpu} ({arch}, "
@@ -381,7 +381,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     total = len(machine.hardware.usable_gpus)
     count_bad = (req.gpu_counts and count not in req.gpu_counts) or count < req.min_gpus
     if count_bad and (req.min_gpus > 1 or req.gpu_counts):
-        wanted = (_or(str(n) for n in req.gpu_counts) if req.gpu_counts
+        wanted = (or_list(str(n) for n in req.gpu_counts) if req.gpu_counts
                   else msg("at least {count}", count=req.min_gpus))
         have = msg("this machine has {total}", total=total) if count == total else msg(
             "{count} of this machine's {total} are selected", count=count, total=total)

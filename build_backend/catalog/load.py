@@ -9,10 +9,10 @@ from pathlib import Path
 
 from ..resources import resource_path
 from .model import (
-    _COMMIT_RE,
-    _SLUG_RE,
     CC,
+    COMMIT_RE,
     SCHEMA_VERSION,
+    SLUG_RE,
     ArchKnob,
     BlockedBuild,
     BuildCosts,
@@ -39,23 +39,23 @@ from .model import (
     parse_version,
 )
 from .validate import (
-    _ALTERNATIVES,
-    _BLOCKED,
-    _BUILD,
-    _ENV_NAME_RE,
-    _KNOB,
-    _OFFICIAL,
-    _PATCH,
-    _REQ,
-    _SOURCE,
-    _TARGET,
-    _TOP,
-    _VARIANT,
-    _VERSION,
-    _WHEEL,
-    _WHEN,
-    _Fields,
-    _type_name,
+    BLOCKED_KEYS,
+    BUILD_KEYS,
+    ENV_NAME_RE,
+    KNOB_KEYS,
+    KNOWN_ALTERNATIVES,
+    OFFICIAL_KEYS,
+    PATCH_KEYS,
+    REQUIREMENTS_KEYS,
+    SOURCE_KEYS,
+    TARGET_KEYS,
+    TOP_KEYS,
+    VARIANT_KEYS,
+    VERSION_KEYS,
+    WHEEL_KEYS,
+    WHEN_KEYS,
+    Fields,
+    type_name,
 )
 
 if sys.version_info >= (3, 11):
@@ -96,7 +96,7 @@ def load_recipe(path: Path) -> tuple[Recipe | None, list[RecipeProblem]]:
         return None, [RecipeProblem(path.name, "", f"is not UTF-8 text ({exc})", path)]
     except tomllib.TOMLDecodeError as exc:
         return None, [RecipeProblem(path.name, "", f"not valid TOML: {exc}", path)]
-    top = _Fields(problems, path, data, "", _TOP)
+    top = Fields(problems, path, data, "", TOP_KEYS)
     schema = top._get("schema", int, True)
     if schema is not None and schema != SCHEMA_VERSION:
         top.problem("schema", f"is {schema}; this wizard reads schema {SCHEMA_VERSION}")
@@ -104,30 +104,31 @@ def load_recipe(path: Path) -> tuple[Recipe | None, list[RecipeProblem]]:
     return (None if problems else recipe), problems
 
 
-def _recipe(top: _Fields, path: Path) -> Recipe:
+def _recipe(top: Fields, path: Path) -> Recipe:
     rid = top.text("id")
-    if rid and not _SLUG_RE.match(rid):
+    if rid and not SLUG_RE.match(rid):
         top.problem("id", f"{rid!r} is not a slug (lower-case letters, digits, _)")
     knob = top.enum("arch_knob", ArchKnob, what="arch knob") or ArchKnob.NONE
     source = _source(top)
-    targets = tuple(_target(t) for t in top.tables("targets", _TARGET))
+    targets = tuple(_target(t) for t in top.tables("targets", TARGET_KEYS))
     _check_targets(top, targets)
-    versions = tuple(_version(v, source) for v in top.tables("versions", _VERSION, required=True))
+    versions = tuple(_version(v, source)
+                     for v in top.tables("versions", VERSION_KEYS, required=True))
     _check_versions(top, versions)
-    req_fields = top.table("requirements", _REQ, required=True)
+    req_fields = top.table("requirements", REQUIREMENTS_KEYS, required=True)
     requirements = _requirements(req_fields) if req_fields else Requirements(os=())
-    build_fields = top.table("build", _BUILD, required=True)
+    build_fields = top.table("build", BUILD_KEYS, required=True)
     build = _build(build_fields) if build_fields else BuildCosts(memory_gb_per_thread=1.0)
     env = _env_table(top)
     knobs = tuple(
         Knob(name=k.text("name"), meaning=k.text("meaning"), default=k.opt_text("default"))
-        for k in top.tables("knobs", _KNOB)
+        for k in top.tables("knobs", KNOB_KEYS)
     )
-    patches = tuple(_patch(p, versions) for p in top.tables("patches", _PATCH))
+    patches = tuple(_patch(p, versions) for p in top.tables("patches", PATCH_KEYS))
     _unique(top, "patches", [p.id for p in patches])
-    wheel_sources = tuple(_wheel_source(w) for w in top.tables("wheel_sources", _WHEEL))
+    wheel_sources = tuple(_wheel_source(w) for w in top.tables("wheel_sources", WHEEL_KEYS))
     _unique(top, "wheel_sources", [w.id for w in wheel_sources])
-    variants = tuple(_variant(v) for v in top.tables("variants", _VARIANT))
+    variants = tuple(_variant(v) for v in top.tables("variants", VARIANT_KEYS))
     _unique(top, "variants", [v.id for v in variants])
     if sum(v.default for v in variants) > 1:
         top.problem("variants", "more than one is marked default")
@@ -163,7 +164,7 @@ def _recipe(top: _Fields, path: Path) -> Recipe:
     )
 
 
-def _unique(top: _Fields, key: str, ids: Sequence[str]) -> None:
+def _unique(top: Fields, key: str, ids: Sequence[str]) -> None:
     seen: set[str] = set()
     for i, ident in enumerate(ids):
         if ident in seen:
@@ -171,7 +172,7 @@ def _unique(top: _Fields, key: str, ids: Sequence[str]) -> None:
         seen.add(ident)
 
 
-def _check_knob(top: _Fields, where: str, knob: ArchKnob, targets: Sequence[Target]) -> None:
+def _check_knob(top: Fields, where: str, knob: ArchKnob, targets: Sequence[Target]) -> None:
     if knob in (ArchKnob.FLASH_ATTN_CUDA_ARCHS, ArchKnob.FLASHMLA_DISABLE_FLAGS) and not targets:
         top.problems.append(RecipeProblem(
             top.file.name, where, f"'{knob.value}' needs [[targets]] entries", top.file))
@@ -184,8 +185,8 @@ def _check_knob(top: _Fields, where: str, knob: ArchKnob, targets: Sequence[Targ
                     top.file))
 
 
-def _source(top: _Fields) -> Source:
-    f = top.table("source", _SOURCE, required=True)
+def _source(top: Fields) -> Source:
+    f = top.table("source", SOURCE_KEYS, required=True)
     if f is None:
         return Source(kind=SourceKind.LOCAL, path="")
     kind = f.enum("kind", SourceKind, what="source kind") or SourceKind.GIT
@@ -200,7 +201,7 @@ def _source(top: _Fields) -> Source:
         f.problem("path", "missing (a local source needs a folder under resources/)")
     commits: dict[str, str] = {}
     for name, value in f.free_table("submodule_commits").items():
-        if not isinstance(value, str) or not _COMMIT_RE.match(value):
+        if not isinstance(value, str) or not COMMIT_RE.match(value):
             f.problem(f"submodule_commits.{name}", "expected a 40-character commit hash")
         else:
             commits[name] = value
@@ -222,23 +223,23 @@ def _source(top: _Fields) -> Source:
                   submodule_commits=commits, submodule_markers=markers, subdir=subdir)
 
 
-def _env_table(f: _Fields) -> dict[str, str]:
+def _env_table(f: Fields) -> dict[str, str]:
     """The ``env`` table of ``f``: variable names and their string values, each bad entry a
     problem."""
     env: dict[str, str] = {}
     for name, value in f.free_table("env").items():
-        if not _ENV_NAME_RE.match(name):
+        if not ENV_NAME_RE.match(name):
             f.problem(f"env.{name}", "not an environment variable name")
         elif not isinstance(value, str):
-            f.problem(f"env.{name}", f"expected a string, got {_type_name(value)}")
+            f.problem(f"env.{name}", f"expected a string, got {type_name(value)}")
         else:
             env[name] = value
     return env
 
 
-def _variant(f: _Fields) -> BuildVariant:
+def _variant(f: Fields) -> BuildVariant:
     vid = f.text("id")
-    if vid and not _SLUG_RE.match(vid):
+    if vid and not SLUG_RE.match(vid):
         f.problem("id", f"{vid!r} is not a slug (lower-case letters, digits, _)")
     env = _env_table(f)
     return BuildVariant(
@@ -253,7 +254,7 @@ def _variant(f: _Fields) -> BuildVariant:
     )
 
 
-def _requirements(f: _Fields) -> Requirements:
+def _requirements(f: Fields) -> Requirements:
     os_list = f.enums("os", OsName, what="OS")
     if "os" not in f.data:
         f.problem("os", "missing")
@@ -266,16 +267,16 @@ def _requirements(f: _Fields) -> Requirements:
             f.problem(where, str(exc))
             continue
         if not isinstance(value, str):
-            f.problem(where, f"expected a string, got {_type_name(value)}")
+            f.problem(where, f"expected a string, got {type_name(value)}")
             continue
         try:
             per_arch[cc] = parse_version(value)
         except ValueError as exc:
             f.problem(where, str(exc))
     blocked: list[BlockedBuild] = []
-    for b in f.tables("blocked", _BLOCKED):
+    for b in f.tables("blocked", BLOCKED_KEYS):
         alternative = b.opt_text("alternative")
-        if alternative is not None and alternative not in _ALTERNATIVES:
+        if alternative is not None and alternative not in KNOWN_ALTERNATIVES:
             b.problem("alternative", f"unknown alternative {alternative!r} (known: \"wsl2\")")
         blocked.append(BlockedBuild(
             os=b.enum("os", OsName, what="OS") or OsName.WINDOWS,
@@ -290,7 +291,7 @@ def _requirements(f: _Fields) -> Requirements:
         if parsed is None:
             f.problem(f"os_warnings.{key}", "unknown OS (known: \"linux\", \"windows\", \"macos\")")
         elif not isinstance(value, str):
-            f.problem(f"os_warnings.{key}", f"expected a string, got {_type_name(value)}")
+            f.problem(f"os_warnings.{key}", f"expected a string, got {type_name(value)}")
         else:
             os_warnings[parsed] = value
     counts: list[int] = []
@@ -323,7 +324,7 @@ def _requirements(f: _Fields) -> Requirements:
     )
 
 
-def _target(f: _Fields) -> Target:
+def _target(f: Fields) -> Target:
     arch = f.text("arch")
     try:
         parse_cc(arch)
@@ -339,7 +340,7 @@ def _target(f: _Fields) -> Target:
     )
 
 
-def _check_targets(top: _Fields, targets: Sequence[Target]) -> None:
+def _check_targets(top: Fields, targets: Sequence[Target]) -> None:
     seen: set[str] = set()
     for i, t in enumerate(targets):
         if t.arch in seen:
@@ -349,11 +350,11 @@ def _check_targets(top: _Fields, targets: Sequence[Target]) -> None:
             top.problem(f"targets[{i}].runs_on", "missing or empty")
 
 
-def _build(f: _Fields) -> BuildCosts:
+def _build(f: Fields) -> BuildCosts:
     if "memory_gb_per_thread" not in f.data:
         f.problem("memory_gb_per_thread", "missing")
     cpu_only_env = f.text("cpu_only_env", "", required=False)
-    if cpu_only_env and not _ENV_NAME_RE.match(cpu_only_env):
+    if cpu_only_env and not ENV_NAME_RE.match(cpu_only_env):
         f.problem("cpu_only_env", f"'{cpu_only_env}' is not an environment variable name")
     return BuildCosts(
         memory_gb_per_thread=f.number("memory_gb_per_thread", 1.0, positive=True),
@@ -371,10 +372,10 @@ def _build(f: _Fields) -> BuildCosts:
     )
 
 
-def _version(f: _Fields, source: Source) -> RecipeVersion:
+def _version(f: Fields, source: Source) -> RecipeVersion:
     tag = f.opt_text("tag")
     commit = f.opt_text("commit")
-    if commit is not None and not _COMMIT_RE.match(commit):
+    if commit is not None and not COMMIT_RE.match(commit):
         f.problem("commit", f"expected a 40-character lower-case commit hash, got {commit!r}")
     if source.kind is SourceKind.GIT and tag is None and commit is None:
         f.problem("tag", "missing (a git version needs a tag or a commit)")
@@ -391,7 +392,7 @@ def _version(f: _Fields, source: Source) -> RecipeVersion:
         else:
             wheel_cuda[int(key)] = value
     official: OfficialWheels | None = None
-    o = f.table("official_wheels", _OFFICIAL)
+    o = f.table("official_wheels", OFFICIAL_KEYS)
     if o is not None:
         official = OfficialWheels(
             python=o.converted_list("python", parse_version),
@@ -424,7 +425,7 @@ def _version(f: _Fields, source: Source) -> RecipeVersion:
     )
 
 
-def _check_versions(top: _Fields, versions: Sequence[RecipeVersion]) -> None:
+def _check_versions(top: Fields, versions: Sequence[RecipeVersion]) -> None:
     seen: set[str] = set()
     for i, v in enumerate(versions):
         if v.label and v.label in seen:
@@ -432,7 +433,7 @@ def _check_versions(top: _Fields, versions: Sequence[RecipeVersion]) -> None:
         seen.add(v.label)
 
 
-def _patch(f: _Fields, versions: Sequence[RecipeVersion]) -> Patch:
+def _patch(f: Fields, versions: Sequence[RecipeVersion]) -> Patch:
     kind = f.enum("kind", PatchKind, what="patch kind") or PatchKind.LITERAL
     pattern = f.text("pattern")
     if kind is PatchKind.REGEX and pattern:
@@ -441,7 +442,7 @@ def _patch(f: _Fields, versions: Sequence[RecipeVersion]) -> Patch:
         except re.error as exc:
             f.problem("pattern", f"not a valid regular expression: {exc}")
     when = PatchCondition()
-    w = f.table("when", _WHEN)
+    w = f.table("when", WHEN_KEYS)
     if w is not None:
         when = PatchCondition(
             os=w.enums("os", OsName, what="OS"),
@@ -467,7 +468,7 @@ def _patch(f: _Fields, versions: Sequence[RecipeVersion]) -> Patch:
     )
 
 
-def _wheel_source(f: _Fields) -> WheelSource:
+def _wheel_source(f: Fields) -> WheelSource:
     kind = f.enum("kind", WheelSourceKind, what="wheel source kind") or WheelSourceKind.OFFICIAL
     url = f.text("url")
     if url and not url.startswith("https://"):

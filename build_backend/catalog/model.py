@@ -154,7 +154,7 @@ class Requirements:
             return data_text(self.gpu_text)
         if self.supported_cc:
             return msg("a GPU with compute capability {ccs}",
-                       ccs=_or(cc_text(c) for c in self.supported_cc))
+                       ccs=or_list(cc_text(c) for c in self.supported_cc))
         if self.min_cc is not None:
             return msg("{arch} (cc {cc}) or newer", arch=arch_name(self.min_cc),
                        cc=cc_text(self.min_cc))
@@ -449,8 +449,8 @@ class Catalog:
 
 _CC_RE = re.compile(r"^(\d{1,2})\.(\d)$")
 _VER_RE = re.compile(r"^\d+(\.\d+){0,3}$")
-_SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
-_COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
+SLUG_RE = re.compile(r"^[a-z][a-z0-9_]*$")
+COMMIT_RE = re.compile(r"^[0-9a-f]{40}$")
 
 
 def parse_cc(text: str) -> CC:
@@ -484,7 +484,7 @@ def data_text(text: str) -> str:
     return text if isinstance(text, Msg) or not text else Msg(text)
 
 
-def _or(items: Iterable[str]) -> str:
+def or_list(items: Iterable[str]) -> str:
     """'a', 'a or b', 'a, b or c'."""
     seq = list(items)
     if len(seq) <= 1:
@@ -492,7 +492,7 @@ def _or(items: Iterable[str]) -> str:
     return msg("{items} or {last}", items=", ".join(seq[:-1]), last=seq[-1])
 
 
-def _and(items: Iterable[str]) -> str:
+def and_list(items: Iterable[str]) -> str:
     seq = list(items)
     if len(seq) <= 1:
         return "".join(seq)

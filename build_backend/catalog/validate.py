@@ -10,7 +10,7 @@ from typing import Any
 from .model import (
     E,
     RecipeProblem,
-    _or,
+    or_list,
 )
 
 # =============================================================================================
@@ -27,14 +27,14 @@ _TYPE_NAMES: dict[type, str] = {
 }
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     for kind, name in _TYPE_NAMES.items():
         if type(value) is kind:
             return name
     return type(value).__name__
 
 
-class _Fields:
+class Fields:
     """Typed access to one TOML table; every problem is recorded with its field path."""
 
     def __init__(
@@ -71,8 +71,8 @@ class _Fields:
             type(value) is k or (k is float and type(value) is int) for k in kinds
         )
         if not ok:
-            wanted = _or(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
-            self.problem(key, f"expected {wanted}, got {_type_name(value)} ({value!r})")
+            wanted = or_list(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
+            self.problem(key, f"expected {wanted}, got {type_name(value)} ({value!r})")
             return None
         return value
 
@@ -141,7 +141,7 @@ class _Fields:
         out: list[str] = []
         for i, item in enumerate(value):
             if not isinstance(item, str):
-                self.problem(f"{key}[{i}]", f"expected a string, got {_type_name(item)}")
+                self.problem(f"{key}[{i}]", f"expected a string, got {type_name(item)}")
             else:
                 out.append(item)
         return tuple(out)
@@ -151,7 +151,7 @@ class _Fields:
         value = self._get(key, list, False)
         for i, item in enumerate(value or ()):
             if not isinstance(item, str):
-                self.problem(f"{key}[{i}]", f"expected a string, got {_type_name(item)}")
+                self.problem(f"{key}[{i}]", f"expected a string, got {type_name(item)}")
                 continue
             try:
                 out.append(parse(item))
@@ -183,72 +183,72 @@ class _Fields:
                 self.problem(f"{key}[{i}]", f"unknown {what} {item!r} (known: {known})")
         return tuple(out)
 
-    def table(self, key: str, allowed: Iterable[str], *, required: bool = False) -> _Fields | None:
+    def table(self, key: str, allowed: Iterable[str], *, required: bool = False) -> Fields | None:
         value = self._get(key, dict, required)
         if value is None:
             return None
-        return _Fields(self.problems, self.file, value, self.path(key), allowed)
+        return Fields(self.problems, self.file, value, self.path(key), allowed)
 
     def free_table(self, key: str) -> Mapping[str, Any]:
         """A table whose keys are data (env names, cc values), not field names."""
         value = self._get(key, dict, False)
         return value if value is not None else {}
 
-    def tables(self, key: str, allowed: Iterable[str], *, required: bool = False) -> list[_Fields]:
+    def tables(self, key: str, allowed: Iterable[str], *, required: bool = False) -> list[Fields]:
         value = self._get(key, list, required)
         if value is None:
             return []
         if required and not value:
             self.problem(key, "empty: at least one entry is needed")
-        out: list[_Fields] = []
+        out: list[Fields] = []
         allowed_list = list(allowed)
         for i, item in enumerate(value):
             where = f"{key}[{i}]"
             if not isinstance(item, dict):
-                self.problem(where, f"expected a table, got {_type_name(item)}")
+                self.problem(where, f"expected a table, got {type_name(item)}")
                 continue
-            out.append(_Fields(self.problems, self.file, item, self.path(where), allowed_list))
+            out.append(Fields(self.problems, self.file, item, self.path(where), allowed_list))
         return out
 
 
-_TOP = {
+TOP_KEYS = {
     "schema", "id", "name", "description", "homepage", "license", "package", "import_name",
     "verify_adapter", "arch_knob", "source", "requirements", "targets", "build", "env", "knobs",
     "patches", "wheel_sources", "versions", "variants",
 }
-_SOURCE = {
+SOURCE_KEYS = {
     "kind", "url", "path", "submodules", "submodule_commits", "submodule_markers", "subdir",
 }
-_VARIANT = {
+VARIANT_KEYS = {
     "id", "label", "description", "default", "env", "translation_units_per_arch",
     "core_seconds_per_unit", "slowest_unit_core_seconds",
 }
-_REQ = {
+REQUIREMENTS_KEYS = {
     "os", "min_cc", "max_cc", "supported_cc", "gpu_text", "min_cuda", "min_cuda_per_arch",
     "min_torch", "min_python", "max_python", "min_gpus", "gpu_counts", "nvlink", "cpu_fallback",
     "blocked", "os_warnings", "unchecked", "min_nccl", "nvshmem",
 }
-_BLOCKED = {"os", "archs", "label", "reason", "alternative"}
-_TARGET = {"arch", "name", "runs_on", "min_cuda", "disable_env"}
-_BUILD = {
+BLOCKED_KEYS = {"os", "archs", "label", "reason", "alternative"}
+TARGET_KEYS = {"arch", "name", "runs_on", "min_cuda", "disable_env"}
+BUILD_KEYS = {
     "memory_gb_per_thread", "nvcc_threads_knob", "nvcc_threads_default", "max_nvcc_threads",
     "translation_units_per_arch", "core_seconds_per_unit", "host_core_seconds", "fixed_seconds",
     "windows_factor", "cpu_only_env", "slowest_unit_core_seconds", "tail_seconds",
 }
-_KNOB = {"name", "default", "meaning"}
-_PATCH = {"id", "file", "kind", "pattern", "replacement", "expected_count", "why", "when"}
-_WHEN = {"os", "min_cuda", "max_cuda", "versions"}
-_WHEEL = {
+KNOB_KEYS = {"name", "default", "meaning"}
+PATCH_KEYS = {"id", "file", "kind", "pattern", "replacement", "expected_count", "why", "when"}
+WHEN_KEYS = {"os", "min_cuda", "max_cuda", "versions"}
+WHEEL_KEYS = {
     "id", "kind", "name", "homepage", "os", "url", "filename", "cuda_match", "assets", "note",
 }
-_VERSION = {
+VERSION_KEYS = {
     "tag", "commit", "label", "version", "released", "recommended", "notes", "min_python",
     "max_python", "min_torch", "min_cuda", "arch_knob", "targets", "nvcc_threads_default",
     "nvcc_threads_knob", "max_jobs_auto", "translation_units_per_arch", "wheel_cuda",
     "official_wheels", "min_nccl", "nvshmem",
 }
-_OFFICIAL = {"python", "torch", "platforms"}
-_ALTERNATIVES = {"wsl2"}
-_ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+OFFICIAL_KEYS = {"python", "torch", "platforms"}
+KNOWN_ALTERNATIVES = {"wsl2"}
+ENV_NAME_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 

@@ -129,7 +129,7 @@ def stream_command(
     return stream(argv, on_lines, env=env, cancel=cancel).returncode
 
 
-def _run_step(argv: Sequence[str | Path], log: FixLog, cancel: threading.Event,
+def run_step(argv: Sequence[str | Path], log: FixLog, cancel: threading.Event,
               env: Mapping[str, str] | None = None,
               intercept: Callable[[str], bool] | None = None,
               style: QuoteStyle | None = None) -> int | str:
@@ -337,7 +337,7 @@ class PipInstallFix:
             if cancel.is_set():
                 return log.outcome(FixStatus.CANCELLED, N_("Cancelled before pip started."))
             try:
-                result = _run_step(step.argv(self.python, mode), log, cancel,
+                result = run_step(step.argv(self.python, mode), log, cancel,
                                    intercept=intercept)
             except Cancelled:
                 return log.outcome(FixStatus.CANCELLED, msg("Installing {what} was cancelled.",
@@ -389,7 +389,7 @@ class GitLongPathsFix:
             on_progress: ProgressCallback | None = None) -> FixOutcome:
         log = FixLog(self.id, on_line)
         try:
-            result = _run_step(self.argv, log, cancel, env=self.environ,
+            result = run_step(self.argv, log, cancel, env=self.environ,
                                style=QuoteStyle.WINDOWS)
         except Cancelled:
             return log.outcome(FixStatus.CANCELLED, N_("Cancelled."))

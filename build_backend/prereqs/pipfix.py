@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import Cancelled
 from ..processes import show_command
 from ..words import N_, msg
-from .fixes import FixLog, _run_step
+from .fixes import FixLog, run_step
 from .model import FixOutcome, FixStatus, LineCallback, ProgressCallback
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
@@ -72,7 +72,7 @@ class EnsurePipFix:
 
         log = FixLog(self.id, keep)
         try:
-            result = _run_step(self.argv(), log, cancel)
+            result = run_step(self.argv(), log, cancel)
         except Cancelled:
             return log.outcome(FixStatus.CANCELLED, CANCELLED, CANCELLED_HINT)
         if isinstance(result, str):

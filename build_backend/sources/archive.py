@@ -18,12 +18,12 @@ import requests
 from ..download import DownloadError, DownloadProgress, download
 from ..errors import Cancelled
 from ..words import N_, join, msg
-from .cache import _disk_error, _manifest, _manifest_problem, _new_work, _rmtree, _write_record
-from .extract import _extract_archive, _place_submodule
-from .local import _read_gitmodules, _resolve_relative_url, _submodule_problem
+from .cache import disk_error, manifest, manifest_problem, new_work, remove_tree, write_record
+from .extract import extract_archive, place_submodule
+from .local import read_gitmodules, resolve_relative_url, submodule_problem
 from .model import (
-    _DOWNLOADS,
-    _SHA_RE,
+    DOWNLOADS,
+    SHA_RE,
     Route,
     SourceError,
     SourceEventKind,
@@ -32,10 +32,10 @@ from .model import (
     SubmoduleSpec,
     SubmoduleState,
     TreeKind,
-    _check_cancel,
-    _opt_str,
-    _repo_name,
-    _safe_name,
+    check_cancel,
+    opt_str,
+    repo_name,
+    safe_name,
 )
 
 
@@ -56,12 +56,12 @@ class ArchiveRoute(Route):
             if sub.commit and subs.get(sub.path) != sub.commit:
                 return (f"its {sub.path} is at {str(subs.get(sub.path))[:12]}, the recipe pins "
                         f"{sub.commit[:12]}"), None
-        problem = _manifest_problem(final, record)
+        problem = manifest_problem(final, record)
         if problem:
             return problem, None
         states = tuple(
-            SubmoduleState(s.path, _opt_str(subs.get(s.path)), True) for s in spec.submodules)
-        commit = _opt_str(record.get("commit"))
+            SubmoduleState(s.path, opt_str(subs.get(s.path)), True) for s in spec.submodules)
+        commit = opt_str(record.get("commit"))
         return "", SourceTree(final, TreeKind.ARCHIVE, spec.ref, commit, True, states, spec.url)
 
     # -- git route --------------------------------------------------------------------------------
@@ -69,15 +69,15 @@ class ArchiveRoute(Route):
     def fetch(self, final: Path) -> SourceTree:
         spec = self.spec
         ref = spec.commit or spec.ref
-        work = _new_work(self.root, final.name)
-        downloads = self.root / _DOWNLOADS
+        work = new_work(self.root, final.name)
+        downloads = self.root / DOWNLOADS
         try:
             url = self.hosts.archive(spec.url, ref)
             archive = self._download(url, downloads / f"{spec.cache_name}.tar.gz",
                                      f"the {spec.name} source")
-            _check_cancel(self.cancel)
+            check_cancel(self.cancel)
             self._emit(SourceEventKind.STEP, f"Extracting {archive.name}")
-            tree, made_from = _extract_archive(archive, work / "x", archive.name)
+            tree, made_from = extract_archive(archive, work / "x", archive.name)
             if spec.commit and made_from and made_from != spec.commit:
                 raise SourceError(
                     msg("The downloaded {name} archive is not the expected version.",
@@ -87,11 +87,11 @@ class ArchiveRoute(Route):
                     hint=N_("Try again later; if it persists, report this to the wizard's "
                             "maintainers."),
                 )
-            commit_known = spec.commit or made_from or (ref if _SHA_RE.match(ref) else None)
-            gitmodules = _read_gitmodules(tree)
+            commit_known = spec.commit or made_from or (ref if SHA_RE.match(ref) else None)
+            gitmodules = read_gitmodules(tree)
             pinned: dict[str, str] = {}
             for n, sub in enumerate(spec.submodules):
-                _check_cancel(self.cancel)
+                check_cancel(self.cancel)
                 commit = sub.commit or self._gitlink(sub, ref, work / f"gitlink-{n}.json")
                 sub_url = sub.url or gitmodules.get(sub.path)
                 if not sub_url:
@@ -102,14 +102,14 @@ class ArchiveRoute(Route):
                         hint=N_("Install git and try again, or choose a local copy with the "
                                 "submodule (Kernel page → Local folder)."),
                     )
-                sub_url = _resolve_relative_url(spec.url, sub_url)
+                sub_url = resolve_relative_url(spec.url, sub_url)
                 sub_archive = self._download(
                     self.hosts.archive(sub_url, commit),
-                    downloads / f"{_safe_name(_repo_name(sub_url).lower())}-{commit[:12]}.tar.gz",
+                    downloads / f"{safe_name(repo_name(sub_url).lower())}-{commit[:12]}.tar.gz",
                     f"the submodule {sub.path}",
                 )
                 self._emit(SourceEventKind.STEP, f"Extracting {sub_archive.name} into {sub.path}")
-                sub_tree, sub_made_from = _extract_archive(sub_archive, work / f"s{n}",
+                sub_tree, sub_made_from = extract_archive(sub_archive, work / f"s{n}",
                                                            sub_archive.name)
                 if sub_made_from and sub_made_from != commit:
                     raise SourceError(
@@ -120,8 +120,8 @@ class ArchiveRoute(Route):
                         hint=N_("Try again later; if it persists, report this to the wizard's "
                                 "maintainers."),
                     )
-                _place_submodule(sub_tree, tree, sub.path)
-                problem = _submodule_problem(tree, sub)
+                place_submodule(sub_tree, tree, sub.path)
+                problem = submodule_problem(tree, sub)
                 if problem is not None:
                     raise SourceError(
                         msg("The archive of {path} at {commit} does not look like the "
@@ -131,18 +131,18 @@ class ArchiveRoute(Route):
                                 "Local folder)."),
                     )
                 pinned[sub.path] = commit
-            _check_cancel(self.cancel)
+            check_cancel(self.cancel)
             self._emit(SourceEventKind.STEP, "Recording file hashes of the extracted source")
-            _write_record(tree, {
+            write_record(tree, {
                 "kind": TreeKind.ARCHIVE.value, "url": spec.url, "ref": spec.ref,
                 "commit": commit_known, "archive_url": url, "submodules": pinned,
-                "files": _manifest(tree),
+                "files": manifest(tree),
             })
             os.replace(tree, final)
         except OSError as exc:
-            raise _disk_error(exc, self.root) from exc
+            raise disk_error(exc, self.root) from exc
         finally:
-            _rmtree(work, quiet=True)
+            remove_tree(work, quiet=True)
         self._emit(SourceEventKind.DONE, f"Source ready in {final}")
         states = tuple(SubmoduleState(p, c, True) for p, c in pinned.items())
         return SourceTree(final, TreeKind.ARCHIVE, spec.ref, commit_known, False, states,
@@ -214,7 +214,7 @@ class ArchiveRoute(Route):
                 why=msg("The answer was not understood ({error}).", error=exc),
                 hint=N_("Install git and try again, or choose a local copy."),
             ) from exc
-        if not _SHA_RE.match(sha):
+        if not SHA_RE.match(sha):
             raise SourceError(
                 msg("Which commit {name} pins for {path} could not be read.", name=spec.name,
                     path=sub.path),

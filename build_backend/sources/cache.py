@@ -17,21 +17,21 @@ from typing import Any
 from ..oserrors import explain
 from ..words import N_, msg
 from .model import (
-    _BUILD_DIR_SUFFIXES,
-    _BUILD_DIRS,
-    _BUILD_FILE_SUFFIXES,
-    _BUILD_FILES,
-    _OWN_NAMES,
-    _RECORD_SCHEMA,
-    _TMP_PREFIX,
+    BUILD_DIR_SUFFIXES,
+    BUILD_DIRS,
+    BUILD_FILE_SUFFIXES,
+    BUILD_FILES,
+    OWN_NAMES,
+    RECORD_SCHEMA,
     SOURCE_RECORD,
+    TMP_PREFIX,
     SourceError,
     SourceStorageError,
-    _some,
+    some_of,
 )
 
 
-def _manifest(tree: Path) -> dict[str, str]:
+def manifest(tree: Path) -> dict[str, str]:
     """relative path → SHA-256 of every file (a symlink: of its target text), without the
     wizard's own files at the root."""
     files: dict[str, str] = {}
@@ -39,8 +39,8 @@ def _manifest(tree: Path) -> dict[str, str]:
         here = Path(dirpath)
         rel_dir = here.relative_to(tree).as_posix()
         if rel_dir == ".":
-            dirnames[:] = [d for d in dirnames if d not in _OWN_NAMES]
-            filenames = [f for f in filenames if f not in _OWN_NAMES]
+            dirnames[:] = [d for d in dirnames if d not in OWN_NAMES]
+            filenames = [f for f in filenames if f not in OWN_NAMES]
         for d in list(dirnames):
             if (here / d).is_symlink():
                 dirnames.remove(d)
@@ -51,57 +51,57 @@ def _manifest(tree: Path) -> dict[str, str]:
             if path.is_symlink():
                 files[rel] = "link:" + os.readlink(path)
             else:
-                files[rel] = _file_sha256(path)
+                files[rel] = file_sha256(path)
     return files
 
 
-def _manifest_problem(tree: Path, record: Mapping[str, Any]) -> str | None:
+def manifest_problem(tree: Path, record: Mapping[str, Any]) -> str | None:
     want = record.get("files")
     if not isinstance(want, dict) or not want:
         return "its record has no file hashes"
-    have = _manifest(tree)
+    have = manifest(tree)
     changed = sorted(p for p in want if p in have and have[p] != want[p])
     missing = sorted(p for p in want if p not in have)
-    extra = sorted(p for p in have if p not in want and not _is_build_output(p))
+    extra = sorted(p for p in have if p not in want and not is_build_output(p))
     parts = []
     if changed:
-        parts.append("changed: " + _some(changed))
+        parts.append("changed: " + some_of(changed))
     if missing:
-        parts.append("missing: " + _some(missing))
+        parts.append("missing: " + some_of(missing))
     if extra:
-        parts.append("not part of the source: " + _some(extra))
+        parts.append("not part of the source: " + some_of(extra))
     return "; ".join(parts) if parts else None
 
 
-def _is_build_output(rel: str) -> bool:
+def is_build_output(rel: str) -> bool:
     parts = PurePosixPath(rel.rstrip("/")).parts
     if not parts:
         return False
     for part in parts[:-1]:
-        if part in _BUILD_DIRS or part.endswith(_BUILD_DIR_SUFFIXES):
+        if part in BUILD_DIRS or part.endswith(BUILD_DIR_SUFFIXES):
             return True
     last = parts[-1]
-    return (last in _BUILD_DIRS or last.endswith(_BUILD_DIR_SUFFIXES)
-            or last.endswith(_BUILD_FILE_SUFFIXES) or last in _BUILD_FILES)
+    return (last in BUILD_DIRS or last.endswith(BUILD_DIR_SUFFIXES)
+            or last.endswith(BUILD_FILE_SUFFIXES) or last in BUILD_FILES)
 
 
-def _write_record(tree: Path, data: Mapping[str, Any]) -> None:
-    payload = {"schema": _RECORD_SCHEMA, **data}
+def write_record(tree: Path, data: Mapping[str, Any]) -> None:
+    payload = {"schema": RECORD_SCHEMA, **data}
     (tree / SOURCE_RECORD).write_text(json.dumps(payload, indent=1, ensure_ascii=False),
                                       encoding="utf-8")
 
 
-def _read_record(tree: Path) -> dict[str, Any] | None:
+def read_record(tree: Path) -> dict[str, Any] | None:
     try:
         data = json.loads((tree / SOURCE_RECORD).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(data, dict) or data.get("schema") != _RECORD_SCHEMA:
+    if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:
         return None
     return data
 
 
-def _file_sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
     digest = hashlib.sha256()
     with path.open("rb") as handle:
         for block in iter(lambda: handle.read(1 << 20), b""):
@@ -109,27 +109,27 @@ def _file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def _mkdir(root: Path) -> None:
+def make_dir(root: Path) -> None:
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise _disk_error(exc, root) from exc
+        raise disk_error(exc, root) from exc
 
 
-def _new_work(root: Path, name: str) -> Path:
+def new_work(root: Path, name: str) -> Path:
     try:
-        return Path(tempfile.mkdtemp(prefix=f"{_TMP_PREFIX}{name}-", dir=root))
+        return Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}{name}-", dir=root))
     except OSError as exc:
-        raise _disk_error(exc, root) from exc
+        raise disk_error(exc, root) from exc
 
 
-def _clean_stale(root: Path, name: str) -> None:
+def clean_stale(root: Path, name: str) -> None:
     """Remove temporary folders an interrupted earlier fetch of ``name`` left behind."""
-    for stale in root.glob(f"{_TMP_PREFIX}{name}-*"):
-        _rmtree(stale, quiet=True)
+    for stale in root.glob(f"{TMP_PREFIX}{name}-*"):
+        remove_tree(stale, quiet=True)
 
 
-def _rmtree(path: Path, *, quiet: bool = False) -> None:
+def remove_tree(path: Path, *, quiet: bool = False) -> None:
     def unlock(func: Callable[..., Any], target: str, _exc: Any) -> None:
         try:
             os.chmod(target, stat.S_IWRITE | stat.S_IREAD | stat.S_IEXEC)  # git's read-only files
@@ -152,7 +152,7 @@ def _rmtree(path: Path, *, quiet: bool = False) -> None:
         )
 
 
-def _disk_error(exc: OSError, where: Path) -> SourceError:
+def disk_error(exc: OSError, where: Path) -> SourceError:
     """``exc`` in plain words (:func:`build_backend.oserrors.explain`: the path, the cause,
     the fix), as a :class:`SourceStorageError`."""
     error = explain(exc, path=where, action="write the kernel's source")

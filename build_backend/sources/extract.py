@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from ..words import N_, msg
-from .model import _SHA_RE, SourceError
+from .model import SHA_RE, SourceError
 
 
-def _extract_archive(archive: Path, dest: Path, label: str) -> tuple[Path, str | None]:
+def extract_archive(archive: Path, dest: Path, label: str) -> tuple[Path, str | None]:
     """Extract ``archive`` into ``dest`` safely. Returns the tree and the commit the archive
     says it was made from (``git archive`` and GitHub write it into the tar's pax global
     header), if any. A single top folder (``FlashMLA-<commit>/``) is stripped while extracting,
@@ -105,7 +105,7 @@ def _extract_tar(archive: Path, dest: Path, label: str) -> tuple[bool, str | Non
                 why = "a device file"
             if why is not None:
                 raise _unsafe_archive(label, m.name, why)
-        commit = comment if _SHA_RE.match(comment) else None
+        commit = comment if SHA_RE.match(comment) else None
         if not hasattr(tarfile, "data_filter"):  # pragma: no cover - Pythons before filters
             tar.extractall(dest, members=members)
             return False, commit
@@ -158,7 +158,7 @@ def _extract_zip(archive: Path, dest: Path, label: str) -> bool:
     return top is not None
 
 
-def _place_submodule(sub_tree: Path, tree: Path, rel: str) -> None:
+def place_submodule(sub_tree: Path, tree: Path, rel: str) -> None:
     target = tree.joinpath(*PurePosixPath(rel).parts)
     if target.is_dir():
         if any(target.iterdir()):

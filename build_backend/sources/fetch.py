@@ -16,8 +16,8 @@ from ..platforms import Platform, current
 from ..resources import resource_path
 from ..words import N_, msg
 from .archive import ArchiveRoute
-from .cache import _clean_stale, _mkdir, _read_record, _rmtree
-from .git import GitRoute, _GitFailed
+from .cache import clean_stale, make_dir, read_record, remove_tree
+from .git import GitFailed, GitRoute
 from .local import default_source_root, prepare_local
 from .model import (
     FetchRoute,
@@ -30,8 +30,8 @@ from .model import (
     SourceTree,
     SubmoduleSpec,
     TreeKind,
-    _check_cancel,
-    _short_ref,
+    check_cancel,
+    short_ref,
 )
 
 DEFAULT_HOSTS = SourceHosts()  # GitHub
@@ -59,7 +59,7 @@ def source_spec(recipe: Recipe, version: RecipeVersion) -> SourceSpec:
             )
             for p in source.submodules
         ),
-        slug=f"{recipe.id}-{_short_ref(version.ref)}",
+        slug=f"{recipe.id}-{short_ref(version.ref)}",
         subdir=source.subdir,
     )
 
@@ -115,10 +115,10 @@ class _Fetcher(Route):
 
     def fetch(self, route: FetchRoute) -> SourceTree:
         spec = self.spec
-        _check_cancel(self.cancel)
-        _mkdir(self.root)
+        check_cancel(self.cancel)
+        make_dir(self.root)
         final = self.root / spec.cache_name
-        _clean_stale(self.root, final.name)
+        clean_stale(self.root, final.name)
         if route is FetchRoute.GIT and not self.git:
             raise SourceError(
                 msg("git is needed to fetch {name} this way, but it is not installed.",
@@ -130,11 +130,11 @@ class _Fetcher(Route):
         if cached is not None:
             return cached
 
-        git_failure: _GitFailed | None = None
+        git_failure: GitFailed | None = None
         if self.git and route is not FetchRoute.ARCHIVE:
             try:
                 return self.git.fetch(final)
-            except _GitFailed as failed:
+            except GitFailed as failed:
                 if route is FetchRoute.GIT:
                     raise self.git.git_error(failed) from None
                 git_failure = failed
@@ -158,7 +158,7 @@ class _Fetcher(Route):
         if not final.exists():
             return None
         spec = self.spec
-        record = _read_record(final)
+        record = read_record(final)
         tree: SourceTree | None = None
         if record is None:
             reason = "it has no record of a complete fetch (an interrupted earlier attempt?)"
@@ -193,5 +193,5 @@ class _Fetcher(Route):
         self._emit(SourceEventKind.CACHE_REJECTED,
                    f"The cached {spec.name} source in {final} is not used: {reason}. It is "
                    "removed and fetched again.")
-        _rmtree(final)
+        remove_tree(final)
         return None

@@ -19,15 +19,15 @@ from ..errors import Cancelled, ProcessError, ProcessStartError
 from ..patches import LEDGER_DIR
 from ..processes import run_captured
 from ..words import N_, msg
-from .cache import _disk_error, _is_build_output, _new_work, _rmtree, _write_record
-from .local import _submodule_problem
+from .cache import disk_error, is_build_output, new_work, remove_tree, write_record
+from .local import submodule_problem
 from .model import (
-    _DISK_FULL_MARKERS,
-    _MIN_GIT_SUBMODULE_FILTER,
-    _OFFLINE_MARKERS,
-    _OWN_NAMES,
-    _SHA_RE,
+    DISK_FULL_MARKERS,
     GIT_ENV,
+    MIN_GIT_SUBMODULE_FILTER,
+    OFFLINE_MARKERS,
+    OWN_NAMES,
+    SHA_RE,
     SOURCE_RECORD,
     Route,
     SourceError,
@@ -36,16 +36,16 @@ from .model import (
     SubmoduleSpec,
     SubmoduleState,
     TreeKind,
-    _check_cancel,
-    _opt_str,
-    _some,
-    _tail,
+    check_cancel,
+    last_lines,
+    opt_str,
+    some_of,
 )
 
 GIT_TIMEOUT_S = 600.0  # one short git command (rev-parse, status, fetch of one commit)
 
 
-class _GitFailed(Exception):
+class GitFailed(Exception):
     """Internal: git could not fetch; the archive route may still work."""
 
     def __init__(self, summary: str, offline: bool) -> None:
@@ -68,7 +68,7 @@ class GitRoute(Route):
         self, final: Path, record: Mapping[str, Any]
     ) -> tuple[str, SourceTree | None]:
         spec = self.spec
-        expected = spec.commit or _opt_str(record.get("commit"))
+        expected = spec.commit or opt_str(record.get("commit"))
         try:
             head = self._git_text(["rev-parse", "HEAD"], final)
             if expected is None:
@@ -78,11 +78,11 @@ class GitRoute(Route):
                 return f"its HEAD is at {head[:12]}, not at {expected[:12]} ({spec.ref})", None
             changed = self._git_changes(final)
             if changed:
-                return "files were changed: " + _some(changed), None
+                return "files were changed: " + some_of(changed), None
             states, problem = self._git_submodules(final)
             if problem:
                 return problem, None
-        except _GitFailed as failed:
+        except GitFailed as failed:
             return f"git could not check it ({failed.summary})", None
         tree = SourceTree(final, TreeKind.GIT, spec.ref, head, True, tuple(states), spec.url)
         return "", tree
@@ -91,7 +91,7 @@ class GitRoute(Route):
 
     def fetch(self, final: Path) -> SourceTree:
         spec = self.spec
-        work = _new_work(self.root, final.name)
+        work = new_work(self.root, final.name)
         checkout = work / "t"
         try:
             self._emit(SourceEventKind.STEP, f"Cloning {spec.url} ({spec.ref})")
@@ -108,7 +108,7 @@ class GitRoute(Route):
                 self._emit(SourceEventKind.STEP,
                            "Fetching submodules" + (": " + ", ".join(paths) if paths else ""))
                 update = ["submodule", "update", "--init", "--recursive", "--progress"]
-                if self.blob_filter and self._git_at_least(_MIN_GIT_SUBMODULE_FILTER):
+                if self.blob_filter and self._git_at_least(MIN_GIT_SUBMODULE_FILTER):
                     update.append("--filter=blob:none")
                 self._git_stream([*update, "--", *paths], checkout)
             states, problem = self._git_submodules(checkout)
@@ -126,16 +126,16 @@ class GitRoute(Route):
                                f"{state.commit[:12]}; the recipe names {sub.commit[:12]}. "
                                "Using the commit the source pins.")
             _exclude_own_files(checkout)
-            _write_record(checkout, {
+            write_record(checkout, {
                 "kind": TreeKind.GIT.value, "url": spec.url, "ref": spec.ref, "commit": commit,
                 "submodules": {s.path: s.commit for s in states},
             })
-            _check_cancel(self.cancel)
+            check_cancel(self.cancel)
             os.replace(checkout, final)
         except OSError as exc:
-            raise _disk_error(exc, self.root) from exc
+            raise disk_error(exc, self.root) from exc
         finally:
-            _rmtree(work, quiet=True)
+            remove_tree(work, quiet=True)
         self._emit(SourceEventKind.DONE, f"Source ready in {final}")
         return SourceTree(final, TreeKind.GIT, spec.ref, commit, False, tuple(states), spec.url)
 
@@ -144,7 +144,7 @@ class GitRoute(Route):
         spec = self.spec
         rev = ["rev-parse", "--verify", "--quiet", f"{spec.ref}^{{commit}}"]
         rc, lines = self._git_run(rev, checkout, stream=False)
-        if rc != 0 and _SHA_RE.match(spec.ref):
+        if rc != 0 and SHA_RE.match(spec.ref):
             self._git_run(["fetch", "--quiet", "origin", spec.ref], checkout, stream=False)
             rc, lines = self._git_run(rev, checkout, stream=False)
         if rc != 0 or not lines:
@@ -173,7 +173,7 @@ class GitRoute(Route):
         spec = self.spec
         rc, lines = self._git_run(["submodule", "status", "--recursive"], tree, stream=False)
         if rc != 0:
-            raise _GitFailed("git submodule status failed: " + _tail(lines), offline=False)
+            raise GitFailed("git submodule status failed: " + last_lines(lines), offline=False)
         listed: dict[str, tuple[str, str]] = {}
         for line in lines:
             if len(line) < 42:
@@ -188,7 +188,7 @@ class GitRoute(Route):
         problem: str = ""
         for sub in wanted:
             flag, sha = listed.get(sub.path, ("?", ""))
-            populated = _submodule_problem(tree, sub) is None
+            populated = submodule_problem(tree, sub) is None
             states.append(SubmoduleState(sub.path, sha or None, populated and flag == " "))
             if problem:
                 continue
@@ -203,7 +203,7 @@ class GitRoute(Route):
                 problem = msg("the submodule {path} is in a conflicted state", path=sub.path)
             elif not populated:
                 problem = msg("the submodule folder {path} is {problem}", path=sub.path,
-                              problem=_submodule_problem(tree, sub))
+                              problem=submodule_problem(tree, sub))
         return states, problem
 
     def _git_changes(self, tree: Path) -> list[str]:
@@ -222,9 +222,9 @@ class GitRoute(Route):
                 "utf-8", "replace")
             if code[0] in "RC":
                 i += 1  # the original path follows a rename or copy
-            if code == "??" and _is_build_output(path):
+            if code == "??" and is_build_output(path):
                 continue
-            if code == "??" and PurePosixPath(path).parts[0] in _OWN_NAMES:
+            if code == "??" and PurePosixPath(path).parts[0] in OWN_NAMES:
                 continue
             changed.append(f"{path} ({_status_words(code)})")
         return changed
@@ -255,7 +255,7 @@ class GitRoute(Route):
     def _git_text(self, args: Sequence[str], cwd: Path) -> str:
         rc, lines = self._git_run(args, cwd, stream=False)
         if rc != 0 or not lines:
-            raise _GitFailed(f"git {args[0]} failed: {_tail(lines)}", offline=False)
+            raise GitFailed(f"git {args[0]} failed: {last_lines(lines)}", offline=False)
         return lines[-1].strip()
 
     def _git_bytes(self, args: Sequence[str], cwd: Path) -> bytes:
@@ -263,11 +263,11 @@ class GitRoute(Route):
             done = run_captured(self._git_cmd(args), cwd=cwd, env_changes=GIT_ENV,
                                 cancel=self.cancel, timeout_s=GIT_TIMEOUT_S)
         except ProcessError as exc:
-            raise _GitFailed(f"git {args[0]} could not run: {exc.what} {exc.why}",
+            raise GitFailed(f"git {args[0]} could not run: {exc.what} {exc.why}",
                              offline=False) from exc
         if done.returncode != 0:
             text = done.stderr.strip().splitlines()
-            raise _GitFailed(f"git {args[0]} failed: {_tail(text)}", offline=False)
+            raise GitFailed(f"git {args[0]} failed: {last_lines(text)}", offline=False)
         return done.stdout_bytes
 
     def _git_version_tuple(self) -> tuple[int, ...]:
@@ -288,7 +288,7 @@ class GitRoute(Route):
         """Run git; its output lines (progress split at CR too) go to ``on_line`` when
         ``stream``. Returns (exit status, the last 200 lines). Honours ``cancel``: raises
         :class:`~build_backend.errors.Cancelled` with git's whole process tree stopped."""
-        _check_cancel(self.cancel)
+        check_cancel(self.cancel)
         lines: deque[str] = deque(maxlen=200)
         on_line = self.on_line if stream else None
 
@@ -314,9 +314,9 @@ class GitRoute(Route):
                             why="git was stopped; the unfinished copy is removed.",
                             leftover_pids=exc.leftover_pids) from None
         except ProcessStartError as exc:
-            raise _GitFailed(f"git could not be started ({exc.why})", offline=False) from exc
+            raise GitFailed(f"git could not be started ({exc.why})", offline=False) from exc
         except ProcessError as exc:
-            raise _GitFailed(f"git {args[0]} failed: {exc.what}", offline=False) from exc
+            raise GitFailed(f"git {args[0]} failed: {exc.what}", offline=False) from exc
         return rc, list(lines)
 
     def _stream(self, args: Sequence[str], cwd: Path | None,
@@ -326,18 +326,18 @@ class GitRoute(Route):
 
     def _classify(self, args: Sequence[str], lines: Sequence[str]) -> Exception:
         low = "\n".join(lines).lower()
-        if any(m in low for m in _DISK_FULL_MARKERS):
+        if any(m in low for m in DISK_FULL_MARKERS):
             return SourceError(
                 msg("The disk is full: git could not write {name}'s source.",
                     name=self.spec.name),
-                why=_tail(lines),
+                why=last_lines(lines),
                 hint=msg("Free some space on the drive of {folder} (the source with its "
                          "submodules can take a few GB), then try again.", folder=self.root),
             )
-        offline = any(m in low for m in _OFFLINE_MARKERS)
-        return _GitFailed(f"git {args[0]} failed: {_tail(lines)}", offline=offline)
+        offline = any(m in low for m in OFFLINE_MARKERS)
+        return GitFailed(f"git {args[0]} failed: {last_lines(lines)}", offline=offline)
 
-    def git_error(self, failed: _GitFailed) -> SourceError:
+    def git_error(self, failed: GitFailed) -> SourceError:
         host = urlsplit(self.spec.url).hostname or self.spec.url
         if failed.offline:
             return SourceError(

@@ -16,21 +16,21 @@ from ..platforms import Platform, current
 from ..processes import run_captured
 from ..words import N_, msg
 from .cache import (
-    _clean_stale,
-    _disk_error,
-    _file_sha256,
-    _manifest,
-    _manifest_problem,
-    _mkdir,
-    _new_work,
-    _read_record,
-    _rmtree,
-    _write_record,
+    clean_stale,
+    disk_error,
+    file_sha256,
+    make_dir,
+    manifest,
+    manifest_problem,
+    new_work,
+    read_record,
+    remove_tree,
+    write_record,
 )
-from .extract import _extract_archive
+from .extract import extract_archive
 from .model import (
-    _SHA_RE,
     GIT_ENV,
+    SHA_RE,
     SourceError,
     SourceEvent,
     SourceEventKind,
@@ -39,9 +39,9 @@ from .model import (
     SubmoduleSpec,
     SubmoduleState,
     TreeKind,
-    _check_cancel,
-    _opt_str,
-    _safe_name,
+    check_cancel,
+    opt_str,
+    safe_name,
 )
 
 
@@ -74,10 +74,10 @@ def prepare_local(
     git_exe = git if git is not None else shutil.which("git")
     emit = on_event or (lambda _e: None)
     states: list[SubmoduleState] = []
-    gitmodules = _read_gitmodules(folder)
+    gitmodules = read_gitmodules(folder)
     subs = spec.submodules if spec is not None else ()
     for sub in subs:
-        problem = _submodule_problem(folder, sub)
+        problem = submodule_problem(folder, sub)
         if problem is not None:
             assert spec is not None
             raise _empty_submodule_error(folder, spec, sub, problem, gitmodules)
@@ -123,7 +123,7 @@ def prepare_local_archive(
     archive = Path(archive)
     emit = on_event or (lambda _e: None)
     try:
-        digest = _file_sha256(archive)
+        digest = file_sha256(archive)
     except OSError as exc:
         raise SourceError(
             msg("The archive {archive} could not be read.", archive=archive),
@@ -133,16 +133,16 @@ def prepare_local_archive(
     root = Path(build_root) if build_root is not None else default_source_root(
         platform or current())
     base = spec.cache_name if spec is not None else short_name(
-        _safe_name(archive.name.split(".")[0]))
+        safe_name(archive.name.split(".")[0]))
     final = root / f"{base}-local-{digest[:12]}"
-    _mkdir(root)
-    _clean_stale(root, final.name)
+    make_dir(root)
+    clean_stale(root, final.name)
     from_cache = False
     if final.exists():
-        record = _read_record(final)
+        record = read_record(final)
         reason = "it has no record of a complete extraction"
         if record is not None and record.get("archive_sha256") == digest:
-            reason = _manifest_problem(final, record) or ""
+            reason = manifest_problem(final, record) or ""
         if not reason:
             from_cache = True
             emit(SourceEvent(SourceEventKind.CACHE_HIT,
@@ -151,26 +151,26 @@ def prepare_local_archive(
             emit(SourceEvent(SourceEventKind.CACHE_REJECTED,
                              f"The extracted copy of {archive.name} is not used: {reason}. "
                              "Extracting it again."))
-            _rmtree(final)
+            remove_tree(final)
     if not from_cache:
         emit(SourceEvent(SourceEventKind.STEP, f"Extracting {archive.name}"))
-        work = _new_work(root, final.name)
+        work = new_work(root, final.name)
         try:
-            _check_cancel(cancel)
-            tree, commit = _extract_archive(archive, work / "x", archive.name)
-            _write_record(tree, {
+            check_cancel(cancel)
+            tree, commit = extract_archive(archive, work / "x", archive.name)
+            write_record(tree, {
                 "kind": TreeKind.ARCHIVE.value, "origin": str(archive), "archive_sha256": digest,
                 "url": spec.url if spec is not None else "", "ref": spec.ref if spec else "",
-                "commit": commit, "submodules": {}, "files": _manifest(tree),
+                "commit": commit, "submodules": {}, "files": manifest(tree),
             })
             os.replace(tree, final)
         except OSError as exc:
-            raise _disk_error(exc, root) from exc
+            raise disk_error(exc, root) from exc
         finally:
-            _rmtree(work, quiet=True)
+            remove_tree(work, quiet=True)
     local = prepare_local(final, spec, git="", on_event=None)
-    record = _read_record(final) or {}
-    commit = _opt_str(record.get("commit"))
+    record = read_record(final) or {}
+    commit = opt_str(record.get("commit"))
     if spec is not None and spec.commit and commit and commit != spec.commit:
         emit(SourceEvent(SourceEventKind.WARNING,
                          f"{archive.name} was made from commit {commit[:12]}; the recipe's "
@@ -220,7 +220,7 @@ def _check_package_root(folder: Path, subdir: str = "") -> None:
     )
 
 
-def _submodule_problem(tree: Path, sub: SubmoduleSpec) -> str | None:
+def submodule_problem(tree: Path, sub: SubmoduleSpec) -> str | None:
     """None when the submodule folder is populated; else what is wrong, in words."""
     folder = tree.joinpath(*PurePosixPath(sub.path).parts)
     if not folder.is_dir():
@@ -242,7 +242,7 @@ def _empty_submodule_error(
 ) -> SourceError:
     url = sub.url or gitmodules.get(sub.path)
     if url:
-        url = _resolve_relative_url(spec.url, url)
+        url = resolve_relative_url(spec.url, url)
     repo = url or msg("the submodule's repository")
     where = (msg("{repo} at commit {commit}", repo=repo, commit=sub.commit) if sub.commit
              else msg("{repo} at the commit the source pins", repo=repo))
@@ -258,7 +258,7 @@ def _empty_submodule_error(
     )
 
 
-def _read_gitmodules(tree: Path) -> dict[str, str]:
+def read_gitmodules(tree: Path) -> dict[str, str]:
     """submodule path → URL, from ``.gitmodules``."""
     try:
         text = (tree / ".gitmodules").read_text(encoding="utf-8", errors="replace")
@@ -284,7 +284,7 @@ def _read_gitmodules(tree: Path) -> dict[str, str]:
     return {s["path"]: s["url"] for s in sections.values() if "path" in s and "url" in s}
 
 
-def _resolve_relative_url(base: str, url: str) -> str:
+def resolve_relative_url(base: str, url: str) -> str:
     """A submodule URL relative to the superproject's (``../cutlass.git``), made absolute."""
     if not url.startswith(("./", "../")):
         return url
@@ -307,4 +307,4 @@ def _local_commit(folder: Path, git: str | None) -> str | None:
     except ProcessError:
         return None
     out = done.stdout.strip()
-    return out if done.returncode == 0 and _SHA_RE.match(out) else None
+    return out if done.returncode == 0 and SHA_RE.match(out) else None

@@ -17,27 +17,27 @@ from ..processes import EnvChange
 from ..words import N_, msg
 
 SOURCE_RECORD = ".ksw-source.json"  # in the tree root
-_RECORD_SCHEMA = "ksw.source/1"
-_DOWNLOADS = ".downloads"  # archives, beside the trees: <build root>/.downloads
-_TMP_PREFIX = ".tmp-"
-_OWN_NAMES = frozenset({SOURCE_RECORD, LEDGER_DIR})  # ours, at the tree root
+RECORD_SCHEMA = "ksw.source/1"
+DOWNLOADS = ".downloads"  # archives, beside the trees: <build root>/.downloads
+TMP_PREFIX = ".tmp-"
+OWN_NAMES = frozenset({SOURCE_RECORD, LEDGER_DIR})  # ours, at the tree root
 
 # What a build leaves in a source tree; never counts as a change to the source.
-_BUILD_DIRS = frozenset({"build", "dist", ".eggs", "__pycache__"})
-_BUILD_DIR_SUFFIXES = (".egg-info",)
-_BUILD_FILE_SUFFIXES = (".so", ".pyd", ".pyc", ".o", ".obj")
-_BUILD_FILES = frozenset({".ninja_log", ".ninja_deps"})
+BUILD_DIRS = frozenset({"build", "dist", ".eggs", "__pycache__"})
+BUILD_DIR_SUFFIXES = (".egg-info",)
+BUILD_FILE_SUFFIXES = (".so", ".pyd", ".pyc", ".o", ".obj")
+BUILD_FILES = frozenset({".ninja_log", ".ninja_deps"})
 
-_SHA_RE = re.compile(r"^[0-9a-f]{40}$")
+SHA_RE = re.compile(r"^[0-9a-f]{40}$")
 _GITHUB_RE = re.compile(r"^https://github\.com/([^/]+)/([^/]+?)(?:\.git)?/?$")
-_OFFLINE_MARKERS = (
+OFFLINE_MARKERS = (
     "could not resolve host", "failed to connect", "unable to access", "connection refused",
     "connection timed out", "network is unreachable", "could not read from remote repository",
     "connection reset", "operation timed out", "temporary failure in name resolution",
     "no route to host",
 )
-_DISK_FULL_MARKERS = ("no space left on device", "disk quota exceeded", "not enough space")
-_MIN_GIT_SUBMODULE_FILTER = (2, 36)
+DISK_FULL_MARKERS = ("no space left on device", "disk quota exceeded", "not enough space")
+MIN_GIT_SUBMODULE_FILTER = (2, 36)
 
 # What every git command gets in its environment.
 GIT_ENV = (
@@ -112,8 +112,8 @@ class SourceSpec:
     @property
     def cache_name(self) -> str:
         if self.slug:
-            return _safe_name(self.slug)
-        return f"{_safe_name(_repo_name(self.url).lower())}-{_short_ref(self.ref)}"
+            return safe_name(self.slug)
+        return f"{safe_name(repo_name(self.url).lower())}-{short_ref(self.ref)}"
 
 
 @dataclass(frozen=True)
@@ -182,36 +182,36 @@ class Route:
             self.on_event(SourceEvent(kind, message))
 
 
-def _check_cancel(cancel: threading.Event | None) -> None:
+def check_cancel(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
         raise Cancelled("Fetching the source was cancelled.")
 
 
-def _short_ref(ref: str) -> str:
-    return ref[:12] if _SHA_RE.match(ref) else _safe_name(ref)[:40]
+def short_ref(ref: str) -> str:
+    return ref[:12] if SHA_RE.match(ref) else safe_name(ref)[:40]
 
 
-def _safe_name(text: str) -> str:
+def safe_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "source"
 
 
-def _repo_name(url: str) -> str:
+def repo_name(url: str) -> str:
     path = urlsplit(url).path if "://" in url else url
     name = path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
     return name[:-4] if name.endswith(".git") else name
 
 
-def _opt_str(value: object) -> str | None:
+def opt_str(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _some(items: Iterable[str], limit: int = 3) -> str:
+def some_of(items: Iterable[str], limit: int = 3) -> str:
     seq = list(items)
     shown = ", ".join(seq[:limit])
     return shown + (f" and {len(seq) - limit} more" if len(seq) > limit else "")
 
 
-def _tail(lines: Sequence[str], n: int = 3) -> str:
+def last_lines(lines: Sequence[str], n: int = 3) -> str:
     """The last lines worth showing: git's fatal/error lines when there are any."""
     useful = [line.strip() for line in lines if line.strip()]
     errors = [line for line in useful if line.lower().startswith(("fatal:", "error:"))]

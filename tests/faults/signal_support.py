@@ -140,12 +140,13 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-from app.wizard import InstallerWizard, PageId, run_wizard
+from app.wizard import InstallerWizard, run_wizard
+from ksw_testsupport import build_this_plan
 from build_backend.environment import inspect_python
 from build_backend.hardware import detect
 from build_backend.parallelism import Parallelism
 from build_backend.plan import make_plan
-from build_backend.session import SessionServices
+from build_backend.session import FlowStep, SessionServices
 
 python, source, out = (Path(a) for a in sys.argv[1:4])
 
@@ -157,10 +158,10 @@ def plan(session):
 
 
 app = QApplication(sys.argv[:1])
-wizard = InstallerWizard(SessionServices(make_plan=plan, run_checks=lambda facts: []))
+wizard = InstallerWizard(SessionServices(build=build_this_plan(plan), run_checks=lambda facts: []))
 wizard.session.hardware = detect()
 wizard.session.choose_environment(inspect_python(python))
-wizard.setStartId(int(PageId.BUILD))
+wizard.setStartId(int(FlowStep.BUILD))
 print("wizard open", flush=True)
 sys.exit(run_wizard(app, wizard))
 '''

@@ -30,6 +30,7 @@ from disk_faults import (
 from ksw_testsupport import pip_freeze
 
 from build_backend.errors import ExitCode
+from build_backend.session import SessionServices
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # the wizard's trials run offscreen
 STORAGE = int(ExitCode.STORAGE)
@@ -215,7 +216,7 @@ def test_source_archive_with_a_243_character_name(tmp_path: Path, torch_venv: Pa
     (["verify", "--json"], 1, "error", "no kernel has been installed"),
     (["kernels", "--json", "--python", "/nonexistent/python"], 3, "environment_probe",
      "/nonexistent/python"),
-    (["detect", "--json", "--replay", "/nonexistent/rec.json"], 1, "error",
+    (["detect", "--json", "--replay", "/nonexistent/rec.json"], 4, "hardware",
      "Could not read the NVML recording"),
     (["build", "--json", "--bogus"], 2, "usage", "unrecognized arguments: --bogus"),
 ])
@@ -271,9 +272,9 @@ def test_gui_page_action_hitting_a_disk_error(qtbot: Any, tmp_path: Path,
     from PySide6.QtWidgets import QMessageBox
 
     from app.error_dialog import install_excepthook
-    from app.wizard import InstallerWizard, Services
+    from app.wizard import InstallerWizard
 
-    wizard = InstallerWizard(Services(discover=lambda: []))
+    wizard = InstallerWizard(SessionServices(discover=lambda: []))
     qtbot.addWidget(wizard)
     previous = install_excepthook(wizard)
     try:

@@ -9,17 +9,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ksw_testsupport import build_this_plan
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from app.pages.build import BuildPage
 from app.widgets.banner import Tone
-from app.wizard import InstallerWizard, PageId, Services, WizardState
+from app.wizard import InstallerWizard
 from build_backend.build import BuildStatus, run_build
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.parallelism import Parallelism
 from build_backend.plan import BuildPlan, make_plan
+from build_backend.session import FlowStep, Session, SessionServices
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -50,28 +52,27 @@ def open_build_page(
 ) -> tuple[InstallerWizard, BuildPage]:
     recording = json.loads(H100.read_text(encoding="utf-8"))
 
-    def make(state: WizardState) -> BuildPlan:
+    def make(state: Session) -> BuildPlan:
         return plan
 
-    services = Services(
+    services = SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(torch_venv, "test")],
-        make_plan=make,
-        run_build=run_build,
+        build=build_this_plan(make, run_build),
         run_checks=lambda _facts: [],  # prerequisites: tests/gui/test_prereqs_page.py
     )
     wizard = InstallerWizard(services)
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     qtbot.waitUntil(lambda: hardware.isComplete(), timeout=120_000)
-    while wizard.currentId() != PageId.BUILD:  # through the pages between (Kernel, ...)
+    while wizard.currentId() != FlowStep.BUILD:  # through the pages between (Kernel, ...)
         current = wizard.currentPage()
         qtbot.waitUntil(current.isComplete, timeout=120_000)
         wizard.next()
-    page = wizard.page_of(PageId.BUILD)
-    assert isinstance(page, BuildPage) and wizard.currentId() == PageId.BUILD
+    page = wizard.page_of(FlowStep.BUILD)
+    assert isinstance(page, BuildPage) and wizard.currentId() == FlowStep.BUILD
     return wizard, page
 
 
@@ -96,8 +97,8 @@ def test_streams_progress_and_completes(qtbot: Any, tmp_path: Path, torch_venv: 
     steps = [page.steps.topLevelItem(i).text(0) for i in range(page.steps.topLevelItemCount())]
     assert steps == ["Compile", "Link", "Package the wheel"]
     assert "fake_build.py" in page.plan_text.toPlainText()  # "what will run"
-    assert wizard.state.build_outcome is not None
-    assert wizard.state.build_outcome.status is BuildStatus.SUCCEEDED
+    assert wizard.session.build_outcome is not None
+    assert wizard.session.build_outcome.status is BuildStatus.SUCCEEDED
 
 
 def test_cancel_asks_then_stops(qtbot: Any, tmp_path: Path, torch_venv: Path,
@@ -158,10 +159,10 @@ def test_changing_the_kernel_after_a_build_builds_again(
     page.initializePage()  # shown again with the same choices: the build is reused
     assert not page.is_running() and page.outcome is first
     recipe = load_catalog().get("probe")  # the user went back and chose another source
-    wizard.state.kernel_choice = KernelChoice(recipe, recipe.newest, SourceMode.LOCAL,
+    wizard.session.kernel_choice = KernelChoice(recipe, recipe.newest, SourceMode.LOCAL,
                                               tmp_path / "my probe")
     page.initializePage()
     assert page.is_running() and page.outcome is None  # not the old result
-    assert wizard.state.build_outcome is None  # the Verify page cannot pick up the old wheel
+    assert wizard.session.build_outcome is None  # the Verify page cannot pick up the old wheel
     qtbot.waitUntil(lambda: not page.is_running(), timeout=30_000)
     assert page.outcome is not None and page.outcome is not first

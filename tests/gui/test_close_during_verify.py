@@ -16,11 +16,12 @@ import psutil
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
-from app.wizard import InstallerWizard, PageId, Services
+from app.wizard import InstallerWizard
 from build_backend.build import BuildOutcome, BuildStatus
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.processes import stream
+from build_backend.session import FlowStep, SessionServices
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 LOOP = "import time\nwhile True: time.sleep(0.2)"
@@ -56,7 +57,7 @@ def test_closing_during_a_verification_asks_then_stops_its_process_tree(
     outcome = BuildOutcome(BuildStatus.SUCCEEDED, "Built.", "", None, wheel,
                            tmp_path / "build.log", 1.0, 1, 0, None)
     recording = json.loads(H100.read_text(encoding="utf-8"))
-    wizard = InstallerWizard(Services(
+    wizard = InstallerWizard(SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         build=lambda session, sink, cancel: outcome,
         verify_then_install=verify,
@@ -66,7 +67,7 @@ def test_closing_during_a_verification_asks_then_stops_its_process_tree(
     session.detect()
     session.choose_environment(session.inspect(Path(sys.executable)))
     session.build()
-    wizard.setStartId(int(PageId.VERIFY))
+    wizard.setStartId(int(FlowStep.VERIFY))
     wizard.show()
     qtbot.waitUntil(lambda: len(running(word)) == 2, timeout=30_000)  # child + grandchild
 

@@ -9,10 +9,10 @@ from typing import Any
 
 from test_wizard_shell import open_hardware_page
 
-from app.wizard import Services
 from build_backend.environment import Candidate, inspect_python
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.session import SessionServices
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 
@@ -29,7 +29,7 @@ def test_app_environments_are_named_and_the_user_is_asked(qtbot: Any, torch_venv
         Candidate(torch_venv.with_name("python3"), "Forge in C:\\forge",
                   "Stable Diffusion WebUI Forge"),
     ]
-    services = Services(detect=replay("constructed-8x-h100-nvlink.json"),
+    services = SessionServices(detect=replay("constructed-8x-h100-nvlink.json"),
                         discover=lambda: candidates, inspect=inspect_python)
     _, page = open_hardware_page(qtbot, services)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)
@@ -43,7 +43,7 @@ def test_app_environments_are_named_and_the_user_is_asked(qtbot: Any, torch_venv
 
 
 def test_pcie_only_gpus_are_said_to_be_so(qtbot: Any, torch_venv: Path) -> None:
-    services = Services(detect=replay("constructed-2x-h100-pcie.json"),
+    services = SessionServices(detect=replay("constructed-2x-h100-pcie.json"),
                         discover=lambda: [Candidate(torch_venv, "test venv")],
                         inspect=inspect_python)
     _, page = open_hardware_page(qtbot, services)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QWizard
 
 from app.pages.kernel import GREY, KernelPage
 from app.widgets.banner import Tone
-from app.wizard import InstallerWizard, PageId, Services, WizardState
+from app.wizard import InstallerWizard
 from build_backend.catalog import load_catalog
 from build_backend.environment import EnvStatus, PythonEnv, TorchInfo, inspect_python
 from build_backend.errors import WizardError
@@ -30,6 +30,7 @@ from build_backend.pipeline import SourceMode
 from build_backend.plan import BuildRequest, plan_build
 from build_backend.recommend import minutes_text
 from build_backend.resources import resource_path
+from build_backend.session import FlowStep, Session, SessionServices
 from build_backend.toolchain import parse_nvcc_version
 from build_backend.toolkits import CudaToolkit
 
@@ -109,7 +110,7 @@ def cuda_13() -> CudaToolkit:
     return CudaToolkit(root, root / "bin" / "nvcc", version, "recorded")
 
 
-def no_build(state: WizardState, sink: Any, cancel: Any) -> Any:
+def no_build(state: Session, sink: Any, cancel: Any) -> Any:
     raise WizardError("The tests build nothing.", hint="(a stand-in for the Build page)")
 
 
@@ -118,15 +119,15 @@ def open_kernel_page(
 ) -> tuple[InstallerWizard, KernelPage]:
     """The wizard opened at the Kernel page with what the Hardware page found."""
     services.setdefault("discover_toolkits", lambda: [cuda_13()])
-    wizard = InstallerWizard(Services(build=no_build, **services))
+    wizard = InstallerWizard(SessionServices(build=no_build, **services))
     qtbot.addWidget(wizard)
-    wizard.state.hardware = hardware
-    wizard.state.environment = env
-    wizard.setStartId(int(PageId.KERNEL))
+    wizard.session.hardware = hardware
+    wizard.session.environment = env
+    wizard.setStartId(int(FlowStep.KERNEL))
     wizard.resize(900, 680)
     wizard.show()
-    page = wizard.page_of(PageId.KERNEL)
-    assert isinstance(page, KernelPage) and wizard.currentId() == PageId.KERNEL
+    page = wizard.page_of(FlowStep.KERNEL)
+    assert isinstance(page, KernelPage) and wizard.currentId() == FlowStep.KERNEL
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=60_000)
     # the speed check runs beside the page (Next never waits for it): a test that ends at once
     # must not leave its thread running when the window is dropped without closing
@@ -140,8 +141,8 @@ def next_enabled(wizard: InstallerWizard) -> bool:
 
 def go_next(qtbot: Any, wizard: InstallerWizard) -> None:
     wizard.next()
-    assert wizard.currentId() == PageId.BUILD
-    build = wizard.page_of(PageId.BUILD)
+    assert wizard.currentId() == FlowStep.BUILD
+    build = wizard.page_of(FlowStep.BUILD)
     qtbot.waitUntil(lambda: build.job is None, timeout=30_000)  # type: ignore[attr-defined]
 
 
@@ -198,11 +199,11 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     page.select_kernel("probe")
     assert next_enabled(wizard)
     go_next(qtbot, wizard)
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None and choice.recipe.id == "probe"
     assert choice.source_mode is SourceMode.BUNDLED and choice.local_path is None
     assert choice.gpu_indices is None
-    assert wizard.state.prebuilt is None
+    assert wizard.session.prebuilt is None
 
 
 # -- the recorded H100 with a CUDA 13.0 torch -------------------------------------------------
@@ -260,12 +261,12 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     assert next_enabled(wizard)
 
     go_next(qtbot, wizard)
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None
     assert choice.recipe.id == "flashmla" and choice.version.label == label
     assert choice.source_mode is SourceMode.LOCAL and choice.local_path == source
     assert choice.gpu_indices == (0,)
-    assert wizard.state.prebuilt is None
+    assert wizard.session.prebuilt is None
 
     # the choices reach the build plan: the H100 only, one nvcc thread for its one arch
     request = BuildRequest(choice.recipe, choice.version, env, hardware, source_dir=source,
@@ -290,10 +291,10 @@ def test_a_listed_prebuilt_wheel_is_offered_before_a_build(qtbot: Any, tmp_path:
     assert page.build_choice.text() == f"Build from source (est. {minutes_text(estimate)})"
     assert not page.download_choice.isEnabled()  # a wheel needs no source
     go_next(qtbot, wizard)
-    wheel = wizard.state.prebuilt
+    wheel = wizard.session.prebuilt
     assert wheel is not None and wheel.listed and wheel.match.matched
     assert wheel.url.startswith("https://github.com/Dao-AILab/flash-attention/releases/")
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None and choice.recipe.id == "flash_attn"
 
 
@@ -307,7 +308,7 @@ def test_an_unlisted_wheel_is_offered_but_the_build_stays_chosen(
     assert page.build_choice.isChecked()
     page.prebuilt_choice.click()  # the user may still try it
     go_next(qtbot, wizard)
-    assert wizard.state.prebuilt is not None and not wizard.state.prebuilt.listed
+    assert wizard.session.prebuilt is not None and not wizard.session.prebuilt.listed
 
 
 def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
@@ -335,7 +336,7 @@ def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
     page.select_version("flash_attn", recipe.newest.label)
     assert next_enabled(wizard)
     go_next(qtbot, wizard)
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None and choice.version.label == recipe.newest.label
     assert choice.source_mode is SourceMode.DOWNLOAD
 
@@ -383,7 +384,7 @@ def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
     assert page.status_text("probe") == "✔ Fits (CPU part only)"
     page.set_gpu_selected(0, True)
     go_next(qtbot, wizard)
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None and choice.recipe.id == "flashmla" and choice.gpu_indices == (0,)
 
 
@@ -440,7 +441,7 @@ def test_a_broken_recipe_is_listed_and_the_page_still_works(
     assert recipe is not None and recipe.id == "flashmla"
     assert next_enabled(wizard)
     go_next(qtbot, wizard)
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None and choice.recipe.id == "flashmla"
 
 
@@ -451,12 +452,12 @@ def test_the_toolkit_search_runs_in_the_background(qtbot: Any, tmp_path: Path) -
         gate.wait(30)
         return [cuda_13()]
 
-    wizard = InstallerWizard(Services(build=no_build, discover_toolkits=slow_toolkits))
+    wizard = InstallerWizard(SessionServices(build=no_build, discover_toolkits=slow_toolkits))
     qtbot.addWidget(wizard)
-    wizard.state.hardware, wizard.state.environment = h100(), cuda_env(tmp_path)
-    wizard.setStartId(int(PageId.KERNEL))
+    wizard.session.hardware, wizard.session.environment = h100(), cuda_env(tmp_path)
+    wizard.setStartId(int(FlowStep.KERNEL))
     wizard.show()
-    page = wizard.page_of(PageId.KERNEL)
+    page = wizard.page_of(FlowStep.KERNEL)
     assert isinstance(page, KernelPage)
     try:
         assert page.is_busy() and page.busy.isVisible()
@@ -493,7 +494,7 @@ def test_another_environment_chosen_on_the_way_back_is_reassessed(
     page.select_kernel("flash_attn")
     cpu = replace(cuda_env(tmp_path), status=EnvStatus.CPU_TORCH,
                   torch=TorchInfo("2.13.0+cpu", None, False, 0, (), True))
-    wizard.state.environment = cpu  # what Back, another interpreter and Next again do
+    wizard.session.environment = cpu  # what Back, another interpreter and Next again do
     page.initializePage()
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "probe"  # a new start from the advice
@@ -571,7 +572,7 @@ def test_flash_attention_3_offers_its_compact_build_and_the_full_one(
     dialogs.folder = str(source)
     page.folder_button.click()
     go_next(qtbot, wizard)
-    choice = wizard.state.kernel_choice
+    choice = wizard.session.kernel_choice
     assert choice is not None and choice.recipe.id == "flash_attn_3"
     assert choice.variant == "full"
     page.select_kernel("flash_attn")  # a library built one way: no variant row

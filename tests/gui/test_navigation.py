@@ -24,20 +24,13 @@ from test_build_page import open_build_page, standin
 from test_prereqs_page import gcc, linux, open_page, python_env, settle
 
 from app.pages.hardware import HardwarePage, browse_start, python_file_filter
-from app.wizard import (
-    DEFAULT_SIZE,
-    MIN_SIZE,
-    InstallerWizard,
-    PageId,
-    Services,
-    initial_size,
-    wizard_style,
-)
+from app.wizard import DEFAULT_SIZE, MIN_SIZE, InstallerWizard, initial_size, wizard_style
 from build_backend.build import BuildStatus
 from build_backend.environment import Candidate, inspect_python
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.prereqs import CheckId
+from build_backend.session import FlowStep, SessionServices
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 
@@ -143,13 +136,13 @@ def test_no_pip_gets_an_install_button_that_asks_with_verbs(
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     recording = json.loads(H100.read_text(encoding="utf-8"))
-    wizard = InstallerWizard(Services(detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
-                                      discover=lambda: [Candidate(python, "test")],
-                                      inspect=inspect_python))
+    wizard = InstallerWizard(SessionServices(
+        detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
+        discover=lambda: [Candidate(python, "test")], inspect=inspect_python))
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    page = wizard.page_of(PageId.HARDWARE)
+    page = wizard.page_of(FlowStep.HARDWARE)
     assert isinstance(page, HardwarePage)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=60_000)
     assert "has no pip" in page.env_banner.title.text()
@@ -169,12 +162,13 @@ def test_the_python_file_dialog_filters_for_python_programs(
     assert browse_start(None, tmp_path) == tmp_path
     assert browse_start(torch_venv, tmp_path) == torch_venv.parent
     recording = json.loads(H100.read_text(encoding="utf-8"))
-    wizard = InstallerWizard(Services(detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
-                                      discover=lambda: [Candidate(torch_venv, "test")]))
+    wizard = InstallerWizard(SessionServices(
+        detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
+        discover=lambda: [Candidate(torch_venv, "test")]))
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    page = wizard.page_of(PageId.HARDWARE)
+    page = wizard.page_of(FlowStep.HARDWARE)
     assert isinstance(page, HardwarePage)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)
     seen: list[tuple[list[str], str]] = []
@@ -216,13 +210,13 @@ def test_done_opens_the_report_folder_and_makes_the_shortcut(
     opened = Opened()
     QDesktopServices.setUrlHandler("file", opened, "handle")
     try:
-        wizard = InstallerWizard(Services(detect=lambda: detect(lambda: ReplayNvmlApi(
+        wizard = InstallerWizard(SessionServices(detect=lambda: detect(lambda: ReplayNvmlApi(
             json.loads(H100.read_text(encoding="utf-8")))), discover=lambda: []))
-        wizard.setStartId(int(PageId.DONE))
+        wizard.setStartId(int(FlowStep.DONE))
         qtbot.addWidget(wizard)
         wizard.show()
         done = wizard.currentPage()
-        assert wizard.currentId() == PageId.DONE
+        assert wizard.currentId() == FlowStep.DONE
         assert "Nothing was installed" in done.summary.text()  # type: ignore[attr-defined]
         assert not done.report_button.isVisible()  # type: ignore[attr-defined]  # no report
         done.folder_button.click()  # type: ignore[attr-defined]

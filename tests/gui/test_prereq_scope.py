@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ksw_testsupport import build_this_plan
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from app.pages.build import BuildPage
 from app.pages.kernel import KernelPage
 from app.pages.prereqs import PrereqsPage
-from app.wizard import InstallerWizard, PageId, Services
+from app.wizard import InstallerWizard
 from build_backend.build import BuildStatus, run_build
 from build_backend.environment import Candidate, PythonEnv
 from build_backend.hardware import HardwareReport, detect
@@ -29,7 +30,7 @@ from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.plan import BuildPlan
 from build_backend.prereqs import CheckId, CheckStatus, SystemFacts
 from build_backend.prereqs.facts import GccFacts, GitFacts, LongPathsFacts, parse_os_release
-from build_backend.session import Session
+from build_backend.session import FlowStep, Session, SessionServices
 from build_backend.toolchain import parse_gcc_version
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -72,24 +73,23 @@ def test_a_gpu_with_cpu_torch_lets_the_probe_be_chosen_and_built(
                        cwd=tmp_path, output_dir=out, log_path=tmp_path / "build.log")
 
     recording = json.loads(H100.read_text(encoding="utf-8"))
-    wizard = InstallerWizard(Services(
+    wizard = InstallerWizard(SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(torch_venv, "test")],
         gather_facts=recorded_facts(tmp_path),
         discover_toolkits=lambda: [],
-        make_plan=make_plan,
-        run_build=run_build,
+        build=build_this_plan(make_plan, run_build),
     ))
     qtbot.addWidget(wizard)
     wizard.resize(1093, 614)  # 1366×768 at 125 %
     wizard.show()
     wizard.next()
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     qtbot.waitUntil(hardware.isComplete, timeout=120_000)
     next_button = wizard.button(QWizard.WizardButton.NextButton)
 
     wizard.next()
-    prereqs = wizard.page_of(PageId.PREREQS)
+    prereqs = wizard.page_of(FlowStep.PREREQS)
     assert isinstance(prereqs, PrereqsPage)
     qtbot.waitUntil(lambda: prereqs.results is not None and not prereqs.is_busy(),
                     timeout=120_000)
@@ -108,7 +108,7 @@ def test_a_gpu_with_cpu_torch_lets_the_probe_be_chosen_and_built(
     assert "The probe kernel can be built now" in prereqs.banner.hint.text()
 
     wizard.next()
-    kernel = wizard.page_of(PageId.KERNEL)
+    kernel = wizard.page_of(FlowStep.KERNEL)
     assert isinstance(kernel, KernelPage)
     qtbot.waitUntil(lambda: not kernel.is_busy() and kernel.machine is not None,
                     timeout=60_000)
@@ -128,15 +128,15 @@ def test_a_gpu_with_cpu_torch_lets_the_probe_be_chosen_and_built(
     assert "(recommended)" not in kernel.version_combo("flash_attn").currentText()
     assert kernel.prereqs_button.isVisible() and not next_button.isEnabled()
     kernel.prereqs_button.click()
-    assert wizard.currentId() == PageId.PREREQS
+    assert wizard.currentId() == FlowStep.PREREQS
 
     wizard.next()  # back to the Kernel page, the probe chosen, and on to the build
-    assert wizard.currentId() == PageId.KERNEL
+    assert wizard.currentId() == FlowStep.KERNEL
     kernel.select_kernel("probe")
     assert next_button.isEnabled()
     wizard.next()
-    build = wizard.page_of(PageId.BUILD)
-    assert isinstance(build, BuildPage) and wizard.currentId() == PageId.BUILD
+    build = wizard.page_of(FlowStep.BUILD)
+    assert isinstance(build, BuildPage) and wizard.currentId() == FlowStep.BUILD
     qtbot.waitUntil(lambda: not build.is_running(), timeout=60_000)
     assert build.outcome is not None and build.outcome.status is BuildStatus.SUCCEEDED
     (plan,) = planned

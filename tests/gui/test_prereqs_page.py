@@ -25,7 +25,7 @@ from app.pages.prereqs import PrereqsPage, summarize
 from app.resume import resume
 from app.widgets.banner import Tone
 from app.widgets.check_row import STATUS_STYLE, CheckRow
-from app.wizard import InstallerWizard, PageId, Services
+from app.wizard import InstallerWizard
 from build_backend.environment import Candidate, EnvStatus, PythonEnv, TorchInfo
 from build_backend.hardware import HardwareReport, HostInfo, detect
 from build_backend.nvml_record import ReplayNvmlApi
@@ -54,6 +54,7 @@ from build_backend.prereqs.facts import (
 )
 from build_backend.prereqs.fixes import GitLongPathsFix, ManualCommandFix
 from build_backend.prereqs.resume import RUN_ONCE_NAME, restart_pending, save_resume_state
+from build_backend.session import FlowStep, SessionServices
 from build_backend.toolchain import (
     parse_gcc_version,
     parse_host_config,
@@ -174,7 +175,7 @@ def open_page(
     refresh: Callable[[SystemFacts, CheckId], SystemFacts] | None = None,
     wait: bool = True,
 ) -> tuple[InstallerWizard, PrereqsPage]:
-    services = Services(
+    services = SessionServices(
         detect=h100,
         discover=lambda: [Candidate(Path("/envs/ml/bin/python"), "test")],
         inspect=lambda path: python_env(path=str(path)),
@@ -186,11 +187,11 @@ def open_page(
     qtbot.addWidget(wizard)
     wizard.show()
     wizard.next()
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     qtbot.waitUntil(hardware.isComplete, timeout=30_000)
     wizard.next()
-    assert wizard.currentId() == PageId.PREREQS
-    page = wizard.page_of(PageId.PREREQS)
+    assert wizard.currentId() == FlowStep.PREREQS
+    page = wizard.page_of(FlowStep.PREREQS)
     assert isinstance(page, PrereqsPage)
     if wait:
         settle(qtbot, page)
@@ -257,7 +258,7 @@ def test_each_status_renders_with_colour_symbol_summary_and_detail(qtbot: Any) -
     assert page.banner.tone is Tone.ERROR
     assert "2 things must be fixed before building" in page.banner.title.text()
     assert not page.isComplete() and not next_enabled(wizard)
-    assert wizard.state.checks == expected
+    assert wizard.session.checks == expected
     assert not page.rows[CheckId.CUDA].recheck_button.isVisible()  # OK rows stay quiet
     assert page.rows[CheckId.PYTHON_ENV].recheck_button.isVisible()
     blocked = page.rows[CheckId.PYTHON_ENV]
@@ -325,7 +326,7 @@ def test_gathering_runs_in_the_background(qtbot: Any) -> None:
     assert not page.busy.isVisible()
     assert len(page.rows) == 6
     # the page passes what the Hardware page found
-    assert seen["env"] == wizard.state.environment and seen["hardware"] is wizard.state.hardware
+    assert seen["env"] == wizard.session.environment and seen["hardware"] is wizard.session.hardware
     assert next_enabled(wizard)
 
 
@@ -367,7 +368,7 @@ def test_git_fix_really_runs_and_the_row_is_rechecked(
     assert row.fix_status_tone is Tone.OK
     assert "config --global core.longpaths true" in row.log.toPlainText()
     assert row.summary_label.text().startswith("Long paths are on for Windows and git")
-    assert wizard.state.checks == page.results
+    assert wizard.session.checks == page.results
     assert not [d for d in no_modal_dialogs if d[0] != "question"]
 
 
@@ -545,8 +546,8 @@ def test_a_fix_that_works_unblocks_next(qtbot: Any, monkeypatch: pytest.MonkeyPa
     qtbot.waitUntil(lambda: not page.is_busy() and badge(row) == "✔ OK", timeout=10_000)
     assert "Installed PyTorch." in row.fix_status.text()
     assert page.banner.tone is Tone.OK and next_enabled(wizard)
-    assert not any(r.blocks for r in wizard.state.checks)
-    assert wizard.state.environment is not None and wizard.state.environment.torch
+    assert not any(r.blocks for r in wizard.session.checks)
+    assert wizard.session.environment is not None and wizard.session.environment.torch
 
 
 # -- --resume ----------------------------------------------------------------------------------
@@ -557,7 +558,7 @@ def test_resume_walks_back_to_this_page_with_the_saved_python(
 ) -> None:
     saved_python = Path("/envs/other/bin/python")
     save_resume_state("long-paths", saved_python)
-    services = Services(
+    services = SessionServices(
         detect=h100,
         discover=lambda: [Candidate(Path("/envs/ml/bin/python"), "first found")],
         inspect=lambda path: python_env(path=str(path)),
@@ -569,10 +570,10 @@ def test_resume_walks_back_to_this_page_with_the_saved_python(
     driver = resume(wizard, timeout_s=60)
     assert driver is not None
     qtbot.waitUntil(lambda: driver.done, timeout=60_000)
-    assert driver.reached and wizard.currentId() == PageId.PREREQS
-    env = wizard.state.environment
+    assert driver.reached and wizard.currentId() == FlowStep.PREREQS
+    env = wizard.session.environment
     assert env is not None and env.executable == saved_python  # chosen again
-    page = wizard.page_of(PageId.PREREQS)
+    page = wizard.page_of(FlowStep.PREREQS)
     assert isinstance(page, PrereqsPage)
     settle(qtbot, page)
     assert page.rows[CheckId.PYTHON_ENV].result.facts["python"] == str(saved_python)
@@ -580,8 +581,8 @@ def test_resume_walks_back_to_this_page_with_the_saved_python(
 
 
 def test_resume_without_saved_state_is_a_normal_start(qtbot: Any) -> None:
-    wizard = InstallerWizard(Services(detect=h100, discover=lambda: []))
+    wizard = InstallerWizard(SessionServices(detect=h100, discover=lambda: []))
     qtbot.addWidget(wizard)
     wizard.show()
     assert resume(wizard) is None
-    assert wizard.currentId() == PageId.WELCOME
+    assert wizard.currentId() == FlowStep.WELCOME

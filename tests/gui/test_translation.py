@@ -15,7 +15,8 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from app.i18n import choose_language, install_translator, translations_dir
-from app.wizard import InstallerWizard, Services
+from app.wizard import InstallerWizard
+from build_backend.session import SessionServices
 
 REPO = Path(__file__).resolve().parents[2]
 SHOWN_BY = {"setTitle", "setSubTitle", "setText", "setToolTip", "setWindowTitle",
@@ -53,7 +54,7 @@ def chinese(qapp: QApplication) -> Iterator[None]:
 
 
 def test_the_wizard_speaks_simplified_chinese(qtbot: Any, chinese: None) -> None:
-    wizard = InstallerWizard(Services(discover=lambda: []))
+    wizard = InstallerWizard(SessionServices(discover=lambda: []))
     qtbot.addWidget(wizard)
     wizard.show()
     page = wizard.currentPage()

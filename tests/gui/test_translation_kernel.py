@@ -21,10 +21,10 @@ from test_kernel_page import cuda_env, h100, open_kernel_page
 from test_wizard_shell import open_hardware_page
 
 from app.i18n import install_translator
-from app.wizard import Services
 from build_backend.environment import Candidate, inspect_python
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.session import SessionServices
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 
@@ -74,7 +74,7 @@ def test_a_kernel_that_does_not_fit_says_why_in_chinese(qtbot: Any, tmp_path: Pa
 def test_the_hardware_page_describes_the_gpus_in_chinese(qtbot: Any, torch_venv: Path,
                                                         chinese: None) -> None:
     recording = json.loads((NVML / "constructed-8x-h100-nvlink.json").read_text(encoding="utf-8"))
-    services = Services(detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
+    services = SessionServices(detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
                         discover=lambda: [Candidate(torch_venv, "chosen by you")],
                         inspect=inspect_python)
     _, page = open_hardware_page(qtbot, services)

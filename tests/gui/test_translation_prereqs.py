@@ -97,8 +97,10 @@ def test_durations_and_estimates_speak_chinese(chinese: None) -> None:
 
 
 def test_durations_in_english_are_what_the_command_line_says() -> None:
-    from build_backend.terminal import duration, time_left
+    from app.time_words import TEXT
+    from build_backend.durations import ENGLISH, duration, time_left
 
+    assert {key: TEXT.english(key) for key in TEXT} == dict(ENGLISH)  # one set of forms
     for seconds in (0, 7, 42, 117, 3599, 3600, 7380):
         assert duration_text(seconds) == duration(seconds)
         assert time_left_text(seconds) == time_left(seconds)

@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QApplication
 from app.error_dialog import error_box
 from app.i18n import install_translator, tr_core
 from app.pages.verify import RESULT_COLUMN, VerifyPage
-from app.wizard import InstallerWizard, PageId, Services
+from app.wizard import InstallerWizard
 from build_backend.oserrors import explain
 from build_backend.reports import SavedReport
+from build_backend.session import FlowStep, SessionServices
 from build_backend.verify import CaseStatus, VerifyReport, run_verification
 from build_backend.verify.words import case_reason, failure_details, speed_text, verdict_sentence
 from build_backend.verify_install import VerifyInstallOutcome
@@ -44,9 +45,9 @@ def wrong_scale() -> VerifyReport:
 
 
 def verify_page(qtbot: Any) -> tuple[InstallerWizard, VerifyPage]:
-    wizard = InstallerWizard(Services(discover=lambda: []))
+    wizard = InstallerWizard(SessionServices(discover=lambda: []))
     qtbot.addWidget(wizard)
-    page = wizard.page_of(PageId.VERIFY)
+    page = wizard.page_of(FlowStep.VERIFY)
     assert isinstance(page, VerifyPage)
     return wizard, page  # the wizard is kept: it owns the page
 

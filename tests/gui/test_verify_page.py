@@ -13,19 +13,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ksw_testsupport import build_this_plan
 from ksw_testsupport import pip_freeze as freeze
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWizard
 
 from app.pages.verify import RESULT_COLUMN, VerifyPage
-from app.wizard import InstallerWizard, PageId, Services, WizardState
+from app.wizard import InstallerWizard
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.install import load_installs
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.parallelism import Parallelism
 from build_backend.plan import BuildPlan, make_plan
+from build_backend.session import FlowStep, Session, SessionServices
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -41,17 +43,17 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path | None) -> InstallerWizard:
     recording = json.loads(H100.read_text(encoding="utf-8"))
 
-    def make(state: WizardState) -> BuildPlan:
+    def make(state: Session) -> BuildPlan:
         out = tmp_path / "staging"
         plan = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path,
                          python=Path(sys.executable), python_scripts=None, output_dir=out,
                          log_path=tmp_path / "build.log", parallelism=Parallelism(1, 1, "test"))
         return replace(plan, command=(sys.executable, str(STANDIN), str(out), "copy", str(wheel)))
 
-    wizard = InstallerWizard(Services(
+    wizard = InstallerWizard(SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(python, "test env")],
-        make_plan=make,
+        build=build_this_plan(make),
         run_checks=lambda _facts: [],  # prerequisites: tests/gui/test_prereqs_page.py
     ))
     qtbot.addWidget(wizard)
@@ -61,17 +63,17 @@ def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path | None) -> 
 
 def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
     wizard.next()
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     qtbot.waitUntil(hardware.isComplete, timeout=120_000)
-    while wizard.currentId() != PageId.BUILD:  # through the pages between (Kernel, ...)
+    while wizard.currentId() != FlowStep.BUILD:  # through the pages between (Kernel, ...)
         current = wizard.currentPage()
         qtbot.waitUntil(current.isComplete, timeout=120_000)
         wizard.next()
-    build = wizard.page_of(PageId.BUILD)
+    build = wizard.page_of(FlowStep.BUILD)
     qtbot.waitUntil(build.isComplete, timeout=60_000)
     wizard.next()
-    page = wizard.page_of(PageId.VERIFY)
-    assert isinstance(page, VerifyPage) and wizard.currentId() == PageId.VERIFY
+    page = wizard.page_of(FlowStep.VERIFY)
+    assert isinstance(page, VerifyPage) and wizard.currentId() == FlowStep.VERIFY
     qtbot.waitUntil(lambda: page.task is None and page.flow is not None, timeout=120_000)
     return page
 
@@ -146,7 +148,7 @@ def test_a_passing_kernel_is_installed_only_on_the_button_and_done_says_where(
     assert any(n.endswith("report.json") for n in names)
 
     wizard.next()
-    done = wizard.page_of(PageId.DONE)
+    done = wizard.page_of(FlowStep.DONE)
     text = done.summary.text()  # type: ignore[attr-defined]
     assert "Installed Probe kernel 0.1.0" in text and "ksw-probe-kernel 0.1.0" in text
     assert str(scratch_torch_env) in text
@@ -165,9 +167,9 @@ def test_finish_without_installing_leaves_the_environment_as_it_was(
     page = walk_to_verify(qtbot, wizard)
     assert page.verdict.text().startswith("✔ PASS") and not page.isComplete()
     qtbot.mouseClick(page.skip_install, Qt.MouseButton.LeftButton)
-    assert wizard.currentId() == PageId.DONE  # the button leads on to the summary
+    assert wizard.currentId() == FlowStep.DONE  # the button leads on to the summary
     assert page.declined and page.installed is None
-    done = wizard.page_of(PageId.DONE)
+    done = wizard.page_of(FlowStep.DONE)
     assert done.headline.text() == "Nothing was installed"  # type: ignore[attr-defined]
     assert done.subTitle() == "Nothing was installed."
     text = done.summary.text()  # type: ignore[attr-defined]
@@ -212,15 +214,15 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
     page.do_rollback()  # in the background: the window stays responsive
     qtbot.waitUntil(lambda: page.task is None, timeout=60_000)
     assert "Rolled back" in page.verdict.text()
-    assert wizard.state.verify_outcome is not None
-    assert wizard.state.verify_outcome.installed is None  # the Done page says so too
+    assert wizard.session.verify_outcome is not None
+    assert wizard.session.verify_outcome.installed is None  # the Done page says so too
     assert "ksw-probe-kernel" not in freeze(scratch_torch_env)
 
 
 def test_reverify_needs_an_install(qtbot: Any, tmp_path: Path, scratch_torch_env: Path) -> None:
     wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, None)
     assert wizard.start_reverify() is False  # nothing installed: the Welcome page stays
-    assert wizard.currentId() == PageId.WELCOME
+    assert wizard.currentId() == FlowStep.WELCOME
 
 
 def test_reverify_from_the_welcome_page(
@@ -234,13 +236,13 @@ def test_reverify_from_the_welcome_page(
     welcome = wizard.currentPage()
     assert welcome.reverify_choice.isEnabled()  # type: ignore[attr-defined]
     assert wizard.start_reverify()  # what the "Re-verify GPU kernels" shortcut opens
-    assert wizard.currentId() == PageId.VERIFY
-    page = wizard.page_of(PageId.VERIFY)
+    assert wizard.currentId() == FlowStep.VERIFY
+    page = wizard.page_of(FlowStep.VERIFY)
     assert isinstance(page, VerifyPage)
     assert page.title() == "Check the installed kernels again"
     assert page.subTitle().startswith("The kernels this wizard installed are tested against "
                                       "PyTorch again")
-    assert not wizard.steps.labels[int(PageId.BUILD)].isVisibleTo(wizard)  # a shorter path
+    assert not wizard.steps.labels[int(FlowStep.BUILD)].isVisibleTo(wizard)  # a shorter path
     qtbot.waitUntil(lambda: page.task is None and bool(page.results), timeout=120_000)
     assert page.verdict.text().startswith("✔ PASS — the installed kernel works.")  # not "all 1"
     assert "Nothing changed since the last passing verification" in page.explanation.text()

@@ -13,17 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ksw_testsupport import build_this_plan
 from ksw_testsupport import pip_freeze as freeze
 from PySide6.QtWidgets import QMessageBox
 
 from app.pages.verify import VerifyPage
-from app.wizard import InstallerWizard, PageId, Services, WizardState
+from app.wizard import InstallerWizard
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
 from build_backend.install import install_wheel, load_installs
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.parallelism import Parallelism
 from build_backend.plan import BuildPlan, make_plan
+from build_backend.session import FlowStep, Session, SessionServices
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -40,17 +42,17 @@ def no_modal_dialogs(monkeypatch: pytest.MonkeyPatch) -> None:
 def wizard_for(qtbot: Any, tmp_path: Path, python: Path, wheel: Path) -> InstallerWizard:
     recording = json.loads(H100.read_text(encoding="utf-8"))
 
-    def make(state: WizardState) -> BuildPlan:
+    def make(state: Session) -> BuildPlan:
         out = tmp_path / "staging"
         plan = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path,
                          python=Path(sys.executable), python_scripts=None, output_dir=out,
                          log_path=tmp_path / "build.log", parallelism=Parallelism(1, 1, "test"))
         return replace(plan, command=(sys.executable, str(STANDIN), str(out), "copy", str(wheel)))
 
-    wizard = InstallerWizard(Services(
+    wizard = InstallerWizard(SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(python, "test env")],
-        make_plan=make,
+        build=build_this_plan(make),
         run_checks=lambda _facts: [],
     ))
     qtbot.addWidget(wizard)
@@ -68,7 +70,7 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
     wizard = wizard_for(qtbot, tmp_path, env, kernel_wheel("wrong_scale"))
     qtbot.waitUntil(wizard.currentPage().isComplete, timeout=60_000)  # start-up recovery ran
     wizard.next()
-    while wizard.currentId() != PageId.VERIFY:
+    while wizard.currentId() != FlowStep.VERIFY:
         qtbot.waitUntil(wizard.currentPage().isComplete, timeout=120_000)
         wizard.next()
     page = wizard.currentPage()
@@ -96,7 +98,7 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
     assert wizard.session.installs() == [record]
     assert page.isComplete()  # Next leads on, not only Cancel
     wizard.next()
-    assert wizard.currentId() == PageId.DONE
+    assert wizard.currentId() == FlowStep.DONE
 
 
 def test_the_welcome_page_finishes_an_interrupted_install_first_and_says_so(

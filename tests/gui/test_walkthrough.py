@@ -29,11 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from gui_support import Dialogs, layout_problems, unreachable
+from ksw_testsupport import build_this_plan
 from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtWidgets import QWidget, QWizard
 from test_prereqs_page import linux
 
-from app.wizard import DEFAULT_SIZE, InstallerWizard, PageId, Services, WizardState, initial_size
+from app.wizard import DEFAULT_SIZE, InstallerWizard, initial_size
 from build_backend.build import run_build
 from build_backend.environment import Candidate
 from build_backend.hardware import detect
@@ -41,6 +42,7 @@ from build_backend.install import load_installs
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.parallelism import choose_parallelism
 from build_backend.plan import BuildPlan, make_plan
+from build_backend.session import FlowStep, Session, SessionServices
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -64,7 +66,7 @@ def screenshots(tmp_path: Path) -> Path:
 def make_wizard(qtbot: Any, tmp_path: Path, python: Path, wheel: Path) -> InstallerWizard:
     recording = json.loads(H100.read_text(encoding="utf-8"))
 
-    def plan(state: WizardState) -> BuildPlan:
+    def plan(state: Session) -> BuildPlan:
         out = tmp_path / "staging"
         made = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path,
                          python=Path(sys.executable), python_scripts=None, output_dir=out,
@@ -72,12 +74,11 @@ def make_wizard(qtbot: Any, tmp_path: Path, python: Path, wheel: Path) -> Instal
                          parallelism=choose_parallelism(4, 16 * 2**30, 5.0, 4))
         return replace(made, command=(sys.executable, str(STANDIN), str(out), "copy", str(wheel)))
 
-    wizard = InstallerWizard(Services(
+    wizard = InstallerWizard(SessionServices(
         detect=lambda: detect(lambda: ReplayNvmlApi(recording)),
         discover=lambda: [Candidate(python, "active virtual environment")],  # as found
         gather_facts=lambda **_kw: linux(),  # a recorded healthy Linux machine's facts
-        make_plan=plan,
-        run_build=run_build,
+        build=build_this_plan(plan, run_build),
     ))
     qtbot.addWidget(wizard)
     wizard.show()
@@ -142,16 +143,16 @@ def test_walk_through_every_page_at_three_sizes(
     click(qtbot, next_button)
 
     # Hardware
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     qtbot.waitUntil(hardware.isComplete, timeout=120_000)
     assert wizard.steps.current_name() == "Hardware"
-    assert wizard.steps.states[int(PageId.WELCOME)] == "done"
+    assert wizard.steps.states[int(FlowStep.WELCOME)] == "done"
     problems["hardware"] = at_every_size(wizard, "hardware", [
         hardware.gpu_table, hardware.env_combo, hardware.browse_button], shots)  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
     # Prerequisites
-    prereqs = wizard.page_of(PageId.PREREQS)
+    prereqs = wizard.page_of(FlowStep.PREREQS)
     qtbot.waitUntil(lambda: prereqs.results is not None and not prereqs.is_busy(),  # type: ignore[attr-defined]
                     timeout=60_000)
     rows = list(prereqs.rows.values())  # type: ignore[attr-defined]
@@ -161,7 +162,7 @@ def test_walk_through_every_page_at_three_sizes(
     click(qtbot, next_button)
 
     # Kernel
-    kernel = wizard.page_of(PageId.KERNEL)
+    kernel = wizard.page_of(FlowStep.KERNEL)
     qtbot.waitUntil(kernel.isComplete, timeout=60_000)
     assert kernel.current_recipe().id == "probe"  # type: ignore[attr-defined]
     problems["kernel"] = at_every_size(wizard, "kernel", [
@@ -169,7 +170,7 @@ def test_walk_through_every_page_at_three_sizes(
     click(qtbot, next_button)
 
     # Build (the stand-in builder makes the wheel)
-    build = wizard.page_of(PageId.BUILD)
+    build = wizard.page_of(FlowStep.BUILD)
     qtbot.waitUntil(build.isComplete, timeout=60_000)
     assert not build.diagnosis.isVisible()  # type: ignore[attr-defined]  # empty: no box
     assert "files at a time" in build.banner.hint.text() or build.banner.tone.name == "OK"  # type: ignore[attr-defined]
@@ -187,7 +188,7 @@ def test_walk_through_every_page_at_three_sizes(
     click(qtbot, next_button)
 
     # Verify: the real harness; nothing installed until "Install into …"
-    verify = wizard.page_of(PageId.VERIFY)
+    verify = wizard.page_of(FlowStep.VERIFY)
     qtbot.waitUntil(lambda: verify.task is None and verify.flow is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
     assert verify.verdict.text() == "✔ PASS — the kernel works."  # type: ignore[attr-defined]
@@ -220,8 +221,8 @@ def test_walk_through_every_page_at_three_sizes(
     click(qtbot, next_button)
 
     # Done: Finish only
-    done = wizard.page_of(PageId.DONE)
-    assert wizard.currentId() == PageId.DONE
+    done = wizard.page_of(FlowStep.DONE)
+    assert wizard.currentId() == FlowStep.DONE
     assert shown_buttons(wizard) == {"Finish"}
     summary = done.summary.text()  # type: ignore[attr-defined]
     assert "Installed Probe kernel 0.1.0" in summary and "ksw-probe-kernel 0.1.0" in summary
@@ -242,7 +243,7 @@ def test_walk_through_every_page_at_three_sizes(
 
 def test_cancel_on_an_idle_page_quits_without_asking(qtbot: Any, tmp_path: Path) -> None:
     dialogs = Dialogs(lambda seen: seen.buttons[0])
-    wizard = InstallerWizard(Services(detect=lambda: detect(lambda: ReplayNvmlApi(
+    wizard = InstallerWizard(SessionServices(detect=lambda: detect(lambda: ReplayNvmlApi(
         json.loads(H100.read_text(encoding="utf-8")))), discover=lambda: []))
     qtbot.addWidget(wizard)
     wizard.show()

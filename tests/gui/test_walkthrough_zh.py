@@ -30,7 +30,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 from test_walkthrough import Buttons, at_every_size, click, make_wizard, screenshots
 
 from app.i18n import install_translator
-from app.wizard import InstallerWizard, PageId
+from app.wizard import InstallerWizard
+from build_backend.session import FlowStep
 
 
 @pytest.fixture
@@ -46,12 +47,12 @@ def machine_output(wizard: InstallerWizard) -> list[QWidget]:
     """The widgets that show programs' own output, not the wizard's words: the build log, the
     commands a fix runs and its output, the usage snippet to copy."""
     widgets: list[QWidget] = []
-    for row in wizard.page_of(PageId.PREREQS).rows.values():  # type: ignore[attr-defined]
+    for row in wizard.page_of(FlowStep.PREREQS).rows.values():  # type: ignore[attr-defined]
         widgets += [row.command_text, row.log]
-    build = wizard.page_of(PageId.BUILD)
+    build = wizard.page_of(FlowStep.BUILD)
     widgets += [build.log, build.plan_text]  # type: ignore[attr-defined]
-    widgets.append(wizard.page_of(PageId.VERIFY).usage)  # type: ignore[attr-defined]
-    widgets.append(wizard.page_of(PageId.DONE).usage)  # type: ignore[attr-defined]
+    widgets.append(wizard.page_of(FlowStep.VERIFY).usage)  # type: ignore[attr-defined]
+    widgets.append(wizard.page_of(FlowStep.DONE).usage)  # type: ignore[attr-defined]
     return widgets
 
 
@@ -75,12 +76,12 @@ def test_walk_through_every_page_in_chinese(
     look("welcome", [])
     click(qtbot, next_button)
 
-    hardware = wizard.page_of(PageId.HARDWARE)
+    hardware = wizard.page_of(FlowStep.HARDWARE)
     qtbot.waitUntil(hardware.isComplete, timeout=120_000)
     look("hardware", [hardware.env_combo])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
-    prereqs = wizard.page_of(PageId.PREREQS)
+    prereqs = wizard.page_of(FlowStep.PREREQS)
     qtbot.waitUntil(lambda: prereqs.results is not None and not prereqs.is_busy(),  # type: ignore[attr-defined]
                     timeout=60_000)
     for row in prereqs.rows.values():  # type: ignore[attr-defined]
@@ -89,18 +90,18 @@ def test_walk_through_every_page_in_chinese(
     look("prereqs", [prereqs.check_all_button])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
-    kernel = wizard.page_of(PageId.KERNEL)
+    kernel = wizard.page_of(FlowStep.KERNEL)
     qtbot.waitUntil(kernel.isComplete, timeout=60_000)
     look("kernel", [kernel.tree, kernel.details])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
-    build = wizard.page_of(PageId.BUILD)
+    build = wizard.page_of(FlowStep.BUILD)
     qtbot.waitUntil(build.isComplete, timeout=60_000)
     build.plan_toggle.setChecked(True)  # type: ignore[attr-defined]
     look("build", [build.plan_toggle])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
-    verify = wizard.page_of(PageId.VERIFY)
+    verify = wizard.page_of(FlowStep.VERIFY)
     qtbot.waitUntil(lambda: verify.task is None and verify.flow is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
     assert verify.verdict.text().startswith("✔")  # type: ignore[attr-defined]
@@ -111,7 +112,7 @@ def test_walk_through_every_page_in_chinese(
     look("verify", [verify.table, verify.copy_usage, verify.rollback_button])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
-    assert wizard.currentId() == PageId.DONE
+    assert wizard.currentId() == FlowStep.DONE
     look("done", [])
     dialogs.stop()
     assert {k: v for k, v in layout.items() if v} == {}

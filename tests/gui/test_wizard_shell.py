@@ -12,10 +12,11 @@ from PySide6.QtWidgets import QWizard
 
 from app.pages.hardware import HardwarePage
 from app.widgets.banner import Tone
-from app.wizard import InstallerWizard, PageId, Services
+from app.wizard import InstallerWizard
 from build_backend.environment import Candidate, inspect_python
 from build_backend.hardware import detect
 from build_backend.nvml_record import ReplayNvmlApi
+from build_backend.session import FlowStep, SessionServices
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 
@@ -25,14 +26,15 @@ def h100_detect() -> Any:
     return detect(lambda: ReplayNvmlApi(recording))
 
 
-def open_hardware_page(qtbot: Any, services: Services) -> tuple[InstallerWizard, HardwarePage]:
+def open_hardware_page(qtbot: Any,
+                       services: SessionServices) -> tuple[InstallerWizard, HardwarePage]:
     wizard = InstallerWizard(services)
     qtbot.addWidget(wizard)
     wizard.show()
-    assert wizard.currentId() == PageId.WELCOME
+    assert wizard.currentId() == FlowStep.WELCOME
     wizard.next()
-    assert wizard.currentId() == PageId.HARDWARE
-    page = wizard.page_of(PageId.HARDWARE)
+    assert wizard.currentId() == FlowStep.HARDWARE
+    page = wizard.page_of(FlowStep.HARDWARE)
     assert isinstance(page, HardwarePage)
     return wizard, page
 
@@ -46,7 +48,7 @@ def next_enabled(wizard: InstallerWizard) -> bool:
 
 
 def test_welcome_page_explains_and_offers_reverify(qtbot: Any) -> None:
-    wizard = InstallerWizard(Services(detect=h100_detect, discover=lambda: []))
+    wizard = InstallerWizard(SessionServices(detect=h100_detect, discover=lambda: []))
     qtbot.addWidget(wizard)
     wizard.show()
     page = wizard.currentPage()
@@ -57,7 +59,7 @@ def test_welcome_page_explains_and_offers_reverify(qtbot: Any) -> None:
 
 
 def test_hardware_page_shows_the_gpu_and_a_usable_environment(qtbot: Any, torch_venv: Path) -> None:
-    services = Services(
+    services = SessionServices(
         detect=h100_detect,
         discover=lambda: [Candidate(torch_venv, "test venv")],
         inspect=inspect_python,
@@ -74,7 +76,7 @@ def test_hardware_page_shows_the_gpu_and_a_usable_environment(qtbot: Any, torch_
     assert page.env_banner.tone is Tone.WARNING  # CPU-only torch: usable, with advice
     assert "CPU-only" in page.env_banner.title.text()
     assert "2.13.0" in page.env_details.text()
-    assert wizard.state.environment is not None and wizard.state.environment.usable
+    assert wizard.session.environment is not None and wizard.session.environment.usable
     assert next_enabled(wizard)
 
 
@@ -83,14 +85,14 @@ def test_no_driver_state_is_explained_and_unusable_env_blocks_next(
 ) -> None:
     not_python = tmp_path / "readme.txt"
     not_python.write_text("hello")
-    services = Services(
+    services = SessionServices(
         detect=detect,  # the real NVML of this machine: no driver here
         discover=lambda: [Candidate(not_python, "test")],
         inspect=inspect_python,
     )
     wizard, page = open_hardware_page(qtbot, services)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=60_000)
-    report = wizard.state.hardware
+    report = wizard.session.hardware
     assert report is not None
     assert page.gpu_banner.title.text().endswith(report.message + "</b>")
     assert page.gpu_banner.hint.text() == report.hint
@@ -109,7 +111,8 @@ def test_detection_runs_in_the_background(qtbot: Any) -> None:
         gate.wait(30)
         return h100_detect()
 
-    wizard, page = open_hardware_page(qtbot, Services(detect=slow_detect, discover=lambda: []))
+    wizard, page = open_hardware_page(
+        qtbot, SessionServices(detect=slow_detect, discover=lambda: []))
     try:
         assert page.is_busy()
         assert page.busy.isVisible()
@@ -135,29 +138,29 @@ def test_a_stale_inspection_result_is_ignored(qtbot: Any, torch_venv: Path, tmp_
             gate.wait(30)
         return inspect_python(path)
 
-    services = Services(
+    services = SessionServices(
         detect=h100_detect, discover=lambda: [Candidate(slow, "slow")], inspect=inspect
     )
     wizard, page = open_hardware_page(qtbot, services)
     qtbot.waitUntil(lambda: page.env_combo.count() == 1, timeout=30_000)
     page.add_interpreter(torch_venv)  # chosen while the first one is still being inspected
-    qtbot.waitUntil(lambda: wizard.state.environment is not None, timeout=120_000)
+    qtbot.waitUntil(lambda: wizard.session.environment is not None, timeout=120_000)
     gate.set()
     qtbot.wait(300)
-    env = wizard.state.environment
+    env = wizard.session.environment
     assert env is not None and env.executable == torch_venv  # the late answer did not win
     assert next_enabled(wizard)
 
 
-@pytest.mark.parametrize("page_id", [PageId.WELCOME, PageId.HARDWARE])
-def test_pages_render(qtbot: Any, page_id: PageId, torch_venv: Path) -> None:
-    services = Services(detect=h100_detect, discover=lambda: [Candidate(torch_venv, "venv")])
+@pytest.mark.parametrize("page_id", [FlowStep.WELCOME, FlowStep.HARDWARE])
+def test_pages_render(qtbot: Any, page_id: FlowStep, torch_venv: Path) -> None:
+    services = SessionServices(detect=h100_detect, discover=lambda: [Candidate(torch_venv, "venv")])
     wizard = InstallerWizard(services)
     qtbot.addWidget(wizard)
     wizard.show()
-    if page_id is PageId.HARDWARE:
+    if page_id is FlowStep.HARDWARE:
         wizard.next()
-        page = wizard.page_of(PageId.HARDWARE)
+        page = wizard.page_of(FlowStep.HARDWARE)
         qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)  # type: ignore[attr-defined]
     image = wizard.grab()
     assert image.width() >= 800 and image.height() >= 500

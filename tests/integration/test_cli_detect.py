@@ -62,7 +62,7 @@ def test_unreadable_recording_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "recording.json"
     bad.write_text("not json")
     result = run_app("--headless", "detect", "--replay", str(bad))
-    assert result.returncode == 1
+    assert result.returncode == 4  # detection could not run (--help: exit codes)
     assert "Could not read the NVML recording" in result.stderr
     assert "Traceback" not in result.stderr
     # in words, not the JSON parser's "Expecting value: line 1 column 1 (char 0)"

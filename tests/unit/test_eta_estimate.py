@@ -26,6 +26,7 @@ from build_backend.buildtimes import (
     save_record,
 )
 from build_backend.catalog import OsName, load_catalog
+from build_backend.durations import time_left
 from build_backend.eta import (
     EtaEstimator,
     NinjaLogReader,
@@ -41,7 +42,7 @@ from build_backend.eta import (
     unit_name,
 )
 from build_backend.plan import estimate_build
-from build_backend.terminal import progress_text, slowest_text, time_left
+from build_backend.terminal import progress_text, slowest_text
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "buildtimes"

@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from ksw_testsupport import build_this_plan
 
 from build_backend.build import BuildOutcome, BuildStatus, PlanEvent
 from build_backend.catalog import load_catalog
@@ -184,7 +185,7 @@ def test_a_fixed_plan_is_announced_and_run(tmp_path: Path, monkeypatch: pytest.M
         return plan_build(BuildRequest(probe, probe.newest, env, hardware), toolkits=[],
                           prepare=False)
 
-    services = replace(recorder.services(), make_plan=probe_plan, run_build=run_build)
+    services = replace(recorder.services(), build=build_this_plan(probe_plan, run_build))
     session = Session(services)
     session.detect()
     session.choose_environment(cpu_env(tmp_path))
