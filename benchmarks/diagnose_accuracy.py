@@ -4,11 +4,11 @@ first error >= 95 %, cause precision >= 97 %, cause recall >= 85 %).
     python benchmarks/diagnose_accuracy.py [--corpus DIR ...] [--rules FILE] [-v]
 
 Two corpora of real logs: ``tests/data/logs/real`` (53 logs the rules were first built from)
-and ``tests/data/logs/field`` (212 logs from the threads of 40+ projects, collected 2026-11-26
-and, index-e.toml, 2026-11-27; each file's line 1 the thread's URL). The field corpus is split
-by thread (sha256 of the URL: 30 % held out); rules are built from the training part only, and
-the held-out part is scored but its misses are never listed (``-v`` lists the training part's
-only). The held-out figure is the one that counts.
+and ``tests/data/logs/field`` (283 logs from the threads of 79 projects, collected 2026-11-26
+and, index-e.toml and index-f.toml, 2026-11-27; each file's line 1 the thread's URL). The
+field corpus is split by thread (sha256 of the URL: 30 % held out); rules are built from the
+training part only, and the held-out part is scored but its misses are never listed (``-v``
+lists the training part's only). The held-out figure is the one that counts.
 
 The corpus is real failing build logs from public issue threads (``tests/data/logs/real``), each
 described in ``index.toml`` by the line a person should be shown first and the cause the thread

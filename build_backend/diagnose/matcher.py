@@ -118,6 +118,12 @@ _ERROR_LINE = re.compile(
       (?: fatal\s+ )? error (?: \s+[a-z]+\d+ )? \s*:   # error: / error C2039: / fatal error LNK1
     )
     | (?i: ^\s*fatal\s*: )                      # git: "fatal: unable to access ..."
+    # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ..."
+    | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+catastrophic\s+error\s*: )
+    # gcc in other languages, after a location ("x.c:40:1: error fatal:", "x.cpp:5:10: ошибка:")
+    | (?i: :\d+(?::\d+)?:\s+(?:error\s+fatal|(?:schwerwiegender\s+)?Fehler|erreur(?:\s+fatale)?
+            |errore(?:\s+fatale)?|(?:фатальная\s+)?ошибка|błąd|致命错误|错误|致命的エラー|エラー|오류|hata)
+            \s*[:：] )
     | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
     | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
     | (?i: \bCMake\s+Error\b )
@@ -149,6 +155,7 @@ _WARNING_LINE = re.compile(r"(?i:\bwarning\s*(?:[a-z]*\d+|\#\d+-d)?\s*:)|\b[A-Z]
 # Every line _ERROR_LINE can match contains one of these (lower-cased).
 _ERROR_WORDS = (
     "error",
+    "fehler", "erreur", "errore", "ошибка", "błąd", "错误", "エラー", "오류", "hata",
     "fatal",
     "killed",
     "exception",

@@ -73,13 +73,20 @@ CORPUS_SIGNATURES = {
     "nvshmem-link-failed",
     "link-unresolved-symbols",
     "nccl-too-old-for-deepep",  # recorded on the H100: tests/data/logs/deepep
+    # the ordinary causes of issue 21 (collector f)
+    "disk-full",
+    "compiler-crashed",
+    "built-without-cuda",
+    "arch-too-old-for-source",
+    "host-compiler-unsupported",
+    "permission-denied",
 }
 
 
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 31
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 38
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -92,6 +99,7 @@ def test_every_row_of_the_failures_table_is_a_signature() -> None:
         "out-of-memory": RetryAction.HALVE_JOBS,
         "flash-attn-wheel-404": RetryAction.FORCE_BUILD,
         "wheel-download-failed": RetryAction.FORCE_BUILD,  # the same retry fixes network errors
+        "compiler-crashed": RetryAction.HALVE_JOBS,  # most crashes are memory running short
     }
     assert rules.signature("out-of-memory").row == 8
     with pytest.raises(KeyError):
@@ -298,6 +306,20 @@ def test_source_lines_quoted_in_a_traceback_are_not_the_error() -> None:
 
 # Single lines from real outputs, at least one per row of the table.
 LINE_CASES = [
+    # the ordinary causes of issue 21's collector f (tests/data/logs/field/index-f.toml, training)
+    ("/usr/local/cuda/include/driver_functions.h(133): catastrophic error: error while writing "
+     "generated C++ file: No space left on device", "disk-full"),
+    # qicosmos/cinatra#146 (a thread the rule was not written from)
+    ("编译过程中总是会有  internal compiler error: Segmentation fault。", "compiler-crashed"),
+    ("RuntimeError: Not compiled with GPU support", "built-without-cuda"),
+    ("RuntimeError: apex.optimizers.FusedAdam requires cuda extensions", "built-without-cuda"),
+    ('dcn_v2_im2col_cuda_double.cu(248): error: no instance of overloaded function "atomicAdd" '
+     "matches the argument list", "arch-too-old-for-source"),
+    ("nvcc fatal   : Host compiler targets unsupported OS.", "host-compiler-unsupported"),
+    ("PermissionError: [Errno 13] Permission denied: '/tmp/torch_extensions/fused'",
+     "permission-denied"),
+    ("nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+     "nvcc-too-old-for-option"),
     # the families (issue 21): lines of the field corpus's training part (tests/data/logs/field)
     # and of public threads
     # a program path made from a variable that holds a list or quotes (bad-env-path)

@@ -260,3 +260,70 @@ def test_visual_studio_advice_reads_the_cuda_version_off_a_folder_name() -> None
         "are supported!"])
     assert report.primary is not None and report.primary.signature_id == "msvc-too-new-for-cuda"
     assert "CUDA 11.2 accepts Visual Studio 2017 and 2019 only" in report.primary.fix
+
+
+# -- the ordinary causes (issue 21, collector f): each named on a variant its rules never saw ---
+
+
+@pytest.mark.parametrize(("line", "cause", "facts"), [
+    ("/usr/bin/ld: final link failed: No space left on device", "disk-full", {}),
+    ("OSError: [Errno 28] No space left on device: '/tmp/pip-install-x/flash_attn'",
+     "disk-full", {}),
+    ("LINK : fatal error LNK1180: insufficient disk space to complete link", "disk-full", {}),
+    ("csrc/x.cu:1:1: internal compiler error: in tsubst_copy, at cp/pt.c:16150",
+     "compiler-crashed", {}),
+    ("nvcc error   : 'cicc' died due to signal 11 (Invalid memory reference)",
+     "compiler-crashed", {"compiler": "cicc"}),
+    ("x.cpp(12): fatal error C1001: Internal compiler error.", "compiler-crashed", {}),
+    ("RuntimeError: Not compiled with CUDA support", "built-without-cuda", {}),
+    ("kernel.cu(41): error: no instance of overloaded function \"atomicAdd\" matches the "
+     "argument list", "arch-too-old-for-source", {"function": "atomicAdd"}),
+    ("nvcc fatal   : Host compiler targets unsupported OS.", "host-compiler-unsupported", {}),
+    ("ERROR: Could not install packages due to an OSError: [Errno 13] Permission denied: "
+     "'/usr/lib/python3/dist-packages/ninja'", "permission-denied",
+     {"path": "/usr/lib/python3/dist-packages/ninja"}),
+    ("subprocess.CalledProcessError: Command '['which', 'x86_64-conda-linux-gnu-c++']' returned "
+     "non-zero exit status 1.", "build-tool-missing", {"tool": "x86_64-conda-linux-gnu-c++"}),
+    ("subprocess.CalledProcessError: Command '['which', 'g++ -std=c++17']' returned non-zero "
+     "exit status 1.", "bad-env-path", {"value": "g++ -std=c++17"}),
+    ("g++: fatal error: cannot execute 'cc1plus': execvp: No such file or directory",
+     "build-tool-missing", {"tool": "cc1plus"}),
+    ("nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+     "tool-version-required", {"option": "-generate-dependencies-with-compile"}),
+    ("src/ops.cpp:3:10: fatal error: cuda_runtime_api.h: No such file or directory",
+     "cuda-home-not-set", {}),
+    ("RuntimeError: operator torchvision::roi_align does not exist", "extension-abi-mismatch",
+     {}),
+    ("ImportError: /x/_C.so: undefined symbol: *ZN3c106detail14torchCheckFail",
+     "extension-abi-mismatch", {}),
+    ("ImportError: /usr/lib/libstdc++.so.6: version GLIBCXX_3.4.32 not found (required by x.so)",
+     "library-mismatch", {"what": "GLIBCXX_3.4.32"}),
+    ("ImportError: DLL load failed while importing _C: %1 is not a valid Win32 application.",
+     "library-mismatch", {"module": "_C"}),
+    ("C:\\src\\kernel.cuh(88): error C2975: 'kIsCausal_': invalid template argument for "
+     "'Kernel_traits', expected compile-time constant expression", "msvc-gnu-extensions", {}),
+])
+def test_an_ordinary_cause_is_named_on_a_variant(line: str, cause: str,
+                                                 facts: dict[str, str]) -> None:
+    report = diagnose_lines([line])
+    assert report.primary is not None, line
+    assert report.primary.family == cause
+    assert dict(report.primary.facts) == facts
+    shown = f"{report.primary.title} {report.primary.cause} {report.primary.fix}"
+    assert "{" not in shown
+    assert report.first_error is not None and report.first_error.line == line
+
+
+def test_oom_killed_compiler_is_memory_not_a_crash() -> None:
+    report = diagnose_lines(["c++: internal compiler error: Killed (program cc1plus)"])
+    assert report.primary is not None and report.primary.family == "out-of-memory"
+
+
+def test_a_localized_gcc_error_is_the_first_error() -> None:
+    report = diagnose_lines([
+        "running build_ext",
+        "src/a.cpp:5:10: ошибка: «foo» не был объявлен в этой области видимости",
+        "error: command '/usr/bin/gcc' failed with exit code 1",
+    ], )
+    assert report.first_error is not None
+    assert "ошибка" in report.first_error.line
