@@ -7,7 +7,6 @@ import json
 import re
 import sys
 import threading
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
@@ -17,23 +16,26 @@ from packaging.version import InvalidVersion
 
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import (
-    Machine,
     Recipe,
-    assess,
-    load_catalog,
-    recommended_version,
 )
 from .cli_consent import confirm
 from .durations import duration
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
-from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
+from .hardware import GpuSelectionError, HardwareReport, detect
 from .install import LOCK_TAG
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
 from .pipeline import KernelChoice, SourceMode
-from .plan import estimate_build_seconds, machine_for
-from .session import FlowOptions, Session, SessionServices, StepNotice
+from .plan import estimate_build_seconds
+from .session import (
+    ChoiceError,
+    FlowOptions,
+    KernelRequest,
+    Session,
+    SessionServices,
+    StepNotice,
+)
 from .tags import FLASH_ATTN_TAG_PATTERN
 from .terminal import TerminalProgress, slowest_text
 from .verify_install import verify_then_install
@@ -101,46 +103,25 @@ def wheel_version(filename: str) -> str | None:
     return filename.split("-")[1]  # as written (packaging would lower-case a local version)
 
 
-def make_choice(args: argparse.Namespace, env: PythonEnv,
-                session: Session | None = None) -> tuple[KernelChoice, Machine]:
-    """The recipe, version and source the options name, checked against this machine."""
-    session = session if session is not None else Session(hardware=detect(), environment=env)
+def make_choice(args: argparse.Namespace, env: PythonEnv, session: Session,
+                gpus: list[int] | None) -> KernelChoice:
+    """The recipe, version and source the options name, decided by the session
+    (:meth:`Session.choose`: the recommended version, the GPU check, the fit, the wheel)."""
     recipe = session.catalog().get(args.kernel)
-    machine = session.machine(parse_gpus(args.gpus))
-    version = (recipe.version(args.kernel_version) if args.kernel_version
-               else recommended_version(recipe, machine))
-    verdict = assess(recipe, version, machine)
-    if not verdict.available and not args.force:
-        reasons = "\n".join(f"  - {r.text}" + (f" ({r.hint})" if r.hint else "")
-                            for r in verdict.reasons)
-        raise WizardError(
-            f"{recipe.name} {version.label} does not fit this computer:\n{reasons}",
-            hint="Choose another kernel or version ('kernels' lists what fits), or pass "
-            "--force to try anyway.",
-        )
-    choice = KernelChoice.default(recipe, version)
-    variant = recipe.variant(getattr(args, "variant", None))  # an unknown one: exit 2
-    if variant is not None:
-        choice = replace(choice, variant=variant.id)
-    if args.source is not None:
-        choice = replace(choice, source_mode=SourceMode.LOCAL, local_path=args.source)
-    if machine.selected is not None:
-        choice = replace(choice, gpu_indices=machine.selected)
     prebuilt = getattr(args, "prebuilt", False)
-    if isinstance(prebuilt, str):
-        choice = replace(choice, prebuilt=wheel_at(prebuilt, recipe, env, force=args.force))
-    elif prebuilt:
-        from .wheels import candidate_wheel_urls
-
-        matching = [c for c in candidate_wheel_urls(recipe, version, env) if c.match.matched]
-        if not matching:
-            raise WizardError(
-                f"No prebuilt {recipe.name} {version.label} wheel matches this environment.",
-                hint="Build from source (run the same command without --prebuilt).",
-            )
-        matching.sort(key=lambda c: not c.listed)  # wheels upstream lists first
-        choice = replace(choice, prebuilt=matching[0])
-    return choice, machine
+    wheel: bool | WheelCandidate = (wheel_at(prebuilt, recipe, env, force=args.force)
+                                     if isinstance(prebuilt, str) else bool(prebuilt))
+    request = KernelRequest(args.kernel, version=args.kernel_version, gpus=gpus,
+                            variant=getattr(args, "variant", None), local_path=args.source,
+                            prebuilt=wheel, force=args.force, gpu_option="--gpus")
+    try:
+        return session.choose(request).choice
+    except ChoiceError as exc:
+        if "does not fit" not in exc.what:
+            raise WizardError(exc.what, hint="Build from source (run the same command "
+                              "without --prebuilt).") from exc
+        raise WizardError(exc.what, hint="Choose another kernel or version ('kernels' lists "
+                          "what fits), or pass --force to try anyway.") from exc
 
 
 def wheel_at(url: str, recipe: Recipe, env: PythonEnv, *, force: bool) -> WheelCandidate:
@@ -266,8 +247,6 @@ class _AfterBuild:
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     gpus = parse_gpus(args.gpus)  # usage errors first, before anything runs
     hardware = build_hardware(args)
-    if gpus is not None:
-        check_gpu_selection(hardware, gpus, option="--gpus")
     env = resolve_env(args.python)
     human = sys.stderr if args.json else out
     after_build = _AfterBuild(human, verbose=args.verbose)
@@ -277,8 +256,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                                                            on_line=after_build.line))
     session = Session(services=services, hardware=hardware, environment=env)
     after_build.session = session
-    choice, _machine = make_choice(args, env, session)
-    session.choose_kernel(choice, choice.prebuilt)
+    choice = make_choice(args, env, session, gpus)  # the GPUs are checked there, once
     recipe = choice.recipe
     source = (f"prebuilt wheel: {choice.prebuilt.url}" if choice.prebuilt is not None
               else f"source: {choice.local_path or choice.source_mode.value}")
@@ -431,7 +409,6 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
-    catalog = load_catalog()
     env = resolve_env(args.python) if args.python else None
     if env is None:
         candidates = discover_candidates()
@@ -440,13 +417,15 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
         raise EnvironmentProbeError("No Python interpreter was found.",
                                     hint="Pass one with --python PATH.")
     hardware = detect()
-    machine = machine_for(hardware, env)
+    session = Session(hardware=hardware, environment=env)
+    machine = session.machine()
+    catalog = session.catalog()
     speed = None if args.no_speed else sdpa_speed_here(hardware, env)
     rows = []
     for recipe in catalog:
-        recommended = recommended_version(recipe, machine)
+        recommended = session.recommended_version(recipe, machine)
         for version in recipe.versions:
-            verdict = assess(recipe, version, machine)
+            verdict = session.verdict(recipe, version, machine)
             rows.append((recipe, version, verdict, version is recommended))
     if args.json:
         json.dump({

@@ -162,7 +162,7 @@ def run_pipeline(
         found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
         torch_cuda = env.torch.cuda_version if env.torch is not None else None
         toolkit = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
-        os_name = OsName.WINDOWS if plat.name == "windows" else OsName.LINUX
+        os_name = OsName.parse(plat.name) or OsName.LINUX  # the OS this build runs on
         patches = recipe.patches_for(version, os_name, toolkit.release if toolkit else None)
         bundled = _is_bundled(choice)
         request = BuildRequest(recipe, version, env, hardware,

@@ -441,9 +441,9 @@ def plan_build(
     if not cpu_only:
         found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
     toolkit = choose_toolkit(found, torch_cuda) if not cpu_only else None
-    machine = Machine.from_reports(request.hardware, env, os_name=plat.name,
-                                   toolkit=toolkit.release if toolkit else None,
-                                   selected=request.gpu_indices)
+    # the one machine description (the OS the hardware report was taken on: a --replay
+    # recording plans for its own OS), with the toolkit chosen from those given
+    machine = machine_for(request.hardware, env, selected=request.gpu_indices, toolkits=found)
     selection = build_archs(recipe, version, machine)
     archs: tuple[str, ...] = () if cpu_only else selection.values
     notes: list[str] = []
@@ -496,7 +496,7 @@ def plan_build(
     for note in notes:
         plan = plan.with_env(note=note)
     expected = estimate_build(recipe, version, list(selection.gpu_archs), host.cpu_logical,
-                              host.ram_available / GIB, OsName(plat.name), cpu_only=cpu_only,
+                              host.ram_available / GIB, machine.os, cpu_only=cpu_only,
                               records=load_records(), variant=variant)
     return replace(plan, estimate=expected, variant=variant.id if variant else "")
 

@@ -148,8 +148,8 @@ def how_to_get(
 ) -> HowToGet:
     """The matching prebuilt wheels and the source build's estimate (for ``variant``, the
     recipe's build variant; None: its default)."""
-    wheels = tuple(c for c in candidate_wheel_urls(recipe, version, machine.env)
-                   if c.match.matched)
+    matching = [c for c in candidate_wheel_urls(recipe, version, machine.env) if c.match.matched]
+    wheels = tuple(sorted(matching, key=lambda c: not c.listed))  # upstream's own list first
     return HowToGet(wheels, source_build_estimate(recipe, version, verdict, machine, variant))
 
 

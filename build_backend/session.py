@@ -30,7 +30,16 @@ from typing import Any
 
 from .advice import choose_python
 from .build import BuildOutcome, BuildStatus
-from .catalog import Catalog, Machine, Recipe, RecipeVersion, Verdict, assess, load_catalog
+from .catalog import (
+    Catalog,
+    Machine,
+    Recipe,
+    RecipeVersion,
+    Verdict,
+    assess,
+    load_catalog,
+    recommended_version,
+)
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
 from .hardware import HardwareReport, check_gpu_selection, detect
@@ -49,8 +58,15 @@ from .plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from .platforms import current as current_platform
 from .prereqs import CheckId, CheckResult, SystemFacts, gather_facts, refresh, run_checks
 from .prereqs.kernels import with_prerequisites
+from .recommend import how_to_get
 from .reverify import ReverifyResult, reverify_all
-from .toolkits import CudaToolkit, cuda_bin_dirs, discover_toolkits, runtime_path
+from .toolkits import (
+    CudaToolkit,
+    choose_toolkit,
+    cuda_bin_dirs,
+    discover_toolkits,
+    runtime_path,
+)
 from .verify_install import VerifyInstallOutcome, verify_then_install
 from .wheels import WheelCandidate
 from .words import N_, msg
@@ -73,6 +89,38 @@ class FlowError(WizardError):
     """A step was asked for before what it needs (the message says what is missing)."""
 
 
+class ChoiceError(WizardError):
+    """The kernel asked for cannot be chosen here (it does not fit, or no prebuilt wheel
+    matches): the message says why, each reason on its own line."""
+
+
+@dataclass(frozen=True)
+class KernelRequest:
+    """What the person asked for on the Kernel step (the page's widgets, the build command's
+    options); what is left out, the session decides (:meth:`Session.choose`)."""
+
+    kernel: str  # a recipe id
+    version: str | None = None  # a version label; None: the recommended version here
+    gpus: Sequence[int] | None = None  # GPU indices; None: every usable GPU
+    variant: str | None = None  # the recipe's build variant; None: its default
+    source_mode: SourceMode | None = None  # None: the recipe's own (bundled, or a download)
+    local_path: Path | None = None  # with SourceMode.LOCAL: a folder or an archive
+    # True: the best matching prebuilt wheel (one must exist); a candidate: that wheel
+    prebuilt: bool | WheelCandidate = False
+    force: bool = False  # choose a version that does not fit (the command line's --force)
+    gpu_option: str | None = None  # the option the GPU indices came from (for the hint)
+
+
+@dataclass(frozen=True)
+class KernelDecision:
+    """What :meth:`Session.choose` decided: the choice (with its prebuilt wheel, if any), the
+    verdict for this machine and the machine it was judged on."""
+
+    choice: KernelChoice
+    verdict: Verdict
+    machine: Machine
+
+
 BuildRunner = Callable[["Session", Callable[[object], None], threading.Event], BuildOutcome]
 
 
@@ -81,7 +129,7 @@ def default_build(session: Session, sink: Callable[[object], None],
     """Source, patches, plan and build of the session's choice (the probe when none)."""
     env, hardware = session.require_target()
     choice = session.effective_choice()
-    return run_pipeline(choice, env, hardware, sink, cancel)
+    return run_pipeline(choice, env, hardware, sink, cancel, toolkits=session.toolkits())
 
 
 @dataclass
@@ -189,6 +237,14 @@ class Session:
             self._toolkits = list(self.services.discover_toolkits())
         return self._toolkits
 
+    def toolkit(self) -> CudaToolkit | None:
+        """The CUDA toolkit a build into the target Python uses: the one that fits its
+        PyTorch's CUDA (None: a CPU-only PyTorch, or none fits). Decided here, once, for the
+        verdicts, the plan and the pages."""
+        env = self.environment
+        torch_cuda = env.torch.cuda_version if env is not None and env.torch else None
+        return choose_toolkit(self.toolkits(), torch_cuda) if torch_cuda is not None else None
+
     def set_toolkits(self, toolkits: Sequence[CudaToolkit]) -> None:
         self._toolkits = list(toolkits)
 
@@ -202,11 +258,15 @@ class Session:
                                      how=choose_python().replace("another one", "one")))
         return self.environment, self.hardware
 
-    def machine(self, selected: Sequence[int] | None = None) -> Machine:
-        """The one description of this machine that verdicts, estimates and plans share."""
+    def machine(self, selected: Sequence[int] | None = None,
+                option: str | None = None) -> Machine:
+        """The one description of this machine that verdicts, estimates and plans share: the
+        OS the hardware report was taken on (a ``--replay`` recording's own), the CUDA toolkit
+        the session found and the GPU selection, checked here (``option``: where it came
+        from, for the hint)."""
         env, hardware = self.require_target()
         if selected is not None:
-            selected = check_gpu_selection(hardware, selected)
+            selected = check_gpu_selection(hardware, selected, option=option)
         return machine_for(hardware, env, selected=selected, toolkits=self.toolkits())
 
     def probe_choice(self) -> KernelChoice:
@@ -286,12 +346,58 @@ class Session:
 
     # -- choose -----------------------------------------------------------------------
 
+    def recommended_version(self, recipe: Recipe, machine: Machine) -> RecipeVersion:
+        """The version of ``recipe`` to preselect on ``machine`` (judged by :meth:`verdict`)."""
+        return recommended_version(recipe, machine,
+                                   lambda r, v, m: self.verdict(r, v, m))
+
+    def choose(self, request: KernelRequest) -> KernelDecision:
+        """Decide the kernel choice from what the person asked for, for both front ends: the
+        version (the recommended one when none is named), the GPU selection (checked once,
+        here), whether it fits (:meth:`verdict`; a :class:`ChoiceError` with every reason
+        unless ``force``), the build variant, the source and the prebuilt wheel. The choice
+        becomes the session's; a build made for other choices is no longer current."""
+        recipe = self.catalog().get(request.kernel)
+        machine = self.machine(request.gpus, option=request.gpu_option)
+        version = (recipe.version(request.version) if request.version is not None
+                   else self.recommended_version(recipe, machine))
+        verdict = self.verdict(recipe, version, machine)
+        if not verdict.available and not request.force:
+            reasons = "\n".join(f"  - {r.text}" + (f" ({r.hint})" if r.hint else "")
+                                 for r in verdict.reasons)
+            raise ChoiceError(msg("{kernel} {version} does not fit this computer:\n{reasons}",
+                                  kernel=recipe.name, version=version.label, reasons=reasons),
+                              hint=N_("Choose another kernel or version, one that fits."))
+        choice = KernelChoice.default(recipe, version)
+        variant = recipe.variant(request.variant)  # an unknown one: a usage error
+        if variant is not None:
+            choice = replace(choice, variant=variant.id)
+        if request.source_mode is not None:
+            choice = replace(choice, source_mode=request.source_mode)
+        if request.local_path is not None:
+            choice = replace(choice, source_mode=SourceMode.LOCAL, local_path=request.local_path)
+        if machine.selected is not None:
+            choice = replace(choice, gpu_indices=machine.selected)
+        wheel: WheelCandidate | None = None
+        if isinstance(request.prebuilt, WheelCandidate):
+            wheel = request.prebuilt
+        elif request.prebuilt:
+            wheel = how_to_get(recipe, version, verdict, machine).prebuilt
+            if wheel is None:
+                raise ChoiceError(
+                    msg("No prebuilt {kernel} {version} wheel matches this environment.",
+                        kernel=recipe.name, version=version.label),
+                    hint=N_("Build it from source instead."))
+        if wheel is not None:
+            choice = replace(choice, variant=None)  # a wheel is installed as it was built
+        self.kernel_choice = choice
+        self.prebuilt = wheel
+        return KernelDecision(replace(choice, prebuilt=wheel), verdict, machine)
+
     def choose_kernel(self, choice: KernelChoice | None,
                       prebuilt: WheelCandidate | None = None) -> None:
-        """The kernel to build (None: the probe). Its GPU indices must be GPUs of this
-        computer (:class:`~build_backend.hardware.GpuSelectionError` otherwise)."""
-        if choice is not None and choice.gpu_indices is not None and self.hardware is not None:
-            check_gpu_selection(self.hardware, choice.gpu_indices)
+        """Set the kernel choice as it is (None: the probe), without deciding anything:
+        :meth:`choose` is how a front end chooses."""
         self.kernel_choice = choice
         self.prebuilt = prebuilt
 
@@ -554,6 +660,7 @@ class Session:
 
 
 __all__ = [
-    "FlowError", "FlowOptions", "BuildFlowResult", "Session", "SessionServices",
+    "ChoiceError", "FlowError", "FlowOptions", "BuildFlowResult", "KernelDecision",
+    "KernelRequest", "Session", "SessionServices",
     "FlowStep", "StepNotice", "default_build",
 ]

@@ -38,15 +38,17 @@ from build_backend.catalog import (
     Verdict,
     recommended_version,
 )
-from build_backend.pipeline import KernelChoice, SourceMode
+from build_backend.errors import WizardError
+from build_backend.pipeline import SourceMode
 from build_backend.plan import build_archs
 from build_backend.recommend import KernelPick, is_probe, recommend_kernel
-from build_backend.session import FlowStep
-from build_backend.toolkits import CudaToolkit, choose_toolkit
+from build_backend.session import FlowStep, KernelRequest
+from build_backend.toolkits import CudaToolkit
 from build_backend.wheels import WheelCandidate
 from build_backend.worth import SdpaSpeed, SpeedUnavailable, worth_building
 from build_backend.worth import Verdict as SpeedVerdict
 
+from ..error_dialog import error_box
 from ..i18n import Texts, kernel_name, tr, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
@@ -204,13 +206,17 @@ class KernelPage(SessionPage):
         if not self.isComplete() or recipe is None or version is None:
             return False
         mode = self.effective_source_mode()
-        self.session.choose_kernel(
-            KernelChoice(recipe, version, mode,
-                         self.local_path if mode is SourceMode.LOCAL else None,
-                         self.gpu_indices(),
-                         variant=self.method_box.variant if not self.use_prebuilt() else None),
-            self.chosen_wheel(),
-        )
+        wheel = self.chosen_wheel()
+        gpus = self.gpu_indices()
+        try:  # the session decides (the same step as the build command's options)
+            self.session.choose(KernelRequest(
+                recipe.id, version.label, gpus=list(gpus) if gpus is not None else None,
+                variant=self.method_box.variant if wheel is None else None,
+                source_mode=mode, local_path=self.local_path if mode is SourceMode.LOCAL
+                else None, prebuilt=wheel if wheel is not None else False))
+        except WizardError as exc:
+            error_box(self, exc).exec()
+            return False
         return True
 
     # -- discovery -----------------------------------------------------------------------------
@@ -302,11 +308,8 @@ class KernelPage(SessionPage):
     # -- the machine and the list ---------------------------------------------------------------
 
     def toolkit(self) -> CudaToolkit | None:
-        env = self.session.environment
-        torch_cuda = env.torch.cuda_version if env is not None and env.torch else None
-        if torch_cuda is None or not self.toolkits:
-            return None
-        return choose_toolkit(self.toolkits, torch_cuda)
+        """The toolkit the session chose (None until the search has ended)."""
+        return self.session.toolkit() if self.toolkits is not None else None
 
     def _make_machine(self) -> Machine | None:
         session = self.session

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QWizard
+from PySide6.QtCore import QPoint
+from PySide6.QtWidgets import QAbstractButton, QLabel, QWizard
 
 from app.pages.hardware import HardwarePage
 from app.widgets.banner import Tone
@@ -162,5 +163,20 @@ def test_pages_render(qtbot: Any, page_id: FlowStep, torch_venv: Path) -> None:
         wizard.next()
         page = wizard.page_of(FlowStep.HARDWARE)
         qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)  # type: ignore[attr-defined]
-    image = wizard.grab()
-    assert image.width() >= 800 and image.height() >= 500
+    page = wizard.currentPage()
+    assert wizard.currentId() == int(page_id)
+    assert page.title(), "the page says which step this is"
+    qtbot.waitUntil(lambda: page.isVisible(), timeout=10_000)
+    # what the person reads and clicks: shown, with text, and inside the window (the page may
+    # scroll down, never sideways, so nothing may stick out to the right or the left)
+    shown = [w for w in [*page.findChildren(QLabel), *page.findChildren(QAbstractButton)]
+             if w.isVisible() and w.text().strip()]
+    assert len(shown) >= 3, [w.text() for w in shown]
+    for widget in shown:
+        left = widget.mapTo(wizard, QPoint(0, 0)).x()
+        assert left >= 0 and left + widget.width() <= wizard.width(), \
+            f"{widget.text()!r} is cut off ({left}..{left + widget.width()} of {wizard.width()})"
+    image = wizard.grab().toImage()
+    colours = {image.pixel(x, y) for x in range(0, image.width(), 16)
+               for y in range(0, image.height(), 16)}
+    assert len(colours) > 4, "the window grabbed as one flat colour: nothing was drawn"

@@ -21,7 +21,7 @@ from build_backend.hardware import (
 )
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.pipeline import KernelChoice
-from build_backend.session import Session, SessionServices
+from build_backend.session import KernelRequest, Session, SessionServices
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 
@@ -93,14 +93,18 @@ def test_the_session_refuses_gpus_it_does_not_have(tmp_path: Path) -> None:
                                       discover=lambda: [], discover_toolkits=lambda: []))
     session.detect()
     torch = TorchInfo("2.9.0+cu130", "13.0", True, 1, ("sm_90",), True)
-    session.choose_environment(PythonEnv(tmp_path / "python", EnvStatus.READY, "t", torch=torch))
+    session.choose_environment(PythonEnv(tmp_path / "python", EnvStatus.READY, "t",
+                                         version="3.12.3", bits=64, platform_tag="linux_x86_64",
+                                         interpreter_tag="cp312", torch=torch))
     assert [g.index for g in session.machine([0]).gpus] == [0]
     with pytest.raises(GpuSelectionError, match="There is no GPU 1"):
         session.machine([0, 1])  # before: GPU 1 was silently dropped
-    probe = session.probe_choice()
     with pytest.raises(GpuSelectionError, match="There is no GPU 4"):
-        session.choose_kernel(replace(probe, gpu_indices=(4,)))
+        session.choose(KernelRequest("probe", gpus=[4]))
     assert session.kernel_choice is None  # the bad choice was not taken
-    session.choose_kernel(replace(probe, gpu_indices=(0,)))
+    with pytest.raises(GpuSelectionError) as refused:
+        session.choose(KernelRequest("probe", gpus=[4], gpu_option="--gpus"))
+    assert "leave out --gpus" in refused.value.hint  # the option it came from
+    session.choose(KernelRequest("probe", gpus=[0]))
     assert isinstance(session.kernel_choice, KernelChoice)
     assert session.kernel_choice.gpu_indices == (0,)

@@ -20,9 +20,11 @@ from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.pipeline import KernelChoice, SourceMode
 from build_backend.plan import BuildPlan, BuildRequest, plan_build
 from build_backend.session import (
+    ChoiceError,
     FlowError,
     FlowOptions,
     FlowStep,
+    KernelRequest,
     Session,
     SessionServices,
     StepNotice,
@@ -244,3 +246,43 @@ def test_install_after_a_verification_records_it(tmp_path: Path, status: str) ->
     assert current.installed_despite_failure is not passed
     with pytest.raises(FlowError, match="already installed"):  # never twice
         session.install_verified() if passed else session.install_anyway()
+
+
+def cuda_session(tmp_path: Path) -> Session:
+    session = Session(SessionServices(detect=h100, discover=lambda: [],
+                                      discover_toolkits=lambda: []))
+    session.detect()
+    torch = TorchInfo("2.9.0+cu130", "13.0", True, 1, ("sm_90",), True)
+    session.choose_environment(PythonEnv(tmp_path / "python", EnvStatus.READY, "t",
+                                         version="3.12.3", bits=64, platform_tag="linux_x86_64",
+                                         interpreter_tag="cp312", torch=torch))
+    return session
+
+
+def test_the_session_chooses_the_recommended_version_and_refuses_what_does_not_fit(
+        tmp_path: Path) -> None:
+    """one decision for both front ends: no version named → the recommended one; a kernel
+    that does not fit is refused with every reason, unless forced"""
+    session = cuda_session(tmp_path)
+    recipe = session.catalog().get("flash_attn")
+    decision = session.choose(KernelRequest("flash_attn"))
+    assert decision.choice.version is session.recommended_version(recipe, decision.machine)
+    assert session.kernel_choice == decision.choice
+    assert session.prebuilt is None
+    probe = session.choose(KernelRequest("probe", gpus=[0]))
+    assert probe.choice.gpu_indices == (0,) and probe.verdict.available
+    with pytest.raises(ChoiceError, match="does not fit this computer") as refused:
+        session.choose(KernelRequest("flash_attn", gpus=[]))  # no GPU selected
+    assert "No GPU is selected" in str(refused.value)
+    assert session.kernel_choice == probe.choice  # the refused choice was not taken
+    forced = session.choose(KernelRequest("flash_attn", gpus=[], force=True))
+    assert forced.choice.recipe is recipe and not forced.verdict.available
+
+
+def test_local_source_and_variant_are_part_of_the_choice(tmp_path: Path) -> None:
+    session = cuda_session(tmp_path)
+    decision = session.choose(KernelRequest("flash_attn_3", local_path=tmp_path,
+                                            variant="compact", force=True))
+    assert decision.choice.source_mode is SourceMode.LOCAL
+    assert decision.choice.local_path == tmp_path
+    assert decision.choice.variant == "compact"
