@@ -22,16 +22,25 @@ from typing import Any, NoReturn, TextIO
 
 from . import __version__
 from .advice import cli_prefix, use_terminal
+from .ai_apps import NoPythonInFolder, python_argument, python_in_folder
 from .cli_consent import ConsentNeeded, add_yes_option
 from .environment import (
     PYTHON_DEFAULT,
     Candidate,
+    Candidates,
     EnvStatus,
     PythonEnv,
     discover_candidates,
     inspect_python,
 )
-from .errors import EXIT_CODE_MEANINGS, Cancelled, ExitCode, StorageError, WizardError
+from .errors import (
+    EXIT_CODE_MEANINGS,
+    Cancelled,
+    EnvironmentProbeError,
+    ExitCode,
+    StorageError,
+    WizardError,
+)
 from .hardware import HardwareReport, NvmlState, detect, format_bytes
 from .nvml_record import read_recording, save_recording
 from .paths import storage_error
@@ -96,7 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--python",
         metavar="PATH",
         type=Path,
-        help=f"the interpreter to inspect ({PYTHON_DEFAULT})",
+        help="the interpreter to inspect, or an AI program's folder (its Python is found by "
+        f"the program's own layout) ({PYTHON_DEFAULT})",
+    )
+    detect_cmd.add_argument(
+        "--app-folder",
+        metavar="DIR",
+        type=Path,
+        help="an AI program installed where the search does not look: its Pythons are listed "
+        "and the first is inspected (default: only the usual places are searched)",
     )
     detect_cmd.add_argument(
         "--record",
@@ -124,8 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--source", type=Path,
                            help="a local source folder or archive to build from (default: "
                            "download the recipe's source)")
-    build_cmd.add_argument("--python", type=Path,
-                           help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
+    build_cmd.add_argument("--python", type=python_argument, metavar="PATH",
+                           help="the interpreter that gets the kernel, or an AI program's "
+                           f"folder ({PYTHON_DEFAULT})")
     build_cmd.add_argument("--variant", metavar="NAME",
                            help="the build variant, for kernels that have several (FlashAttention "
                            "3: compact, the default, or full); 'kernels' lists them")
@@ -174,8 +192,9 @@ def build_parser() -> argparse.ArgumentParser:
         "kernels",
         help="list the kernels and versions, and whether each fits this computer",
     )
-    kernels_cmd.add_argument("--python", type=Path,
-                             help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
+    kernels_cmd.add_argument("--python", type=python_argument, metavar="PATH",
+                             help="the interpreter that gets the kernel, or an AI program's "
+                             f"folder ({PYTHON_DEFAULT})")
     kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
     kernels_cmd.add_argument("--online", action="store_true",
                              help="also ask GitHub for versions newer than the bundled list")
@@ -338,26 +357,59 @@ def _detect(args: argparse.Namespace, out: TextIO) -> int:
         notes.write(replay_notice(args.replay))
 
     candidates = discover_candidates()
-    if args.python is not None:
-        chosen: Candidate | None = Candidate(args.python, "given with --python")
+    chosen: Candidate | None
+    folder = args.app_folder if args.app_folder is not None else (
+        args.python if args.python is not None and args.python.is_dir() else None)
+    if folder is not None:  # an AI program's folder: its Python by the program's layout
+        try:
+            choice = python_in_folder(folder)
+        except NoPythonInFolder as exc:
+            raise EnvironmentProbeError(str(exc), hint="Give the python executable itself "
+                                        "with --python PATH.") from None
+        notes.write(choice.sentence() + "\n")
+        found = [Candidate(e.python, e.origin, e.app, e.app_id, e.problem)
+                 for e in choice.environments]
+        chosen = found[0]
+        paths = {f.path for f in found}
+        merged = Candidates([*found, *(c for c in candidates if c.path not in paths)])
+        merged.limits = tuple(getattr(candidates, "limits", ()))
+        candidates = merged
+    elif args.python is not None:
+        chosen = next((c for c in candidates if c.path == args.python), None) \
+            or Candidate(args.python, "given with --python")
     else:
         chosen = candidates[0] if candidates else None
     env = inspect_python(chosen.path) if chosen is not None else None
+    limits = list(getattr(candidates, "limits", ()))
 
     if args.json:
         document = hardware.to_json()
         document["environment"] = env.to_json() if env is not None else None
-        document["candidates"] = [{"path": str(c.path), "origin": c.origin} for c in candidates]
+        document["program"] = _program_json(chosen)
+        document["candidates"] = [{"path": str(c.path), "origin": c.origin,
+                                   "program": _program_json(c), "problem": c.problem or None}
+                                  for c in candidates]
+        document["scan_limits"] = [str(limit) for limit in limits]
         json.dump(document, out, indent=2)
         out.write("\n")
     else:
         out.write(format_hardware(hardware))
         out.write("\n")
         out.write(format_environment(env, chosen, candidates))
-    if args.python is not None and env is not None and not env.usable:
+        for limit in limits:
+            out.write(f"  Not searched everywhere: {limit}\n")
+    if (args.python is not None or folder is not None) and env is not None and not env.usable:
         print(f"\n{env.executable}: {env.summary}\nWhat to do: {env.hint}", file=sys.stderr)
         return int(ExitCode.ENVIRONMENT)
     return int(ExitCode.OK)
+
+
+def _program_json(candidate: Candidate | None) -> dict[str, str] | None:
+    """The AI program a candidate belongs to, as ``detect --json`` gives it (None: none)."""
+    if candidate is None or not candidate.app:
+        return None
+    folder = candidate.origin.partition(" in ")[2] if " in " in candidate.origin else ""
+    return {"id": candidate.app_id, "name": candidate.app, "folder": folder}
 
 
 # The verdict words of the "Python environment" check ('check'), for the same statuses: the
@@ -441,6 +493,10 @@ def format_environment(
         lines.append("  No Python interpreter found. Pass one with --python PATH.")
         return "\n".join(lines) + "\n"
     lines.append(f"  {chosen.path} ({chosen.origin})")
+    proposed = candidates.proposed_app if isinstance(candidates, Candidates) else None
+    if proposed is not None and proposed.path == chosen.path:
+        lines.append("  Proposed because it is the only AI program found; nothing is installed "
+                     "into it unless you build with it (choose another with --python PATH).")
     lines.append(f"  {env_verdict_word(env)}: {env.summary}")
     if env.hint:
         lines.append(f"  What to do: {env.hint}")
@@ -462,5 +518,7 @@ def format_environment(
     others = [c for c in candidates if c.path != chosen.path]
     if others:
         lines.append("  Other candidates (choose with --python PATH):")
-        lines.extend(f"    {c.path} ({c.origin})" for c in others)
+        lines.extend(f"    {c.path} ({c.origin})"
+                     + (f"\n      cannot start: {c.problem}" if c.problem else "")
+                     for c in others)
     return "\n".join(lines) + "\n"

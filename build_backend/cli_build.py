@@ -14,6 +14,7 @@ from typing import Any, TextIO
 from packaging.utils import InvalidWheelFilename, parse_wheel_filename
 from packaging.version import InvalidVersion
 
+from .ai_apps.usage import UseHint, hint_for_python
 from .build import BuildOutcome, BuildStatus, LogLine, PlanEvent
 from .catalog import (
     Recipe,
@@ -398,14 +399,31 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
             "not_run": list(r.comparison.not_run if r.comparison else ()),
             "quick": r.report.quick,
             "compared_with": str(r.previous.json_path) if r.previous else None,
+            "used_by": _use_hint_json(r.record),
         } for r in results], out, indent=2)
         out.write("\n")
     else:
         for result in results:
             out.write("\n".join(result.lines()) + "\n")
+            hint = _use_hint(result.record)
+            if hint is not None:  # is it actually used? how its program is told to use it
+                out.write("\n".join("  " + line for line in hint.lines()) + "\n")
         out.write("All installed kernels pass.\n" if ok else
                    "Some kernels did not pass: see above.\n")
     return int(ExitCode.OK if ok else ExitCode.FAILURE)
+
+
+def _use_hint(record: dict[str, Any]) -> UseHint | None:
+    """How the AI program whose Python got this install is told to use the kernel."""
+    return hint_for_python(Path(str(record["python"])), str(record.get("kernel") or ""))
+
+
+def _use_hint_json(record: dict[str, Any]) -> dict[str, str] | None:
+    hint = _use_hint(record)
+    if hint is None:
+        return None
+    return {"program": hint.app_id, "name": hint.app_name, "how": hint.how,
+            "check": hint.check, "docs": hint.docs, "source": hint.source}
 
 
 def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:

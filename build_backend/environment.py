@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from .advice import prerequisite_fix
-from .ai_apps import find_app_environments
+from .ai_apps import ScanResult, scan_app_environments
+from .ai_apps.venvs import broken_venv
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
 from .platforms import current as current_platform
@@ -205,6 +206,22 @@ class Candidate:
     path: Path
     origin: str  # "this program's Python", "active venv", "conda env 'ml'", ...
     app: str = ""  # the AI program whose Python this is ("ComfyUI (portable)"); "" for others
+    app_id: str = ""  # that program's id (resources/apps/<app_id>.toml); "" for others
+    problem: str = ""  # why it cannot start, when known without running it (a broken venv)
+
+
+class Candidates(list[Candidate]):
+    """The candidates, most likely first, and what the search for AI programs could not look
+    at (:attr:`limits`, one sentence each; empty when nothing was left out)."""
+
+    limits: tuple[str, ...] = ()
+
+    @property
+    def proposed_app(self) -> Candidate | None:
+        """The AI program proposed as the default: the first candidate, when it is the only AI
+        program found (an active environment comes before it)."""
+        apps = [c for c in self if c.app and not c.problem]
+        return apps[0] if len(apps) == 1 and self and self[0] is apps[0] else None
 
 
 def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> PythonEnv:
@@ -235,6 +252,9 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
         "(for a venv: its bin/python or Scripts\\python.exe)."
     )
     if not exe.exists():
+        broken = broken_venv(exe)  # a venv whose base Python was removed: its link dangles
+        if broken is not None:
+            return failed(EnvStatus.BROKEN, broken.summary, broken.hint)
         return failed(EnvStatus.NOT_AN_INTERPRETER, N_("There is no file at this path."),
                       not_python_hint)
     if exe.is_dir():
@@ -271,6 +291,10 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
     tail = "\n".join((stderr or stdout).strip().splitlines()[-5:])
     facts = _extract_probe_json(stdout)
     if facts is None:
+        broken = broken_venv(exe)  # Windows: the venv's launcher finds no Python at 'home'
+        if broken is not None:
+            return failed(EnvStatus.BROKEN, broken.summary, broken.hint,
+                          detail=f"{exit_text(code)}\n{tail}")
         version = _ask_version(exe)
         if version is not None and _version_tuple(version) < MIN_PYTHON:
             return failed(EnvStatus.UNSUPPORTED_PYTHON, *_too_old(version, exe),
@@ -591,18 +615,22 @@ def discover_candidates(
     environ: Mapping[str, str] | None = None,
     home: Path | None = None,
     launched_from: Path | None = None,
-) -> list[Candidate]:
+    apps: ScanResult | None = None,
+) -> Candidates:
     """Interpreters the user may want to install into, most likely first, without duplicates:
     the active venv/conda env, the Python running this wizard (not in the bundled .exe), the AI
     programs' environments (:mod:`build_backend.ai_apps`), conda envs, the py launcher's list,
-    then what is on PATH. The first one is the default target of the command line.
+    then what is on PATH. The first one is the default target of the command line; when
+    exactly one AI program was found (and no environment is active), that program's Python
+    comes first, before the wizard's own: it is proposed, never installed into unasked.
+    ``apps``: the AI programs' search, when already done.
 
     Only existing files are returned; they are not inspected here (that runs each one).
     """
     plat = platform if platform is not None else current_platform()
     env = environ if environ is not None else os.environ
     home_dir = home if home is not None else Path.home()
-    found: list[Candidate] = []
+    found = Candidates()
     seen: set[str] = set()
 
     def add(path: Path | None, origin: str) -> None:
@@ -620,12 +648,23 @@ def discover_candidates(
         add(plat.python_in_prefix(Path(env["CONDA_PREFIX"])), f"active conda env '{name}'")
     if launched_from is None and not is_frozen():
         launched_from = Path(sys.executable)
+    active = len(found)
     if launched_from is not None:
         add(launched_from, "the Python running this wizard")
-    for app_env in find_app_environments(plat, env, home_dir):
+    scan = apps if apps is not None else scan_app_environments(plat, env, home_dir)
+    found.limits = tuple(scan.limits)
+    programs: list[Candidate] = []
+    for app_env in scan.environments:
         if _key(app_env.python) not in seen:
             seen.add(_key(app_env.python))
-            found.append(Candidate(app_env.python, app_env.origin, app_env.app))
+            programs.append(Candidate(app_env.python, app_env.origin, app_env.app,
+                                      app_env.app_id, app_env.problem))
+    usable = [c for c in programs if not c.problem]
+    if len(usable) == 1 and active == 0:  # the one AI program found: proposed first
+        found.insert(0, usable[0])
+        found.extend(c for c in programs if c is not usable[0])
+    else:
+        found.extend(programs)
     for prefix, origin in _conda_env_prefixes(env, home_dir):
         add(plat.python_in_prefix(prefix), origin)
     for hint in plat.registered_interpreters():

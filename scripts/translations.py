@@ -11,7 +11,8 @@ translated with ``tr()`` where it is shown) and every value of a ``Texts("Contex
 In the core (``build_backend/``, context ``core``; see build_backend/words.py): every
 ``N_("...")`` and ``msg("...", ...)``, and the title, cause and fix of every known build
 failure in resources/diagnosis/failures.toml, and what the kernel recipes in resources/recipes
-say to the user (a kernel's description, its GPUs, why a build is blocked, warnings, notes).
+say to the user (a kernel's description, its GPUs, why a build is blocked, warnings, notes),
+and how each AI program is told to use a kernel (resources/apps/*.toml: ``how``, ``check``).
 Translations already in a ``.ts`` file are kept; texts no longer in the source are marked
 obsolete; new ones are added unfinished. ``--check`` fails on a text that is missing or not
 translated. ``pyside6-lrelease`` turns each ``.ts`` into the ``.qm`` the wizard loads
@@ -41,6 +42,7 @@ APP = ROOT / "app"
 CORE = ROOT / "build_backend"
 FAILURES = ROOT / "resources" / "diagnosis" / "failures.toml"
 RECIPES = ROOT / "resources" / "recipes"
+APP_FACTS = ROOT / "resources" / "apps"  # how each AI program is told to use a kernel
 CORE_CONTEXT = "core"
 FOLDER = ROOT / "resources" / "translations"
 LANGUAGES = ("zh_CN",)
@@ -105,6 +107,12 @@ def collect_core(folder: Path = CORE, failures: Path = FAILURES,
         for text in _recipe_texts(tomllib.loads(path.read_text(encoding="utf-8"))):
             if isinstance(text, str) and text:
                 found.setdefault(text, where)
+    for path in sorted(APP_FACTS.glob("*.toml")):  # the Done page shows them
+        facts = tomllib.loads(path.read_text(encoding="utf-8"))
+        for text in (*(u.get(key) for u in facts.get("use", []) for key in ("how", "check")),
+                     facts.get("other", {}).get("how")):
+            if isinstance(text, str) and text:
+                found.setdefault(text, path.relative_to(ROOT).as_posix())
     return found
 
 

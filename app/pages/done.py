@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from build_backend.advice import program
+from build_backend.ai_apps.usage import UseHint, hint_for_python
 from build_backend.paths import data_dir, logs_dir, reports_dir
 from build_backend.platforms import current as current_platform
 from build_backend.platforms.shortcuts import create_shortcuts, reverify_shortcut
@@ -100,6 +101,11 @@ TEXT = Texts("Done", {
                     "this wizard straight at the check.",
     "shortcut_done": "Shortcut created.",
     "shortcut_failed": "The shortcut could not be created.",
+    "used": "Is it actually used?",
+    "used_how": "<p><b>{app}</b>: {how}</p>",
+    "used_check": "<p>To see that it is: {check}</p>",
+    "used_docs": "<p><a href=\"{url}\">{app}'s documentation</a>. The wizard changed nothing in "
+                 "{app}: you decide whether to set this.</p>",
     "disk": "Disk space",
     "disk_text": "Builds leave their folders and downloaded sources behind, so that a second "
                  "build is quicker. They can take several GB; the kernel you installed does "
@@ -170,6 +176,17 @@ class DonePage(SessionPage):
         self.usage.setFixedHeight(self.usage.fontMetrics().lineSpacing() * 5 + 12)
         usage.addWidget(self.usage)
 
+        # is it actually used? how the AI program whose Python got it is told to use it
+        self.used_box = QGroupBox(TEXT["used"])
+        used = QVBoxLayout(self.used_box)
+        self.used = QLabel()
+        self.used.setWordWrap(True)
+        self.used.setTextFormat(Qt.TextFormat.RichText)
+        self.used.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.used.setOpenExternalLinks(True)
+        used.addWidget(self.used)
+        self.used_box.setVisible(False)
+
         # checking again later
         self.later_box = QGroupBox(TEXT["later"])
         later_layout = QVBoxLayout(self.later_box)
@@ -218,7 +235,7 @@ class DonePage(SessionPage):
         # two columns side by side (wide) or one under the other (narrow)
         self.columns = QBoxLayout(QBoxLayout.Direction.TopToBottom)
         self.columns.setSpacing(16)
-        for boxes in ((self.what_box, self.checks_box, self.usage_box),
+        for boxes in ((self.what_box, self.used_box, self.checks_box, self.usage_box),
                       (self.later_box, self.files_box, self.disk_box)):
             column = QVBoxLayout()
             column.setSpacing(10)
@@ -258,6 +275,7 @@ class DonePage(SessionPage):
         e = html.escape
         self.report = None
         usage = ""
+        hint: UseHint | None = None
         if flow is not None and flow.installed is not None:
             installed = flow.installed
             self.setSubTitle(TEXT["subtitle_installed"])
@@ -278,6 +296,7 @@ class DonePage(SessionPage):
             parts.append(TEXT["passed"] if passed else TEXT["not_passed"])
             self.report = flow.saved.markdown_path
             usage = USAGE.get(flow.report.adapter, "")
+            hint = self.use_hint(Path(installed.python), choice.recipe.id)
             self.what_box.setTitle(TEXT["what"])
             self.show_checks(flow.report)
         elif state.reverify_only:
@@ -307,12 +326,35 @@ class DonePage(SessionPage):
             self.checks_box.setVisible(False)
         self.summary.setText("".join(parts))
         self.files.setText(files)
+        self.show_use_hint(hint)
         self.usage.setPlainText(usage)
         self.usage_box.setVisible(bool(usage))
         self.copy_usage.setText(TEXT["copy"])
         self.report_button.setVisible(self.report is not None)
         self.folder_button.setToolTip(TEXT["open_folder_tip"].format(folder=self.folder()))
         self.shortcut_banner.setVisible(False)
+
+    def use_hint(self, python: Path, kernel: str) -> UseHint | None:
+        """How the AI program whose Python got the kernel is told to use it (None: no known
+        program). The program is the one the Hardware page found for that Python, else it is
+        recognised from the folders around the Python."""
+        app_id = next((c.app_id for c in self.session.candidates
+                       if c.path == python and c.app_id), "")
+        return hint_for_python(python, kernel, app_id)
+
+    def show_use_hint(self, hint: UseHint | None) -> None:
+        self.used_box.setVisible(hint is not None)
+        if hint is None:
+            self.used.setText("")
+            return
+        e = html.escape
+        app = e(hint.app_name)
+        parts = [TEXT["used_how"].format(app=app, how=e(tr_core(hint.how)))]
+        if hint.check:
+            parts.append(TEXT["used_check"].format(check=e(tr_core(hint.check))))
+        if hint.docs:
+            parts.append(TEXT["used_docs"].format(url=e(hint.docs), app=app))
+        self.used.setText("".join(parts))
 
     def show_checks(self, report: VerifyReport) -> None:
         """The verification's checks in words, each with its result and its largest error."""

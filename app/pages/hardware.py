@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from build_backend.ai_apps import environments_in_folder
 from build_backend.environment import Candidate, EnvStatus, PythonEnv
 from build_backend.hardware import HardwareReport, NvmlState, existing_folder, format_bytes
 from build_backend.platforms import current as current_platform
@@ -68,6 +69,18 @@ TEXT = Texts("Hardware", {
     "ram": "RAM: {available} available of {total}",
     "apps": "Found the Python of {apps}. Choose the program you want the kernel in: it goes "
             "into that program's own Python.",
+    "apps_one": "Found the Python of {app} and selected it: the kernel goes into that "
+                "program's own Python. Nothing is installed until you confirm it at the end; "
+                "choose another Python here if you like.",
+    "limits": "Not every folder was searched. {limit}",
+    "cannot_start": "{item}  (cannot start)",
+    "add_folder": "Add a folder…",
+    "add_folder_tip": "An AI program installed somewhere else: choose its folder (where it was "
+                      "unpacked or cloned) and its Python is found by the program's own layout",
+    "add_folder_title": "Choose the folder of an AI program",
+    "folder_none": "No Python of an AI program was found in {folder}.",
+    "folder_none_hint": "Choose the program's own folder (where it was unpacked or cloned, "
+                        "e.g. ComfyUI_windows_portable), or its python executable with Browse…",
     "candidate": "{path}  ({origin})",
     "inspecting": "Inspecting {path} …",
     "inspecting_busy": "Inspecting the Python environment…",
@@ -130,6 +143,15 @@ def arch_words(arch_list: tuple[str, ...]) -> str:
 def origin_text(origin: str) -> str:
     """Where an environment was found, in the user's language where it is a fixed phrase."""
     return tr(origin)
+
+
+def candidate_text(candidate: Candidate) -> str:
+    """One line of the Python list: the program and its Python, or the Python and where it
+    was found; a Python that cannot start says so (choosing it says why)."""
+    text = (f"{candidate.app} — {candidate.path}" if candidate.app
+            else TEXT["candidate"].format(path=candidate.path,
+                                          origin=origin_text(candidate.origin)))
+    return TEXT["cannot_start"].format(item=text) if candidate.problem else text
 
 
 def python_file_filter(platform_name: str) -> str:
@@ -195,13 +217,21 @@ class HardwarePage(SessionPage):
         self.apps_label.setWordWrap(True)
         self.apps_label.setVisible(False)
         env_layout.addWidget(self.apps_label)
+        self.limits_label = QLabel()  # what the search for AI programs could not look at
+        self.limits_label.setWordWrap(True)
+        self.limits_label.setVisible(False)
+        env_layout.addWidget(self.limits_label)
         picker_row = QHBoxLayout()
         self.env_combo = QComboBox()
         self.env_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.env_combo.currentIndexChanged.connect(self._on_env_selected)
         self.browse_button = QPushButton(tr("Browse…"))
         self.browse_button.clicked.connect(self._browse)
+        self.folder_button = QPushButton(TEXT["add_folder"])
+        self.folder_button.setToolTip(TEXT["add_folder_tip"])
+        self.folder_button.clicked.connect(self._choose_folder)
         picker_row.addWidget(self.env_combo, 1)
+        picker_row.addWidget(self.folder_button)
         picker_row.addWidget(self.browse_button)
         env_layout.addLayout(picker_row)
         self.env_banner = Banner()
@@ -261,14 +291,19 @@ class HardwarePage(SessionPage):
         self.env_combo.blockSignals(True)
         self.env_combo.clear()
         for candidate in candidates:
-            text = (f"{candidate.app} — {candidate.path}" if candidate.app
-                    else TEXT["candidate"].format(path=candidate.path,
-                                                  origin=origin_text(candidate.origin)))
-            self.env_combo.addItem(text, candidate)
+            self.env_combo.addItem(candidate_text(candidate), candidate)
         self.env_combo.blockSignals(False)
         apps = [c.app for c in candidates if c.app]
-        self.apps_label.setText(TEXT["apps"].format(apps=", ".join(apps)) if apps else "")
+        usable = [c for c in candidates if c.app and not c.problem]
+        if len(usable) == 1 and candidates[0] is usable[0]:  # the one program: proposed
+            self.apps_label.setText(TEXT["apps_one"].format(app=usable[0].app))
+        else:
+            self.apps_label.setText(TEXT["apps"].format(apps=", ".join(apps)) if apps else "")
         self.apps_label.setVisible(bool(apps))
+        limits = self.session.scan_limits if self.wizard() else ()
+        self.limits_label.setText("\n".join(TEXT["limits"].format(limit=tr_core(limit))
+                                            for limit in limits))
+        self.limits_label.setVisible(bool(limits))
         if candidates:
             self._on_env_selected(0)
         else:
@@ -364,6 +399,34 @@ class HardwarePage(SessionPage):
             TEXT["candidate"].format(path=path, origin=origin_text(CHOSEN_BY_YOU)),
             Candidate(path, CHOSEN_BY_YOU))
         self.env_combo.setCurrentIndex(self.env_combo.count() - 1)
+
+    def add_folder(self, folder: Path) -> bool:
+        """Add the Pythons of the AI program in ``folder`` (found by the programs' layouts, as
+        the search finds them) and select the first; says so when there is none."""
+        envs = environments_in_folder(folder, current_platform())
+        if not envs:
+            self.env_banner.show_message(Tone.WARNING, TEXT["folder_none"].format(folder=folder),
+                                         TEXT["folder_none_hint"])
+            return False
+        first = self.env_combo.count()
+        for env in envs:
+            candidate = Candidate(env.python, env.origin, env.app, env.app_id, env.problem)
+            known = next((i for i in range(self.env_combo.count())
+                          if isinstance(self.env_combo.itemData(i), Candidate)
+                          and self.env_combo.itemData(i).path == env.python), None)
+            if known is None:
+                self.env_combo.addItem(candidate_text(candidate), candidate)
+            elif env is envs[0]:
+                first = known
+        self.env_combo.setCurrentIndex(first)
+        return True
+
+    @Slot()
+    def _choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, TEXT["add_folder_title"],
+                                                  str(Path.home()))
+        if folder:
+            self.add_folder(Path(folder))
 
     @Slot()
     def _browse(self) -> None:
@@ -479,9 +542,11 @@ class HardwarePage(SessionPage):
         self.busy_label.setText(text)
         self.busy.setVisible(True)
         self.browse_button.setEnabled(self._detect_task is None)
+        self.folder_button.setEnabled(self._detect_task is None)
         self.completeChanged.emit()
 
     def _update_busy(self) -> None:
         self.busy.setVisible(self.is_busy())
         self.browse_button.setEnabled(self._detect_task is None)
+        self.folder_button.setEnabled(self._detect_task is None)
         self.completeChanged.emit()

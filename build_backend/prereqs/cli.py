@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..advice import fix_command
+from ..ai_apps import python_argument
 from ..cli_consent import add_yes_option, confirm
 from ..environment import PYTHON_DEFAULT, discover_candidates
 from ..errors import ExitCode
@@ -67,8 +68,9 @@ def add_parsers(commands: Any) -> None:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--python", metavar="PATH", type=Path,
-                        help=f"the interpreter that gets the kernel ({PYTHON_DEFAULT})")
+    parser.add_argument("--python", metavar="PATH", type=python_argument,
+                        help="the interpreter that gets the kernel, or an AI program's folder "
+                        f"({PYTHON_DEFAULT})")
     parser.add_argument("--build-root", metavar="DIR", type=Path,
                         help="the build folder to check (default: the wizard's own, "
                         f"{current_platform().default_build_root()})")

@@ -329,7 +329,12 @@
   <context>
     <name>Done</name>
     <message>
-      <location filename="../../app/pages/done.py" line="56" />
+      <location filename="../../app/pages/done.py" line="107" />
+      <source>&lt;p&gt;&lt;a href="{url}"&gt;{app}'s documentation&lt;/a&gt;. The wizard changed nothing in {app}: you decide whether to set this.&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;a href="{url}"&gt;{app} 的文档&lt;/a&gt;。向导没有修改 {app} 中的任何内容：是否这样设置由你决定。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="57" />
       <source>&lt;p&gt;&lt;b&gt;Installed {kernel}&lt;/b&gt; (the Python package {package} {version}) into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;已安装 {kernel}&lt;/b&gt;（Python 包 {package} {version}），安装到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
@@ -338,201 +343,216 @@
       <translation type="obsolete">&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="79" />
+      <location filename="../../app/pages/done.py" line="105" />
+      <source>&lt;p&gt;&lt;b&gt;{app}&lt;/b&gt;: {how}&lt;/p&gt;</source>
+      <translation>&lt;p&gt;&lt;b&gt;{app}&lt;/b&gt;：{how}&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="80" />
       <source>&lt;p&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="77" />
+      <location filename="../../app/pages/done.py" line="78" />
       <source>&lt;p&gt;Build log: &lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;编译日志：&lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="58" />
+      <location filename="../../app/pages/done.py" line="59" />
       <source>&lt;p&gt;It replaced {name} {version}, kept in &lt;code&gt;{folder}&lt;/code&gt; so that it can be restored.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它替换了 {name} {version}，旧版本保存在 &lt;code&gt;{folder}&lt;/code&gt;，可以恢复。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="61" />
+      <location filename="../../app/pages/done.py" line="62" />
       <source>&lt;p&gt;Its verification did &lt;b&gt;not&lt;/b&gt; pass: it was installed because you chose to.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它&lt;b&gt;没有&lt;/b&gt;通过验证：是按你的选择安装的。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="60" />
+      <location filename="../../app/pages/done.py" line="61" />
       <source>&lt;p&gt;Its verification passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它通过了验证。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="66" />
+      <location filename="../../app/pages/done.py" line="67" />
       <source>&lt;p&gt;Nothing was installed, as you chose: the kernel passed its verification, and your Python environment &lt;code&gt;{python}&lt;/code&gt; is unchanged.&lt;/p&gt;&lt;p&gt;To install it later, open this wizard again and build the same kernel for the same Python (the second build is quicker), then click “Install into …” after its checks have passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;按你的选择，没有安装任何东西：内核通过了验证，你的 Python 环境 &lt;code&gt;{python}&lt;/code&gt; 没有改动。&lt;/p&gt;&lt;p&gt;以后要安装它，请再次打开本向导，为同一个 Python 编译同一个内核（第二次编译更快），在检查通过后点击“安装到 …”。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="65" />
+      <location filename="../../app/pages/done.py" line="66" />
       <source>&lt;p&gt;Nothing was installed. Your Python environment is as it was.&lt;/p&gt;</source>
       <translation>&lt;p&gt;没有安装任何东西。你的 Python 环境保持原样。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="63" />
+      <location filename="../../app/pages/done.py" line="64" />
       <source>&lt;p&gt;The installed kernels were checked again; the Verify step showed the results.&lt;/p&gt;</source>
       <translation>&lt;p&gt;已重新检查已安装的内核；结果显示在“验证”步骤中。&lt;/p&gt;</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="106" />
+      <source>&lt;p&gt;To see that it is: {check}&lt;/p&gt;</source>
+      <translation>&lt;p&gt;确认方法：{check}&lt;/p&gt;</translation>
     </message>
     <message>
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: python -m app --verify)</source>
       <translation type="obsolete">更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="91" />
+      <location filename="../../app/pages/done.py" line="92" />
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: {command})</source>
       <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：{command}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="104" />
+      <location filename="../../app/pages/done.py" line="110" />
       <source>Builds leave their folders and downloaded sources behind, so that a second build is quicker. They can take several GB; the kernel you installed does not need them.</source>
       <translation>编译会留下它们的文件夹和下载的源码，以便下次编译更快。它们可能占用几 GB；已安装的内核不需要它们。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="96" />
+      <location filename="../../app/pages/done.py" line="97" />
       <source>Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a driver or PyTorch update</source>
       <translation>检查内核安装向导安装的 GPU 内核，例如在更新驱动或 PyTorch 之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="90" />
+      <location filename="../../app/pages/done.py" line="91" />
       <source>Checking again later</source>
       <translation>以后再次检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="89" />
+      <location filename="../../app/pages/done.py" line="90" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="88" />
+      <location filename="../../app/pages/done.py" line="89" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="98" />
+      <location filename="../../app/pages/done.py" line="99" />
       <source>Create a “{name}” shortcut</source>
       <translation>创建“{name}”快捷方式</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="103" />
+      <location filename="../../app/pages/done.py" line="109" />
       <source>Disk space</source>
       <translation>磁盘空间</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="48" />
+      <location filename="../../app/pages/done.py" line="49" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="81" />
+      <location filename="../../app/pages/done.py" line="82" />
       <source>Files</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="87" />
+      <location filename="../../app/pages/done.py" line="88" />
       <source>In the Python it was installed into:</source>
       <translation>在安装了它的 Python 中：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="55" />
+      <location filename="../../app/pages/done.py" line="104" />
+      <source>Is it actually used?</source>
+      <translation>它真的会被使用吗？</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/done.py" line="56" />
       <source>Nothing was installed</source>
       <translation>没有安装任何东西</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="51" />
+      <location filename="../../app/pages/done.py" line="52" />
       <source>Nothing was installed.</source>
       <translation>没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="84" />
+      <location filename="../../app/pages/done.py" line="85" />
       <source>Open the folder</source>
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="83" />
+      <location filename="../../app/pages/done.py" line="84" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="99" />
+      <location filename="../../app/pages/done.py" line="100" />
       <source>Puts a shortcut in the applications menu and on the desktop that opens this wizard straight at the check.</source>
       <translation>在应用程序菜单和桌面上放一个快捷方式，直接打开向导的检查步骤。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="95" />
+      <location filename="../../app/pages/done.py" line="96" />
       <source>Re-verify GPU kernels</source>
       <translation>重新验证 GPU 内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="101" />
+      <location filename="../../app/pages/done.py" line="102" />
       <source>Shortcut created.</source>
       <translation>快捷方式已创建。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="85" />
+      <location filename="../../app/pages/done.py" line="86" />
       <source>The folder with the reports and logs: {folder}</source>
       <translation>报告和日志所在的文件夹：{folder}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="50" />
+      <location filename="../../app/pages/done.py" line="51" />
       <source>The installed kernels were checked again.</source>
       <translation>已重新检查已安装的内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="49" />
+      <location filename="../../app/pages/done.py" line="50" />
       <source>The kernel is installed.</source>
       <translation>内核已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="102" />
+      <location filename="../../app/pages/done.py" line="103" />
       <source>The shortcut could not be created.</source>
       <translation>无法创建快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="86" />
+      <location filename="../../app/pages/done.py" line="87" />
       <source>Use it in your code</source>
       <translation>在代码中使用它</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="72" />
+      <location filename="../../app/pages/done.py" line="73" />
       <source>What was checked</source>
       <translation>检查了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="71" />
+      <location filename="../../app/pages/done.py" line="72" />
       <source>What was installed</source>
       <translation>安装了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="82" />
+      <location filename="../../app/pages/done.py" line="83" />
       <source>Where the files are</source>
       <translation>文件在哪里</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="76" />
+      <location filename="../../app/pages/done.py" line="77" />
       <source>Your Python environment</source>
       <translation>你的 Python 环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="73" />
+      <location filename="../../app/pages/done.py" line="74" />
       <source>{passed} of {count} checks passed. Each compares the kernel's results with PyTorch's, forward and backward; the share is of the error PyTorch itself is allowed.</source>
       <translation>{count} 项检查中有 {passed} 项通过。每一项都把内核的结果与 PyTorch 的结果比较（前向和反向）；百分比是相对于 PyTorch 自身允许的误差而言的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="53" />
+      <location filename="../../app/pages/done.py" line="54" />
       <source>⚠ {kernel} is installed, although its verification failed</source>
       <translation>⚠ {kernel} 已安装，但它没有通过验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="54" />
+      <location filename="../../app/pages/done.py" line="55" />
       <source>✔ The installed kernels were checked again</source>
       <translation>✔ 已重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="52" />
+      <location filename="../../app/pages/done.py" line="53" />
       <source>✔ {kernel} is installed and ready to use</source>
       <translation>✔ {kernel} 已安装，可以使用了</translation>
     </message>
@@ -636,102 +656,137 @@
   <context>
     <name>Hardware</name>
     <message>
-      <location filename="../../app/pages/hardware.py" line="88" />
+      <location filename="../../app/pages/hardware.py" line="101" />
       <source>, the C++ library's newer string layout (C++11 ABI)</source>
       <translation>，C++ 库较新的字符串布局（C++11 ABI）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="89" />
+      <location filename="../../app/pages/hardware.py" line="102" />
       <source>, the C++ library's older string layout (pre-C++11 ABI)</source>
       <translation>，C++ 库较旧的字符串布局（C++11 之前的 ABI）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="94" />
+      <location filename="../../app/pages/hardware.py" line="107" />
       <source>ARM processors</source>
       <translation>ARM 处理器</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="66" />
+      <location filename="../../app/pages/hardware.py" line="77" />
+      <source>Add a folder…</source>
+      <translation>添加文件夹…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="78" />
+      <source>An AI program installed somewhere else: choose its folder (where it was unpacked or cloned) and its Python is found by the program's own layout</source>
+      <translation>安装在其他位置的 AI 程序：选择它的文件夹（解压或克隆到的地方），向导会按该程序自己的目录结构找到它的 Python</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="67" />
       <source>CPU: {cores} cores</source>
       <translation>CPU：{cores} 个核心</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="67" />
+      <location filename="../../app/pages/hardware.py" line="68" />
       <source>CPU: {cores} cores ({physical} physical)</source>
       <translation>CPU：{cores} 个核心（{physical} 个物理核心）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="49" />
+      <location filename="../../app/pages/hardware.py" line="50" />
       <source>Choose the Python program of the environment</source>
       <translation>选择该环境的 Python 程序</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="74" />
+      <location filename="../../app/pages/hardware.py" line="80" />
+      <source>Choose the folder of an AI program</source>
+      <translation>选择 AI 程序的文件夹</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="82" />
+      <source>Choose the program's own folder (where it was unpacked or cloned, e.g. ComfyUI_windows_portable), or its python executable with Browse…</source>
+      <translation>请选择程序自己的文件夹（解压或克隆到的地方，例如 ComfyUI_windows_portable），或者用“浏览…”选择它的 python 可执行文件</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="87" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测 GPU 和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="48" />
+      <location filename="../../app/pages/hardware.py" line="49" />
       <source>Disk: {free} free for builds (in {folder})</source>
       <translation>磁盘：{free} 可用于编译（位于 {folder}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="69" />
+      <location filename="../../app/pages/hardware.py" line="70" />
       <source>Found the Python of {apps}. Choose the program you want the kernel in: it goes into that program's own Python.</source>
       <translation>找到了以下程序的 Python：{apps}。请选择要安装内核的程序：内核会装进该程序自己的 Python。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="65" />
+      <location filename="../../app/pages/hardware.py" line="72" />
+      <source>Found the Python of {app} and selected it: the kernel goes into that program's own Python. Nothing is installed until you confirm it at the end; choose another Python here if you like.</source>
+      <translation>找到了 {app} 的 Python 并已选中它：内核会装进这个程序自己的 Python。在最后确认之前不会安装任何东西；如果愿意，可以在这里选择另一个 Python。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="66" />
       <source>GPU links: {links}</source>
       <translation>GPU 互连：{links}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="73" />
+      <location filename="../../app/pages/hardware.py" line="86" />
       <source>Inspecting the Python environment…</source>
       <translation>正在检查 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="72" />
+      <location filename="../../app/pages/hardware.py" line="85" />
       <source>Inspecting {path} …</source>
       <translation>正在检查 {path} …</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="52" />
+      <location filename="../../app/pages/hardware.py" line="53" />
       <source>Install pip</source>
       <translation>安装 pip</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="55" />
+      <location filename="../../app/pages/hardware.py" line="56" />
       <source>Install pip?</source>
       <translation>安装 pip？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="54" />
+      <location filename="../../app/pages/hardware.py" line="55" />
       <source>Installing pip into {python}…</source>
       <translation>正在把 pip 安装到 {python}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="90" />
+      <location filename="../../app/pages/hardware.py" line="103" />
       <source>Linux</source>
       <translation>Linux</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="64" />
+      <location filename="../../app/pages/hardware.py" line="65" />
       <source>NVIDIA driver {version} — it did not say which CUDA versions it supports</source>
       <translation>NVIDIA 驱动 {version} — 它没有说明支持哪些 CUDA 版本</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="63" />
+      <location filename="../../app/pages/hardware.py" line="64" />
       <source>NVIDIA driver {version} — supports CUDA up to {cuda}</source>
       <translation>NVIDIA 驱动 {version} — 最高支持 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="58" />
+      <location filename="../../app/pages/hardware.py" line="81" />
+      <source>No Python of an AI program was found in {folder}.</source>
+      <translation>在 {folder} 中没有找到 AI 程序的 Python。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="75" />
+      <source>Not every folder was searched. {limit}</source>
+      <translation>并非所有文件夹都已查找。{limit}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="59" />
       <source>Not now</source>
       <translation>暂不</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="61" />
+      <location filename="../../app/pages/hardware.py" line="62" />
       <source>OK</source>
       <translation>正常</translation>
     </message>
@@ -740,17 +795,17 @@
       <translation type="obsolete">PyTorch {version} · CUDA {cuda} · 架构：{archs} · C++11 ABI：{abi}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="79" />
+      <location filename="../../app/pages/hardware.py" line="92" />
       <source>PyTorch {version} · {cuda} · {gpus}</source>
       <translation>PyTorch {version} · {cuda} · {gpus}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="51" />
+      <location filename="../../app/pages/hardware.py" line="52" />
       <source>Python programs (python python3 python3.*);;All files (*)</source>
       <translation>Python 程序 (python python3 python3.*);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="50" />
+      <location filename="../../app/pages/hardware.py" line="51" />
       <source>Python programs (python.exe pythonw.exe);;All files (*)</source>
       <translation>Python 程序 (python.exe pythonw.exe);;所有文件 (*)</translation>
     </message>
@@ -759,62 +814,62 @@
       <translation type="obsolete">Python {version}，{bits} 位（{interpreter}，{platform}）· pip {pip} · ninja {ninja}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="75" />
+      <location filename="../../app/pages/hardware.py" line="88" />
       <source>Python {version}, {bits}-bit, for {platform} · pip (the package installer) {pip} · ninja (compiles many files at once) {ninja}</source>
       <translation>Python {version}，{bits} 位，适用于 {platform} · pip（包安装工具）{pip} · ninja（同时编译多个文件）{ninja}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="53" />
+      <location filename="../../app/pages/hardware.py" line="54" />
       <source>Python's own installer of pip (ensurepip); nothing is downloaded</source>
       <translation>使用 Python 自带的 pip 安装器（ensurepip）；无需下载</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="68" />
+      <location filename="../../app/pages/hardware.py" line="69" />
       <source>RAM: {available} available of {total}</source>
       <translation>内存：共 {total}，可用 {available}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="86" />
+      <location filename="../../app/pages/hardware.py" line="99" />
       <source>What a prebuilt wheel for this Python must be made for: Python tag {interpreter}, platform {platform}{abi}.</source>
       <translation>适用于这个 Python 的预编译 wheel 必须符合：Python 标签 {interpreter}，平台 {platform}{abi}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="91" />
+      <location filename="../../app/pages/hardware.py" line="104" />
       <source>Windows</source>
       <translation>Windows</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="81" />
+      <location filename="../../app/pages/hardware.py" line="94" />
       <source>a CPU-only build (no CUDA)</source>
       <translation>仅 CPU 版本（没有 CUDA）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="80" />
+      <location filename="../../app/pages/hardware.py" line="93" />
       <source>built for CUDA {cuda}</source>
       <translation>为 CUDA {cuda} 构建</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="78" />
+      <location filename="../../app/pages/hardware.py" line="91" />
       <source>found</source>
       <translation>已找到</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="82" />
+      <location filename="../../app/pages/hardware.py" line="95" />
       <source>has GPU code for compute capability {ccs}</source>
       <translation>含有计算能力 {ccs} 的 GPU 代码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="83" />
+      <location filename="../../app/pages/hardware.py" line="96" />
       <source>has GPU code for compute capability {ccs}, and code newer GPUs can compile when first used</source>
       <translation>含有计算能力 {ccs} 的 GPU 代码，以及更新的 GPU 首次使用时可以即时编译的代码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="92" />
+      <location filename="../../app/pages/hardware.py" line="105" />
       <source>macOS</source>
       <translation>macOS</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="77" />
+      <location filename="../../app/pages/hardware.py" line="90" />
       <source>missing</source>
       <translation>缺失</translation>
     </message>
@@ -823,7 +878,7 @@
       <translation type="obsolete">否</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="85" />
+      <location filename="../../app/pages/hardware.py" line="98" />
       <source>no GPU code</source>
       <translation>没有 GPU 代码</translation>
     </message>
@@ -836,17 +891,17 @@
       <translation type="obsolete">无（CPU 版本）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="95" />
+      <location filename="../../app/pages/hardware.py" line="108" />
       <source>the platform {tag}</source>
       <translation>平台 {tag}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="60" />
+      <location filename="../../app/pages/hardware.py" line="61" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="93" />
+      <location filename="../../app/pages/hardware.py" line="106" />
       <source>x86-64 processors</source>
       <translation>x86-64 处理器</translation>
     </message>
@@ -855,17 +910,17 @@
       <translation type="obsolete">是</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="62" />
+      <location filename="../../app/pages/hardware.py" line="63" />
       <source>{cc} (sm_{sm})</source>
       <translation>{cc}（sm_{sm}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="59" />
+      <location filename="../../app/pages/hardware.py" line="60" />
       <source>{count} GPU(s) did not answer every question; see Status.</source>
       <translation>有 {count} 个 GPU 未能回答全部查询；请查看“状态”一栏。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="56" />
+      <location filename="../../app/pages/hardware.py" line="57" />
       <source>{description}
 
 This will run:
@@ -876,12 +931,17 @@ This will run:
     {command}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="71" />
+      <location filename="../../app/pages/hardware.py" line="76" />
+      <source>{item}  (cannot start)</source>
+      <translation>{item}  （无法启动）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/hardware.py" line="84" />
       <source>{path}  ({origin})</source>
       <translation>{path}  （{origin}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="96" />
+      <location filename="../../app/pages/hardware.py" line="109" />
       <source>{system} on {arch}</source>
       <translation>{arch}上的 {system}</translation>
     </message>
@@ -927,17 +987,17 @@ This will run:
       <translation>&lt;b&gt;使用 WSL2：&lt;/b&gt;这个内核可以在这台电脑的 WSL2 中编译（见“使用 WSL2…”）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="38" />
+      <location filename="../../app/pages/kernel_source.py" line="44" />
       <source>A matching prebuilt wheel exists (about {time})</source>
       <translation>有匹配的预编译 wheel（约 {time}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="39" />
+      <location filename="../../app/pages/kernel_source.py" line="45" />
       <source>A matching prebuilt wheel may exist (about {time})</source>
       <translation>可能有匹配的预编译 wheel（约 {time}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="42" />
+      <location filename="../../app/pages/kernel_source.py" line="48" />
       <source>Build from source (est. {time})</source>
       <translation>从源码编译（预计 {time}）</translation>
     </message>
@@ -947,7 +1007,7 @@ This will run:
       <translation>构建方式（在“获取方式”中选择）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="48" />
+      <location filename="../../app/pages/kernel_source.py" line="54" />
       <source>Build:</source>
       <translation>构建：</translation>
     </message>
@@ -967,17 +1027,17 @@ This will run:
       <translation>CUDA 工具包：查找失败（{error}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="44" />
+      <location filename="../../app/pages/kernel_source.py" line="50" />
       <source>Choose the folder or archive (.tar.gz, .zip) with the source: Folder… or Archive…</source>
       <translation>请选择包含源码的文件夹或压缩包（.tar.gz、.zip）：点击“文件夹…”或“压缩包…”</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="47" />
+      <location filename="../../app/pages/kernel_source.py" line="53" />
       <source>Choose the folder with the kernel's source</source>
       <translation>选择包含内核源码的文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="43" />
+      <location filename="../../app/pages/kernel_source.py" line="49" />
       <source>Chosen: {path}</source>
       <translation>已选择：{path}</translation>
     </message>
@@ -987,22 +1047,22 @@ This will run:
       <translation>在“前置条件”页面修复…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="40" />
+      <location filename="../../app/pages/kernel_source.py" line="46" />
       <source>From {source}</source>
       <translation>来自 {source}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="41" />
+      <location filename="../../app/pages/kernel_source.py" line="47" />
       <source>From {source}. {note}</source>
       <translation>来自 {source}。{note}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="46" />
+      <location filename="../../app/pages/kernel_source.py" line="52" />
       <source>From {url} at {ref}</source>
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="67" />
+      <location filename="../../app/pages/kernel.py" line="69" />
       <source>GPU {index}: {name} ({cc})</source>
       <translation>GPU {index}：{name}（{cc}）</translation>
     </message>
@@ -1027,7 +1087,7 @@ This will run:
       <translation>GPU：{names} — 为架构 {archs} 编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="37" />
+      <location filename="../../app/pages/kernel_source.py" line="43" />
       <source>How to get it</source>
       <translation>获取方式</translation>
     </message>
@@ -1067,7 +1127,7 @@ This will run:
       <translation>PyTorch {version}（CUDA {cuda}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="72" />
+      <location filename="../../app/pages/kernel.py" line="74" />
       <source>PyTorch's own attention was not timed: {reason}</source>
       <translation>未测量 PyTorch 自带注意力的速度：{reason}</translation>
     </message>
@@ -1077,12 +1137,12 @@ This will run:
       <translation>PyTorch：未安装</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="66" />
+      <location filename="../../app/pages/kernel.py" line="68" />
       <source>Recommended: {kernel} {version}</source>
       <translation>推荐：{kernel} {version}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="71" />
+      <location filename="../../app/pages/kernel.py" line="73" />
       <source>Speed on this GPU: {sentence}</source>
       <translation>此 GPU 上的速度：{sentence}</translation>
     </message>
@@ -1107,12 +1167,12 @@ This will run:
 4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="69" />
+      <location filename="../../app/pages/kernel.py" line="71" />
       <source>Timing PyTorch's own attention on this GPU, to say which kernels pay off here (a few seconds, once per GPU and PyTorch)…</source>
       <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="50" />
+      <location filename="../../app/pages/kernel_source.py" line="56" />
       <source>Which parts of the library to compile. The default covers what most programs call; the full build is everything the library has, and takes much longer.</source>
       <translation>要编译库的哪些部分。默认选项涵盖大多数程序会调用的内容；完整构建包含库的全部内容，耗时长得多。</translation>
     </message>
@@ -1122,7 +1182,7 @@ This will run:
       <translation>发布于 {date}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="68" />
+      <location filename="../../app/pages/kernel.py" line="70" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1137,7 +1197,7 @@ This will run:
       <translation>有 {count} 个损坏的配方被略过（{files}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="49" />
+      <location filename="../../app/pages/kernel_source.py" line="55" />
       <source>{label} (est. {time})</source>
       <translation>{label}（预计 {time}）</translation>
     </message>
@@ -1388,42 +1448,42 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Time</name>
     <message>
-      <location filename="../../app/time_words.py" line="15" />
+      <location filename="../../app/time_words.py" line="20" />
       <source>a few seconds left</source>
       <translation>还剩几秒</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="18" />
+      <location filename="../../app/time_words.py" line="23" />
       <source>about {hours} h {minutes} min left</source>
       <translation>大约还剩 {hours} 小时 {minutes} 分</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="17" />
+      <location filename="../../app/time_words.py" line="22" />
       <source>about {minutes} min left</source>
       <translation>大约还剩 {minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="16" />
+      <location filename="../../app/time_words.py" line="21" />
       <source>about {seconds} s left</source>
       <translation>大约还剩 {seconds} 秒</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="14" />
+      <location filename="../../app/time_words.py" line="19" />
       <source>{hours} h {minutes} min</source>
       <translation>{hours} 小时 {minutes} 分</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="19" />
+      <location filename="../../app/time_words.py" line="24" />
       <source>{left} (longer than estimated)</source>
       <translation>{left}（比预计的时间长）</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="13" />
+      <location filename="../../app/time_words.py" line="18" />
       <source>{minutes} min {seconds} s</source>
       <translation>{minutes} 分 {seconds} 秒</translation>
     </message>
     <message>
-      <location filename="../../app/time_words.py" line="12" />
+      <location filename="../../app/time_words.py" line="17" />
       <source>{seconds} s</source>
       <translation>{seconds} 秒</translation>
     </message>
@@ -1725,32 +1785,32 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Welcome</name>
     <message>
-      <location filename="../../app/pages/welcome.py" line="41" />
+      <location filename="../../app/pages/welcome.py" line="43" />
       <source>Check the installed kernels again (after a driver or PyTorch update)</source>
       <translation>重新检查已安装的内核（在更新驱动或 PyTorch 之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="42" />
+      <location filename="../../app/pages/welcome.py" line="44" />
       <source>Checks {names} again and names anything that changed since the last passing check.</source>
       <translation>再次检查 {names}，并指出自上次通过检查以来的任何变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="40" />
+      <location filename="../../app/pages/welcome.py" line="42" />
       <source>Install and verify a kernel</source>
       <translation>安装并验证一个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="44" />
+      <location filename="../../app/pages/welcome.py" line="46" />
       <source>Nothing has been installed by this wizard yet. Once a kernel is installed and verified, come back here after driver or PyTorch updates to check it again.</source>
       <translation>本向导还没有安装任何东西。安装并验证内核之后，在更新驱动或 PyTorch 后回到这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="47" />
+      <location filename="../../app/pages/welcome.py" line="49" />
       <source>Since the last start:</source>
       <translation>自上次启动以来：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="39" />
+      <location filename="../../app/pages/welcome.py" line="41" />
       <source>Welcome to the Kernel Setup Wizard</source>
       <translation>欢迎使用内核安装向导</translation>
     </message>
@@ -1862,12 +1922,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>（虽然要求使用 UTF-8，vswhere 仍用 {encoding} 代码页回答；向导按那个代码页读取了它。）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="158" />
+      <location filename="../../build_backend/download/words.py" line="159" />
       <source>, also after {n} retries.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="157" />
+      <location filename="../../build_backend/download/words.py" line="158" />
       <source>, also after {n} retry.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
@@ -1877,7 +1937,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="155" />
+      <location filename="../../build_backend/download/words.py" line="156" />
       <source>.</source>
       <translation>。</translation>
     </message>
@@ -1897,19 +1957,24 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="888" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
       <source>A build tool is missing or cannot be run: {tool}</source>
       <translation>缺少编译工具或无法运行：{tool}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="373" />
+      <location filename="../../resources/diagnosis/failures.toml" line="397" />
       <source>A command line was longer than Windows allows</source>
       <translation>命令行超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="360" />
+      <location filename="../../resources/diagnosis/failures.toml" line="384" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="741" />
+      <source>A compiler, the linker or pip could not write its output: the disk (or the temporary folder's disk, or the user's quota) is full. Building CUDA kernels writes several GB of intermediate files.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="789" />
@@ -1917,42 +1982,47 @@ Windows will ask for administrator rights for this step.</source>
       <translation>某个文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="155" />
+      <location filename="../../resources/diagnosis/failures.toml" line="832" />
+      <source>A file could not be written or replaced ({path}): the folder belongs to another user (a system Python's site-packages, or files left by an earlier build run with sudo), or on Windows a program still has the file open.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="157" />
       <source>A file path is longer than Windows allows</source>
       <translation>文件路径超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="525" />
+      <location filename="../../resources/diagnosis/failures.toml" line="549" />
       <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="533" />
+      <location filename="../../build_backend/session.py" line="627" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="933" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="933" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
       <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
       <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="269" />
+      <location filename="../../resources/diagnosis/failures.toml" line="284" />
       <source>A shared library is missing or does not fit: {what}</source>
       <translation>共享库缺失或不匹配：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="389" />
+      <location filename="../../resources/diagnosis/failures.toml" line="413" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="389" />
+      <location filename="../../resources/diagnosis/failures.toml" line="413" />
       <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
@@ -1967,7 +2037,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="721" />
+      <location filename="../../resources/diagnosis/failures.toml" line="860" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
@@ -1992,7 +2062,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>添加 Python {version} 的 C 头文件和导入库</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="489" />
+      <location filename="../../resources/diagnosis/failures.toml" line="513" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
@@ -2041,7 +2111,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="540" />
+      <location filename="../../resources/diagnosis/failures.toml" line="564" />
       <source>Before compiling, the setup script of {package} tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
@@ -2056,9 +2126,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Blackwell（SM100）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="176" />
+      <location filename="../../resources/diagnosis/failures.toml" line="178" />
       <source>Build again with fewer parallel jobs (MAX_JOBS) and compiler threads (NVCC_THREADS). The wizard can retry with half the jobs; closing other programs also helps.</source>
       <translation>减少并行任务数（MAX_JOBS）和编译器线程数（NVCC_THREADS）后重新编译。向导可以用一半的任务数自动重试；关闭其他程序也有帮助。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <source>Build again with fewer parallel jobs (the wizard can retry with half the jobs); if it crashes again at the same file, use another version of the compiler (gcc, or the Visual Studio toolset) that the CUDA toolkit accepts.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/resources.py" line="77" />
@@ -2076,9 +2151,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹：{folder}（{length} 个字符；请保持在 {most} 个以内）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="338" />
+      <location filename="../../resources/diagnosis/failures.toml" line="362" />
       <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
       <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="799" />
+      <source>Build for your GPU's architecture ({arch_setting}, or the -gencode / CMAKE_CUDA_ARCHITECTURES of the kernel's build files), leaving out architectures older than the source supports; the wizard sets it from the detected GPU.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prebuilt.py" line="98" />
@@ -2086,27 +2166,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请改为从源码编译（内核页面）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="632" />
+      <location filename="../../resources/diagnosis/failures.toml" line="660" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="451" />
+      <location filename="../../build_backend/session.py" line="545" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="395" />
+      <location filename="../../build_backend/session.py" line="390" />
+      <source>Build it from source instead.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="489" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="269" />
+      <location filename="../../resources/diagnosis/failures.toml" line="284" />
       <source>Build the kernel on this machine with the toolkit and libraries installed here (the wizard does), or install the library version it needs; check that LD_LIBRARY_PATH / PATH do not put another copy of {what} first.</source>
       <translation>请在这台机器上用这里安装的工具包和库编译内核（向导就是这样做的），或者安装它所需的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把另一份 {what} 排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="579" />
+      <location filename="../../resources/diagnosis/failures.toml" line="603" />
       <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
       <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
     </message>
@@ -2115,7 +2200,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="618" />
+      <location filename="../../resources/diagnosis/failures.toml" line="646" />
       <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
       <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
     </message>
@@ -2125,7 +2210,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="803" />
+      <location filename="../../resources/diagnosis/failures.toml" line="961" />
       <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
       <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
     </message>
@@ -2135,17 +2220,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="850" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
       <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
       <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="646" />
+      <location filename="../../resources/diagnosis/failures.toml" line="674" />
       <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="540" />
+      <location filename="../../resources/diagnosis/failures.toml" line="564" />
       <source>Build with {force_build} so that no download is tried (the wizard can retry that way for the kernels it knows), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
       <translation>请使用 {force_build} 编译，这样就不会尝试下载（对于向导已知的内核，它可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
@@ -2155,7 +2240,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Windows 上编译 FlashAttention 即使只针对一种 GPU 架构也要一到几个小时；会优先提供匹配的预编译 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="199" />
+      <location filename="../../resources/diagnosis/failures.toml" line="207" />
       <source>Building without ninja: the build will be very slow</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
@@ -2170,7 +2255,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>随向导附带；一两分钟即可编译完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="139" />
+      <location filename="../../resources/diagnosis/failures.toml" line="141" />
       <source>By default the Microsoft compiler reports an old C++ version in the __cplusplus macro, so the CUTLASS library (used by FlashAttention) switches off C++17 features it then still uses.</source>
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
     </message>
@@ -2205,17 +2290,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="618" />
+      <location filename="../../resources/diagnosis/failures.toml" line="646" />
       <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
       <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="618" />
+      <location filename="../../resources/diagnosis/failures.toml" line="646" />
       <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
       <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="646" />
+      <location filename="../../resources/diagnosis/failures.toml" line="674" />
       <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
@@ -2330,7 +2415,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 CUDA 的 include/cccl 文件夹：某些内核的编译会失败。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="139" />
+      <location filename="../../resources/diagnosis/failures.toml" line="141" />
       <source>CUTLASS headers fail with MSVC (old __cplusplus value)</source>
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
@@ -2350,7 +2435,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="554" />
+      <location filename="../../build_backend/session.py" line="648" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2380,12 +2465,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="342" />
+      <location filename="../../build_backend/hardware.py" line="334" />
       <source>Check that the GPU is seated and powered, and that it is not hidden from this system (CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).</source>
       <translation>请检查 GPU 是否插好并已通电，以及它是否对本系统隐藏了（CUDA_VISIBLE_DEVICES，或未启用 GPU 直通的虚拟机）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="85" />
+      <location filename="../../build_backend/download/words.py" line="86" />
       <source>Check that the computer's date and time are right. On a company network a proxy may inspect HTTPS traffic: ask the IT department for its certificate.</source>
       <translation>请检查电脑的日期和时间是否正确。在公司网络中，代理可能会检查 HTTPS 流量：请向 IT 部门索取它的证书。</translation>
     </message>
@@ -2420,7 +2505,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请确认可以写入 {path}，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="42" />
+      <location filename="../../build_backend/download/words.py" line="43" />
       <source>Check the address; if it came with the wizard, report this as a bug.</source>
       <translation>请检查地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
@@ -2430,7 +2515,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查网络连接（以及代理设置），然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="76" />
+      <location filename="../../build_backend/download/words.py" line="77" />
       <source>Check the internet connection (and the proxy settings, if your network uses one), then try again.</source>
       <translation>请检查网络连接（如果你的网络使用代理，也请检查代理设置），然后重试。</translation>
     </message>
@@ -2440,12 +2525,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查网络连接后重试，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="61" />
+      <location filename="../../build_backend/download/words.py" line="62" />
       <source>Check the internet connection and try again; a later attempt starts from the beginning.</source>
       <translation>请检查网络连接后重试；之后再试时会从头开始。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="58" />
+      <location filename="../../build_backend/download/words.py" line="59" />
       <source>Check the internet connection and try again; the part already downloaded is kept and a later attempt continues from it.</source>
       <translation>请检查网络连接后重试；已下载的部分会保留，之后再试时会从那里继续。</translation>
     </message>
@@ -2453,6 +2538,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/oserrors.py" line="294" />
       <source>Check the path; create the folder {folder} first, or {alternative}.</source>
       <translation>请检查路径；先创建文件夹 {folder}，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="103" />
+      <source>Checked once the target Python has a CUDA build of PyTorch.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="469" />
@@ -2500,7 +2590,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="530" />
+      <location filename="../../build_backend/session.py" line="624" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2515,14 +2605,19 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择 Python 版本更旧的环境。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="337" />
+      <location filename="../../build_backend/environment.py" line="367" />
       <source>Choose another Python ({need} or newer), or create an environment with one and choose that.</source>
       <translation>请另选一个 Python（{need} 或更新版本），或者用它创建一个环境并选择那个环境。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="294" />
+      <location filename="../../build_backend/environment.py" line="324" />
       <source>Choose another interpreter, or repair this environment (reinstall Python).</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="370" />
+      <source>Choose another kernel or version, one that fits.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="182" />
@@ -2540,7 +2635,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="202" />
+      <location filename="../../build_backend/session.py" line="257" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -2570,7 +2665,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择内核的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="233" />
+      <location filename="../../build_backend/environment.py" line="256" />
       <source>Choose the python executable of the environment you want the kernel in (for a venv: its bin/python or Scripts\python.exe).</source>
       <translation>请选择要安装内核的那个环境的 python 可执行文件（对于 venv：它的 bin/python 或 Scripts\python.exe）。</translation>
     </message>
@@ -2634,6 +2729,26 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请关闭可能在使用它的程序（编辑器、打开在该文件夹中的终端、正在运行的编译、病毒扫描），然后重试。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/comfyui.toml" />
+      <source>ComfyUI has no start option for this kernel: only custom nodes that import it use it.</source>
+      <translation>ComfyUI 没有针对这个内核的启动选项：只有导入它的自定义节点才会使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/comfyui.toml" />
+      <source>ComfyUI uses FlashAttention only when it is started with --use-flash-attention: add it to the command that starts ComfyUI (the portable build: the line in run_nvidia_gpu.bat).</source>
+      <translation>ComfyUI 只有在带 --use-flash-attention 启动时才会使用 FlashAttention：请把它加到启动 ComfyUI 的命令中（便携版：run_nvidia_gpu.bat 里的那一行）。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/comfyui.toml" />
+      <source>ComfyUI uses SageAttention only when it is started with --use-sage-attention: add it to the command that starts ComfyUI (the portable build: the line in run_nvidia_gpu.bat).</source>
+      <translation>ComfyUI 只有在带 --use-sage-attention 启动时才会使用 SageAttention：请把它加到启动 ComfyUI 的命令中（便携版：run_nvidia_gpu.bat 里的那一行）。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>Community build from woct0rdho's fork of SageAttention, not from its authors; the verification checks it like a build.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
       <source>Community build, not from the FlashAttention authors.</source>
       <translation>社区构建，并非来自 FlashAttention 作者。</translation>
@@ -2644,7 +2759,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>精简构建</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="139" />
+      <location filename="../../resources/diagnosis/failures.toml" line="141" />
       <source>Compile with /Zc:__cplusplus (for nvcc: -Xcompiler /Zc:__cplusplus). flash-attn adds it when the environment variable DISTUTILS_USE_SDK=1 is set, which the wizard sets for its builds.</source>
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
     </message>
@@ -2654,12 +2769,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器与 CUDA 是否匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="503" />
+      <location filename="../../resources/diagnosis/failures.toml" line="527" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="933" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
       <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
@@ -2679,7 +2794,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法把 {name} {version} 恢复到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="73" />
+      <location filename="../../build_backend/download/words.py" line="74" />
       <source>Could not reach the server {host} to download {name}.</source>
       <translation>无法连接服务器 {host} 来下载 {name}。</translation>
     </message>
@@ -2694,7 +2809,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法连接 {host} 来获取 {name}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="192" />
+      <location filename="../../build_backend/nvml_record.py" line="193" />
       <source>Could not read the NVML recording {path}.</source>
       <translation>无法读取 NVML 记录文件 {path}。</translation>
     </message>
@@ -2719,22 +2834,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>解码步骤</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="678" />
+      <location filename="../../resources/diagnosis/failures.toml" line="706" />
       <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
       <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="661" />
+      <location filename="../../resources/diagnosis/failures.toml" line="689" />
       <source>DeepEP and the installed NVSHMEM do not fit together</source>
       <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="661" />
+      <location filename="../../resources/diagnosis/failures.toml" line="689" />
       <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
       <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="678" />
+      <location filename="../../resources/diagnosis/failures.toml" line="706" />
       <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
@@ -2849,7 +2964,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 3 的作者只在 Linux 上构建和测试它：原生 Windows 支持在上游仍是未解决的请求（issue #1820），其 Windows 构建也未经验证</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <location filename="../../resources/diagnosis/failures.toml" line="428" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
     </message>
@@ -2859,14 +2974,29 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashMLA 需要 Hopper（SM90）或 Blackwell 数据中心（SM100）GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <location filename="../../resources/diagnosis/failures.toml" line="428" />
       <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="535" />
+      <location filename="../../" line="resources/apps/fooocus.toml" />
+      <source>Fooocus has no start option for this kernel: its attention options are --attention-split, --attention-quad, --attention-pytorch and xformers (used when installed unless --disable-xformers).</source>
+      <translation>Fooocus 没有针对这个内核的启动选项：它的注意力选项是 --attention-split、--attention-quad、--attention-pytorch 和 xformers（已安装时自动使用，除非指定 --disable-xformers）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/environment.py" line="569" />
       <source>For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: {where}.</source>
       <translation>如果要在装有 NVIDIA GPU 的电脑上使用 GPU 内核，请安装 CUDA 版本的 PyTorch：{where}。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/text-generation-webui.toml" />
+      <source>For models loaded with the Transformers loader, choose flash_attention_2 as attn-implementation on the Model tab, or start it with --attn-implementation flash_attention_2 (a line in user_data/CMD_FLAGS.txt). ExLlamaV2/V3 use FlashAttention by themselves when it is installed.</source>
+      <translation>对用 Transformers 加载器加载的模型，在 Model 标签页把 attn-implementation 选为 flash_attention_2，或带 --attn-implementation flash_attention_2 启动（写在 user_data/CMD_FLAGS.txt 中）。ExLlamaV2/V3 在已安装 FlashAttention 时会自动使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/forge.toml" />
+      <source>Forge has no start option for this kernel: its attention options are --attention-pytorch, --attention-split, --attention-quad and xformers (used when installed unless --disable-xformers). Only extensions that import the kernel use it.</source>
+      <translation>Forge 没有针对这个内核的启动选项：它的注意力选项是 --attention-pytorch、--attention-split、--attention-quad 和 xformers（已安装时自动使用，除非指定 --disable-xformers）。只有导入这个内核的扩展才会使用它。</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="39" />
@@ -2877,6 +3007,21 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/verify/words.py" line="38" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/framepack.toml" />
+      <source>FramePack has no option for this kernel.</source>
+      <translation>FramePack 没有针对这个内核的选项。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/framepack.toml" />
+      <source>FramePack uses this kernel by itself when it is installed in its Python: nothing to set. Restart FramePack.</source>
+      <translation>这个内核装在 FramePack 的 Python 中后，FramePack 会自动使用它，无需设置。请重新启动 FramePack。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="741" />
+      <source>Free disk space, or point the build and temporary folders (TMPDIR / TEMP) at a disk with room (the wizard's Free space check says how much a build needs), then build again.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/install.py" line="433" />
@@ -2928,17 +3073,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>GPU {index}（{name}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="231" />
+      <location filename="../../build_backend/hardware.py" line="223" />
       <source>GPUs 0–{last} are all connected with NVLink ({links} links each).</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接（每个 {links} 条链路）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="233" />
+      <location filename="../../build_backend/hardware.py" line="225" />
       <source>GPUs 0–{last} are all connected with NVLink.</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="422" />
+      <location filename="../../resources/diagnosis/failures.toml" line="446" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
@@ -2948,7 +3093,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="199" />
+      <location filename="../../build_backend/session.py" line="254" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -2973,6 +3118,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>如果这台电脑无法上网，请选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/sdnext.toml" />
+      <source>In SD.Next's settings choose "Sage attention" as the attention method (the cross-attention optimization setting), then apply the settings.</source>
+      <translation>在 SD.Next 的设置中把注意力方法选为 "Sage attention"（cross-attention optimization 这一项），然后应用设置。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/local.py" line="254" />
       <source>In that folder run: git submodule update --init --recursive {path} — or download {where} as an archive and extract it into {path} — or let the wizard fetch the source (Kernel page → Download).</source>
       <translation>在那个文件夹中运行：git submodule update --init --recursive {path} — 或者把 {where} 下载为压缩包并解压到 {path} — 或者让向导获取源码（内核页面 → 下载）。</translation>
@@ -2983,7 +3133,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装“Build Tools for Visual Studio 2022”及“使用 C++ 的桌面开发”工作负载（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），然后重新编译；向导会在 Visual Studio 环境中运行编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="486" />
+      <location filename="../../build_backend/environment.py" line="520" />
       <source>Install 64-bit Python (python.org: 'Windows installer (64-bit)') and choose it.</source>
       <translation>请安装 64 位的 Python（python.org：“Windows installer (64-bit)”）并选择它。</translation>
     </message>
@@ -3037,12 +3187,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <location filename="../../resources/diagnosis/failures.toml" line="497" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU ({arch_setting}); the wizard sets it from the detected GPU.</source>
       <translation>请安装足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（{arch_setting}）；向导会根据检测到的 GPU 设置它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <location filename="../../resources/diagnosis/failures.toml" line="240" />
       <source>Install a CUDA toolkit that matches PyTorch's CUDA version and select it in the wizard, and make sure the target environment has a CUDA build of PyTorch, not a CPU-only one.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
@@ -3057,12 +3207,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装为更新的 CUDA 构建的 PyTorch（修复）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="818" />
+      <location filename="../../resources/diagnosis/failures.toml" line="976" />
       <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
       <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="439" />
+      <location filename="../../resources/diagnosis/failures.toml" line="463" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
@@ -3077,7 +3227,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装更新的 CUDA 工具包，或者用 Visual Studio Installer 添加一个 {accepted} 范围内的 MSVC 工具集（“单个组件”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="678" />
+      <location filename="../../resources/diagnosis/failures.toml" line="706" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
@@ -3117,6 +3267,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="832" />
+      <source>Install into a Python environment you own (a virtual environment: the wizard always builds and installs into one), or give the folder back to your user; on Windows close the programs that use the environment (Python, ComfyUI, an IDE), then try again. Do not build with sudo.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/pipfix.py" line="30" />
       <source>Install it with the system's package manager: sudo apt install python3-pip python3-venv — then click Re-check. Or choose a virtual environment instead.</source>
       <translation>请用系统的包管理器安装它：sudo apt install python3-pip python3-venv — 然后点击“重新检查”。或者改为选择一个虚拟环境。</translation>
@@ -3137,7 +3292,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 ninja</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="199" />
+      <location filename="../../resources/diagnosis/failures.toml" line="207" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
     </message>
@@ -3145,6 +3300,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/pipfix.py" line="24" />
       <source>Install pip</source>
       <translation>安装 pip</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="140" />
+      <source>Install pip first.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/pipfix.py" line="33" />
@@ -3167,12 +3327,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请先安装 CUDA 工具包（“CUDA 工具包”一行）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="213" />
+      <location filename="../../resources/diagnosis/failures.toml" line="221" />
       <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="326" />
+      <location filename="../../build_backend/hardware.py" line="318" />
       <source>Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU you can still build and verify the CPU probe kernel.</source>
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的探测内核。</translation>
     </message>
@@ -3182,7 +3342,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 NVIDIA 驱动，才能在这台电脑上运行内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="504" />
+      <location filename="../../build_backend/environment.py" line="538" />
       <source>Install the PyTorch build that fits this computer into it: {where}.</source>
       <translation>请向它安装适合这台电脑的 PyTorch 版本：{where}。</translation>
     </message>
@@ -3192,22 +3352,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装适合驱动的 PyTorch（修复），或者更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1007" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1174" />
       <source>Install the PyTorch version {package} asks for (its requirements or README name it), or a version of {package} made for the PyTorch you have, then build again.</source>
       <translation>请安装 {package} 所要求的 PyTorch 版本（其依赖要求或 README 中写明了版本），或安装为你现有 PyTorch 制作的 {package} 版本，然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="559" />
+      <location filename="../../resources/diagnosis/failures.toml" line="583" />
       <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
       <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="525" />
+      <location filename="../../resources/diagnosis/failures.toml" line="549" />
       <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
       <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="503" />
+      <location filename="../../resources/diagnosis/failures.toml" line="527" />
       <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
@@ -3217,12 +3377,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="834" />
+      <location filename="../../resources/diagnosis/failures.toml" line="992" />
       <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="888" />
+      <location filename="../../build_backend/prereqs/triton.py" line="79" />
+      <source>Install {package} {version}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
       <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
@@ -3287,6 +3452,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>用系统的包管理器安装 GNU C 和 C++ 编译器（需要 sudo；请自己运行命令）。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/invokeai.toml" />
+      <source>InvokeAI chooses attention with attention_type in invokeai.yaml (auto, normal, xformers, sliced, torch-sdp); this kernel is not one of its choices.</source>
+      <translation>InvokeAI 用 invokeai.yaml 中的 attention_type 选择注意力实现（auto、normal、xformers、sliced、torch-sdp）；这个内核不在可选项中。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/runner.py" line="153" />
       <source>It changes nothing; run it again whenever you like.</source>
       <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
@@ -3297,7 +3467,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="185" />
+      <location filename="../../build_backend/nvml_record.py" line="186" />
       <source>It could not be read: {error}.</source>
       <translation>无法读取它：{error}。</translation>
     </message>
@@ -3307,17 +3477,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="191" />
+      <location filename="../../build_backend/nvml_record.py" line="192" />
       <source>It is JSON, but not an NVML recording (it has no "calls").</source>
       <translation>它是 JSON 文件，但不是 NVML 记录（其中没有 "calls"）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="189" />
+      <location filename="../../build_backend/nvml_record.py" line="190" />
       <source>It is not a JSON file, so not a recording written by 'detect --record'.</source>
       <translation>它不是 JSON 文件，因此不是由 'detect --record' 写出的记录。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="187" />
+      <location filename="../../build_backend/nvml_record.py" line="188" />
       <source>It is not a text file.</source>
       <translation>它不是文本文件。</translation>
     </message>
@@ -3332,17 +3502,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它已另存为 {name}；没有删除任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="85" />
+      <location filename="../../build_backend/sources/archive.py" line="83" />
       <source>It was made from commit {made_from}; the recipe expects {commit} ({ref}).</source>
       <translation>它由提交 {made_from} 生成；配方要求的是 {commit}（{ref}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="118" />
+      <location filename="../../build_backend/sources/archive.py" line="116" />
       <source>It was made from {made_from}; {name} pins {commit}.</source>
       <translation>它由 {made_from} 生成；{name} 固定的是 {commit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="101" />
+      <location filename="../../build_backend/sources/archive.py" line="99" />
       <source>Its .gitmodules file has no entry for that folder.</source>
       <translation>它的 .gitmodules 文件中没有这个文件夹的条目。</translation>
     </message>
@@ -3372,12 +3542,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="544" />
+      <location filename="../../build_backend/environment.py" line="578" />
       <source>Kernels can still be built; to verify them on the GPU, check the NVIDIA driver (see the GPU table) and that the driver supports CUDA {cuda}.</source>
       <translation>仍然可以编译内核；如果要在 GPU 上验证它们，请检查 NVIDIA 驱动（见 GPU 表格），并确认驱动支持 CUDA {cuda}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../" line="resources/apps/kohya_ss.toml" />
+      <source>Kohya's GUI picks attention per training run (CrossAttention: xformers or sdpa in the training parameters); this kernel is not one of its choices.</source>
+      <translation>Kohya's GUI 在每次训练时选择注意力实现（训练参数中的 CrossAttention：xformers 或 sdpa）；这个内核不在可选项中。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="480" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}, or the list in the kernel's setup.py or CMakeLists.txt) and build for your own GPU's architecture; the wizard sets it from the detected GPU.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
     </message>
@@ -3422,7 +3597,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>LongPathsEnabled（{key}）：{value}（无法读取：{error}）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="360" />
+      <location filename="../../resources/diagnosis/failures.toml" line="384" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
@@ -3452,7 +3627,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>MSVC {toolset} 与 CUDA {cuda} 匹配，将会使用它。更新的 MSVC {skipped}（也已安装）被跳过：CUDA {cuda} 不接受它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="695" />
+      <location filename="../../resources/diagnosis/failures.toml" line="723" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
@@ -3532,7 +3707,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <location filename="../../resources/diagnosis/failures.toml" line="240" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
@@ -3567,12 +3742,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 NVIDIA 驱动回答，所以不知道它是否支持这个 CUDA；这里可以编译内核，但无法运行或验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="325" />
+      <location filename="../../build_backend/hardware.py" line="317" />
       <source>No NVIDIA driver was found on this computer.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="201" />
+      <location filename="../../build_backend/session.py" line="256" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -3587,11 +3762,16 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="388" />
+      <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <source>No ready-made flash-attn wheel for this setup; building from source</source>
       <translation type="obsolete">没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="268" />
       <source>No ready-made wheel of {package} for this setup; building from source</source>
       <translation>没有适合当前配置的 {package} 现成 wheel；改为从源码编译</translation>
     </message>
@@ -3604,6 +3784,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/sources/model.py" line="161" />
       <source>No source archive address is known for {url}.</source>
       <translation>不知道 {url} 的源码压缩包地址。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="118" />
+      <source>No {package} is installed, and which version PyTorch {torch} needs is not known to the wizard.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/recommend.py" line="127" />
@@ -3621,7 +3806,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="239" />
+      <location filename="../../build_backend/hardware.py" line="231" />
       <source>Not every pair of GPUs is connected with NVLink (no NVLink between {pairs}); they talk over PCIe.</source>
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
@@ -3655,7 +3840,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="268" />
       <source>Nothing is broken. To skip the download attempt next time, build with {force_build} (the wizard can retry that way for the kernels it knows).</source>
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
     </message>
@@ -3665,12 +3850,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="492" />
+      <location filename="../../build_backend/session.py" line="586" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="394" />
+      <location filename="../../build_backend/session.py" line="488" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -3700,22 +3885,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="223" />
+      <location filename="../../resources/diagnosis/failures.toml" line="816" />
+      <source>On Windows build inside the x64 developer environment of Visual Studio (vcvars64.bat, the x64 Native Tools prompt), which the wizard sets up; elsewhere point nvcc at a supported gcc (CC, CXX and -ccbin / NVCC_CCBIN).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/hardware.py" line="215" />
       <source>One GPU: no GPU-to-GPU connection to check ({links} NVLink links active).</source>
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查（{links} 条 NVLink 链路处于活动状态）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="225" />
+      <location filename="../../build_backend/hardware.py" line="217" />
       <source>One GPU: no GPU-to-GPU connection to check.</source>
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="360" />
+      <location filename="../../resources/diagnosis/failures.toml" line="384" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="41" />
+      <location filename="../../build_backend/download/words.py" line="42" />
       <source>Only https:// addresses are supported.</source>
       <translation>只支持 https:// 地址。</translation>
     </message>
@@ -3728,6 +3918,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/resources.py" line="54" />
       <source>Only {free} free on the build drive; the big kernels need at least {least} GB to build.</source>
       <translation>编译所在的驱动器只有 {free} 可用；大的内核至少需要 {least} GB 才能编译。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/open-webui.toml" />
+      <source>Open WebUI does not run models in its own Python: a kernel installed here is not used by it. Install the kernel into the Python of the model server it talks to.</source>
+      <translation>Open WebUI 不在它自己的 Python 中运行模型：装在这里的内核不会被它使用。请把内核安装到它所连接的模型服务器的 Python 中。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="98" />
@@ -3750,7 +3945,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 规模的编译的并行度：{reason}。较轻的内核会同时运行更多任务。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="193" />
+      <location filename="../../build_backend/nvml_record.py" line="194" />
       <source>Pass a file written by 'detect --record FILE'.</source>
       <translation>请传入由 'detect --record FILE' 写出的文件。</translation>
     </message>
@@ -3775,7 +3970,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 现在无法使用 GPU，所以可以编译内核，但无法验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="232" />
+      <location filename="../../resources/diagnosis/failures.toml" line="240" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
     </message>
@@ -3810,7 +4005,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 是为 CUDA {cuda} 构建的，比驱动的 CUDA {driver} 新；它通过次版本兼容仍然可以工作。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="525" />
+      <location filename="../../build_backend/environment.py" line="559" />
       <source>PyTorch is installed here but fails to import.</source>
       <translation>这里装有 PyTorch，但无法导入。</translation>
     </message>
@@ -3843,6 +4038,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/target.py" line="67" />
       <source>PyTorch with CUDA</source>
       <translation>带 CUDA 的 PyTorch</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="110" />
+      <source>PyTorch {torch}; {package}: {have}</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/target.py" line="196" />
@@ -3905,17 +4105,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python 环境</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="495" />
+      <location filename="../../build_backend/environment.py" line="529" />
       <source>Python {version} has no pip, so nothing can be installed into it.</source>
       <translation>Python {version} 没有 pip，所以无法向它安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="285" />
+      <location filename="../../build_backend/environment.py" line="315" />
       <source>Python {version} starts, but it failed while the wizard looked at what is installed in it ({how}).</source>
       <translation>Python {version} 可以启动，但在向导查看其中安装了什么时失败了（{how}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="542" />
+      <location filename="../../build_backend/environment.py" line="576" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}), but PyTorch cannot use the GPU right now.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），但 PyTorch 现在无法使用 GPU。</translation>
     </message>
@@ -3925,7 +4125,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），pip 和 ninja。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="551" />
+      <location filename="../../build_backend/environment.py" line="585" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, 1 GPU usable).</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，1 块 GPU 可用）。</translation>
     </message>
@@ -3935,22 +4135,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，GPU 可用），pip 和 ninja。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="554" />
+      <location filename="../../build_backend/environment.py" line="588" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, {count} GPUs usable).</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，{count} 块 GPU 可用）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="533" />
+      <location filename="../../build_backend/environment.py" line="567" />
       <source>Python {version} with PyTorch {torch}, a CPU-only build: only the CPU probe kernel can be built here.</source>
       <translation>Python {version}，装有 PyTorch {torch}，这是仅 CPU 版本：这里只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="503" />
+      <location filename="../../build_backend/environment.py" line="537" />
       <source>Python {version} without PyTorch.</source>
       <translation>Python {version}，没有 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="514" />
+      <location filename="../../build_backend/environment.py" line="548" />
       <source>Python {version} works, but importing {name} crashes it ({how}).</source>
       <translation>Python {version} 可以运行，但导入 {name} 时会崩溃（{how}）。</translation>
     </message>
@@ -3975,6 +4175,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>Quantized attention (INT8/FP8) for image, video and language model inference on RTX 30/40/50, A100 and H100: forward only.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/parallelism.py" line="80" />
       <source>RAM</source>
       <translation>内存</translation>
@@ -3985,9 +4190,19 @@ Windows will ask for administrator rights for this step.</source>
       <translation>RDMA 网络（仅用于跨节点内核，本向导不验证这些内核）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <location filename="../../resources/diagnosis/failures.toml" line="332" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="780" />
+      <source>Rebuild {package} where the CUDA toolkit is found (CUDA_HOME set, nvcc on PATH) and a CUDA build of PyTorch is installed; some packages build their CUDA part only when they see a GPU while building, and their README names the setting that forces it. The wizard builds with the toolkit and PyTorch it checked.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/ai_apps/venvs.py" line="57" />
+      <source>Recreate it with a Python of the same version (python -m venv --clear {prefix}) and install the program's packages again (an AI program: run its installer or update script again), or choose another Python.</source>
+      <translation>请用同一版本的 Python 重新创建它（python -m venv --clear {prefix}），再重新安装程序需要的包（AI 程序：再运行一次它的安装或更新脚本），或者选择另一个 Python。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="397" />
@@ -3995,12 +4210,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装 Git for Windows。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="516" />
+      <location filename="../../build_backend/environment.py" line="550" />
       <source>Reinstall PyTorch in that environment: {command} (or choose another environment).</source>
       <translation>请在那个环境中重新安装 PyTorch：{command}（或者另选一个环境）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="526" />
+      <location filename="../../build_backend/environment.py" line="560" />
       <source>Reinstall PyTorch in this environment (pip install --force-reinstall torch), or choose another environment.</source>
       <translation>请在这个环境中重新安装 PyTorch（pip install --force-reinstall torch），或者另选一个环境。</translation>
     </message>
@@ -4010,7 +4225,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="347" />
+      <location filename="../../build_backend/hardware.py" line="339" />
       <source>Reinstall the Kernel Setup Wizard.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
@@ -4045,7 +4260,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重命名或删除文件夹 {path}，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="130" />
+      <location filename="../../build_backend/sources/archive.py" line="128" />
       <source>Report this; meanwhile choose a local copy (Kernel page → Local folder).</source>
       <translation>请报告这个问题；在此期间可以选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
@@ -4075,12 +4290,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重启电脑，然后重新运行向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="332" />
+      <location filename="../../build_backend/hardware.py" line="324" />
       <source>Restart the computer. If this persists, reinstall the driver; on Linux, check that 'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module.</source>
       <translation>请重启电脑。如果问题仍然存在，请重新安装驱动；在 Linux 上，请确认 'nvidia-smi' 能正常运行，并且安全启动（Secure Boot）没有阻止 nvidia 内核模块。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="351" />
+      <location filename="../../build_backend/hardware.py" line="343" />
       <source>Restart the computer; if this persists, reinstall the NVIDIA driver.</source>
       <translation>请重启电脑；如果问题仍然存在，请重新安装 NVIDIA 驱动。</translation>
     </message>
@@ -4090,7 +4305,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="467" />
+      <location filename="../../build_backend/session.py" line="561" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4099,7 +4314,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="497" />
+      <location filename="../../build_backend/environment.py" line="531" />
       <source>Run 'python -m ensurepip --upgrade' with this interpreter, or choose another.</source>
       <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
     </message>
@@ -4119,7 +4334,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请以可以写入这个 Python 文件夹的用户身份运行向导，或者自己复制这些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="337" />
+      <location filename="../../build_backend/hardware.py" line="329" />
       <source>Run the wizard as a user with access to the GPU (on Linux: check the permissions of /dev/nvidia*, or membership of the 'video' group).</source>
       <translation>请以有权访问 GPU 的用户身份运行本向导（在 Linux 上：检查 /dev/nvidia* 的权限，或是否属于 'video' 用户组）。</translation>
     </message>
@@ -4144,9 +4359,24 @@ Windows will ask for administrator rights for this step.</source>
       <translation>用 {python} 运行 Python 自带的 pip 安装程序（ensurepip）。它安装这个 Python 自带的 pip；不会下载任何东西。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="80" />
+      <source>Runs pip in {python} to install {requirement} (the Triton that this PyTorch works with; a download of a few hundred MB).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/target.py" line="74" />
       <source>Runs pip in {python} to install {what}.</source>
       <translation>在 {python} 中运行 pip，安装 {what}。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/sdnext.toml" />
+      <source>SD.Next picks its attention method in its settings; this kernel is not one of its choices there.</source>
+      <translation>SD.Next 在设置中选择注意力方法；这个内核不在那里的可选项中。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>SageAttention's Triton kernels need Triton 3.0 or newer at run time (README): on Linux the one that comes with PyTorch; on Windows the triton-windows package that matches the PyTorch version (the Prerequisites step checks it)</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="198" />
@@ -4169,6 +4399,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="121" />
+      <source>See triton-windows' README for the version that matches this PyTorch.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="393" />
       <source>Select a matching number of GPUs.</source>
       <translation>请选择数量相符的 GPU。</translation>
@@ -4179,7 +4414,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="865" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
       <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
     </message>
@@ -4224,6 +4459,16 @@ Windows will ask for administrator rights for this step.</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/wan2gp.toml" />
+      <source>Start Wan2GP with --attention flash, or choose it as the attention mode in its settings.</source>
+      <translation>带 --attention flash 启动 Wan2GP，或在它的设置中把它选为注意力模式。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/wan2gp.toml" />
+      <source>Start Wan2GP with --attention sage2 (SageAttention 2; --attention sage for version 1), or choose it as the attention mode in its settings.</source>
+      <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="592" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
@@ -4238,12 +4483,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请再次启动向导（或任何 '{command}' 命令）：它会完成撤销安装。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/sdnext.toml" />
+      <source>Started with --debug, SD.Next's log says: Torch attention: type="Sage attention".</source>
+      <translation>带 --debug 启动时，SD.Next 的日志会显示：Torch attention: type="Sage attention"。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/swarmui.toml" />
+      <source>SwarmUI starts its ComfyUI backend itself: in Server → Backends → ComfyUI Self-Starting, add --use-flash-attention to ExtraArgs and restart the backend.</source>
+      <translation>SwarmUI 自己启动它的 ComfyUI 后端：在 Server → Backends → ComfyUI Self-Starting 中，把 --use-flash-attention 加到 ExtraArgs，然后重启后端。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/swarmui.toml" />
+      <source>SwarmUI starts its ComfyUI backend itself: in Server → Backends → ComfyUI Self-Starting, add --use-sage-attention to ExtraArgs and restart the backend.</source>
+      <translation>SwarmUI 自己启动它的 ComfyUI 后端：在 Server → Backends → ComfyUI Self-Starting 中，把 --use-sage-attention 加到 ExtraArgs，然后重启后端。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/swarmui.toml" />
+      <source>SwarmUI's ComfyUI backend has no start option for this kernel: only custom nodes that import it use it.</source>
+      <translation>SwarmUI 的 ComfyUI 后端没有针对这个内核的启动选项：只有导入它的自定义节点才会使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="127" />
+      <source>The 'triton' package here is not triton-windows; SageAttention needs triton-windows {want} on Windows.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="106" />
       <source>The Build Tools are free; the Fix button installs them.</source>
       <translation>Build Tools 是免费的；“修复”按钮会安装它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="803" />
+      <location filename="../../resources/diagnosis/failures.toml" line="961" />
       <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
       <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
     </message>
@@ -4253,12 +4523,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <location filename="../../resources/diagnosis/failures.toml" line="924" />
       <source>The CUDA compiler (nvcc) does not compile {required}</source>
       <translation>CUDA 编译器（nvcc）不支持编译 {required}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="646" />
+      <location filename="../../resources/diagnosis/failures.toml" line="942" />
+      <source>The CUDA compiler (nvcc) is older than the build expects: it does not know {option}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="816" />
+      <source>The CUDA compiler does not accept the host C++ compiler</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="674" />
       <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
@@ -4273,7 +4553,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 安装程序失败了（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="213" />
+      <location filename="../../resources/diagnosis/failures.toml" line="221" />
       <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
@@ -4288,12 +4568,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <location filename="../../resources/diagnosis/failures.toml" line="497" />
       <source>The CUDA toolkit is too old for the requested GPU architecture</source>
       <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="422" />
+      <location filename="../../resources/diagnosis/failures.toml" line="446" />
       <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
       <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
     </message>
@@ -4303,22 +4583,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找不到 Microsoft C++ 编译器（cl.exe）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="350" />
+      <location filename="../../build_backend/hardware.py" line="342" />
       <source>The NVIDIA driver answered with an error.</source>
       <translation>NVIDIA 驱动返回了错误。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="331" />
+      <location filename="../../build_backend/hardware.py" line="323" />
       <source>The NVIDIA driver is installed but not running.</source>
       <translation>NVIDIA 驱动已安装，但没有运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="341" />
+      <location filename="../../build_backend/hardware.py" line="333" />
       <source>The NVIDIA driver is running but reports no GPU.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="767" />
+      <location filename="../../resources/diagnosis/failures.toml" line="906" />
       <source>The NVIDIA driver is too old for this CUDA version</source>
       <translation>NVIDIA 驱动对此 CUDA 版本来说太旧</translation>
     </message>
@@ -4338,7 +4618,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}；用 CUDA {cuda} 编译的内核无法在它上面运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="346" />
+      <location filename="../../build_backend/hardware.py" line="338" />
       <source>The NVML module (nvidia-ml-py) is missing from this installation of the wizard.</source>
       <translation>本向导的安装中缺少 NVML 模块（nvidia-ml-py）。</translation>
     </message>
@@ -4353,12 +4633,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>前置条件步骤会说明该怎么做</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="503" />
+      <location filename="../../resources/diagnosis/failures.toml" line="527" />
       <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
       <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="559" />
+      <location filename="../../resources/diagnosis/failures.toml" line="583" />
       <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
@@ -4393,17 +4673,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio Installer 拒绝了它的命令行。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/a1111.toml" />
+      <source>The WebUI has no start option for this kernel: its attention options are --xformers, --opt-sdp-attention and --opt-sdp-no-mem-attention (in COMMANDLINE_ARGS of webui-user.bat or webui-user.sh). Only extensions that import the kernel use it.</source>
+      <translation>WebUI 没有针对这个内核的启动选项：它的注意力选项是 --xformers、--opt-sdp-attention 和 --opt-sdp-no-mem-attention（写在 webui-user.bat 或 webui-user.sh 的 COMMANDLINE_ARGS 中）。只有导入这个内核的扩展才会使用它。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="84" />
       <source>The Windows SDK is missing, so C++ programs cannot be linked.</source>
       <translation>缺少 Windows SDK，所以无法链接 C++ 程序。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="123" />
+      <location filename="../../build_backend/download/words.py" line="124" />
       <source>The address was {url}.</source>
       <translation>地址是 {url}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="40" />
+      <location filename="../../build_backend/download/words.py" line="41" />
       <source>The address {url} is not one the wizard can download from.</source>
       <translation>向导无法从地址 {url} 下载。</translation>
     </message>
@@ -4428,7 +4713,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法理解返回的结果（{error}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="127" />
+      <location filename="../../build_backend/sources/archive.py" line="125" />
       <source>The archive of {path} at {commit} does not look like the submodule {name} needs: the folder {problem}.</source>
       <translation>{path} 在 {commit} 的压缩包看起来不是 {name} 需要的子模块：该文件夹{problem}。</translation>
     </message>
@@ -4448,12 +4733,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>压缩包 {label} 不安全，没有解压。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="818" />
+      <location filename="../../" line="resources/apps/swarmui.toml" />
+      <source>The backend's log (Server → Logs) says "Using Flash Attention".</source>
+      <translation>后端的日志（Server → Logs）会显示 "Using Flash Attention"。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/swarmui.toml" />
+      <source>The backend's log (Server → Logs) says "Using sage attention".</source>
+      <translation>后端的日志（Server → Logs）会显示 "Using sage attention"。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="976" />
       <source>The build asks for GPU architecture {arch} (the detected GPU, or TORCH_CUDA_ARCH_LIST), and the installed PyTorch is older than that GPU generation, so its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer).</source>
       <translation>编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="480" />
       <source>The build asks nvcc for {arch}, an old GPU generation that this CUDA toolkit no longer compiles for (CUDA 11 dropped compute_30 and older, CUDA 12 compute_35 and compute_37, CUDA 13 compute_50 to compute_72): the kernel's build files or an architecture setting name it.</source>
       <translation>构建要求 nvcc 编译 {arch}，这是此 CUDA 工具包已不再支持的旧一代 GPU（CUDA 11 移除了 compute_30 及更早的架构，CUDA 12 移除了 compute_35 和 compute_37，CUDA 13 移除了 compute_50 到 compute_72）：它来自内核的构建文件或某个架构设置。</translation>
     </message>
@@ -4483,9 +4778,19 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="489" />
+      <location filename="../../resources/diagnosis/failures.toml" line="513" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="832" />
+      <source>The build or install may not write where it tries to: {path}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="942" />
+      <source>The build passes {option} to the compiler, and this compiler is older than that option: the CUDA toolkit (or the C++ compiler) is older than what PyTorch's extension builder or the kernel's build files expect.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/build.py" line="510" />
@@ -4493,7 +4798,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="865" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
       <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
       <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
     </message>
@@ -4503,7 +4808,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译通过 vcvarsall.bat x64 -vcvars_ver={version} 选择它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="888" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
       <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
@@ -4513,37 +4818,52 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="799" />
+      <source>The build targets a GPU architecture older than the source supports ({function})</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/build.py" line="600" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <location filename="../../resources/diagnosis/failures.toml" line="332" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1007" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1174" />
       <source>The code calls {symbol} in {module}, which the installed PyTorch does not have: it was written for another PyTorch version (a newer one, if the name is new; an older one, if PyTorch removed it).</source>
       <translation>代码调用了 {module} 中的 {symbol}，而已安装的 PyTorch 没有它：这段代码是为另一个 PyTorch 版本编写的（如果这个名称是新增的，则是更新的版本；如果 PyTorch 已移除它，则是更旧的版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="834" />
+      <location filename="../../resources/diagnosis/failures.toml" line="992" />
       <source>The code imports {symbol} from {tool}, and the installed {tool} does not have it: the two packages are versions that were not made for each other.</source>
       <translation>代码从 {tool} 导入 {symbol}，而已安装的 {tool} 中没有它：这两个软件包的版本彼此不匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="695" />
+      <location filename="../../resources/diagnosis/failures.toml" line="723" />
       <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
       <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="559" />
+      <location filename="../../resources/diagnosis/failures.toml" line="583" />
       <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
       <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="176" />
+      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <source>The compiler crashed while compiling the kernel (an internal compiler error), instead of reporting a problem in the code. Most often it ran short of memory with many parallel jobs; otherwise it is a bug of this compiler version.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <source>The compiler itself crashed</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="178" />
       <source>The compiler ran out of memory</source>
       <translation>编译器内存不足</translation>
     </message>
@@ -4553,12 +4873,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 GPU {index} 的计算能力，已将它略过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="74" />
+      <location filename="../../build_backend/download/words.py" line="75" />
       <source>The computer seems to be offline, or the server is unreachable ({reason}).</source>
       <translation>这台电脑似乎没有联网，或者无法访问服务器（{reason}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="65" />
+      <location filename="../../build_backend/download/words.py" line="66" />
       <source>The connection to {host} was lost ({cause}){after}</source>
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
@@ -4568,14 +4888,19 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="138" />
+      <location filename="../../build_backend/download/words.py" line="139" />
       <source>The damaged file was deleted. Try again; if it happens again, the file on the server was probably replaced: look for a newer version of the wizard.</source>
       <translation>损坏的文件已删除。请重试；如果再次发生，服务器上的文件可能已被替换：请查找新版本的向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="287" />
+      <location filename="../../build_backend/environment.py" line="317" />
       <source>The details show the error. Repair this environment (a damaged package or sitecustomize usually causes this), or choose another Python.</source>
       <translation>详细信息中有错误内容。请修复这个环境（通常是某个损坏的包或 sitecustomize 导致的），或者另选一个 Python。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="741" />
+      <source>The disk is full</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="331" />
@@ -4583,22 +4908,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>磁盘已满：git 无法写入 {name} 的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="26" />
+      <location filename="../../build_backend/download/words.py" line="27" />
       <source>The download from {host} was redirected to an insecure address.</source>
       <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="540" />
+      <location filename="../../resources/diagnosis/failures.toml" line="564" />
       <source>The download of a ready-made wheel of {package} failed (network)</source>
       <translation>{package} 下载现成 wheel 失败（网络问题）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="52" />
+      <location filename="../../build_backend/download/words.py" line="53" />
       <source>The download of {name} stopped at {received} of {total}.</source>
       <translation>{name} 的下载在 {received}（共 {total}）处中断。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="55" />
+      <location filename="../../build_backend/download/words.py" line="56" />
       <source>The download of {name} stopped at {received}.</source>
       <translation>{name} 的下载在 {received} 处中断。</translation>
     </message>
@@ -4618,12 +4943,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="116" />
+      <location filename="../../build_backend/sources/archive.py" line="114" />
       <source>The downloaded archive of {path} is not the pinned commit.</source>
       <translation>下载的 {path} 压缩包不是固定的那个提交。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="136" />
+      <location filename="../../build_backend/download/words.py" line="137" />
       <source>The downloaded file {name} was damaged or has changed on the server.</source>
       <translation>下载的文件 {name} 已损坏，或者服务器上的文件已更改。</translation>
     </message>
@@ -4633,7 +4958,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载的包不是预期的那个：{problem}。没有做任何更改。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="83" />
+      <location filename="../../build_backend/sources/archive.py" line="81" />
       <source>The downloaded {name} archive is not the expected version.</source>
       <translation>下载的 {name} 压缩包不是预期的版本。</translation>
     </message>
@@ -4643,12 +4968,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>面向 Hopper GPU（H100、H800、H200）的快速精确注意力内核：前向和反向，fp16 和 bf16。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="97" />
+      <location filename="../../build_backend/download/words.py" line="98" />
       <source>The file {name} was not found on the server ({code}).</source>
       <translation>服务器上找不到文件 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="695" />
+      <location filename="../../resources/diagnosis/failures.toml" line="723" />
       <source>The final link step failed: symbols are missing or defined twice</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
@@ -4658,7 +4983,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="865" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
       <source>The folder of a program the build runs is malformed: {value}</source>
       <translation>构建所运行程序的文件夹路径格式有误：{value}</translation>
     </message>
@@ -4683,7 +5008,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="198" />
+      <location filename="../../build_backend/session.py" line="253" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
@@ -4727,12 +5052,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装在 Visual Studio Installer 中被取消了。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="213" />
+      <location filename="../../resources/diagnosis/failures.toml" line="221" />
       <source>The installed CUDA toolkit (nvcc) has a different major version than the CUDA version your PyTorch was built with; extensions built this way would not work with your PyTorch.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1007" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1174" />
       <source>The installed PyTorch does not have {symbol}</source>
       <translation>已安装的 PyTorch 中没有 {symbol}</translation>
     </message>
@@ -4747,7 +5072,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装程序的日志是 %TEMP% 中的 dd_*.log 文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="269" />
+      <location filename="../../resources/diagnosis/failures.toml" line="284" />
       <source>The kernel (or a library it loads) needs {what}, and the one found is missing, older than it was built for, or a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy.</source>
       <translation>内核（或它加载的某个库）需要 {what}，但找不到这个库，或者找到的比内核编译时所用的更旧、或版本不同：内核是在另一个系统上或用另一个工具包编译的，或者某个库路径（LD_LIBRARY_PATH、PATH）指向了错误的副本。</translation>
     </message>
@@ -4777,27 +5102,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="338" />
+      <location filename="../../resources/diagnosis/failures.toml" line="362" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="537" />
+      <location filename="../../build_backend/session.py" line="631" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="422" />
+      <location filename="../../resources/diagnosis/failures.toml" line="446" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="767" />
+      <location filename="../../resources/diagnosis/failures.toml" line="906" />
       <source>The kernel or PyTorch was built with a CUDA version that needs a newer NVIDIA driver than the one installed ({found}): each CUDA release requires a minimum driver version.</source>
       <translation>内核或 PyTorch 所用的 CUDA 版本需要比已安装的驱动（{found}）更新的 NVIDIA 驱动：每个 CUDA 版本都要求最低驱动版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="312" />
+      <location filename="../../resources/diagnosis/failures.toml" line="332" />
       <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
       <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
     </message>
@@ -4806,17 +5131,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="338" />
+      <location filename="../../resources/diagnosis/failures.toml" line="362" />
       <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports ({gpu_text}).</source>
       <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（{gpu_text}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="601" />
+      <location filename="../../resources/diagnosis/failures.toml" line="629" />
       <source>The kernel's code uses GCC-style inline assembly (asm volatile(...)) in code that the Microsoft C++ compiler, nvcc's host compiler on Windows, compiles; it does not understand that syntax. The code is written for Linux.</source>
       <translation>内核代码在由 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）编译的部分使用了 GCC 风格的内联汇编（asm volatile(...)）；该编译器不理解这种语法。这段代码是为 Linux 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="579" />
+      <location filename="../../resources/diagnosis/failures.toml" line="603" />
       <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas, GCC's own compiler options (-Wno-...). FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
       <translation>内核代码使用了 GCC 和 Clang 的特性，而 Windows 上 nvcc 的主机编译器 Microsoft C++ 编译器不支持这些特性：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性、GCC 专有的编译选项（-Wno-...）。FlashMLA 和若干基于 CUTLASS 的内核只为 Linux 编写。</translation>
     </message>
@@ -4840,17 +5165,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>输出的最后几行说明了原因；完整输出在 {log} 中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="99" />
+      <location filename="../../build_backend/download/words.py" line="100" />
       <source>The link may be out of date: look for a newer version of the wizard, or download the file by hand and point the wizard at it.</source>
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="373" />
+      <location filename="../../resources/diagnosis/failures.toml" line="397" />
       <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
       <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="489" />
+      <location filename="../../resources/diagnosis/failures.toml" line="513" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
@@ -4865,6 +5190,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 注意力的测量结果无法读取。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/text-generation-webui.toml" />
+      <source>The model loads without "FlashAttention2 has been toggled on, but it cannot be used" in the console.</source>
+      <translation>模型加载时控制台没有出现 "FlashAttention2 has been toggled on, but it cannot be used"。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/msvc.py" line="374" />
       <source>The newer {newer} are installed too, but CUDA {cuda} accepts only {accepted}.</source>
       <translation>还安装了更新的 {newer}，但 CUDA {cuda} 只接受 {accepted}。</translation>
@@ -4875,7 +5205,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还安装了更新的 {newer}，但 CUDA {cuda} 只接受 {accepted}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="199" />
+      <location filename="../../resources/diagnosis/failures.toml" line="207" />
       <source>The ninja build tool is not installed in the target Python environment, so the build compiles one file at a time; with every GPU architecture enabled this can take hours.</source>
       <translation>目标 Python 环境中没有安装 ninja 编译工具，所以一次只能编译一个文件；如果启用了所有 GPU 架构，可能要花几个小时。</translation>
     </message>
@@ -4925,7 +5255,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已连接到仓库，但其中没有这个版本（上游删除或重命名了标签，或者本地配方中有拼写错误）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="83" />
+      <location filename="../../build_backend/ai_apps/__init__.py" line="270" />
+      <source>The search for AI programs stopped after looking into {count} folders: {left} folders {depth} level(s) below the usual places were not looked into (for example {example}). If a program is there, add its folder.</source>
+      <translation>查找 AI 程序时在查看了 {count} 个文件夹后停止：常用位置下第 {depth} 层还有 {left} 个文件夹没有查看（例如 {example}）。如果程序在那里，请添加它的文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="84" />
       <source>The secure connection to {host} could not be established.</source>
       <translation>无法与 {host} 建立安全连接。</translation>
     </message>
@@ -4935,37 +5270,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>所选的 CUDA 工具包 {toolkit} 与编译 PyTorch 所用的 CUDA {torch_cuda} 不匹配：要编译扩展，两者的主版本号必须相同。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="121" />
+      <location filename="../../build_backend/download/words.py" line="122" />
       <source>The server did not send {name}: it answered {answer}.</source>
       <translation>服务器没有发送 {name}：它的回应是 {answer}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="114" />
+      <location filename="../../build_backend/download/words.py" line="115" />
       <source>The server gave up waiting while sending {name} ({code}).</source>
       <translation>服务器在发送 {name} 时等待超时（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="117" />
+      <location filename="../../build_backend/download/words.py" line="118" />
       <source>The server had a problem and could not send {name} ({code}).</source>
       <translation>服务器出了问题，无法发送 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="111" />
+      <location filename="../../build_backend/download/words.py" line="112" />
       <source>The server is limiting requests and did not send {name} ({code}).</source>
       <translation>服务器正在限制请求，没有发送 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="104" />
+      <location filename="../../build_backend/download/words.py" line="105" />
       <source>The server refused to hand out {name} ({code}).</source>
       <translation>服务器拒绝提供 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="84" />
+      <location filename="../../build_backend/download/words.py" line="85" />
       <source>The server's certificate was not accepted ({error}).</source>
       <translation>服务器的证书未被接受（{error}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="268" />
       <source>The setup script of {package} first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
       <translation>{package} 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
@@ -5010,47 +5345,52 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="803" />
+      <location filename="../../resources/diagnosis/failures.toml" line="961" />
       <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
       <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <location filename="../../resources/diagnosis/failures.toml" line="924" />
       <source>The source or PyTorch needs {required}, and the CUDA compiler does not compile it: the CUDA toolkit is older than that standard (C++17 needs CUDA 11 or newer, C++20 CUDA 12), or the build asks for an older standard.</source>
       <translation>源码或 PyTorch 需要 {required}，而 CUDA 编译器不支持：CUDA 工具包比该标准更旧（C++17 需要 CUDA 11 或更新版本，C++20 需要 CUDA 12），或者构建要求的是更旧的标准。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="601" />
+      <location filename="../../resources/diagnosis/failures.toml" line="629" />
       <source>The source uses GCC-style inline assembly, which Windows' compiler does not accept</source>
       <translation>源码使用了 GCC 风格的内联汇编，Windows 的编译器不接受</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="579" />
+      <location filename="../../resources/diagnosis/failures.toml" line="603" />
       <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
       <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="978" />
+      <location filename="../../resources/diagnosis/failures.toml" line="799" />
+      <source>The source uses {function} in a form that only newer GPU architectures provide (atomicAdd on double needs compute capability 6.0), and the build compiles for an older architecture: nvcc's or CMake's default, or an old entry in the architecture list.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="1145" />
       <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
       <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="850" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
       <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
       <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="850" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
       <source>The source was written for another CUDA version</source>
       <translation>源码是为其他 CUDA 版本编写的</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="978" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1145" />
       <source>The source was written for another PyTorch version: {symbol}</source>
       <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="721" />
+      <location filename="../../resources/diagnosis/failures.toml" line="860" />
       <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
       <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
@@ -5060,7 +5400,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="439" />
+      <location filename="../../resources/diagnosis/failures.toml" line="463" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
@@ -5090,17 +5430,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>验证已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="342" />
+      <location filename="../../build_backend/environment.py" line="372" />
       <source>The wizard could not read the answer of {python}: it ran, but what it printed is not the inspection's answer (cut off or damaged).</source>
       <translation>向导无法读取 {python} 的回答：它运行了，但它输出的内容不是检查的回答（被截断或已损坏）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="148" />
+      <location filename="../../build_backend/download/words.py" line="149" />
       <source>The wizard could not write {name} to disk.</source>
       <translation>向导无法把 {name} 写入磁盘。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="29" />
+      <location filename="../../build_backend/download/words.py" line="30" />
       <source>The wizard does not download over plain HTTP ({host}).</source>
       <translation>向导不通过不加密的 HTTP 下载（{host}）。</translation>
     </message>
@@ -5115,7 +5455,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="389" />
+      <location filename="../../resources/diagnosis/failures.toml" line="413" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
@@ -5130,7 +5470,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="99" />
+      <location filename="../../build_backend/sources/archive.py" line="97" />
       <source>The {name} source does not say where its submodule {path} comes from.</source>
       <translation>{name} 源码没有说明它的子模块 {path} 从哪里获取。</translation>
     </message>
@@ -5165,7 +5505,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有桌面文件夹，所以快捷方式只在菜单中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="238" />
+      <location filename="../../build_backend/environment.py" line="264" />
       <source>There is no file at this path.</source>
       <translation>此路径下没有文件。</translation>
     </message>
@@ -5175,7 +5515,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="463" />
+      <location filename="../../build_backend/session.py" line="557" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
@@ -5190,17 +5530,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="439" />
+      <location filename="../../resources/diagnosis/failures.toml" line="463" />
       <source>This CUDA version does not accept your gcc (or clang) version</source>
       <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="480" />
       <source>This CUDA version no longer compiles for the GPU architecture {arch}</source>
       <translation>此 CUDA 版本已不再支持为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="818" />
+      <location filename="../../resources/diagnosis/failures.toml" line="976" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
@@ -5215,7 +5555,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 来自 Debian 或 Ubuntu，它们去掉了 Python 自带的 pip 安装程序。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="256" />
+      <location filename="../../build_backend/environment.py" line="282" />
       <source>This Python did not answer within {seconds} seconds.</source>
       <translation>这个 Python 在 {seconds} 秒内没有回答。</translation>
     </message>
@@ -5240,12 +5580,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="449" />
+      <location filename="../../build_backend/session.py" line="543" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="466" />
+      <location filename="../../build_backend/session.py" line="560" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -5255,7 +5595,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑不满足 Visual Studio Build Tools 的要求。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="335" />
+      <location filename="../../build_backend/environment.py" line="365" />
       <source>This is Python {version} at {python}; kernels need Python {need} or newer with PyTorch.</source>
       <translation>这是位于 {python} 的 Python {version}；内核需要 Python {need} 或更新版本，并装有 PyTorch。</translation>
     </message>
@@ -5265,17 +5605,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这是向导的一个错误；请附上日志报告它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="242" />
+      <location filename="../../build_backend/environment.py" line="268" />
       <source>This is a folder, not a Python.</source>
       <translation>这是一个文件夹，不是 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="484" />
+      <location filename="../../build_backend/environment.py" line="518" />
       <source>This is a {bits}-bit Python {version}; CUDA kernels need a 64-bit Python.</source>
       <translation>这是一个 {bits} 位的 Python {version}；CUDA 内核需要 64 位的 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="130" />
+      <location filename="../../build_backend/download/words.py" line="131" />
       <source>This is on the server's side: try again in a few minutes.</source>
       <translation>这是服务器端的问题：请几分钟后重试。</translation>
     </message>
@@ -5285,7 +5625,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个内核需要 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="293" />
+      <location filename="../../build_backend/environment.py" line="323" />
       <source>This program did not behave like a working Python interpreter.</source>
       <translation>这个程序的表现不像一个正常工作的 Python 解释器。</translation>
     </message>
@@ -5295,9 +5635,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这一步需要系统的包管理器；请自己运行显示的命令。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="336" />
+      <location filename="../../build_backend/hardware.py" line="328" />
       <source>This user may not talk to the NVIDIA driver.</source>
       <translation>当前用户无权访问 NVIDIA 驱动。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/ai_apps/venvs.py" line="52" />
+      <source>This venv's base Python ({base}) is gone, so the venv cannot start; recreate the venv.</source>
+      <translation>这个虚拟环境（venv）所基于的 Python（{base}）已不存在，因此它无法启动；请重新创建这个虚拟环境。</translation>
     </message>
     <message>
       <location filename="../../build_backend/cli_consent.py" line="86" />
@@ -5307,17 +5652,32 @@ Windows will ask for administrator rights for this step.</source>
   {command}{alternative}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="176" />
+      <location filename="../../resources/diagnosis/failures.toml" line="178" />
       <source>Too many compiler processes ran at the same time for the amount of memory (RAM) in this computer, so the system stopped one of them. FlashAttention needs about 5 GB of RAM per compiler thread.</source>
       <translation>同时运行的编译器进程太多，超出了这台电脑的内存（RAM）所能承受的范围，所以系统强行结束了其中一个。FlashAttention 每个编译线程大约需要 5 GB 内存。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="107" />
+      <location filename="../../build_backend/prereqs/triton.py" line="26" />
+      <source>Triton</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="136" />
+      <source>Triton is missing (PyTorch's CUDA builds usually bring it); SageAttention needs Triton {want} for PyTorch {torch}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="150" />
+      <source>Triton {have} (it comes with PyTorch {torch}).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/download/words.py" line="108" />
       <source>Try again later or from another network; a company network may block the download.</source>
       <translation>请稍后或换一个网络再试；公司网络可能会阻止下载。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/archive.py" line="87" />
+      <location filename="../../build_backend/sources/archive.py" line="85" />
       <source>Try again later; if it persists, report this to the wizard's maintainers.</source>
       <translation>请稍后重试；如果问题持续存在，请报告给向导的维护者。</translation>
     </message>
@@ -5327,17 +5687,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请稍后重试；如果问题重复出现，请从 python.org 安装完整的 Python {version}，并改用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="124" />
+      <location filename="../../build_backend/download/words.py" line="125" />
       <source>Try again later; if this persists, report it with the address above.</source>
       <translation>请稍后重试；如果问题持续存在，请附上上面的地址报告问题。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="344" />
+      <location filename="../../build_backend/environment.py" line="374" />
       <source>Try again. If it happens again, save a report bundle (the details show what it printed) and choose another Python meanwhile.</source>
       <translation>请重试。如果再次发生，请保存一个报告包（详细信息中有它输出的内容），同时先另选一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="258" />
+      <location filename="../../build_backend/environment.py" line="284" />
       <source>Try again; if it happens again, the environment may be damaged (a hung import).</source>
       <translation>请重试；如果再次发生，这个环境可能已损坏（某个导入卡住了）。</translation>
     </message>
@@ -5357,7 +5717,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其 CUDA 部分需要 Turing（cc 7.5）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="155" />
+      <location filename="../../resources/diagnosis/failures.toml" line="157" />
       <source>Turn on Windows long paths (LongPathsEnabled=1, then restart), set git's core.longpaths to true, and build in a short folder such as C:\ksw. The wizard does the first two (the Fix of its "Long paths" prerequisite, or `python -m app --headless fix long-paths`) and chooses a short build folder.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
     </message>
@@ -5370,6 +5730,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/longpaths.py" line="56" />
       <source>Turning them on needs administrator rights once, then a restart.</source>
       <translation>开启它需要一次管理员权限，然后重启。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="129" />
+      <source>Uninstall it first ({command}), then install triton-windows {want}.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="220" />
@@ -5392,7 +5757,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="767" />
+      <location filename="../../resources/diagnosis/failures.toml" line="906" />
       <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
       <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
     </message>
@@ -5422,7 +5787,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <location filename="../../resources/diagnosis/failures.toml" line="942" />
+      <source>Use a CUDA toolkit that matches your PyTorch's CUDA version (and a C++ compiler it supports), then build again; the wizard's "CUDA toolkit" check shows both versions.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="924" />
       <source>Use a CUDA toolkit that supports {required} and matches your PyTorch (PyTorch 2 needs C++17, so CUDA 11.8 or newer), then build again.</source>
       <translation>请使用支持 {required} 且与你的 PyTorch 匹配的 CUDA 工具包（PyTorch 2 需要 C++17，因此需要 CUDA 11.8 或更新版本），然后重新构建。</translation>
     </message>
@@ -5432,22 +5802,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="404" />
+      <location filename="../../resources/diagnosis/failures.toml" line="428" />
       <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
       <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="373" />
+      <location filename="../../resources/diagnosis/failures.toml" line="397" />
       <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="978" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1145" />
       <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
       <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="953" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1120" />
       <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
@@ -5467,12 +5837,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="661" />
+      <location filename="../../resources/diagnosis/failures.toml" line="689" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="36" />
+      <location filename="../../build_backend/download/words.py" line="37" />
       <source>Use the https:// address of the file; if it came with the wizard, report this as a bug.</source>
       <translation>请使用该文件的 https:// 地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
@@ -5487,12 +5857,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="721" />
+      <location filename="../../resources/diagnosis/failures.toml" line="860" />
       <source>Use {tool} {required}: install it, or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="464" />
+      <location filename="../../build_backend/session.py" line="558" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -5547,12 +5917,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>正在等待：{who} 正在使用它。它结束后本次运行会立即继续（可取消以停止等待）。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/wan2gp.toml" />
+      <source>Wan2GP has no attention mode for this kernel.</source>
+      <translation>Wan2GP 没有针对这个内核的注意力模式。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/comfyui.toml" />
+      <source>When it starts, ComfyUI's console says "Using Flash Attention".</source>
+      <translation>ComfyUI 启动时，控制台会显示 "Using Flash Attention"。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/comfyui.toml" />
+      <source>When it starts, ComfyUI's console says "Using sage attention".</source>
+      <translation>ComfyUI 启动时，控制台会显示 "Using sage attention"。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/apps/framepack.toml" />
+      <source>When it starts, FramePack's console says "Sage Attn is installed!" or "Flash Attn is installed!".</source>
+      <translation>FramePack 启动时，控制台会显示 "Sage Attn is installed!" 或 "Flash Attn is installed!"。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/catalog/assess.py" line="404" />
       <source>Whether the GPUs are connected with NVLink could not be checked; {name} needs NVLink.</source>
       <translation>无法检查 GPU 是否通过 NVLink 连接；{name} 需要 NVLink。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="235" />
+      <location filename="../../build_backend/hardware.py" line="227" />
       <source>Whether the GPUs are connected with NVLink could not be read from the driver.</source>
       <translation>无法从驱动读取 GPU 是否通过 NVLink 连接。</translation>
     </message>
@@ -5570,6 +5960,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/compiler.py" line="21" />
       <source>Why it matters: PyTorch builds C++/CUDA extensions with g++, and nvcc uses gcc for the host code.</source>
       <translation>为什么重要：PyTorch 用 g++ 编译 C++/CUDA 扩展，nvcc 用 gcc 编译主机代码。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="27" />
+      <source>Why it matters: SageAttention runs Triton kernels (compiled when first used), and Triton only works with the PyTorch version it was made for.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/prereqs/resources.py" line="23" />
@@ -5622,7 +6017,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 没有给出{place}的文件夹，所以没有在那里放快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="155" />
+      <location filename="../../resources/diagnosis/failures.toml" line="157" />
       <source>Windows limits file paths to 260 characters unless long paths are switched on, and the kernel sources contain very deeply nested files.</source>
       <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
     </message>
@@ -5632,7 +6027,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 长路径已关闭，所以层级很深的源码文件夹和编译文件会失败（“Filename too long”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="525" />
+      <location filename="../../resources/diagnosis/failures.toml" line="549" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
     </message>
@@ -5700,6 +6095,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/target.py" line="27" />
       <source>about 200 MB</source>
       <translation>约 200 MB</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>an Ampere, Ada, Hopper or Blackwell RTX GPU (cc 8.0, 8.6, 8.9, 9.0 or 12.0: A100, RTX 30xx, RTX 40xx, H100/H200, RTX 50xx)</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/catalog/model.py" line="161" />
@@ -6079,6 +6479,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不到一天：某个步骤可能还会写入它</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>main after 2.2.0: sm_120a for RTX 50xx, the return_lse fix for grouped-query attention, torch.compile registration fixed on Hopper</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
       <source>main at 2026-08-15: builds offline with CUDA 12.8 and 13.x (release v2.8.3's hopper/setup.py downloads nvcc for every CUDA but 12.8)</source>
       <translation>2026-08-15 的 main 分支：可使用 CUDA 12.8 和 13.x 离线构建（v2.8.3 版本的 hopper/setup.py 对除 12.8 外的所有 CUDA 版本都会下载 nvcc）</translation>
@@ -6099,7 +6504,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>ninja（PyTorch 用来并行编译的编译工具，来自 PyPI）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="632" />
+      <location filename="../../resources/diagnosis/failures.toml" line="660" />
       <source>ninja could not start the compiler (CreateProcess failed)</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
@@ -6109,7 +6514,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 ninja，所以大的内核只能一次编译一个文件（要几个小时而不是几分钟）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="632" />
+      <location filename="../../resources/diagnosis/failures.toml" line="660" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
@@ -6129,7 +6534,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 MSVC 工具集</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="223" />
+      <location filename="../../build_backend/download/words.py" line="227" />
       <source>no answer in time</source>
       <translation>没有及时响应</translation>
     </message>
@@ -6189,7 +6594,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <location filename="../../resources/diagnosis/failures.toml" line="816" />
+      <source>nvcc compiles the host part of the kernel with another C++ compiler, and refuses {compiler}: on Windows usually the 32-bit (x86) cl.exe instead of the 64-bit one, elsewhere a compiler (clang, Apple clang) or version this CUDA release does not support.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="497" />
       <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have (CUDA 13 no longer compiles for compute_50 to compute_72).</source>
       <translation>nvcc 不认识构建所要求的 GPU 架构：工具包比该 GPU 代际更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更新版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包所没有的架构（CUDA 13 已不再支持 compute_50 到 compute_72）。</translation>
     </message>
@@ -6283,6 +6693,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>获取防止向导同时运行两次的锁</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/apps/text-generation-webui.toml" />
+      <source>text-generation-webui has no option for this kernel; the portable build runs llama.cpp, which has its own attention code.</source>
+      <translation>text-generation-webui 没有针对这个内核的选项；便携版运行的是 llama.cpp，它有自己的注意力实现。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/plan.py" line="609" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
@@ -6318,12 +6733,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>“开始”菜单</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="213" />
+      <location filename="../../build_backend/download/words.py" line="217" />
       <source>the connection was refused</source>
       <translation>连接被拒绝</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="215" />
+      <location filename="../../build_backend/download/words.py" line="219" />
       <source>the connection was reset</source>
       <translation>连接被重置</translation>
     </message>
@@ -6398,17 +6813,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>路径 {path} 太长（{length} 个字符；这里的上限是 {limit}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="211" />
+      <location filename="../../build_backend/download/words.py" line="215" />
       <source>the proxy server could not be reached</source>
       <translation>无法连接代理服务器</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/transfer.py" line="558" />
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>the release: sm_120 compiles as plain sm_120 (main: sm_120a); with return_lse=True and grouped-query attention the log-sum-exp correction reads the head count from the wrong dimension (fixed on main)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/download/transfer.py" line="566" />
       <source>the server closed it early</source>
       <translation>服务器提前关闭了连接</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="209" />
+      <location filename="../../build_backend/download/words.py" line="213" />
       <source>the server's name could not be looked up</source>
       <translation>无法解析服务器的名称</translation>
     </message>
@@ -6461,6 +6881,21 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/diagnose/context.py" line="43" />
       <source>this package</source>
       <translation>这个包</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention.toml" />
+      <source>thu-ml's setup.py is written for Linux compilers (GCC flags such as -fopenmp); Windows users usually install woct0rdho's prebuilt wheels, which the wizard offers first when one matches. SageAttention's Triton kernels need the triton-windows package (Prerequisites).</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="134" />
+      <source>triton-windows is missing; SageAttention needs version {want} for PyTorch {torch}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="148" />
+      <source>triton-windows {have} matches PyTorch {torch}.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/reports.py" line="233" />
@@ -6538,12 +6973,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{check}：{summary}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="429" />
+      <location filename="../../build_backend/hardware.py" line="421" />
       <source>{count} NVIDIA GPU found.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="430" />
+      <location filename="../../build_backend/hardware.py" line="422" />
       <source>{count} NVIDIA GPUs found.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
@@ -6668,7 +7103,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{gpu}：{arch}，计算能力 {cc}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="128" />
+      <location filename="../../build_backend/download/words.py" line="129" />
       <source>{host} answered {reason}{after}</source>
       <translation>{host} 的回应是 {reason}{after}</translation>
     </message>
@@ -6678,17 +7113,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{host} 上没有 {what} 这个版本的源码压缩包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="105" />
+      <location filename="../../build_backend/download/words.py" line="106" />
       <source>{host} requires a login or denies access from this network.</source>
       <translation>{host} 需要登录，或者拒绝来自这个网络的访问。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/recommend.py" line="167" />
+      <location filename="../../build_backend/recommend.py" line="172" />
       <source>{hours} h</source>
       <translation>{hours} 小时</translation>
     </message>
     <message>
-      <location filename="../../build_backend/recommend.py" line="166" />
+      <location filename="../../build_backend/recommend.py" line="171" />
       <source>{hours} h {minutes} min</source>
       <translation>{hours} 小时 {minutes} 分钟</translation>
     </message>
@@ -6753,6 +7188,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="368" />
+      <source>{kernel} {version} does not fit this computer:
+{reasons}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="201" />
       <source>{label} contains {values} value(s){share}, the first{where}: the kernel produced invalid numbers or left part of its output unwritten.</source>
       <translation>{label} 含有 {values}{share}，第一个{where}：内核产生了无效数值，或者输出有一部分没有写入。</translation>
@@ -6813,7 +7254,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
     <message>
-      <location filename="../../build_backend/recommend.py" line="164" />
+      <location filename="../../build_backend/recommend.py" line="169" />
       <source>{minutes} min</source>
       <translation>{minutes} 分钟</translation>
     </message>
@@ -6843,7 +7284,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 无法在 {system} 上直接为 {target} 编译：{reason}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="264" />
+      <location filename="../../build_backend/environment.py" line="290" />
       <source>{name} could not be run as a program.</source>
       <translation>{name} 无法作为程序运行。</translation>
     </message>
@@ -7026,12 +7467,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="953" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1120" />
       <source>{package} does not support this platform: {platform}</source>
       <translation>{package} 不支持这个平台：{platform}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="953" />
+      <location filename="../../resources/diagnosis/failures.toml" line="780" />
+      <source>{package} is installed, but its GPU code was never compiled: its build did not find the CUDA toolkit or a CUDA build of PyTorch (or no GPU was visible while it built), so it built only the CPU part, and the GPU function refuses to run.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="1120" />
       <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
       <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
     </message>
@@ -7039,6 +7485,21 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/diagnose/context.py" line="106" />
       <source>{package} needs {gpus}</source>
       <translation>{package} 需要 {gpus}</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="780" />
+      <source>{package} was built without its CUDA code</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="143" />
+      <source>{package} {have} does not match PyTorch {torch}, which works with Triton {want}.</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="115" />
+      <source>{package} {have} is installed; which Triton PyTorch {torch} needs is not known to the wizard.</source>
+      <translation type="unfinished" />
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="258" />
@@ -7166,12 +7627,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>将使用 {instance} 中的 {toolset}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="834" />
+      <location filename="../../resources/diagnosis/failures.toml" line="992" />
       <source>{tool} is not the version this code needs (it has no {symbol})</source>
       <translation>{tool} 不是这段代码需要的版本（它没有 {symbol}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="98" />
+      <location filename="../../build_backend/download/words.py" line="99" />
       <source>{url} does not exist (any more).</source>
       <translation>{url} 不存在（或已不存在）。</translation>
     </message>
@@ -7181,7 +7642,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{url} 不存在：仓库中没有这个标签或提交。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/download/words.py" line="34" />
+      <location filename="../../build_backend/download/words.py" line="35" />
       <source>{url} is not an https:// address, so the file could be altered on the way.</source>
       <translation>{url} 不是 https:// 地址，文件在传输途中可能被篡改。</translation>
     </message>
@@ -7293,7 +7754,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="14" />
+      <location filename="../../app/pages/welcome.py" line="16" />
       <source>&lt;p&gt;This wizard installs a fast attention kernel library (FlashAttention&amp;nbsp;2, FlashMLA, or the
 small &lt;i&gt;probe&lt;/i&gt; kernel) into a Python environment of your choice, and proves that it computes
 correctly on your GPU.&lt;/p&gt;
@@ -7329,17 +7790,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="101" />
+      <location filename="../../app/pages/kernel_source.py" line="107" />
       <source>A .tar.gz or .zip of the kernel's source</source>
       <translation>内核源码的 .tar.gz 或 .zip 压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="97" />
+      <location filename="../../app/pages/kernel_source.py" line="103" />
       <source>A folder with the kernel's source (a git checkout or an unpacked archive)</source>
       <translation>包含内核源码的文件夹（git 检出或解压后的压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="65" />
+      <location filename="../../app/pages/kernel_source.py" line="71" />
       <source>A matching prebuilt wheel exists</source>
       <translation>有匹配的预编译 wheel</translation>
     </message>
@@ -7349,17 +7810,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>应用补丁</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="37" />
+      <location filename="../../app/pages/hardware.py" line="38" />
       <source>Architecture</source>
       <translation>架构</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="100" />
+      <location filename="../../app/pages/kernel_source.py" line="106" />
       <source>Archive…</source>
       <translation>压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="153" />
+      <location filename="../../app/pages/kernel.py" line="155" />
       <source>Back to the Prerequisites page, where the Fix buttons are; the kernel list is checked again when you return</source>
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
@@ -7369,7 +7830,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>受阻</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="202" />
+      <location filename="../../app/pages/hardware.py" line="228" />
       <source>Browse…</source>
       <translation>浏览…</translation>
     </message>
@@ -7384,22 +7845,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="125" />
+      <location filename="../../app/pages/kernel.py" line="127" />
       <source>Build for:</source>
       <translation>编译目标：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="66" />
+      <location filename="../../app/pages/kernel_source.py" line="72" />
       <source>Build from source</source>
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="590" />
+      <location filename="../../app/pages/kernel.py" line="588" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="121" />
+      <location filename="../../app/pages/kernel_source.py" line="127" />
       <source>Bundled with the wizard: nothing to download.</source>
       <translation>随向导附带：无需下载。</translation>
     </message>
@@ -7424,17 +7885,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在检查编译所需的条件…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="80" />
+      <location filename="../../app/pages/kernel.py" line="82" />
       <source>Choose the kernel library to install. Each one says whether it fits this computer and, if not, exactly why.</source>
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="286" />
+      <location filename="../../app/pages/kernel_source.py" line="293" />
       <source>Choose the kernel's source archive</source>
       <translation>选择内核的源码压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="278" />
+      <location filename="../../app/pages/hardware.py" line="313" />
       <source>Click Browse… and choose the python executable of the environment to use.</source>
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
@@ -7444,7 +7905,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="37" />
+      <location filename="../../app/pages/hardware.py" line="38" />
       <source>Compute capability</source>
       <translation>计算能力</translation>
     </message>
@@ -7454,7 +7915,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/log_view.py" line="136" />
+      <location filename="../../app/widgets/log_view.py" line="133" />
       <source>Copied to the clipboard.</source>
       <translation>已复制到剪贴板。</translation>
     </message>
@@ -7484,22 +7945,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="161" />
+      <location filename="../../app/pages/hardware.py" line="183" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测显卡和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="246" />
+      <location filename="../../app/pages/hardware.py" line="276" />
       <source>Detecting…</source>
       <translation>正在检测…</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="49" />
+      <location filename="../../app/wizard.py" line="47" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="85" />
+      <location filename="../../app/pages/kernel_source.py" line="91" />
       <source>Download (git or source archive)</source>
       <translation>下载（git 或源码压缩包）</translation>
     </message>
@@ -7529,7 +7990,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>修复</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="96" />
+      <location filename="../../app/pages/kernel_source.py" line="102" />
       <source>Folder…</source>
       <translation>文件夹…</translation>
     </message>
@@ -7543,22 +8004,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="332" />
+      <location filename="../../app/pages/kernel.py" line="335" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="44" />
+      <location filename="../../app/wizard.py" line="42" />
       <source>Hardware</source>
       <translation>硬件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="286" />
+      <location filename="../../app/pages/hardware.py" line="321" />
       <source>Hardware detection failed unexpectedly.</source>
       <translation>硬件检测意外失败。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="148" />
+      <location filename="../../app/pages/kernel.py" line="150" />
       <source>How to build this kernel in WSL2 on this PC</source>
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
@@ -7573,12 +8034,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>仍然安装…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="192" />
+      <location filename="../../app/pages/hardware.py" line="214" />
       <source>Install into this Python environment</source>
       <translation>安装到这个 Python 环境</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="55" />
+      <location filename="../../app/wizard.py" line="53" />
       <source>Keep the wizard open</source>
       <translation>保持向导打开</translation>
     </message>
@@ -7593,7 +8054,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核安装向导</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="79" />
+      <location filename="../../app/pages/kernel.py" line="81" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
     </message>
@@ -7608,7 +8069,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="86" />
+      <location filename="../../app/pages/kernel_source.py" line="92" />
       <source>Local folder or archive…</source>
       <translation>本地文件夹或压缩包…</translation>
     </message>
@@ -7623,7 +8084,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="112" />
+      <location filename="../../app/pages/kernel.py" line="114" />
       <source>Looking for CUDA toolkits…</source>
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
@@ -7632,7 +8093,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">正在计算…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="38" />
+      <location filename="../../app/pages/hardware.py" line="39" />
       <source>Memory (free / total)</source>
       <translation>显存（可用 / 总计）</translation>
     </message>
@@ -7642,12 +8103,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>缺少</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="277" />
+      <location filename="../../app/pages/hardware.py" line="312" />
       <source>No Python interpreter was found.</source>
       <translation>没有找到 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="213" />
+      <location filename="../../app/pages/kernel_source.py" line="219" />
       <source>Not needed: the prebuilt wheel is installed as it is.</source>
       <translation>不需要：预编译的 wheel 会原样安装。</translation>
     </message>
@@ -7667,12 +8128,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>前置条件</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="54" />
+      <location filename="../../app/wizard.py" line="52" />
       <source>Quit</source>
       <translation>退出</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="51" />
+      <location filename="../../app/wizard.py" line="49" />
       <source>Quit without installing?</source>
       <translation>不安装就退出？</translation>
     </message>
@@ -7682,12 +8143,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="220" />
+      <location filename="../../app/pages/kernel.py" line="226" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="500" />
+      <location filename="../../app/pages/kernel.py" line="498" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -7740,7 +8201,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>保存报告包…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/log_view.py" line="148" />
+      <location filename="../../app/widgets/log_view.py" line="145" />
       <source>Save the build log</source>
       <translation>保存编译日志</translation>
     </message>
@@ -7755,7 +8216,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>把日志、报告和这台电脑的描述保存到一个 ZIP 文件，用于附在问题报告中</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/log_view.py" line="144" />
+      <location filename="../../app/widgets/log_view.py" line="141" />
       <source>Saved to {path}</source>
       <translation>已保存到 {path}</translation>
     </message>
@@ -7775,12 +8236,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>向导内部出了问题：{error}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="287" />
+      <location filename="../../app/pages/kernel_source.py" line="294" />
       <source>Source archives (*.tar.gz *.tgz *.zip);;All files (*)</source>
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="38" />
+      <location filename="../../app/pages/hardware.py" line="39" />
       <source>Status</source>
       <translation>状态</translation>
     </message>
@@ -7800,7 +8261,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="152" />
+      <location filename="../../app/pages/hardware.py" line="174" />
       <source>The NVIDIA GPUs and resources of this computer, and where to install.</source>
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
@@ -7810,22 +8271,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>编译意外停止。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="441" />
+      <location filename="../../app/pages/hardware.py" line="504" />
       <source>The environment could not be inspected.</source>
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="331" />
+      <location filename="../../app/pages/kernel.py" line="334" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="298" />
+      <location filename="../../app/pages/kernel.py" line="304" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="499" />
+      <location filename="../../app/pages/kernel.py" line="497" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
@@ -7840,7 +8301,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="52" />
+      <location filename="../../app/wizard.py" line="50" />
       <source>The kernel was built (that took {took}) but it is not installed yet. If you quit now, the next run has to build it again.</source>
       <translation>内核已经编译好（用时 {took}），但还没有安装。如果现在退出，下次运行时需要重新编译。</translation>
     </message>
@@ -7859,7 +8320,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
 请选择其他文件夹，例如“文档”或“桌面”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="185" />
+      <location filename="../../app/pages/hardware.py" line="207" />
       <source>This computer</source>
       <translation>这台电脑</translation>
     </message>
@@ -7878,12 +8339,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这需要几秒钟。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="147" />
+      <location filename="../../app/pages/kernel.py" line="149" />
       <source>Use WSL2…</source>
       <translation>使用 WSL2…</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="48" />
+      <location filename="../../app/wizard.py" line="46" />
       <source>Verify</source>
       <translation>验证</translation>
     </message>
@@ -7903,7 +8364,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>警告</translation>
     </message>
     <message>
-      <location filename="../../app/wizard.py" line="43" />
+      <location filename="../../app/wizard.py" line="41" />
       <source>Welcome</source>
       <translation>欢迎</translation>
     </message>
@@ -7933,7 +8394,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这不会改动你的环境。你可以继续；如果再次出现，请附上下面的详细信息报告问题。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="151" />
+      <location filename="../../app/pages/hardware.py" line="173" />
       <source>Your hardware</source>
       <translation>你的硬件</translation>
     </message>
@@ -7943,7 +8404,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>ZIP 压缩包 (*.zip)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="41" />
+      <location filename="../../app/pages/hardware.py" line="42" />
       <source>active virtual environment</source>
       <translation>当前激活的虚拟环境</translation>
     </message>
@@ -7953,7 +8414,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="42" />
+      <location filename="../../app/pages/hardware.py" line="43" />
       <source>chosen by you</source>
       <translation>由你选择</translation>
     </message>
@@ -7973,7 +8434,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>进行中…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="41" />
+      <location filename="../../app/pages/hardware.py" line="42" />
       <source>the Python running this wizard</source>
       <translation>运行本向导的 Python</translation>
     </message>

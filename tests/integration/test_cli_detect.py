@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,71 @@ def test_detect_and_check_give_one_verdict_on_a_python_without_torch(plain_venv:
     assert "OK: Python" not in detected.stdout
     checked = run_app("--headless", "check", "--python", str(plain_venv))
     assert "MISSING  Python environment" in checked.stdout
+
+
+# -- AI programs: the program as a field, the folder a user names, the one program proposed --
+
+def comfyui_with(home: Path, torch_venv: Path) -> Path:
+    """A ComfyUI clone in HOME (its own files) whose venv is the test venv with torch."""
+    comfy = home / "ComfyUI"
+    (comfy / "comfy").mkdir(parents=True)
+    (comfy / "comfy_extras").mkdir()
+    (comfy / "main.py").write_text("", encoding="utf-8")
+    (comfy / "nodes.py").write_text("", encoding="utf-8")
+    (comfy / "venv").symlink_to(torch_venv.parent.parent, target_is_directory=True)
+    return comfy
+
+
+def run_as_user(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_EXE")}
+    env["HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "app", "--headless", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_the_only_program_found_is_proposed_and_named_in_json(tmp_path: Path,
+                                                              torch_venv: Path) -> None:
+    home = tmp_path / "home"
+    comfy = comfyui_with(home, torch_venv)
+    result = run_as_user(home, "detect", "--replay", str(H100))
+    assert result.returncode == 0, result.stderr
+    assert f"{comfy / 'venv' / 'bin' / 'python'} (ComfyUI in {comfy})" in result.stdout
+    assert "Proposed because it is the only AI program found" in result.stdout
+    result = run_as_user(home, "detect", "--json", "--replay", str(H100))
+    document = json.loads(result.stdout)
+    assert document["program"] == {"id": "comfyui", "name": "ComfyUI", "folder": str(comfy)}
+    assert document["candidates"][0]["program"]["id"] == "comfyui"
+    assert all(c["program"] is None for c in document["candidates"][1:])
+    assert document["scan_limits"] == []
+    assert document["environment"]["torch"]["version"].startswith("2.13.0")
+
+
+def test_python_and_app_folder_accept_a_programs_folder(tmp_path: Path, torch_venv: Path) -> None:
+    comfy = comfyui_with(tmp_path / "elsewhere", torch_venv)
+    for option in ("--python", "--app-folder"):
+        result = run_as_user(tmp_path / "home", "detect", "--json", "--replay", str(H100),
+                             option, str(comfy))
+        assert result.returncode == 0, result.stderr
+        assert f"{comfy} is ComfyUI: using its Python {comfy / 'venv' / 'bin' / 'python'}" \
+            in result.stderr
+        document = json.loads(result.stdout)
+        assert document["program"]["name"] == "ComfyUI"
+        assert document["environment"]["executable"] == str(comfy / "venv" / "bin" / "python")
+    result = run_as_user(tmp_path / "home", "detect", "--app-folder", str(tmp_path / "home"))
+    assert result.returncode == 3
+    assert "holds no Python of an AI program the wizard knows" in result.stderr
+
+
+def test_python_on_a_broken_venv_says_recreate_it(tmp_path: Path) -> None:
+    base = tmp_path / "base" / "bin"
+    base.mkdir(parents=True)
+    os.symlink(os.path.realpath(sys.executable), base / "python3")
+    subprocess.run([str(base / "python3"), "-m", "venv", "--without-pip", str(tmp_path / "v")],
+                   check=True)
+    (base / "python3").unlink()
+    result = run_app("--headless", "detect", "--python", str(tmp_path / "v" / "bin" / "python"))
+    assert result.returncode == 3
+    assert f"This venv's base Python ({base / 'python3'}) is gone" in result.stderr
+    assert "recreate the venv" in result.stderr
+    assert "There is no file at this path." not in result.stderr
