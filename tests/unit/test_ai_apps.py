@@ -427,3 +427,25 @@ def test_the_program_is_found_from_its_python(tmp_path: Path) -> None:
     hint = hint_for_python(swarm_python, "sageattention")
     assert hint is not None and hint.app_id == "swarmui" and "ExtraArgs" in hint.how
     assert hint_for_python(Path(sys.executable), "flash_attn") is None
+
+
+def test_verify_says_how_the_program_is_told_to_use_it(tmp_path: Path) -> None:
+    """What `verify` prints under an install into a ComfyUI portable's Python (and its JSON)."""
+    from build_backend.cli_build import _use_hint, _use_hint_json
+
+    portable = tmp_path / "ComfyUI_windows_portable"
+    python = touch(portable / "python_embeded" / "python.exe")
+    comfyui(portable / "ComfyUI")
+    hint = _use_hint({"python": str(python), "kernel": "sageattention", "name": "sageattention"})
+    assert hint is not None
+    lines = hint.lines()
+    assert lines[0].startswith("Is it used? ComfyUI: ComfyUI uses SageAttention only when it is "
+                               "started with --use-sage-attention")
+    assert lines[1] == '  To see that it is: When it starts, ComfyUI\'s console says "Using sage ' \
+        'attention".'
+    assert lines[2] == ("  ComfyUI's documentation: "
+                        "https://github.com/comfyanonymous/ComfyUI/blob/master/comfy/cli_args.py")
+    document = _use_hint_json({"python": str(python), "kernel": "flash_attn"})
+    assert document is not None and document["program"] == "comfyui"
+    assert "--use-flash-attention" in document["how"]
+    assert _use_hint_json({"python": sys.executable, "kernel": "flash_attn"}) is None
