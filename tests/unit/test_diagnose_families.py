@@ -327,3 +327,90 @@ def test_a_localized_gcc_error_is_the_first_error() -> None:
     ], )
     assert report.first_error is not None
     assert "ошибка" in report.first_error.line
+
+
+# -- round 2: precision first; a family declines when the evidence is not its own --------------
+
+
+@pytest.mark.parametrize("line", [
+    # the package's own functions, not a library's: the build left them out (detectron2 #2013,
+    # Lvllm #14)
+    "ImportError: /home/wt/detectron2/detectron2/_C.cpython-36m-x86_64-linux-gnu.so: undefined "
+    "symbol: _ZN10detectron210detectron218get_cudart_versionEv.",
+    "ImportError: /x/vllm/_C.abi3.so: undefined symbol: "
+    "_Z20cutlass_moe_mm_sm100RN2at6TensorERKS0_S3_S3_S3_S3_S3_S3_S3_S3_bb",
+])
+def test_an_undefined_symbol_of_the_package_itself_names_no_library(line: str) -> None:
+    report = diagnose_lines([line])
+    assert report.first_error is not None and report.first_error.line == line
+    assert report.primary is None
+
+
+@pytest.mark.parametrize(("line", "what"), [
+    # a shared library's symbols still name it: C functions and the C++ standard library's
+    ("ImportError: /x/triton/_C/libtriton.so: undefined symbol: setupterm", "setupterm"),
+    ("ImportError: /x/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommRegister",
+     "ncclCommRegister"),
+    ("ImportError: /x/_C.so: undefined symbol: _ZNSt15__exception_ptr13exception_ptr9_M_addrefEv",
+     "_ZNSt15__exception_ptr13exception_ptr9_M_addrefEv"),
+])
+def test_an_undefined_symbol_of_a_shared_library_names_it(line: str, what: str) -> None:
+    report = diagnose_lines([line])
+    assert report.primary is not None and report.primary.family == "library-mismatch"
+    assert dict(report.primary.facts)["what"] == what
+
+
+def test_pips_resolver_notice_is_not_the_failure() -> None:
+    """pip lists conflicts it installs anyway; the failure is what comes after."""
+    report = diagnose_lines([
+        "ERROR: pip's dependency resolver does not currently take into account all the packages "
+        "that are installed. This behaviour is the source of the following dependency conflicts.",
+        "xformers 0.0.26 requires torch==2.3.0, but you have torch 2.1.0 which is incompatible.",
+        "Traceback (most recent call last):",
+        '  File "x.py", line 3, in <module>',
+        "ModuleNotFoundError: No module named 'foo'",
+    ])
+    assert report.first_error is not None
+    assert report.first_error.line == "ModuleNotFoundError: No module named 'foo'"
+    assert report.primary is None
+
+
+def test_torchvisions_image_decoder_warning_claims_no_cause() -> None:
+    report = diagnose_lines([
+        "/x/torchvision/io/image.py:13: UserWarning: Failed to load image Python extension: "
+        "libc10_cuda.so: cannot open shared object file: No such file or directory",
+        "Traceback (most recent call last):",
+        "RuntimeError: shape mismatch",
+    ])
+    assert report.first_error is not None
+    assert report.first_error.line == "RuntimeError: shape mismatch"
+    assert report.primary is None
+
+
+@pytest.mark.parametrize("header", ["algorithm", "vector", "cstddef", "io.h", "memory"])
+def test_any_standard_header_not_found_is_an_incomplete_visual_studio_environment(
+        header: str) -> None:
+    line = f"x.h(11): fatal error C1083: 无法打开包括文件: “{header}”: No such file or directory"
+    report = diagnose_lines([line])
+    assert report.primary is not None and report.primary.family == "msvc-env-incomplete"
+
+
+def test_a_projects_own_header_is_not_the_cuda_toolkits() -> None:
+    """PVN3D #37 (German MSVC): the project's cuda_utils.h is not CUDA's cuda.h."""
+    line = ('C:/x/_ext-src/src/interpolate_gpu.cu(5): fatal error C1083: Datei (Include) kann '
+            'nicht geöffnet werden: "cuda_utils.h": No such file or directory')
+    report = diagnose_lines([line])
+    assert report.first_error is not None and report.first_error.line == line
+    assert report.primary is None
+
+
+def test_cargos_summary_is_a_wrapper_of_nvccs_error() -> None:
+    report = diagnose_lines([
+        "error: failed to run custom build command for `candle-kernels v0.5.1`",
+        "Caused by:",
+        "  --- stderr",
+        "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
+    ])
+    assert report.first_error is not None
+    assert report.first_error.line == "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH"
+    assert report.primary is not None and report.primary.family == "msvc-not-found"
