@@ -23,7 +23,7 @@ from .cli_consent import confirm
 from .durations import duration
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
-from .hardware import GpuSelectionError, HardwareReport, detect
+from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
 from .install import LOCK_TAG
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
@@ -248,6 +248,8 @@ class _AfterBuild:
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     gpus = parse_gpus(args.gpus)  # usage errors first, before anything runs
     hardware = build_hardware(args)
+    if gpus is not None:  # before the target Python is started (Session.choose checks again)
+        check_gpu_selection(hardware, gpus, option="--gpus")
     env = resolve_env(args.python)
     human = sys.stderr if args.json else out
     after_build = _AfterBuild(human, verbose=args.verbose)

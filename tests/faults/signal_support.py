@@ -173,7 +173,8 @@ def start_gui(python: Path, source: Path, out: Path, data: Path) -> subprocess.P
     out.mkdir(parents=True, exist_ok=True)
     script.write_text(GUI_DRIVER, encoding="utf-8")
     env = dict(os.environ, KSW_DATA_DIR=str(data), PYTHONUNBUFFERED="1",
-               QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(REPO))
+               QT_QPA_PLATFORM="offscreen",
+               PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "tests")]))  # ksw_testsupport
     return subprocess.Popen([sys.executable, str(script), str(python), str(source), str(out)],
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, stdin=subprocess.DEVNULL, env=env,
