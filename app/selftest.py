@@ -486,12 +486,13 @@ def arm_first_page_probe(target: str) -> None:
     "Shown" is the first page's Show event followed by one turn of the event loop (a zero
     timer), so that what Qt queued when the window appeared has run. It does not wait for a
     paint event: with the offscreen platform (PySide6 6.12) a page may never get one. On a
-    real display the window's first expose and paint also come before the line, where they
-    arrive within :data:`PAINT_GRACE_MS` of the show.
+    real display the window's first paint (of any of its widgets: on X11 the page itself gets
+    none, its children cover it) also comes before the line, where it arrives within
+    :data:`PAINT_GRACE_MS` of the show.
     """
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtGui import QGuiApplication
-    from PySide6.QtWidgets import QApplication, QWizardPage
+    from PySide6.QtWidgets import QApplication, QWidget, QWizardPage
 
     app = QApplication.instance() or QApplication(sys.argv)
 
@@ -519,16 +520,17 @@ def arm_first_page_probe(target: str) -> None:
                 QTimer.singleShot(PAINT_GRACE_MS, self.record)
 
         def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-            if self.fired or not isinstance(obj, QWizardPage):
+            if self.fired or not isinstance(obj, QWidget):
                 return False
             kind = event.type()
-            if kind == QEvent.Type.Show and not self.shown:
+            if kind == QEvent.Type.Show and isinstance(obj, QWizardPage) and not self.shown:
                 self.shown = True
                 QTimer.singleShot(0, self.after_show)
-            elif kind == QEvent.Type.Paint:
+            elif kind == QEvent.Type.Paint and self.shown:
+                # any widget of the window: on X11 the page itself gets no paint event (its
+                # children cover it), the wizard frame, its buttons and the page's labels do
                 self.painted = True
-                if self.shown:
-                    QTimer.singleShot(0, self.record)
+                QTimer.singleShot(0, self.record)
             return False
 
     probe = FirstPage()

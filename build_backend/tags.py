@@ -48,11 +48,13 @@ from datetime import datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import requests
 from packaging.version import InvalidVersion, Version
+
+if TYPE_CHECKING:
+    import requests
 
 from . import __version__
 from .catalog import Recipe, RecipeVersion
@@ -204,6 +206,8 @@ def fetch_tags(
         max_pages=max_pages,
     )
     own_session = session is None
+    import requests  # lazily: not needed to start the wizard
+
     http = session if session is not None else requests.Session()
     try:
         return walk.run(http)
@@ -335,6 +339,8 @@ class _Walk:
         self.pages: list[_Page] = []  # what this call has read so far
 
     def run(self, http: requests.Session) -> TagFetch:
+        import requests  # lazily: not needed to start the wizard
+
         cache = self.cache
         if cache is not None and cache.limited_until is not None and cache.limited_until > self.now:
             token_is_new = self.token is not None and not cache.limited_with_token

@@ -15,9 +15,10 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import requests
-import urllib3
+if TYPE_CHECKING:
+    import requests
 
 from ..errors import Cancelled, DownloadError
 from ..words import msg
@@ -110,6 +111,8 @@ def download(
     set: the part file is kept, a later call resumes it) with a message for a person,
     and :class:`ValueError` for a malformed argument (a programming error).
     """
+    import requests  # lazily: not needed to start the wizard
+
     started = time.monotonic()
     dest = Path(dest)
     want_sha = normalise_sha256(sha256)
@@ -273,6 +276,7 @@ class _Job:
 
     def _attempt(self) -> tuple[int, str]:
         """One request. Returns (size, sha256) of a complete part, or raises."""
+        import requests  # lazily: not needed to start the wizard
         offset, meta = self._usable_part()
         headers = {"Accept-Encoding": "identity"}  # the bytes as stored: Range and hash fit
         if offset and meta is not None and meta.validator is not None:
@@ -321,6 +325,8 @@ class _Job:
         self, response: requests.Response, *, start: int, meta: PartMeta
     ) -> tuple[int, str]:
         """Stream the body into the part from ``start`` on; the part's side file is ``meta``."""
+        import requests  # lazily: not needed to start the wizard
+        import urllib3
         total = meta.total
         if total is not None and self.expected_size is not None and total != self.expected_size:
             self._discard_part()
@@ -382,6 +388,8 @@ class _Job:
 
     def _refuse_page(self, response: requests.Response) -> None:
         """A text answer (an error page served as 200) is named as such, not as a bad size."""
+        import requests  # lazily: not needed to start the wizard
+        import urllib3
         ctype = response.headers.get("Content-Type", "")
         if not ctype.startswith("text/") and "json" not in ctype and "xml" not in ctype:
             return

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import requests
-import urllib3
 
 from ..errors import DownloadError
 from ..oserrors import explain
 from ..words import N_, Msg, msg
+
+if TYPE_CHECKING:
+    import requests
 
 GONE_STATUSES = frozenset({404, 410})
 
@@ -185,6 +186,9 @@ def short(exc: BaseException) -> str:
 
 def connection_reason(exc: BaseException) -> str:
     """A few plain words for what went wrong with a connection."""
+    import requests  # lazily: not needed to start the wizard
+    import urllib3
+
     chain: list[BaseException] = []
     seen: set[int] = set()
     todo: list[BaseException] = [exc]

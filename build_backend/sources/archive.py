@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import requests
-
 from ..download import DownloadError, DownloadProgress, download
 from ..errors import Cancelled
 from ..words import N_, join, msg
@@ -165,6 +163,8 @@ class ArchiveRoute(Route):
         return result.path
 
     def _download_error(self, exc: DownloadError, url: str, what: str) -> SourceError:
+        import requests  # lazily: not needed to start the wizard
+
         host = urlsplit(url).hostname or url
         if isinstance(exc.__cause__, (requests.ConnectionError, requests.Timeout)):
             return SourceError(
