@@ -217,7 +217,10 @@ class Session:
     _built_for: tuple[object, ...] | None = None
     _verified_for: object = None
     discarded_builds: int = 0  # how often a build was dropped to be built again
-    rolled_back: RollbackResult | None = None  # this session's install, undone on request
+    # the current verification's install, undone on request (cleared by the next verification)
+    rolled_back: RollbackResult | None = None
+    install_declined: bool = False  # the person finished without installing the verified build
+    reverify_results: list[ReverifyResult] | None = None  # the re-verification of the installs
 
     # -- what the flow knows -------------------------------------------------------------
 
@@ -287,6 +290,8 @@ class Session:
         report = self.services.detect()
         discovered = self.services.discover()
         candidates = list(discovered)
+        self.facts = None  # a new detection: the prerequisites are checked again for it
+        self.checks = []
         self.hardware = report
         self.candidates = candidates
         self.scan_limits = tuple(getattr(discovered, "limits", ()))
@@ -420,6 +425,25 @@ class Session:
             return None
         return self.build_outcome
 
+    def build_started(self) -> bool:
+        """Whether a build was started for the current choices (it may still run, or have
+        failed or raised): False after another choice or :meth:`discard_build`."""
+        return self._built_for is not None and self._built_for == self.build_key()
+
+    def begin_build(self) -> None:
+        """Mark a build of the current choices as started: the previous build, its
+        verification and its install question are forgotten. :meth:`build` does this itself;
+        a front end that runs :meth:`build` in the background calls it first, so that the
+        flow's state is right before the worker starts."""
+        self.build_outcome = None
+        self._forget_verification()
+        self._built_for = self.build_key()
+
+    def _forget_verification(self) -> None:
+        self.verify_outcome = None
+        self.rolled_back = None
+        self.install_declined = False
+
     def plan_preview(self) -> BuildPlan:
         """The plan the build would run, without side effects (``--plan-only``; pages)."""
         env, hardware = self.require_target()
@@ -445,14 +469,10 @@ class Session:
         self.require_target()
         sink = on_event if on_event is not None else (lambda _event: None)
         stop = cancel if cancel is not None else threading.Event()
-        key = self.build_key()
-        self.build_outcome = None
-        self.verify_outcome = None
-        self._built_for = None
+        self.begin_build()
         services = self.services
         outcome = services.build(self, sink, stop)
         self.build_outcome = outcome
-        self._built_for = key
         used = [outcome.wheel, outcome.log_path]
         if outcome.plan is not None:
             used += [outcome.plan.output_dir, outcome.plan.source_dir]
@@ -462,7 +482,7 @@ class Session:
     def discard_build(self) -> None:
         """Forget the build (and its verification): the next Build step builds again."""
         self.build_outcome = None
-        self.verify_outcome = None
+        self._forget_verification()
         self._built_for = None
         self.discarded_builds += 1
 
@@ -496,6 +516,7 @@ class Session:
         ``allow_failed``). The result is kept as the current verification. ``cancel`` stops
         the verification (raises ``Cancelled``); an install that has begun is let finish."""
         env, outcome, wheel = self._built_wheel()
+        self._forget_verification()  # a new verification: the install question is asked again
         result = self.services.verify_then_install(
             env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
             install=install, allow_failed=allow_failed, quick=quick,
@@ -528,6 +549,14 @@ class Session:
                                                 verification={"status": "skipped"})
         self._record_install(installed)
         return installed
+
+    def decline_install(self) -> None:
+        """The person finished without installing the verified build (nothing changes; the
+        flow may go on to the summary)."""
+        if self.current_verification() is None:
+            raise FlowError(N_("There is no verification of this build to decide about."),
+                            hint=N_("Verify the build first (the Verify step)."))
+        self.install_declined = True
 
     def _record_install(self, installed: InstallResult | None) -> None:
         if self.verify_outcome is not None:
@@ -611,24 +640,44 @@ class Session:
         return self.services.time_sdpa(self.hardware, self.environment)
 
     def reverify(self) -> list[ReverifyResult]:
-        return self.services.reverify_all()
+        """Verify every recorded install again (the ``--verify`` run); kept for the flow."""
+        results = list(self.services.reverify_all())
+        self.reverify_results = results
+        return results
 
     # -- where the flow stands ------------------------------------------------------------
 
     def blocker(self, step: FlowStep) -> str | None:
-        """Why ``step`` cannot be entered yet, in words; None when it can."""
-        if step >= FlowStep.PREREQS and not self.reverify_only:
+        """Why ``step`` cannot be entered yet, in words; None when it can. The one gate of
+        the flow: every page's Next is enabled exactly when nothing runs on it and this says
+        None for the step after it."""
+        if self.reverify_only:  # Welcome → Verify (re-verify the installs) → Done
+            if step >= FlowStep.DONE and not self.reverify_results:
+                return N_("The installed kernels have not been verified again yet.")
+            return None
+        if step >= FlowStep.PREREQS:
             if self.hardware is None:
                 return N_("The hardware has not been detected yet.")
             if self.environment is None or not self.environment.usable:
                 return N_("Choose a working Python environment first.")
-        if step >= FlowStep.KERNEL and not self.reverify_only and self.blocking_checks():
-            names = ", ".join(r.title for r in self.blocking_checks())
-            return msg("A prerequisite must be fixed first: {names}.", names=names)
-        if step >= FlowStep.VERIFY and not self.reverify_only:
+        if step >= FlowStep.KERNEL:
+            if self.facts is None:
+                return N_("The prerequisites have not been checked yet.")
+            blocking = self.blocking_checks()
+            if blocking:
+                names = ", ".join(r.title for r in blocking)
+                return msg("A prerequisite must be fixed first: {names}.", names=names)
+        if step >= FlowStep.VERIFY:
             build = self.current_build()
             if build is None or build.status is not BuildStatus.SUCCEEDED:
                 return N_("The kernel has not been built for these choices yet.")
+        if step >= FlowStep.DONE:
+            flow = self.current_verification()
+            if flow is None:
+                return N_("The build has not been verified yet.")
+            if flow.installed is None and self.rolled_back is None \
+                    and not self.install_declined:
+                return N_("Install the kernel or finish without installing first.")
         return None
 
     # -- the headless flow ------------------------------------------------------------------

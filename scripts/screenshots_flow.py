@@ -134,7 +134,7 @@ def main() -> int:
         wait_until(page.isComplete)  # type: ignore[attr-defined]
         wizard.next()
         verify = wizard.page_of(FlowStep.VERIFY)
-        wait_until(lambda v=verify: v.task is None and v.flow is not None)  # type: ignore[attr-defined,misc]
+        wait_until(lambda v=verify: v.task is None and v.session.current_verification() is not None)  # type: ignore[attr-defined,misc]
         QCoreApplication.processEvents()
         wizard.grab().save(str(args.out / shot))
         wizard.close()

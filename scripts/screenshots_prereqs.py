@@ -65,7 +65,7 @@ def to_prereqs(services: SessionServices, size: tuple[int, int] = (960, 900)) ->
     wizard.next()
     page = wizard.page_of(FlowStep.PREREQS)
     assert isinstance(page, PrereqsPage)
-    wait_until(lambda: page.results is not None and not page.is_busy())
+    wait_until(lambda: page.session.facts is not None and not page.is_busy())
     QCoreApplication.processEvents()
     return wizard, page
 

@@ -6,7 +6,7 @@ import subprocess
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from build_backend.build import BuildOutcome
@@ -51,3 +51,10 @@ def probe_plan(session: Session) -> BuildPlan:
     probe = session.catalog().get("probe")
     return plan_build(BuildRequest(probe, probe.newest, env, hardware),
                       toolkits=session.toolkits())
+
+
+def installed(page: Any) -> Any:
+    """What the current verification installed, as the session knows it (the Verify page
+    keeps no copy): an ``InstallResult``, or None."""
+    flow = page.session.current_verification()
+    return flow.installed if flow is not None else None

@@ -2,7 +2,8 @@
 background work it runs (so the wizard can ask any page whether it may close, and wait for it).
 
 Pages read and change the :class:`~build_backend.session.Session`; they never call each other.
-The wizard maps the session's state to pages.
+The wizard maps the session's state to pages; a page's Next is the session's gate
+(:meth:`SessionPage.flow_allows`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget, QWizard, QWizardPage
 
-from build_backend.session import Session
+from build_backend.session import FlowStep, Session
 
 from ..workers import BackgroundTask
 from .navigation import lock_back
@@ -69,6 +70,15 @@ class SessionPage(QWizardPage):
     def is_busy(self) -> bool:
         """Whether the page runs work that the wizard must not cut off."""
         return self.background_busy()
+
+    def flow_allows(self, step: FlowStep) -> bool:
+        """What every page's ``isComplete`` is: nothing runs on the page and the session lets
+        the flow enter ``step`` (:meth:`Session.blocker` knows every reason it cannot: the
+        prerequisites, the build, the verification and the install question). A page keeps
+        widget state only; what the flow has learned is the session's."""
+        if self.is_busy() or self.wizard() is None:
+            return False
+        return self.session.blocker(step) is None
 
     def lock_back(self, locked: bool) -> None:
         """No way back while the page's long work runs (see :func:`.navigation.lock_back`)."""

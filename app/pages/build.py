@@ -37,6 +37,7 @@ from build_backend.errors import ExitCode, WizardError
 from build_backend.eta import Phase, UnitTime
 from build_backend.paths import logs_dir
 from build_backend.plan import BuildPlan
+from build_backend.session import FlowStep
 
 from ..i18n import N_, Texts, kernel_name, tr, tr_core
 from ..time_words import duration_text as format_duration
@@ -128,9 +129,7 @@ class BuildPage(SessionPage):
         self.setTitle(tr("Build"))
         self.setSubTitle(tr("The kernel is compiled into a wheel. Nothing is installed yet."))
         self.job: BuildSession | None = None
-        self._built_for: tuple[object, ...] | None = None
         self.plan: BuildPlan | None = None
-        self.outcome: BuildOutcome | None = None
         self._step_items: dict[Step, QTreeWidgetItem] = {}
 
         layout = self.scrolled()
@@ -227,14 +226,11 @@ class BuildPage(SessionPage):
 
     def _start_if_needed(self) -> None:
         # once per set of choices (and again after the session dropped the build)
-        if self.job is None and self._built_for != self._wanted():
+        if self.job is None and not self.session.build_started():
             self.start_build()
 
-    def _wanted(self) -> tuple[object, ...]:
-        return (self.session.build_key(), self.session.discarded_builds)
-
     def isComplete(self) -> bool:
-        return self.outcome is not None and self.outcome.status is BuildStatus.SUCCEEDED
+        return self.flow_allows(FlowStep.VERIFY)
 
     def is_running(self) -> bool:
         return self.job is not None
@@ -244,8 +240,7 @@ class BuildPage(SessionPage):
     @Slot()
     def start_build(self) -> None:
         session = self.session
-        self.outcome = None
-        self._built_for = self._wanted()
+        session.begin_build()  # the old build is forgotten now, not when the worker starts
         self.plan = None
         self.plan_text.setPlainText(TEXT["plan_waiting"])
         self.log.clear()
@@ -426,7 +421,6 @@ class BuildPage(SessionPage):
                                          str(outcome))
             self.completeChanged.emit()
             return
-        self.outcome = outcome
 
         if outcome.status is BuildStatus.SUCCEEDED:
             if self.progress.maximum() > 0:  # the units counted: all of them ("24 / 24 units")
@@ -486,7 +480,7 @@ class BuildPage(SessionPage):
 
     def _bundle_extras(self) -> list[Path]:
         """The build log goes into the bundle too when it lives outside the data folder."""
-        outcome = self.outcome
+        outcome = self.session.current_build()
         log = outcome.log_path if outcome is not None else (
             self.plan.log_path if self.plan is not None else None)
         if log is None or log.is_relative_to(logs_dir(create=False)):

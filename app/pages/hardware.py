@@ -27,6 +27,7 @@ from build_backend.hardware import HardwareReport, NvmlState, existing_folder, f
 from build_backend.platforms import current as current_platform
 from build_backend.prereqs import FixOutcome, FixStatus
 from build_backend.prereqs.pipfix import EnsurePipFix
+from build_backend.session import FlowStep
 
 from ..i18n import N_, Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
@@ -261,8 +262,7 @@ class HardwarePage(SessionPage):
             self.start_detection()
 
     def isComplete(self) -> bool:
-        env = self.session.environment if self.wizard() else None
-        return env is not None and env.usable and not self.is_busy()
+        return self.flow_allows(FlowStep.PREREQS)
 
     # -- detection ---------------------------------------------------------------------------
 

@@ -12,13 +12,11 @@ source comes from), with the estimate for this machine.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import cast
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -44,7 +42,6 @@ from build_backend.plan import build_archs
 from build_backend.recommend import KernelPick, is_probe, recommend_kernel
 from build_backend.session import FlowStep, KernelRequest
 from build_backend.toolkits import CudaToolkit
-from build_backend.wheels import WheelCandidate
 from build_backend.worth import SdpaSpeed, SpeedUnavailable, worth_building
 from build_backend.worth import Verdict as SpeedVerdict
 
@@ -194,7 +191,9 @@ class KernelPage(SessionPage):
         return self._task is not None
 
     def isComplete(self) -> bool:
-        if self.is_busy() or self.machine is None:
+        # the session's gate, then what is still only the page's widgets: the kernel and
+        # version picked in the list (Session.choose decides them on Next) and its source
+        if not self.flow_allows(FlowStep.BUILD) or self.machine is None:
             return False
         recipe, version = self.current_recipe(), self.current_version()
         if recipe is None or version is None or not self.verdict(recipe, version).available:
@@ -205,14 +204,15 @@ class KernelPage(SessionPage):
         recipe, version = self.current_recipe(), self.current_version()
         if not self.isComplete() or recipe is None or version is None:
             return False
-        mode = self.effective_source_mode()
-        wheel = self.chosen_wheel()
+        box = self.method_box
+        mode = box.effective_source_mode()
+        wheel = box.chosen_wheel()
         gpus = self.gpu_indices()
         try:  # the session decides (the same step as the build command's options)
             self.session.choose(KernelRequest(
                 recipe.id, version.label, gpus=list(gpus) if gpus is not None else None,
-                variant=self.method_box.variant if wheel is None else None,
-                source_mode=mode, local_path=self.local_path if mode is SourceMode.LOCAL
+                variant=box.variant if wheel is None else None,
+                source_mode=mode, local_path=box.local_path if mode is SourceMode.LOCAL
                 else None, prebuilt=wheel if wheel is not None else False))
         except WizardError as exc:
             error_box(self, exc).exec()
@@ -381,10 +381,6 @@ class KernelPage(SessionPage):
             self._selected_gpus.discard(index)
         self.refresh()
 
-    def set_gpu_selected(self, index: int, on: bool) -> None:
-        """What ticking a GPU's box does."""
-        self.gpu_checks[index].setChecked(on)
-
     def gpu_indices(self) -> tuple[int, ...] | None:
         """The selected GPUs' indices; None where there is no usable GPU."""
         machine = self.machine
@@ -423,9 +419,6 @@ class KernelPage(SessionPage):
 
     # -- selection -------------------------------------------------------------------------------
 
-    def kernel_ids(self) -> list[str]:
-        return self.tree.kernel_ids()
-
     def current_recipe(self) -> Recipe | None:
         rid = self.tree.current_id()
         if rid is None or self.catalog is None:
@@ -444,25 +437,6 @@ class KernelPage(SessionPage):
 
     def select_kernel(self, recipe_id: str) -> None:
         self.tree.setCurrentItem(self.tree.item(recipe_id))
-
-    def select_version(self, recipe_id: str, label: str) -> None:
-        """What choosing a version in the kernel's picker does."""
-        combo = self.tree.combo(recipe_id)
-        row = combo.findData(label)
-        assert row >= 0, f"{recipe_id} has no version {label}"
-        combo.setCurrentIndex(row)
-
-    def version_combo(self, recipe_id: str) -> QComboBox:
-        return self.tree.combo(recipe_id)
-
-    def is_greyed(self, recipe_id: str) -> bool:
-        return self.tree.is_greyed(recipe_id)
-
-    def status_text(self, recipe_id: str) -> str:
-        return self.tree.status_text(recipe_id)
-
-    def status_tip(self, recipe_id: str) -> str:
-        return self.tree.status_tip(recipe_id)
 
     @Slot(str)
     def _on_version_changed(self, recipe_id: str) -> None:
@@ -545,34 +519,6 @@ class KernelPage(SessionPage):
                 break
 
     # -- source and method (the "How to get it" box) --------------------------------------------
-
-    @property
-    def source_mode(self) -> SourceMode:
-        return self.method_box.source_mode
-
-    @property
-    def local_path(self) -> Path | None:
-        return self.method_box.local_path
-
-    @property
-    def _how(self) -> object:
-        return self.method_box.how
-
-    def is_bundled(self) -> bool:
-        return self.method_box.is_bundled()
-
-    def effective_source_mode(self) -> SourceMode:
-        return self.method_box.effective_source_mode()
-
-    def use_prebuilt(self) -> bool:
-        return self.method_box.use_prebuilt()
-
-    def chosen_wheel(self) -> WheelCandidate | None:
-        return self.method_box.chosen_wheel()
-
-    def set_local_path(self, path: Path) -> None:
-        """Use this folder or archive as the source (what Folder…/Archive… do once chosen)."""
-        self.method_box.set_local_path(path)
 
     def _update_options(self) -> None:
         self.method_box.show_for(self.current_recipe(), self.current_version(),

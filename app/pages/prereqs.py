@@ -31,9 +31,9 @@ from build_backend.prereqs import (
     FixOutcome,
     FixProgress,
     FixStatus,
-    SystemFacts,
     load_resume_state,
 )
+from build_backend.session import FlowStep
 
 from ..i18n import Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
@@ -118,13 +118,10 @@ class PrereqsPage(SessionPage):
         self.setTitle(tr("Prerequisites"))
         self.setSubTitle(tr("Everything a build needs on this computer, checked. Where something "
                          "is missing, the wizard can usually fix it for you."))
-        self.facts: SystemFacts | None = None
-        self.results: list[CheckResult] | None = None
         self.rows: dict[CheckId, CheckRow] = {}
         self.task: BackgroundTask | None = None  # gathering or re-checking
         self.fix_job: BuildSession | None = None  # a running fix
         self.fix_row: CheckRow | None = None
-        self._checked_for: tuple[object, ...] | None = None  # what the results were gathered for
         self._stale = False  # the environment changed while something ran: check again after
         self._hooked = False
 
@@ -158,19 +155,14 @@ class PrereqsPage(SessionPage):
     # -- QWizardPage -----------------------------------------------------------------------
 
 
-    def _inputs(self) -> tuple[object, ...]:
-        state = self.session
-        env = state.environment
-        return (env.executable if env is not None else None, id(state.hardware))
-
     def initializePage(self) -> None:
         wizard = self.wizard()
         if wizard is not None and not self._hooked:
             wizard.finished.connect(self.shutdown)
             self._hooked = True
         # long work starts once the page is shown; again only when the user chose another
-        # environment on the Hardware page meanwhile
-        if self._checked_for == self._inputs() and self.results is not None:
+        # environment on the Hardware page meanwhile (the session then dropped its facts)
+        if self.session.facts is not None:
             return
         if self.is_busy():
             self._stale = True
@@ -178,8 +170,7 @@ class PrereqsPage(SessionPage):
             self.start_check()
 
     def isComplete(self) -> bool:
-        return (not self.is_busy() and self.results is not None
-                and not any(r.blocks for r in self.results))
+        return self.flow_allows(FlowStep.KERNEL)
 
     def is_busy(self) -> bool:
         return self.task is not None or self.fix_job is not None
@@ -192,16 +183,13 @@ class PrereqsPage(SessionPage):
         if self.is_busy():
             return
         session = self.session
-        self._checked_for = self._inputs()
         self._stale = False
 
-        def work() -> tuple[SystemFacts, list[CheckResult]]:
-            results = session.check()
-            assert session.facts is not None
-            return session.facts, results
+        def work() -> list[CheckResult]:
+            return session.check()
 
         self._run_task(work, TEXT["checking_all"])
-        if self.results is None:
+        if not self.rows:
             self.banner.show_message(Tone.INFO, tr("Checking what a build needs…"),
                                      tr("This takes a few seconds."))
 
@@ -210,16 +198,13 @@ class PrereqsPage(SessionPage):
         can change another's verdict, e.g. a new toolkit and the compiler pairing)."""
         if self.is_busy():
             return
-        facts = self.facts
-        if facts is None:
+        session = self.session
+        if session.facts is None:
             self.start_check()
             return
-        session = self.session
 
-        def work() -> tuple[SystemFacts, list[CheckResult]]:
-            results = session.recheck(check)
-            assert session.facts is not None
-            return session.facts, results
+        def work() -> list[CheckResult]:
+            return session.recheck(check)
 
         row = self.rows.get(check)
         title = tr_core(row.result.title) if row is not None else check.value
@@ -236,9 +221,8 @@ class PrereqsPage(SessionPage):
 
     @Slot(object)
     def _on_checked(self, result: object) -> None:
-        facts, results = cast("tuple[SystemFacts, list[CheckResult]]", result)
+        results = cast("list[CheckResult]", result)
         self.task = None
-        self.facts = facts
         self.show_results(results)
         self._update_busy()
         if self._stale:
@@ -253,7 +237,6 @@ class PrereqsPage(SessionPage):
 
     def show_results(self, results: list[CheckResult]) -> None:
         """One row per result (rows are updated in place, so a fix's status line stays)."""
-        self.results = list(results)
         wanted = {r.id for r in results}
         for check in [c for c in self.rows if c not in wanted]:
             gone = self.rows.pop(check)

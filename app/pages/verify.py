@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from build_backend.install import InstallResult, RollbackResult
 from build_backend.paths import data_dir
 from build_backend.reverify import ReverifyResult
+from build_backend.session import FlowStep
 from build_backend.verify import CaseStatus, ErrorMeasure, VerifyReport
 from build_backend.verify.words import (
     NOTHING_INSTALLED,
@@ -164,12 +165,7 @@ class VerifyPage(SessionPage):
         self.setSubTitle(TEXT["subtitle"])
         self.task: BackgroundTask | None = None
         self._verify_cancel: threading.Event | None = None  # stops a running verification
-        self.flow: VerifyInstallOutcome | None = None
-        self.results: list[ReverifyResult] = []
-        self.installed: InstallResult | None = None
-        self.rolled_back: RollbackResult | None = None
         self.report_path: Path | None = None
-        self.declined = False  # the person chose "Finish without installing"
         self._started = False
 
         layout = self.scrolled()
@@ -309,18 +305,21 @@ class VerifyPage(SessionPage):
 
     def cleanupPage(self) -> None:  # Back: a later visit verifies the (new) build again
         self._started = False
-        self.flow = None
-        self.installed = None
-        self.rolled_back = None
-        self.declined = False
 
     def isComplete(self) -> bool:
-        if self.task is not None:
-            return False
-        if self.wizard() is not None and self.session.reverify_only:
-            return bool(self.results)
         # after a pass, Next waits for a choice: "Install into …" or "Finish without installing"
-        return self.installed is not None or self.rolled_back is not None or self.declined
+        # (the session knows it: Session.blocker)
+        return self.flow_allows(FlowStep.DONE)
+
+    # -- what the session knows -------------------------------------------------------------
+
+    def _flow(self) -> VerifyInstallOutcome | None:
+        """The verification of the current build (the session's)."""
+        return self.session.current_verification() if self.wizard() is not None else None
+
+    def _installed(self) -> InstallResult | None:
+        flow = self._flow()
+        return flow.installed if flow is not None else None
 
     # -- after a build ---------------------------------------------------------------------
 
@@ -393,7 +392,7 @@ class VerifyPage(SessionPage):
     def _lock_back(self) -> None:
         """No way back while something runs, nor once a kernel is installed: installing is the
         commit point (Back then Next would verify and install it again)."""
-        lock_back(self, self.task is not None or self.installed is not None)
+        lock_back(self, self.task is not None or self._installed() is not None)
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
@@ -404,8 +403,9 @@ class VerifyPage(SessionPage):
             self._show_error(tr_core(exc.what), tr_core(exc.hint))
         else:
             self._show_error(TEXT["could_not_run"], str(exc))
-        if self.flow is not None and self.flow.report.passed and self.installed is None \
-                and self.rolled_back is None:
+        flow = self._flow()
+        if flow is not None and flow.report.passed and flow.installed is None \
+                and self.session.rolled_back is None:
             self._offer_install()  # the install failed: it can be tried again, or skipped
         self.completeChanged.emit()
 
@@ -419,8 +419,6 @@ class VerifyPage(SessionPage):
     @Slot(object)
     def _on_verified(self, result: object) -> None:
         assert isinstance(result, VerifyInstallOutcome)
-        self.flow = result
-        self.installed = result.installed
         self._task_done()
         report = result.report
         self.show_report(report)
@@ -563,8 +561,8 @@ class VerifyPage(SessionPage):
     def do_install(self) -> bool:
         """Install the verified kernel into the target Python (in the background, its lines
         shown): the commit point, after which Back stays locked."""
-        flow = self.flow
-        if flow is None or not flow.report.passed or self.installed is not None \
+        flow = self._flow()
+        if flow is None or not flow.report.passed or flow.installed is not None \
                 or self.task is not None:
             return False
         self.install_button.setEnabled(False)
@@ -578,7 +576,6 @@ class VerifyPage(SessionPage):
     def _on_installed(self, result: object) -> None:
         self._task_done()
         assert isinstance(result, InstallResult)
-        self.installed = result
         self.install_panel.setVisible(False)
         self.rollback_button.setVisible(True)
         self.verdict.setText(TEXT["pass"])
@@ -598,9 +595,10 @@ class VerifyPage(SessionPage):
     @Slot()
     def finish_without_installing(self) -> None:
         """The person chose not to install: nothing changes, and the summary says so."""
-        if self.task is not None or self.installed is not None:
+        if self.task is not None or self._installed() is not None \
+                or self._flow() is None:
             return
-        self.declined = True
+        self.session.decline_install()
         self.install_panel.setVisible(False)
         self.explanation.setText(TEXT["declined"])
         self.completeChanged.emit()
@@ -610,7 +608,7 @@ class VerifyPage(SessionPage):
 
     @Slot()
     def ask_install_anyway(self) -> bool:
-        if self.flow is None or self.session.environment is None:
+        if self._flow() is None or self.session.environment is None:
             return False
         answer = QMessageBox.warning(
             self,
@@ -629,8 +627,7 @@ class VerifyPage(SessionPage):
     @Slot(object)
     def _on_installed_anyway(self, result: object) -> None:
         self._task_done()
-        assert isinstance(result, InstallResult)
-        self.installed = result  # the session's verification names it (the Done page)
+        assert isinstance(result, InstallResult)  # the session's verification names it
         self.install_anyway.setVisible(False)
         self.rollback_button.setVisible(True)
         self.verdict.setText(tr("⚠ Installed although the verification failed."))
@@ -641,7 +638,7 @@ class VerifyPage(SessionPage):
 
     @Slot()
     def do_rollback(self) -> None:
-        if self.installed is None:
+        if self._installed() is None:
             return
         self.verdict.setText(tr("Rolling back…"))
         self._run(self.session.rollback, self._on_rolled_back, narrated=True)
@@ -649,9 +646,7 @@ class VerifyPage(SessionPage):
     @Slot(object)
     def _on_rolled_back(self, result: object) -> None:
         self._task_done()
-        assert isinstance(result, RollbackResult)
-        self.installed = None
-        self.rolled_back = result  # Next leads on to the summary
+        assert isinstance(result, RollbackResult)  # the session's: Next leads to the summary
         self.rollback_button.setVisible(False)
         self.verdict.setText(tr("↩ Rolled back: the environment is as it was before."))
         self.verdict.setStyleSheet("")
@@ -687,24 +682,24 @@ class VerifyPage(SessionPage):
     @Slot(object)
     def _on_reverified(self, result: object) -> None:
         self._task_done()
-        self.results = list(cast("list[ReverifyResult]", result))
+        results = list(cast("list[ReverifyResult]", result))  # the session keeps them too
         ok = all(r.report.passed and not (r.comparison and r.comparison.regressed)
-                 for r in self.results)
-        if not self.results:
+                 for r in results)
+        if not results:
             self.verdict.setText(TEXT["reverify_none"])
         elif ok:
-            self.verdict.setText(TEXT["reverify_pass_one"] if len(self.results) == 1
-                                 else TEXT["reverify_pass"].format(n=len(self.results)))
+            self.verdict.setText(TEXT["reverify_pass_one"] if len(results) == 1
+                                 else TEXT["reverify_pass"].format(n=len(results)))
             self.verdict.setStyleSheet("color: #1d6b32;")
         else:
             self.verdict.setText(TEXT["reverify_fail"])
             self.verdict.setStyleSheet("color: #a11d1d;")
         self.explanation.setText("\n".join(self.reverify_lines()))
-        self.set_details([tr_core(line) for r in self.results for line in r.lines()
+        self.set_details([tr_core(line) for r in results for line in r.lines()
                           if not line.startswith("    PASS")])
-        if self.results:
-            self.show_report(self.results[-1].report)
-            self.report_path = self.results[-1].saved.markdown_path
+        if results:
+            self.show_report(results[-1].report)
+            self.report_path = results[-1].saved.markdown_path
             self.report_button.setVisible(True)
         self.completeChanged.emit()
 
@@ -712,7 +707,7 @@ class VerifyPage(SessionPage):
         """Per kernel: whether it still works (one sentence), then what changed since its last
         passing check."""
         lines: list[str] = []
-        for result in self.results:
+        for result in self.session.reverify_results or []:
             lines.append(TEXT["reverify_kernel"].format(
                 kernel=tr_core(result.label),
                 sentence=tr_core(verdict_sentence(result.report, installed=False))))

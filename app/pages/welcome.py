@@ -89,7 +89,7 @@ class WelcomePage(SessionPage):
         self._show_installs()
 
     def isComplete(self) -> bool:  # the environment is settled before anything else runs
-        return self.recovery_task is None or not self.recovery_task.is_running()
+        return self.flow_allows(FlowStep.HARDWARE)
 
     @Slot(object)
     def _on_recovered(self, result: object) -> None:

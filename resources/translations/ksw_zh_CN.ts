@@ -5112,6 +5112,31 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="1" />
+      <source>The prerequisites have not been checked yet.</source>
+      <translation>还没有检查前提条件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="1" />
+      <source>The build has not been verified yet.</source>
+      <translation>这次编译的结果还没有验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="1" />
+      <source>Install the kernel or finish without installing first.</source>
+      <translation>请先安装内核，或选择不安装直接完成。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="1" />
+      <source>The installed kernels have not been verified again yet.</source>
+      <translation>已安装的内核还没有重新验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="1" />
+      <source>There is no verification of this build to decide about.</source>
+      <translation>这次编译还没有可供决定的验证结果。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="446" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>

@@ -114,7 +114,8 @@ def test_cancel_asks_then_stops(qtbot: Any, tmp_path: Path, torch_venv: Path,
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     assert page.ask_cancel() is True
     qtbot.waitUntil(lambda: not page.is_running(), timeout=10_000)
-    assert page.outcome is not None and page.outcome.status is BuildStatus.CANCELLED
+    outcome = page.session.current_build()
+    assert outcome is not None and outcome.status is BuildStatus.CANCELLED
     assert page.banner.tone is Tone.WARNING
     assert not page.isComplete()
     assert page.rebuild_button.isVisible()
@@ -130,7 +131,8 @@ def test_closing_the_wizard_during_a_build_asks_first(
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.Yes)
     wizard.reject()
     qtbot.waitUntil(lambda: not wizard.isVisible(), timeout=10_000)
-    assert page.outcome is not None and page.outcome.status is BuildStatus.CANCELLED
+    outcome = page.session.current_build()
+    assert outcome is not None and outcome.status is BuildStatus.CANCELLED
 
 
 def test_a_diagnosed_failure_is_explained(qtbot: Any, tmp_path: Path, torch_venv: Path) -> None:
@@ -155,14 +157,14 @@ def test_changing_the_kernel_after_a_build_builds_again(
 
     wizard, page = open_build_page(qtbot, standin(tmp_path, "ok", "2"), torch_venv)
     qtbot.waitUntil(page.isComplete, timeout=30_000)
-    first = page.outcome
+    first = page.session.current_build()
     page.initializePage()  # shown again with the same choices: the build is reused
-    assert not page.is_running() and page.outcome is first
+    assert not page.is_running() and page.session.current_build() is first
     recipe = load_catalog().get("probe")  # the user went back and chose another source
     wizard.session.kernel_choice = KernelChoice(recipe, recipe.newest, SourceMode.LOCAL,
                                               tmp_path / "my probe")
     page.initializePage()
-    assert page.is_running() and page.outcome is None  # not the old result
+    assert page.is_running() and page.session.current_build() is None  # not the old result
     assert wizard.session.build_outcome is None  # the Verify page cannot pick up the old wheel
     qtbot.waitUntil(lambda: not page.is_running(), timeout=30_000)
-    assert page.outcome is not None and page.outcome is not first
+    assert page.session.current_build() is not None and page.session.current_build() is not first

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWizard
+from test_prereqs_page import linux
 
 from app.pages.kernel import GREY, KernelPage
 from app.widgets.banner import Tone
@@ -123,6 +124,8 @@ def open_kernel_page(
     qtbot.addWidget(wizard)
     wizard.session.hardware = hardware
     wizard.session.environment = env
+    # what the Prerequisites step leaves: the facts gathered, no check that rules anything out
+    wizard.session.facts = linux(hardware=hardware, env=env)
     wizard.setStartId(int(FlowStep.KERNEL))
     wizard.resize(900, 680)
     wizard.show()
@@ -137,6 +140,14 @@ def open_kernel_page(
 
 def next_enabled(wizard: InstallerWizard) -> bool:
     return bool(wizard.button(QWizard.WizardButton.NextButton).isEnabled())
+
+
+def select_version(page: KernelPage, recipe_id: str, label: str) -> None:
+    """What choosing a version in the kernel's picker does."""
+    combo = page.tree.combo(recipe_id)
+    row = combo.findData(label)
+    assert row >= 0, f"{recipe_id} has no version {label}"
+    combo.setCurrentIndex(row)
 
 
 def go_next(qtbot: Any, wizard: InstallerWizard) -> None:
@@ -154,13 +165,14 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     assert not hardware.usable_gpus and env.torch is not None and env.torch.cuda is None
     wizard, page = open_kernel_page(qtbot, hardware, env)  # the real toolkit search
 
-    assert set(page.kernel_ids()) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep"}
-    assert page.kernel_ids()[0] == "probe"
+    assert set(page.tree.kernel_ids()) == {"probe", "flash_attn", "flash_attn_3", "flashmla",
+                                           "deepep"}
+    assert page.tree.kernel_ids()[0] == "probe"
     recipe, verdict = page.current_recipe(), page.current_verdict()
     assert recipe is not None and recipe.id == "probe"
     assert verdict is not None and verdict.available and verdict.cpu_only
-    assert page.status_text("probe") == "✔ Fits (CPU part only)"
-    assert not page.is_greyed("probe")
+    assert page.tree.status_text("probe") == "✔ Fits (CPU part only)"
+    assert not page.tree.is_greyed("probe")
     assert page.pick_banner.title.text().endswith("Recommended: Probe kernel 0.1.0</b>")
     assert "no usable NVIDIA GPU" in page.pick_banner.hint.text()
     assert "walk through every step" in page.pick_banner.hint.text()
@@ -176,10 +188,10 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     assert next_enabled(wizard)
 
     for rid in ("flash_attn", "flashmla", "deepep"):
-        assert page.is_greyed(rid), rid
+        assert page.tree.is_greyed(rid), rid
         # the cell in a few words, the tooltip with every reason in full
-        assert page.status_text(rid).startswith("✖ Needs an NVIDIA GPU"), rid
-        assert "No NVIDIA GPU detected" in page.status_tip(rid)
+        assert page.tree.status_text(rid).startswith("✖ Needs an NVIDIA GPU"), rid
+        assert "No NVIDIA GPU detected" in page.tree.status_tip(rid)
         page.select_kernel(rid)
         details = page.details.toPlainText()
         assert "Does not fit this computer" in details
@@ -190,7 +202,7 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
             in details
         assert "prerequisites page" not in details.lower()
         assert not page.isComplete() and not next_enabled(wizard)
-        combo = page.version_combo(rid)
+        combo = page.tree.combo(rid)
         # a version that does not fit is never called recommended (issue 13, item 5)
         assert combo.currentText().startswith("✖ ") and "(recommended)" not in combo.currentText()
     page.select_kernel("deepep")
@@ -226,27 +238,29 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     assert "built for sm_90a" in page.details.toPlainText()
     page.select_kernel("flashmla")
     assert "built for sm90" in page.details.toPlainText()
-    assert page.status_text("flash_attn") == "✔ Fits" and page.status_text("probe") == "✔ Fits"
+    assert page.tree.status_text("flash_attn") == "✔ Fits"
+    assert page.tree.status_text("probe") == "✔ Fits"
 
-    assert page.is_greyed("deepep")
-    assert page.status_text("deepep").startswith("✖ Needs more GPUs")
-    assert "2, 4 or 8 GPUs connected with NVLink; this machine has 1" in page.status_tip("deepep")
+    assert page.tree.is_greyed("deepep")
+    assert page.tree.status_text("deepep").startswith("✖ Needs more GPUs")
+    assert ("2, 4 or 8 GPUs connected with NVLink; this machine has 1"
+            in page.tree.status_tip("deepep"))
     page.select_kernel("deepep")
     assert "DeepEP needs 2, 4 or 8 GPUs connected with NVLink" in page.details.toPlainText()
     assert "Not checked by the wizard: RDMA network" in page.details.toPlainText()  # warnings
     assert not next_enabled(wizard)
 
     page.select_kernel("flashmla")
-    label = page.version_combo("flashmla").currentData()
-    page.select_version("flashmla", label)
-    assert "(recommended)" in page.version_combo("flashmla").currentText()
+    label = page.tree.combo("flashmla").currentData()
+    select_version(page, "flashmla", label)
+    assert "(recommended)" in page.tree.combo("flashmla").currentText()
     assert page.download_choice.isChecked() and page.download_choice.isEnabled()
     assert "github.com/deepseek-ai/FlashMLA" in page.path_label.text()
     assert not page.prebuilt_choice.isVisible()  # FlashMLA publishes no wheels
     assert next_enabled(wizard)
 
     page.local_choice.click()  # Local, but no folder yet: Next waits for one
-    assert page.source_mode is SourceMode.LOCAL
+    assert page.method_box.source_mode is SourceMode.LOCAL
     assert not page.isComplete() and not next_enabled(wizard)
     assert "Choose the folder or archive" in page.path_label.text()
     dialogs.folder = ""
@@ -256,7 +270,7 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     source.mkdir()
     dialogs.folder = str(source)
     page.folder_button.click()
-    assert page.local_path == source
+    assert page.method_box.local_path == source
     assert str(source) in page.path_label.text()
     assert next_enabled(wizard)
 
@@ -287,7 +301,7 @@ def test_a_listed_prebuilt_wheel_is_offered_before_a_build(qtbot: Any, tmp_path:
     assert page.prebuilt_choice.isChecked()  # offered first
     assert "flash_attn-2.8.3.post1+cu13torch2.10cxx11abiTRUE-cp312-cp312-linux_x86_64.whl" in (
         page.prebuilt_choice.toolTip())
-    estimate = page._how.build.seconds if page._how else 0.0
+    estimate = page.method_box.how.build.seconds if page.method_box.how else 0.0
     assert page.build_choice.text() == f"Build from source (est. {minutes_text(estimate)})"
     assert not page.download_choice.isEnabled()  # a wheel needs no source
     go_next(qtbot, wizard)
@@ -318,7 +332,7 @@ def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
     rtx = replace(report.gpus[0], name="NVIDIA GeForce RTX 5090", compute_capability=(12, 0))
     wizard, page = open_kernel_page(qtbot, replace(report, gpus=(rtx,)), cuda_env(tmp_path))
     page.select_kernel("flash_attn")
-    combo = page.version_combo("flash_attn")
+    combo = page.tree.combo("flash_attn")
     recipe = load_catalog().get("flash_attn")
     assert combo.count() == len(recipe.versions)
     assert combo.itemData(0) == recipe.newest.label  # newest first
@@ -326,14 +340,14 @@ def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
     old = combo.findData("2.5.0")
     assert combo.itemText(old).startswith("✖ 2.5.0")
     assert combo.itemData(old, Qt.ItemDataRole.ForegroundRole).color() == GREY
-    page.select_version("flash_attn", "2.5.0")
-    assert page.status_text("flash_attn") == "✖ This version lacks code for your GPU"
-    assert "FlashAttention 2 2.5.0 builds code only" in page.status_tip("flash_attn")
-    assert page.is_greyed("flash_attn")
+    select_version(page, "flash_attn", "2.5.0")
+    assert page.tree.status_text("flash_attn") == "✖ This version lacks code for your GPU"
+    assert "FlashAttention 2 2.5.0 builds code only" in page.tree.status_tip("flash_attn")
+    assert page.tree.is_greyed("flash_attn")
     details = page.details.toPlainText()
     assert "cannot run" in details and "→ Choose version" in details
     assert not next_enabled(wizard)
-    page.select_version("flash_attn", recipe.newest.label)
+    select_version(page, "flash_attn", recipe.newest.label)
     assert next_enabled(wizard)
     go_next(qtbot, wizard)
     choice = wizard.session.kernel_choice
@@ -356,13 +370,13 @@ def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn"  # the only library for both
     assert "built for sm_80, sm_90" in page.details.toPlainText()
-    assert page.is_greyed("flashmla")
+    assert page.tree.is_greyed("flashmla")
 
-    page.set_gpu_selected(1, False)  # the H100 alone: the preselection follows the advice
+    page.gpu_checks[1].setChecked(False)  # the H100 alone: the preselection follows the advice
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn_3"
     assert "Recommended: FlashAttention 3" in page.pick_banner.title.text()
-    page.set_gpu_selected(1, True)
+    page.gpu_checks[1].setChecked(True)
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn"
 
@@ -370,19 +384,19 @@ def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
     assert "GPU 1 (NVIDIA A100-SXM4-80GB) is Ampere (cc 8.0)" in page.details.toPlainText()
     assert "→ Deselect this GPU to build for the others." in page.details.toPlainText()
 
-    page.set_gpu_selected(1, False)  # build for the H100 only
+    page.gpu_checks[1].setChecked(False)  # build for the H100 only
     assert "builds for architecture 9.0" in page.machine_label.text()
-    assert not page.is_greyed("flashmla")
+    assert not page.tree.is_greyed("flashmla")
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flashmla"  # the user's selection stays
     assert "built for sm90" in page.details.toPlainText()
     assert next_enabled(wizard)
 
-    page.set_gpu_selected(0, False)  # nothing selected: only the probe's CPU part fits
+    page.gpu_checks[0].setChecked(False)  # nothing selected: only the probe's CPU part fits
     assert "No GPU is selected." in page.details.toPlainText()
     assert not next_enabled(wizard)
-    assert page.status_text("probe") == "✔ Fits (CPU part only)"
-    page.set_gpu_selected(0, True)
+    assert page.tree.status_text("probe") == "✔ Fits (CPU part only)"
+    page.gpu_checks[0].setChecked(True)
     go_next(qtbot, wizard)
     choice = wizard.session.kernel_choice
     assert choice is not None and choice.recipe.id == "flashmla" and choice.gpu_indices == (0,)
@@ -397,7 +411,7 @@ def test_on_windows_flashmla_points_to_wsl2(
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn"  # FlashMLA can't build natively
     # the version recommended for Windows is preselected and marked
-    assert page.version_combo("flash_attn").currentText() == "2.7.4.post1 (recommended)"
+    assert page.tree.combo("flash_attn").currentText() == "2.7.4.post1 (recommended)"
     assert page.machine_label.text().startswith("Windows")
     assert not page.wsl_button.isVisible()
     page.select_kernel("flashmla")
@@ -407,8 +421,8 @@ def test_on_windows_flashmla_points_to_wsl2(
     details = page.details.toPlainText()
     assert "cannot be built natively on Windows for Hopper (SM90)" in details
     assert "Use WSL2" in details
-    assert page.status_text("deepep").startswith("✖ Not for this operating system")
-    assert "DeepEP runs on Linux only" in page.status_tip("deepep")
+    assert page.tree.status_text("deepep").startswith("✖ Not for this operating system")
+    assert "DeepEP runs on Linux only" in page.tree.status_tip("deepep")
     page.wsl_button.click()
     kind, title, text = dialogs.shown[-1]
     assert kind == "information" and "WSL2" in title and "wsl --install" in text
@@ -430,7 +444,7 @@ def test_a_broken_recipe_is_listed_and_the_page_still_works(
 
     wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path),
                                     load_catalog=lambda: catalog)
-    assert page.kernel_ids() == ["probe", "flashmla"]
+    assert page.tree.kernel_ids() == ["probe", "flashmla"]
     assert page.problems_banner.isVisible() and page.problems_banner.tone is Tone.WARNING
     assert "2 broken recipes were left out (deepep.toml, oops.toml)" in (
         page.problems_banner.title.text())
@@ -455,6 +469,7 @@ def test_the_toolkit_search_runs_in_the_background(qtbot: Any, tmp_path: Path) -
     wizard = InstallerWizard(SessionServices(build=no_build, discover_toolkits=slow_toolkits))
     qtbot.addWidget(wizard)
     wizard.session.hardware, wizard.session.environment = h100(), cuda_env(tmp_path)
+    wizard.session.facts = linux(hardware=h100(), env=cuda_env(tmp_path))  # checked: all well
     wizard.setStartId(int(FlowStep.KERNEL))
     wizard.show()
     page = wizard.page_of(FlowStep.KERNEL)
@@ -499,7 +514,7 @@ def test_another_environment_chosen_on_the_way_back_is_reassessed(
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "probe"  # a new start from the advice
     assert "CPU-only build" in page.pick_banner.hint.text()
-    assert page.is_greyed("flashmla") and page.is_greyed("flash_attn")
+    assert page.tree.is_greyed("flashmla") and page.tree.is_greyed("flash_attn")
     assert "(CPU-only)" in page.machine_label.text()
     assert next_enabled(wizard)
 

@@ -86,7 +86,8 @@ def test_closing_during_a_build_says_the_wizard_closes(
     assert wizard.isVisible() and page.is_running()
     wizard.reject()
     qtbot.waitUntil(lambda: not wizard.isVisible(), timeout=15_000)
-    assert page.outcome is not None and page.outcome.status is BuildStatus.CANCELLED
+    outcome = page.session.current_build()
+    assert outcome is not None and outcome.status is BuildStatus.CANCELLED
 
 
 def test_a_cancelled_build_names_the_button_that_starts_it_again(

@@ -91,7 +91,7 @@ def test_a_gpu_with_cpu_torch_lets_the_probe_be_chosen_and_built(
     wizard.next()
     prereqs = wizard.page_of(FlowStep.PREREQS)
     assert isinstance(prereqs, PrereqsPage)
-    qtbot.waitUntil(lambda: prereqs.results is not None and not prereqs.is_busy(),
+    qtbot.waitUntil(lambda: prereqs.session.facts is not None and not prereqs.is_busy(),
                     timeout=120_000)
     # nothing blocks: the missing CUDA toolkit and CUDA PyTorch only rule the GPU kernels out
     assert prereqs.isComplete() and next_button.isEnabled()
@@ -113,19 +113,19 @@ def test_a_gpu_with_cpu_torch_lets_the_probe_be_chosen_and_built(
     qtbot.waitUntil(lambda: not kernel.is_busy() and kernel.machine is not None,
                     timeout=60_000)
     assert kernel.current_recipe() is not None and kernel.current_recipe().id == "probe"
-    assert kernel.status_text("probe") == "✔ Fits (CPU part only)"
+    assert kernel.tree.status_text("probe") == "✔ Fits (CPU part only)"
     details = kernel.details.toPlainText()
     assert "needs a CUDA build" not in details.split("Warnings")[0]  # nothing contradicts ✔
     assert next_button.isEnabled()
 
     # the kernels the missing prerequisites rule out say which, with the way back
     kernel.select_kernel("flash_attn")
-    assert kernel.is_greyed("flash_attn")
+    assert kernel.tree.is_greyed("flash_attn")
     details = kernel.details.toPlainText()
     assert "PyTorch is a CPU-only build" in details
     assert "CUDA toolkit: No CUDA toolkit is installed." in details
     assert "the Prerequisites step can do it (its Fix button)" in details
-    assert "(recommended)" not in kernel.version_combo("flash_attn").currentText()
+    assert "(recommended)" not in kernel.tree.combo("flash_attn").currentText()
     assert kernel.prereqs_button.isVisible() and not next_button.isEnabled()
     kernel.prereqs_button.click()
     assert wizard.currentId() == FlowStep.PREREQS
@@ -138,7 +138,8 @@ def test_a_gpu_with_cpu_torch_lets_the_probe_be_chosen_and_built(
     build = wizard.page_of(FlowStep.BUILD)
     assert isinstance(build, BuildPage) and wizard.currentId() == FlowStep.BUILD
     qtbot.waitUntil(lambda: not build.is_running(), timeout=60_000)
-    assert build.outcome is not None and build.outcome.status is BuildStatus.SUCCEEDED
+    outcome = build.session.current_build()
+    assert outcome is not None and outcome.status is BuildStatus.SUCCEEDED
     (plan,) = planned
     assert plan.kernel == "probe"
     assert plan.env_value("KSW_PROBE_CPU_ONLY") == "1"  # the CPU part, with a GPU present

@@ -199,7 +199,7 @@ def open_page(
 
 
 def settle(qtbot: Any, page: PrereqsPage, timeout: int = 30_000) -> None:
-    qtbot.waitUntil(lambda: page.results is not None and not page.is_busy(), timeout=timeout)
+    qtbot.waitUntil(lambda: page.session.facts is not None and not page.is_busy(), timeout=timeout)
 
 
 def next_enabled(wizard: InstallerWizard) -> bool:
@@ -319,7 +319,7 @@ def test_gathering_runs_in_the_background(qtbot: Any) -> None:
         assert page.is_busy() and page.busy.isVisible()
         assert not next_enabled(wizard)
         qtbot.wait(200)  # the window stays responsive meanwhile
-        assert page.is_busy() and page.results is None
+        assert page.is_busy() and page.session.facts is None
     finally:
         gate.set()
     settle(qtbot, page)
@@ -368,7 +368,8 @@ def test_git_fix_really_runs_and_the_row_is_rechecked(
     assert row.fix_status_tone is Tone.OK
     assert "config --global core.longpaths true" in row.log.toPlainText()
     assert row.summary_label.text().startswith("Long paths are on for Windows and git")
-    assert wizard.session.checks == page.results
+    assert {c.id: c for c in wizard.session.checks} == {
+        i: row.result for i, row in page.rows.items()}
     assert not [d for d in no_modal_dialogs if d[0] != "question"]
 
 

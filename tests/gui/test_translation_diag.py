@@ -61,8 +61,9 @@ def test_a_failed_build_is_explained_in_chinese_with_the_compilers_line_as_it_is
     assert page.progress.text().startswith("失败")
 
     shown = page.diagnosis.toPlainText()
-    assert page.outcome is not None and page.outcome.diagnosis is not None
-    line = page.outcome.diagnosis.primary.line_number  # type: ignore[union-attr]
+    outcome = page.session.current_build()
+    assert outcome is not None and outcome.diagnosis is not None
+    line = outcome.diagnosis.primary.line_number  # type: ignore[union-attr]
     assert f"● 这个 CUDA 版本不接受你的 Visual Studio 版本（第 {line} 行）" in shown
     assert "  原因：安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新" in shown
     assert "  怎么办：CUDA 12.4 最高只接受 MSVC 14.4x（_MSC_VER 低于 1950）" in shown

@@ -47,14 +47,14 @@ def test_a_kernel_that_does_not_fit_says_why_in_chinese(qtbot: Any, tmp_path: Pa
     assert ("FlashAttention 3 是适合你的 NVIDIA H100 80GB HBM3（Hopper，cc 9.0）的最专门的库"
             in page.pick_banner.hint.text())
     assert "为架构 9.0 编译" in page.machine_label.text()
-    assert page.status_text("flash_attn") == "✔ 适合"
+    assert page.tree.status_text("flash_attn") == "✔ 适合"
 
     # DeepEP: its GPU count, in Chinese, with the numbers of the recipe and of this machine
-    assert page.is_greyed("deepep")
-    status = page.status_text("deepep")
+    assert page.tree.is_greyed("deepep")
+    status = page.tree.status_text("deepep")
     assert status.startswith("✖ 需要更多 GPU")  # in a few words; every reason in the tooltip
     assert "DeepEP 需要 2, 4 或 8 个通过 NVLink 连接的 GPU；这台机器有 1 个。" in \
-        page.status_tip("deepep")
+        page.tree.status_tip("deepep")
     page.select_kernel("deepep")
     details = page.details.toPlainText()
     assert "✖ 不适合这台电脑" in details

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ksw_testsupport import build_this_plan
+from ksw_testsupport import build_this_plan, installed
 from ksw_testsupport import pip_freeze as freeze
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
@@ -74,7 +74,8 @@ def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
     wizard.next()
     page = wizard.page_of(FlowStep.VERIFY)
     assert isinstance(page, VerifyPage) and wizard.currentId() == FlowStep.VERIFY
-    qtbot.waitUntil(lambda: page.task is None and page.flow is not None, timeout=120_000)
+    qtbot.waitUntil(lambda: page.task is None
+                    and page.session.current_verification() is not None, timeout=120_000)
     return page
 
 
@@ -82,7 +83,7 @@ def install(qtbot: Any, page: VerifyPage) -> None:
     """Click "Install into …" and wait for the install (in the background) to end."""
     assert page.install_panel.isVisible() and page.install_button.isEnabled()
     qtbot.mouseClick(page.install_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.task is None and page.installed is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: page.task is None and installed(page) is not None, timeout=60_000)
 
 
 def test_a_passing_kernel_is_installed_only_on_the_button_and_done_says_where(
@@ -121,7 +122,7 @@ def test_a_passing_kernel_is_installed_only_on_the_button_and_done_says_where(
     assert "ksw-probe-kernel" in freeze(scratch_torch_env)
     assert not back.isEnabled()  # installed: the commit point, the wizard only goes forward
     assert wizard.session.verify_outcome is not None
-    assert wizard.session.verify_outcome.installed is page.installed
+    assert wizard.session.verify_outcome.installed is not None
     assert page.table.rowCount() == 8
     assert all(page.table.item(r, RESULT_COLUMN).text() == "PASS" for r in range(8))
     assert page.table.item(0, 0).text() == ("float64 · full attention · 77 tokens · head size 32 "
@@ -168,7 +169,7 @@ def test_finish_without_installing_leaves_the_environment_as_it_was(
     assert page.verdict.text().startswith("✔ PASS") and not page.isComplete()
     qtbot.mouseClick(page.skip_install, Qt.MouseButton.LeftButton)
     assert wizard.currentId() == FlowStep.DONE  # the button leads on to the summary
-    assert page.declined and page.installed is None
+    assert page.session.install_declined and installed(page) is None
     done = wizard.page_of(FlowStep.DONE)
     assert done.headline.text() == "Nothing was installed"  # type: ignore[attr-defined]
     assert done.subTitle() == "Nothing was installed."
@@ -208,7 +209,7 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
 
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Yes)
     assert page.ask_install_anyway() is True
-    qtbot.waitUntil(lambda: page.installed is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: installed(page) is not None, timeout=60_000)
     assert page.verdict.text().startswith("⚠ Installed although")
     assert page.rollback_button.isVisible()
     page.do_rollback()  # in the background: the window stays responsive
@@ -243,7 +244,8 @@ def test_reverify_from_the_welcome_page(
     assert page.subTitle().startswith("The kernels this wizard installed are tested against "
                                       "PyTorch again")
     assert not wizard.steps.labels[int(FlowStep.BUILD)].isVisibleTo(wizard)  # a shorter path
-    qtbot.waitUntil(lambda: page.task is None and bool(page.results), timeout=120_000)
+    qtbot.waitUntil(lambda: page.task is None and bool(page.session.reverify_results),
+                    timeout=120_000)
     assert page.verdict.text().startswith("✔ PASS — the installed kernel works.")  # not "all 1"
     assert "Nothing changed since the last passing verification" in page.explanation.text()
     assert page.explanation.text().startswith("probe in ")

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ksw_testsupport import build_this_plan
+from ksw_testsupport import build_this_plan, installed
 from ksw_testsupport import pip_freeze as freeze
 from PySide6.QtWidgets import QMessageBox
 
@@ -75,12 +75,13 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
         wizard.next()
     page = wizard.currentPage()
     assert isinstance(page, VerifyPage)
-    qtbot.waitUntil(lambda: page.task is None and page.flow is not None, timeout=120_000)
+    qtbot.waitUntil(lambda: page.task is None
+                    and page.session.current_verification() is not None, timeout=120_000)
     assert page.verdict.text().startswith("✖ FAIL") and "as it was" in page.explanation.text()
     assert freeze(env) == verified
 
     assert page.ask_install_anyway() is True
-    qtbot.waitUntil(lambda: page.task is None and page.installed is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: page.task is None and installed(page) is not None, timeout=60_000)
     text = page.explanation.text()
     assert "unchanged" not in text  # it is changed now, and the page says how
     assert "It replaced ksw-probe-kernel 0.1.0, which is kept: Roll back puts it back." in text
@@ -88,7 +89,8 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
     assert record["verification"]["installed_despite_failure"] is True
 
     page.do_rollback()
-    qtbot.waitUntil(lambda: page.task is None and page.rolled_back is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: page.task is None and page.session.rolled_back is not None,
+                    timeout=60_000)
     assert "Rolled back" in page.verdict.text()
     assert "put back ksw-probe-kernel 0.1.0" in page.explanation.text()
     assert "Its verification had passed." in page.explanation.text()

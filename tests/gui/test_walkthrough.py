@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from gui_support import Dialogs, layout_problems, unreachable
-from ksw_testsupport import build_this_plan
+from ksw_testsupport import build_this_plan, installed
 from PySide6.QtCore import QCoreApplication, QSize, Qt
 from PySide6.QtWidgets import QWidget, QWizard
 from test_prereqs_page import linux
@@ -153,7 +153,7 @@ def test_walk_through_every_page_at_three_sizes(
 
     # Prerequisites
     prereqs = wizard.page_of(FlowStep.PREREQS)
-    qtbot.waitUntil(lambda: prereqs.results is not None and not prereqs.is_busy(),  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: prereqs.session.facts is not None and not prereqs.is_busy(),  # type: ignore[attr-defined]
                     timeout=60_000)
     rows = list(prereqs.rows.values())  # type: ignore[attr-defined]
     assert len(rows) == 6
@@ -189,7 +189,8 @@ def test_walk_through_every_page_at_three_sizes(
 
     # Verify: the real harness; nothing installed until "Install into …"
     verify = wizard.page_of(FlowStep.VERIFY)
-    qtbot.waitUntil(lambda: verify.task is None and verify.flow is not None,  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: verify.task is None  # type: ignore[attr-defined]
+                    and verify.session.current_verification() is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
     assert verify.verdict.text() == "✔ PASS — the kernel works."  # type: ignore[attr-defined]
     assert verify.explanation.text().startswith("The kernel computes the same results as "  # type: ignore[attr-defined]
@@ -204,7 +205,7 @@ def test_walk_through_every_page_at_three_sizes(
         verify.install_button, verify.skip_install, verify.install_note, verify.table,  # type: ignore[attr-defined]
         verify.usage, verify.copy_usage, verify.bundle_button, verify.report_button], shots)  # type: ignore[attr-defined]
     click(qtbot, verify.install_button)  # type: ignore[attr-defined]
-    qtbot.waitUntil(lambda: verify.task is None and verify.installed is not None,  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: verify.task is None and installed(verify) is not None,  # type: ignore[attr-defined]
                     timeout=60_000)
     assert verify.verdict.text() == "✔ PASS — the kernel works, and it is installed."  # type: ignore[attr-defined]
     assert len(load_installs()) == 1

@@ -25,6 +25,7 @@ from typing import Any
 import pytest
 from english import english_in, english_words
 from gui_support import Dialogs
+from ksw_testsupport import installed
 from PySide6.QtCore import QCoreApplication, QTranslator
 from PySide6.QtWidgets import QApplication, QWidget
 from test_walkthrough import Buttons, at_every_size, click, make_wizard, screenshots
@@ -82,7 +83,7 @@ def test_walk_through_every_page_in_chinese(
     click(qtbot, next_button)
 
     prereqs = wizard.page_of(FlowStep.PREREQS)
-    qtbot.waitUntil(lambda: prereqs.results is not None and not prereqs.is_busy(),  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: prereqs.session.facts is not None and not prereqs.is_busy(),  # type: ignore[attr-defined]
                     timeout=60_000)
     for row in prereqs.rows.values():  # type: ignore[attr-defined]
         if row.details_toggle.isVisible() and not row.details_toggle.isChecked():
@@ -102,12 +103,13 @@ def test_walk_through_every_page_in_chinese(
     click(qtbot, next_button)
 
     verify = wizard.page_of(FlowStep.VERIFY)
-    qtbot.waitUntil(lambda: verify.task is None and verify.flow is not None,  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: verify.task is None  # type: ignore[attr-defined]
+                    and verify.session.current_verification() is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
     assert verify.verdict.text().startswith("✔")  # type: ignore[attr-defined]
     look("verify-pass", [verify.install_button, verify.skip_install, verify.table])  # type: ignore[attr-defined]
     click(qtbot, verify.install_button)  # type: ignore[attr-defined]
-    qtbot.waitUntil(lambda: verify.task is None and verify.installed is not None,  # type: ignore[attr-defined]
+    qtbot.waitUntil(lambda: verify.task is None and installed(verify) is not None,  # type: ignore[attr-defined]
                     timeout=60_000)
     look("verify", [verify.table, verify.copy_usage, verify.rollback_button])  # type: ignore[attr-defined]
     click(qtbot, next_button)

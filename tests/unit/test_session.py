@@ -19,6 +19,7 @@ from build_backend.hardware import HardwareReport, detect
 from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.pipeline import KernelChoice, SourceMode
 from build_backend.plan import BuildPlan, BuildRequest, plan_build
+from build_backend.prereqs import CheckId, CheckResult, CheckStatus
 from build_backend.session import (
     ChoiceError,
     FlowError,
@@ -53,6 +54,7 @@ class Recorder:
         self.calls: list[str] = []
         self.wheel = tmp_path / "ksw_probe_kernel-0.1.0-py3-none-any.whl"
         self.wheel.write_bytes(b"stand-in")
+        self.checks: list[CheckResult] = []
 
     def build(self, session: Session, sink: Any, cancel: threading.Event) -> BuildOutcome:
         self.calls.append(f"build {session.effective_choice().recipe.id}")
@@ -73,7 +75,11 @@ class Recorder:
     def services(self) -> SessionServices:
         return SessionServices(detect=h100, discover=lambda: [], build=self.build,
                                verify_then_install=self.verify, install_wheel=self.install,
-                               discover_toolkits=lambda: [])
+                               discover_toolkits=lambda: [],
+                               # the prerequisites: gathered instantly, found as the test says
+                               gather_facts=lambda **_kw: SimpleNamespace(env=None),
+                               run_checks=lambda _facts: list(self.checks),
+                               refresh=lambda facts, _check: facts)
 
 
 def test_steps_refuse_to_run_before_what_they_need(tmp_path: Path) -> None:
@@ -87,6 +93,8 @@ def test_steps_refuse_to_run_before_what_they_need(tmp_path: Path) -> None:
     with pytest.raises(FlowError, match="No Python environment"):
         session.machine()
     session.choose_environment(cpu_env(tmp_path))
+    assert session.blocker(FlowStep.KERNEL) == "The prerequisites have not been checked yet."
+    session.check()
     assert session.blocker(FlowStep.KERNEL) is None
     assert (session.blocker(FlowStep.VERIFY)
             == "The kernel has not been built for these choices yet.")
@@ -99,6 +107,7 @@ def test_a_build_belongs_to_the_choices_it_was_made_for(tmp_path: Path) -> None:
     session = Session(recorder.services())
     session.detect()
     session.choose_environment(cpu_env(tmp_path))
+    session.check()
     outcome = session.build()
     assert session.current_build() is outcome and session.blocker(FlowStep.VERIFY) is None
     assert session.verify_and_install() == "verified"
@@ -246,6 +255,59 @@ def test_install_after_a_verification_records_it(tmp_path: Path, status: str) ->
     assert current.installed_despite_failure is not passed
     with pytest.raises(FlowError, match="already installed"):  # never twice
         session.install_verified() if passed else session.install_anyway()
+
+
+def test_the_gate_knows_every_reason_a_step_cannot_be_entered(tmp_path: Path) -> None:
+    """Session.blocker is every page's Next: the checks that block, the build, the
+    verification and the install question (installed, rolled back or declined)."""
+    recorder = Recorder(tmp_path)
+    recorder.checks = [CheckResult(CheckId.COMPILER, "C++ compiler", CheckStatus.MISSING,
+                                  "missing")]
+    session = Session(recorder.services())
+    session.detect()
+    session.choose_environment(cpu_env(tmp_path))
+    session.check()
+    assert session.blocker(FlowStep.KERNEL) == "A prerequisite must be fixed first: C++ compiler."
+    recorder.checks = []
+    session.recheck(CheckId.COMPILER)
+    assert session.blocker(FlowStep.BUILD) is None
+    session.detect()  # detected again: checked again before the Kernel step
+    assert session.blocker(FlowStep.KERNEL) == "The prerequisites have not been checked yet."
+    session.check()
+
+    assert not session.build_started()
+    session.build()
+    assert session.build_started() and session.blocker(FlowStep.VERIFY) is None
+    assert session.blocker(FlowStep.DONE) == "The build has not been verified yet."
+    flow = verified(tmp_path, "pass")
+    session.services = replace(session.services,
+                               verify_then_install=lambda python, wheel, **options: flow)
+    session.verify_and_install(install=False)
+    assert (session.blocker(FlowStep.DONE)
+            == "Install the kernel or finish without installing first.")
+    session.decline_install()
+    assert session.blocker(FlowStep.DONE) is None
+    session.verify_and_install(install=False)  # verified again: the question is asked again
+    assert session.blocker(FlowStep.DONE) is not None
+    session.services = replace(session.services, install_wheel=lambda python, wheel, **_o:
+                               SimpleNamespace(python=python, name="ksw-probe-kernel"))
+    session.install_verified()
+    assert session.blocker(FlowStep.DONE) is None
+    session.services = replace(session.services,
+                               rollback_install=lambda *a, **k: "rolled back")
+    session.rollback()
+    assert session.rolled_back == "rolled back" and session.blocker(FlowStep.DONE) is None
+    session.discard_build()  # "Build again": nothing of the old build counts
+    assert not session.build_started() and session.rolled_back is None
+    assert session.blocker(FlowStep.VERIFY) is not None
+
+    session.reverify_only = True  # Welcome → Verify (the installs again) → Done
+    assert session.blocker(FlowStep.VERIFY) is None
+    assert (session.blocker(FlowStep.DONE)
+            == "The installed kernels have not been verified again yet.")
+    session.services = replace(session.services, reverify_all=lambda: ["probe: PASS"])
+    session.reverify()
+    assert session.blocker(FlowStep.DONE) is None
 
 
 def cuda_session(tmp_path: Path) -> Session:
