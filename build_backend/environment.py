@@ -151,6 +151,11 @@ class PythonEnv:
     nccl_source: str = ""  # "nvidia-nccl-cu13", "torch"
     nvshmem: str | None = None
     nvshmem_source: str = ""
+    # Triton as installed (read from its metadata, never imported): the version and the
+    # distribution that brought it ("triton", "triton-windows", "pytorch-triton"); "": looked
+    # for and not installed; None: not looked for (an older probe's answer)
+    triton: str | None = None
+    triton_dist: str = ""
 
     @property
     def usable(self) -> bool:
@@ -167,6 +172,8 @@ class PythonEnv:
             "python_version": self.version,
             "nccl": self.nccl,
             "nvshmem": self.nvshmem,
+            "triton": self.triton,
+            "triton_dist": self.triton_dist,
             "bits": self.bits,
             "platform_tag": self.platform_tag,
             "interpreter_tag": self.interpreter_tag,
@@ -459,7 +466,8 @@ def _env_from_facts(exe: Path, facts: dict[str, Any], seconds: float,
 
 
 def _libraries(libraries: object, torch_facts: Mapping[str, Any]) -> dict[str, Any]:
-    """PythonEnv's nccl/nvshmem fields from the probe's answer (malformed parts are ignored)."""
+    """PythonEnv's nccl/nvshmem/triton fields from the probe's answer (malformed parts are
+    ignored)."""
     found: dict[str, Any] = {}
     libs = libraries if isinstance(libraries, dict) else {}
     for lib in ("nccl", "nvshmem"):
@@ -467,6 +475,11 @@ def _libraries(libraries: object, torch_facts: Mapping[str, Any]) -> dict[str, A
         if isinstance(entry, dict) and isinstance(entry.get("version"), str):
             found[lib] = entry["version"]
             found[f"{lib}_source"] = str(entry.get("dist") or "")
+    triton = libs.get("triton")
+    if isinstance(triton, dict) and isinstance(triton.get("version"), str):
+        found["triton"], found["triton_dist"] = triton["version"], str(triton.get("dist") or "")
+    elif "triton" in libs and triton is None:  # looked for, not there ("": missing)
+        found["triton"] = ""
     torch_nccl = torch_facts.get("nccl")
     if "nccl" not in found and isinstance(torch_nccl, str) and torch_nccl:
         found["nccl"], found["nccl_source"] = torch_nccl, "torch"

@@ -13,6 +13,7 @@ from .longpaths import check_long_paths
 from .model import CheckId, CheckResult, Fix
 from .resources import check_resources
 from .target import NINJA_TEXT, check_python_env, ninja_step, packages_fix
+from .triton import check_triton
 
 CheckFunction = Callable[[SystemFacts], CheckResult]
 
@@ -23,6 +24,7 @@ CHECKS: dict[CheckId, CheckFunction] = {
     CheckId.LONG_PATHS: check_long_paths,
     CheckId.PYTHON_ENV: check_python_env,
     CheckId.RESOURCES: check_resources,
+    CheckId.TRITON: check_triton,
 }
 
 

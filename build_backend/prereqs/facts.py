@@ -416,7 +416,7 @@ def refresh(
                        compiler_variables=variables, toolkits=gather_toolkits(plat, environ))
     if check is CheckId.LONG_PATHS:
         return replace(facts, long_paths=gather_long_paths(plat), git=gather_git(plat, environ))
-    if check is CheckId.PYTHON_ENV:
+    if check in (CheckId.PYTHON_ENV, CheckId.TRITON):
         env = inspect_python(facts.env.executable) if facts.env is not None else None
         return replace(facts, env=env)
     return replace(facts, hardware=replace(facts.hardware, host=detect_host(facts.build_root)))

@@ -26,6 +26,7 @@ class CheckId(Enum):
     LONG_PATHS = "long-paths"
     PYTHON_ENV = "python-env"
     RESOURCES = "resources"
+    TRITON = "triton"
 
 
 class CheckStatus(Enum):

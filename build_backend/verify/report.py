@@ -113,6 +113,9 @@ class ErrorMeasure:
     cos_tol: float | None = None
     cos_diff: float | None = None
     detail: str = ""
+    # rule "sageattention": SageAttention's own measures (cos_sim, rel_l1, rmse, worst_row_l1)
+    # and the limits they were held to (cos_min, rel_l1_max, row_l1_max)
+    stats: Mapping[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,6 +138,7 @@ class ErrorMeasure:
             "cos_tol": self.cos_tol,
             "cos_diff": self.cos_diff,
             "detail": self.detail,
+            **({"stats": dict(self.stats)} if self.stats else {}),
         }
 
     @classmethod
@@ -160,6 +164,7 @@ class ErrorMeasure:
             cos_tol=_float_or_none(data.get("cos_tol")),
             cos_diff=_float_or_none(data.get("cos_diff")),
             detail=_str(data.get("detail")),
+            stats=_float_map(data.get("stats")),
         )
 
     def cell(self) -> str:
@@ -175,6 +180,11 @@ class ErrorMeasure:
             if self.inf_count:
                 parts.append(f"inf x{self.inf_count}")
             return ", ".join(parts)
+        if self.rule == "sageattention" and "cos_sim" in self.stats:
+            s = self.stats
+            text = (f"cos {s['cos_sim']:.5f}, L1 {s.get('rel_l1', float('nan')):.3g}, "
+                    f"RMSE {s.get('rmse', float('nan')):.2g}")
+            return text if self.passed else text + " (too far)"
         if self.kernel_err is None:
             return "n/a"
         if self.rule == "upstream_allclose":  # per element: within abs_tol OR within rel_tol
@@ -694,6 +704,18 @@ def _int(value: object) -> int:
 
 def _int_tuple(value: object) -> tuple[int, ...]:
     return tuple(_int(v) for v in _list(value))
+
+
+def _float_map(value: object) -> dict[str, float]:
+    """A {name: number} table from a report (other entries are left out)."""
+    if not isinstance(value, Mapping):
+        return {}
+    found: dict[str, float] = {}
+    for key, item in value.items():
+        number = _float_or_none(item)
+        if isinstance(key, str) and number is not None:
+            found[key] = number
+    return found
 
 
 def _float_or_none(value: object) -> float | None:

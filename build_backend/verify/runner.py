@@ -24,7 +24,8 @@ from .report import ErrorKind, VerifyError, VerifyReport, VerifyStatus
 BEGIN = "@@KSW-VERIFY-BEGIN@@"
 END = "@@KSW-VERIFY-END@@"
 PROGRESS_PREFIX = "[ksw-verify] "
-ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep")
+ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep", "sageattention",
+            "sageattention3")
 DEVICES = ("auto", "cpu", "cuda")
 DEFAULT_TIMEOUT_S = 1200.0  # importing torch cold + a full GPU run with timings
 LOG_TAIL_LINES = 60

@@ -97,6 +97,13 @@ def nvidia_libraries():
                 found = {"dist": name, "version": version}
                 break
         facts[lib] = found
+    # Triton, for kernels that run Triton kernels (SageAttention): its metadata only
+    facts["triton"] = None
+    for name in ("triton-windows", "triton", "pytorch-triton"):
+        version = dist_version(name)
+        if version:
+            facts["triton"] = {"dist": name, "version": version}
+            break
     return facts
 
 

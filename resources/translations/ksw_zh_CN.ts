@@ -4,192 +4,192 @@
   <context>
     <name>Build</name>
     <message>
-      <location filename="../../app/pages/build.py" line="99" />
+      <location filename="../../app/pages/build.py" line="100" />
       <source>  What to do: {fix}</source>
       <translation>  怎么办：{fix}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="98" />
+      <location filename="../../app/pages/build.py" line="99" />
       <source>  Why: {cause}</source>
       <translation>  原因：{cause}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="112" />
+      <location filename="../../app/pages/build.py" line="113" />
       <source>Attempt {attempt}</source>
       <translation>第 {attempt} 次尝试</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="86" />
+      <location filename="../../app/pages/build.py" line="87" />
       <source>Building {name}…</source>
       <translation>正在编译 {name}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="115" />
+      <location filename="../../app/pages/build.py" line="116" />
       <source>Cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="117" />
+      <location filename="../../app/pages/build.py" line="118" />
       <source>Cancelled after %v / %m steps</source>
       <translation>已取消（%v / %m 步）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="85" />
+      <location filename="../../app/pages/build.py" line="86" />
       <source>Click “Build again” to start it over, or Back to choose something else.</source>
       <translation>点击“重新编译”重新开始，或点击“上一步”选择其他内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="70" />
+      <location filename="../../app/pages/build.py" line="71" />
       <source>Compiling one file at a time: this computer's processor and memory allow no more. The details are under “What will run”.</source>
       <translation>每次编译一个文件：这台电脑的处理器和内存只允许这么多。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="72" />
+      <location filename="../../app/pages/build.py" line="73" />
       <source>Compiling {jobs} files at a time: as many as this computer's processor and memory allow. The details are under “What will run”.</source>
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="114" />
+      <location filename="../../app/pages/build.py" line="115" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="113" />
+      <location filename="../../app/pages/build.py" line="114" />
       <source>Failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="116" />
+      <location filename="../../app/pages/build.py" line="117" />
       <source>Failed after %v / %m steps</source>
       <translation>失败（%v / %m 步）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="101" />
+      <location filename="../../app/pages/build.py" line="102" />
       <source>First error (line {line}):</source>
       <translation>第一个错误（第 {line} 行）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="105" />
+      <location filename="../../app/pages/build.py" line="106" />
       <source>Full log: {path}</source>
       <translation>完整日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="78" />
+      <location filename="../../app/pages/build.py" line="79" />
       <source>Keep building</source>
       <translation>继续编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="96" />
+      <location filename="../../app/pages/build.py" line="97" />
       <source>Log: {path}</source>
       <translation>日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="109" />
+      <location filename="../../app/pages/build.py" line="110" />
       <source>No output for {quiet}. Still running: {running}. Large kernels can compile for many minutes without printing.</source>
       <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="118" />
+      <location filename="../../app/pages/build.py" line="119" />
       <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
       <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="106" />
+      <location filename="../../app/pages/build.py" line="107" />
       <source>See the log: {path}</source>
       <translation>请查看日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="95" />
+      <location filename="../../app/pages/build.py" line="96" />
       <source>Slowest to compile: {units}</source>
       <translation>编译最慢的：{units}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="120" />
+      <location filename="../../app/pages/build.py" line="121" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="119" />
+      <location filename="../../app/pages/build.py" line="120" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="83" />
+      <location filename="../../app/pages/build.py" line="84" />
       <source>Stop and close</source>
       <translation>停止并关闭</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="77" />
+      <location filename="../../app/pages/build.py" line="78" />
       <source>Stop the build</source>
       <translation>停止编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="79" />
+      <location filename="../../app/pages/build.py" line="80" />
       <source>Stop the build and close the wizard?</source>
       <translation>停止编译并关闭向导？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="75" />
+      <location filename="../../app/pages/build.py" line="76" />
       <source>Stop the build now? Everything compiled so far is discarded. Nothing has been installed, so your Python environment stays as it is.</source>
       <translation>现在停止编译吗？已编译的部分会被丢弃。还没有安装任何东西，你的 Python 环境保持不变。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="74" />
+      <location filename="../../app/pages/build.py" line="75" />
       <source>Stop the build?</source>
       <translation>停止编译？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="80" />
+      <location filename="../../app/pages/build.py" line="81" />
       <source>The build is still running. Stop it and close the wizard? Everything compiled so far is discarded. Nothing has been installed, so your Python environment stays as it is.</source>
       <translation>编译仍在进行。要停止编译并关闭向导吗？已编译的部分会被丢弃。还没有安装任何东西，你的 Python 环境保持不变。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="84" />
+      <location filename="../../app/pages/build.py" line="85" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="90" />
+      <location filename="../../app/pages/build.py" line="91" />
       <source>The exact commands appear once the source is ready.</source>
       <translation>源码准备好后，这里会显示确切的命令。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="102" />
+      <location filename="../../app/pages/build.py" line="103" />
       <source>The wizard does not know this cause. The lines above are where the build failed; save the report bundle (the button above) and attach it when you ask for help.</source>
       <translation>向导不认识这个原因。上面几行是构建失败的位置；请保存报告包（上方的按钮），求助时附上它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="121" />
+      <location filename="../../app/pages/build.py" line="122" />
       <source>Time</source>
       <translation>用时</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="108" />
+      <location filename="../../app/pages/build.py" line="109" />
       <source>What to do: {hint}</source>
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="89" />
+      <location filename="../../app/pages/build.py" line="90" />
       <source>Wheel: {file}</source>
       <translation>wheel 文件：{file}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="107" />
+      <location filename="../../app/pages/build.py" line="108" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="111" />
+      <location filename="../../app/pages/build.py" line="112" />
       <source>no compiler process found</source>
       <translation>没有找到编译器进程</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="92" />
+      <location filename="../../app/pages/build.py" line="93" />
       <source>packaging</source>
       <translation>打包中</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="91" />
+      <location filename="../../app/pages/build.py" line="92" />
       <source>preparing</source>
       <translation>准备中</translation>
     </message>
@@ -198,32 +198,32 @@
       <translation type="obsolete">探测内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="94" />
+      <location filename="../../app/pages/build.py" line="95" />
       <source>took {duration}</source>
       <translation>用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="93" />
+      <location filename="../../app/pages/build.py" line="94" />
       <source>{duration} elapsed</source>
       <translation>已用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="87" />
+      <location filename="../../app/pages/build.py" line="88" />
       <source>{name} is built and ready to be verified.</source>
       <translation>{name} 已编译完成，可以进行验证。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="88" />
+      <location filename="../../app/pages/build.py" line="89" />
       <source>{name}: the prebuilt wheel is downloaded and ready to be verified.</source>
       <translation>{name}：预编译的 wheel 已下载，可以进行验证。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="100" />
+      <location filename="../../app/pages/build.py" line="101" />
       <source>○ {title} (line {line})</source>
       <translation>○ {title}（第 {line} 行）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="97" />
+      <location filename="../../app/pages/build.py" line="98" />
       <source>● {title} (line {line})</source>
       <translation>● {title}（第 {line} 行）</translation>
     </message>
@@ -656,137 +656,137 @@
   <context>
     <name>Hardware</name>
     <message>
-      <location filename="../../app/pages/hardware.py" line="101" />
+      <location filename="../../app/pages/hardware.py" line="102" />
       <source>, the C++ library's newer string layout (C++11 ABI)</source>
       <translation>，C++ 库较新的字符串布局（C++11 ABI）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="102" />
+      <location filename="../../app/pages/hardware.py" line="103" />
       <source>, the C++ library's older string layout (pre-C++11 ABI)</source>
       <translation>，C++ 库较旧的字符串布局（C++11 之前的 ABI）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="107" />
+      <location filename="../../app/pages/hardware.py" line="108" />
       <source>ARM processors</source>
       <translation>ARM 处理器</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="77" />
+      <location filename="../../app/pages/hardware.py" line="78" />
       <source>Add a folder…</source>
       <translation>添加文件夹…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="78" />
+      <location filename="../../app/pages/hardware.py" line="79" />
       <source>An AI program installed somewhere else: choose its folder (where it was unpacked or cloned) and its Python is found by the program's own layout</source>
       <translation>安装在其他位置的 AI 程序：选择它的文件夹（解压或克隆到的地方），向导会按该程序自己的目录结构找到它的 Python</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="67" />
+      <location filename="../../app/pages/hardware.py" line="68" />
       <source>CPU: {cores} cores</source>
       <translation>CPU：{cores} 个核心</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="68" />
+      <location filename="../../app/pages/hardware.py" line="69" />
       <source>CPU: {cores} cores ({physical} physical)</source>
       <translation>CPU：{cores} 个核心（{physical} 个物理核心）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="50" />
+      <location filename="../../app/pages/hardware.py" line="51" />
       <source>Choose the Python program of the environment</source>
       <translation>选择该环境的 Python 程序</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="80" />
+      <location filename="../../app/pages/hardware.py" line="81" />
       <source>Choose the folder of an AI program</source>
       <translation>选择 AI 程序的文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="82" />
+      <location filename="../../app/pages/hardware.py" line="83" />
       <source>Choose the program's own folder (where it was unpacked or cloned, e.g. ComfyUI_windows_portable), or its python executable with Browse…</source>
       <translation>请选择程序自己的文件夹（解压或克隆到的地方，例如 ComfyUI_windows_portable），或者用“浏览…”选择它的 python 可执行文件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="87" />
+      <location filename="../../app/pages/hardware.py" line="88" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测 GPU 和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="49" />
+      <location filename="../../app/pages/hardware.py" line="50" />
       <source>Disk: {free} free for builds (in {folder})</source>
       <translation>磁盘：{free} 可用于编译（位于 {folder}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="70" />
+      <location filename="../../app/pages/hardware.py" line="71" />
       <source>Found the Python of {apps}. Choose the program you want the kernel in: it goes into that program's own Python.</source>
       <translation>找到了以下程序的 Python：{apps}。请选择要安装内核的程序：内核会装进该程序自己的 Python。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="72" />
+      <location filename="../../app/pages/hardware.py" line="73" />
       <source>Found the Python of {app} and selected it: the kernel goes into that program's own Python. Nothing is installed until you confirm it at the end; choose another Python here if you like.</source>
       <translation>找到了 {app} 的 Python 并已选中它：内核会装进这个程序自己的 Python。在最后确认之前不会安装任何东西；如果愿意，可以在这里选择另一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="66" />
+      <location filename="../../app/pages/hardware.py" line="67" />
       <source>GPU links: {links}</source>
       <translation>GPU 互连：{links}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="86" />
+      <location filename="../../app/pages/hardware.py" line="87" />
       <source>Inspecting the Python environment…</source>
       <translation>正在检查 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="85" />
+      <location filename="../../app/pages/hardware.py" line="86" />
       <source>Inspecting {path} …</source>
       <translation>正在检查 {path} …</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="53" />
+      <location filename="../../app/pages/hardware.py" line="54" />
       <source>Install pip</source>
       <translation>安装 pip</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="56" />
+      <location filename="../../app/pages/hardware.py" line="57" />
       <source>Install pip?</source>
       <translation>安装 pip？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="55" />
+      <location filename="../../app/pages/hardware.py" line="56" />
       <source>Installing pip into {python}…</source>
       <translation>正在把 pip 安装到 {python}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="103" />
+      <location filename="../../app/pages/hardware.py" line="104" />
       <source>Linux</source>
       <translation>Linux</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="65" />
+      <location filename="../../app/pages/hardware.py" line="66" />
       <source>NVIDIA driver {version} — it did not say which CUDA versions it supports</source>
       <translation>NVIDIA 驱动 {version} — 它没有说明支持哪些 CUDA 版本</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="64" />
+      <location filename="../../app/pages/hardware.py" line="65" />
       <source>NVIDIA driver {version} — supports CUDA up to {cuda}</source>
       <translation>NVIDIA 驱动 {version} — 最高支持 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="81" />
+      <location filename="../../app/pages/hardware.py" line="82" />
       <source>No Python of an AI program was found in {folder}.</source>
       <translation>在 {folder} 中没有找到 AI 程序的 Python。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="75" />
+      <location filename="../../app/pages/hardware.py" line="76" />
       <source>Not every folder was searched. {limit}</source>
       <translation>并非所有文件夹都已查找。{limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="59" />
+      <location filename="../../app/pages/hardware.py" line="60" />
       <source>Not now</source>
       <translation>暂不</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="62" />
+      <location filename="../../app/pages/hardware.py" line="63" />
       <source>OK</source>
       <translation>正常</translation>
     </message>
@@ -795,17 +795,17 @@
       <translation type="obsolete">PyTorch {version} · CUDA {cuda} · 架构：{archs} · C++11 ABI：{abi}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="92" />
+      <location filename="../../app/pages/hardware.py" line="93" />
       <source>PyTorch {version} · {cuda} · {gpus}</source>
       <translation>PyTorch {version} · {cuda} · {gpus}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="52" />
+      <location filename="../../app/pages/hardware.py" line="53" />
       <source>Python programs (python python3 python3.*);;All files (*)</source>
       <translation>Python 程序 (python python3 python3.*);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="51" />
+      <location filename="../../app/pages/hardware.py" line="52" />
       <source>Python programs (python.exe pythonw.exe);;All files (*)</source>
       <translation>Python 程序 (python.exe pythonw.exe);;所有文件 (*)</translation>
     </message>
@@ -814,62 +814,62 @@
       <translation type="obsolete">Python {version}，{bits} 位（{interpreter}，{platform}）· pip {pip} · ninja {ninja}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="88" />
+      <location filename="../../app/pages/hardware.py" line="89" />
       <source>Python {version}, {bits}-bit, for {platform} · pip (the package installer) {pip} · ninja (compiles many files at once) {ninja}</source>
       <translation>Python {version}，{bits} 位，适用于 {platform} · pip（包安装工具）{pip} · ninja（同时编译多个文件）{ninja}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="54" />
+      <location filename="../../app/pages/hardware.py" line="55" />
       <source>Python's own installer of pip (ensurepip); nothing is downloaded</source>
       <translation>使用 Python 自带的 pip 安装器（ensurepip）；无需下载</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="69" />
+      <location filename="../../app/pages/hardware.py" line="70" />
       <source>RAM: {available} available of {total}</source>
       <translation>内存：共 {total}，可用 {available}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="99" />
+      <location filename="../../app/pages/hardware.py" line="100" />
       <source>What a prebuilt wheel for this Python must be made for: Python tag {interpreter}, platform {platform}{abi}.</source>
       <translation>适用于这个 Python 的预编译 wheel 必须符合：Python 标签 {interpreter}，平台 {platform}{abi}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="104" />
+      <location filename="../../app/pages/hardware.py" line="105" />
       <source>Windows</source>
       <translation>Windows</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="94" />
+      <location filename="../../app/pages/hardware.py" line="95" />
       <source>a CPU-only build (no CUDA)</source>
       <translation>仅 CPU 版本（没有 CUDA）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="93" />
+      <location filename="../../app/pages/hardware.py" line="94" />
       <source>built for CUDA {cuda}</source>
       <translation>为 CUDA {cuda} 构建</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="91" />
+      <location filename="../../app/pages/hardware.py" line="92" />
       <source>found</source>
       <translation>已找到</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="95" />
+      <location filename="../../app/pages/hardware.py" line="96" />
       <source>has GPU code for compute capability {ccs}</source>
       <translation>含有计算能力 {ccs} 的 GPU 代码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="96" />
+      <location filename="../../app/pages/hardware.py" line="97" />
       <source>has GPU code for compute capability {ccs}, and code newer GPUs can compile when first used</source>
       <translation>含有计算能力 {ccs} 的 GPU 代码，以及更新的 GPU 首次使用时可以即时编译的代码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="105" />
+      <location filename="../../app/pages/hardware.py" line="106" />
       <source>macOS</source>
       <translation>macOS</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="90" />
+      <location filename="../../app/pages/hardware.py" line="91" />
       <source>missing</source>
       <translation>缺失</translation>
     </message>
@@ -878,7 +878,7 @@
       <translation type="obsolete">否</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="98" />
+      <location filename="../../app/pages/hardware.py" line="99" />
       <source>no GPU code</source>
       <translation>没有 GPU 代码</translation>
     </message>
@@ -891,17 +891,17 @@
       <translation type="obsolete">无（CPU 版本）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="108" />
+      <location filename="../../app/pages/hardware.py" line="109" />
       <source>the platform {tag}</source>
       <translation>平台 {tag}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="61" />
+      <location filename="../../app/pages/hardware.py" line="62" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="106" />
+      <location filename="../../app/pages/hardware.py" line="107" />
       <source>x86-64 processors</source>
       <translation>x86-64 处理器</translation>
     </message>
@@ -910,17 +910,17 @@
       <translation type="obsolete">是</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="63" />
+      <location filename="../../app/pages/hardware.py" line="64" />
       <source>{cc} (sm_{sm})</source>
       <translation>{cc}（sm_{sm}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="60" />
+      <location filename="../../app/pages/hardware.py" line="61" />
       <source>{count} GPU(s) did not answer every question; see Status.</source>
       <translation>有 {count} 个 GPU 未能回答全部查询；请查看“状态”一栏。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="57" />
+      <location filename="../../app/pages/hardware.py" line="58" />
       <source>{description}
 
 This will run:
@@ -931,17 +931,17 @@ This will run:
     {command}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="76" />
+      <location filename="../../app/pages/hardware.py" line="77" />
       <source>{item}  (cannot start)</source>
       <translation>{item}  （无法启动）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="84" />
+      <location filename="../../app/pages/hardware.py" line="85" />
       <source>{path}  ({origin})</source>
       <translation>{path}  （{origin}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="109" />
+      <location filename="../../app/pages/hardware.py" line="110" />
       <source>{system} on {arch}</source>
       <translation>{arch}上的 {system}</translation>
     </message>
@@ -1062,7 +1062,7 @@ This will run:
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="69" />
+      <location filename="../../app/pages/kernel.py" line="66" />
       <source>GPU {index}: {name} ({cc})</source>
       <translation>GPU {index}：{name}（{cc}）</translation>
     </message>
@@ -1127,7 +1127,7 @@ This will run:
       <translation>PyTorch {version}（CUDA {cuda}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="74" />
+      <location filename="../../app/pages/kernel.py" line="71" />
       <source>PyTorch's own attention was not timed: {reason}</source>
       <translation>未测量 PyTorch 自带注意力的速度：{reason}</translation>
     </message>
@@ -1137,12 +1137,12 @@ This will run:
       <translation>PyTorch：未安装</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="68" />
+      <location filename="../../app/pages/kernel.py" line="65" />
       <source>Recommended: {kernel} {version}</source>
       <translation>推荐：{kernel} {version}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="73" />
+      <location filename="../../app/pages/kernel.py" line="70" />
       <source>Speed on this GPU: {sentence}</source>
       <translation>此 GPU 上的速度：{sentence}</translation>
     </message>
@@ -1167,7 +1167,7 @@ This will run:
 4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="71" />
+      <location filename="../../app/pages/kernel.py" line="68" />
       <source>Timing PyTorch's own attention on this GPU, to say which kernels pay off here (a few seconds, once per GPU and PyTorch)…</source>
       <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
     </message>
@@ -1182,7 +1182,7 @@ This will run:
       <translation>发布于 {date}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="70" />
+      <location filename="../../app/pages/kernel.py" line="67" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1491,72 +1491,72 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Verify</name>
     <message>
-      <location filename="../../app/pages/verify.py" line="116" />
+      <location filename="../../app/pages/verify.py" line="117" />
       <source>Changed since the last passing verification: {changes}.</source>
       <translation>自上次通过验证以来的变化：{changes}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="77" />
+      <location filename="../../app/pages/verify.py" line="78" />
       <source>Check the installed kernels again</source>
       <translation>重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="125" />
+      <location filename="../../app/pages/verify.py" line="126" />
       <source>Check {id}</source>
       <translation>检查项 {id}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="106" />
+      <location filename="../../app/pages/verify.py" line="107" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="105" />
+      <location filename="../../app/pages/verify.py" line="106" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="98" />
+      <location filename="../../app/pages/verify.py" line="99" />
       <source>Details</source>
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="90" />
+      <location filename="../../app/pages/verify.py" line="91" />
       <source>Finish without installing</source>
       <translation>不安装，直接结束</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="87" />
+      <location filename="../../app/pages/verify.py" line="88" />
       <source>Install into {python}</source>
       <translation>安装到 {python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="92" />
+      <location filename="../../app/pages/verify.py" line="93" />
       <source>Installing into {python}…</source>
       <translation>正在安装到 {python}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="109" />
+      <location filename="../../app/pages/verify.py" line="110" />
       <source>Installs recorded in {path}.</source>
       <translation>安装记录保存在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="88" />
+      <location filename="../../app/pages/verify.py" line="89" />
       <source>Installs the kernel into the Python environment in “{folder}”. What it replaces there is backed up first, and “Roll back” undoes the install.</source>
       <translation>把内核安装到“{folder}”中的 Python 环境。它在那里替换的内容会先备份，“回滚”可以撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="86" />
+      <location filename="../../app/pages/verify.py" line="87" />
       <source>It is not installed yet: your Python environment is unchanged.</source>
       <translation>它还没有安装：你的 Python 环境没有改动。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="122" />
+      <location filename="../../app/pages/verify.py" line="123" />
       <source>It replaced {name} {version}, which is kept: Roll back puts it back.</source>
       <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="81" />
+      <location filename="../../app/pages/verify.py" line="82" />
       <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed now: once every check has passed, you choose whether to install it.</source>
       <translation>把它的结果与 PyTorch 的结果比较，包括前向和反向。现在不会安装任何东西：所有检查都通过后，由你决定是否安装。</translation>
     </message>
@@ -1565,72 +1565,72 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">把它的前向和反向计算结果与 PyTorch 的结果比较。只有全部检查通过才会安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="91" />
+      <location filename="../../app/pages/verify.py" line="92" />
       <source>Leave your Python environment as it is and go to the summary</source>
       <translation>保持你的 Python 环境不变，前往总结页</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="102" />
+      <location filename="../../app/pages/verify.py" line="103" />
       <source>Notes:</source>
       <translation>备注：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="115" />
+      <location filename="../../app/pages/verify.py" line="116" />
       <source>Nothing changed since the last passing verification.</source>
       <translation>自上次通过验证以来没有变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="110" />
+      <location filename="../../app/pages/verify.py" line="111" />
       <source>Nothing to check yet: this wizard has not installed a kernel.</source>
       <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="119" />
+      <location filename="../../app/pages/verify.py" line="120" />
       <source>Nothing to verify: the build did not produce a wheel.</source>
       <translation>没有可验证的内容：编译没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="123" />
+      <location filename="../../app/pages/verify.py" line="124" />
       <source>Nothing was installed there before: Roll back removes it again.</source>
       <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="93" />
+      <location filename="../../app/pages/verify.py" line="94" />
       <source>Nothing was installed: your Python environment is as it was.</source>
       <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="107" />
+      <location filename="../../app/pages/verify.py" line="108" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="99" />
+      <location filename="../../app/pages/verify.py" line="100" />
       <source>Python: {python}</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="124" />
+      <location filename="../../app/pages/verify.py" line="125" />
       <source>Report bundle saved: {bundle}</source>
       <translation>报告包已保存：{bundle}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="100" />
+      <location filename="../../app/pages/verify.py" line="101" />
       <source>Report: {report}</source>
       <translation>报告：{report}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="103" />
+      <location filename="../../app/pages/verify.py" line="104" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="108" />
+      <location filename="../../app/pages/verify.py" line="109" />
       <source>Testing the kernels this wizard installed again…</source>
       <translation>正在重新测试本向导安装的内核…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="80" />
+      <location filename="../../app/pages/verify.py" line="81" />
       <source>Testing {name}…</source>
       <translation>正在测试 {name}…</translation>
     </message>
@@ -1643,102 +1643,102 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">在安装任何东西之前，先用 PyTorch 测试这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="75" />
+      <location filename="../../app/pages/verify.py" line="76" />
       <source>The kernel is tested against PyTorch. Then you choose whether to install it: nothing is installed before that.</source>
       <translation>用 PyTorch 检验内核。之后由你决定是否安装：在此之前不会安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="78" />
+      <location filename="../../app/pages/verify.py" line="79" />
       <source>The kernels this wizard installed are tested against PyTorch again, and compared with their last passing check.</source>
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="120" />
+      <location filename="../../app/pages/verify.py" line="121" />
       <source>The verification could not run.</source>
       <translation>验证无法运行。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="117" />
+      <location filename="../../app/pages/verify.py" line="118" />
       <source>There is no earlier passing verification to compare with.</source>
       <translation>没有更早的通过验证可供比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="118" />
+      <location filename="../../app/pages/verify.py" line="119" />
       <source>These checks passed before and fail now: {checks}.</source>
       <translation>这些检查以前通过，现在失败：{checks}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="104" />
+      <location filename="../../app/pages/verify.py" line="105" />
       <source>Use it in your code</source>
       <translation>在你的代码中使用</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="74" />
+      <location filename="../../app/pages/verify.py" line="75" />
       <source>Verify</source>
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="101" />
+      <location filename="../../app/pages/verify.py" line="102" />
       <source>What failed:</source>
       <translation>失败的项目：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="96" />
+      <location filename="../../app/pages/verify.py" line="97" />
       <source>You can build it again, save a report bundle for a bug report, or install it anyway (not recommended).</source>
       <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="133" />
+      <location filename="../../app/pages/verify.py" line="134" />
       <source>the output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="114" />
+      <location filename="../../app/pages/verify.py" line="115" />
       <source>{kernel}: {sentence}</source>
       <translation>{kernel}：{sentence}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="126" />
+      <location filename="../../app/pages/verify.py" line="127" />
       <source>{label}: largest error {error}, allowed {limit}</source>
       <translation>{label}：最大误差 {error}，允许 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="127" />
+      <location filename="../../app/pages/verify.py" line="128" />
       <source>{label}: largest error {error}, more than the {limit} allowed</source>
       <translation>{label}：最大误差 {error}，超过允许的 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="132" />
+      <location filename="../../app/pages/verify.py" line="133" />
       <source>{label}: not measured</source>
       <translation>{label}：没有测量</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="129" />
+      <location filename="../../app/pages/verify.py" line="130" />
       <source>{label}: the kernel returned nothing</source>
       <translation>{label}：内核没有返回任何结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="130" />
+      <location filename="../../app/pages/verify.py" line="131" />
       <source>{label}: wrong shape</source>
       <translation>{label}：形状错误</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="131" />
+      <location filename="../../app/pages/verify.py" line="132" />
       <source>{label}: {nan} NaN and {inf} infinite values</source>
       <translation>{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="128" />
+      <location filename="../../app/pages/verify.py" line="129" />
       <source>{label}: {value}</source>
       <translation>{label}：{value}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="121" />
+      <location filename="../../app/pages/verify.py" line="122" />
       <source>{name} {version} is now installed in {python}.</source>
       <translation>{name} {version} 现已安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="134" />
+      <location filename="../../app/pages/verify.py" line="135" />
       <source>{name}, the gradient of {of}</source>
       <translation>{name}，{of} 的梯度</translation>
     </message>
@@ -1747,37 +1747,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="111" />
+      <location filename="../../app/pages/verify.py" line="112" />
       <source>✔ PASS — all {n} installed kernels work.</source>
       <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="112" />
+      <location filename="../../app/pages/verify.py" line="113" />
       <source>✔ PASS — the installed kernel works.</source>
       <translation>✔ 通过 — 已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="84" />
+      <location filename="../../app/pages/verify.py" line="85" />
       <source>✔ PASS — the kernel works, and it is installed.</source>
       <translation>✔ 通过 — 内核工作正常，已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="85" />
+      <location filename="../../app/pages/verify.py" line="86" />
       <source>✔ PASS — the kernel works.</source>
       <translation>✔ 通过 — 内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="94" />
+      <location filename="../../app/pages/verify.py" line="95" />
       <source>✖ FAIL — the kernel computes wrong results. It was not installed.</source>
       <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="113" />
+      <location filename="../../app/pages/verify.py" line="114" />
       <source>✖ Something no longer works — see below.</source>
       <translation>✖ 有内核不再正常工作 — 见下文。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="95" />
+      <location filename="../../app/pages/verify.py" line="96" />
       <source>✖ The kernel could not be checked, so it was not installed.</source>
       <translation>✖ 无法检查这个内核，因此没有安装。</translation>
     </message>
@@ -1957,22 +1957,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1057" />
       <source>A build tool is missing or cannot be run: {tool}</source>
       <translation>缺少编译工具或无法运行：{tool}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="397" />
+      <location filename="../../resources/diagnosis/failures.toml" line="403" />
       <source>A command line was longer than Windows allows</source>
       <translation>命令行超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="384" />
+      <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="741" />
+      <location filename="../../resources/diagnosis/failures.toml" line="749" />
       <source>A compiler, the linker or pip could not write its output: the disk (or the temporary folder's disk, or the user's quota) is full. Building CUDA kernels writes several GB of intermediate files.</source>
       <translation type="unfinished" />
     </message>
@@ -1982,7 +1982,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>某个文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="832" />
+      <location filename="../../resources/diagnosis/failures.toml" line="840" />
       <source>A file could not be written or replaced ({path}): the folder belongs to another user (a system Python's site-packages, or files left by an earlier build run with sudo), or on Windows a program still has the file open.</source>
       <translation type="unfinished" />
     </message>
@@ -1992,22 +1992,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>文件路径超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="549" />
+      <location filename="../../resources/diagnosis/failures.toml" line="555" />
       <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="627" />
+      <location filename="../../build_backend/session.py" line="669" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1108" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1108" />
       <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
       <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
     </message>
@@ -2017,12 +2017,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>共享库缺失或不匹配：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <location filename="../../resources/diagnosis/failures.toml" line="419" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <location filename="../../resources/diagnosis/failures.toml" line="419" />
       <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
@@ -2037,7 +2037,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="860" />
+      <location filename="../../resources/diagnosis/failures.toml" line="868" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
@@ -2062,7 +2062,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>添加 Python {version} 的 C 头文件和导入库</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="513" />
+      <location filename="../../resources/diagnosis/failures.toml" line="519" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
@@ -2111,7 +2111,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="564" />
+      <location filename="../../resources/diagnosis/failures.toml" line="570" />
       <source>Before compiling, the setup script of {package} tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
@@ -2131,7 +2131,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>减少并行任务数（MAX_JOBS）和编译器线程数（NVCC_THREADS）后重新编译。向导可以用一半的任务数自动重试；关闭其他程序也有帮助。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>Build again with fewer parallel jobs (the wizard can retry with half the jobs); if it crashes again at the same file, use another version of the compiler (gcc, or the Visual Studio toolset) that the CUDA toolkit accepts.</source>
       <translation type="unfinished" />
     </message>
@@ -2151,12 +2151,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹：{folder}（{length} 个字符；请保持在 {most} 个以内）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="362" />
+      <location filename="../../resources/diagnosis/failures.toml" line="368" />
       <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
       <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="799" />
+      <location filename="../../resources/diagnosis/failures.toml" line="807" />
       <source>Build for your GPU's architecture ({arch_setting}, or the -gencode / CMAKE_CUDA_ARCHITECTURES of the kernel's build files), leaving out architectures older than the source supports; the wizard sets it from the detected GPU.</source>
       <translation type="unfinished" />
     </message>
@@ -2166,22 +2166,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请改为从源码编译（内核页面）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="660" />
+      <location filename="../../resources/diagnosis/failures.toml" line="668" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="545" />
+      <location filename="../../build_backend/session.py" line="574" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="390" />
+      <location filename="../../build_backend/session.py" line="395" />
       <source>Build it from source instead.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="489" />
+      <location filename="../../build_backend/session.py" line="509" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2191,7 +2191,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请在这台机器上用这里安装的工具包和库编译内核（向导就是这样做的），或者安装它所需的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把另一份 {what} 排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="603" />
+      <location filename="../../resources/diagnosis/failures.toml" line="611" />
       <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
       <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
     </message>
@@ -2200,7 +2200,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="646" />
+      <location filename="../../resources/diagnosis/failures.toml" line="654" />
       <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
       <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
     </message>
@@ -2210,7 +2210,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="961" />
+      <location filename="../../resources/diagnosis/failures.toml" line="969" />
       <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
       <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
     </message>
@@ -2220,17 +2220,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1016" />
       <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
       <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="674" />
+      <location filename="../../resources/diagnosis/failures.toml" line="682" />
       <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="564" />
+      <location filename="../../resources/diagnosis/failures.toml" line="570" />
       <source>Build with {force_build} so that no download is tried (the wizard can retry that way for the kernels it knows), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
       <translation>请使用 {force_build} 编译，这样就不会尝试下载（对于向导已知的内核，它可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
@@ -2290,17 +2290,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="646" />
+      <location filename="../../resources/diagnosis/failures.toml" line="654" />
       <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
       <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="646" />
+      <location filename="../../resources/diagnosis/failures.toml" line="654" />
       <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
       <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="674" />
+      <location filename="../../resources/diagnosis/failures.toml" line="682" />
       <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
@@ -2435,7 +2435,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="648" />
+      <location filename="../../build_backend/session.py" line="697" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2542,7 +2542,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../build_backend/prereqs/triton.py" line="103" />
       <source>Checked once the target Python has a CUDA build of PyTorch.</source>
-      <translation type="unfinished" />
+      <translation>目标 Python 装有 CUDA 版 PyTorch 后才检查。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="469" />
@@ -2590,7 +2590,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="624" />
+      <location filename="../../build_backend/session.py" line="662" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2605,17 +2605,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择 Python 版本更旧的环境。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="367" />
+      <location filename="../../build_backend/environment.py" line="368" />
       <source>Choose another Python ({need} or newer), or create an environment with one and choose that.</source>
       <translation>请另选一个 Python（{need} 或更新版本），或者用它创建一个环境并选择那个环境。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="324" />
+      <location filename="../../build_backend/environment.py" line="325" />
       <source>Choose another interpreter, or repair this environment (reinstall Python).</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="370" />
+      <location filename="../../build_backend/session.py" line="375" />
       <source>Choose another kernel or version, one that fits.</source>
       <translation type="unfinished" />
     </message>
@@ -2635,7 +2635,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="257" />
+      <location filename="../../build_backend/session.py" line="260" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -2665,7 +2665,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择内核的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="256" />
+      <location filename="../../build_backend/environment.py" line="257" />
       <source>Choose the python executable of the environment you want the kernel in (for a venv: its bin/python or Scripts\python.exe).</source>
       <translation>请选择要安装内核的那个环境的 python 可执行文件（对于 venv：它的 bin/python 或 Scripts\python.exe）。</translation>
     </message>
@@ -2746,7 +2746,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>Community build from woct0rdho's fork of SageAttention, not from its authors; the verification checks it like a build.</source>
-      <translation type="unfinished" />
+      <translation>来自 woct0rdho 的 SageAttention 分支的社区构建，并非原作者发布；验证会像检查自行构建的版本一样检查它。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
@@ -2769,12 +2769,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器与 CUDA 是否匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="527" />
+      <location filename="../../resources/diagnosis/failures.toml" line="533" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1108" />
       <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
@@ -2834,22 +2834,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>解码步骤</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="706" />
+      <location filename="../../resources/diagnosis/failures.toml" line="714" />
       <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
       <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="689" />
+      <location filename="../../resources/diagnosis/failures.toml" line="697" />
       <source>DeepEP and the installed NVSHMEM do not fit together</source>
       <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="689" />
+      <location filename="../../resources/diagnosis/failures.toml" line="697" />
       <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
       <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="706" />
+      <location filename="../../resources/diagnosis/failures.toml" line="714" />
       <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
@@ -2934,6 +2934,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>失败</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>FP4 attention for Blackwell GPUs (RTX 50xx, B200): faster than SageAttention 2, less accurate; forward only.</source>
+      <translation>用于 Blackwell GPU（RTX 50xx、B200）的 FP4 注意力：比 SageAttention 2 更快，但精度更低；仅前向。</translation>
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/flash_attn.toml" />
       <source>Fast exact attention (forward and backward) for Ampere and newer NVIDIA GPUs.</source>
       <translation>适用于 Ampere 及更新 NVIDIA GPU 的快速精确注意力（前向和反向）。</translation>
@@ -2964,7 +2969,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 3 的作者只在 Linux 上构建和测试它：原生 Windows 支持在上游仍是未解决的请求（issue #1820），其 Windows 构建也未经验证</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="428" />
+      <location filename="../../resources/diagnosis/failures.toml" line="434" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
     </message>
@@ -2974,7 +2979,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashMLA 需要 Hopper（SM90）或 Blackwell 数据中心（SM100）GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="428" />
+      <location filename="../../resources/diagnosis/failures.toml" line="434" />
       <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
@@ -2984,7 +2989,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Fooocus 没有针对这个内核的启动选项：它的注意力选项是 --attention-split、--attention-quad、--attention-pytorch 和 xformers（已安装时自动使用，除非指定 --disable-xformers）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="569" />
+      <location filename="../../build_backend/environment.py" line="572" />
       <source>For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: {where}.</source>
       <translation>如果要在装有 NVIDIA GPU 的电脑上使用 GPU 内核，请安装 CUDA 版本的 PyTorch：{where}。</translation>
     </message>
@@ -3019,7 +3024,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个内核装在 FramePack 的 Python 中后，FramePack 会自动使用它，无需设置。请重新启动 FramePack。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="741" />
+      <location filename="../../resources/diagnosis/failures.toml" line="749" />
       <source>Free disk space, or point the build and temporary folders (TMPDIR / TEMP) at a disk with room (the wizard's Free space check says how much a build needs), then build again.</source>
       <translation type="unfinished" />
     </message>
@@ -3083,7 +3088,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="446" />
+      <location filename="../../resources/diagnosis/failures.toml" line="452" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
@@ -3093,7 +3098,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="254" />
+      <location filename="../../build_backend/session.py" line="257" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -3133,7 +3138,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装“Build Tools for Visual Studio 2022”及“使用 C++ 的桌面开发”工作负载（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），然后重新编译；向导会在 Visual Studio 环境中运行编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="520" />
+      <location filename="../../build_backend/environment.py" line="523" />
       <source>Install 64-bit Python (python.org: 'Windows installer (64-bit)') and choose it.</source>
       <translation>请安装 64 位的 Python（python.org：“Windows installer (64-bit)”）并选择它。</translation>
     </message>
@@ -3187,7 +3192,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="497" />
+      <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU ({arch_setting}); the wizard sets it from the detected GPU.</source>
       <translation>请安装足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（{arch_setting}）；向导会根据检测到的 GPU 设置它。</translation>
     </message>
@@ -3207,12 +3212,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装为更新的 CUDA 构建的 PyTorch（修复）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="976" />
+      <location filename="../../resources/diagnosis/failures.toml" line="984" />
       <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
       <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="463" />
+      <location filename="../../resources/diagnosis/failures.toml" line="469" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
@@ -3227,7 +3232,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装更新的 CUDA 工具包，或者用 Visual Studio Installer 添加一个 {accepted} 范围内的 MSVC 工具集（“单个组件”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="706" />
+      <location filename="../../resources/diagnosis/failures.toml" line="714" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
@@ -3267,7 +3272,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="832" />
+      <location filename="../../resources/diagnosis/failures.toml" line="840" />
       <source>Install into a Python environment you own (a virtual environment: the wizard always builds and installs into one), or give the folder back to your user; on Windows close the programs that use the environment (Python, ComfyUI, an IDE), then try again. Do not build with sudo.</source>
       <translation type="unfinished" />
     </message>
@@ -3302,9 +3307,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 pip</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="140" />
+      <location filename="../../build_backend/prereqs/triton.py" line="144" />
       <source>Install pip first.</source>
-      <translation type="unfinished" />
+      <translation>请先安装 pip。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/pipfix.py" line="33" />
@@ -3342,7 +3347,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 NVIDIA 驱动，才能在这台电脑上运行内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="538" />
+      <location filename="../../build_backend/environment.py" line="541" />
       <source>Install the PyTorch build that fits this computer into it: {where}.</source>
       <translation>请向它安装适合这台电脑的 PyTorch 版本：{where}。</translation>
     </message>
@@ -3352,22 +3357,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装适合驱动的 PyTorch（修复），或者更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1174" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1182" />
       <source>Install the PyTorch version {package} asks for (its requirements or README name it), or a version of {package} made for the PyTorch you have, then build again.</source>
       <translation>请安装 {package} 所要求的 PyTorch 版本（其依赖要求或 README 中写明了版本），或安装为你现有 PyTorch 制作的 {package} 版本，然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="583" />
+      <location filename="../../resources/diagnosis/failures.toml" line="589" />
       <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
       <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="549" />
+      <location filename="../../resources/diagnosis/failures.toml" line="555" />
       <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
       <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="527" />
+      <location filename="../../resources/diagnosis/failures.toml" line="533" />
       <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
@@ -3377,17 +3382,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="992" />
+      <location filename="../../build_backend/session.py" line="680" />
+      <source>Install the kernel or finish without installing first.</source>
+      <translation>请先安装内核，或选择不安装直接完成。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="1000" />
       <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/triton.py" line="79" />
       <source>Install {package} {version}</source>
-      <translation type="unfinished" />
+      <translation>安装 {package} {version}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1057" />
       <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
@@ -3457,7 +3467,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>InvokeAI 用 invokeai.yaml 中的 attention_type 选择注意力实现（auto、normal、xformers、sliced、torch-sdp）；这个内核不在可选项中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="153" />
+      <location filename="../../build_backend/verify/runner.py" line="154" />
       <source>It changes nothing; run it again whenever you like.</source>
       <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
     </message>
@@ -3542,7 +3552,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="578" />
+      <location filename="../../build_backend/environment.py" line="581" />
       <source>Kernels can still be built; to verify them on the GPU, check the NVIDIA driver (see the GPU table) and that the driver supports CUDA {cuda}.</source>
       <translation>仍然可以编译内核；如果要在 GPU 上验证它们，请检查 NVIDIA 驱动（见 GPU 表格），并确认驱动支持 CUDA {cuda}。</translation>
     </message>
@@ -3552,7 +3562,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Kohya's GUI 在每次训练时选择注意力实现（训练参数中的 CrossAttention：xformers 或 sdpa）；这个内核不在可选项中。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="480" />
+      <location filename="../../resources/diagnosis/failures.toml" line="486" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}, or the list in the kernel's setup.py or CMakeLists.txt) and build for your own GPU's architecture; the wizard sets it from the detected GPU.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
     </message>
@@ -3597,7 +3607,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>LongPathsEnabled（{key}）：{value}（无法读取：{error}）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="384" />
+      <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
@@ -3627,7 +3637,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>MSVC {toolset} 与 CUDA {cuda} 匹配，将会使用它。更新的 MSVC {skipped}（也已安装）被跳过：CUDA {cuda} 不接受它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="723" />
+      <location filename="../../resources/diagnosis/failures.toml" line="731" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
@@ -3747,7 +3757,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="256" />
+      <location filename="../../build_backend/session.py" line="259" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -3762,7 +3772,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="388" />
+      <location filename="../../build_backend/session.py" line="393" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
       <translation type="unfinished" />
     </message>
@@ -3786,9 +3796,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不知道 {url} 的源码压缩包地址。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="118" />
+      <location filename="../../build_backend/prereqs/triton.py" line="122" />
       <source>No {package} is installed, and which version PyTorch {torch} needs is not known to the wizard.</source>
-      <translation type="unfinished" />
+      <translation>未安装 {package}，且向导不知道 PyTorch {torch} 需要哪个版本。</translation>
     </message>
     <message>
       <location filename="../../build_backend/recommend.py" line="127" />
@@ -3799,6 +3809,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/catalog/assess.py" line="538" />
       <source>Not checked by the wizard: {item}.</source>
       <translation>本向导不检查：{item}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/triton.py" line="107" />
+      <source>Not checked: Triton was not looked for in this environment.</source>
+      <translation>未检查：未在此环境中查找 Triton。</translation>
     </message>
     <message>
       <location filename="../../build_backend/worth.py" line="298" />
@@ -3850,12 +3865,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="586" />
+      <location filename="../../build_backend/session.py" line="615" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="488" />
+      <location filename="../../build_backend/session.py" line="508" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -3885,7 +3900,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="816" />
+      <location filename="../../resources/diagnosis/failures.toml" line="824" />
       <source>On Windows build inside the x64 developer environment of Visual Studio (vcvars64.bat, the x64 Native Tools prompt), which the wizard sets up; elsewhere point nvcc at a supported gcc (CC, CXX and -ccbin / NVCC_CCBIN).</source>
       <translation type="unfinished" />
     </message>
@@ -3900,7 +3915,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="384" />
+      <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
     </message>
@@ -4005,7 +4020,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 是为 CUDA {cuda} 构建的，比驱动的 CUDA {driver} 新；它通过次版本兼容仍然可以工作。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="559" />
+      <location filename="../../build_backend/environment.py" line="562" />
       <source>PyTorch is installed here but fails to import.</source>
       <translation>这里装有 PyTorch，但无法导入。</translation>
     </message>
@@ -4040,9 +4055,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 CUDA 的 PyTorch</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="110" />
+      <location filename="../../build_backend/prereqs/triton.py" line="114" />
       <source>PyTorch {torch}; {package}: {have}</source>
-      <translation type="unfinished" />
+      <translation>PyTorch {torch}；{package}：{have}</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/target.py" line="196" />
@@ -4105,17 +4120,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python 环境</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="529" />
+      <location filename="../../build_backend/environment.py" line="532" />
       <source>Python {version} has no pip, so nothing can be installed into it.</source>
       <translation>Python {version} 没有 pip，所以无法向它安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="315" />
+      <location filename="../../build_backend/environment.py" line="316" />
       <source>Python {version} starts, but it failed while the wizard looked at what is installed in it ({how}).</source>
       <translation>Python {version} 可以启动，但在向导查看其中安装了什么时失败了（{how}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="576" />
+      <location filename="../../build_backend/environment.py" line="579" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}), but PyTorch cannot use the GPU right now.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），但 PyTorch 现在无法使用 GPU。</translation>
     </message>
@@ -4125,7 +4140,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），pip 和 ninja。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="585" />
+      <location filename="../../build_backend/environment.py" line="588" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, 1 GPU usable).</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，1 块 GPU 可用）。</translation>
     </message>
@@ -4135,22 +4150,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，GPU 可用），pip 和 ninja。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="588" />
+      <location filename="../../build_backend/environment.py" line="591" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, {count} GPUs usable).</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，{count} 块 GPU 可用）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="567" />
+      <location filename="../../build_backend/environment.py" line="570" />
       <source>Python {version} with PyTorch {torch}, a CPU-only build: only the CPU probe kernel can be built here.</source>
       <translation>Python {version}，装有 PyTorch {torch}，这是仅 CPU 版本：这里只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="537" />
+      <location filename="../../build_backend/environment.py" line="540" />
       <source>Python {version} without PyTorch.</source>
       <translation>Python {version}，没有 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="548" />
+      <location filename="../../build_backend/environment.py" line="551" />
       <source>Python {version} works, but importing {name} crashes it ({how}).</source>
       <translation>Python {version} 可以运行，但导入 {name} 时会崩溃（{how}）。</translation>
     </message>
@@ -4177,7 +4192,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>Quantized attention (INT8/FP8) for image, video and language model inference on RTX 30/40/50, A100 and H100: forward only.</source>
-      <translation type="unfinished" />
+      <translation>用于图像、视频和语言模型推理的量化注意力（INT8/FP8），适用于 RTX 30/40/50、A100 和 H100：仅前向。</translation>
     </message>
     <message>
       <location filename="../../build_backend/parallelism.py" line="80" />
@@ -4190,12 +4205,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>RDMA 网络（仅用于跨节点内核，本向导不验证这些内核）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="332" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="780" />
+      <location filename="../../resources/diagnosis/failures.toml" line="788" />
       <source>Rebuild {package} where the CUDA toolkit is found (CUDA_HOME set, nvcc on PATH) and a CUDA build of PyTorch is installed; some packages build their CUDA part only when they see a GPU while building, and their README names the setting that forces it. The wizard builds with the toolkit and PyTorch it checked.</source>
       <translation type="unfinished" />
     </message>
@@ -4210,12 +4225,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装 Git for Windows。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="550" />
+      <location filename="../../build_backend/environment.py" line="553" />
       <source>Reinstall PyTorch in that environment: {command} (or choose another environment).</source>
       <translation>请在那个环境中重新安装 PyTorch：{command}（或者另选一个环境）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="560" />
+      <location filename="../../build_backend/environment.py" line="563" />
       <source>Reinstall PyTorch in this environment (pip install --force-reinstall torch), or choose another environment.</source>
       <translation>请在这个环境中重新安装 PyTorch（pip install --force-reinstall torch），或者另选一个环境。</translation>
     </message>
@@ -4305,7 +4320,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="561" />
+      <location filename="../../build_backend/session.py" line="590" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4314,7 +4329,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="531" />
+      <location filename="../../build_backend/environment.py" line="534" />
       <source>Run 'python -m ensurepip --upgrade' with this interpreter, or choose another.</source>
       <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
     </message>
@@ -4361,7 +4376,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../build_backend/prereqs/triton.py" line="80" />
       <source>Runs pip in {python} to install {requirement} (the Triton that this PyTorch works with; a download of a few hundred MB).</source>
-      <translation type="unfinished" />
+      <translation>在 {python} 中运行 pip 安装 {requirement}（与此 PyTorch 配套的 Triton；需下载几百 MB）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/target.py" line="74" />
@@ -4374,9 +4389,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>SD.Next 在设置中选择注意力方法；这个内核不在那里的可选项中。</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>SageAttention 3's setup.py is written for Linux; woct0rdho's fork builds Windows wheels of it, which the wizard does not list yet.</source>
+      <translation>SageAttention 3 的 setup.py 是为 Linux 编写的；woct0rdho 的分支提供其 Windows wheel，但向导尚未收录。</translation>
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>SageAttention's Triton kernels need Triton 3.0 or newer at run time (README): on Linux the one that comes with PyTorch; on Windows the triton-windows package that matches the PyTorch version (the Prerequisites step checks it)</source>
-      <translation type="unfinished" />
+      <translation>SageAttention 的 Triton 内核运行时需要 Triton 3.0 或更新版本（见 README）：Linux 上使用 PyTorch 自带的版本；Windows 上需要与 PyTorch 版本匹配的 triton-windows 包（前置条件步骤会检查）</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="198" />
@@ -4399,9 +4419,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="121" />
+      <location filename="../../build_backend/prereqs/triton.py" line="125" />
       <source>See triton-windows' README for the version that matches this PyTorch.</source>
-      <translation type="unfinished" />
+      <translation>请查看 triton-windows 的 README，找到与此 PyTorch 匹配的版本。</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="393" />
@@ -4414,7 +4434,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1031" />
       <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
     </message>
@@ -4503,9 +4523,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>SwarmUI 的 ComfyUI 后端没有针对这个内核的启动选项：只有导入它的自定义节点才会使用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="127" />
+      <location filename="../../build_backend/prereqs/triton.py" line="131" />
       <source>The 'triton' package here is not triton-windows; SageAttention needs triton-windows {want} on Windows.</source>
-      <translation type="unfinished" />
+      <translation>这里的 'triton' 包不是 triton-windows；在 Windows 上 SageAttention 需要 triton-windows {want}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="106" />
@@ -4513,7 +4533,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Build Tools 是免费的；“修复”按钮会安装它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="961" />
+      <location filename="../../resources/diagnosis/failures.toml" line="969" />
       <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
       <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
     </message>
@@ -4523,22 +4543,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="924" />
+      <location filename="../../resources/diagnosis/failures.toml" line="932" />
       <source>The CUDA compiler (nvcc) does not compile {required}</source>
       <translation>CUDA 编译器（nvcc）不支持编译 {required}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="942" />
+      <location filename="../../resources/diagnosis/failures.toml" line="950" />
       <source>The CUDA compiler (nvcc) is older than the build expects: it does not know {option}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="816" />
+      <location filename="../../resources/diagnosis/failures.toml" line="824" />
       <source>The CUDA compiler does not accept the host C++ compiler</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="674" />
+      <location filename="../../resources/diagnosis/failures.toml" line="682" />
       <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
@@ -4568,12 +4588,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="497" />
+      <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>The CUDA toolkit is too old for the requested GPU architecture</source>
       <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="446" />
+      <location filename="../../resources/diagnosis/failures.toml" line="452" />
       <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
       <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
     </message>
@@ -4598,7 +4618,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="906" />
+      <location filename="../../resources/diagnosis/failures.toml" line="914" />
       <source>The NVIDIA driver is too old for this CUDA version</source>
       <translation>NVIDIA 驱动对此 CUDA 版本来说太旧</translation>
     </message>
@@ -4633,12 +4653,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>前置条件步骤会说明该怎么做</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="527" />
+      <location filename="../../resources/diagnosis/failures.toml" line="533" />
       <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
       <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="583" />
+      <location filename="../../resources/diagnosis/failures.toml" line="589" />
       <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
@@ -4743,12 +4763,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>后端的日志（Server → Logs）会显示 "Using sage attention"。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="976" />
+      <location filename="../../resources/diagnosis/failures.toml" line="984" />
       <source>The build asks for GPU architecture {arch} (the detected GPU, or TORCH_CUDA_ARCH_LIST), and the installed PyTorch is older than that GPU generation, so its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer).</source>
       <translation>编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="480" />
+      <location filename="../../resources/diagnosis/failures.toml" line="486" />
       <source>The build asks nvcc for {arch}, an old GPU generation that this CUDA toolkit no longer compiles for (CUDA 11 dropped compute_30 and older, CUDA 12 compute_35 and compute_37, CUDA 13 compute_50 to compute_72): the kernel's build files or an architecture setting name it.</source>
       <translation>构建要求 nvcc 编译 {arch}，这是此 CUDA 工具包已不再支持的旧一代 GPU（CUDA 11 移除了 compute_30 及更早的架构，CUDA 12 移除了 compute_35 和 compute_37，CUDA 13 移除了 compute_50 到 compute_72）：它来自内核的构建文件或某个架构设置。</translation>
     </message>
@@ -4778,17 +4798,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="513" />
+      <location filename="../../build_backend/session.py" line="677" />
+      <source>The build has not been verified yet.</source>
+      <translation>这次编译的结果还没有验证。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="519" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="832" />
+      <location filename="../../resources/diagnosis/failures.toml" line="840" />
       <source>The build or install may not write where it tries to: {path}</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="942" />
+      <location filename="../../resources/diagnosis/failures.toml" line="950" />
       <source>The build passes {option} to the compiler, and this compiler is older than that option: the CUDA toolkit (or the C++ compiler) is older than what PyTorch's extension builder or the kernel's build files expect.</source>
       <translation type="unfinished" />
     </message>
@@ -4798,7 +4823,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1031" />
       <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
       <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
     </message>
@@ -4808,7 +4833,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译通过 vcvarsall.bat x64 -vcvars_ver={version} 选择它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1057" />
       <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
@@ -4818,7 +4843,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="799" />
+      <location filename="../../resources/diagnosis/failures.toml" line="807" />
       <source>The build targets a GPU architecture older than the source supports ({function})</source>
       <translation type="unfinished" />
     </message>
@@ -4828,37 +4853,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="332" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1174" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1182" />
       <source>The code calls {symbol} in {module}, which the installed PyTorch does not have: it was written for another PyTorch version (a newer one, if the name is new; an older one, if PyTorch removed it).</source>
       <translation>代码调用了 {module} 中的 {symbol}，而已安装的 PyTorch 没有它：这段代码是为另一个 PyTorch 版本编写的（如果这个名称是新增的，则是更新的版本；如果 PyTorch 已移除它，则是更旧的版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="992" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1000" />
       <source>The code imports {symbol} from {tool}, and the installed {tool} does not have it: the two packages are versions that were not made for each other.</source>
       <translation>代码从 {tool} 导入 {symbol}，而已安装的 {tool} 中没有它：这两个软件包的版本彼此不匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="723" />
+      <location filename="../../resources/diagnosis/failures.toml" line="731" />
       <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
       <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="583" />
+      <location filename="../../resources/diagnosis/failures.toml" line="589" />
       <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
       <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>The compiler crashed while compiling the kernel (an internal compiler error), instead of reporting a problem in the code. Most often it ran short of memory with many parallel jobs; otherwise it is a bug of this compiler version.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>The compiler itself crashed</source>
       <translation type="unfinished" />
     </message>
@@ -4893,12 +4918,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>损坏的文件已删除。请重试；如果再次发生，服务器上的文件可能已被替换：请查找新版本的向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="317" />
+      <location filename="../../build_backend/environment.py" line="318" />
       <source>The details show the error. Repair this environment (a damaged package or sitecustomize usually causes this), or choose another Python.</source>
       <translation>详细信息中有错误内容。请修复这个环境（通常是某个损坏的包或 sitecustomize 导致的），或者另选一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="741" />
+      <location filename="../../resources/diagnosis/failures.toml" line="749" />
       <source>The disk is full</source>
       <translation type="unfinished" />
     </message>
@@ -4913,7 +4938,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="564" />
+      <location filename="../../resources/diagnosis/failures.toml" line="570" />
       <source>The download of a ready-made wheel of {package} failed (network)</source>
       <translation>{package} 下载现成 wheel 失败（网络问题）</translation>
     </message>
@@ -4973,7 +4998,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>服务器上找不到文件 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="723" />
+      <location filename="../../resources/diagnosis/failures.toml" line="731" />
       <source>The final link step failed: symbols are missing or defined twice</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
@@ -4983,7 +5008,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1031" />
       <source>The folder of a program the build runs is malformed: {value}</source>
       <translation>构建所运行程序的文件夹路径格式有误：{value}</translation>
     </message>
@@ -5008,7 +5033,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="253" />
+      <location filename="../../build_backend/session.py" line="256" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
@@ -5057,7 +5082,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1174" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1182" />
       <source>The installed PyTorch does not have {symbol}</source>
       <translation>已安装的 PyTorch 中没有 {symbol}</translation>
     </message>
@@ -5065,6 +5090,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../resources/diagnosis/failures.toml" line="74" />
       <source>The installed Visual Studio C++ compiler is newer than what this CUDA toolkit was made for (for example Visual Studio 2026 with CUDA 12.x), so CUDA refuses to use it.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="656" />
+      <source>The installed kernels have not been verified again yet.</source>
+      <translation>已安装的内核还没有重新验证。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="186" />
@@ -5097,57 +5127,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查这个内核：{reason}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="177" />
+      <location filename="../../build_backend/verify/runner.py" line="178" />
       <source>The kernel crashed the verification process ({exit}) during the check '{check}'. A kernel built for another GPU architecture or another PyTorch can do this: rebuild it.</source>
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="362" />
+      <location filename="../../resources/diagnosis/failures.toml" line="368" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="631" />
+      <location filename="../../build_backend/session.py" line="673" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="1" />
-      <source>The prerequisites have not been checked yet.</source>
-      <translation>还没有检查前提条件。</translation>
-    </message>
-    <message>
-      <location filename="../../build_backend/session.py" line="1" />
-      <source>The build has not been verified yet.</source>
-      <translation>这次编译的结果还没有验证。</translation>
-    </message>
-    <message>
-      <location filename="../../build_backend/session.py" line="1" />
-      <source>Install the kernel or finish without installing first.</source>
-      <translation>请先安装内核，或选择不安装直接完成。</translation>
-    </message>
-    <message>
-      <location filename="../../build_backend/session.py" line="1" />
-      <source>The installed kernels have not been verified again yet.</source>
-      <translation>已安装的内核还没有重新验证。</translation>
-    </message>
-    <message>
-      <location filename="../../build_backend/session.py" line="1" />
-      <source>There is no verification of this build to decide about.</source>
-      <translation>这次编译还没有可供决定的验证结果。</translation>
-    </message>
-    <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="446" />
+      <location filename="../../resources/diagnosis/failures.toml" line="452" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="906" />
+      <location filename="../../resources/diagnosis/failures.toml" line="914" />
       <source>The kernel or PyTorch was built with a CUDA version that needs a newer NVIDIA driver than the one installed ({found}): each CUDA release requires a minimum driver version.</source>
       <translation>内核或 PyTorch 所用的 CUDA 版本需要比已安装的驱动（{found}）更新的 NVIDIA 驱动：每个 CUDA 版本都要求最低驱动版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="332" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
       <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
     </message>
@@ -5156,17 +5161,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="362" />
+      <location filename="../../resources/diagnosis/failures.toml" line="368" />
       <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports ({gpu_text}).</source>
       <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（{gpu_text}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <location filename="../../resources/diagnosis/failures.toml" line="637" />
       <source>The kernel's code uses GCC-style inline assembly (asm volatile(...)) in code that the Microsoft C++ compiler, nvcc's host compiler on Windows, compiles; it does not understand that syntax. The code is written for Linux.</source>
       <translation>内核代码在由 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）编译的部分使用了 GCC 风格的内联汇编（asm volatile(...)）；该编译器不理解这种语法。这段代码是为 Linux 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="603" />
+      <location filename="../../resources/diagnosis/failures.toml" line="611" />
       <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas, GCC's own compiler options (-Wno-...). FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
       <translation>内核代码使用了 GCC 和 Clang 的特性，而 Windows 上 nvcc 的主机编译器 Microsoft C++ 编译器不支持这些特性：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性、GCC 专有的编译选项（-Wno-...）。FlashMLA 和若干基于 CUTLASS 的内核只为 Linux 编写。</translation>
     </message>
@@ -5195,12 +5200,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="397" />
+      <location filename="../../resources/diagnosis/failures.toml" line="403" />
       <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
       <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="513" />
+      <location filename="../../resources/diagnosis/failures.toml" line="519" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
@@ -5258,6 +5263,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prebuilt.py" line="97" />
       <source>The prebuilt wheel could not be downloaded.</source>
       <translation>无法下载预编译的 wheel。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="665" />
+      <source>The prerequisites have not been checked yet.</source>
+      <translation>还没有检查前提条件。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="198" />
@@ -5370,52 +5380,52 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="961" />
+      <location filename="../../resources/diagnosis/failures.toml" line="969" />
       <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
       <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="924" />
+      <location filename="../../resources/diagnosis/failures.toml" line="932" />
       <source>The source or PyTorch needs {required}, and the CUDA compiler does not compile it: the CUDA toolkit is older than that standard (C++17 needs CUDA 11 or newer, C++20 CUDA 12), or the build asks for an older standard.</source>
       <translation>源码或 PyTorch 需要 {required}，而 CUDA 编译器不支持：CUDA 工具包比该标准更旧（C++17 需要 CUDA 11 或更新版本，C++20 需要 CUDA 12），或者构建要求的是更旧的标准。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="629" />
+      <location filename="../../resources/diagnosis/failures.toml" line="637" />
       <source>The source uses GCC-style inline assembly, which Windows' compiler does not accept</source>
       <translation>源码使用了 GCC 风格的内联汇编，Windows 的编译器不接受</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="603" />
+      <location filename="../../resources/diagnosis/failures.toml" line="611" />
       <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
       <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="799" />
+      <location filename="../../resources/diagnosis/failures.toml" line="807" />
       <source>The source uses {function} in a form that only newer GPU architectures provide (atomicAdd on double needs compute capability 6.0), and the build compiles for an older architecture: nvcc's or CMake's default, or an old entry in the architecture list.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1145" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1153" />
       <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
       <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1016" />
       <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
       <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1016" />
       <source>The source was written for another CUDA version</source>
       <translation>源码是为其他 CUDA 版本编写的</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1145" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1153" />
       <source>The source was written for another PyTorch version: {symbol}</source>
       <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="860" />
+      <location filename="../../resources/diagnosis/failures.toml" line="868" />
       <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
       <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
@@ -5425,7 +5435,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="463" />
+      <location filename="../../resources/diagnosis/failures.toml" line="469" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
@@ -5435,27 +5445,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查目标 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="167" />
+      <location filename="../../build_backend/verify/runner.py" line="168" />
       <source>The verification did not finish within {seconds} seconds (it was running the check '{check}').</source>
       <translation>验证没有在 {seconds} 秒内完成（当时正在运行检查“{check}”）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="169" />
+      <location filename="../../build_backend/verify/runner.py" line="170" />
       <source>The verification did not finish within {seconds} seconds.</source>
       <translation>验证没有在 {seconds} 秒内完成。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="190" />
+      <location filename="../../build_backend/verify/runner.py" line="191" />
       <source>The verification process ended ({exit}) without a report.</source>
       <translation>验证进程结束了（{exit}），但没有生成报告。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="152" />
+      <location filename="../../build_backend/verify/runner.py" line="153" />
       <source>The verification was cancelled.</source>
       <translation>验证已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="372" />
+      <location filename="../../build_backend/environment.py" line="373" />
       <source>The wizard could not read the answer of {python}: it ran, but what it printed is not the inspection's answer (cut off or damaged).</source>
       <translation>向导无法读取 {python} 的回答：它运行了，但它输出的内容不是检查的回答（被截断或已损坏）。</translation>
     </message>
@@ -5480,7 +5490,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="413" />
+      <location filename="../../resources/diagnosis/failures.toml" line="419" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
@@ -5530,7 +5540,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有桌面文件夹，所以快捷方式只在菜单中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="264" />
+      <location filename="../../build_backend/environment.py" line="265" />
       <source>There is no file at this path.</source>
       <translation>此路径下没有文件。</translation>
     </message>
@@ -5541,6 +5551,11 @@ Windows will ask for administrator rights for this step.</source>
     </message>
     <message>
       <location filename="../../build_backend/session.py" line="557" />
+      <source>There is no verification of this build to decide about.</source>
+      <translation>这次编译还没有可供决定的验证结果。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="586" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
@@ -5555,17 +5570,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="463" />
+      <location filename="../../resources/diagnosis/failures.toml" line="469" />
       <source>This CUDA version does not accept your gcc (or clang) version</source>
       <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="480" />
+      <location filename="../../resources/diagnosis/failures.toml" line="486" />
       <source>This CUDA version no longer compiles for the GPU architecture {arch}</source>
       <translation>此 CUDA 版本已不再支持为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="976" />
+      <location filename="../../resources/diagnosis/failures.toml" line="984" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
@@ -5580,7 +5595,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 来自 Debian 或 Ubuntu，它们去掉了 Python 自带的 pip 安装程序。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="282" />
+      <location filename="../../build_backend/environment.py" line="283" />
       <source>This Python did not answer within {seconds} seconds.</source>
       <translation>这个 Python 在 {seconds} 秒内没有回答。</translation>
     </message>
@@ -5605,12 +5620,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="543" />
+      <location filename="../../build_backend/session.py" line="572" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="560" />
+      <location filename="../../build_backend/session.py" line="589" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -5620,7 +5635,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑不满足 Visual Studio Build Tools 的要求。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="365" />
+      <location filename="../../build_backend/environment.py" line="366" />
       <source>This is Python {version} at {python}; kernels need Python {need} or newer with PyTorch.</source>
       <translation>这是位于 {python} 的 Python {version}；内核需要 Python {need} 或更新版本，并装有 PyTorch。</translation>
     </message>
@@ -5630,12 +5645,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这是向导的一个错误；请附上日志报告它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="268" />
+      <location filename="../../build_backend/environment.py" line="269" />
       <source>This is a folder, not a Python.</source>
       <translation>这是一个文件夹，不是 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="518" />
+      <location filename="../../build_backend/environment.py" line="521" />
       <source>This is a {bits}-bit Python {version}; CUDA kernels need a 64-bit Python.</source>
       <translation>这是一个 {bits} 位的 Python {version}；CUDA 内核需要 64 位的 Python。</translation>
     </message>
@@ -5650,7 +5665,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个内核需要 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="323" />
+      <location filename="../../build_backend/environment.py" line="324" />
       <source>This program did not behave like a working Python interpreter.</source>
       <translation>这个程序的表现不像一个正常工作的 Python 解释器。</translation>
     </message>
@@ -5684,17 +5699,17 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../build_backend/prereqs/triton.py" line="26" />
       <source>Triton</source>
-      <translation type="unfinished" />
+      <translation>Triton</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="136" />
+      <location filename="../../build_backend/prereqs/triton.py" line="140" />
       <source>Triton is missing (PyTorch's CUDA builds usually bring it); SageAttention needs Triton {want} for PyTorch {torch}.</source>
-      <translation type="unfinished" />
+      <translation>缺少 Triton（PyTorch 的 CUDA 版通常会自带）；对于 PyTorch {torch}，SageAttention 需要 Triton {want}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="150" />
+      <location filename="../../build_backend/prereqs/triton.py" line="154" />
       <source>Triton {have} (it comes with PyTorch {torch}).</source>
-      <translation type="unfinished" />
+      <translation>Triton {have}（随 PyTorch {torch} 一起安装）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="108" />
@@ -5717,12 +5732,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请稍后重试；如果问题持续存在，请附上上面的地址报告问题。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="374" />
+      <location filename="../../build_backend/environment.py" line="375" />
       <source>Try again. If it happens again, save a report bundle (the details show what it printed) and choose another Python meanwhile.</source>
       <translation>请重试。如果再次发生，请保存一个报告包（详细信息中有它输出的内容），同时先另选一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="284" />
+      <location filename="../../build_backend/environment.py" line="285" />
       <source>Try again; if it happens again, the environment may be damaged (a hung import).</source>
       <translation>请重试；如果再次发生，这个环境可能已损坏（某个导入卡住了）。</translation>
     </message>
@@ -5757,9 +5772,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>开启它需要一次管理员权限，然后重启。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="129" />
+      <location filename="../../build_backend/prereqs/triton.py" line="133" />
       <source>Uninstall it first ({command}), then install triton-windows {want}.</source>
-      <translation type="unfinished" />
+      <translation>请先卸载它（{command}），再安装 triton-windows {want}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="220" />
@@ -5782,7 +5797,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="906" />
+      <location filename="../../resources/diagnosis/failures.toml" line="914" />
       <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
       <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
     </message>
@@ -5812,12 +5827,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="942" />
+      <location filename="../../resources/diagnosis/failures.toml" line="950" />
       <source>Use a CUDA toolkit that matches your PyTorch's CUDA version (and a C++ compiler it supports), then build again; the wizard's "CUDA toolkit" check shows both versions.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="924" />
+      <location filename="../../resources/diagnosis/failures.toml" line="932" />
       <source>Use a CUDA toolkit that supports {required} and matches your PyTorch (PyTorch 2 needs C++17, so CUDA 11.8 or newer), then build again.</source>
       <translation>请使用支持 {required} 且与你的 PyTorch 匹配的 CUDA 工具包（PyTorch 2 需要 C++17，因此需要 CUDA 11.8 或更新版本），然后重新构建。</translation>
     </message>
@@ -5827,22 +5842,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="428" />
+      <location filename="../../resources/diagnosis/failures.toml" line="434" />
       <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
       <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="397" />
+      <location filename="../../resources/diagnosis/failures.toml" line="403" />
       <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1145" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1153" />
       <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
       <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1120" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1128" />
       <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
@@ -5862,7 +5877,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="689" />
+      <location filename="../../resources/diagnosis/failures.toml" line="697" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
     </message>
@@ -5882,7 +5897,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="860" />
+      <location filename="../../resources/diagnosis/failures.toml" line="868" />
       <source>Use {tool} {required}: install it, or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
@@ -5989,7 +6004,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../build_backend/prereqs/triton.py" line="27" />
       <source>Why it matters: SageAttention runs Triton kernels (compiled when first used), and Triton only works with the PyTorch version it was made for.</source>
-      <translation type="unfinished" />
+      <translation>为什么重要：SageAttention 会运行 Triton 内核（首次使用时编译），而 Triton 只能与它所对应的 PyTorch 版本一起工作。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/resources.py" line="23" />
@@ -6052,7 +6067,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 长路径已关闭，所以层级很深的源码文件夹和编译文件会失败（“Filename too long”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="549" />
+      <location filename="../../resources/diagnosis/failures.toml" line="555" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
     </message>
@@ -6080,6 +6095,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/toolchain/host_config.py" line="73" />
       <source>_MSC_VER {lo}–{hi} (MSVC 14.{lo_minor}–14.{hi_minor}, Visual Studio {lo_year}–{hi_year})</source>
       <translation>_MSC_VER {lo}–{hi}（MSVC 14.{lo_minor}–14.{hi_minor}，Visual Studio {lo_year}–{hi_year}）</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>a Blackwell GPU with FP4 tensor cores (cc 10.0, 12.0 or 12.1: B200, RTX 50xx, DGX Spark); Hopper, Ada and Ampere GPUs use SageAttention 2</source>
+      <translation>带 FP4 张量核心的 Blackwell GPU（cc 10.0、12.0 或 12.1：B200、RTX 50xx、DGX Spark）；Hopper、Ada 和 Ampere GPU 请使用 SageAttention 2</translation>
     </message>
     <message>
       <location filename="../../build_backend/processes.py" line="124" />
@@ -6124,7 +6144,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>an Ampere, Ada, Hopper or Blackwell RTX GPU (cc 8.0, 8.6, 8.9, 9.0 or 12.0: A100, RTX 30xx, RTX 40xx, H100/H200, RTX 50xx)</source>
-      <translation type="unfinished" />
+      <translation>Ampere、Ada、Hopper 或 Blackwell RTX GPU（cc 8.0、8.6、8.9、9.0 或 12.0：A100、RTX 30xx、RTX 40xx、H100/H200、RTX 50xx）</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/model.py" line="161" />
@@ -6506,7 +6526,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>main after 2.2.0: sm_120a for RTX 50xx, the return_lse fix for grouped-query attention, torch.compile registration fixed on Hopper</source>
-      <translation type="unfinished" />
+      <translation>2.2.0 之后的 main：为 RTX 50xx 编译 sm_120a，修复分组查询注意力的 return_lse，修复 Hopper 上的 torch.compile 注册</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
@@ -6529,7 +6549,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>ninja（PyTorch 用来并行编译的编译工具，来自 PyPI）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="660" />
+      <location filename="../../resources/diagnosis/failures.toml" line="668" />
       <source>ninja could not start the compiler (CreateProcess failed)</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
@@ -6539,7 +6559,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 ninja，所以大的内核只能一次编译一个文件（要几个小时而不是几分钟）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="660" />
+      <location filename="../../resources/diagnosis/failures.toml" line="668" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
@@ -6564,7 +6584,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有及时响应</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="291" />
+      <location filename="../../build_backend/verify/runner.py" line="292" />
       <source>no exit code</source>
       <translation>没有退出码</translation>
     </message>
@@ -6619,12 +6639,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="816" />
+      <location filename="../../resources/diagnosis/failures.toml" line="824" />
       <source>nvcc compiles the host part of the kernel with another C++ compiler, and refuses {compiler}: on Windows usually the 32-bit (x86) cl.exe instead of the 64-bit one, elsewhere a compiler (clang, Apple clang) or version this CUDA release does not support.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="497" />
+      <location filename="../../resources/diagnosis/failures.toml" line="503" />
       <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have (CUDA 13 no longer compiles for compute_50 to compute_72).</source>
       <translation>nvcc 不认识构建所要求的 GPU 架构：工具包比该 GPU 代际更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更新版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包所没有的架构（CUDA 13 已不再支持 compute_50 到 compute_72）。</translation>
     </message>
@@ -6703,6 +6723,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>运行：{command}</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>sageattention3_blackwell/ as of main d1a57a5 (SM121 whitelisted in 1b68c96)</source>
+      <translation>main d1a57a5 时的 sageattention3_blackwell/（SM121 已在 1b68c96 中加入白名单）</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/reports.py" line="94" />
       <source>save the verification report</source>
       <translation>保存验证报告</translation>
@@ -6711,6 +6736,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/verify/words.py" line="131" />
       <source>scale {s}</source>
       <translation>缩放 {s}</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>setup.py clones NVIDIA/cutlass (the newest, unpinned) into csrc/cutlass when it is missing: the build needs git and the internet</source>
+      <translation>缺少 csrc/cutlass 时，setup.py 会克隆 NVIDIA/cutlass（最新版，未固定版本）：构建需要 git 和网络</translation>
     </message>
     <message>
       <location filename="../../build_backend/locks.py" line="110" />
@@ -6756,6 +6786,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/platforms/shortcuts.py" line="54" />
       <source>the Start menu</source>
       <translation>“开始”菜单</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>the build compiles for the GPU that PyTorch sees first on the building machine</source>
+      <translation>构建会针对构建机器上 PyTorch 看到的第一块 GPU 编译</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="217" />
@@ -6818,6 +6853,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>包中含有不安全的路径：{name}</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/recipes/sageattention3.toml" />
+      <source>the package needs Triton at run time (sageattn3/api.py imports it) and lists einops, packaging and ninja as dependencies</source>
+      <translation>该包运行时需要 Triton（sageattn3/api.py 会导入它），并将 einops、packaging 和 ninja 列为依赖</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/diagnose/context.py" line="44" />
       <source>the package's own setting for the GPU architectures to build (for most PyTorch extensions TORCH_CUDA_ARCH_LIST)</source>
       <translation>该包自身用于指定要编译的 GPU 架构的设置（大多数 PyTorch 扩展使用 TORCH_CUDA_ARCH_LIST）</translation>
@@ -6845,7 +6885,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>the release: sm_120 compiles as plain sm_120 (main: sm_120a); with return_lse=True and grouped-query attention the log-sum-exp correction reads the head count from the wrong dimension (fixed on main)</source>
-      <translation type="unfinished" />
+      <translation>正式发布版：sm_120 编译为普通 sm_120（main 为 sm_120a）；在 return_lse=True 且使用分组查询注意力时，log-sum-exp 修正从错误的维度读取头数（main 已修复）</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/transfer.py" line="566" />
@@ -6910,17 +6950,17 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../" line="resources/recipes/sageattention.toml" />
       <source>thu-ml's setup.py is written for Linux compilers (GCC flags such as -fopenmp); Windows users usually install woct0rdho's prebuilt wheels, which the wizard offers first when one matches. SageAttention's Triton kernels need the triton-windows package (Prerequisites).</source>
-      <translation type="unfinished" />
+      <translation>thu-ml 的 setup.py 是为 Linux 编译器编写的（使用 -fopenmp 等 GCC 选项）；Windows 用户通常安装 woct0rdho 的预编译 wheel，若有匹配的，向导会优先提供。SageAttention 的 Triton 内核需要 triton-windows 包（见前置条件）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="134" />
+      <location filename="../../build_backend/prereqs/triton.py" line="138" />
       <source>triton-windows is missing; SageAttention needs version {want} for PyTorch {torch}.</source>
-      <translation type="unfinished" />
+      <translation>缺少 triton-windows；对于 PyTorch {torch}，SageAttention 需要 {want} 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="148" />
+      <location filename="../../build_backend/prereqs/triton.py" line="152" />
       <source>triton-windows {have} matches PyTorch {torch}.</source>
-      <translation type="unfinished" />
+      <translation>triton-windows {have} 与 PyTorch {torch} 匹配。</translation>
     </message>
     <message>
       <location filename="../../build_backend/reports.py" line="233" />
@@ -7213,7 +7253,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="368" />
+      <location filename="../../build_backend/session.py" line="373" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
       <translation type="unfinished" />
@@ -7309,7 +7349,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 无法在 {system} 上直接为 {target} 编译：{reason}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="290" />
+      <location filename="../../build_backend/environment.py" line="291" />
       <source>{name} could not be run as a program.</source>
       <translation>{name} 无法作为程序运行。</translation>
     </message>
@@ -7492,17 +7532,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1120" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1128" />
       <source>{package} does not support this platform: {platform}</source>
       <translation>{package} 不支持这个平台：{platform}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="780" />
+      <location filename="../../resources/diagnosis/failures.toml" line="788" />
       <source>{package} is installed, but its GPU code was never compiled: its build did not find the CUDA toolkit or a CUDA build of PyTorch (or no GPU was visible while it built), so it built only the CPU part, and the GPU function refuses to run.</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1120" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1128" />
       <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
       <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
     </message>
@@ -7512,19 +7552,19 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{package} 需要 {gpus}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="780" />
+      <location filename="../../resources/diagnosis/failures.toml" line="788" />
       <source>{package} was built without its CUDA code</source>
       <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="143" />
+      <location filename="../../build_backend/prereqs/triton.py" line="147" />
       <source>{package} {have} does not match PyTorch {torch}, which works with Triton {want}.</source>
-      <translation type="unfinished" />
+      <translation>{package} {have} 与 PyTorch {torch} 不匹配，该 PyTorch 需要 Triton {want}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="115" />
+      <location filename="../../build_backend/prereqs/triton.py" line="119" />
       <source>{package} {have} is installed; which Triton PyTorch {torch} needs is not known to the wizard.</source>
-      <translation type="unfinished" />
+      <translation>已安装 {package} {have}；向导不知道 PyTorch {torch} 需要哪个版本的 Triton。</translation>
     </message>
     <message>
       <location filename="../../build_backend/oserrors.py" line="258" />
@@ -7577,7 +7617,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="158" />
+      <location filename="../../build_backend/verify/runner.py" line="159" />
       <source>{python} could not be started to run the verification ({why}).</source>
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
@@ -7652,7 +7692,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>将使用 {instance} 中的 {toolset}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="992" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1000" />
       <source>{tool} is not the version this code needs (it has no {symbol})</source>
       <translation>{tool} 不是这段代码需要的版本（它没有 {symbol}）</translation>
     </message>
@@ -7733,17 +7773,17 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="473" />
+      <location filename="../../app/pages/build.py" line="467" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="341" />
+      <location filename="../../app/pages/build.py" line="336" />
       <source>%v / %m KiB</source>
       <translation>%v / %m KiB</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="162" />
+      <location filename="../../app/pages/build.py" line="161" />
       <source>%v / %m units</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
@@ -7830,12 +7870,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>有匹配的预编译 wheel</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="55" />
+      <location filename="../../app/pages/build.py" line="56" />
       <source>Apply patches</source>
       <translation>应用补丁</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="38" />
+      <location filename="../../app/pages/hardware.py" line="39" />
       <source>Architecture</source>
       <translation>架构</translation>
     </message>
@@ -7845,7 +7885,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="155" />
+      <location filename="../../app/pages/kernel.py" line="152" />
       <source>Back to the Prerequisites page, where the Fix buttons are; the kernel list is checked again when you return</source>
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
@@ -7855,22 +7895,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>受阻</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="228" />
+      <location filename="../../app/pages/hardware.py" line="229" />
       <source>Browse…</source>
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="128" />
+      <location filename="../../app/pages/build.py" line="129" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="166" />
+      <location filename="../../app/pages/build.py" line="165" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="127" />
+      <location filename="../../app/pages/kernel.py" line="124" />
       <source>Build for:</source>
       <translation>编译目标：</translation>
     </message>
@@ -7880,7 +7920,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="588" />
+      <location filename="../../app/pages/kernel.py" line="534" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
@@ -7895,22 +7935,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="164" />
+      <location filename="../../app/pages/build.py" line="163" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="138" />
+      <location filename="../../app/pages/prereqs.py" line="135" />
       <source>Check all again</source>
       <translation>全部重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="205" />
+      <location filename="../../app/pages/prereqs.py" line="193" />
       <source>Checking what a build needs…</source>
       <translation>正在检查编译所需的条件…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="82" />
+      <location filename="../../app/pages/kernel.py" line="79" />
       <source>Choose the kernel library to install. Each one says whether it fits this computer and, if not, exactly why.</source>
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
@@ -7925,12 +7965,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="56" />
+      <location filename="../../app/pages/build.py" line="57" />
       <source>Compile</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="38" />
+      <location filename="../../app/pages/hardware.py" line="39" />
       <source>Compute capability</source>
       <translation>计算能力</translation>
     </message>
@@ -7950,7 +7990,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="147" />
+      <location filename="../../app/pages/build.py" line="146" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
@@ -7970,7 +8010,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="183" />
+      <location filename="../../app/pages/hardware.py" line="184" />
       <source>Detecting GPUs and Python environments…</source>
       <translation>正在检测显卡和 Python 环境…</translation>
     </message>
@@ -7990,7 +8030,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>下载（git 或源码压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="53" />
+      <location filename="../../app/pages/build.py" line="54" />
       <source>Download the prebuilt wheel</source>
       <translation>下载预编译的 wheel</translation>
     </message>
@@ -8024,7 +8064,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">释放空间…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="54" />
+      <location filename="../../app/pages/build.py" line="55" />
       <source>Get the source</source>
       <translation>获取源码</translation>
     </message>
@@ -8044,22 +8084,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>硬件检测意外失败。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="150" />
+      <location filename="../../app/pages/kernel.py" line="147" />
       <source>How to build this kernel in WSL2 on this PC</source>
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="617" />
+      <location filename="../../app/pages/verify.py" line="615" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="221" />
+      <location filename="../../app/pages/verify.py" line="217" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="214" />
+      <location filename="../../app/pages/hardware.py" line="215" />
       <source>Install into this Python environment</source>
       <translation>安装到这个 Python 环境</translation>
     </message>
@@ -8079,17 +8119,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核安装向导</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="81" />
+      <location filename="../../app/pages/kernel.py" line="78" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="68" />
+      <location filename="../../app/pages/verify.py" line="69" />
       <source>Largest error</source>
       <translation>最大误差</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="57" />
+      <location filename="../../app/pages/build.py" line="58" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
@@ -8104,12 +8144,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>再检查一次（在你自己做了改动之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="139" />
+      <location filename="../../app/pages/prereqs.py" line="136" />
       <source>Look at everything again, e.g. after you installed something yourself</source>
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="114" />
+      <location filename="../../app/pages/kernel.py" line="111" />
       <source>Looking for CUDA toolkits…</source>
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
@@ -8118,7 +8158,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">正在计算…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="39" />
+      <location filename="../../app/pages/hardware.py" line="40" />
       <source>Memory (free / total)</source>
       <translation>显存（可用 / 总计）</translation>
     </message>
@@ -8143,7 +8183,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正常</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="58" />
+      <location filename="../../app/pages/build.py" line="59" />
       <source>Package the wheel</source>
       <translation>打包 wheel</translation>
     </message>
@@ -8173,7 +8213,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="498" />
+      <location filename="../../app/pages/kernel.py" line="472" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -8182,7 +8222,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="226" />
+      <location filename="../../app/pages/verify.py" line="222" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -8201,17 +8241,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>请重启 Windows 以完成。重启后向导会自动重新打开，并从你离开的地方继续。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="68" />
+      <location filename="../../app/pages/verify.py" line="69" />
       <source>Result</source>
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="225" />
+      <location filename="../../app/pages/verify.py" line="221" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="646" />
+      <location filename="../../app/pages/verify.py" line="643" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -8266,7 +8306,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="39" />
+      <location filename="../../app/pages/hardware.py" line="40" />
       <source>Status</source>
       <translation>状态</translation>
     </message>
@@ -8276,22 +8316,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="354" />
+      <location filename="../../app/pages/verify.py" line="353" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="333" />
+      <location filename="../../app/pages/build.py" line="328" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="174" />
+      <location filename="../../app/pages/hardware.py" line="175" />
       <source>The NVIDIA GPUs and resources of this computer, and where to install.</source>
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="425" />
+      <location filename="../../app/pages/build.py" line="420" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
@@ -8311,17 +8351,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="497" />
+      <location filename="../../app/pages/kernel.py" line="471" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="355" />
+      <location filename="../../app/pages/verify.py" line="354" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="129" />
+      <location filename="../../app/pages/build.py" line="130" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -8331,7 +8371,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核已经编译好（用时 {took}），但还没有安装。如果现在退出，下次运行时需要重新编译。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="250" />
+      <location filename="../../app/pages/prereqs.py" line="234" />
       <source>The prerequisites could not be checked.</source>
       <translation>无法检查前置条件。</translation>
     </message>
@@ -8345,12 +8385,12 @@ Choose another folder, e.g. your Documents or Desktop.</source>
 请选择其他文件夹，例如“文档”或“桌面”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="207" />
+      <location filename="../../app/pages/hardware.py" line="208" />
       <source>This computer</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="618" />
+      <location filename="../../app/pages/verify.py" line="616" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -8359,12 +8399,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
 仍然要安装吗？（向导会保留被替换的内容，你可以回滚。）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="206" />
+      <location filename="../../app/pages/prereqs.py" line="194" />
       <source>This takes a few seconds.</source>
       <translation>这需要几秒钟。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="149" />
+      <location filename="../../app/pages/kernel.py" line="146" />
       <source>Use WSL2…</source>
       <translation>使用 WSL2…</translation>
     </message>
@@ -8374,7 +8414,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="176" />
+      <location filename="../../app/pages/verify.py" line="172" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -8399,12 +8439,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="68" />
+      <location filename="../../app/pages/verify.py" line="69" />
       <source>What was checked</source>
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="142" />
+      <location filename="../../app/pages/build.py" line="141" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>
@@ -8419,7 +8459,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这不会改动你的环境。你可以继续；如果再次出现，请附上下面的详细信息报告问题。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="173" />
+      <location filename="../../app/pages/hardware.py" line="174" />
       <source>Your hardware</source>
       <translation>你的硬件</translation>
     </message>
@@ -8429,37 +8469,37 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>ZIP 压缩包 (*.zip)</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="42" />
+      <location filename="../../app/pages/hardware.py" line="43" />
       <source>active virtual environment</source>
       <translation>当前激活的虚拟环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="64" />
+      <location filename="../../app/pages/build.py" line="65" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="43" />
+      <location filename="../../app/pages/hardware.py" line="44" />
       <source>chosen by you</source>
       <translation>由你选择</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="62" />
+      <location filename="../../app/pages/build.py" line="63" />
       <source>done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="63" />
+      <location filename="../../app/pages/build.py" line="64" />
       <source>failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="61" />
+      <location filename="../../app/pages/build.py" line="62" />
       <source>running…</source>
       <translation>进行中…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="42" />
+      <location filename="../../app/pages/hardware.py" line="43" />
       <source>the Python running this wizard</source>
       <translation>运行本向导的 Python</translation>
     </message>
@@ -8474,12 +8514,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="656" />
+      <location filename="../../app/pages/verify.py" line="651" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="636" />
+      <location filename="../../app/pages/verify.py" line="633" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>

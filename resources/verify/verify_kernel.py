@@ -2,7 +2,7 @@
 
 Run by the Kernel Setup Wizard with the *target* interpreter (never imported by the wizard):
 
-    python verify_kernel.py --adapter probe|flash_attn|flashmla --out report.json
+    python verify_kernel.py --adapter probe|flash_attn|flashmla|sageattention... --out report.json
                             [--device auto|cpu|cuda] [--quick] [--seed N]
 
 Needs only the standard library, torch and the kernel under test. Progress lines start with
@@ -25,7 +25,8 @@ if HERE not in sys.path:
 
 import harness_common as hc  # noqa: E402
 
-ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep")
+ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep", "sageattention",
+            "sageattention3")
 EXIT_CODES = {"pass": 0, "fail": 1, "error": 2}
 
 

@@ -54,7 +54,10 @@ NAMES = {
     "cuDNN", "cuda", "nccl", "nvshmem", "triton", "app", "ensurepip", "sudo", "apt",
     "get", "dnf", "true", "false",
     # the catalog's kernels (the probe kernel is a description, translated)
-    "FlashAttention", "FlashMLA", "DeepEP", "MoE", "MLA", "GQA", "varlen",
+    "FlashAttention", "FlashMLA", "DeepEP", "MoE", "MLA", "GQA", "varlen", "SageAttention",
+    "Triton", "DGX", "Spark",
+    # compute capability, as in "cc 8.6"
+    "cc",
     # tensors (q, k, v, their gradients dq, dk, dv)
     "q", "k", "v", "dq", "dk", "dv",
     # units and abbreviations (seconds, minutes and hours are words: "1 分 57 秒")

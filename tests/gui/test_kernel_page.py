@@ -166,7 +166,7 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     wizard, page = open_kernel_page(qtbot, hardware, env)  # the real toolkit search
 
     assert set(page.tree.kernel_ids()) == {"probe", "flash_attn", "flash_attn_3", "flashmla",
-                                           "deepep"}
+                                           "deepep", "sageattention", "sageattention3"}
     assert page.tree.kernel_ids()[0] == "probe"
     recipe, verdict = page.current_recipe(), page.current_verdict()
     assert recipe is not None and recipe.id == "probe"

@@ -324,7 +324,7 @@ def test_gathering_runs_in_the_background(qtbot: Any) -> None:
         gate.set()
     settle(qtbot, page)
     assert not page.busy.isVisible()
-    assert len(page.rows) == 6
+    assert len(page.rows) == 7  # the six checks and Triton (SageAttention)
     # the page passes what the Hardware page found
     assert seen["env"] == wizard.session.environment and seen["hardware"] is wizard.session.hardware
     assert next_enabled(wizard)

@@ -145,7 +145,8 @@ def verdict(catalog: Catalog, recipe_id: str, m: Machine, version: str | None = 
 
 def test_every_shipped_recipe_validates(catalog: Catalog) -> None:
     assert [str(p) for p in catalog.problems] == []
-    assert set(catalog.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep"}
+    assert set(catalog.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep",
+                                "sageattention", "sageattention3"}
     for recipe in catalog:
         assert recipe.versions, recipe.id
         assert recipe.verify_adapter
@@ -237,7 +238,8 @@ def test_missing_version_tag_names_file_and_field(tmp_path: Path) -> None:
     cat = load_catalog(folder)
     (problem,) = problems_of(cat, "flash_attn.toml")
     assert problem.startswith("flash_attn.toml: versions[3].tag: missing")
-    assert set(cat.ids) == {"probe", "flash_attn_3", "flashmla", "deepep"}  # the others load
+    assert set(cat.ids) == {"probe", "flash_attn_3", "flashmla", "deepep", "sageattention",
+                            "sageattention3"}  # the others load
     with pytest.raises(RecipeError) as err:
         cat.get("flash_attn")
     assert "versions[3].tag" in err.value.why
@@ -282,7 +284,7 @@ def test_broken_recipe_is_reported_precisely(
     edit(folder / file, old, new)
     cat = load_catalog(folder)
     assert problems_of(cat, file) == [expected]
-    assert len(cat.recipes) == 4 and file.removesuffix(".toml") not in cat.ids
+    assert len(cat.recipes) == 6 and file.removesuffix(".toml") not in cat.ids
 
 
 def test_bad_regex_in_patch(tmp_path: Path) -> None:
@@ -307,7 +309,8 @@ def test_invalid_toml_and_empty_file_and_duplicates(tmp_path: Path) -> None:
     assert "empty.toml: versions: missing" in empty
     assert problems_of(cat, "zz_probe_again.toml") == [
         "zz_probe_again.toml: id: 'probe' is already used by probe.toml"]
-    assert set(cat.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep"}
+    assert set(cat.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep",
+                            "sageattention", "sageattention3"}
 
 
 def test_variants_and_the_source_subdir_are_validated(tmp_path: Path) -> None:
