@@ -23,7 +23,7 @@ from .cli_consent import confirm
 from .durations import duration
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
-from .hardware import GpuSelectionError, HardwareReport, check_gpu_selection, detect
+from .hardware import CheckedGpus, GpuSelectionError, HardwareReport, detect
 from .install import LOCK_TAG
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
@@ -105,7 +105,7 @@ def wheel_version(filename: str) -> str | None:
 
 
 def make_choice(args: argparse.Namespace, env: PythonEnv, session: Session,
-                gpus: list[int] | None) -> KernelChoice:
+                gpus: CheckedGpus | None) -> KernelChoice:
     """The recipe, version and source the options name, decided by the session
     (:meth:`Session.choose`: the recommended version, the GPU check, the fit, the wheel)."""
     recipe = session.catalog().get(args.kernel)
@@ -248,8 +248,8 @@ class _AfterBuild:
 def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     gpus = parse_gpus(args.gpus)  # usage errors first, before anything runs
     hardware = build_hardware(args)
-    if gpus is not None:  # before the target Python is started (Session.choose checks again)
-        check_gpu_selection(hardware, gpus, option="--gpus")
+    # checked once, before the target Python is started; the session takes it as checked
+    selection = CheckedGpus.check(hardware, gpus, option="--gpus") if gpus is not None else None
     env = resolve_env(args.python)
     human = sys.stderr if args.json else out
     after_build = _AfterBuild(human, verbose=args.verbose)
@@ -259,7 +259,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                                                            on_line=after_build.line))
     session = Session(services=services, hardware=hardware, environment=env)
     after_build.session = session
-    choice = make_choice(args, env, session, gpus)  # the GPUs are checked there, once
+    choice = make_choice(args, env, session, selection)
     recipe = choice.recipe
     source = (f"prebuilt wheel: {choice.prebuilt.url}" if choice.prebuilt is not None
               else f"source: {choice.local_path or choice.source_mode.value}")

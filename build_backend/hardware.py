@@ -633,3 +633,17 @@ def check_gpu_selection(report: HardwareReport, indices: Iterable[int],
                 f"This computer has {there}.",
             )
     return chosen
+
+
+@dataclass(frozen=True)
+class CheckedGpus:
+    """A GPU selection already checked against this computer's report
+    (:func:`check_gpu_selection`): passed down as it is and never checked again (the build
+    command checks ``--gpus`` before it starts the target Python, the session then takes it)."""
+
+    indices: tuple[int, ...]
+
+    @classmethod
+    def check(cls, report: HardwareReport, indices: Iterable[int],
+              option: str | None = None) -> CheckedGpus:
+        return cls(check_gpu_selection(report, indices, option=option))

@@ -42,7 +42,7 @@ from .catalog import (
 )
 from .environment import Candidate, PythonEnv, discover_candidates, inspect_python
 from .errors import WizardError
-from .hardware import HardwareReport, check_gpu_selection, detect
+from .hardware import CheckedGpus, HardwareReport, check_gpu_selection, detect
 from .housekeeping import prune_after_build
 from .install import (
     InstallResult,
@@ -101,7 +101,9 @@ class KernelRequest:
 
     kernel: str  # a recipe id
     version: str | None = None  # a version label; None: the recommended version here
-    gpus: Sequence[int] | None = None  # GPU indices; None: every usable GPU
+    # GPU indices (checked by the session), or a selection the front end checked already;
+    # None: every usable GPU
+    gpus: Sequence[int] | CheckedGpus | None = None
     variant: str | None = None  # the recipe's build variant; None: its default
     source_mode: SourceMode | None = None  # None: the recipe's own (bundled, or a download)
     local_path: Path | None = None  # with SourceMode.LOCAL: a folder or an archive
@@ -226,8 +228,7 @@ class Session:
 
     @property
     def verify_adapter(self) -> str:
-        choice = self.kernel_choice
-        return choice.recipe.verify_adapter if choice is not None else "probe"
+        return self.effective_choice().recipe.verify_adapter
 
     def catalog(self) -> Catalog:
         if self._catalog is None:
@@ -261,18 +262,25 @@ class Session:
                                      how=choose_python().replace("another one", "one")))
         return self.environment, self.hardware
 
-    def machine(self, selected: Sequence[int] | None = None,
+    def machine(self, selected: Sequence[int] | CheckedGpus | None = None,
                 option: str | None = None) -> Machine:
         """The one description of this machine that verdicts, estimates and plans share: the
         OS the hardware report was taken on (a ``--replay`` recording's own), the CUDA toolkit
-        the session found and the GPU selection, checked here (``option``: where it came
-        from, for the hint)."""
+        the session found and the GPU selection, checked here unless it was already
+        (:class:`~build_backend.hardware.CheckedGpus`; ``option``: where it came from, for
+        the hint)."""
         env, hardware = self.require_target()
-        if selected is not None:
-            selected = check_gpu_selection(hardware, selected, option=option)
-        return machine_for(hardware, env, selected=selected, toolkits=self.toolkits())
+        indices: Sequence[int] | None
+        if isinstance(selected, CheckedGpus):
+            indices = selected.indices
+        elif selected is not None:
+            indices = check_gpu_selection(hardware, selected, option=option)
+        else:
+            indices = None
+        return machine_for(hardware, env, selected=indices, toolkits=self.toolkits())
 
     def probe_choice(self) -> KernelChoice:
+        """The bundled probe kernel: what "no choice" means, here and only here."""
         recipe = self.catalog().get("probe")
         return KernelChoice.default(recipe, recipe.newest)
 
@@ -498,7 +506,7 @@ class Session:
     def _kernel_id(self, outcome: BuildOutcome) -> str:
         if outcome.plan is not None:
             return outcome.plan.kernel
-        return self.kernel_choice.recipe.id if self.kernel_choice is not None else "probe"
+        return self.effective_choice().recipe.id
 
     def _built_wheel(self) -> tuple[PythonEnv, BuildOutcome, Path]:
         env, _ = self.require_target()

@@ -45,11 +45,13 @@ class OsName(Enum):
 
     @classmethod
     def parse(cls, text: str) -> OsName | None:
-        """'Windows 11', 'win32', 'Linux 6.18.4', 'linux' → the OS; None when unknown."""
+        """'Windows 11', 'win32', 'Linux 6.18.4', 'linux' and wheel platform tags
+        ('win_amd64', 'manylinux_2_28_x86_64', 'macosx_14_0_arm64') → the OS; None when
+        unknown. The one OS-name mapping."""
         low = text.strip().lower()
         if low.startswith(("win", "cygwin", "msys")):
             return cls.WINDOWS
-        if low.startswith("linux"):
+        if low.startswith(("linux", "manylinux", "musllinux")):
             return cls.LINUX
         if low.startswith(("darwin", "mac")):
             return cls.MACOS
