@@ -20,6 +20,10 @@ Names understood (from the recipes' wheel sources)::
 
     flash_attn-2.8.3+cu12torch2.8cxx11abiTRUE-cp312-cp312-linux_x86_64.whl   (upstream)
     flash_attn-2.8.3+cu128torch2.9-cp312-cp312-win_amd64.whl                 (mjun0812, community)
+    sageattention-2.2.0+cu128torch2.7.1.post3-cp39-abi3-win_amd64.whl        (woct0rdho)
+    sageattention-2.2.0+cu130torch2.10.0andhigher.post6-cp310-abi3-win_amd64.whl
+
+(``andhigher``: built on libtorch's stable ABI, for that PyTorch and every newer one.)
 
 :func:`candidate_wheel_urls` computes upstream's release URL for the environment (the rule in
 ``setup.py``: see the recipe's ``wheel_cuda``) and picks the community wheels that match;
@@ -52,6 +56,7 @@ from .environment import PythonEnv
 
 _LOCAL_RE = re.compile(
     r"^cu(?P<cuda>\d+)torch(?P<torch_major>\d+)\.(?P<torch_minor>\d+)"
+    r"(?:\.\d+)?(?P<and_higher>andhigher)?"
     r"(?:cxx11abi(?P<abi>true|false))?"
 )
 _MANYLINUX_RE = re.compile(r"^manylinux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>1|2010|2014))_"
@@ -88,6 +93,9 @@ class WheelName:
     torch: tuple[int, int] | None
     cxx11_abi: bool | None  # None: the name doesn't say
     tags: frozenset[Tag]
+    # "torch2.10.0andhigher" (woct0rdho's SageAttention wheels on libtorch's stable ABI): any
+    # PyTorch from that version on
+    torch_and_higher: bool = False
 
     @property
     def official_style(self) -> bool:
@@ -151,6 +159,7 @@ def parse_wheel_name(filename: str) -> WheelName:
     cuda_tag: str | None = None
     torch: tuple[int, int] | None = None
     abi: bool | None = None
+    and_higher = False
     if local:
         # packaging lower-cases the label: "cu12torch2.8cxx11abiTRUE" → "...cxx11abitrue"
         m = _LOCAL_RE.match(local)
@@ -158,6 +167,7 @@ def parse_wheel_name(filename: str) -> WheelName:
             cuda = parse_cuda_tag(m.group("cuda"))
             cuda_tag = "cu" + m.group("cuda")
             torch = int(m.group("torch_major")), int(m.group("torch_minor"))
+            and_higher = m.group("and_higher") is not None
             if m.group("abi") is not None:
                 abi = m.group("abi") == "true"
     return WheelName(
@@ -171,6 +181,7 @@ def parse_wheel_name(filename: str) -> WheelName:
         torch=torch,
         cxx11_abi=abi,
         tags=frozenset(tags),
+        torch_and_higher=and_higher,
     )
 
 
@@ -279,7 +290,16 @@ def match(
     else:
         env_torch = torch.major_minor
         wheel_torch = f"{wheel.torch[0]}.{wheel.torch[1]}"
-        if env_torch != wheel_torch:
+        if wheel.torch_and_higher:
+            try:
+                new_enough = parse_version(env_torch)[:2] >= wheel.torch
+            except ValueError:
+                new_enough = False
+            if not new_enough:
+                problems.append(Mismatch(MismatchKind.TORCH,
+                                         f"Built for PyTorch {wheel_torch} or newer; the target "
+                                         f"has PyTorch {torch.version}."))
+        elif env_torch != wheel_torch:
             problems.append(Mismatch(MismatchKind.TORCH,
                                      f"Built for PyTorch {wheel_torch}; the target has PyTorch "
                                      f"{torch.version}."))
