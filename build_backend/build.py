@@ -40,7 +40,7 @@ from .eta import (
     PriorSource,
     UnitTime,
     count_ninja_units,
-    find_ninja_dir,
+    find_ninja_dirs,
     slowest,
 )
 from .oserrors import Cause, cause_in_output, fix_for, free_bytes, sentence
@@ -100,6 +100,10 @@ class ProgressEvent:
     overdue: bool = False  # running longer than the estimate said the whole build would
     basis: PriorSource = PriorSource.NONE  # what the estimate leaned on before it measured
     unit: str = "units"  # what done/total count ("KiB" for a download)
+    # several extensions, one ninja run each: done/total count every run so far; ``run`` is
+    # the one compiling (0/1: the first), ``more_expected`` that the plan expects more units
+    run: int = 0
+    more_expected: bool = False
 
     @property
     def fraction(self) -> float:
@@ -108,7 +112,7 @@ class ProgressEvent:
     @classmethod
     def of(cls, eta: Eta) -> ProgressEvent:
         return cls(eta.done, eta.total, eta.remaining, eta.elapsed, eta.phase, eta.overdue,
-                   eta.basis)
+                   eta.basis, run=eta.run, more_expected=eta.more_expected)
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,13 @@ class BuildClock:
     """The build's progress and ETA: ninja's ``[n/N]`` lines, its ``build.ninja`` (the unit
     count, as soon as ninja starts) and ``.ninja_log`` (each unit's start and end), read by
     polling the build folder, fed to :class:`.eta.EtaEstimator`. Thread-safe: the output
-    thread and the poller both feed it."""
+    thread and the poller both feed it.
+
+    A setup.py that builds several extensions runs ninja once per extension: torch writes
+    ``build.ninja`` again (in the same folder, or in each extension's own) and ninja appends to
+    that folder's ``.ninja_log``. Every such folder is read, a rewritten ``build.ninja`` after
+    a run that compiled everything is the next run (the estimator also tells it from the
+    ``[1/N]`` that follows ``[N/N]``), and the units of every run are the build's."""
 
     def __init__(self, plan: BuildPlan, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -208,7 +218,8 @@ class BuildClock:
         self._source = plan.cwd
         self._lock = threading.Lock()
         self._estimated = -math.inf  # when the last estimate was made
-        self._reader: NinjaLogReader | None = None
+        self._readers: dict[Path, NinjaLogReader] = {}  # every ninja folder, oldest first
+        self._written: dict[Path, int] = {}  # each folder's build.ninja, when read last
         # what ninja logs existed before this build (a folder built before keeps its log)
         self._before = {p: _size(p) for p in (plan.cwd / "build").glob("temp.*/**/.ninja_log")}
 
@@ -260,18 +271,28 @@ class BuildClock:
         return written >= self._wall_started - 2.0 or _size(log) > self._before.get(log, 0)
 
     def _poll_log(self, now: float) -> None:
-        if self._reader is not None:
-            new = self._reader.poll()
+        for reader in self._readers.values():  # in the order the runs began
+            new = reader.poll()
             if new:
                 self.estimator.log_units(new, now)
 
     def _find_reader(self, now: float) -> None:
-        """Start reading ninja's log once its build folder exists (under the lock)."""
-        if self._reader is not None:
-            return
-        folder = find_ninja_dir(self._source)
-        if folder is not None and self._fresh(folder):
-            self._reader = NinjaLogReader(folder, self._before.get(folder / ".ninja_log", 0))
+        """Read ninja's log in every build folder ninja runs in for this build, and tell the
+        estimator whenever a ``build.ninja`` is written (ninja starts) (under the lock)."""
+        for folder in find_ninja_dirs(self._source):
+            try:
+                written = (folder / "build.ninja").stat().st_mtime_ns
+            except OSError:
+                continue
+            if self._written.get(folder) == written:
+                continue
+            if folder not in self._readers:
+                if not self._fresh(folder):
+                    continue
+                self._poll_log(now)  # what the runs before wrote comes first
+                self._readers[folder] = NinjaLogReader(
+                    folder, self._before.get(folder / ".ninja_log", 0))
+            self._written[folder] = written
             try:
                 text = (folder / "build.ninja").read_text(encoding="utf-8", errors="replace")
             except OSError:
@@ -279,19 +300,22 @@ class BuildClock:
             self.estimator.ninja_start(now, count_ninja_units(text))
 
     def units(self) -> list[UnitTime]:
-        """The units ninja compiled (its log), also for a build too short for the poller to
-        have seen its build folder."""
+        """The units ninja compiled (every run's log), also for a build too short for the
+        poller to have seen its build folder."""
         with self._lock:
             now = self.clock()
             self._find_reader(now)
-            if self._reader is None:
-                return []
             self._poll_log(now)
-            return list(self._reader.units)
+            return [u for reader in self._readers.values() for u in reader.units]
+
+    @property
+    def run(self) -> int:
+        """The ninja run (extension) that compiles now, 1-based (0: none yet)."""
+        return self.estimator.run
 
     @property
     def ninja_started(self) -> float | None:
-        started = self.estimator.ninja_started
+        started = self.estimator.first_ninja_started
         return None if started is None else started - self.started
 
 
@@ -373,6 +397,8 @@ class _Attempt:
         self.steps: list[StepTiming] = []
         self._step: Step | None = None
         self._step_started = 0.0
+        self._run = 0  # the ninja run the steps have seen last
+        self._link_at: float | None = None  # the latest link line of this run
         self.leftover: list[int] = []
 
     def _enter(self, step: Step) -> None:
@@ -382,6 +408,28 @@ class _Attempt:
         self._step = step
         self._step_started = time.monotonic()
         self.emit(StepEvent(step, StepState.RUNNING))
+
+    def _link(self) -> None:
+        """A link line. setup.py may build another extension after it (a new ninja run), so
+        the step stays COMPILE; the link is shown as the LINK step once it proves to be the
+        last (the wheel step begins), with its own duration. Compile is never shown finished
+        while a later extension compiles."""
+        self._link_at = time.monotonic()
+
+    def _wheel(self) -> None:
+        self._last_link()
+        self._enter(Step.WHEEL)
+
+    def _last_link(self) -> None:
+        """The build goes on past its last link (the wheel, or the end): the LINK step, from
+        that link line on."""
+        if self._step is Step.COMPILE and self._link_at is not None:
+            link_at, self._link_at = self._link_at, None
+            seconds = link_at - self._step_started
+            self.steps.append(StepTiming(Step.COMPILE, StepState.DONE, seconds))
+            self.emit(StepEvent(Step.COMPILE, StepState.DONE, seconds))
+            self._step, self._step_started = Step.LINK, link_at
+            self.emit(StepEvent(Step.LINK, StepState.RUNNING))
 
     def _close_step(self, state: StepState) -> None:
         if self._step is None:
@@ -401,6 +449,7 @@ class _Attempt:
         emit = self.emit
         feed = self.diagnoser.feed
         progress: ProgressEvent | None = None
+        clock = self.clock
         for text in texts:
             self.line_number += 1
             emit(LogLine(text, self.line_number))
@@ -414,10 +463,12 @@ class _Attempt:
                     progress = self.clock.other_line() or progress
             elif self.clock.estimator.last_unconfirmed:
                 progress = self.clock.other_line() or progress
-            if self._step is Step.COMPILE and _LINK.search(text):
-                self._enter(Step.LINK)
+            if clock.run != self._run:  # the next extension: that link was not the last
+                self._run, self._link_at = clock.run, None
+            if self._step is Step.COMPILE and self._link_at is None and _LINK.search(text):
+                self._link()
             if self._step is not Step.WHEEL and _WHEEL.search(text):
-                self._enter(Step.WHEEL)
+                self._wheel()
             for hit in feed(text):
                 emit(DiagnosisEvent(hit))
         if progress is not None:  # one progress event per batch is enough for any display
@@ -469,6 +520,7 @@ class _Attempt:
             confirmed = self.clock.other_line()
             if confirmed is not None:
                 self.emit(confirmed)
+        self._last_link()
         self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
         return code, False
 

@@ -18,7 +18,18 @@ says how long the rest takes:
   recipe's ``slowest_unit_core_seconds`` while no unit that long has finished) and a unit in
   flight for long set a floor: the build cannot end before they do (FlashMLA on an H100
   spends 109 s of a 125 s compile in one unit);
-* **after the last unit** — link and wheel: the prior's tail.
+* **after the last unit** — link and wheel: the prior's tail;
+* **several extensions** — a ``setup.py`` that builds several torch extensions runs ninja once
+  per extension, one after another, each with its own ``[1/N] … [N/N]`` (and its own
+  ``build.ninja``, usually rewritten in the same ``build/temp.*`` folder). A run that starts
+  after the previous one compiled all its units is the next extension's: units accumulate
+  (done and total over every run so far, :attr:`Eta.run` says which run), the finished runs'
+  units measure the next ones, and the units the prior expects beyond those known (the user's
+  last build, or a recipe count well above what the first run compiles) stay in the estimate
+  between runs, so it does not fall to "a few seconds" at an intermediate link (a recipe's
+  count only from the second run on: before it, one extension is assumed). A run that
+  starts before the previous one finished starts that run over (ninja's count of what is
+  left).
 
 No total (a build without ninja) or no prior: elapsed only, or the prior alone.
 
@@ -33,7 +44,7 @@ import heapq
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
@@ -100,17 +111,22 @@ def parse_ninja_log(text: str) -> list[list[UnitTime]]:
 def find_ninja_dir(source_dir: Path) -> Path | None:
     """The folder where ninja runs for a setuptools/torch extension build of ``source_dir``
     (``build/temp.<platform>-<python>/``, on Windows maybe with ``Release/`` below), once it
-    has a ``build.ninja``; None before that."""
+    has a ``build.ninja``; None before that. The newest if there are several."""
+    found = find_ninja_dirs(source_dir)
+    return found[-1] if found else None
+
+
+def find_ninja_dirs(source_dir: Path) -> list[Path]:
+    """Every folder under ``source_dir/build/temp.*`` with a ``build.ninja``, oldest first
+    (extensions built with their own temporary folders each have one)."""
     build = source_dir / "build"
     try:
         temps = [p for p in build.iterdir() if p.name.startswith("temp.") and p.is_dir()]
     except OSError:
-        return None
-    for temp in sorted(temps, key=_mtime, reverse=True):
-        for folder in (temp, temp / "Release", temp / "Debug"):
-            if (folder / "build.ninja").is_file():
-                return folder
-    return None
+        return []
+    found = [folder for temp in temps for folder in (temp, temp / "Release", temp / "Debug")
+             if (folder / "build.ninja").is_file()]
+    return sorted(found, key=lambda f: _mtime(f / "build.ninja"))
 
 
 def _mtime(path: Path) -> float:
@@ -138,8 +154,7 @@ class NinjaLogReader:
         self.path = folder / ".ninja_log"
         self._offset = self._size() if offset is None else offset
         self._pending = ""
-        self._last_end = -1.0
-        self.units: list[UnitTime] = []  # this build's, in finish order
+        self.units: list[UnitTime] = []  # this build's, every ninja run, in finish order
 
     def _size(self) -> int:
         try:
@@ -164,12 +179,10 @@ class NinjaLogReader:
             return []
         new: list[UnitTime] = []
         for run in parse_ninja_log(complete + "\n"):
-            for unit in run:
-                if unit.end < self._last_end:  # a new ninja run in the same folder (a retry)
-                    self.units.clear()
-                self._last_end = unit.end
-                new.append(unit)
-                self.units.append(unit)
+            # every run since the reader was made is this build's (one per extension that
+            # setup.py builds in this folder; a retry of the build gets a new reader)
+            new += run
+        self.units += new
         return new
 
 
@@ -254,6 +267,8 @@ class Eta:
     phase: Phase
     basis: PriorSource  # what the estimate leans on before this build measured anything
     overdue: bool = False  # it has run longer than the prior said the whole build would
+    run: int = 0  # which ninja run (extension) compiles: 1, 2, ...; 0 before the first
+    more_expected: bool = False  # the prior expects units beyond those known so far
 
     @property
     def fraction(self) -> float:
@@ -293,14 +308,18 @@ class _LinesState:
 
 @dataclass
 class EtaEstimator:
-    """Feed it the build's events (with their times) and ask :meth:`estimate` at any time."""
+    """Feed it the build's events (with their times) and ask :meth:`estimate` at any time.
+
+    ``total``, ``ninja_started``, the lines and the log entries below are the current ninja
+    run's; the runs before it (earlier extensions) are summed in ``_earlier_*``."""
 
     prior: Prior | None
     jobs: int
     started: float = 0.0
-    ninja_started: float | None = None
-    total: int = 0  # ninja's N; the prior's unit count is a guess the bar does not show
-    _log: list[UnitTime] = field(default_factory=list)  # .ninja_log: this run's units
+    ninja_started: float | None = None  # the current run's
+    total: int = 0  # the current run's N; the prior's unit count is a guess the bar does not show
+    _all_log: list[UnitTime] = field(default_factory=list)  # .ninja_log: every run's units
+    _run_log_start: int = 0  # where the current run's entries begin in _all_log
     _line_times: list[float] = field(default_factory=list)  # when [1/N], [2/N]... arrived
     _names: list[str | None] = field(default_factory=list)  # the units those lines named
     failed: int = 0  # units whose [n/N] line was followed by ninja's "FAILED:"
@@ -308,6 +327,12 @@ class EtaEstimator:
     # last unit counts once something confirms it (more output, .ninja_log, the end)
     last_unconfirmed: bool = False
     _lines_state: _LinesState | None = None  # the lines-only unit model, kept between looks
+    run: int = 0  # the current ninja run, 1-based (0: none seen yet)
+    first_ninja_started: float | None = None  # the first run's start (the build's record)
+    _earlier_done: int = 0  # units compiled by the runs before this one
+    _earlier_total: int = 0
+    _earlier_line_durations: list[float] = field(default_factory=list)  # lines-only model
+    _run_floor: float = 0.0  # the current run started after this (the previous run's end)
 
     def __post_init__(self) -> None:
         self.jobs = max(1, self.jobs)
@@ -316,34 +341,75 @@ class EtaEstimator:
 
     def start(self, now: float) -> None:
         self.started = now
+        self._run_floor = now
 
     def ninja_start(self, now: float, total: int = 0) -> None:
-        """ninja's ``build.ninja`` appeared (ninja starts now); ``total``: its compile edges."""
+        """ninja's ``build.ninja`` appeared, or was written again (ninja starts now); ``total``:
+        its compile edges. After a run that compiled all its units, this is the next run."""
+        if self._line_times and self.run_complete:
+            self._next_run(now)
         if self.ninja_started is None:
             self.ninja_started = now
+            if self.first_ninja_started is None:
+                self.first_ninja_started = now
+        if self.run == 0:
+            self.run = 1
         if total > 0 and not self._line_times:
             self.total = total
 
+    @property
+    def run_complete(self) -> bool:
+        """The current run printed its ``[N/N]`` line and no unit failed."""
+        return bool(self.total) and len(self._line_times) >= self.total and not self.failed
+
+    def _next_run(self, now: float) -> None:
+        """The current run compiled everything: the next ninja run (another extension)."""
+        done = max(len(self._line_times), len(self._run_log()))
+        state = self._lines_state
+        if len(self._run_log()) < done and state is not None:
+            self._earlier_line_durations += state.durations
+        self._earlier_done += done
+        self._earlier_total += max(self.total, done)
+        self._run_log_start += done
+        self._restart_run(now)
+        self.run += 1
+
+    def _restart_run(self, now: float) -> None:
+        self._line_times.clear()
+        self._names.clear()
+        self.failed = 0
+        self.last_unconfirmed = False
+        self.ninja_started = None
+        self._lines_state = None
+        self.total = 0
+        self._run_floor = now
+
     def unit_line(self, now: float, done: int, total: int, line: str = "") -> None:
         """A ``[done/total]`` line: a unit finished (ninja in a pipe prints at the end)."""
-        if total != self.total and self._line_times:
-            # another ninja run (a retry compiles what is left): start over
-            self._line_times.clear()
-            self._names.clear()
-            self._log.clear()
-            self.failed = 0
-            self.ninja_started = None
+        if self._line_times and (total != self.total or done <= len(self._line_times)):
+            if self.run_complete:  # the next extension's ninja run
+                self._next_run(now)
+            else:
+                # another ninja run before this one finished (ninja's count of what is left):
+                # this run starts over
+                del self._all_log[self._run_log_start:]
+                self._restart_run(self._run_floor)
+        if self.run == 0:
+            self.run = 1
         self.total = total
-        self.last_unconfirmed = bool(total) and done >= total and len(self._log) < total
+        self.last_unconfirmed = bool(total) and done >= total and \
+            len(self._run_log()) < total
         name = output_of_command(line) if line else None
         while len(self._line_times) < done:
             self._line_times.append(now)
             self._names.append(name)
         if self.ninja_started is None:
             # not seen starting: about one expected unit before this line (without a prior:
-            # when the build started)
+            # when the build, or the previous run, started)
             guess = self.prior.unit_seconds if self.prior is not None else now
-            self.ninja_started = max(self.started, now - guess)
+            self.ninja_started = max(self._run_floor, now - guess)
+            if self.first_ninja_started is None:
+                self.first_ninja_started = self.ninja_started
 
     def unit_failed(self) -> None:
         """ninja's ``FAILED: <output>``: the unit of the last ``[n/N]`` line did not compile
@@ -357,26 +423,73 @@ class EtaEstimator:
         """Output after the last ``[N/N]`` line that is not ``FAILED:``: it compiled."""
         self.last_unconfirmed = False
 
+    def _run_log(self) -> list[UnitTime]:
+        """The current run's ``.ninja_log`` entries (the log may run ahead of the lines: the
+        entries past this run's N are the next run's)."""
+        start = self._run_log_start
+        end = start + self.total if self.total else len(self._all_log)
+        return self._all_log[start:end]
+
     def _done(self) -> int:
-        done = max(len(self._line_times) - self.failed, len(self._log))
+        done = max(len(self._line_times) - self.failed, len(self._run_log()))
         return min(done, self.total - 1) if self.last_unconfirmed else done
 
     def log_units(self, units: Iterable[UnitTime], now: float) -> None:
         """New entries of ``.ninja_log`` (exact starts and ends of finished units)."""
-        for unit in units:
-            self._log.append(unit)
-        if self.total and len(self._log) >= self.total:
+        self._all_log += units
+        log = self._run_log()
+        if self.total and len(log) >= self.total:
             self.last_unconfirmed = False  # .ninja_log keeps only units that compiled
-        if self._log:
+        if log and self._line_times:
             # ninja's clock → ours: a unit's line arrived when it ended
-            offsets = [self._line_times[i] - u.end for i, u in enumerate(self._log)
+            offsets = [self._line_times[i] - u.end for i, u in enumerate(log)
                        if i < len(self._line_times)]
-            if not offsets:
-                offsets = [now - self._log[-1].end]
             offsets.sort()
             estimate = offsets[len(offsets) // 2]
             self.ninja_started = estimate if self.ninja_started is None else \
+                min(max(estimate, self._run_floor), now)
+        elif log and self.run <= 1:
+            estimate = now - log[-1].end
+            self.ninja_started = estimate if self.ninja_started is None else \
                 min(max(estimate, self.started), now)
+        if self.first_ninja_started is None or self.run <= 1:
+            self.first_ninja_started = self.ninja_started
+
+    @property
+    def units_done(self) -> int:
+        """Units compiled over every run so far (what the bar shows)."""
+        return self._earlier_done + self._done()
+
+    @property
+    def units_known(self) -> int:
+        """Units of every run so far (the bar's total)."""
+        return self._earlier_total + self.total
+
+    def expected_more(self) -> int:
+        """Units the prior expects beyond those of the runs known so far: the user's last
+        build (which counted every run), or the recipe's count once a second run has shown
+        that the build has several (during the first run a recipe's count that differs from
+        ninja's is taken for the model's error, as for a build of one extension)."""
+        prior = self.prior
+        if prior is None or not prior.units:
+            return 0
+        known = self.units_known
+        more = prior.units - known
+        if more <= 0:
+            return 0
+        if prior.source is PriorSource.HISTORY or self.run >= 2:
+            return more
+        return 0
+
+    def _earlier(self) -> tuple[list[float], list[str]]:
+        """Durations and names of the units the earlier runs compiled."""
+        start = self._run_log_start
+        if not start:
+            return [], []
+        log = self._all_log[:start]
+        if len(log) >= start:
+            return [u.seconds for u in log], [u.name for u in log]
+        return list(self._earlier_line_durations), []
 
     # -- the state of the units -------------------------------------------------------------
 
@@ -385,12 +498,13 @@ class EtaEstimator:
         assert self.ninja_started is not None
         t0 = self.ninja_started
         total = self.total
-        done = max(len(self._line_times), len(self._log))
-        if self._log and len(self._log) >= done:
-            durations = [u.seconds for u in self._log]
-            names = [u.name for u in self._log]
-            starts = sorted(t0 + u.start for u in self._log)
-            ends = sorted(t0 + u.end for u in self._log)
+        log = self._run_log()
+        done = max(len(self._line_times), len(log))
+        if log and len(log) >= done:
+            durations = [u.seconds for u in log]
+            names = [u.name for u in log]
+            starts = sorted(t0 + u.start for u in log)
+            ends = sorted(t0 + u.end for u in log)
         else:  # lines only: the oldest unit in flight is assumed to finish first
             state = self._lines_state
             key = (t0, total, self.jobs)
@@ -422,6 +536,15 @@ class EtaEstimator:
     # -- output -----------------------------------------------------------------------------
 
     def estimate(self, now: float) -> Eta:
+        eta = self._estimate(now)
+        more = self.expected_more() > 0
+        if self.run <= 1 and not more:
+            return replace(eta, run=self.run)  # one run (so far): as it always was
+        return replace(eta, done=self._earlier_done + eta.done,
+                       total=self._earlier_total + eta.total, run=self.run, more_expected=more)
+
+    def _estimate(self, now: float) -> Eta:
+        """The current run's units; the time left of the whole build."""
         elapsed = max(0.0, now - self.started)
         prior = self.prior
         basis = prior.source if prior is not None else PriorSource.NONE
@@ -431,10 +554,25 @@ class EtaEstimator:
         if self.failed:  # ninja stops at a failed unit: no time left to promise
             return Eta(elapsed, None, done, total, Phase.COMPILE, basis, overdue)
         tail = prior.tail_seconds if prior is not None else 0.0
-        if total and done >= total:  # link and wheel
+        more = self.expected_more()
+        if self.run >= 2 and (done == 0 or self.ninja_started is None):
+            # the next extension's run, nothing of it measured yet: its units (and those the
+            # prior expects after it) at the earlier runs' pace
+            durations, names = self._earlier()
+            age = now - self.ninja_started if self.ninja_started is not None else 0.0
+            ages = [age] * min(self.jobs, total) if total else []
+            left = self._compile_left(durations, ages, names, total + more, 0)
+            return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
+        if total and done >= total:  # this run compiled: link (and wheel, or the next run)
             last = self._line_times[-1] if self._line_times else now
-            left = _rest(tail, now - last, SPREAD_TAIL) if prior is not None else None
-            return Eta(elapsed, left, done, total, Phase.FINISH, basis, overdue)
+            if more:  # more runs expected: their units at this build's pace
+                durations, names = self._earlier()
+                run_durations, _, run_names = self._units(now)
+                left = self._compile_left(durations + run_durations, [], names + run_names,
+                                          more, 0)
+                return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
+            rest = _rest(tail, now - last, SPREAD_TAIL) if prior is not None else None
+            return Eta(elapsed, rest, done, total, Phase.FINISH, basis, overdue)
         if prior is None and self.ninja_started is None:
             return Eta(elapsed, None, done, total, Phase.SETUP, basis)
         if prior is not None and (self.ninja_started is None or done == 0):
@@ -443,14 +581,17 @@ class EtaEstimator:
                 left = _rest(prior.total_seconds, elapsed, SPREAD_PRIOR)
                 return Eta(elapsed, left, done, total, Phase.SETUP, basis, overdue)
             compile_s = prior.compile_seconds
-            if total and prior.units and total != prior.units:  # another unit count: scale
-                compile_s *= total / prior.units
+            if total and prior.units and total != prior.units and not more:
+                compile_s *= total / prior.units  # another unit count: scale
             left = _rest(compile_s, now - self.ninja_started, SPREAD_PRIOR)
             return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
         if done == 0:
             return Eta(elapsed, None, done, total, Phase.COMPILE, basis)
         durations, ages, names = self._units(now)
-        left = self._compile_left(durations, ages, names, total, done)
+        if self.run >= 2:
+            earlier, earlier_names = self._earlier()
+            durations, names = earlier + durations, earlier_names + names
+        left = self._compile_left(durations, ages, names, total + more, done)
         return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
 
     def _compile_left(self, durations: list[float], ages: list[float], names: list[str],
@@ -583,6 +724,6 @@ def slowest(units: Sequence[UnitTime], count: int = 3) -> list[UnitTime]:
 
 __all__ = [
     "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "UnitTime",
-    "count_ninja_units", "find_ninja_dir", "history_compile_seconds", "output_of_command",
-    "parse_ninja_log", "schedule", "slowest", "unit_name",
+    "count_ninja_units", "find_ninja_dir", "find_ninja_dirs", "history_compile_seconds",
+    "output_of_command", "parse_ninja_log", "schedule", "slowest", "unit_name",
 ]
