@@ -1974,7 +1974,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="749" />
       <source>A compiler, the linker or pip could not write its output: the disk (or the temporary folder's disk, or the user's quota) is full. Building CUDA kernels writes several GB of intermediate files.</source>
-      <translation type="unfinished" />
+      <translation>编译器、链接器或 pip 无法写入输出：磁盘（或临时文件夹所在的磁盘，或用户配额）已满。构建 CUDA 内核会写入数 GB 的中间文件。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/fixes.py" line="789" />
@@ -1984,7 +1984,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="840" />
       <source>A file could not be written or replaced ({path}): the folder belongs to another user (a system Python's site-packages, or files left by an earlier build run with sudo), or on Windows a program still has the file open.</source>
-      <translation type="unfinished" />
+      <translation>无法写入或替换文件（{path}）：该文件夹属于其他用户（系统 Python 的 site-packages，或之前用 sudo 运行构建留下的文件），或者在 Windows 上有程序仍打开着该文件。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="157" />
@@ -1997,7 +1997,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="669" />
+      <location filename="../../build_backend/session.py" line="677" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2133,7 +2133,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>Build again with fewer parallel jobs (the wizard can retry with half the jobs); if it crashes again at the same file, use another version of the compiler (gcc, or the Visual Studio toolset) that the CUDA toolkit accepts.</source>
-      <translation type="unfinished" />
+      <translation>请用更少的并行任务重新构建（向导可以用一半的任务数重试）；如果仍在同一文件处崩溃，请换用 CUDA 工具包接受的另一个编译器版本（gcc 或 Visual Studio 工具集）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/resources.py" line="77" />
@@ -2158,7 +2158,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="807" />
       <source>Build for your GPU's architecture ({arch_setting}, or the -gencode / CMAKE_CUDA_ARCHITECTURES of the kernel's build files), leaving out architectures older than the source supports; the wizard sets it from the detected GPU.</source>
-      <translation type="unfinished" />
+      <translation>请为你的 GPU 架构构建（{arch_setting}，或内核构建文件中的 -gencode / CMAKE_CUDA_ARCHITECTURES），去掉比源代码支持的更旧的架构；向导会根据检测到的 GPU 设置它。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prebuilt.py" line="98" />
@@ -2171,17 +2171,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="574" />
+      <location filename="../../build_backend/session.py" line="582" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="395" />
+      <location filename="../../build_backend/session.py" line="403" />
       <source>Build it from source instead.</source>
-      <translation type="unfinished" />
+      <translation>请改为从源代码构建。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="509" />
+      <location filename="../../build_backend/session.py" line="517" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2245,7 +2245,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="616" />
+      <location filename="../../build_backend/build.py" line="668" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -2435,7 +2435,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="697" />
+      <location filename="../../build_backend/session.py" line="705" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2590,7 +2590,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="662" />
+      <location filename="../../build_backend/session.py" line="670" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2615,9 +2615,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="375" />
+      <location filename="../../build_backend/session.py" line="383" />
       <source>Choose another kernel or version, one that fits.</source>
-      <translation type="unfinished" />
+      <translation>请选择另一个适合的内核或版本。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="182" />
@@ -2635,7 +2635,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="260" />
+      <location filename="../../build_backend/session.py" line="261" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -3026,7 +3026,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="749" />
       <source>Free disk space, or point the build and temporary folders (TMPDIR / TEMP) at a disk with room (the wizard's Free space check says how much a build needs), then build again.</source>
-      <translation type="unfinished" />
+      <translation>请释放磁盘空间，或将构建文件夹和临时文件夹（TMPDIR / TEMP）指向有空间的磁盘（向导的“释放空间”检查会说明一次构建需要多少空间），然后重新构建。</translation>
     </message>
     <message>
       <location filename="../../build_backend/install.py" line="433" />
@@ -3098,7 +3098,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="257" />
+      <location filename="../../build_backend/session.py" line="258" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -3274,7 +3274,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="840" />
       <source>Install into a Python environment you own (a virtual environment: the wizard always builds and installs into one), or give the folder back to your user; on Windows close the programs that use the environment (Python, ComfyUI, an IDE), then try again. Do not build with sudo.</source>
-      <translation type="unfinished" />
+      <translation>请安装到你自己拥有的 Python 环境中（虚拟环境：向导总是在虚拟环境中构建和安装），或把该文件夹的所有权交还给你的用户；在 Windows 上请关闭使用该环境的程序（Python、ComfyUI、IDE），然后重试。不要用 sudo 构建。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/pipfix.py" line="30" />
@@ -3382,7 +3382,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="680" />
+      <location filename="../../build_backend/session.py" line="688" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
@@ -3757,7 +3757,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="259" />
+      <location filename="../../build_backend/session.py" line="260" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -3772,9 +3772,9 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="393" />
+      <location filename="../../build_backend/session.py" line="401" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
-      <translation type="unfinished" />
+      <translation>没有与此环境匹配的 {kernel} {version} 预编译 wheel。</translation>
     </message>
     <message>
       <source>No ready-made flash-attn wheel for this setup; building from source</source>
@@ -3865,12 +3865,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="615" />
+      <location filename="../../build_backend/session.py" line="623" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="508" />
+      <location filename="../../build_backend/session.py" line="516" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -3902,7 +3902,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="824" />
       <source>On Windows build inside the x64 developer environment of Visual Studio (vcvars64.bat, the x64 Native Tools prompt), which the wizard sets up; elsewhere point nvcc at a supported gcc (CC, CXX and -ccbin / NVCC_CCBIN).</source>
-      <translation type="unfinished" />
+      <translation>在 Windows 上，请在 Visual Studio 的 x64 开发者环境（vcvars64.bat，x64 Native Tools 命令提示符）中构建，向导会设置好它；在其他系统上，请让 nvcc 使用受支持的 gcc（CC、CXX 以及 -ccbin / NVCC_CCBIN）。</translation>
     </message>
     <message>
       <location filename="../../build_backend/hardware.py" line="215" />
@@ -4212,7 +4212,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="788" />
       <source>Rebuild {package} where the CUDA toolkit is found (CUDA_HOME set, nvcc on PATH) and a CUDA build of PyTorch is installed; some packages build their CUDA part only when they see a GPU while building, and their README names the setting that forces it. The wizard builds with the toolkit and PyTorch it checked.</source>
-      <translation type="unfinished" />
+      <translation>请在能找到 CUDA 工具包（已设置 CUDA_HOME、nvcc 在 PATH 中）并已安装 CUDA 版 PyTorch 的环境中重新构建 {package}；有些软件包只有在构建时看到 GPU 才会构建 CUDA 部分，其 README 会写明强制构建的设置。向导使用它检查过的工具包和 PyTorch 进行构建。</translation>
     </message>
     <message>
       <location filename="../../build_backend/ai_apps/venvs.py" line="57" />
@@ -4320,7 +4320,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="590" />
+      <location filename="../../build_backend/session.py" line="598" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4409,7 +4409,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="665" />
+      <location filename="../../build_backend/build.py" line="717" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -4449,7 +4449,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="528" />
+      <location filename="../../build_backend/build.py" line="580" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4489,7 +4489,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="592" />
+      <location filename="../../build_backend/build.py" line="644" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4550,12 +4550,12 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="950" />
       <source>The CUDA compiler (nvcc) is older than the build expects: it does not know {option}</source>
-      <translation type="unfinished" />
+      <translation>CUDA 编译器（nvcc）比构建所需的版本旧：它不认识 {option}</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="824" />
       <source>The CUDA compiler does not accept the host C++ compiler</source>
-      <translation type="unfinished" />
+      <translation>CUDA 编译器不接受主机 C++ 编译器</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="682" />
@@ -4778,17 +4778,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="652" />
+      <location filename="../../build_backend/build.py" line="704" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="651" />
+      <location filename="../../build_backend/build.py" line="703" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="623" />
+      <location filename="../../build_backend/build.py" line="675" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -4798,7 +4798,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="677" />
+      <location filename="../../build_backend/session.py" line="685" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
@@ -4810,15 +4810,15 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="840" />
       <source>The build or install may not write where it tries to: {path}</source>
-      <translation type="unfinished" />
+      <translation>构建或安装无法写入目标位置：{path}</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="950" />
       <source>The build passes {option} to the compiler, and this compiler is older than that option: the CUDA toolkit (or the C++ compiler) is older than what PyTorch's extension builder or the kernel's build files expect.</source>
-      <translation type="unfinished" />
+      <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="510" />
+      <location filename="../../build_backend/build.py" line="562" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
@@ -4838,17 +4838,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="657" />
+      <location filename="../../build_backend/build.py" line="709" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="807" />
       <source>The build targets a GPU architecture older than the source supports ({function})</source>
-      <translation type="unfinished" />
+      <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="600" />
+      <location filename="../../build_backend/build.py" line="652" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -4880,12 +4880,12 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>The compiler crashed while compiling the kernel (an internal compiler error), instead of reporting a problem in the code. Most often it ran short of memory with many parallel jobs; otherwise it is a bug of this compiler version.</source>
-      <translation type="unfinished" />
+      <translation>编译器在编译内核时崩溃（内部编译器错误），而不是报告代码中的问题。最常见的原因是并行任务太多导致内存不足；否则就是该编译器版本的缺陷。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="767" />
       <source>The compiler itself crashed</source>
-      <translation type="unfinished" />
+      <translation>编译器本身崩溃了</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="178" />
@@ -4925,7 +4925,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="749" />
       <source>The disk is full</source>
-      <translation type="unfinished" />
+      <translation>磁盘已满</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/git.py" line="331" />
@@ -5003,7 +5003,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="662" />
+      <location filename="../../build_backend/build.py" line="714" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -5033,12 +5033,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="256" />
+      <location filename="../../build_backend/session.py" line="257" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="521" />
+      <location filename="../../build_backend/build.py" line="573" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5092,7 +5092,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="656" />
+      <location filename="../../build_backend/session.py" line="664" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
@@ -5137,7 +5137,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="673" />
+      <location filename="../../build_backend/session.py" line="681" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5265,7 +5265,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="665" />
+      <location filename="../../build_backend/session.py" line="673" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
@@ -5402,7 +5402,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="807" />
       <source>The source uses {function} in a form that only newer GPU architectures provide (atomicAdd on double needs compute capability 6.0), and the build compiles for an older architecture: nvcc's or CMake's default, or an old entry in the architecture list.</source>
-      <translation type="unfinished" />
+      <translation>源代码以只有较新 GPU 架构才提供的形式使用了 {function}（double 类型的 atomicAdd 需要计算能力 6.0），而构建针对的是更旧的架构：nvcc 或 CMake 的默认值，或架构列表中的旧条目。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="1153" />
@@ -5550,17 +5550,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="557" />
+      <location filename="../../build_backend/session.py" line="565" />
       <source>There is no verification of this build to decide about.</source>
       <translation>这次编译还没有可供决定的验证结果。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="586" />
+      <location filename="../../build_backend/session.py" line="594" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="594" />
+      <location filename="../../build_backend/build.py" line="646" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -5620,12 +5620,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="572" />
+      <location filename="../../build_backend/session.py" line="580" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="589" />
+      <location filename="../../build_backend/session.py" line="597" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -5829,7 +5829,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="950" />
       <source>Use a CUDA toolkit that matches your PyTorch's CUDA version (and a C++ compiler it supports), then build again; the wizard's "CUDA toolkit" check shows both versions.</source>
-      <translation type="unfinished" />
+      <translation>请使用与你的 PyTorch 的 CUDA 版本相匹配的 CUDA 工具包（以及它支持的 C++ 编译器），然后重新构建；向导的“CUDA 工具包”检查会显示两者的版本。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="932" />
@@ -5902,7 +5902,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="558" />
+      <location filename="../../build_backend/session.py" line="566" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -6107,7 +6107,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找不到它需要的某个 DLL</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="156" />
+      <location filename="../../build_backend/catalog/model.py" line="158" />
       <source>a GPU with compute capability {ccs}</source>
       <translation>计算能力为 {ccs} 的 GPU</translation>
     </message>
@@ -6147,7 +6147,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Ampere、Ada、Hopper 或 Blackwell RTX GPU（cc 8.0、8.6、8.9、9.0 或 12.0：A100、RTX 30xx、RTX 40xx、H100/H200、RTX 50xx）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="161" />
+      <location filename="../../build_backend/catalog/model.py" line="163" />
       <source>an NVIDIA GPU</source>
       <translation>一块 NVIDIA GPU</translation>
     </message>
@@ -6459,7 +6459,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="504" />
+      <location filename="../../build_backend/build.py" line="556" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -6641,7 +6641,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="824" />
       <source>nvcc compiles the host part of the kernel with another C++ compiler, and refuses {compiler}: on Windows usually the 32-bit (x86) cl.exe instead of the 64-bit one, elsewhere a compiler (clang, Apple clang) or version this CUDA release does not support.</source>
-      <translation type="unfinished" />
+      <translation>nvcc 用另一个 C++ 编译器编译内核的主机部分，但拒绝了 {compiler}：在 Windows 上通常是用了 32 位（x86）的 cl.exe 而不是 64 位的，在其他系统上则是此 CUDA 版本不支持的编译器（clang、Apple clang）或版本。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="503" />
@@ -7023,7 +7023,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你的 {name}（{arch}，cc {cc}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="159" />
+      <location filename="../../build_backend/catalog/model.py" line="161" />
       <source>{arch} (cc {cc}) or newer</source>
       <translation>{arch}（cc {cc}）或更新的 GPU</translation>
     </message>
@@ -7198,12 +7198,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="499" />
+      <location filename="../../build_backend/catalog/model.py" line="501" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="492" />
+      <location filename="../../build_backend/catalog/model.py" line="494" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
@@ -7253,10 +7253,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="373" />
+      <location filename="../../build_backend/session.py" line="381" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
-      <translation type="unfinished" />
+      <translation>{kernel} {version} 不适合这台电脑：
+{reasons}</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="201" />
@@ -7522,12 +7523,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="501" />
+      <location filename="../../build_backend/build.py" line="553" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="498" />
+      <location filename="../../build_backend/build.py" line="550" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
@@ -7539,7 +7540,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="788" />
       <source>{package} is installed, but its GPU code was never compiled: its build did not find the CUDA toolkit or a CUDA build of PyTorch (or no GPU was visible while it built), so it built only the CPU part, and the GPU function refuses to run.</source>
-      <translation type="unfinished" />
+      <translation>{package} 已安装，但其 GPU 代码从未被编译：构建时没有找到 CUDA 工具包或 CUDA 版 PyTorch（或构建时看不到 GPU），因此只构建了 CPU 部分，GPU 函数拒绝运行。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="1128" />
@@ -7554,7 +7555,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="788" />
       <source>{package} was built without its CUDA code</source>
-      <translation type="unfinished" />
+      <translation>{package} 构建时没有包含其 CUDA 代码</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/triton.py" line="147" />
