@@ -283,7 +283,7 @@ def _page_detail(wizard: Any, name: str) -> tuple[bool, str]:
     title = page.title() if page is not None else ""
     if name != "HARDWARE":
         return True, title
-    state = wizard.state
+    state = wizard.session
     if state.hardware is None:
         banner = getattr(getattr(page, "gpu_banner", None), "title", None)
         text = banner.text() if banner is not None else "no report"
