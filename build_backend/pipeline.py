@@ -40,7 +40,7 @@ from .platforms import Platform
 from .platforms import current as current_platform
 from .prebuilt import fetch_prebuilt
 from .sources.model import SourceError
-from .toolkits import CudaToolkit, choose_toolkit, discover_toolkits
+from .toolkits import CudaToolkit, ToolkitChoice, decide_toolkit
 from .wheels import WheelCandidate
 from .words import msg
 from .worktree import SourceChanged, StagedSource, source_change, stage_source
@@ -123,7 +123,7 @@ def run_pipeline(
     cancel: threading.Event | None = None,
     *,
     platform: Platform | None = None,
-    toolkits: Sequence[CudaToolkit] | None = None,
+    toolkits: Sequence[CudaToolkit] | ToolkitChoice | None = None,
     build_root: Path | None = None,
     **fetch_options: Any,
 ) -> BuildOutcome:
@@ -159,9 +159,9 @@ def run_pipeline(
             raise
         step(Step.SOURCE, StepState.DONE, time.monotonic() - started)
 
-        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
         torch_cuda = env.torch.cuda_version if env.torch is not None else None
-        toolkit = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
+        decided = decide_toolkit(toolkits, torch_cuda, plat)  # the session's, as it is
+        toolkit = decided.chosen
         os_name = OsName.parse(plat.name) or OsName.LINUX  # the OS this build runs on
         patches = recipe.patches_for(version, os_name, toolkit.release if toolkit else None)
         bundled = _is_bundled(choice)
@@ -169,7 +169,7 @@ def run_pipeline(
                                source_dir=None if bundled else source,
                                gpu_indices=choice.gpu_indices, build_slot=slot,
                                variant=choice.variant)
-        plan = plan_build(request, platform=plat, toolkits=found, build_root=build_root)
+        plan = plan_build(request, platform=plat, toolkits=decided, build_root=build_root)
         staged: StagedSource | None = None
         if not bundled:  # the build's own copy: the user's folder and the cache stay as they are
             root = build_root if build_root is not None else plat.default_build_root()

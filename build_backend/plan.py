@@ -76,7 +76,7 @@ from .platforms import current as current_platform
 from .processes import EnvChange, EnvMode, QuoteStyle, child_environment, quote_arg
 from .resources import resource_path
 from .toolchain import cccl_include_dir
-from .toolkits import CudaToolkit, choose_toolkit, cuda_bin_dirs, discover_toolkits
+from .toolkits import CudaToolkit, ToolkitChoice, cuda_bin_dirs, decide_toolkit
 from .words import join, msg
 
 
@@ -258,18 +258,16 @@ def machine_for(
     env: PythonEnv,
     *,
     selected: Sequence[int] | None = None,
-    toolkits: Sequence[CudaToolkit] | None = None,
+    toolkits: Sequence[CudaToolkit] | ToolkitChoice | None = None,
     platform: Platform | None = None,
 ) -> Machine:
     """The machine the verdicts and the plan look at: the hardware, the target Python, this
-    OS, the CUDA toolkit a build would use (the one that fits torch's CUDA) and the GPUs."""
+    OS, the CUDA toolkit a build would use and the GPUs. ``toolkits``: the session's decision
+    (:class:`~build_backend.toolkits.ToolkitChoice`, taken as it is), or for direct callers
+    the toolkits to choose from (None: those found here)."""
     plat = platform if platform is not None else current_platform()
     torch_cuda = env.torch.cuda_version if env.torch is not None else None
-    release = None
-    if torch_cuda is not None:
-        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
-        chosen = choose_toolkit(found, torch_cuda)
-        release = chosen.release if chosen is not None else None
+    release = decide_toolkit(toolkits, torch_cuda, plat).release
     # the OS the hardware report was taken on (a recording of another machine says its own)
     os_name = platform.name if platform is not None else None
     return Machine.from_reports(hardware, env, os_name=os_name, toolkit=release,
@@ -377,7 +375,7 @@ def plan_build(
     request: BuildRequest,
     *,
     platform: Platform | None = None,
-    toolkits: Sequence[CudaToolkit] | None = None,
+    toolkits: Sequence[CudaToolkit] | ToolkitChoice | None = None,
     build_root: Path | None = None,
     compiler_env: CompilerEnv | None = None,
     prepare: bool = True,
@@ -387,7 +385,8 @@ def plan_build(
     ``prepare=False`` plans without side effects (``--plan-only``, the pages' preview): a bundled
     source is not copied and nothing is created. ``compiler_env`` (default on Windows: the
     Visual Studio environment of the toolset this CUDA accepts) gives extra environment
-    changes and a note."""
+    changes and a note. ``toolkits``: the session's toolkit decision, taken as it is; a direct
+    caller may give the toolkits to choose from, or None (those found here)."""
     plat = platform if platform is not None else current_platform()
     env = request.env
     recipe, version = request.recipe, request.version
@@ -437,13 +436,13 @@ def plan_build(
             raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
                                 action="copy the kernel's source into the build folder") from exc
 
-    found: list[CudaToolkit] = []
-    if not cpu_only:
-        found = list(toolkits) if toolkits is not None else discover_toolkits(plat)
-    toolkit = choose_toolkit(found, torch_cuda) if not cpu_only else None
+    # the toolkit decided once: the session's decision as it is (a direct caller's: here)
+    decided = decide_toolkit(toolkits, torch_cuda, plat)
+    toolkit = decided.chosen
     # the one machine description (the OS the hardware report was taken on: a --replay
-    # recording plans for its own OS), with the toolkit chosen from those given
-    machine = machine_for(request.hardware, env, selected=request.gpu_indices, toolkits=found)
+    # recording plans for its own OS), with that toolkit
+    machine = machine_for(request.hardware, env, selected=request.gpu_indices,
+                          toolkits=decided)
     selection = build_archs(recipe, version, machine)
     archs: tuple[str, ...] = () if cpu_only else selection.values
     notes: list[str] = []

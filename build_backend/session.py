@@ -62,10 +62,9 @@ from .recommend import how_to_get
 from .reverify import ReverifyResult, reverify_all
 from .toolkits import (
     CudaToolkit,
-    choose_toolkit,
+    ToolkitChoice,
     cuda_bin_dirs,
     discover_toolkits,
-    runtime_path,
 )
 from .verify_install import VerifyInstallOutcome, verify_then_install
 from .wheels import WheelCandidate
@@ -131,7 +130,7 @@ def default_build(session: Session, sink: Callable[[object], None],
     """Source, patches, plan and build of the session's choice (the probe when none)."""
     env, hardware = session.require_target()
     choice = session.effective_choice()
-    return run_pipeline(choice, env, hardware, sink, cancel, toolkits=session.toolkits())
+    return run_pipeline(choice, env, hardware, sink, cancel, toolkits=session.toolkit_choice())
 
 
 @dataclass
@@ -153,7 +152,7 @@ class SessionServices:
     interrupted: Callable[[], bool] = has_journals  # cheap: is there anything to recover?
     gather_facts: Callable[..., SystemFacts] = gather_facts
     run_checks: Callable[[SystemFacts], list[CheckResult]] = run_checks
-    refresh: Callable[[SystemFacts, CheckId], SystemFacts] = refresh
+    refresh: Callable[..., SystemFacts] = refresh  # (facts, check, toolkits=) for CUDA
     load_catalog: Callable[[], Catalog] = load_catalog
     discover_toolkits: Callable[[], list[CudaToolkit]] = discover_toolkits
     # PyTorch's own attention timed in the target Python (the "worth building?" advice)
@@ -216,6 +215,7 @@ class Session:
     verify_outcome: VerifyInstallOutcome | None = None
     _catalog: Catalog | None = None
     _toolkits: list[CudaToolkit] | None = None
+    _toolkit_choice: ToolkitChoice | None = None
     _built_for: tuple[object, ...] | None = None
     _verified_for: object = None
     discarded_builds: int = 0  # how often a build was dropped to be built again
@@ -241,13 +241,24 @@ class Session:
             self._toolkits = list(self.services.discover_toolkits())
         return self._toolkits
 
-    def toolkit(self) -> CudaToolkit | None:
-        """The CUDA toolkit a build into the target Python uses: the one that fits its
-        PyTorch's CUDA (None: a CPU-only PyTorch, or none fits). Decided here, once, for the
-        verdicts, the plan and the pages."""
+    def toolkit_choice(self) -> ToolkitChoice:
+        """The CUDA toolkit decision: the toolkits found (:meth:`toolkits`) and the one a build
+        into the target Python uses, the one that fits its PyTorch's CUDA. Decided here, once
+        per toolkits and target Python, and passed down as it is to the verdicts' machine, the
+        plan, the pipeline and the prerequisite facts (none of them searches or chooses
+        again)."""
         env = self.environment
         torch_cuda = env.torch.cuda_version if env is not None and env.torch else None
-        return choose_toolkit(self.toolkits(), torch_cuda) if torch_cuda is not None else None
+        found = self.toolkits()
+        cached = self._toolkit_choice
+        if cached is None or cached.torch_cuda != torch_cuda or cached.found != tuple(found):
+            cached = self._toolkit_choice = ToolkitChoice.of(found, torch_cuda)
+        return cached
+
+    def toolkit(self) -> CudaToolkit | None:
+        """The CUDA toolkit a build into the target Python uses (None: a CPU-only PyTorch, or
+        none fits): :meth:`toolkit_choice`'s."""
+        return self.toolkit_choice().chosen
 
     def set_toolkits(self, toolkits: Sequence[CudaToolkit]) -> None:
         self._toolkits = list(toolkits)
@@ -277,7 +288,7 @@ class Session:
             indices = check_gpu_selection(hardware, selected, option=option)
         else:
             indices = None
-        return machine_for(hardware, env, selected=indices, toolkits=self.toolkits())
+        return machine_for(hardware, env, selected=indices, toolkits=self.toolkit_choice())
 
     def probe_choice(self) -> KernelChoice:
         """The bundled probe kernel: what "no choice" means, here and only here."""
@@ -326,7 +337,8 @@ class Session:
 
     def check(self) -> list[CheckResult]:
         """Gather the facts once and run every check (slow: off the GUI thread)."""
-        facts = self.services.gather_facts(env=self.environment, hardware=self.hardware)
+        facts = self.services.gather_facts(env=self.environment, hardware=self.hardware,
+                                           toolkits=self.toolkit_choice())
         return self._checked(facts)
 
     def recheck(self, check: CheckId) -> list[CheckResult]:
@@ -334,7 +346,9 @@ class Session:
         if self.facts is None:
             return self.check()
         if check in (CheckId.CUDA, CheckId.COMPAT):
-            self._toolkits = None  # a fix may have installed one: the Kernel step looks again
+            self._toolkits = None  # a fix may have installed one: look again, here, once
+            return self._checked(self.services.refresh(self.facts, check,
+                                                       toolkits=self.toolkit_choice()))
         return self._checked(self.services.refresh(self.facts, check))
 
     def _checked(self, facts: SystemFacts) -> list[CheckResult]:
@@ -466,7 +480,7 @@ class Session:
         request = BuildRequest(choice.recipe, choice.version, env, hardware,
                                source_dir=None if bundled else choice.local_path,
                                gpu_indices=choice.gpu_indices, variant=choice.variant)
-        return plan_build(request, toolkits=self.toolkits(), prepare=False)
+        return plan_build(request, toolkits=self.toolkit_choice(), prepare=False)
 
     def build(self, on_event: Callable[[object], None] | None = None,
               cancel: threading.Event | None = None) -> BuildOutcome:
@@ -545,7 +559,8 @@ class Session:
         torch_cuda = env.torch.cuda_version if env is not None and env.torch is not None else None
         if torch_cuda is None:
             return []  # a CPU-only PyTorch loads no CUDA runtime
-        return runtime_path(self.toolkits(), torch_cuda, os_name)
+        chosen = self.toolkit()
+        return chosen.bin_dirs(os_name) if chosen is not None else []
 
     def install_unverified(self, on_line: Callable[[str], None] | None = None) -> InstallResult:
         """Install the staged wheel without verifying it (the person chose so). ``on_line``

@@ -123,3 +123,40 @@ def choose_toolkit(
     if same_major:
         return max(same_major, key=lambda t: t.release or (0, 0))
     return working[0]
+
+
+@dataclass(frozen=True)
+class ToolkitChoice:
+    """The CUDA toolkit decision: every toolkit found and the one a build for ``torch_cuda``
+    uses (None: a CPU-only PyTorch, or none works). The session makes it once
+    (:meth:`~build_backend.session.Session.toolkit_choice`) and passes it down to the plan, the
+    pipeline, the machine and the prerequisite facts, which take it as decided."""
+
+    found: tuple[CudaToolkit, ...]
+    chosen: CudaToolkit | None
+    torch_cuda: tuple[int, int] | None
+
+    @classmethod
+    def of(cls, found: Sequence[CudaToolkit],
+           torch_cuda: tuple[int, int] | None) -> ToolkitChoice:
+        chosen = choose_toolkit(found, torch_cuda) if torch_cuda is not None else None
+        return cls(tuple(found), chosen, torch_cuda)
+
+    @property
+    def release(self) -> tuple[int, int] | None:
+        return self.chosen.release if self.chosen is not None else None
+
+
+def decide_toolkit(
+    toolkits: Sequence[CudaToolkit] | ToolkitChoice | None,
+    torch_cuda: tuple[int, int] | None,
+    platform: Platform | None = None,
+) -> ToolkitChoice:
+    """A decision made already (the session's) is kept as it is. For direct callers of the
+    core API (tests, ``make_plan``): choose among the toolkits given, or among those found here
+    when none are given (nvcc runs then; not at all for a CPU-only PyTorch)."""
+    if isinstance(toolkits, ToolkitChoice):
+        return toolkits
+    if toolkits is None:
+        toolkits = discover_toolkits(platform) if torch_cuda is not None else []
+    return ToolkitChoice.of(toolkits, torch_cuda)

@@ -41,11 +41,16 @@ def gpu_build_expected(facts: SystemFacts) -> bool:
 
 
 def chosen_toolkit(facts: SystemFacts) -> ToolkitFacts | None:
-    """The toolkit the build will use (:func:`build_backend.toolkits.choose_toolkit`)."""
-    picked = choose_toolkit([t.toolkit for t in facts.toolkits], facts.torch_cuda)
+    """The toolkit the build will use: the session's decision the facts came with, else (facts
+    gathered on their own) :func:`build_backend.toolkits.choose_toolkit`'s."""
+    decided = facts.toolkit_choice
+    if decided is not None and decided.torch_cuda == facts.torch_cuda:
+        picked = decided.chosen
+    else:
+        picked = choose_toolkit([t.toolkit for t in facts.toolkits], facts.torch_cuda)
     if picked is None:
         return None
-    return next(t for t in facts.toolkits if t.toolkit is picked)
+    return next((t for t in facts.toolkits if t.toolkit == picked), None)
 
 
 def gpu_ccs(facts: SystemFacts) -> list[tuple[int, int]]:

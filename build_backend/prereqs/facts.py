@@ -39,7 +39,7 @@ from ..toolchain import (
     read_host_config,
     run_gcc_version,
 )
-from ..toolkits import CudaToolkit, discover_toolkits
+from ..toolkits import CudaToolkit, ToolkitChoice, discover_toolkits
 from .model import CheckId
 from .resume import restart_pending
 
@@ -241,6 +241,9 @@ class SystemFacts:
     compiler_variables: tuple[CompilerVariable, ...] = ()  # CC/CXX the build inherits
     # the kernels that need a GPU build (what GPU-only prerequisites are "needed for")
     gpu_kernels: tuple[str, ...] = field(default_factory=gpu_kernel_names)
+    # the session's toolkit decision these toolkits came from (None: facts gathered on their
+    # own; the CUDA check then chooses as a build would)
+    toolkit_choice: ToolkitChoice | None = None
 
     @property
     def torch_cuda(self) -> tuple[int, int] | None:
@@ -298,9 +301,11 @@ def _gather_gcc(plat: PrereqPlatform, variables: Sequence[CompilerVariable] = ()
 
 
 def gather_toolkits(plat: PrereqPlatform, environ: Mapping[str, str] | None = None,
-                    ) -> tuple[ToolkitFacts, ...]:
+                    found: Sequence[CudaToolkit] | None = None) -> tuple[ToolkitFacts, ...]:
+    """What the checks know of each toolkit: ``found`` (the session's, searched once), or
+    those found here when none are given."""
     out: list[ToolkitFacts] = []
-    for toolkit in discover_toolkits(plat, environ):
+    for toolkit in (found if found is not None else discover_toolkits(plat, environ)):
         try:
             bounds: HostCompilerBounds | None = read_host_config(toolkit.root)
             error = ""
@@ -355,12 +360,15 @@ def gather_facts(
     environ: Mapping[str, str] | None = None,
     build_root: Path | None = None,
     on_step: StepCallback | None = None,
+    toolkits: ToolkitChoice | None = None,
 ) -> SystemFacts:
     """Gather every fact the checks need (a few seconds; run it off the GUI thread).
 
     ``env``/``hardware``: pass what an earlier page already found; otherwise ``python`` is
     inspected and NVML is asked (``nvml``: a replay of a recorded machine, for tests and
-    ``check --replay``). ``on_step`` hears a short line before each part.
+    ``check --replay``). ``on_step`` hears a short line before each part. ``toolkits``: the
+    session's toolkit decision (its toolkits are not searched for again; the CUDA check reads
+    its choice).
     """
     started = time.perf_counter()
     plat = prereq_platform(platform)
@@ -370,7 +378,7 @@ def gather_facts(
     variables = gather_compiler_variables(environ)
     compiler = gather_compiler(plat, variables)
     say("Looking for CUDA toolkits…")
-    toolkits = gather_toolkits(plat, environ)
+    toolkit_facts = gather_toolkits(plat, environ, toolkits.found if toolkits else None)
     say("Checking long path support…")
     long_paths = gather_long_paths(plat)
     git = gather_git(plat, environ)
@@ -385,7 +393,7 @@ def gather_facts(
     return SystemFacts(
         platform=plat.name,
         compiler=compiler,
-        toolkits=toolkits,
+        toolkits=toolkit_facts,
         long_paths=long_paths,
         git=git,
         build_root=root,
@@ -394,6 +402,7 @@ def gather_facts(
         env=env,
         seconds=time.perf_counter() - started,
         compiler_variables=variables,
+        toolkit_choice=toolkits,
     )
 
 
@@ -403,8 +412,10 @@ def refresh(
     *,
     platform: Platform | None = None,
     environ: Mapping[str, str] | None = None,
+    toolkits: ToolkitChoice | None = None,
 ) -> SystemFacts:
-    """Re-read what a fix for ``check`` can have changed (after a fix ran), keep the rest."""
+    """Re-read what a fix for ``check`` can have changed (after a fix ran), keep the rest.
+    ``toolkits``: the session's new toolkit decision (a CUDA fix; not searched again here)."""
     plat = prereq_platform(platform)
     if check is CheckId.COMPILER:
         variables = gather_compiler_variables(environ)
@@ -413,7 +424,9 @@ def refresh(
     if check in (CheckId.CUDA, CheckId.COMPAT):
         variables = gather_compiler_variables(environ)
         return replace(facts, compiler=gather_compiler(plat, variables),
-                       compiler_variables=variables, toolkits=gather_toolkits(plat, environ))
+                       compiler_variables=variables, toolkit_choice=toolkits,
+                       toolkits=gather_toolkits(plat, environ,
+                                                toolkits.found if toolkits else None))
     if check is CheckId.LONG_PATHS:
         return replace(facts, long_paths=gather_long_paths(plat), git=gather_git(plat, environ))
     if check in (CheckId.PYTHON_ENV, CheckId.TRITON):
