@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .advice import prerequisite_fix
-from .ai_apps import ScanResult, scan_app_environments
+from .ai_apps import ScanResult, environment_app, scan_app_environments
 from .ai_apps.venvs import broken_venv
 from .errors import ProcessStartError, ProcessTimeout
 from .platforms import Platform
@@ -654,11 +654,21 @@ def discover_candidates(
             seen.add(key)
             found.append(Candidate(path, origin))
 
+    def add_active(prefix: Path, origin: str) -> None:
+        # an active env that is an AI program's (its packages say so: ai_apps.markers) is
+        # listed as that program
+        app_env = environment_app(prefix, plat, origin)
+        if app_env is None or not app_env.python.is_file() or _key(app_env.python) in seen:
+            add(plat.python_in_prefix(prefix), origin)
+            return
+        seen.add(_key(app_env.python))
+        found.append(Candidate(app_env.python, origin, app_env.app, app_env.app_id))
+
     if env.get("VIRTUAL_ENV"):
-        add(plat.python_in_prefix(Path(env["VIRTUAL_ENV"])), "active virtual environment")
+        add_active(Path(env["VIRTUAL_ENV"]), "active virtual environment")
     if env.get("CONDA_PREFIX"):
         name = env.get("CONDA_DEFAULT_ENV") or Path(env["CONDA_PREFIX"]).name
-        add(plat.python_in_prefix(Path(env["CONDA_PREFIX"])), f"active conda env '{name}'")
+        add_active(Path(env["CONDA_PREFIX"]), f"active conda env '{name}'")
     if launched_from is None and not is_frozen():
         launched_from = Path(sys.executable)
     active = len(found)

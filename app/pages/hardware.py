@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from build_backend.ai_apps import environments_in_folder
+from build_backend.ai_apps import AppEnvironment, environments_in_folder
 from build_backend.environment import Candidate, EnvStatus, PythonEnv
 from build_backend.hardware import HardwareReport, NvmlState, existing_folder, format_bytes
 from build_backend.platforms import current as current_platform
@@ -73,9 +73,9 @@ TEXT = Texts("Hardware", {
     "apps_one": "Found the Python of {app} and selected it: the kernel goes into that "
                 "program's own Python. Nothing is installed until you confirm it at the end; "
                 "choose another Python here if you like.",
-    "limits": "Not every folder was searched. {limit}",
     "cannot_start": "{item}  (cannot start)",
     "add_folder": "Add a folder…",
+    "folder_busy": "Looking for an AI program's Python in {folder}…",
     "add_folder_tip": "An AI program installed somewhere else: choose its folder (where it was "
                       "unpacked or cloned) and its Python is found by the program's own layout",
     "add_folder_title": "Choose the folder of an AI program",
@@ -243,6 +243,7 @@ class HardwarePage(SessionPage):
         self.pip_button.clicked.connect(self.install_pip)
         self.pip_button.setVisible(False)
         self._pip_task: BackgroundTask | None = None
+        self._folder_task: BackgroundTask | None = None  # "Add a folder…": its lookup
         pip_row.addWidget(self.pip_button)
         pip_row.addStretch(1)
         env_layout.addLayout(pip_row)
@@ -268,7 +269,7 @@ class HardwarePage(SessionPage):
 
     def is_busy(self) -> bool:
         return (self._detect_task is not None or self._inspect_task is not None
-                or self._pip_task is not None)
+                or self._pip_task is not None or self._folder_task is not None)
 
     def start_detection(self) -> None:
         session = self.session
@@ -301,8 +302,8 @@ class HardwarePage(SessionPage):
             self.apps_label.setText(TEXT["apps"].format(apps=", ".join(apps)) if apps else "")
         self.apps_label.setVisible(bool(apps))
         limits = self.session.scan_limits if self.wizard() else ()
-        self.limits_label.setText("\n".join(TEXT["limits"].format(limit=tr_core(limit))
-                                            for limit in limits))
+        # one plain sentence per limit, in the user's language (ai_apps._limit_sentence)
+        self.limits_label.setText("\n".join(tr_core(limit) for limit in limits))
         self.limits_label.setVisible(bool(limits))
         if candidates:
             self._on_env_selected(0)
@@ -401,13 +402,36 @@ class HardwarePage(SessionPage):
         self.env_combo.setCurrentIndex(self.env_combo.count() - 1)
 
     def add_folder(self, folder: Path) -> bool:
-        """Add the Pythons of the AI program in ``folder`` (found by the programs' layouts, as
-        the search finds them) and select the first; says so when there is none."""
-        envs = environments_in_folder(folder, current_platform())
+        """Look for the Pythons of the AI program in ``folder`` (found by the programs' layouts,
+        as the search finds them) in the background, the page busy meanwhile: the lookup lists
+        the folder, its parent, each subfolder one level down and environments' site-packages,
+        which takes seconds on a big folder or a network drive. Then adds them and selects the
+        first, or says there is none. False when the page is busy with something else."""
+        if self.is_busy():
+            return False
+        plat = current_platform()
+        task = BackgroundTask(lambda: environments_in_folder(folder, plat), self)
+        task.finished.connect(lambda envs: self._on_folder_looked_up(folder, envs))
+        task.failed.connect(self._on_folder_failed)
+        self._folder_task = task
+        self._set_busy(TEXT["folder_busy"].format(folder=folder))
+        task.start()
+        return True
+
+    @Slot(object)
+    def _on_folder_failed(self, exc: object) -> None:
+        self._folder_task = None
+        self.env_banner.show_message(Tone.ERROR, str(exc))
+        self._update_busy()
+
+    def _on_folder_looked_up(self, folder: Path, result: object) -> None:  # on the GUI thread
+        self._folder_task = None
+        self._update_busy()
+        envs = cast("list[AppEnvironment]", result)
         if not envs:
             self.env_banner.show_message(Tone.WARNING, TEXT["folder_none"].format(folder=folder),
                                          TEXT["folder_none_hint"])
-            return False
+            return
         first = self.env_combo.count()
         for env in envs:
             candidate = Candidate(env.python, env.origin, env.app, env.app_id, env.problem)
@@ -419,7 +443,6 @@ class HardwarePage(SessionPage):
             elif env is envs[0]:
                 first = known
         self.env_combo.setCurrentIndex(first)
-        return True
 
     @Slot()
     def _choose_folder(self) -> None:
@@ -541,12 +564,12 @@ class HardwarePage(SessionPage):
     def _set_busy(self, text: str) -> None:
         self.busy_label.setText(text)
         self.busy.setVisible(True)
-        self.browse_button.setEnabled(self._detect_task is None)
-        self.folder_button.setEnabled(self._detect_task is None)
+        self.browse_button.setEnabled(self._detect_task is None and self._folder_task is None)
+        self.folder_button.setEnabled(self._detect_task is None and self._folder_task is None)
         self.completeChanged.emit()
 
     def _update_busy(self) -> None:
         self.busy.setVisible(self.is_busy())
-        self.browse_button.setEnabled(self._detect_task is None)
-        self.folder_button.setEnabled(self._detect_task is None)
+        self.browse_button.setEnabled(self._detect_task is None and self._folder_task is None)
+        self.folder_button.setEnabled(self._detect_task is None and self._folder_task is None)
         self.completeChanged.emit()

@@ -15,7 +15,10 @@ program's install scripts. Found here:
   deep: the home folder's own entries, Desktop, Downloads, Documents, ``AI``; second disks
   (Linux: the folders under ``/mnt``, ``/media/$USER``, ``/run/media/$USER``; Windows: every
   drive's root);
-- plain venvs in ``~/.venvs``, ``~/venvs``, ``~/.virtualenvs``, ``~/envs``.
+- plain venvs in ``~/.venvs``, ``~/venvs``, ``~/.virtualenvs``, ``~/envs``, and conda envs
+  (:func:`.markers.conda_prefixes`): those whose installed packages name a program
+  (:mod:`.markers`: ``pip install open-webui`` into any venv is Open WebUI, the documented
+  ``conda create -n wan2gp`` env is Wan2GP) are that program's Python.
 
 Likely places come first and every folder's entries are read whole, so directory order never
 decides what is found; when the scan's budget (folders listed, seconds) runs out, the result
@@ -47,11 +50,12 @@ from .layouts import (
     recognise,
     stability_matrix_packages,
 )
+from .markers import conda_environments, environment_app
 from .venvs import broken_venv, has_python, prefix_of
 
 __all__ = [
     "APPS", "APP_BY_ID", "AppEnvironment", "FolderChoice", "NoPythonInFolder", "ScanResult",
-    "environments_in_folder", "python_argument", "python_in_folder",
+    "environment_app", "environments_in_folder", "python_argument", "python_in_folder",
     "find_app_environments", "identify", "recognise", "scan_app_environments",
 ]
 
@@ -140,6 +144,10 @@ def _plain_venvs(home: Path, plat: Platform) -> Iterator[AppEnvironment]:
         for venv in sorted(_subfolders(home / holder)):
             python = plat.python_in_prefix(venv)
             if has_python(python) and (venv / "pyvenv.cfg").is_file():
+                app_env = environment_app(venv, plat, f"venv '{venv.name}'")
+                if app_env is not None:  # pip install open-webui into ~/.venvs/x
+                    yield app_env
+                    continue
                 broken = broken_venv(python)
                 yield AppEnvironment(f"virtual environment '{venv.name}'", python, venv, "",
                                      str(broken.summary) if broken else "")
@@ -267,14 +275,21 @@ def _scan(roots: list[Path], plat: Platform, budget: _Budget,
             dirs = sorted((c for c in children if _is_dir(c)), key=_likely_first)
             following.extend((rank, child) for child in dirs)
         if left:
-            limits.append(msg(
-                "The search for AI programs stopped after looking into {count} folders: "
-                "{left} folders {depth} level(s) below the usual places were not looked "
-                "into (for example {example}). If a program is there, add its folder.",
-                count=budget.listed, left=len(left), depth=depth, example=str(left[0])))
+            limits.append(_limit_sentence(left))
             return
         following.sort(key=lambda item: (item[0], _likely_first(item[1])))
         level = following
+
+
+def _limit_sentence(left: list[Path]) -> Msg:
+    """One plain sentence for the folders the search had no time for (no plural forms in the
+    translations: one sentence for one folder, one for several)."""
+    if len(left) == 1:
+        return msg("The search for AI programs stopped early and did not look in {example}; "
+                   "if a program is there, add that folder yourself.", example=str(left[0]))
+    return msg("The search for AI programs stopped early and did not look in {left} folders "
+               "(for example {example}); if a program is in one of them, add its folder "
+               "yourself.", left=len(left), example=str(left[0]))
 
 
 def scan_app_environments(
@@ -299,6 +314,7 @@ def scan_app_environments(
         _stability_matrix(environ, home, plat),
         _pinokio(environ, home, roots, plat),
         _scan(roots, plat, budget, result.limits),
+        conda_environments(environ, home, plat),
         _plain_venvs(home, plat),
     )
     for source in sources:
@@ -338,8 +354,11 @@ def environments_in_folder(folder: Path, plat: Platform) -> list[AppEnvironment]
             owner = folder.parent
             app = identify(owner)
             wrapped_here = [e for e in recognise(owner, plat) if prefix_of(e.python) == folder]
+            by_markers = environment_app(folder, plat, f"environment '{folder.name}'")
             if wrapped_here:
                 add(wrapped_here)
+            elif app is None and by_markers is not None:  # a conda env or venv of its own
+                add([by_markers])
             else:
                 broken = broken_venv(python)
                 label = app.label(owner) if app is not None else f"environment '{folder.name}'"

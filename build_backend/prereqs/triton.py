@@ -31,9 +31,11 @@ WHY = N_("Why it matters: SageAttention runs Triton kernels (compiled when first
 NEEDED_FOR = ("SageAttention 2",)
 
 # PyTorch minor version -> the Triton minor version it works with.
-# Windows: triton-windows' README table ("| PyTorch | Triton |": 2.4 and 2.5 -> 3.1, 2.6 -> 3.2,
-# 2.7 -> 3.3, 2.8 -> 3.4, 2.9 -> 3.5, 2.10 and 2.11 -> 3.6; "PyTorch 2.3 and older are not
-# supported"; triton-windows starts at 3.1).
+# Windows: triton-windows' README, section "3. PyTorch" (github.com/triton-lang/triton-windows,
+# README.md at 8743423, 2026-07-24): "| PyTorch | Triton |" 2.4 and 2.5 -> 3.1, 2.6 -> 3.2,
+# 2.7 -> 3.3, 2.8 -> 3.4, 2.9 -> 3.5, 2.10 and 2.11 -> 3.6, 2.12 and 2.13 -> 3.7; "PyTorch 2.3
+# and older are not supported in this repo" (triton-windows starts at 3.1). Its maintainer on
+# 2.13: "torch 2.13 works with triton 3.7.x" (triton-lang/triton-windows#42).
 WINDOWS_TRITON: dict[tuple[int, int], tuple[int, int]] = {
     (2, 4): (3, 1),
     (2, 5): (3, 1),
@@ -43,9 +45,17 @@ WINDOWS_TRITON: dict[tuple[int, int], tuple[int, int]] = {
     (2, 9): (3, 5),
     (2, 10): (3, 6),
     (2, 11): (3, 6),
+    (2, 12): (3, 7),
+    (2, 13): (3, 7),
 }
-# Linux: the triton that PyTorch's wheels pin, the same minor versions except 2.4 (triton 3.0;
-# triton-windows has no 3.0 for Windows).
+# Linux: the triton that PyTorch's CUDA wheels require (Requires-Dist triton==X, from the
+# release branch's .ci/docker/triton_version.txt): the same minor versions as the table above
+# (which follows them), except 2.4, whose wheels require triton==3.0.0 ("[Release only] use
+# triton 3.0.x from pypi", pytorch/pytorch#130336; "torch 2.4.0 requires triton==3.0.0",
+# triton-lang/triton#4460; triton-windows has no 3.0 for Windows). Checked one by one: 2.5.1 ->
+# 3.1.0 and 2.6.0 -> 3.2.0 (PyPI dependencies listed in triton-windows#50); 2.12 -> 3.7 ("[release
+# 2.12] [triton 3.7] Triton pin Update", pytorch/pytorch#174896; 3.7.1 for 2.12.1, #186814);
+# 2.13 -> 3.7 (v2.13.0-rc1 ships triton 3.7.1, intel/intel-xpu-backend-for-triton#7363).
 LINUX_TRITON: dict[tuple[int, int], tuple[int, int]] = {**WINDOWS_TRITON, (2, 4): (3, 0)}
 
 

@@ -671,7 +671,7 @@
       <translation>ARM 处理器</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="78" />
+      <location filename="../../app/pages/hardware.py" line="77" />
       <source>Add a folder…</source>
       <translation>添加文件夹…</translation>
     </message>
@@ -761,6 +761,11 @@
       <translation>Linux</translation>
     </message>
     <message>
+      <location filename="../../app/pages/hardware.py" line="78" />
+      <source>Looking for an AI program's Python in {folder}…</source>
+      <translation>正在 {folder} 中查找 AI 程序的 Python…</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/hardware.py" line="66" />
       <source>NVIDIA driver {version} — it did not say which CUDA versions it supports</source>
       <translation>NVIDIA 驱动 {version} — 它没有说明支持哪些 CUDA 版本</translation>
@@ -776,9 +781,8 @@
       <translation>在 {folder} 中没有找到 AI 程序的 Python。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="76" />
       <source>Not every folder was searched. {limit}</source>
-      <translation>并非所有文件夹都已查找。{limit}</translation>
+      <translation type="obsolete">并非所有文件夹都已查找。{limit}</translation>
     </message>
     <message>
       <location filename="../../app/pages/hardware.py" line="60" />
@@ -931,7 +935,7 @@ This will run:
     {command}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="77" />
+      <location filename="../../app/pages/hardware.py" line="76" />
       <source>{item}  (cannot start)</source>
       <translation>{item}  （无法启动）</translation>
     </message>
@@ -1823,12 +1827,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>  （没有找到）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="99" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="104" />
       <source>  • CUDA {version} at {root} ({origin})</source>
       <translation>  • CUDA {version}，位于 {root}（{origin}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="97" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="102" />
       <source>  • CUDA {version} at {root} ({origin}) ← the build uses this one</source>
       <translation>  • CUDA {version}，位于 {root}（{origin}）← 编译使用这一个</translation>
     </message>
@@ -1848,7 +1852,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>  • {name}，位于 {path}：{toolsets}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="94" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="99" />
       <source>  • {root} ({origin}): nvcc did not answer: {error}</source>
       <translation>  • {root}（{origin}）：nvcc 没有回答：{error}</translation>
     </message>
@@ -1932,7 +1936,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="620" />
+      <location filename="../../build_backend/plan.py" line="619" />
       <source>, × {factor:g} on Windows</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
@@ -1942,12 +1946,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="618" />
+      <location filename="../../build_backend/plan.py" line="617" />
       <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
       <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="651" />
+      <location filename="../../build_backend/plan.py" line="650" />
       <source>; this one runs {jobs}</source>
       <translation>；这次运行 {jobs} 个</translation>
     </message>
@@ -1997,7 +2001,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="677" />
+      <location filename="../../build_backend/session.py" line="692" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2116,7 +2120,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="228" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="233" />
       <source>Best fit to install: CUDA {cuda} ({reason}).</source>
       <translation>最适合安装的版本：CUDA {cuda}（{reason}）。</translation>
     </message>
@@ -2171,17 +2175,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="582" />
+      <location filename="../../build_backend/session.py" line="597" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="403" />
+      <location filename="../../build_backend/session.py" line="417" />
       <source>Build it from source instead.</source>
       <translation>请改为从源代码构建。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="517" />
+      <location filename="../../build_backend/session.py" line="531" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2315,17 +2319,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 工具包</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="214" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="219" />
       <source>CUDA toolkits found:</source>
       <translation>找到的 CUDA 工具包：</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="215" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="220" />
       <source>CUDA toolkits found: none</source>
       <translation>找到的 CUDA 工具包：没有</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="128" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="133" />
       <source>CUDA toolkits were found, but none of their nvcc compilers runs.</source>
       <translation>找到了 CUDA 工具包，但它们的 nvcc 编译器都无法运行。</translation>
     </message>
@@ -2350,12 +2354,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 接受 {accepted}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="203" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="208" />
       <source>CUDA {cuda} at {root} will be used, matching PyTorch's CUDA {torch}.</source>
       <translation>将使用位于 {root} 的 CUDA {cuda}，与 PyTorch 的 CUDA {torch} 一致。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="206" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="211" />
       <source>CUDA {cuda} at {root} will be used.</source>
       <translation>将使用位于 {root} 的 CUDA {cuda}。</translation>
     </message>
@@ -2365,22 +2369,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda}，位于 {root}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="187" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="192" />
       <source>CUDA {cuda} cannot compile for your GPU: {which}.</source>
       <translation>CUDA {cuda} 无法为你的 GPU 编译：{which}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="189" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="194" />
       <source>CUDA {cuda} cannot compile for {count} of your GPUs: {which}.</source>
       <translation>CUDA {cuda} 无法为你的 {count} 块 GPU 编译：{which}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="146" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="151" />
       <source>CUDA {cuda} differs from PyTorch's CUDA {torch} in the minor version; PyTorch only warns about that, and builds normally work.</source>
       <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 次版本号不同；PyTorch 只会对此发出警告，编译通常可以正常进行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="137" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="142" />
       <source>CUDA {cuda} does not match PyTorch's CUDA {torch}: PyTorch refuses to build extensions when the major versions differ.</source>
       <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 不一致：主版本号不同时，PyTorch 拒绝编译扩展。</translation>
     </message>
@@ -2435,7 +2439,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="705" />
+      <location filename="../../build_backend/session.py" line="720" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2540,7 +2544,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查路径；先创建文件夹 {folder}，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="103" />
+      <location filename="../../build_backend/prereqs/triton.py" line="113" />
       <source>Checked once the target Python has a CUDA build of PyTorch.</source>
       <translation>目标 Python 装有 CUDA 版 PyTorch 后才检查。</translation>
     </message>
@@ -2590,7 +2594,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="670" />
+      <location filename="../../build_backend/session.py" line="685" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2615,7 +2619,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="383" />
+      <location filename="../../build_backend/session.py" line="397" />
       <source>Choose another kernel or version, one that fits.</source>
       <translation>请选择另一个适合的内核或版本。</translation>
     </message>
@@ -2635,7 +2639,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="261" />
+      <location filename="../../build_backend/session.py" line="272" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -3098,7 +3102,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="258" />
+      <location filename="../../build_backend/session.py" line="269" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -3148,7 +3152,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 CUDA 12.4 或更高版本（与你的 PyTorch 的 CUDA 版本一致），然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="73" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="78" />
       <source>Install CUDA {cuda}</source>
       <translation>安装 CUDA {cuda}</translation>
     </message>
@@ -3158,7 +3162,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 CUDA {need} 或更新版本（并搭配为相同 CUDA 主版本编译的 PyTorch）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="141" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="146" />
       <source>Install CUDA {torch}, or a PyTorch built for CUDA {major}.</source>
       <translation>请安装 CUDA {torch}，或者为 CUDA {major} 构建的 PyTorch。</translation>
     </message>
@@ -3307,7 +3311,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 pip</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="144" />
+      <location filename="../../build_backend/prereqs/triton.py" line="154" />
       <source>Install pip first.</source>
       <translation>请先安装 pip。</translation>
     </message>
@@ -3342,7 +3346,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的探测内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="172" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="177" />
       <source>Install the NVIDIA driver to run kernels on this computer.</source>
       <translation>请安装 NVIDIA 驱动，才能在这台电脑上运行内核。</translation>
     </message>
@@ -3382,7 +3386,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="688" />
+      <location filename="../../build_backend/session.py" line="703" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
@@ -3392,7 +3396,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="79" />
+      <location filename="../../build_backend/prereqs/triton.py" line="89" />
       <source>Install {package} {version}</source>
       <translation>安装 {package} {version}</translation>
     </message>
@@ -3452,7 +3456,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="74" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="79" />
       <source>Installs the CUDA {cuda} toolkit (compiler and libraries, no driver) from NVIDIA's package repository ({reason}). Needs sudo: run the commands yourself.</source>
       <translation>从 NVIDIA 的软件包仓库安装 CUDA {cuda} 工具包（编译器和库，不含驱动）（{reason}）。需要 sudo：请自己运行这些命令。</translation>
     </message>
@@ -3697,12 +3701,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 C++ 编译器：没有安装 {program}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="119" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="124" />
       <source>No CUDA toolkit is installed.</source>
       <translation>没有安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="123" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="128" />
       <source>No CUDA toolkit is installed; without an NVIDIA GPU and a CUDA build of PyTorch only the CPU probe kernel can be built.</source>
       <translation>没有安装 CUDA 工具包；没有 NVIDIA GPU 和 CUDA 版本的 PyTorch 时，只能编译探测内核的 CPU 部分。</translation>
     </message>
@@ -3722,7 +3726,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="114" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="119" />
       <source>No CUDA version fits your driver, GPU and PyTorch together: update the NVIDIA driver first, or see {page}.</source>
       <translation>没有哪个 CUDA 版本能同时适合你的驱动、GPU 和 PyTorch：请先更新 NVIDIA 驱动，或者参见 {page}。</translation>
     </message>
@@ -3747,7 +3751,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未检测到 NVIDIA GPU：{problem}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="170" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="175" />
       <source>No NVIDIA driver answered, so whether it supports this CUDA is unknown; kernels can be built here but not run or verified.</source>
       <translation>没有 NVIDIA 驱动回答，所以不知道它是否支持这个 CUDA；这里可以编译内核，但无法运行或验证。</translation>
     </message>
@@ -3757,7 +3761,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="260" />
+      <location filename="../../build_backend/session.py" line="271" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -3772,7 +3776,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="401" />
+      <location filename="../../build_backend/session.py" line="415" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
       <translation>没有与此环境匹配的 {kernel} {version} 预编译 wheel。</translation>
     </message>
@@ -3796,7 +3800,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不知道 {url} 的源码压缩包地址。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="122" />
+      <location filename="../../build_backend/prereqs/triton.py" line="132" />
       <source>No {package} is installed, and which version PyTorch {torch} needs is not known to the wizard.</source>
       <translation>未安装 {package}，且向导不知道 PyTorch {torch} 需要哪个版本。</translation>
     </message>
@@ -3811,7 +3815,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>本向导不检查：{item}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="107" />
+      <location filename="../../build_backend/prereqs/triton.py" line="117" />
       <source>Not checked: Triton was not looked for in this environment.</source>
       <translation>未检查：未在此环境中查找 Triton。</translation>
     </message>
@@ -3846,7 +3850,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不需要：没有 CUDA 工具包，也没有 GPU，所以只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="194" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="199" />
       <source>Not sure this CUDA supports {which}.</source>
       <translation>不确定这个 CUDA 是否支持 {which}。</translation>
     </message>
@@ -3865,12 +3869,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="623" />
+      <location filename="../../build_backend/session.py" line="638" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="516" />
+      <location filename="../../build_backend/session.py" line="530" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -4055,7 +4059,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 CUDA 的 PyTorch</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="114" />
+      <location filename="../../build_backend/prereqs/triton.py" line="124" />
       <source>PyTorch {torch}; {package}: {have}</source>
       <translation>PyTorch {torch}；{package}：{have}</translation>
     </message>
@@ -4090,12 +4094,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 的 CUDA</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="220" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="225" />
       <source>PyTorch's CUDA: {torch}; no NVIDIA driver answered, so the newest CUDA it supports is unknown.</source>
       <translation>PyTorch 的 CUDA：{torch}；没有 NVIDIA 驱动回答，所以不知道它最高支持哪个 CUDA。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="218" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="223" />
       <source>PyTorch's CUDA: {torch}; the driver supports CUDA up to {driver}.</source>
       <translation>PyTorch 的 CUDA：{torch}；驱动最高支持 CUDA {driver}。</translation>
     </message>
@@ -4320,7 +4324,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="598" />
+      <location filename="../../build_backend/session.py" line="613" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4374,7 +4378,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>用 {python} 运行 Python 自带的 pip 安装程序（ensurepip）。它安装这个 Python 自带的 pip；不会下载任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="80" />
+      <location filename="../../build_backend/prereqs/triton.py" line="90" />
       <source>Runs pip in {python} to install {requirement} (the Triton that this PyTorch works with; a download of a few hundred MB).</source>
       <translation>在 {python} 中运行 pip 安装 {requirement}（与此 PyTorch 配套的 Triton；需下载几百 MB）。</translation>
     </message>
@@ -4419,7 +4423,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="125" />
+      <location filename="../../build_backend/prereqs/triton.py" line="135" />
       <source>See triton-windows' README for the version that matches this PyTorch.</source>
       <translation>请查看 triton-windows 的 README，找到与此 PyTorch 匹配的版本。</translation>
     </message>
@@ -4523,7 +4527,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>SwarmUI 的 ComfyUI 后端没有针对这个内核的启动选项：只有导入它的自定义节点才会使用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="131" />
+      <location filename="../../build_backend/prereqs/triton.py" line="141" />
       <source>The 'triton' package here is not triton-windows; SageAttention needs triton-windows {want} on Windows.</source>
       <translation>这里的 'triton' 包不是 triton-windows；在 Windows 上 SageAttention 需要 triton-windows {want}。</translation>
     </message>
@@ -4628,12 +4632,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，但这里的 PyTorch 使用 CUDA {torch_cuda}：请先更新驱动，内核才能运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="162" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="167" />
       <source>The NVIDIA driver supports CUDA up to {driver}, older than CUDA {cuda}: kernels still run (minor version compatibility), but code compiled just-in-time from PTX would not.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，比 CUDA {cuda} 旧：内核仍然可以运行（次版本兼容），但从 PTX 即时编译的代码不行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="154" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="159" />
       <source>The NVIDIA driver supports CUDA up to {driver}; kernels built with CUDA {cuda} would not run on it.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}；用 CUDA {cuda} 编译的内核无法在它上面运行。</translation>
     </message>
@@ -4798,7 +4802,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="685" />
+      <location filename="../../build_backend/session.py" line="700" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
@@ -5033,7 +5037,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="257" />
+      <location filename="../../build_backend/session.py" line="268" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
@@ -5092,7 +5096,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="664" />
+      <location filename="../../build_backend/session.py" line="679" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
@@ -5137,7 +5141,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="681" />
+      <location filename="../../build_backend/session.py" line="696" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5265,7 +5269,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="673" />
+      <location filename="../../build_backend/session.py" line="688" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
@@ -5290,9 +5294,18 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已连接到仓库，但其中没有这个版本（上游删除或重命名了标签，或者本地配方中有拼写错误）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/ai_apps/__init__.py" line="270" />
       <source>The search for AI programs stopped after looking into {count} folders: {left} folders {depth} level(s) below the usual places were not looked into (for example {example}). If a program is there, add its folder.</source>
-      <translation>查找 AI 程序时在查看了 {count} 个文件夹后停止：常用位置下第 {depth} 层还有 {left} 个文件夹没有查看（例如 {example}）。如果程序在那里，请添加它的文件夹。</translation>
+      <translation type="obsolete">查找 AI 程序时在查看了 {count} 个文件夹后停止：常用位置下第 {depth} 层还有 {left} 个文件夹没有查看（例如 {example}）。如果程序在那里，请添加它的文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/ai_apps/__init__.py" line="288" />
+      <source>The search for AI programs stopped early and did not look in {example}; if a program is there, add that folder yourself.</source>
+      <translation>查找 AI 程序的搜索提前结束了，没有查看 {example}；如果程序在那里，请自己添加这个文件夹。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/ai_apps/__init__.py" line="290" />
+      <source>The search for AI programs stopped early and did not look in {left} folders (for example {example}); if a program is in one of them, add its folder yourself.</source>
+      <translation>查找 AI 程序的搜索提前结束了，有 {left} 个文件夹没有查看（例如 {example}）；如果程序在其中，请自己添加它的文件夹。</translation>
     </message>
     <message>
       <location filename="../../build_backend/download/words.py" line="84" />
@@ -5550,12 +5563,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="565" />
+      <location filename="../../build_backend/session.py" line="580" />
       <source>There is no verification of this build to decide about.</source>
       <translation>这次编译还没有可供决定的验证结果。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="594" />
+      <location filename="../../build_backend/session.py" line="609" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
@@ -5620,12 +5633,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="580" />
+      <location filename="../../build_backend/session.py" line="595" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="597" />
+      <location filename="../../build_backend/session.py" line="612" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -5702,12 +5715,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Triton</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="140" />
+      <location filename="../../build_backend/prereqs/triton.py" line="150" />
       <source>Triton is missing (PyTorch's CUDA builds usually bring it); SageAttention needs Triton {want} for PyTorch {torch}.</source>
       <translation>缺少 Triton（PyTorch 的 CUDA 版通常会自带）；对于 PyTorch {torch}，SageAttention 需要 Triton {want}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="154" />
+      <location filename="../../build_backend/prereqs/triton.py" line="164" />
       <source>Triton {have} (it comes with PyTorch {torch}).</source>
       <translation>Triton {have}（随 PyTorch {torch} 一起安装）。</translation>
     </message>
@@ -5772,7 +5785,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>开启它需要一次管理员权限，然后重启。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="133" />
+      <location filename="../../build_backend/prereqs/triton.py" line="143" />
       <source>Uninstall it first ({command}), then install triton-windows {want}.</source>
       <translation>请先卸载它（{command}），再安装 triton-windows {want}。</translation>
     </message>
@@ -5792,7 +5805,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更新或修复 Visual Studio Installer；安装 Build Tools 也会更新它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="157" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="162" />
       <source>Update the NVIDIA driver (CUDA {major} needs driver {need} or newer).</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
@@ -5807,7 +5820,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>更新 NVIDIA 驱动会更稳妥。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="166" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="171" />
       <source>Updating the NVIDIA driver removes this limit.</source>
       <translation>更新 NVIDIA 驱动可以去掉这个限制。</translation>
     </message>
@@ -5887,7 +5900,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用该文件的 https:// 地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="196" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="201" />
       <source>Use the newest CUDA toolkit if the build fails.</source>
       <translation>如果编译失败，请使用最新的 CUDA 工具包。</translation>
     </message>
@@ -5902,7 +5915,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="566" />
+      <location filename="../../build_backend/session.py" line="581" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -6127,7 +6140,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 中有一个名称太长（{longest} 个字符；这个驱动器最多允许 {limit} 个）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="151" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="156" />
       <source>a newer one</source>
       <translation>更新的版本</translation>
     </message>
@@ -6316,7 +6329,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已下载的源码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="641" />
+      <location filename="../../build_backend/plan.py" line="640" />
       <source>earlier</source>
       <translation>更早</translation>
     </message>
@@ -6534,7 +6547,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>2026-08-15 的 main 分支：可使用 CUDA 12.8 和 13.x 离线构建（v2.8.3 版本的 hopper/setup.py 对除 12.8 外的所有 CUDA 版本都会下载 nvcc）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="84" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="89" />
       <source>matches PyTorch's CUDA {cuda}</source>
       <translation>与 PyTorch 的 CUDA {cuda} 一致</translation>
     </message>
@@ -6609,7 +6622,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有（仅 CPU 版本）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="217" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="222" />
       <source>none (no CUDA build of PyTorch)</source>
       <translation>没有（不是 CUDA 版本的 PyTorch）</translation>
     </message>
@@ -6753,7 +6766,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>text-generation-webui 没有针对这个内核的选项；便携版运行的是 llama.cpp，它有自己的注意力实现。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="609" />
+      <location filename="../../build_backend/plan.py" line="608" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
     </message>
@@ -6838,7 +6851,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}，并把 {libs} 复制到 {folder}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="88" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="93" />
       <source>the newest this wizard knows</source>
       <translation>这个向导知道的最新版本</translation>
     </message>
@@ -6953,12 +6966,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>thu-ml 的 setup.py 是为 Linux 编译器编写的（使用 -fopenmp 等 GCC 选项）；Windows 用户通常安装 woct0rdho 的预编译 wheel，若有匹配的，向导会优先提供。SageAttention 的 Triton 内核需要 triton-windows 包（见前置条件）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="138" />
+      <location filename="../../build_backend/prereqs/triton.py" line="148" />
       <source>triton-windows is missing; SageAttention needs version {want} for PyTorch {torch}.</source>
       <translation>缺少 triton-windows；对于 PyTorch {torch}，SageAttention 需要 {want} 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="152" />
+      <location filename="../../build_backend/prereqs/triton.py" line="162" />
       <source>triton-windows {have} matches PyTorch {torch}.</source>
       <translation>triton-windows {have} 与 PyTorch {torch} 匹配。</translation>
     </message>
@@ -6998,12 +7011,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="87" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="92" />
       <source>your driver supports CUDA up to {cuda}</source>
       <translation>你的驱动最高支持 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="648" />
+      <location filename="../../build_backend/plan.py" line="647" />
       <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
       <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
     </message>
@@ -7048,22 +7061,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="610" />
+      <location filename="../../build_backend/plan.py" line="609" />
       <source>{count} arch × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="611" />
+      <location filename="../../build_backend/plan.py" line="610" />
       <source>{count} archs × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="615" />
+      <location filename="../../build_backend/plan.py" line="614" />
       <source>{count} job</source>
       <translation>{count} 个任务</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="616" />
+      <location filename="../../build_backend/plan.py" line="615" />
       <source>{count} jobs</source>
       <translation>{count} 个任务</translation>
     </message>
@@ -7158,12 +7171,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{gpu} 是 {arch} 架构（cc {cc}）；{kernel} 需要 {gpus}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="179" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="184" />
       <source>{gpu} — {why}</source>
       <translation>{gpu} — {why}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="224" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="229" />
       <source>{gpu}: {arch}, compute capability {cc}</source>
       <translation>{gpu}：{arch}，计算能力 {cc}</translation>
     </message>
@@ -7208,7 +7221,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{items} 或 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="342" />
+      <location filename="../../build_backend/plan.py" line="340" />
       <source>{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
       <translation>{jobs} × {threads}（由该版本固定）：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
@@ -7253,7 +7266,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="381" />
+      <location filename="../../build_backend/session.py" line="395" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
       <translation>{kernel} {version} 不适合这台电脑：
@@ -7295,7 +7308,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="471" />
+      <location filename="../../build_backend/plan.py" line="470" />
       <source>{label}: {description}</source>
       <translation>{label}：{description}</translation>
     </message>
@@ -7315,7 +7328,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="659" />
+      <location filename="../../build_backend/plan.py" line="658" />
       <source>{minutes:.0f} min</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
@@ -7558,12 +7571,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{package} 构建时没有包含其 CUDA 代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="147" />
+      <location filename="../../build_backend/prereqs/triton.py" line="157" />
       <source>{package} {have} does not match PyTorch {torch}, which works with Triton {want}.</source>
       <translation>{package} {have} 与 PyTorch {torch} 不匹配，该 PyTorch 需要 Triton {want}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/triton.py" line="119" />
+      <location filename="../../build_backend/prereqs/triton.py" line="129" />
       <source>{package} {have} is installed; which Triton PyTorch {torch} needs is not known to the wizard.</source>
       <translation>已安装 {package} {have}；向导不知道 PyTorch {torch} 需要哪个版本的 Triton。</translation>
     </message>
@@ -7663,7 +7676,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{repo} 中源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="658" />
+      <location filename="../../build_backend/plan.py" line="657" />
       <source>{seconds:.0f} s</source>
       <translation>{seconds:.0f} 秒</translation>
     </message>
@@ -7723,7 +7736,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what}：{before} → {after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="613" />
+      <location filename="../../build_backend/plan.py" line="612" />
       <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
       <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
     </message>
@@ -7766,7 +7779,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="226" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="231" />
       <source>• {finding}</source>
       <translation>• {finding}</translation>
     </message>
@@ -7961,7 +7974,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>选择内核的源码压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="313" />
+      <location filename="../../app/pages/hardware.py" line="314" />
       <source>Click Browse… and choose the python executable of the environment to use.</source>
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
@@ -8016,7 +8029,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在检测显卡和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="276" />
+      <location filename="../../app/pages/hardware.py" line="277" />
       <source>Detecting…</source>
       <translation>正在检测…</translation>
     </message>
@@ -8080,7 +8093,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>硬件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="321" />
+      <location filename="../../app/pages/hardware.py" line="322" />
       <source>Hardware detection failed unexpectedly.</source>
       <translation>硬件检测意外失败。</translation>
     </message>
@@ -8169,7 +8182,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>缺少</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="312" />
+      <location filename="../../app/pages/hardware.py" line="313" />
       <source>No Python interpreter was found.</source>
       <translation>没有找到 Python 解释器。</translation>
     </message>
@@ -8337,7 +8350,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>编译意外停止。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="504" />
+      <location filename="../../app/pages/hardware.py" line="527" />
       <source>The environment could not be inspected.</source>
       <translation>无法检查这个环境。</translation>
     </message>

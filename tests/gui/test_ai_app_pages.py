@@ -46,10 +46,9 @@ def test_the_one_program_is_proposed_and_a_limit_is_said(qtbot: Any, torch_venv:
                                   "ComfyUI (portable)", "comfyui"),
                         Candidate(torch_venv.with_name("python3"), "the Python running this "
                                   "wizard")])
-    found.limits = (msg("The search for AI programs stopped after looking into {count} folders: "
-                        "{left} folders {depth} level(s) below the usual places were not looked "
-                        "into (for example {example}). If a program is there, add its folder.",
-                        count=6000, left=12, depth=2, example="/home/zoe/big/x"),)
+    found.limits = (msg("The search for AI programs stopped early and did not look in {left} "
+                        "folders (for example {example}); if a program is in one of them, add "
+                        "its folder yourself.", left=12, example="/home/zoe/big/x"),)
     services = SessionServices(detect=h100, discover=lambda: found, inspect=inspect_python)
     _, page = open_hardware_page(qtbot, services)
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)
@@ -59,10 +58,11 @@ def test_the_one_program_is_proposed_and_a_limit_is_said(qtbot: Any, torch_venv:
                                              "selected it")
     assert "Nothing is installed until you confirm it at the end" in page.apps_label.text()
     assert page.limits_label.isVisible()
-    assert page.limits_label.text().startswith("Not every folder was searched. The search for "
-                                               "AI programs stopped after looking into 6000")
-    assert "add its folder" in page.limits_label.text()
+    assert page.limits_label.text() == (
+        "The search for AI programs stopped early and did not look in 12 folders (for example "
+        "/home/zoe/big/x); if a program is in one of them, add its folder yourself.")
     page.grab().save("/tmp/ksw-hardware-proposed.png")
+    page.grab().save("/tmp/ksw-limit.png")
 
 
 def banner_text(banner: Any) -> str:
@@ -89,6 +89,9 @@ def test_add_a_folder_finds_the_programs_python(qtbot: Any, tmp_path: Path, torc
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", dialog)
     page.folder_button.click()  # the real button, the dialog answered as a user would
     assert chosen == ["Choose the folder of an AI program"]
+    # looked up off the GUI thread, the page busy meanwhile (a big folder, a network drive)
+    assert page.is_busy() or page.env_combo.currentText().startswith("ComfyUI")
+    qtbot.waitUntil(lambda: page.env_combo.currentText().startswith("ComfyUI"), timeout=60_000)
     python = comfy / "venv" / "bin" / "python"
     assert page.env_combo.currentText() == f"ComfyUI — {python}"
     qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)
@@ -98,7 +101,8 @@ def test_add_a_folder_finds_the_programs_python(qtbot: Any, tmp_path: Path, torc
     # a folder without a program: said so, nothing added
     count = page.env_combo.count()
     (tmp_path / "empty").mkdir()
-    assert page.add_folder(tmp_path / "empty") is False
+    assert page.add_folder(tmp_path / "empty") is True  # the lookup started
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=60_000)
     assert page.env_combo.count() == count
     assert f"No Python of an AI program was found in {tmp_path / 'empty'}." in \
         banner_text(page.env_banner)
@@ -151,3 +155,38 @@ def test_done_shows_no_hint_for_a_python_of_no_program(qtbot: Any, tmp_path: Pat
     assert done.use_hint(python, "flash_attn") is None
     done.show_use_hint(None)
     assert not done.used_box.isVisibleTo(wizard)
+
+
+def test_add_a_folder_keeps_the_page_busy_while_it_looks(
+        qtbot: Any, torch_venv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slow lookup (a network drive) runs off the GUI thread: the page is busy, Next and the
+    folder buttons wait, and the window keeps answering; the result arrives afterwards."""
+    import threading
+
+    from app.pages import hardware
+
+    comfy = comfyui(tmp_path / "slow" / "ComfyUI")
+    (comfy / "venv").symlink_to(torch_venv.parent.parent, target_is_directory=True)
+    services = SessionServices(detect=h100, discover=lambda: [Candidate(torch_venv, "test env")],
+                               inspect=inspect_python)
+    _, page = open_hardware_page(qtbot, services)
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)
+    release = threading.Event()
+    real = hardware.environments_in_folder
+
+    def slow(folder: Path, plat: Any) -> Any:
+        assert threading.current_thread() is not threading.main_thread()
+        release.wait(30)
+        return real(folder, plat)
+
+    monkeypatch.setattr(hardware, "environments_in_folder", slow)
+    assert page.add_folder(comfy) is True
+    assert page.is_busy() and not page.isComplete()
+    assert not page.folder_button.isEnabled() and not page.browse_button.isEnabled()
+    assert page.busy_label.text() == f"Looking for an AI program's Python in {comfy}…"
+    assert page.add_folder(comfy) is False  # one lookup at a time
+    qtbot.wait(50)  # the event loop runs while the lookup waits
+    release.set()
+    qtbot.waitUntil(lambda: page.env_combo.currentText().startswith("ComfyUI"), timeout=60_000)
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=120_000)
+    assert page.folder_button.isEnabled()
