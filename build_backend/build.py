@@ -109,6 +109,13 @@ class ProgressEvent:
     def fraction(self) -> float:
         return self.done / self.total if self.total else 0.0
 
+    @property
+    def several_runs(self) -> bool:
+        """Whether the front ends show the build as several extensions ("extension 2 · 5/10
+        units"): a second ninja run has begun, or the estimate expects units beyond this
+        run's. A build of one extension reads as it always did."""
+        return self.unit == "units" and (self.run >= 2 or self.more_expected)
+
     @classmethod
     def of(cls, eta: Eta) -> ProgressEvent:
         return cls(eta.done, eta.total, eta.remaining, eta.elapsed, eta.phase, eta.overdue,

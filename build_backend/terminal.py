@@ -33,10 +33,22 @@ PHASE_WORDS = {Phase.SETUP: "preparing", Phase.COMPILE: "compile",
 
 
 def progress_text(event: ProgressEvent) -> str:
-    """'compile 12/73 units · 4 min 10 s elapsed · about 9 min left'."""
+    """'compile 12/73 units · 4 min 10 s elapsed · about 9 min left'; several extensions:
+    'compile extension 2 · 5/10 units · ...' (the units of every extension so far; 'so far'
+    while more are expected)."""
     if event.unit != "units":  # a download
         parts = [f"{event.done}/{event.total} {event.unit}" if event.total
                  else f"{event.done} {event.unit}"]
+    elif event.several_runs:
+        what = PHASE_WORDS[event.phase]
+        if event.phase is not Phase.SETUP:
+            what += f" extension {max(1, event.run)}"
+        parts = [what]
+        if event.total and event.phase is not Phase.SETUP:
+            so_far = " so far" if event.more_expected else ""
+            parts.append(f"{event.done}/{event.total} unit{'s' if event.total != 1 else ''}"
+                         f"{so_far}")
+        parts.append(f"{duration(event.elapsed_seconds)} elapsed")
     else:
         what = PHASE_WORDS[event.phase]
         if event.total and event.phase is not Phase.SETUP:
@@ -66,6 +78,7 @@ class TerminalProgress:
         self._last_tenth = -1
         self._last_plain = -PLAIN_EVERY_S
         self._last_phase: Phase | None = None
+        self._last_run = 0
         self._drawn = False
         self._last_draw = 0.0
         self._width = 0  # of the line drawn last (a shorter one blanks the rest)
@@ -125,14 +138,16 @@ class TerminalProgress:
             self._say(f"↻ attempt {event.attempt}: {event.reason}")
 
     def _plain(self, event: ProgressEvent) -> None:
-        """Not a terminal: a line per 10 % of the units, per 30 s, and when the phase
-        changes — never one per event."""
+        """Not a terminal: a line per 10 % of the units, per 30 s, and when the phase or the
+        extension changes — never one per event."""
         tenth = int(event.fraction * 10) if event.total else -1
         now = event.elapsed_seconds
+        next_run = event.several_runs and event.run != self._last_run
         if (tenth != self._last_tenth and event.total) or event.phase is not self._last_phase \
-                or now - self._last_plain >= PLAIN_EVERY_S:
+                or next_run or now - self._last_plain >= PLAIN_EVERY_S:
             self._last_tenth = tenth
             self._last_phase = event.phase
+            self._last_run = event.run
             self._last_plain = now
             self._say(f"  {progress_text(event)}")
 

@@ -91,6 +91,10 @@ TEXT = Texts("Build", {
     "plan_waiting": "The exact commands appear once the source is ready.",
     "preparing": "preparing",
     "packaging": "packaging",
+    # a build of several extensions (one ninja run each); {run}: which one compiles
+    "extension": "extension {run}",
+    "bar_runs": "extension {run} · %v / %m units",
+    "bar_runs_so_far": "extension {run} · %v / %m units so far",
     "elapsed": "{duration} elapsed",
     "took": "took {duration}",
     "slowest": "Slowest to compile: {units}",
@@ -332,14 +336,25 @@ class BuildPage(SessionPage):
     def _on_progress(self, event: object) -> None:
         assert isinstance(event, ProgressEvent)
         if event.total:  # a determinate bar once the number of units is known
-            self.progress.setFormat(tr("%v / %m units") if event.unit == "units"
-                                    else tr("%v / %m KiB") if event.unit == "KiB"
-                                    else f"%v / %m {event.unit}")
+            self.progress.setFormat(self.bar_format(event))
+            self.progress.setProperty("several_runs", event.several_runs)
             self.progress.setRange(0, event.total)
             self.progress.setValue(event.done)
         else:
             self.progress.setRange(0, 0)
         self.eta.setText(self.progress_text(event))
+
+    @staticmethod
+    def bar_format(event: ProgressEvent) -> str:
+        """The bar's text: "%v / %m units"; several extensions (one ninja run each): "extension
+        2 · %v / %m units" (the units of every extension so far; "so far" while more are
+        expected)."""
+        if event.unit == "units":
+            if not event.several_runs:
+                return tr("%v / %m units")
+            text = TEXT["bar_runs_so_far"] if event.more_expected else TEXT["bar_runs"]
+            return text.replace("{run}", str(max(1, event.run)))
+        return tr("%v / %m KiB") if event.unit == "KiB" else f"%v / %m {event.unit}"
 
     @staticmethod
     def progress_text(event: ProgressEvent) -> str:
@@ -350,6 +365,8 @@ class BuildPage(SessionPage):
                 parts.append(TEXT["preparing"])
             elif event.phase is Phase.FINISH:
                 parts.append(TEXT["packaging"])
+            elif event.several_runs:
+                parts.append(TEXT["extension"].format(run=max(1, event.run)))
             parts.append(TEXT["elapsed"].format(duration=format_duration(event.elapsed_seconds)))
         left = time_left(event.eta_seconds, event.overdue)
         if left:
@@ -425,6 +442,8 @@ class BuildPage(SessionPage):
         if outcome.status is BuildStatus.SUCCEEDED:
             if self.progress.maximum() > 0:  # the units counted: all of them ("24 / 24 units")
                 self.progress.setValue(self.progress.maximum())
+                if self.progress.property("several_runs"):  # every extension's units
+                    self.progress.setFormat(tr("%v / %m units"))
             else:  # a build that never said how many units (no ninja): a full bar, "Done"
                 self.progress.setRange(0, 1)
                 self.progress.setValue(1)
@@ -465,6 +484,7 @@ class BuildPage(SessionPage):
         bar = self.progress
         if status is None:
             bar.setFormat(tr("%v / %m"))
+            bar.setProperty("several_runs", False)
             bar.setStyleSheet("")
             return
         failed = status is BuildStatus.FAILED

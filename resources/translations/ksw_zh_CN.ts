@@ -4,17 +4,17 @@
   <context>
     <name>Build</name>
     <message>
-      <location filename="../../app/pages/build.py" line="100" />
+      <location filename="../../app/pages/build.py" line="104" />
       <source>  What to do: {fix}</source>
       <translation>  怎么办：{fix}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="99" />
+      <location filename="../../app/pages/build.py" line="103" />
       <source>  Why: {cause}</source>
       <translation>  原因：{cause}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="113" />
+      <location filename="../../app/pages/build.py" line="117" />
       <source>Attempt {attempt}</source>
       <translation>第 {attempt} 次尝试</translation>
     </message>
@@ -24,12 +24,12 @@
       <translation>正在编译 {name}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="116" />
+      <location filename="../../app/pages/build.py" line="120" />
       <source>Cancelled</source>
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="118" />
+      <location filename="../../app/pages/build.py" line="122" />
       <source>Cancelled after %v / %m steps</source>
       <translation>已取消（%v / %m 步）</translation>
     </message>
@@ -49,27 +49,27 @@
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="115" />
+      <location filename="../../app/pages/build.py" line="119" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="114" />
+      <location filename="../../app/pages/build.py" line="118" />
       <source>Failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="117" />
+      <location filename="../../app/pages/build.py" line="121" />
       <source>Failed after %v / %m steps</source>
       <translation>失败（%v / %m 步）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="102" />
+      <location filename="../../app/pages/build.py" line="106" />
       <source>First error (line {line}):</source>
       <translation>第一个错误（第 {line} 行）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="106" />
+      <location filename="../../app/pages/build.py" line="110" />
       <source>Full log: {path}</source>
       <translation>完整日志：{path}</translation>
     </message>
@@ -79,37 +79,37 @@
       <translation>继续编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="97" />
+      <location filename="../../app/pages/build.py" line="101" />
       <source>Log: {path}</source>
       <translation>日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="110" />
+      <location filename="../../app/pages/build.py" line="114" />
       <source>No output for {quiet}. Still running: {running}. Large kernels can compile for many minutes without printing.</source>
       <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="119" />
+      <location filename="../../app/pages/build.py" line="123" />
       <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
       <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="107" />
+      <location filename="../../app/pages/build.py" line="111" />
       <source>See the log: {path}</source>
       <translation>请查看日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="96" />
+      <location filename="../../app/pages/build.py" line="100" />
       <source>Slowest to compile: {units}</source>
       <translation>编译最慢的：{units}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="121" />
+      <location filename="../../app/pages/build.py" line="125" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="120" />
+      <location filename="../../app/pages/build.py" line="124" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
@@ -154,17 +154,17 @@
       <translation>源码准备好后，这里会显示确切的命令。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="103" />
+      <location filename="../../app/pages/build.py" line="107" />
       <source>The wizard does not know this cause. The lines above are where the build failed; save the report bundle (the button above) and attach it when you ask for help.</source>
       <translation>向导不认识这个原因。上面几行是构建失败的位置；请保存报告包（上方的按钮），求助时附上它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="122" />
+      <location filename="../../app/pages/build.py" line="126" />
       <source>Time</source>
       <translation>用时</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="109" />
+      <location filename="../../app/pages/build.py" line="113" />
       <source>What to do: {hint}</source>
       <translation>怎么办：{hint}</translation>
     </message>
@@ -174,12 +174,27 @@
       <translation>wheel 文件：{file}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="108" />
+      <location filename="../../app/pages/build.py" line="112" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="112" />
+      <location filename="../../app/pages/build.py" line="95" />
+      <source>extension {run}</source>
+      <translation>第 {run} 个扩展</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="96" />
+      <source>extension {run} · %v / %m units</source>
+      <translation>第 {run} 个扩展 · %v / %m 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="97" />
+      <source>extension {run} · %v / %m units so far</source>
+      <translation>第 {run} 个扩展 · 目前 %v / %m 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="116" />
       <source>no compiler process found</source>
       <translation>没有找到编译器进程</translation>
     </message>
@@ -198,12 +213,12 @@
       <translation type="obsolete">探测内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="95" />
+      <location filename="../../app/pages/build.py" line="99" />
       <source>took {duration}</source>
       <translation>用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="94" />
+      <location filename="../../app/pages/build.py" line="98" />
       <source>{duration} elapsed</source>
       <translation>已用时 {duration}</translation>
     </message>
@@ -218,12 +233,12 @@
       <translation>{name}：预编译的 wheel 已下载，可以进行验证。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="101" />
+      <location filename="../../app/pages/build.py" line="105" />
       <source>○ {title} (line {line})</source>
       <translation>○ {title}（第 {line} 行）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="98" />
+      <location filename="../../app/pages/build.py" line="102" />
       <source>● {title} (line {line})</source>
       <translation>● {title}（第 {line} 行）</translation>
     </message>
@@ -2249,7 +2264,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="668" />
+      <location filename="../../build_backend/build.py" line="675" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -4413,7 +4428,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="717" />
+      <location filename="../../build_backend/build.py" line="724" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -4453,7 +4468,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="580" />
+      <location filename="../../build_backend/build.py" line="587" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4493,7 +4508,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="644" />
+      <location filename="../../build_backend/build.py" line="651" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4782,17 +4797,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="704" />
+      <location filename="../../build_backend/build.py" line="711" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="703" />
+      <location filename="../../build_backend/build.py" line="710" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="675" />
+      <location filename="../../build_backend/build.py" line="682" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -4822,7 +4837,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="562" />
+      <location filename="../../build_backend/build.py" line="569" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
@@ -4842,7 +4857,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="709" />
+      <location filename="../../build_backend/build.py" line="716" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
@@ -4852,7 +4867,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="652" />
+      <location filename="../../build_backend/build.py" line="659" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -5007,7 +5022,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="714" />
+      <location filename="../../build_backend/build.py" line="721" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -5042,7 +5057,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="573" />
+      <location filename="../../build_backend/build.py" line="580" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5573,7 +5588,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="646" />
+      <location filename="../../build_backend/build.py" line="653" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -6472,7 +6487,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="556" />
+      <location filename="../../build_backend/build.py" line="563" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -7536,12 +7551,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="553" />
+      <location filename="../../build_backend/build.py" line="560" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="550" />
+      <location filename="../../build_backend/build.py" line="557" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
@@ -7787,17 +7802,17 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="467" />
+      <location filename="../../app/pages/build.py" line="486" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="336" />
+      <location filename="../../app/pages/build.py" line="357" />
       <source>%v / %m KiB</source>
       <translation>%v / %m KiB</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="161" />
+      <location filename="../../app/pages/build.py" line="165" />
       <source>%v / %m units</source>
       <translation>%v / %m 个编译单元</translation>
     </message>
@@ -7914,12 +7929,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="129" />
+      <location filename="../../app/pages/build.py" line="133" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="165" />
+      <location filename="../../app/pages/build.py" line="169" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
@@ -7949,7 +7964,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="163" />
+      <location filename="../../app/pages/build.py" line="167" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
@@ -8004,7 +8019,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="146" />
+      <location filename="../../app/pages/build.py" line="150" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
@@ -8335,7 +8350,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="328" />
+      <location filename="../../app/pages/build.py" line="332" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
@@ -8345,7 +8360,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="420" />
+      <location filename="../../app/pages/build.py" line="437" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
@@ -8375,7 +8390,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="130" />
+      <location filename="../../app/pages/build.py" line="134" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -8458,7 +8473,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="141" />
+      <location filename="../../app/pages/build.py" line="145" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>
