@@ -27,7 +27,8 @@ says how long the rest takes:
   units measure the next ones, and the units the prior expects beyond those known (the user's
   last build, or a recipe count well above what the first run compiles) stay in the estimate
   between runs, so it does not fall to "a few seconds" at an intermediate link (a recipe's
-  count only from the second run on: before it, one extension is assumed). A run that
+  count from the first run on when the recipe says it builds several extensions,
+  :attr:`Prior.runs`; else from the second run on: before it, one extension is assumed). A run that
   starts before the previous one finished starts that run over (ninja's count of what is
   left).
 
@@ -221,6 +222,9 @@ class Prior:
     longest_unit_seconds: float = 0.0
     unit_costs: tuple[tuple[str, float], ...] = ()
     source: PriorSource = PriorSource.RECIPE
+    # ninja runs the build is expected to have (one per torch extension; the recipe's
+    # ``extensions``): more than one, and ``units`` counts every run's from the first run on
+    runs: int = 1
 
     @property
     def compile_seconds(self) -> float:
@@ -467,9 +471,10 @@ class EtaEstimator:
 
     def expected_more(self) -> int:
         """Units the prior expects beyond those of the runs known so far: the user's last
-        build (which counted every run), or the recipe's count once a second run has shown
-        that the build has several (during the first run a recipe's count that differs from
-        ninja's is taken for the model's error, as for a build of one extension)."""
+        build (which counted every run), the recipe's count when the recipe says the build has
+        several extensions (:attr:`Prior.runs`), or once a second run has shown that it has
+        (during the first run of a recipe of one extension a count that differs from ninja's is
+        taken for the model's error)."""
         prior = self.prior
         if prior is None or not prior.units:
             return 0
@@ -477,7 +482,7 @@ class EtaEstimator:
         more = prior.units - known
         if more <= 0:
             return 0
-        if prior.source is PriorSource.HISTORY or self.run >= 2:
+        if prior.source is PriorSource.HISTORY or self.run >= 2 or prior.runs > 1:
             return more
         return 0
 

@@ -529,6 +529,7 @@ class BuildEstimate:
     longest_unit_seconds: float = 0.0  # the slowest unit (0: none stands out)
     setup_seconds: float = 0.0  # pip and setup.py before the first unit
     tail_seconds: float = 0.0  # link and wheel after the last unit
+    extensions: int = 1  # ninja runs (one per torch extension) that share ``units``
     history: BuildRecord | None = None  # set: from the user's own last build of it here
 
     def prior(self) -> Prior:
@@ -539,7 +540,7 @@ class BuildEstimate:
             total_seconds=self.seconds, jobs=self.jobs, unit_seconds=self.unit_seconds,
             units=self.units or None, setup_seconds=self.setup_seconds,
             tail_seconds=self.tail_seconds, longest_unit_seconds=self.longest_unit_seconds,
-            source=PriorSource.RECIPE,
+            source=PriorSource.RECIPE, runs=self.extensions,
         )
 
 
@@ -629,6 +630,7 @@ def estimate_build(
         targets=n_targets,
         explanation=explanation,
         units=ninja_units,
+        extensions=costs.extensions,
         unit_seconds=per_unit * factor,
         longest_unit_seconds=longest * factor,
         setup_seconds=max(0.0, costs.fixed_seconds * factor - tail),

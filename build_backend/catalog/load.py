@@ -368,6 +368,7 @@ def _build(f: Fields) -> BuildCosts:
         windows_factor=f.number("windows_factor", 1.5, positive=True),
         slowest_unit_core_seconds=f.number("slowest_unit_core_seconds", 0.0),
         tail_seconds=f.number("tail_seconds", 3.0),
+        extensions=f.integer("extensions", 1, minimum=1),
         cpu_only_env=cpu_only_env,
     )
 

@@ -196,6 +196,9 @@ class BuildCosts:
     # end before it does, however many jobs run
     slowest_unit_core_seconds: float = 0.0
     tail_seconds: float = 3.0  # of fixed_seconds: link and wheel, after the last unit
+    # torch extensions setup.py builds one after another, one ninja run each (SageAttention's
+    # four): the estimate's units are those of every run, expected from the first run on
+    extensions: int = 1
     # a variable that makes the build compile its CPU part only (recipes with cpu_fallback):
     # the plan sets it to 1 when the target's PyTorch is a CPU-only build
     cpu_only_env: str = ""
