@@ -226,6 +226,7 @@ class BuildClock:
         self._lock = threading.Lock()
         self._estimated = -math.inf  # when the last estimate was made
         self._readers: dict[Path, NinjaLogReader] = {}  # every ninja folder, oldest first
+        self._starts = 0  # build.ninja files seen written (ninja starts)
         self._written: dict[Path, int] = {}  # each folder's build.ninja, when read last
         # what ninja logs existed before this build (a folder built before keeps its log)
         self._before = {p: _size(p) for p in (plan.cwd / "build").glob("temp.*/**/.ninja_log")}
@@ -304,7 +305,8 @@ class BuildClock:
                 text = (folder / "build.ninja").read_text(encoding="utf-8", errors="replace")
             except OSError:
                 text = ""
-            self.estimator.ninja_start(now, count_ninja_units(text))
+            self._starts += 1
+            self.estimator.ninja_start(now, count_ninja_units(text), seq=self._starts)
 
     def units(self) -> list[UnitTime]:
         """The units ninja compiled (every run's log), also for a build too short for the

@@ -347,10 +347,16 @@ class EtaEstimator:
         self.started = now
         self._run_floor = now
 
-    def ninja_start(self, now: float, total: int = 0) -> None:
+    def ninja_start(self, now: float, total: int = 0, seq: int | None = None) -> None:
         """ninja's ``build.ninja`` appeared, or was written again (ninja starts now); ``total``:
-        its compile edges. After a run that compiled all its units, this is the next run."""
-        if self._line_times and self.run_complete:
+        its compile edges. After a run that compiled all its units, this is the next run.
+        ``seq``: how many ninja starts the build folder has shown so far, this one included.
+        The poller may see a start only after the run's own ``[n/N]`` lines (a short
+        extension compiles between two looks): a start the lines already counted
+        (``seq`` <= the run they are in) changes nothing."""
+        if seq is not None and seq < self.run:
+            return  # an earlier run's folder, seen late
+        if self._line_times and self.run_complete and (seq is None or seq > self.run):
             self._next_run(now)
         if self.ninja_started is None:
             self.ninja_started = now
