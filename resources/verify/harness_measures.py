@@ -61,18 +61,17 @@ def _max_abs_err(torch, a64, r64):
     return value, worst
 
 
-def error_measure(torch, name, kernel, reference, pytorch, *, factor, floor, label=None):
-    """Judge one tensor by the FlashAttention rule. ``pytorch`` may be None (then the floor
-    alone is the tolerance)."""
-    m = {
+def new_measure(name, rule, *, tolerance, label=None, factor=None, floor=None):
+    """A measure entry of the report, not judged yet (every rule's entries have these keys)."""
+    return {
         "name": name,
         "label": label or name,
-        "rule": "flash_attn",
+        "rule": rule,
         "factor": factor,
         "floor": floor,
         "kernel_err": None,
         "reference_dtype_err": None,
-        "tolerance": floor,
+        "tolerance": tolerance,
         "passed": False,
         "nan_count": 0,
         "inf_count": 0,
@@ -80,12 +79,26 @@ def error_measure(torch, name, kernel, reference, pytorch, *, factor, floor, lab
         "fraction_over": None,
         "problem": None,
     }
+
+
+def not_comparable(m, kernel, reference):
+    """Mark ``m`` when the kernel gave no output or one of another shape; True if so."""
     if kernel is None:
         m["problem"] = "missing"
-        return m
+        return True
     if tuple(kernel.shape) != tuple(reference.shape):
         m["problem"] = "shape"
         m["detail"] = f"shape {list(kernel.shape)}, expected {list(reference.shape)}"
+        return True
+    return False
+
+
+def error_measure(torch, name, kernel, reference, pytorch, *, factor, floor, label=None):
+    """Judge one tensor by the FlashAttention rule. ``pytorch`` may be None (then the floor
+    alone is the tolerance)."""
+    m = new_measure(name, "flash_attn", tolerance=floor, label=label, factor=factor,
+                    floor=floor)
+    if not_comparable(m, kernel, reference):
         return m
     r64 = reference.detach().to(torch.float64)
     k64 = kernel.detach().to(torch.float64)

@@ -78,29 +78,9 @@ NEEDS = {
 def sage_measure(torch, name, out, ref, layout):
     """SageAttention's measures of ``out`` against ``ref`` (both in ``layout``), as a measure
     entry of the report (rule "sageattention")."""
-    m = {
-        "name": name,
-        "label": name,
-        "rule": RULE,
-        "factor": None,
-        "floor": None,
-        "kernel_err": None,
-        "reference_dtype_err": None,
-        "tolerance": REL_L1_MAX,
-        "passed": False,
-        "nan_count": 0,
-        "inf_count": 0,
-        "worst_index": None,
-        "fraction_over": None,
-        "problem": None,
-        "stats": {"cos_min": COS_MIN, "rel_l1_max": REL_L1_MAX, "row_l1_max": ROW_L1_MAX},
-    }
-    if out is None:
-        m["problem"] = "missing"
-        return m
-    if tuple(out.shape) != tuple(ref.shape):
-        m["problem"] = "shape"
-        m["detail"] = f"shape {list(out.shape)}, expected {list(ref.shape)}"
+    m = hc.new_measure(name, RULE, tolerance=REL_L1_MAX)
+    m["stats"] = {"cos_min": COS_MIN, "rel_l1_max": REL_L1_MAX, "row_l1_max": ROW_L1_MAX}
+    if hc.not_comparable(m, out, ref):
         return m
     o = out.detach().to(torch.float64)
     r = ref.detach().to(torch.float64)
