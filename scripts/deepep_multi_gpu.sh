@@ -19,17 +19,8 @@ export KSW_DATA_DIR=${KSW_DATA_DIR:-/tmp/ksw-data}
 N=$(python3 -c 'import torch; print(torch.cuda.device_count())')
 R="${DEEPEP_WORK:-/tmp/deepep-work}/deepep-${N}gpu"
 mkdir -p "$R"
-
-step() {  # step NAME TIMEOUT COMMAND...: output to $R/NAME.txt, a line on stdout
-    local name=$1 limit=$2
-    shift 2
-    local started=$SECONDS
-    timeout "$limit" "$@" >"$R/$name.txt" 2>&1
-    local rc=$?
-    printf '%-16s exit %3s  %4s s  %s\n' "$name" "$rc" "$((SECONDS - started))" "$*" \
-        | tee -a "$R/steps.txt"
-    return $rc
-}
+# shellcheck source=scripts/gpu_steps.sh
+source "$(dirname "$0")/gpu_steps.sh"  # step, sample_memory
 
 {
     date -u +"%Y-%m-%d %H:%M UTC"

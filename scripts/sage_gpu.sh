@@ -30,30 +30,8 @@ export KSW_DATA_DIR=${KSW_DATA_DIR:-/tmp/ksw-data}
 CORES=$(nproc)
 R="${SAGE_WORK:-/tmp/sage-work}/sage-${CORES}cores"
 mkdir -p "$R"
-
-step() {  # step NAME TIMEOUT COMMAND...: output to $R/NAME.txt, a line on stdout
-    local name=$1 limit=$2
-    shift 2
-    local started=$SECONDS
-    timeout "$limit" "$@" >"$R/$name.txt" 2>&1
-    local rc=$?
-    printf '%-16s exit %3s  %4s s  %s\n' "$name" "$rc" "$((SECONDS - started))" "$*" \
-        | tee -a "$R/steps.txt"
-    return $rc
-}
-
-sample_memory() {  # peak resident memory of the compile processes, once a second
-    local peak_one=0 peak_all=0 line
-    while sleep 1; do
-        line=$(ps -eo rss=,comm= | awk '$2 ~ /^(cicc|ptxas|cudafe\+\+|cc1plus|nvcc)$/ \
-            {s += $1; if ($1 > m) m = $1; n++} END {printf "%d %d %d", m, s, n}')
-        set -- $line
-        [ "${1:-0}" -gt "$peak_one" ] && peak_one=$1
-        [ "${2:-0}" -gt "$peak_all" ] && peak_all=$2
-        printf '%s one=%s KiB all=%s KiB procs=%s peak_one=%s KiB peak_all=%s KiB\n' \
-            "$(date +%T)" "${1:-0}" "${2:-0}" "${3:-0}" "$peak_one" "$peak_all" >>"$R/memory.txt"
-    done
-}
+# shellcheck source=scripts/gpu_steps.sh
+source "$(dirname "$0")/gpu_steps.sh"  # step, sample_memory
 
 {
     date -u +"%Y-%m-%d %H:%M UTC"
