@@ -14,6 +14,7 @@ from build_backend.plan import BuildEstimate, BuildPlan, estimate_build, make_pl
 
 TESTS = Path(__file__).resolve().parent
 REPLAY = TESTS / "data" / "standins" / "replay_build.py"
+REPLAY_OUTPUT = TESTS / "data" / "standins" / "replay_output.py"
 BUILDTIMES = TESTS / "data" / "buildtimes"
 FLASHMLA = "flashmla-sm90-h100-pip"  # 24 units, 142 s on the H100 device
 
@@ -49,4 +50,22 @@ def replay_plan(tmp_path: Path, speed: float, recording: str = FLASHMLA) -> Buil
 def replay(tmp_path: Path, speed: float) -> tuple[BuildOutcome, list[BuildEvent]]:
     events: list[BuildEvent] = []
     outcome = run_build(replay_plan(tmp_path, speed), events.append)
+    return outcome, events
+
+
+def replay_output(tmp_path: Path, log: Path, kernel: str = "sageattention",
+                  version: str = "2.2.0") -> tuple[BuildOutcome, list[BuildEvent]]:
+    """A recorded build's output (a plain log, no timestamps: SageAttention's four ninja runs
+    in tests/data/buildtimes/sageattention-h100/) printed by a child process through the real
+    runner, planned for ``kernel`` with 16 jobs; no wheel comes out of it."""
+    source = tmp_path / "src"
+    source.mkdir(parents=True, exist_ok=True)
+    (source / "setup.py").write_text("# replayed\n", encoding="utf-8")
+    plan = make_plan(kernel=kernel, version=version, source_dir=source,
+                     python=Path(sys.executable), python_scripts=None,
+                     output_dir=tmp_path / "dist", log_path=tmp_path / "logs" / "build.log",
+                     parallelism=Parallelism(16, 1, "test"))
+    plan = replace(plan, command=(sys.executable, str(REPLAY_OUTPUT), str(log)))
+    events: list[BuildEvent] = []
+    outcome = run_build(plan, events.append)
     return outcome, events

@@ -32,7 +32,7 @@ def attention_bhsd(torch, q, k, v, causal, scale, align="top_left"):
     return torch.matmul(probs, v)
 
 
-def _unravel(index, shape):
+def unravel(index, shape):
     result = []
     for size in reversed(list(shape)):
         result.append(int(index % size))
@@ -40,7 +40,7 @@ def _unravel(index, shape):
     return list(reversed(result))
 
 
-def _nonfinite_summary(torch, t64):
+def nonfinite_summary(torch, t64):
     nan = torch.isnan(t64)
     inf = torch.isinf(t64)
     nan_count = int(nan.sum().item())
@@ -48,7 +48,7 @@ def _nonfinite_summary(torch, t64):
     first = None
     if nan_count or inf_count:
         flat = (nan | inf).reshape(-1).nonzero()
-        first = _unravel(int(flat[0].item()), t64.shape)
+        first = unravel(int(flat[0].item()), t64.shape)
     return nan_count, inf_count, first
 
 
@@ -57,7 +57,7 @@ def _max_abs_err(torch, a64, r64):
         return 0.0, None
     diff = (a64 - r64).abs()
     value = float(diff.max().item())
-    worst = _unravel(int(diff.reshape(-1).argmax().item()), diff.shape)
+    worst = unravel(int(diff.reshape(-1).argmax().item()), diff.shape)
     return value, worst
 
 
@@ -110,7 +110,7 @@ def error_measure(torch, name, kernel, reference, pytorch, *, factor, floor, lab
     m["reference_dtype_err"] = pt_err
     tolerance = factor * (pt_err or 0.0) + floor
     m["tolerance"] = tolerance
-    nan_count, inf_count, first = _nonfinite_summary(torch, k64)
+    nan_count, inf_count, first = nonfinite_summary(torch, k64)
     m["nan_count"], m["inf_count"] = nan_count, inf_count
     if nan_count or inf_count:
         m["worst_index"] = first
@@ -183,7 +183,7 @@ def allclose_measure(
             else:
                 m["inf_count"] += int(extra.sum().item())
             if m["worst_index"] is None and bool(extra.any().item()):
-                m["worst_index"] = _unravel(int(extra.reshape(-1).nonzero()[0].item()), ans.shape)
+                m["worst_index"] = unravel(int(extra.reshape(-1).nonzero()[0].item()), ans.shape)
         ref[ref_mask] = 0.0
         ans[ans_mask] = 0.0
     if not anomalies_ok:

@@ -24,9 +24,9 @@ import time
 from pathlib import Path
 
 import pytest
+from gpu_support import app, keep
 
 REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = os.environ.get("KSW_GPU_ARTIFACTS")
 
 pytestmark = pytest.mark.skipif(
     not os.environ.get("SAGE_SOURCE"),
@@ -91,23 +91,6 @@ for dtype in (torch.float16, torch.bfloat16):
                 result["cases"].append(entry)
 json.dump(result, sys.stdout)
 '''
-
-
-def app(*args: str, timeout: float = 1800) -> subprocess.CompletedProcess[str]:
-    started = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "app", *args], cwd=REPO, capture_output=True,
-                            text=True, timeout=timeout)
-    seconds = time.perf_counter() - started
-    print(f"\n$ python -m app {' '.join(args)}   [{seconds:.1f} s, exit {result.returncode}]")
-    print(result.stdout[-6000:])
-    print(result.stderr[-4000:])
-    return result
-
-
-def keep(name: str, text: str) -> None:
-    if ARTIFACTS:
-        Path(ARTIFACTS).mkdir(parents=True, exist_ok=True)
-        (Path(ARTIFACTS) / name).write_text(text, encoding="utf-8")
 
 
 def test_sageattention_end_to_end(tmp_path: Path) -> None:

@@ -7,53 +7,30 @@ extension reads as before (tests/gui/test_build_page_progress.py)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from eta_testsupport import replay_output
 from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication
 
 from app.i18n import install_translator
 from app.pages.build import BuildPage
-from build_backend.build import BuildEvent, ProgressEvent, run_build
+from build_backend.build import BuildEvent, ProgressEvent
 from build_backend.eta import Phase
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
 from build_backend.terminal import progress_text
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
-REPLAY = """
-import sys, time
-for line in open(sys.argv[1], encoding="utf-8"):
-    sys.stdout.write(line)
-    sys.stdout.flush()
-    if line.lstrip().startswith("["):
-        time.sleep(0.01)
-"""
 
 
 @pytest.fixture(scope="module")
 def events(tmp_path_factory: pytest.TempPathFactory) -> list[BuildEvent]:
     folder = tmp_path_factory.mktemp("extensions")
-    source = folder / "src"
-    source.mkdir()
-    (source / "setup.py").write_text("# replayed\n", encoding="utf-8")
-    replay = folder / "replay.py"
-    replay.write_text(REPLAY, encoding="utf-8")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KSW_DATA_DIR", str(folder / "ksw-data"))
-        plan = make_plan(kernel="sageattention", version="2.2.0", source_dir=source,
-                         python=Path(sys.executable), python_scripts=None,
-                         output_dir=folder / "dist", log_path=folder / "logs" / "build.log",
-                         parallelism=Parallelism(16, 1, "test"))
-        plan = replace(plan, command=(sys.executable, str(replay),
-                                      str(RECORDED / "build-output.log")))
-        recorded: list[BuildEvent] = []
-        run_build(plan, recorded.append)
+        _outcome, recorded = replay_output(folder, RECORDED / "build-output.log")
     return recorded
 
 

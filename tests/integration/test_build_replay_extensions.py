@@ -6,49 +6,25 @@ through the wizard's build runner. Before, the bar stayed at "1/2 units" and the
 
 from __future__ import annotations
 
-import sys
-from dataclasses import replace
 from pathlib import Path
 
+from eta_testsupport import replay_output
+
 from build_backend.build import (
-    BuildEvent,
     BuildStatus,
     ProgressEvent,
     Step,
     StepEvent,
     StepState,
-    run_build,
 )
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
 RUNS = (2, 8, 2, 2)  # units of each ninja run, in the order setup.py builds them
 
-REPLAY = """
-import sys, time
-for line in open(sys.argv[1], encoding="utf-8"):
-    sys.stdout.write(line)
-    sys.stdout.flush()
-    if line.lstrip().startswith("["):
-        time.sleep(0.01)
-"""
 
 
 def test_four_extensions_replayed(tmp_path: Path) -> None:
-    source = tmp_path / "src"
-    source.mkdir()
-    (source / "setup.py").write_text("# replayed\n", encoding="utf-8")
-    replay = tmp_path / "replay.py"
-    replay.write_text(REPLAY, encoding="utf-8")
-    plan = make_plan(kernel="sageattention", version="2.2.0", source_dir=source,
-                     python=Path(sys.executable), python_scripts=None,
-                     output_dir=tmp_path / "dist", log_path=tmp_path / "logs" / "build.log",
-                     parallelism=Parallelism(16, 1, "test"))
-    plan = replace(plan, command=(sys.executable, str(replay),
-                                  str(RECORDED / "build-output.log")))
-    events: list[BuildEvent] = []
-    outcome = run_build(plan, events.append)
+    outcome, events = replay_output(tmp_path, RECORDED / "build-output.log")
     # no wheel comes out of a replay; what counts here is how the build was shown
     assert outcome.status is not BuildStatus.CANCELLED
 

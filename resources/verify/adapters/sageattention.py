@@ -84,19 +84,15 @@ def sage_measure(torch, name, out, ref, layout):
         return m
     o = out.detach().to(torch.float64)
     r = ref.detach().to(torch.float64)
-    nan = torch.isnan(o)
-    inf = torch.isinf(o)
-    m["nan_count"] = int(nan.sum().item())
-    m["inf_count"] = int(inf.sum().item())
+    m["nan_count"], m["inf_count"], first = hc.nonfinite_summary(torch, o)
     if m["nan_count"] or m["inf_count"]:
-        bad = (nan | inf)
         m["problem"] = "nonfinite"
-        m["fraction_over"] = float(bad.double().mean().item())
-        m["worst_index"] = _unravel(int(bad.reshape(-1).nonzero()[0].item()), o.shape)
+        m["fraction_over"] = (m["nan_count"] + m["inf_count"]) / o.numel()
+        m["worst_index"] = first
         return m
     diff = (o - r).abs()
     m["kernel_err"] = float(diff.max().item())
-    m["worst_index"] = _unravel(int(diff.reshape(-1).argmax().item()), diff.shape)
+    m["worst_index"] = hc.unravel(int(diff.reshape(-1).argmax().item()), diff.shape)
     ref_l1 = float(r.abs().sum().item())
     rel_l1 = float(diff.sum().item()) / ref_l1 if ref_l1 > 0 else float(diff.sum().item())
     norms = float(o.norm().item()) * float(r.norm().item())
@@ -116,7 +112,7 @@ def sage_measure(torch, name, out, ref, layout):
     if rel_l1 > REL_L1_MAX:
         problems.append(f"relative L1 error {rel_l1:.3g} is above {REL_L1_MAX:g}")
     if worst_row > ROW_L1_MAX:
-        row = _unravel(int(row_l1.reshape(-1).argmax().item()), row_l1.shape)
+        row = hc.unravel(int(row_l1.reshape(-1).argmax().item()), row_l1.shape)
         m["worst_index"] = row + [0]
         problems.append(f"the worst query row (index {row}, {layout}) is off by "
                         f"{worst_row:.3g} relative L1, above {ROW_L1_MAX:g}")
@@ -125,14 +121,6 @@ def sage_measure(torch, name, out, ref, layout):
         m["problem"] = "accuracy"
         m["detail"] = "; ".join(problems)
     return m
-
-
-def _unravel(index, shape):
-    out = []
-    for size in reversed(list(shape)):
-        out.append(int(index % size))
-        index //= size
-    return list(reversed(out))
 
 
 def describe(m, ref_dtype):
