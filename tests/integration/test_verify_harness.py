@@ -336,19 +336,62 @@ def test_flash_attention_3_compact_build_passes_on_the_head_size_it_has(
 ) -> None:
     report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu")
     assert report.status is VerifyStatus.PASS, report.summary_lines()
-    apis = {c.api for c in report.cases}
+    cases = [c for c in report.cases if not c.extra.get("boundary")]
+    apis = {c.api for c in cases}
     assert apis == {"flash_attn_interface.flash_attn_func",
                     "flash_attn_interface.flash_attn_varlen_func"}
-    assert {c.shapes["q"][-1] for c in report.cases} == {128}  # compact: head size 128 only
-    assert {c.dtype for c in report.cases} == {"float16", "bfloat16"}
-    assert {c.causal for c in report.cases} == {True, False}
-    assert any(c.extra.get("gqa") for c in report.cases)
-    for case in report.cases:
+    assert {c.shapes["q"][-1] for c in cases} == {128}  # compact: head size 128 only
+    assert {c.dtype for c in cases} == {"float16", "bfloat16"}
+    assert {c.causal for c in cases} == {True, False}
+    assert any(c.extra.get("gqa") for c in cases)
+    for case in cases:
         assert set(measures_by_name(case)) == {"out", "dq", "dk", "dv"}  # forward and backward
     said = " ".join(report.notes)
     assert "leaves out head size 64, head size 96, head size 192, head size 256, FP8" in said
     assert report.kernel is not None
     assert report.kernel.extra["build_flags"]["FLASHATTENTION_DISABLE_HDIM64"] is True
+
+
+def test_flash_attention_3_compact_build_raises_for_what_it_left_out(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    """The boundary checks: each left-out call runs in a child process and must raise."""
+    report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu")
+    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    boundary = {c.extra["left_out"]: c for c in report.cases if c.extra.get("boundary")}
+    assert set(boundary) == {"head size 192", "head size 256", "softcap", "sliding windows",
+                             "paged KV", "FP8"}
+    for what, case in boundary.items():
+        assert case.status is CaseStatus.PASS, (what, case.reasons)
+        assert case.extra["outcome"] == "raised"
+        assert "RuntimeError: This FlashAttention 3 build has no kernel for" in \
+            case.extra["message"]
+    said = " ".join(report.notes)
+    assert ("Calls to what this build left out, each run in a process of its own: head size "
+            "192 -> raised, head size 256 -> raised") in said
+    assert "What such a call says: RuntimeError: This FlashAttention 3 build has no kernel " \
+        "for head size 192" in said and "Full variant" in said
+
+
+def test_flash_attention_3_build_that_crashes_on_a_left_out_call_fails(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    """Upstream's behaviour planted: a left-out head size kills the process (SIGSEGV). The
+    forward/backward checks still pass; the boundary checks fail the verification and say so
+    in words."""
+    test_mode.setenv("KSW_FA3_STANDIN_CRASH", "1")
+    report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu", quick=True)
+    assert report.status is VerifyStatus.FAIL
+    normal = [c for c in report.cases if not c.extra.get("boundary")]
+    assert normal and all(c.status is CaseStatus.PASS for c in normal)
+    crashed = [c for c in report.cases if c.extra.get("boundary")]
+    assert [c.extra["left_out"] for c in crashed] == ["head size 192", "head size 256"]
+    for case in crashed:
+        assert case.status is CaseStatus.FAIL
+        assert case.extra["outcome"] == "crashed"
+    first = report.reasons[0]
+    assert "head size 192, which this build left out, crashed the Python process" in first
+    assert "segmentation fault (SIGSEGV" in first
 
 
 def test_flash_attention_3_with_kv_heads_tiled_fails_the_gqa_checks_only(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 
+import harness_boundary as hb
 import harness_common as hc
 
 from adapters import flash_attn as fa2
@@ -105,7 +106,78 @@ def run(h):
                  if "varlen" not in c.api]
     else:
         cases = fa2.plan(kernel, device, h.quick, dims, api=api)
-    h.run_cases(cases)
+    h.run_cases(cases + boundary_cases(flags, device, h.quick))
+    boundary_note(h)
     h.backward_broken = hc.backward_failed(h.report["cases"])
     if device.type == "cuda" and not h.cuda_broken and 128 in dims:
         fa2.timings(h, kernel)
+
+
+_IMPORTS = "import torch\nimport flash_attn_interface\n"
+
+_SETUP = """
+import torch
+import flash_attn_interface as fa
+dev = torch.device(%(device)r)
+def t(*shape, dtype=torch.bfloat16):
+    return torch.randn(*shape, device=dev, dtype=torch.float32).to(dtype)
+def sync():
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+def call():
+    %(call)s
+"""
+
+
+def _boundary_calls(flags):
+    """(what, call) for each left-out part of the build, the most common first: calls a user's
+    model makes and this build has no kernel for."""
+    dims = built_head_dims(flags)
+    calls = []
+    for d in (192, 256):
+        if dims and d > max(dims):
+            calls.append((f"head size {d}",
+                          f"fa.flash_attn_func(t(1, 128, 2, {d}), t(1, 128, 2, {d}), "
+                          f"t(1, 128, 2, {d}))"))
+    d = 128 if 128 in dims else (dims[0] if dims else 128)
+    qkv = f"t(1, 128, 2, {d}), t(1, 128, 2, {d}), t(1, 128, 2, {d})"
+    if flags.get("FLASHATTENTION_DISABLE_SOFTCAP"):
+        calls.append(("softcap", f"fa.flash_attn_func({qkv}, softcap=30.0)"))
+    if flags.get("FLASHATTENTION_DISABLE_LOCAL"):
+        calls.append(("sliding windows", f"fa.flash_attn_func({qkv}, window_size=(32, 0))"))
+    if flags.get("FLASHATTENTION_DISABLE_PAGEDKV"):
+        calls.append(("paged KV",
+                      f"fa.flash_attn_with_kvcache(t(2, 1, 2, {d}), t(4, 64, 2, {d}), "
+                      f"t(4, 64, 2, {d}), cache_seqlens=torch.tensor([60, 100], "
+                      "dtype=torch.int32, device=dev), page_table=torch.tensor([[0, 1], "
+                      "[2, 3]], dtype=torch.int32, device=dev))"))
+    if flags.get("FLASHATTENTION_DISABLE_FP8"):
+        fp8 = "dtype=torch.float8_e4m3fn"
+        calls.append(("FP8", f"fa.flash_attn_func(t(1, 128, 2, {d}, {fp8}), "
+                             f"t(1, 128, 2, {d}, {fp8}), t(1, 128, 2, {d}, {fp8}))"))
+    if flags.get("FLASHATTENTION_DISABLE_SPLIT"):
+        calls.append(("split-KV", f"fa.flash_attn_func({qkv}, num_splits=4)"))
+    return calls
+
+
+def boundary_cases(flags, device, quick):
+    """Boundary checks for a build that left something out (none for a full build): each
+    left-out call in a process of its own, which must raise, not crash."""
+    calls = _boundary_calls(flags)[: 2 if quick else 6]
+    return hb.cases([(what, _SETUP % {"device": str(device), "call": call})
+                     for what, call in calls],
+                    imports=_IMPORTS, device=device.type, api=MODULE + " (left out)")
+
+
+def boundary_note(h):
+    """One note: what a call to a left-out part does (with one message in full)."""
+    boundary = [c for c in h.report["cases"] if c.get("boundary")]
+    if not boundary:
+        return
+    raised = [c for c in boundary if c.get("outcome") == "raised"]
+    text = ("Calls to what this build left out, each run in a process of its own: "
+            + ", ".join(f"{c['left_out']} -> {c.get('outcome', c['status'])}" for c in boundary)
+            + ".")
+    if raised:
+        text += " What such a call says: " + raised[0]["message"]
+    h.note(text)

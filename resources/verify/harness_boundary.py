@@ -1,0 +1,288 @@
+"""Boundary checks: calls a build left out must raise a Python error, never kill the process.
+
+A compact build (FlashAttention 3 with head size 128 only, say) has no kernel for what it left
+out. A user's program that makes such a call must get an exception it can read, not a
+segmentation fault. Each boundary check runs one such call in a child process of the same
+interpreter, so that a crash cannot take the harness down, and classifies what happened:
+
+* ``raised``: a Python exception (its type and message are kept: the report shows them);
+* ``ran``: the call returned (the case says whether that was expected); where the setup also
+  defines ``check(result) -> (ok, detail)``, ``ran-correct`` or ``wrong`` instead;
+* ``crashed``: the process died from a signal or an abort (exit code 134/139, ...);
+* ``hung``: no answer within the time limit (the child is killed).
+
+Only ``raised`` passes where the call is left out of the build; a crash or a hang fails the
+verification with a plain reason. Needs only the standard library.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import harness_common as hc
+
+MARK = "@@KSW-BOUNDARY@@ "
+TIMEOUT_S = 120.0
+
+# the child: runs CODE (which defines call()), prints one marked JSON line with the outcome
+_CHILD = r"""
+import json, sys
+MARK = %(mark)r
+def say(outcome, message=""):
+    sys.stdout.write("\n" + MARK + json.dumps({"outcome": outcome, "message": message}) + "\n")
+    sys.stdout.flush()
+try:
+    %(setup)s
+except BaseException as exc:
+    say("setup_failed", "%%s: %%s" %% (type(exc).__name__, str(exc)[:600]))
+    raise SystemExit(0)
+try:
+    result = call()
+    sync()
+except BaseException as exc:
+    say("raised", "%%s: %%s" %% (type(exc).__name__, str(exc)[:1500]))
+else:
+    judge = globals().get("check")
+    if judge is None:
+        say("ran")
+    else:
+        try:
+            ok, detail = judge(result)
+        except BaseException as exc:
+            say("check_failed", "%%s: %%s" %% (type(exc).__name__, str(exc)[:600]))
+        else:
+            say("ran-correct" if ok else "wrong", detail)
+"""
+
+_SIGNALS = {getattr(signal, n): n for n in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "SIGFPE",
+                                            "SIGKILL") if hasattr(signal, n)}
+
+
+def _signal_words(code):
+    """'a segmentation fault (SIGSEGV)' for a child killed by a signal (negative code, or
+    128 + signal from a shell)."""
+    number = -code if code < 0 else code - 128 if code > 128 else 0
+    name = _SIGNALS.get(number, "")
+    words = {"SIGSEGV": "a segmentation fault", "SIGABRT": "an abort",
+             "SIGBUS": "a bus error", "SIGILL": "an illegal instruction",
+             "SIGFPE": "a floating-point exception", "SIGKILL": "being killed"}
+    if name:
+        return f"{words[name]} ({name}, exit code {code})"
+    return f"exit code {code}"
+
+
+def run_call(setup, timeout_s=TIMEOUT_S):
+    """Run ``setup`` (Python source that defines ``call()`` and ``sync()``) in a child of this
+    interpreter. Returns ``(outcome, message)``."""
+    body = "\n    ".join(setup.strip().splitlines())
+    code = _CHILD % {"mark": MARK, "setup": body}
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    try:
+        proc = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=timeout_s, env=env,
+                              check=False)
+    except subprocess.TimeoutExpired:
+        return "hung", f"no answer within {timeout_s:.0f} s (the call was stopped)"
+    text = proc.stdout.decode("utf-8", "replace")
+    answer = None
+    for line in text.splitlines():
+        if line.startswith(MARK):
+            try:
+                answer = json.loads(line[len(MARK):])
+            except ValueError:
+                answer = None
+    if proc.returncode != 0 or answer is None:
+        if answer is not None and answer.get("outcome") == "ran":
+            return "crashed", "the call returned, then the process ended with " + \
+                _signal_words(proc.returncode)
+        tail = text.strip().splitlines()[-3:]
+        return "crashed", "the process ended with " + _signal_words(proc.returncode) + (
+            (": " + " | ".join(tail)[:400]) if tail else "")
+    return answer["outcome"], answer.get("message", "")
+
+
+# The zygote: imports what every call shares (torch, the kernel's module) once, without touching
+# the GPU, then forks one child per call. Each call still runs in its own process (a crash or a
+# hang takes only that child), but pays for the CUDA start-up alone instead of the whole import:
+# on the H200 about 1-2 s a call instead of about 12 s.
+_ZYGOTE = r"""
+import json, os, select, signal, sys, time
+MARK = %(mark)r
+job = json.loads(sys.stdin.read())
+try:
+    exec(job["imports"], {})
+except BaseException as exc:
+    sys.stdout.write(MARK + json.dumps({"index": -1, "outcome": "setup_failed",
+        "message": "%%s: %%s" %% (type(exc).__name__, str(exc)[:600])}) + "\n")
+    sys.exit(0)
+CHILD = job["child"]
+for index, setup in enumerate(job["calls"]):
+    sys.stdout.flush()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        def say(outcome, message=""):
+            os.write(w, json.dumps({"outcome": outcome, "message": message}).encode())
+        try:
+            exec(CHILD, {"say": say, "SETUP": setup})
+        finally:
+            os._exit(0)
+    os.close(w)
+    deadline = time.monotonic() + job["timeout"]
+    status = None
+    while status is None:
+        done, status_ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            status = status_
+        elif time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = "hung"
+        else:
+            time.sleep(0.02)
+    data = b""
+    while True:
+        chunk = os.read(r, 65536)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    if status == "hung":
+        row = {"outcome": "hung", "message": "no answer within %%.0f s (the call was stopped)"
+               %% job["timeout"]}
+    elif os.WIFSIGNALED(status):
+        row = {"outcome": "crashed", "signal": os.WTERMSIG(status)}
+    elif not data:
+        row = {"outcome": "crashed", "code": os.WEXITSTATUS(status)}
+    else:
+        row = json.loads(data.decode("utf-8", "replace"))
+    row["index"] = index
+    sys.stdout.write("\n" + MARK + json.dumps(row) + "\n")
+    sys.stdout.flush()
+"""
+
+# what a forked child runs: the call's setup, the call, then its check
+_FORKED_CHILD = r"""
+g = {}
+try:
+    exec(SETUP, g)
+except BaseException as exc:
+    say("setup_failed", "%s: %s" % (type(exc).__name__, str(exc)[:600]))
+else:
+    try:
+        result = g["call"]()
+        g["sync"]()
+    except BaseException as exc:
+        say("raised", "%s: %s" % (type(exc).__name__, str(exc)[:1500]))
+    else:
+        judge = g.get("check")
+        if judge is None:
+            say("ran")
+        else:
+            try:
+                ok, detail = judge(result)
+            except BaseException as exc:
+                say("check_failed", "%s: %s" % (type(exc).__name__, str(exc)[:600]))
+            else:
+                say("ran-correct" if ok else "wrong", detail)
+"""
+
+
+def run_calls(imports, setups, timeout_s=TIMEOUT_S):
+    """Each of ``setups`` in its own process, forked from one that ran ``imports`` (where
+    ``os.fork`` exists; elsewhere one fresh interpreter a call, see :func:`run_call`).
+    Returns one ``(outcome, message)`` per setup, in order."""
+    if not hasattr(os, "fork"):
+        return [run_call(imports + "\n" + setup, timeout_s) for setup in setups]
+    job = json.dumps({"imports": imports, "calls": list(setups), "timeout": timeout_s,
+                      "child": _FORKED_CHILD})
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    results = {}
+    try:
+        proc = subprocess.run([sys.executable, "-c", _ZYGOTE % {"mark": MARK}],
+                              input=job.encode(), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, env=env, check=False,
+                              timeout=timeout_s * (len(setups) + 1) + 60)
+        text = proc.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as exc:
+        text = (exc.stdout or b"").decode("utf-8", "replace")
+    for line in text.splitlines():
+        if line.startswith(MARK):
+            try:
+                row = json.loads(line[len(MARK):])
+            except ValueError:
+                continue
+            results[row.get("index")] = row
+    if -1 in results:  # the shared imports failed: every call is that failure
+        row = results[-1]
+        return [(row["outcome"], row["message"]) for _ in setups]
+    out = []
+    for index in range(len(setups)):
+        row = results.get(index)
+        if row is None:
+            out.append(("crashed", "the process running the calls ended early: "
+                        + " | ".join(text.strip().splitlines()[-3:])[:400]))
+        elif row["outcome"] == "crashed":
+            code = -row["signal"] if "signal" in row else row.get("code", 0)
+            out.append(("crashed", "the process ended with " + _signal_words(code)))
+        else:
+            out.append((row["outcome"], row.get("message", "")))
+    return out
+
+
+def cases(entries, *, imports, device, api, expect="raised", needle=None):
+    """Harness Cases for left-out calls: ``entries`` are ``(what, setup)``, ``what`` naming the
+    call for people ("head size 192"). The calls run together (see :func:`run_calls`) when the
+    first of these cases runs. ``needle``: text a raised message must contain to count as one a
+    user can act on."""
+    entries = list(entries)
+    memo = {}
+
+    def outcome_of(index):
+        if not memo:
+            results = run_calls(imports, [setup for _, setup in entries])
+            memo.update(enumerate(results))
+        return memo[index]
+
+    def make_run(index, what):
+        def run(h, record):
+            outcome, message = outcome_of(index)
+            record["outcome"] = outcome
+            record["message"] = message
+            record["measures"] = []
+            hc.log(f"boundary {what}: {outcome}" + (f" - {message[:160]}" if message else ""))
+            if outcome == expect and (needle is None or needle in message):
+                record["status"] = "pass"
+                return
+            raise hc.CaseFailure(_failure_words(what, outcome, message))
+        return run
+
+    return [
+        hc.Case(f"left out: {what}", make_run(index, what), api=api, device=device,
+                dtype="", causal=False, shapes={},
+                extra={"boundary": True, "left_out": what})
+        for index, (what, _) in enumerate(entries)
+    ]
+
+
+def _failure_words(what, outcome, message):
+    if outcome == "crashed":
+        return (f"A call to {what}, which this build left out, crashed the Python process "
+                f"({message}) instead of raising an error: a program that makes this call is "
+                "killed. Rebuild with the wizard (its recipe makes such calls raise), or build "
+                "the full variant.")
+    if outcome == "hung":
+        return f"A call to {what}, which this build left out, hung ({message})."
+    if outcome == "setup_failed":
+        return f"The boundary check for {what} could not start: {message}"
+    if outcome == "raised":
+        return f"A call to {what} raised an error that does not say what to do: {message}"
+    return (f"A call to {what}, which this build says it left out, ran: its result is "
+            "unchecked.")
