@@ -28,6 +28,28 @@ Or connect with a display (ssh -X, a desktop session) and run '{program}' again.
 """
 
 
+MISSING_LIBRARIES_TEMPLATE = """\
+The Kernel Setup Wizard cannot open its window: Qt needs {libraries}, which this system
+does not have. Install the package {packages}, for example:
+    sudo apt install libxcb-cursor0        (Debian, Ubuntu)
+    sudo dnf install xcb-util-cursor       (Fedora)
+then run '{program}' again.
+
+Everything the wizard does also runs without a window, for example:
+    {detect}
+    {help}
+"""
+
+
+def missing_libraries(names: Sequence[str]) -> str:
+    from build_backend.advice import cli_command, program
+    from build_backend.platforms.linux import XCB_LIBRARIES
+
+    return MISSING_LIBRARIES_TEMPLATE.format(
+        libraries=", ".join(names), packages="; ".join(XCB_LIBRARIES.get(n, n) for n in names),
+        program=program(), detect=cli_command("detect"), help=cli_command("--help"))
+
+
 def usage() -> str:
     """The usage text, naming the program as it is started here (source or bundle)."""
     from build_backend.advice import program
@@ -84,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if not current().has_display(os.environ):
         print(no_display(), end="", file=sys.stderr)
+        return int(ExitCode.NO_DISPLAY)
+    missing = current().missing_display_libraries(os.environ)
+    if missing:  # before Qt starts: Qt would abort the process with its own words
+        print(missing_libraries(missing), end="", file=sys.stderr)
         return int(ExitCode.NO_DISPLAY)
 
     if os.environ.get("KSW_EXIT_AFTER_FIRST_PAGE"):  # start-up benchmark (app/selftest.py)

@@ -27,6 +27,7 @@ from .hardware import CheckedGpus, GpuSelectionError, HardwareReport, detect
 from .install import LOCK_TAG
 from .lifetime import run_cancellable
 from .nvml_record import read_recording
+from .paths import same_env
 from .pipeline import KernelChoice, SourceMode
 from .plan import estimate_build_seconds
 from .session import (
@@ -368,7 +369,7 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.kernel and args.python:
         records = [r for r in load_installs()
                    if (r.get("kernel") or r["name"]) == args.kernel
-                   and r["python"] == str(args.python)]
+                   and same_env(r["python"], args.python)]
         if not records:
             raise WizardError(
                 f"The wizard has no record of installing {args.kernel} into {args.python}.",

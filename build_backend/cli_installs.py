@@ -23,6 +23,7 @@ from .install import (
     unfinished_installs,
 )
 from .install_records import Record
+from .paths import same_env
 
 INSTALLS_SCHEMA = "ksw.installs/1"
 
@@ -132,7 +133,7 @@ def run_rollback_command(args: argparse.Namespace, out: TextIO) -> int:
     python = str(args.python) if args.python is not None else None
     matching = [r for r in records
                 if (args.kernel is None or args.kernel in (_kernel(r), r["name"]))
-                and (python is None or r["python"] == python)]
+                and (python is None or same_env(r["python"], python))]
     wanted = " ".join(filter(None, [f"--kernel {args.kernel}" if args.kernel else "",
                                     f"--python {python}" if python else ""]))
     if not matching:

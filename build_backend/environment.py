@@ -23,6 +23,7 @@ from .advice import prerequisite_fix
 from .ai_apps import ScanResult, environment_app, scan_app_environments
 from .ai_apps.venvs import broken_venv
 from .errors import ProcessStartError, ProcessTimeout
+from .paths import env_identity, env_key
 from .platforms import Platform
 from .platforms import current as current_platform
 from .processes import EnvChange, exit_text, run_captured, show_command
@@ -239,7 +240,7 @@ def inspect_python(executable: Path | str, timeout: float = PROBE_TIMEOUT_S) -> 
     such, and a Python that works is not called broken. A PyTorch whose import kills the
     interpreter is told apart by the probe's answer from before the import (its last words).
     """
-    exe = Path(executable)
+    exe = env_identity(executable)  # one name however it was typed: records, locks, reports
     started = time.perf_counter()
 
     def failed(status: EnvStatus, summary: str, hint: str, detail: str = "",
@@ -597,7 +598,7 @@ def _verdict(
 
 def _key(path: Path) -> str:
     # Not resolve(): a venv's python is a symlink to the base interpreter, yet a different env.
-    return os.path.normcase(os.path.abspath(str(path)))
+    return env_key(path)
 
 
 def _conda_env_prefixes(environ: Mapping[str, str], home: Path) -> list[tuple[Path, str]]:

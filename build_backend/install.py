@@ -58,7 +58,7 @@ from .install_records import (
 )
 from .locks import Held, LockBusy, hold
 from .oserrors import words
-from .paths import backups_dir, data_dir, env_lock_path, journal_dir, timestamp
+from .paths import backups_dir, data_dir, env_lock_path, journal_dir, same_env, timestamp
 from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
@@ -557,7 +557,7 @@ def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> 
                                                    command=cli_command("installs")))))
             continue
         entry = found.entry
-        if python is not None and entry["python"] != str(python):
+        if python is not None and not same_env(entry["python"], python):
             continue
         try:
             if locked:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .locks import Held, hold
-from .paths import backups_dir, data_dir, journal_dir, locks_dir
+from .paths import backups_dir, data_dir, env_key, journal_dir, locks_dir
 from .statefile import StateStatus, read_json, write_json
 from .words import N_, join, msg
 
@@ -98,7 +98,9 @@ def _salvage(path: Path | None) -> list[Record]:
 
 
 def key_of(record: Mapping[str, Any]) -> tuple[str, str]:
-    return str(record["python"]), str(record["name"])
+    """One environment and kernel: the environment by its identity, however its path was
+    typed (records written before identities were kept compare equal too)."""
+    return env_key(str(record["python"])), str(record["name"])
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ def load_installs() -> list[Record]:
 
 def find_record(python: Path | str, name: str) -> Record | None:
     for record in load_installs():
-        if key_of(record) == (str(python), name):
+        if key_of(record) == (env_key(python), name):
             return record
     return None
 
@@ -167,7 +169,7 @@ def drop_record(python: Path | str, name: str, restore: Record | None = None) ->
     roll-back brought back) in its place."""
     with records_lock():
         records = load_installs()
-        kept = [r for r in records if key_of(r) != (str(python), name)]
+        kept = [r for r in records if key_of(r) != (env_key(python), name)]
         if restore is not None:
             kept.append(check_record(restore))
         if kept != records:

@@ -107,10 +107,39 @@ def journal_dir() -> Path:
     return _sub("journal")
 
 
+def env_identity(python: Path | str) -> Path:
+    """The one name of the interpreter ``python``, however it was typed: absolute, ``.`` and
+    ``..`` gone, the folder's links resolved (``.venv/../.venv/bin/python`` and a path through
+    a linked folder are ``/home/me/.venv/bin/python``), the Windows long-path prefix ``\\\\?\\``
+    dropped. The file name itself is kept: a venv's ``python`` is a link to the base
+    interpreter, yet another environment."""
+    text = str(python)
+    if text.startswith("\\\\?\\UNC\\"):
+        text = "\\\\" + text[8:]
+    elif text.startswith("\\\\?\\"):
+        text = text[4:]
+    path = Path(os.path.abspath(text))
+    try:
+        folder = Path(os.path.realpath(path.parent))
+    except (OSError, ValueError):
+        folder = path.parent
+    return folder / path.name
+
+
+def env_key(python: Path | str) -> str:
+    """What two spellings of one interpreter compare equal by (:func:`env_identity`, and on
+    Windows without regard to case)."""
+    return os.path.normcase(str(env_identity(python)))
+
+
+def same_env(a: Path | str, b: Path | str) -> bool:
+    return env_key(a) == env_key(b)
+
+
 def env_lock_path(python: Path) -> Path:
-    """The lock of one target environment (its interpreter's folder: ``bin/python`` and
-    ``bin/python3`` of a venv are one environment)."""
-    folder = os.path.normcase(os.path.abspath(Path(python).parent))
+    """The lock of one target environment (its interpreter's folder, however it was typed:
+    ``bin/python`` and ``bin/python3`` of a venv are one environment)."""
+    folder = os.path.normcase(str(env_identity(python).parent))
     return locks_dir() / lock_name("env", folder)
 
 

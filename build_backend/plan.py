@@ -432,6 +432,8 @@ def plan_build(
             root.mkdir(parents=True, exist_ok=True)
             if bundled and request.source_dir is None:
                 source = stage_bundled_source(source, root, request.build_slot)
+                # the build runs in the copy: the program's own folder is never written
+                package_dir = source / recipe.source.subdir if recipe.source.subdir else source
         except OSError as exc:
             raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
                                 action="copy the kernel's source into the build folder") from exc

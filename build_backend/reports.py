@@ -21,7 +21,7 @@ from typing import Any
 
 from . import __version__
 from .download import hash_file, verified_record
-from .paths import data_dir, logs_dir, reports_dir, storage_error, timestamp
+from .paths import data_dir, logs_dir, reports_dir, same_env, storage_error, timestamp
 from .statefile import StateStatus, read_json, write_json
 from .verify import CaseStatus, VerifyReport, write_markdown
 from .words import N_, Msg, msg
@@ -158,7 +158,7 @@ def history(kernel: str | None = None, python: Path | str | None = None,
             continue
         if kernel is not None and saved.kernel != kernel:
             continue
-        if python is not None and saved.python != str(python):
+        if python is not None and not same_env(saved.python, python):
             continue
         found.append(saved)
     return found

@@ -6,17 +6,19 @@
 an interrupted creation is never trusted. Tests must not install into them: install into a
 ``--target`` folder or a copy instead, so the venvs stay as created.
 
-The torch venv is made from ``KSW_TEST_TORCH_PYTHON`` when it is set, else from the Python
-running the tests. The wizard's target Python is a separate interpreter in real use (an app's
-own Python), and a CPU build of torch may exist for one Python version only: CI runs the suite
-on the oldest and the newest supported Python with the torch venv made from the machine's own
-Python, for which ``torch==2.13.0`` (CPU) lies on disk.
+The torch venv is made from ``KSW_TEST_TORCH_PYTHON`` when it is set, else from the first
+Python here for which pip finds the CPU build of ``torch==2.13.0`` (asked with a dry run; the
+Python running the tests first, then the others on PATH and pyenv's). The wizard's target Python
+is a separate interpreter in real use (an app's own Python), and a CPU build of torch may exist
+for one Python version only (here: the machine's own 3.11). Where no Python gets one, the tests
+that need the torch venv skip with a one-line reason instead of failing on a CUDA build.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -45,9 +47,77 @@ def venv_python(venv: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def torch_base_python() -> str:
-    """The interpreter the torch venv (and venvs that share its packages) are made from."""
-    return os.environ.get("KSW_TEST_TORCH_PYTHON") or sys.executable
+def _interpreters() -> list[str]:
+    """Pythons 3.10+ on this machine, the one running the tests first."""
+    found = [sys.executable]
+    for name in ("python3", "python3.10", "python3.11", "python3.12", "python3.13"):
+        where = shutil.which(name)
+        if where:
+            found.append(where)
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    if pyenv.is_dir():
+        found += sorted(str(p) for p in pyenv.glob("3.1[0-9]*/bin/python3"))
+    unique: dict[str, str] = {}
+    for python in found:
+        unique.setdefault(os.path.realpath(python), python)
+    return list(unique.values())
+
+
+def _pip_gets_cpu_torch(python: str) -> bool:
+    """Whether pip, for ``python``, installs TORCH_PIN as a CPU build (asked with a dry run:
+    metadata only; remembered per interpreter in the test cache)."""
+    memo = cache_root() / "torch-resolution.json"
+    key = f"{os.path.realpath(python)} {TORCH_PIN}"
+    try:
+        known = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
+    if key in known:
+        return bool(known[key])
+    report = cache_root() / f"torch-resolution-{os.getpid()}.json"
+    try:
+        done = subprocess.run(
+            [python, "-c", "import sys; assert sys.version_info >= (3, 10)"],
+            capture_output=True, timeout=60, check=False)
+        cpu = False
+        if done.returncode == 0:
+            subprocess.run([python, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+                            "--no-deps", "--quiet", "--report", str(report), TORCH_PIN],
+                           capture_output=True, timeout=600, check=False)
+            items = json.loads(report.read_text(encoding="utf-8")).get("install", [])
+            cpu = any(i.get("metadata", {}).get("version", "").endswith("+cpu") for i in items)
+    except (OSError, ValueError, subprocess.SubprocessError):
+        cpu = False
+    finally:
+        report.unlink(missing_ok=True)
+    known[key] = cpu
+    memo.write_text(json.dumps(known, indent=1), encoding="utf-8")
+    return cpu
+
+
+def torch_base_python() -> str | None:
+    """The interpreter the torch venv (and venvs that share its packages) are made from:
+    ``KSW_TEST_TORCH_PYTHON``, else the first Python here (this one first) for which pip finds
+    the CPU build of TORCH_PIN (none: None, and the tests that need it skip, saying why)."""
+    given = os.environ.get("KSW_TEST_TORCH_PYTHON")
+    if given:
+        return given
+    with FileLock(str(cache_root() / "torch-resolution.lock")):
+        return next((p for p in _interpreters() if _pip_gets_cpu_torch(p)), None)
+
+
+NO_CPU_TORCH = (
+    "needs {pin} as a CPU build in a test venv (the tests build and verify kernels without a "
+    "GPU), and pip finds only other builds for the Pythons here ({tried}): set "
+    "KSW_TEST_TORCH_PYTHON to a Python 3.10+ whose pip gets the CPU build"
+)
+
+
+def require_torch_base() -> str:
+    base = torch_base_python()
+    if base is None:
+        pytest.skip(NO_CPU_TORCH.format(pin=TORCH_PIN, tried=", ".join(_interpreters())))
+    return base
 
 
 def _version_tag(python: str) -> str:
@@ -83,7 +153,7 @@ def make_venv(name: str, packages: list[str], base: str | None = None) -> Path:
 def torch_venv() -> Path:
     """python of a venv with torch 2.13.0 (CPU), ninja, setuptools and wheel."""
     return make_venv("venv-torch-2.13.0", [TORCH_PIN, "ninja", "setuptools", "wheel"],
-                     base=torch_base_python())
+                     base=require_torch_base())
 
 
 @pytest.fixture(scope="session")
@@ -94,9 +164,12 @@ def plain_venv() -> Path:
 
 @pytest.fixture(autouse=True)
 def isolated_wizard_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own wizard data folder (logs, reports, installs.json)."""
+    """Every test gets its own wizard data folder (logs, reports, installs.json) and its own
+    build folder: the user's real ones (~/.cache/kernel-setup-wizard/b ...) are never written,
+    so that ``clean`` never lists the tests' leftovers as the user's."""
     folder = tmp_path / "ksw-data"
     monkeypatch.setenv("KSW_DATA_DIR", str(folder))
+    monkeypatch.setenv("KSW_BUILD_ROOT", str(tmp_path / "ksw-build"))
     return folder
 
 
@@ -112,7 +185,7 @@ def scratch_torch_env(tmp_path: Path, torch_venv: Path) -> Path:
     pip (from the base installation): installs land here, the shared venv stays untouched."""
     venv = tmp_path / "scratch env"
     # of the torch venv's own Python: torch's compiled parts load in that version only
-    subprocess.run([torch_base_python(), "-m", "venv", "--without-pip", "--system-site-packages",
+    subprocess.run([require_torch_base(), "-m", "venv", "--without-pip", "--system-site-packages",
                     str(venv)], check=True)
     python = venv_python(venv)
     (purelib(python) / "shared_torch.pth").write_text(str(purelib(torch_venv)) + "\n")

@@ -40,6 +40,11 @@ class Platform(Protocol):
         """Whether a GUI can open a window in this session."""
         ...
 
+    def missing_display_libraries(self, environ: Mapping[str, str]) -> list[str]:
+        """System libraries the GUI toolkit needs here and cannot load (Linux, Qt's xcb
+        plugin: ``libxcb-cursor.so.0``); empty when none is missing or none is needed."""
+        ...
+
     def default_build_root(self) -> Path:
         """A short folder for source trees and builds (short paths matter on Windows)."""
         ...

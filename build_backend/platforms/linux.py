@@ -2,14 +2,46 @@
 
 from __future__ import annotations
 
+import ctypes
 import os
-from collections.abc import Mapping, Sequence
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import platformdirs
 
 from . import InterpreterHint, ProgramOutput, run_program
 
+# Qt 6.5+ refuses to start its xcb (X11) plugin without these; PySide6's wheels do not ship them
+# (the bundle does, see docs/bundle.md), and without them `python -m app` aborted (exit 134)
+# with Qt's raw "could not load the Qt platform plugin xcb".
+XCB_LIBRARIES = {"libxcb-cursor.so.0": "libxcb-cursor0 (Debian, Ubuntu) or xcb-util-cursor "
+                                       "(Fedora, Arch, openSUSE)"}
+
+
+def _loads(soname: str) -> bool:
+    try:
+        ctypes.CDLL(soname)
+    except OSError:
+        return False
+    return True
+
+
+def missing_xcb_libraries(environ: Mapping[str, str], *, frozen: bool = False,
+                          loads: Callable[[str], bool] | None = None) -> list[str]:
+    """The xcb libraries Qt will need in this session and cannot load: only where Qt takes
+    its xcb plugin (an X11 display, or QT_QPA_PLATFORM=xcb), and never for the bundle, which
+    carries its own copies."""
+    platform = environ.get("QT_QPA_PLATFORM", "").split(":")[0].strip().lower()
+    if frozen or platform not in ("", "xcb"):
+        return []
+    if not platform and environ.get("WAYLAND_DISPLAY") and \
+            environ.get("XDG_SESSION_TYPE", "").lower() == "wayland":
+        return []  # Qt picks its Wayland plugin in a Wayland session
+    if not platform and not environ.get("DISPLAY"):
+        return []
+    can_load = loads if loads is not None else _loads
+    return [name for name in XCB_LIBRARIES if not can_load(name)]
 
 class LinuxPlatform:
     name = "linux"
@@ -26,6 +58,9 @@ class LinuxPlatform:
         if environ.get("QT_QPA_PLATFORM", "").split(":")[0] in {"offscreen", "minimal", "vnc"}:
             return True
         return bool(environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"))
+
+    def missing_display_libraries(self, environ: Mapping[str, str]) -> list[str]:
+        return missing_xcb_libraries(environ, frozen=getattr(sys, "frozen", False))
 
     def default_build_root(self) -> Path:
         override = os.environ.get("KSW_BUILD_ROOT")  # tests, portable installs, another disk

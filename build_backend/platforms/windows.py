@@ -65,6 +65,9 @@ class WindowsPlatform:
     def has_display(self, environ: Mapping[str, str]) -> bool:
         return True  # an interactive Windows session always has a desktop
 
+    def missing_display_libraries(self, environ: Mapping[str, str]) -> list[str]:
+        return []  # Qt's Windows plugin needs nothing beyond the system's own DLLs
+
     def default_build_root(self) -> Path:
         # Short on purpose: nvcc and cl.exe still trip over 260-character paths.
         override = os.environ.get("KSW_BUILD_ROOT")  # tests, portable installs, another disk

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..toolkits import choose_toolkit
+from ..toolkits import CudaToolkit, choose_toolkit
 from ..words import N_, Msg, join, msg
 from .distro import CUDA_DOWNLOADS_PAGE, cuda_install_commands
 from .facts import GccFacts, SystemFacts, ToolkitFacts
@@ -44,9 +44,15 @@ def chosen_toolkit(facts: SystemFacts) -> ToolkitFacts | None:
     """The toolkit the build will use: the session's decision the facts came with, else (facts
     gathered on their own) :func:`build_backend.toolkits.choose_toolkit`'s."""
     decided = facts.toolkit_choice
-    if decided is not None and decided.torch_cuda == facts.torch_cuda:
+    picked: CudaToolkit | None
+    if decided is not None and decided.torch_cuda == facts.torch_cuda and \
+            decided.chosen is not None:
         picked = decided.chosen
     else:
+        # Facts on their own, or a session that chose none because PyTorch is a CPU-only
+        # build: the toolkit a build would use is checked all the same (against the driver and
+        # the GPUs), so the Prerequisites page and 'check' give one verdict; "none runs" only
+        # when none does.
         picked = choose_toolkit([t.toolkit for t in facts.toolkits], facts.torch_cuda)
     if picked is None:
         return None
@@ -208,7 +214,8 @@ def check_cuda(facts: SystemFacts) -> CheckResult:
         summary = (msg("CUDA {cuda} at {root} will be used, matching PyTorch's CUDA {torch}.",
                        cuda=chosen.toolkit.version.text, root=chosen.toolkit.root,
                        torch=vtext(torch)) if torch is not None else
-                   msg("CUDA {cuda} at {root} will be used.", cuda=chosen.toolkit.version.text,
+                   msg("CUDA {cuda} at {root} works; builds use it once PyTorch here is a "
+                       "CUDA build.", cuda=chosen.toolkit.version.text,
                        root=chosen.toolkit.root))
     else:
         summary = lead.text

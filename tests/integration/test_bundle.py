@@ -42,7 +42,8 @@ def quiet_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         QT_QPA_PLATFORM="offscreen",
         PYTHONIOENCODING="utf-8",
         KSW_DATA_DIR=str(tmp_path / "ksw-data"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),  # the build root; not shared with other runs
+        XDG_CACHE_HOME=str(tmp_path / "cache"),  # caches; not shared with other runs
+        KSW_BUILD_ROOT=str(tmp_path / "build-root"),
     )
     env.update(extra)
     return env
@@ -236,6 +237,7 @@ def test_frozen_program_builds_verifies_and_installs_the_probe_kernel(
     bundle: Bundle, tmp_path: Path, scratch_torch_env: Path, torch_venv: Path
 ) -> None:
     shared_before = pip_freeze(torch_venv)
+    bundle_before = sorted(str(p.relative_to(bundle.folder)) for p in bundle.folder.rglob("*"))
     env = quiet_env(tmp_path)
     result = run([str(bundle.cli), "--headless", "build", "--kernel", "probe", "--python",
                   str(scratch_torch_env), "--quick-verify", "--json", "--yes"], env, timeout=900,
@@ -257,6 +259,11 @@ def test_frozen_program_builds_verifies_and_installs_the_probe_kernel(
     assert imported.returncode == 0, imported.stderr
     assert str(scratch_torch_env.parent.parent) in imported.stdout  # installed in the scratch env
     assert pip_freeze(torch_venv) == shared_before  # the shared torch venv is untouched
+    # the program's own folder is never written (no build/, *.egg-info in its probe source):
+    # a bundle in Program Files or on a read-only mount builds all the same
+    assert Path(outcome["plan"]["cwd"]).parent == Path(env["KSW_BUILD_ROOT"])
+    after = sorted(str(p.relative_to(bundle.folder)) for p in bundle.folder.rglob("*"))
+    assert after == bundle_before
 
 
 @pytest.mark.slow

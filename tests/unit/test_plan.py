@@ -141,6 +141,9 @@ def test_probe_on_a_cpu_torch_stages_the_bundled_source(catalog: Catalog, tmp_pa
     plan = plan_build(request, build_root=tmp_path / "root", toolkits=[])
     assert plan.source_dir.parent == tmp_path / "root"
     assert (plan.source_dir / "setup.py").is_file()
+    # pip runs in the copy: build/ and *.egg-info never land in the program's own folder (a
+    # bundle in Program Files, a read-only mount)
+    assert plan.cwd == plan.source_dir
     assert plan.env_value("KSW_PROBE_CPU_ONLY") == "1"  # probe.toml's cpu_only_env
     assert plan.env_value("CUDA_HOME") is None
     assert plan.env_value("TORCH_CUDA_ARCH_LIST") is None

@@ -320,6 +320,33 @@ def test_cuda_13_matching_torch_driver_and_h100_is_ok() -> None:
     assert result.facts["driver_cuda"] == "13.0"
 
 
+def test_cpu_torch_gets_one_cuda_verdict_with_or_without_the_sessions_decision() -> None:
+    """A CPU build of PyTorch: the toolkit works, no build uses it yet. The Prerequisites page
+    (facts with the session's ToolkitChoice, which chooses none for a CPU PyTorch) said "none
+    of their nvcc compilers runs" while 'check' (facts on their own) said CUDA 13.0 "will be
+    used", for the same machine."""
+    from build_backend.toolkits import ToolkitChoice
+
+    cpu = env(torch="2.13.0+cpu", cuda=None, available=False)
+    alone = check_cuda(facts(env=cpu))
+    decided = check_cuda(facts(env=cpu, toolkit_choice=ToolkitChoice.of([CUDA_13.toolkit],
+                                                                         None)))
+    for result in (alone, decided):
+        assert result.status is CheckStatus.OK
+        assert result.summary == ("CUDA 13.0 at /usr/local/cuda-13.0 works; builds use it once "
+                                  "PyTorch here is a CUDA build.")
+        assert "nvcc compilers runs" not in result.detail and result.fix is None
+        assert not rules_out_gpu_kernels(result)  # the Python environment row says why
+    assert alone.detail == decided.detail and alone.facts == decided.facts
+
+
+def test_toolkits_none_of_which_runs_still_say_so() -> None:
+    broken = replace(CUDA_13, toolkit=replace(CUDA_13.toolkit, version=None, error="exec"))
+    result = check_cuda(facts(toolkits=(broken,)))
+    assert rules_out_gpu_kernels(result)
+    assert result.summary == "CUDA toolkits were found, but none of their nvcc compilers runs."
+
+
 def test_all_toolkits_are_listed_and_torchs_one_is_chosen() -> None:
     result = check_cuda(facts(toolkits=(CUDA_12_4, CUDA_13, CUDA_12_8)))
     assert result.status is CheckStatus.OK
