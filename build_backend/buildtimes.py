@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .eta import Prior, PriorSource, UnitTime, history_compile_seconds
+from .jsonfile import read_json_file
 from .oserrors import write_text_atomic
 from .paths import data_dir
 
@@ -171,7 +172,7 @@ def load_records(path: Path | None = None) -> list[BuildRecord]:
     """Every record, oldest first; [] when there is no file or it cannot be read."""
     file = path if path is not None else history_file()
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = read_json_file(file)
     except (OSError, ValueError):
         return []
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:

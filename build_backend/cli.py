@@ -42,6 +42,7 @@ from .errors import (
     WizardError,
 )
 from .hardware import HardwareReport, NvmlState, detect, format_bytes
+from .jsonfile import read_json_file
 from .nvml_record import read_recording, save_recording
 from .paths import storage_error
 
@@ -430,7 +431,7 @@ def env_verdict_word(env: PythonEnv) -> str:
 def replay_notice(path: Path) -> str:
     """Says that the GPUs shown are a recording, not this computer's."""
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = read_json_file(path)
     except (OSError, ValueError):
         meta = {}
     when = meta.get("recorded") if isinstance(meta, dict) else None

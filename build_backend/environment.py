@@ -597,8 +597,17 @@ def _verdict(
 
 
 def _key(path: Path) -> str:
-    # Not resolve(): a venv's python is a symlink to the base interpreter, yet a different env.
-    return env_key(path)
+    """One key per environment: ``bin/python`` and ``bin/python3`` of one venv (or conda env)
+    are one candidate. Not a plain resolve(): a venv's python is a link to the base
+    interpreter, yet another environment, so a venv is known by its folder."""
+    ident = env_identity(path)
+    root = ident.parent.parent if ident.parent.name in ("bin", "Scripts") else ident.parent
+    if (root / "pyvenv.cfg").is_file():
+        return "venv:" + os.path.normcase(str(root))
+    try:
+        return os.path.normcase(os.path.realpath(ident))
+    except (OSError, ValueError):
+        return env_key(path)
 
 
 def _conda_env_prefixes(environ: Mapping[str, str], home: Path) -> list[tuple[Path, str]]:

@@ -235,7 +235,8 @@ class Interconnect:
         return {
             "active_nvlinks": list(self.active_links),
             "nvlink_p2p": {f"{a}-{b}": ok for (a, b), ok in sorted(self.nvlink_p2p.items())},
-            "all_nvlink": self.connected(),
+            # one GPU (or none): no pair to judge, so neither true nor false
+            "all_nvlink": self.connected() if len(self.active_links) >= 2 else None,
             "notes": list(self.notes),
         }
 

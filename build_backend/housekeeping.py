@@ -23,7 +23,6 @@ step are removed only once they are a day old (a step in another wizard may stil
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .install_records import undone
+from .jsonfile import read_json_file
 from .paths import data_dir, logs_dir, staging_dir
 from .platforms import current as current_platform
 from .statefile import DAMAGED_MARK, PREVIOUS_SUFFIX
@@ -208,7 +208,7 @@ def _source_group(tree: Path) -> str:
     """A fetched source's repository (or archive), so that versions of one kernel count
     together: its record's URL or origin, else its name without the version."""
     try:
-        record = json.loads((tree / SOURCE_RECORD).read_text(encoding="utf-8"))
+        record = read_json_file(tree / SOURCE_RECORD)
     except (OSError, ValueError):
         record = None
     if isinstance(record, dict):
@@ -250,7 +250,7 @@ def recorded_paths(root: Path | None = None) -> list[Path] | None:
                                        or state.name.endswith(".json" + PREVIOUS_SUFFIX)):
             continue
         try:
-            document = json.loads(state.read_text(encoding="utf-8"))
+            document = read_json_file(state)
         except (OSError, ValueError):
             if state.name == "installs.json":
                 return None

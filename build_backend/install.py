@@ -56,6 +56,7 @@ from .install_records import (
     write_journal,
     write_receipt,
 )
+from .jsonfile import read_json_file
 from .locks import Held, LockBusy, hold
 from .oserrors import words
 from .paths import backups_dir, data_dir, env_lock_path, journal_dir, same_env, timestamp
@@ -199,9 +200,12 @@ def load_backup(folder: Path) -> Backup | None:
     """The backup kept in ``folder``; None when the folder holds none (nothing was installed
     before that install) or its manifest is unreadable."""
     try:
-        data = json.loads((folder / "backup.json").read_text(encoding="utf-8"))
-        return Backup(data["name"], data["version"], Path(data["root"]), folder,
-                      tuple(data["files"]))
+        data = read_json_file(folder / "backup.json")
+        files = data["files"]
+        if not (isinstance(files, list) and all(isinstance(f, str) for f in files)) or not all(
+                isinstance(data[k], str) for k in ("name", "version", "root")):
+            return None  # not the manifest this module writes
+        return Backup(data["name"], data["version"], Path(data["root"]), folder, tuple(files))
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -519,10 +523,19 @@ def _recover_one(entry: Mapping[str, Any]) -> Msg:
         return msg("The install of {name} {version} into {python} (started {started}) was "
                    "interrupted, and that Python no longer exists; nothing to undo.", **what)
     info = installed_files(python, name, check=True)
+    kept = load_backup(folder)
+    if info.get("found") and kept is not None and kept.version == entry.get("version") and \
+            _same_record(kept):
+        # a reinstall of the same version cut before pip replaced a file: what is installed
+        # is still the earlier build, byte for byte (its RECORD), and so is its record
+        shutil.rmtree(folder, ignore_errors=True)
+        remove_journal(str(entry["id"]))
+        return msg("The reinstall of {name} {version} into {python} (started {started}) was "
+                   "interrupted before pip changed anything; the earlier build is still "
+                   "installed and recorded.", **what)
     if info.get("found") and info.get("version") == entry.get("version") and \
             info.get("complete"):
         root = Path(entry["root"]) if entry.get("root") else Path(info["root"])
-        kept = load_backup(folder)
         clean_pip_stash(root, _top_names([*(entry.get("members") or []),
                                           *(kept.files if kept is not None else ())]))
         _commit(entry)

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .jsonfile import read_json_file
 from .locks import Held, hold
 from .paths import backups_dir, data_dir, env_key, journal_dir, locks_dir
 from .statefile import StateStatus, read_json, write_json
@@ -85,7 +85,7 @@ def _salvage(path: Path | None) -> list[Record]:
     if path is None:
         return []
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = read_json_file(path)
     except (OSError, ValueError):
         return []
     found = []
@@ -253,6 +253,14 @@ def _parse_journal(document: object) -> Record:
     for key in ("id", "python", "name", "phase", "folder"):
         if not isinstance(document.get(key), str):
             raise ValueError(f"the journal has no {key!r}")
+    for key in ("version", "root", "started", "kernel", "wheel", "adapter",
+                "previous_version"):  # optional, text when given
+        if document.get(key) is not None and not isinstance(document[key], str):
+            raise ValueError(f"the journal's {key!r} is not text")
+    members = document.get("members")
+    if members is not None and not (isinstance(members, list)
+                                    and all(isinstance(m, str) for m in members)):
+        raise ValueError("the journal's 'members' is not a list of paths")
     return document
 
 

@@ -12,7 +12,6 @@ that no longer runs is reported as taken over.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import socket
 import sys
@@ -25,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .errors import Cancelled, WizardError
+from .jsonfile import read_json_file
 from .oserrors import explain
 from .statefile import StateFileError, write_json
 from .words import N_, msg
@@ -74,7 +74,7 @@ def owner_file(lock_path: Path) -> Path:
 
 def read_holder(lock_path: Path) -> Holder | None:
     try:
-        data = json.loads(owner_file(lock_path).read_text(encoding="utf-8"))
+        data = read_json_file(owner_file(lock_path))
         return Holder(int(data["pid"]), str(data["command"]), str(data["started"]),
                       str(data["purpose"]), str(data.get("host", "")))
     except (OSError, ValueError, KeyError, TypeError):

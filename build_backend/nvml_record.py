@@ -18,6 +18,7 @@ from typing import Any
 
 from .errors import HardwareError
 from .hardware import NVLINK_MAX_LINKS, NvmlApi, PynvmlApi
+from .jsonfile import read_json_file
 from .words import N_, msg
 
 Answer = dict[str, Any]  # {"ok": value} or {"error": code, "text": message}
@@ -103,7 +104,9 @@ class ReplayNvmlApi:
 
     @classmethod
     def from_file(cls, path: Path) -> ReplayNvmlApi:
-        return cls(json.loads(path.read_text(encoding="utf-8")))
+        document = read_json_file(path)
+        check_recording(document)
+        return cls(document)
 
     def _play(self, answer: Answer | None) -> Any:
         if answer is None:
@@ -175,6 +178,68 @@ class ReplayNvmlApi:
         return entry
 
 
+class RecordingShapeError(Exception):
+    """Valid JSON, but not shaped like a recording: what is wrong, in words."""
+
+
+def _check_answer(answer: object, where: str, kind: tuple[type, ...] | None = None,
+                  pair: bool = False) -> None:
+    if not isinstance(answer, dict) or not ("ok" in answer or "error" in answer):
+        raise RecordingShapeError(f"{where} is not an answer ({{\"ok\": ...}} or "
+                                  "{\"error\": code})")
+    if "error" in answer:
+        if not isinstance(answer["error"], int) or isinstance(answer["error"], bool):
+            raise RecordingShapeError(f"{where}: the error code is not a number")
+        return
+    value = answer["ok"]
+    if pair and not (isinstance(value, list) and len(value) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        raise RecordingShapeError(f"{where} is not a pair of numbers")
+    if kind is not None and (not isinstance(value, kind) or isinstance(value, bool)
+                             and bool not in kind):
+        raise RecordingShapeError(f"{where} has a value of the wrong type")
+
+
+def check_recording(document: object) -> None:
+    """Raise :class:`RecordingShapeError` unless ``document`` is shaped like what
+    :func:`record` writes, so that replaying it can fail only the way NVML itself fails."""
+    if not isinstance(document, dict) or not isinstance(document.get("calls"), dict):
+        raise RecordingShapeError('it has no "calls"')
+    calls = document["calls"]
+    if "init" not in calls:
+        raise RecordingShapeError('it has no answer for "init"')
+    _check_answer(calls["init"], "init")
+    for key, kind in (("driver_version", (str,)), ("cuda_driver_version", (int,)),
+                      ("device_count", (int,))):
+        if key in calls:
+            _check_answer(calls[key], key, kind)
+    count = calls.get("device_count", {}).get("ok")
+    if isinstance(count, int) and not 0 <= count <= 1024:
+        raise RecordingShapeError(f"device_count {count} is not a number of GPUs")
+    devices = calls.get("devices", [])
+    if not isinstance(devices, list) or len(devices) > 1024:
+        raise RecordingShapeError('"devices" is not a list of GPUs')
+    for i, device in enumerate(devices):
+        if not isinstance(device, dict):
+            raise RecordingShapeError(f"GPU {i} is not an object")
+        for key in ("name", "uuid"):
+            if key in device:
+                _check_answer(device[key], f"GPU {i} {key}", (str,))
+        for key in ("compute_capability", "memory"):
+            if key in device:
+                _check_answer(device[key], f"GPU {i} {key}", pair=True)
+        links = device.get("nvlink", [])
+        if not isinstance(links, list) or len(links) > 64:
+            raise RecordingShapeError(f"GPU {i} nvlink is not a list of answers")
+        for link, answer in enumerate(links):
+            _check_answer(answer, f"GPU {i} nvlink {link}", (bool, int))
+        peers = device.get("p2p_nvlink", {})
+        if not isinstance(peers, dict):
+            raise RecordingShapeError(f"GPU {i} p2p_nvlink is not an object")
+        for peer, answer in peers.items():
+            _check_answer(answer, f"GPU {i} p2p_nvlink {peer}", (int,))
+
+
 def read_recording(path: Path) -> ReplayNvmlApi:
     """The recording at ``path`` to replay. Detection cannot run without it: a
     :class:`HardwareError` (exit code 4) says in words what is wrong with the file (missing,
@@ -188,6 +253,8 @@ def read_recording(path: Path) -> ReplayNvmlApi:
         why = N_("It is not a text file.")
     except ValueError:
         why = N_("It is not a JSON file, so not a recording written by 'detect --record'.")
+    except RecordingShapeError as exc:
+        why = msg("It is JSON, but not an NVML recording: {problem}.", problem=str(exc))
     except (KeyError, TypeError, AttributeError):
         why = N_("It is JSON, but not an NVML recording (it has no \"calls\").")
     raise HardwareError(msg("Could not read the NVML recording {path}.", path=path), why=why,

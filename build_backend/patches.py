@@ -54,6 +54,7 @@ from typing import Any, Protocol
 from .advice import choose_kernel_version
 from .catalog import OsName, Patch, PatchKind, RecipeVersion, Ver
 from .errors import WizardError
+from .jsonfile import read_json_file
 
 __all__ = [
     "LEDGER_DIR",
@@ -515,7 +516,7 @@ class _Ledger:
     def load(root: Path) -> _Ledger:
         path = root / LEDGER_DIR / _LEDGER_FILE
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json_file(path)
         except (OSError, ValueError):
             return _Ledger(root, {})
         if not isinstance(data, dict) or data.get("schema") != _SCHEMA:

@@ -107,29 +107,32 @@ def journal_dir() -> Path:
     return _sub("journal")
 
 
-def env_identity(python: Path | str) -> Path:
-    """The one name of the interpreter ``python``, however it was typed: absolute, ``.`` and
-    ``..`` gone, the folder's links resolved (``.venv/../.venv/bin/python`` and a path through
-    a linked folder are ``/home/me/.venv/bin/python``), the Windows long-path prefix ``\\\\?\\``
-    dropped. The file name itself is kept: a venv's ``python`` is a link to the base
-    interpreter, yet another environment."""
-    text = str(python)
+def _strip_long_prefix(text: str) -> str:
     if text.startswith("\\\\?\\UNC\\"):
-        text = "\\\\" + text[8:]
-    elif text.startswith("\\\\?\\"):
-        text = text[4:]
-    path = Path(os.path.abspath(text))
-    try:
-        folder = Path(os.path.realpath(path.parent))
-    except (OSError, ValueError):
-        folder = path.parent
-    return folder / path.name
+        return "\\\\" + text[8:]
+    if text.startswith("\\\\?\\"):
+        return text[4:]
+    return text
+
+
+def env_identity(python: Path | str) -> Path:
+    """The interpreter ``python`` as the wizard names it: absolute, ``.`` and ``..`` gone, the
+    Windows long-path prefix dropped; a linked folder is kept as the user knows it (shown as
+    typed). Two spellings of one environment compare equal by :func:`env_key`."""
+    return Path(os.path.abspath(_strip_long_prefix(str(python))))
 
 
 def env_key(python: Path | str) -> str:
-    """What two spellings of one interpreter compare equal by (:func:`env_identity`, and on
-    Windows without regard to case)."""
-    return os.path.normcase(str(env_identity(python)))
+    """What every spelling of one interpreter has in common: :func:`env_identity` with the
+    folder's links resolved (``.venv/../.venv/bin/python`` and a path through a linked folder
+    are one), and on Windows without regard to case. The file name itself is not resolved: a
+    venv's ``python`` is a link to the base interpreter, yet another environment."""
+    path = env_identity(python)
+    try:
+        folder = os.path.realpath(path.parent)
+    except (OSError, ValueError):
+        folder = str(path.parent)
+    return os.path.normcase(os.path.join(folder, path.name))
 
 
 def same_env(a: Path | str, b: Path | str) -> bool:
@@ -139,7 +142,7 @@ def same_env(a: Path | str, b: Path | str) -> bool:
 def env_lock_path(python: Path) -> Path:
     """The lock of one target environment (its interpreter's folder, however it was typed:
     ``bin/python`` and ``bin/python3`` of a venv are one environment)."""
-    folder = os.path.normcase(str(env_identity(python).parent))
+    folder = os.path.dirname(env_key(python))
     return locks_dir() / lock_name("env", folder)
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from .errors import StorageError
+from .jsonfile import parse_json_bytes, read_bounded
 from .oserrors import cause_of, write_bytes_atomic
 from .words import N_, join, msg
 
@@ -154,20 +155,17 @@ def keep_aside(path: Path) -> Path | None:
 
 def _parse_file(path: Path, parse: Callable[[Any], T]) -> T:
     """Raises ValueError (with a plain reason) when the file is not what ``parse`` expects."""
-    try:
-        raw = path.read_bytes()
+    try:  # bounded: a FIFO, /dev/zero or a huge file is damaged, never read forever
+        raw = read_bounded(path)
     except OSError as exc:
         raise ValueError(f"it could not be read: {exc.strerror or exc}") from exc
     if not raw.strip():
         raise ValueError("it is empty")
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        raise ValueError("it is not text") from exc
-    except ValueError as exc:
-        raise ValueError(f"it is not valid JSON: {exc}") from exc
+    document = parse_json_bytes(raw)  # ValueError also for nesting past the recursion limit
     try:
         return parse(document)
+    except RecursionError as exc:
+        raise ValueError("its content is not what the wizard wrote: nested too deep") from exc
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         reason = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
         raise ValueError(f"its content is not what the wizard wrote: {reason}") from exc

@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 
 from . import __version__
 from .catalog import Recipe, RecipeVersion
+from .jsonfile import read_json_file
 from .paths import data_dir
 
 __all__ = [
@@ -266,7 +267,7 @@ class _Cache:
     def load(path: Path, api_base: str, repo: str) -> _Cache | None:
         """The cache for this API and repository; None when missing, unreadable or foreign."""
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json_file(path)
         except (OSError, ValueError):
             return None
         if not isinstance(data, dict) or data.get("schema") != CACHE_SCHEMA:

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .jsonfile import read_json_file
 from .paths import short_name
 from .words import msg
 
@@ -141,7 +142,7 @@ def source_change(staged: StagedSource) -> str | None:
 
 def _stamp(folder: Path) -> str | None:
     try:
-        data = json.loads((folder / STAMP).read_text(encoding="utf-8"))
+        data = read_json_file(folder / STAMP)
     except (OSError, ValueError):
         return None
     key = data.get("key") if isinstance(data, dict) else None

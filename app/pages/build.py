@@ -118,8 +118,8 @@ TEXT = Texts("Build", {
     "bar_failed": "Failed",
     "bar_done": "Done",
     "bar_cancelled": "Cancelled",
-    "bar_failed_after": "Failed after %v / %m steps",
-    "bar_cancelled_after": "Cancelled after %v / %m steps",
+    "bar_failed_after": "Failed: %v of %m units compiled",
+    "bar_cancelled_after": "Cancelled: %v of %m units compiled",
     "bundle_saved": "Report bundle saved: {bundle} — attach it to your bug report.",
     "step": "Step",
     "state": "State",
@@ -480,7 +480,7 @@ class BuildPage(SessionPage):
 
     def _show_bar_state(self, status: BuildStatus | None) -> None:
         """The bar never looks like success after a failure: it stays where the build stopped,
-        red, and says so ("Failed after 1 / 1 steps"). None: a fresh bar for a new build."""
+        red, and says so ("Failed: 3 of 24 units compiled"). None: a fresh bar for a new build."""
         bar = self.progress
         if status is None:
             bar.setFormat(tr("%v / %m"))

@@ -31,13 +31,13 @@ every interpreter found is still inspected before use
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..jsonfile import read_json_file
 from ..platforms import Platform
 from ..words import Msg, msg
 from .layouts import (
@@ -85,7 +85,7 @@ class ScanResult:
 
 def _read_json(path: Path) -> Mapping[str, object]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = read_json_file(path, encoding='utf-8-sig')
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}

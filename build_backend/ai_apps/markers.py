@@ -39,7 +39,6 @@ Only directory listings and small metadata files are read; nothing is run.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator, Mapping
@@ -47,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from ..jsonfile import read_json_file
 from ..platforms import Platform
 from .layouts import APP_BY_ID, AppEnvironment, identify
 from .venvs import broken_venv, has_python
@@ -122,7 +122,7 @@ def installed(prefix: Path) -> Installed:
 def _direct_url_folder(path: Path) -> Path | None:
     """The local folder a distribution was installed from (``file://`` URL), or None."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path)
     except (OSError, ValueError):
         return None
     url = data.get("url") if isinstance(data, dict) else None

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..jsonfile import read_json_file
 from ..oserrors import replace_file, write_text_atomic
 
 PART_SCHEMA = "ksw.download-part/1"
@@ -215,7 +216,7 @@ def hash_into(path: Path, update: Callable[[bytes], None], *, limit: int | None)
 
 def read_json(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json_file(path)
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

@@ -22,6 +22,7 @@ show the exact command and return :attr:`FixStatus.MANUAL`.
 from __future__ import annotations
 
 import re
+import socket
 import tempfile
 import threading
 import time
@@ -29,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TextIO
+from urllib.parse import urlparse
 
 from ..download import DownloadProgress, download
 from ..errors import Cancelled, DownloadError, ProcessStartError, WizardError
@@ -287,6 +289,39 @@ class PipStep:
 
 _PIP_PROGRESS = re.compile(r"^\s*Progress (\d+) of (\d+|\?)(?: bytes)?\s*$")
 
+# pip's own words when the package index cannot be reached (its retries, then a resolution
+# failure that only looks like "no such version": ResolutionImpossible / "from versions: none")
+PIP_OFFLINE_MARKERS = (
+    "newconnectionerror", "failed to establish a new connection", "connecttimeouterror",
+    "temporary failure in name resolution", "name or service not known", "getaddrinfo failed",
+    "network is unreachable", "no route to host", "connection refused", "read timed out",
+    "proxyerror", "could not fetch url", "connection aborted", "remotedisconnected",
+)
+
+
+_NO_MATCH = ("no matching distribution found", "resolutionimpossible", "(from versions: none)")
+
+
+def pip_was_offline(lines: Sequence[str], index_url: str | None = None,
+                    timeout_s: float = 3.0) -> bool:
+    """Whether pip failed because it could not reach a package index: its own words (the
+    retries it logs), or, where it only says that no version matches (with ``--retries 0``
+    it logs nothing about the connection), an index that does not answer a connection."""
+    text = "\n".join(lines).lower()
+    if any(marker in text for marker in PIP_OFFLINE_MARKERS):
+        return True
+    if not index_url or not any(marker in text for marker in _NO_MATCH):
+        return False
+    parsed = urlparse(index_url)
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+        return False
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        socket.create_connection((parsed.hostname, port), timeout=timeout_s).close()
+    except OSError:
+        return True
+    return False
+
 
 def pip_progress_bar_mode(pip_version: str | None) -> str:
     """'raw' (one 'Progress N of M' line at a time, pip ≥ 24.1) or 'off'."""
@@ -322,9 +357,13 @@ class PipInstallFix:
         for step in self.steps:
             label = ", ".join(step.packages)
 
-            def intercept(line: str, label: str = label) -> bool:
+            seen: list[str] = []
+
+            def intercept(line: str, label: str = label, seen: list[str] = seen) -> bool:
                 match = _PIP_PROGRESS.match(line)
                 if match is None:
+                    seen.append(line)
+                    del seen[:-400]  # the tail is what tells
                     return False
                 if on_progress is not None:
                     done = int(match.group(1))
@@ -347,6 +386,17 @@ class PipInstallFix:
             if isinstance(result, str):
                 return log.outcome(FixStatus.FAILED, result,
                                    N_("Choose the Python environment again; it may have moved."))
+            if result != 0 and pip_was_offline(seen, step.index_url):
+                server = urlparse(step.index_url).hostname if step.index_url else None
+                return log.outcome(
+                    FixStatus.FAILED,
+                    msg("pip could not reach the download server ({server}) to install "
+                        "{what}.", server=server or msg("the Python package index"),
+                        what=label),
+                    msg("Check the internet connection (and the proxy, if this network uses "
+                        "one: set HTTPS_PROXY), then run the fix again. Nothing was installed "
+                        "into {python}; pip's output is in {log}.", python=self.python,
+                        log=log.path), exit_code=result)
             if result != 0:
                 return log.outcome(FixStatus.FAILED, msg("pip could not install {what} (exit "
                                                          "code {code}).", what=label,

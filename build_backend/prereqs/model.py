@@ -42,6 +42,7 @@ class CheckStatus(Enum):
     """
 
     OK = "ok"
+    NOT_CHECKED = "not_checked"  # nothing to check yet (e.g. Triton before a CUDA PyTorch)
     WARNING = "warning"
     MISSING = "missing"
     BLOCKED = "blocked"
@@ -57,10 +58,11 @@ class CheckStatus(Enum):
 
     @property
     def label(self) -> str:
-        return self.name
+        return "-" if self is CheckStatus.NOT_CHECKED else self.name
 
 
-_SEVERITY = {CheckStatus.OK: 0, CheckStatus.WARNING: 1, CheckStatus.MISSING: 2,
+_SEVERITY = {CheckStatus.OK: 0, CheckStatus.NOT_CHECKED: 0, CheckStatus.WARNING: 1,
+             CheckStatus.MISSING: 2,
              CheckStatus.BLOCKED: 3}
 
 

@@ -12,13 +12,13 @@ recorded), so the long-paths check can say "restart pending" instead of a mislea
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..jsonfile import read_json_file
 from ..paths import data_dir
 from ..statefile import write_json
 
@@ -62,7 +62,7 @@ def save_resume_state(
 def load_resume_state(directory: Path | None = None) -> ResumeState | None:
     """The saved state; None when there is none or it is unreadable (never raises)."""
     try:
-        data = json.loads(_path(directory).read_text(encoding="utf-8"))
+        data = read_json_file(_path(directory))
         if data.get("schema") != SCHEMA:
             return None
         return ResumeState(page=str(data["page"]), reason=str(data["reason"]),

@@ -109,11 +109,11 @@ def check_triton(facts: SystemFacts) -> CheckResult:
         "torch": torch.version if torch is not None else None,
     }
     if env is None or torch is None or torch.cuda is None:
-        return CheckResult(CheckId.TRITON, TITLE, CheckStatus.OK,
+        return CheckResult(CheckId.TRITON, TITLE, CheckStatus.NOT_CHECKED,
                            N_("Checked once the target Python has a CUDA build of PyTorch."),
                            WHY, facts=payload)
     if env.triton is None:  # the environment was inspected without looking for Triton
-        return CheckResult(CheckId.TRITON, TITLE, CheckStatus.OK,
+        return CheckResult(CheckId.TRITON, TITLE, CheckStatus.NOT_CHECKED,
                            N_("Not checked: Triton was not looked for in this environment."),
                            WHY, facts=payload)
     torch_minor = _minor(torch.version)

@@ -5,7 +5,6 @@ extracted tree (SHA-256 of every file)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from urllib.parse import urlsplit
 
 from ..download import DownloadError, DownloadProgress, download
 from ..errors import Cancelled
+from ..jsonfile import read_json_file
 from ..words import N_, join, msg
 from .cache import disk_error, manifest, manifest_problem, new_work, remove_tree, write_record
 from .extract import extract_archive, place_submodule
@@ -205,7 +205,7 @@ class ArchiveRoute(Route):
         path = self._download(self.hosts.gitlink(spec.url, ref, sub.path), dest,
                               f"the commit of {sub.path}")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_json_file(path)
             sha = str(data["sha"]) if isinstance(data, dict) else ""
         except (OSError, ValueError, KeyError) as exc:
             raise SourceError(

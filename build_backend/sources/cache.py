@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..jsonfile import read_json_file
 from ..oserrors import explain
 from ..words import N_, msg
 from .model import (
@@ -93,7 +94,7 @@ def write_record(tree: Path, data: Mapping[str, Any]) -> None:
 
 def read_record(tree: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads((tree / SOURCE_RECORD).read_text(encoding="utf-8"))
+        data = read_json_file(tree / SOURCE_RECORD)
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("schema") != RECORD_SCHEMA:

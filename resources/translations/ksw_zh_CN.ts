@@ -29,9 +29,13 @@
       <translation>已取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="122" />
       <source>Cancelled after %v / %m steps</source>
-      <translation>已取消（%v / %m 步）</translation>
+      <translation type="obsolete">已取消（%v / %m 步）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="122" />
+      <source>Cancelled: %v of %m units compiled</source>
+      <translation>已取消：已编译 %v / %m 个单元</translation>
     </message>
     <message>
       <location filename="../../app/pages/build.py" line="86" />
@@ -59,9 +63,13 @@
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="121" />
       <source>Failed after %v / %m steps</source>
-      <translation>失败（%v / %m 步）</translation>
+      <translation type="obsolete">失败（%v / %m 步）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="121" />
+      <source>Failed: %v of %m units compiled</source>
+      <translation>失败：已编译 %v / %m 个单元</translation>
     </message>
     <message>
       <location filename="../../app/pages/build.py" line="106" />
@@ -246,97 +254,97 @@
   <context>
     <name>CheckRow</name>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="58" />
+      <location filename="../../app/widgets/check_row.py" line="59" />
       <source>&lt;b&gt;Fix:&lt;/b&gt; {title}</source>
       <translation>&lt;b&gt;修复：&lt;/b&gt;{title}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="59" />
+      <location filename="../../app/widgets/check_row.py" line="60" />
       <source>&lt;b&gt;Fix:&lt;/b&gt; {title} (asks for administrator rights)</source>
       <translation>&lt;b&gt;修复：&lt;/b&gt;{title}（需要管理员权限）</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="56" />
+      <location filename="../../app/widgets/check_row.py" line="57" />
       <source>&lt;b&gt;Needed for {kernels}&lt;/b&gt; — the probe kernel can be built without it.</source>
       <translation>&lt;b&gt;{kernels} 需要它&lt;/b&gt; — 没有它也能编译探测内核。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="60" />
+      <location filename="../../app/widgets/check_row.py" line="61" />
       <source>&lt;b&gt;What to do:&lt;/b&gt; {hint}</source>
       <translation>&lt;b&gt;怎么做：&lt;/b&gt;{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="63" />
+      <location filename="../../app/widgets/check_row.py" line="64" />
       <source>&lt;b&gt;{title}:&lt;/b&gt; run this in a terminal (they need administrator rights), then click Re-check. The wizard does not run it for you.</source>
       <translation>&lt;b&gt;{title}：&lt;/b&gt;请在终端中运行下面的命令（需要管理员权限），然后点击“重新检查”。向导不会替你运行它。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="61" />
+      <location filename="../../app/widgets/check_row.py" line="62" />
       <source>&lt;b&gt;{title}:&lt;/b&gt; run this in a terminal, then click Re-check. The wizard does not run it for you.</source>
       <translation>&lt;b&gt;{title}：&lt;/b&gt;请在终端中运行下面的命令，然后点击“重新检查”。向导不会替你运行它。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="53" />
+      <location filename="../../app/widgets/check_row.py" line="54" />
       <source>Blocks the build</source>
       <translation>会阻止编译</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="54" />
+      <location filename="../../app/widgets/check_row.py" line="55" />
       <source>Does not block the build</source>
       <translation>不会阻止编译</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="55" />
+      <location filename="../../app/widgets/check_row.py" line="56" />
       <source>Does not block the build; needed for {kernels}</source>
       <translation>不会阻止编译；{kernels} 需要它</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="72" />
+      <location filename="../../app/widgets/check_row.py" line="73" />
       <source>Full log: {path}</source>
       <translation>完整日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="71" />
+      <location filename="../../app/widgets/check_row.py" line="72" />
       <source>Restart needed: {message}</source>
       <translation>需要重启：{message}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="69" />
+      <location filename="../../app/widgets/check_row.py" line="70" />
       <source>Running the fix…</source>
       <translation>正在运行修复…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="68" />
+      <location filename="../../app/widgets/check_row.py" line="69" />
       <source>Running: {title}…</source>
       <translation>正在运行：{title}…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="70" />
+      <location filename="../../app/widgets/check_row.py" line="71" />
       <source>Stopping the fix…</source>
       <translation>正在停止修复…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="67" />
+      <location filename="../../app/widgets/check_row.py" line="68" />
       <source>The commands: {description}</source>
       <translation>这些命令：{description}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="73" />
+      <location filename="../../app/widgets/check_row.py" line="74" />
       <source>The fix stopped unexpectedly: {error}</source>
       <translation>修复意外停止：{error}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="66" />
+      <location filename="../../app/widgets/check_row.py" line="67" />
       <source>The fix: {description}</source>
       <translation>修复内容：{description}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="65" />
+      <location filename="../../app/widgets/check_row.py" line="66" />
       <source>What to do: {hint}</source>
       <translation>怎么做：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="57" />
+      <location filename="../../app/widgets/check_row.py" line="58" />
       <source>{title}. Windows will ask for administrator rights for this step only.</source>
       <translation>{title}。只有这一步 Windows 会请求管理员权限。</translation>
     </message>
@@ -1842,12 +1850,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>  （没有找到）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="104" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="110" />
       <source>  • CUDA {version} at {root} ({origin})</source>
       <translation>  • CUDA {version}，位于 {root}（{origin}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="102" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="108" />
       <source>  • CUDA {version} at {root} ({origin}) ← the build uses this one</source>
       <translation>  • CUDA {version}，位于 {root}（{origin}）← 编译使用这一个</translation>
     </message>
@@ -1867,7 +1875,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>  • {name}，位于 {path}：{toolsets}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="99" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="105" />
       <source>  • {root} ({origin}): nvcc did not answer: {error}</source>
       <translation>  • {root}（{origin}）：nvcc 没有回答：{error}</translation>
     </message>
@@ -1911,7 +1919,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>'{command}' 会列出它们</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="638" />
+      <location filename="../../build_backend/install.py" line="651" />
       <source>'{command}' lists what it installed.</source>
       <translation>'{command}' 会列出它安装过的内容。</translation>
     </message>
@@ -1926,7 +1934,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>'{command}' 会列出要运行的命令</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="456" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="506" />
       <source>(git: {message})</source>
       <translation>（git：{message}）</translation>
     </message>
@@ -1951,7 +1959,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="619" />
+      <location filename="../../build_backend/plan.py" line="622" />
       <source>, × {factor:g} on Windows</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
@@ -1961,12 +1969,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="617" />
+      <location filename="../../build_backend/plan.py" line="620" />
       <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
       <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="650" />
+      <location filename="../../build_backend/plan.py" line="654" />
       <source>; this one runs {jobs}</source>
       <translation>；这次运行 {jobs} 个</translation>
     </message>
@@ -1996,7 +2004,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器、链接器或 pip 无法写入输出：磁盘（或临时文件夹所在的磁盘，或用户配额）已满。构建 CUDA 内核会写入数 GB 的中间文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="789" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="839" />
       <source>A file</source>
       <translation>某个文件</translation>
     </message>
@@ -2071,12 +2079,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="699" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="749" />
       <source>Add Python {version}'s C headers</source>
       <translation>添加 Python {version} 的 C 头文件</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="697" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="747" />
       <source>Add Python {version}'s C headers and import library</source>
       <translation>添加 Python {version} 的 C 头文件和导入库</translation>
     </message>
@@ -2091,7 +2099,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已将“{name}”添加到应用程序菜单（{path}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="436" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="486" />
       <source>Also sets git's core.longpaths to true for you (no administrator rights).</source>
       <translation>同时为你把 git 的 core.longpaths 设为 true（不需要管理员权限）。</translation>
     </message>
@@ -2101,12 +2109,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Ampere（cc 8.0）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="572" />
+      <location filename="../../build_backend/install.py" line="585" />
       <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="576" />
+      <location filename="../../build_backend/install.py" line="589" />
       <source>An interrupted install of {name} into {python} could not be rolled back yet: {error}. The next start tries again.</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
     </message>
@@ -2116,7 +2124,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>另一个安装无法使用（见详细信息）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="475" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="525" />
       <source>Ask an administrator to set LongPathsEnabled to 1.</source>
       <translation>请让管理员把 LongPathsEnabled 设为 1。</translation>
     </message>
@@ -2135,7 +2143,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="233" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="240" />
       <source>Best fit to install: CUDA {cuda} ({reason}).</source>
       <translation>最适合安装的版本：CUDA {cuda}（{reason}）。</translation>
     </message>
@@ -2264,7 +2272,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="675" />
+      <location filename="../../build_backend/build.py" line="677" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -2334,17 +2342,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 工具包</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="219" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="226" />
       <source>CUDA toolkits found:</source>
       <translation>找到的 CUDA 工具包：</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="220" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="227" />
       <source>CUDA toolkits found: none</source>
       <translation>找到的 CUDA 工具包：没有</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="133" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="139" />
       <source>CUDA toolkits were found, but none of their nvcc compilers runs.</source>
       <translation>找到了 CUDA 工具包，但它们的 nvcc 编译器都无法运行。</translation>
     </message>
@@ -2369,14 +2377,18 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 接受 {accepted}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="208" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="214" />
       <source>CUDA {cuda} at {root} will be used, matching PyTorch's CUDA {torch}.</source>
       <translation>将使用位于 {root} 的 CUDA {cuda}，与 PyTorch 的 CUDA {torch} 一致。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="211" />
       <source>CUDA {cuda} at {root} will be used.</source>
-      <translation>将使用位于 {root} 的 CUDA {cuda}。</translation>
+      <translation type="obsolete">将使用位于 {root} 的 CUDA {cuda}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/cuda.py" line="217" />
+      <source>CUDA {cuda} at {root} works; builds use it once PyTorch here is a CUDA build.</source>
+      <translation>位于 {root} 的 CUDA {cuda} 可用；当此处的 PyTorch 为 CUDA 版本后，构建将使用它。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/compat.py" line="89" />
@@ -2384,27 +2396,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda}，位于 {root}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="192" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="198" />
       <source>CUDA {cuda} cannot compile for your GPU: {which}.</source>
       <translation>CUDA {cuda} 无法为你的 GPU 编译：{which}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="194" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="200" />
       <source>CUDA {cuda} cannot compile for {count} of your GPUs: {which}.</source>
       <translation>CUDA {cuda} 无法为你的 {count} 块 GPU 编译：{which}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="151" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="157" />
       <source>CUDA {cuda} differs from PyTorch's CUDA {torch} in the minor version; PyTorch only warns about that, and builds normally work.</source>
       <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 次版本号不同；PyTorch 只会对此发出警告，编译通常可以正常进行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="142" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="148" />
       <source>CUDA {cuda} does not match PyTorch's CUDA {torch}: PyTorch refuses to build extensions when the major versions differ.</source>
       <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 不一致：主版本号不同时，PyTorch 拒绝编译扩展。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="637" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="687" />
       <source>CUDA {cuda} is installed.</source>
       <translation>已安装 CUDA {cuda}。</translation>
     </message>
@@ -2459,32 +2471,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="768" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="818" />
       <source>Cancelled before anything was written.</source>
       <translation>在写入任何文件之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="338" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="377" />
       <source>Cancelled before pip started.</source>
       <translation>在 pip 启动之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="180" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="182" />
       <source>Cancelled before the installer started.</source>
       <translation>在安装程序启动之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="459" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="509" />
       <source>Cancelled before the registry was changed.</source>
       <translation>在更改注册表之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="395" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="445" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="334" />
+      <location filename="../../build_backend/hardware.py" line="335" />
       <source>Check that the GPU is seated and powered, and that it is not hidden from this system (CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).</source>
       <translation>请检查 GPU 是否插好并已通电，以及它是否对本系统隐藏了（CUDA_VISIBLE_DEVICES，或未启用 GPU 直通的虚拟机）。</translation>
     </message>
@@ -2494,22 +2506,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查电脑的日期和时间是否正确。在公司网络中，代理可能会检查 HTTPS 流量：请向 IT 部门索取它的证书。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="150" />
+      <location filename="../../build_backend/install.py" line="151" />
       <source>Check that this Python environment still works (the Hardware page).</source>
       <translation>请检查这个 Python 环境是否仍然可用（“硬件”页面）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="159" />
+      <location filename="../../build_backend/install.py" line="160" />
       <source>Check that this Python environment still works, or {choose}.</source>
       <translation>请检查这个 Python 环境是否仍然可用，或者{choose}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="446" />
+      <location filename="../../build_backend/install.py" line="450" />
       <source>Check that this Python environment still works, then try again.</source>
       <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="401" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="451" />
       <source>Check that your ~/.gitconfig is writable.</source>
       <translation>请检查你的 ~/.gitconfig 是否可写。</translation>
     </message>
@@ -2529,7 +2541,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="205" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="207" />
       <source>Check the internet connection (and proxy settings), then try again.</source>
       <translation>请检查网络连接（以及代理设置），然后重试。</translation>
     </message>
@@ -2537,6 +2549,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/download/words.py" line="77" />
       <source>Check the internet connection (and the proxy settings, if your network uses one), then try again.</source>
       <translation>请检查网络连接（如果你的网络使用代理，也请检查代理设置），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="396" />
+      <source>Check the internet connection (and the proxy, if this network uses one: set HTTPS_PROXY), then run the fix again. Nothing was installed into {python}; pip's output is in {log}.</source>
+      <translation>请检查网络连接（如果此网络使用代理，请设置 HTTPS_PROXY），然后再次运行修复。{python} 中没有安装任何内容；pip 的输出在 {log}。</translation>
     </message>
     <message>
       <location filename="../../build_backend/sources/archive.py" line="173" />
@@ -2564,27 +2581,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>目标 Python 装有 CUDA 版 PyTorch 后才检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="469" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="519" />
       <source>Choose Fix again and answer Yes, or ask an administrator.</source>
       <translation>请再次选择“修复”并回答“是”，或者请管理员帮忙。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="631" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="681" />
       <source>Choose Fix again and answer Yes, or install CUDA yourself.</source>
       <translation>请再次选择“修复”并回答“是”，或者自己安装 CUDA。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="550" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="600" />
       <source>Choose Fix again and answer Yes, or install the Build Tools yourself.</source>
       <translation>请再次选择“修复”并回答“是”，或者自己安装 Build Tools。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="201" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="203" />
       <source>Choose Fix again to install the C++ build tools.</source>
       <translation>再次选择“修复”即可安装 C++ 编译工具。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="237" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="239" />
       <source>Choose Fix again to install the toolkit.</source>
       <translation>再次选择“修复”即可安装工具包。</translation>
     </message>
@@ -2624,12 +2641,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择 Python 版本更旧的环境。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="368" />
+      <location filename="../../build_backend/environment.py" line="369" />
       <source>Choose another Python ({need} or newer), or create an environment with one and choose that.</source>
       <translation>请另选一个 Python（{need} 或更新版本），或者用它创建一个环境并选择那个环境。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="325" />
+      <location filename="../../build_backend/environment.py" line="326" />
       <source>Choose another interpreter, or repair this environment (reinstall Python).</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
@@ -2649,7 +2666,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择其他版本，或者把这个问题报告给向导的维护者。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="349" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="388" />
       <source>Choose the Python environment again; it may have moved.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
@@ -2684,7 +2701,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择内核的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="257" />
+      <location filename="../../build_backend/environment.py" line="258" />
       <source>Choose the python executable of the environment you want the kernel in (for a venv: its bin/python or Scripts\python.exe).</source>
       <translation>请选择要安装内核的那个环境的 python 可执行文件（对于 venv：它的 bin/python 或 Scripts\python.exe）。</translation>
     </message>
@@ -2709,7 +2726,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择 {version} 或更新的版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="216" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="218" />
       <source>Close every Visual Studio window and installer, then try again.</source>
       <translation>请关闭所有 Visual Studio 窗口和安装程序，然后重试。</translation>
     </message>
@@ -2719,7 +2736,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译时请关闭其他程序。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/cache.py" line="150" />
+      <location filename="../../build_backend/sources/cache.py" line="151" />
       <source>Close programs that may use files there (editors, terminals, a running build), then try again.</source>
       <translation>请关闭可能在使用那里文件的程序（编辑器、终端、正在运行的编译），然后重试。</translation>
     </message>
@@ -2728,12 +2745,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请关闭使用这个环境的程序，然后运行 'python -m app --headless rollback --python {python}'。备份副本在 {folder}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="335" />
+      <location filename="../../build_backend/install.py" line="339" />
       <source>Close programs that use this environment, then run '{command}'. The copies are in {folder}.</source>
       <translation>请关闭使用这个环境的程序，然后运行 '{command}'。副本在 {folder} 中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="343" />
+      <location filename="../../build_backend/install.py" line="347" />
       <source>Close programs that use this environment, then try again.</source>
       <translation>请关闭使用这个环境的程序，然后重试。</translation>
     </message>
@@ -2798,17 +2815,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="156" />
+      <location filename="../../build_backend/install.py" line="157" />
       <source>Could not ask {python} which files of {name} it has installed.</source>
       <translation>无法向 {python} 查询它安装了 {name} 的哪些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="429" />
+      <location filename="../../build_backend/install.py" line="433" />
       <source>Could not keep a copy of {name} {version} before replacing it; nothing was changed.</source>
       <translation>替换 {name} {version} 之前无法保留它的副本；没有做任何改动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="331" />
+      <location filename="../../build_backend/install.py" line="335" />
       <source>Could not put {name} {version} back into {python}.</source>
       <translation>无法把 {name} {version} 恢复到 {python}。</translation>
     </message>
@@ -2828,17 +2845,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法连接 {host} 来获取 {name}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="193" />
+      <location filename="../../build_backend/nvml_record.py" line="260" />
       <source>Could not read the NVML recording {path}.</source>
       <translation>无法读取 NVML 记录文件 {path}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="340" />
+      <location filename="../../build_backend/install.py" line="344" />
       <source>Could not remove {name} {version} from {python}.</source>
       <translation>无法从 {python} 移除 {name} {version}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="122" />
+      <location filename="../../build_backend/statefile.py" line="123" />
       <source>Could not save {path}.</source>
       <translation>无法保存 {path}。</translation>
     </message>
@@ -2908,22 +2925,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已下载 {name}（{size}），从之前停在 {earlier} 的下载处继续；已检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="162" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="164" />
       <source>Downloading {name}</source>
       <translation>正在下载 {name}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="519" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="569" />
       <source>Downloads Microsoft's Visual Studio Build Tools 2022 installer (from {url}) and installs the 'Desktop development with C++' workload with its recommended parts: the MSVC compiler and the Windows SDK (several GB). Windows asks for administrator rights; the installer shows its own progress window.</source>
       <translation>下载微软的 Visual Studio Build Tools 2022 安装程序（来自 {url}），并安装“使用 C++ 的桌面开发”工作负载及其推荐组件：MSVC 编译器和 Windows SDK（几 GB）。Windows 会请求管理员权限；安装程序会显示自己的进度窗口。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="596" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="646" />
       <source>Downloads NVIDIA's CUDA {cuda} network installer ({reason}) and installs, without questions, only what building PyTorch extensions needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no samples). Windows asks for administrator rights.</source>
       <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序（{reason}），并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="601" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="651" />
       <source>Downloads NVIDIA's CUDA {cuda} network installer and installs, without questions, only what building PyTorch extensions needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no samples). Windows asks for administrator rights.</source>
       <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序，并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
     </message>
@@ -3008,7 +3025,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Fooocus 没有针对这个内核的启动选项：它的注意力选项是 --attention-split、--attention-quad、--attention-pytorch 和 xformers（已安装时自动使用，除非指定 --disable-xformers）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="572" />
+      <location filename="../../build_backend/environment.py" line="573" />
       <source>For GPU kernels on a computer with an NVIDIA GPU, install a CUDA build of PyTorch: {where}.</source>
       <translation>如果要在装有 NVIDIA GPU 的电脑上使用 GPU 内核，请安装 CUDA 版本的 PyTorch：{where}。</translation>
     </message>
@@ -3048,12 +3065,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请释放磁盘空间，或将构建文件夹和临时文件夹（TMPDIR / TEMP）指向有空间的磁盘（向导的“释放空间”检查会说明一次构建需要多少空间），然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="433" />
+      <location filename="../../build_backend/install.py" line="437" />
       <source>Free some disk space in the wizard's data folder, then try again.</source>
       <translation>请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="124" />
+      <location filename="../../build_backend/statefile.py" line="125" />
       <source>Free some disk space or check the folder's permissions, then try again. The earlier copy of the file was left as it was.</source>
       <translation>请腾出一些磁盘空间或检查文件夹的权限，然后重试。该文件原来的副本保持不变。</translation>
     </message>
@@ -3157,7 +3174,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装“Build Tools for Visual Studio 2022”及“使用 C++ 的桌面开发”工作负载（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），然后重新编译；向导会在 Visual Studio 环境中运行编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="523" />
+      <location filename="../../build_backend/environment.py" line="524" />
       <source>Install 64-bit Python (python.org: 'Windows installer (64-bit)') and choose it.</source>
       <translation>请安装 64 位的 Python（python.org：“Windows installer (64-bit)”）并选择它。</translation>
     </message>
@@ -3167,7 +3184,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 CUDA 12.4 或更高版本（与你的 PyTorch 的 CUDA 版本一致），然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="78" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="84" />
       <source>Install CUDA {cuda}</source>
       <translation>安装 CUDA {cuda}</translation>
     </message>
@@ -3177,7 +3194,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 CUDA {need} 或更新版本（并搭配为相同 CUDA 主版本编译的 PyTorch）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="146" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="152" />
       <source>Install CUDA {torch}, or a PyTorch built for CUDA {major}.</source>
       <translation>请安装 CUDA {torch}，或者为 CUDA {major} 构建的 PyTorch。</translation>
     </message>
@@ -3192,7 +3209,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 PyTorch {need} 或更新版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="513" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="563" />
       <source>Install Visual Studio Build Tools 2022 (C++)</source>
       <translation>安装 Visual Studio Build Tools 2022（C++）</translation>
     </message>
@@ -3356,17 +3373,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="318" />
+      <location filename="../../build_backend/hardware.py" line="319" />
       <source>Install the NVIDIA driver for your GPU (nvidia.com/drivers), restart, and run the wizard again. On WSL2, install the driver on Windows, not inside Linux. Without a GPU you can still build and verify the CPU probe kernel.</source>
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的探测内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="177" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="183" />
       <source>Install the NVIDIA driver to run kernels on this computer.</source>
       <translation>请安装 NVIDIA 驱动，才能在这台电脑上运行内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="541" />
+      <location filename="../../build_backend/environment.py" line="542" />
       <source>Install the PyTorch build that fits this computer into it: {where}.</source>
       <translation>请向它安装适合这台电脑的 PyTorch 版本：{where}。</translation>
     </message>
@@ -3441,7 +3458,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已将 pip 安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="356" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="406" />
       <source>Installed {what} into {python}.</source>
       <translation>已将 {what} 安装到 {python}。</translation>
     </message>
@@ -3451,27 +3468,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="496" />
+      <location filename="../../build_backend/install.py" line="500" />
       <source>Installing {name} failed, and the environment could not be put back as it was.</source>
       <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="343" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="382" />
       <source>Installing {what} was cancelled.</source>
       <translation>{what} 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="444" />
+      <location filename="../../build_backend/install.py" line="448" />
       <source>Installing {wheel} did not finish; the environment was restored.</source>
       <translation>安装 {wheel} 没有完成；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="455" />
+      <location filename="../../build_backend/install.py" line="459" />
       <source>Installing {wheel} failed; the environment was restored.</source>
       <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="79" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="85" />
       <source>Installs the CUDA {cuda} toolkit (compiler and libraries, no driver) from NVIDIA's package repository ({reason}). Needs sudo: run the commands yourself.</source>
       <translation>从 NVIDIA 的软件包仓库安装 CUDA {cuda} 工具包（编译器和库，不含驱动）（{reason}）。需要 sudo：请自己运行这些命令。</translation>
     </message>
@@ -3496,7 +3513,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="186" />
+      <location filename="../../build_backend/nvml_record.py" line="251" />
       <source>It could not be read: {error}.</source>
       <translation>无法读取它：{error}。</translation>
     </message>
@@ -3506,17 +3523,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="192" />
+      <location filename="../../build_backend/nvml_record.py" line="259" />
       <source>It is JSON, but not an NVML recording (it has no "calls").</source>
       <translation>它是 JSON 文件，但不是 NVML 记录（其中没有 "calls"）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="190" />
+      <location filename="../../build_backend/nvml_record.py" line="257" />
+      <source>It is JSON, but not an NVML recording: {problem}.</source>
+      <translation>它是 JSON，但不是 NVML 记录：{problem}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/nvml_record.py" line="255" />
       <source>It is not a JSON file, so not a recording written by 'detect --record'.</source>
       <translation>它不是 JSON 文件，因此不是由 'detect --record' 写出的记录。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="188" />
+      <location filename="../../build_backend/nvml_record.py" line="253" />
       <source>It is not a text file.</source>
       <translation>它不是文本文件。</translation>
     </message>
@@ -3526,7 +3548,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它会替换那里现在安装的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="75" />
+      <location filename="../../build_backend/statefile.py" line="76" />
       <source>It was kept aside as {name}; nothing was deleted.</source>
       <translation>它已另存为 {name}；没有删除任何东西。</translation>
     </message>
@@ -3551,7 +3573,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取它的 host_config.h：{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="78" />
+      <location filename="../../build_backend/statefile.py" line="79" />
       <source>Its previous copy was used instead.</source>
       <translation>已改用它的上一份副本。</translation>
     </message>
@@ -3561,17 +3583,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它的 setup.py 会读取上一级文件夹（仓库根目录）中的文件，因此需要整个仓库。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="128" />
+      <location filename="../../build_backend/install.py" line="129" />
       <source>Its verification had passed.</source>
       <translation>它当时通过了验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="130" />
+      <location filename="../../build_backend/install.py" line="131" />
       <source>Its verification had {status}.</source>
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="581" />
+      <location filename="../../build_backend/environment.py" line="582" />
       <source>Kernels can still be built; to verify them on the GPU, check the NVIDIA driver (see the GPU table) and that the driver supports CUDA {cuda}.</source>
       <translation>仍然可以编译内核；如果要在 GPU 上验证它们，请检查 NVIDIA 驱动（见 GPU 表格），并确认驱动支持 CUDA {cuda}。</translation>
     </message>
@@ -3586,7 +3608,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="370" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="420" />
       <source>Let git use long paths</source>
       <translation>让 git 使用长路径</translation>
     </message>
@@ -3611,7 +3633,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>长路径已开启，但之后 Windows 还没有重启，所以程序还看不到它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="490" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="540" />
       <source>Long paths are turned on; Windows must restart before programs can use them.</source>
       <translation>长路径已开启；Windows 必须重启后程序才能使用它。</translation>
     </message>
@@ -3696,7 +3718,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="558" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="608" />
       <source>Newest installer log: {log}</source>
       <translation>最新的安装程序日志：{log}</translation>
     </message>
@@ -3716,12 +3738,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 C++ 编译器：没有安装 {program}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="124" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="130" />
       <source>No CUDA toolkit is installed.</source>
       <translation>没有安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="128" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="134" />
       <source>No CUDA toolkit is installed; without an NVIDIA GPU and a CUDA build of PyTorch only the CPU probe kernel can be built.</source>
       <translation>没有安装 CUDA 工具包；没有 NVIDIA GPU 和 CUDA 版本的 PyTorch 时，只能编译探测内核的 CPU 部分。</translation>
     </message>
@@ -3741,7 +3763,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="119" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="125" />
       <source>No CUDA version fits your driver, GPU and PyTorch together: update the NVIDIA driver first, or see {page}.</source>
       <translation>没有哪个 CUDA 版本能同时适合你的驱动、GPU 和 PyTorch：请先更新 NVIDIA 驱动，或者参见 {page}。</translation>
     </message>
@@ -3766,12 +3788,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未检测到 NVIDIA GPU：{problem}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="175" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="181" />
       <source>No NVIDIA driver answered, so whether it supports this CUDA is unknown; kernels can be built here but not run or verified.</source>
       <translation>没有 NVIDIA 驱动回答，所以不知道它是否支持这个 CUDA；这里可以编译内核，但无法运行或验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="317" />
+      <location filename="../../build_backend/hardware.py" line="318" />
       <source>No NVIDIA driver was found on this computer.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
@@ -3865,7 +3887,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不需要：没有 CUDA 工具包，也没有 GPU，所以只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="199" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="205" />
       <source>Not sure this CUDA supports {which}.</source>
       <translation>不确定这个 CUDA 是否支持 {which}。</translation>
     </message>
@@ -3914,7 +3936,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>什么都没有运行。{change}向导在更改环境或系统之前会先询问，但这里没有可以询问的终端（标准输入不是终端）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="719" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="769" />
       <source>NuGet publishes no SHA-256 for it that could be checked in advance, so the wizard checks that it is a NuGet package of exactly Python {version} (its include/patchlevel.h) with the files needed</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
@@ -3964,7 +3986,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请打开 Visual Studio Installer 修复它，或者让向导安装 Build Tools。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="223" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="225" />
       <source>Or install 'Desktop development with C++' from the Visual Studio Installer yourself.</source>
       <translation>或者自己从 Visual Studio Installer 安装“使用 C++ 的桌面开发”。</translation>
     </message>
@@ -3979,7 +4001,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 规模的编译的并行度：{reason}。较轻的内核会同时运行更多任务。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="194" />
+      <location filename="../../build_backend/nvml_record.py" line="261" />
       <source>Pass a file written by 'detect --record FILE'.</source>
       <translation>请传入由 'detect --record FILE' 写出的文件。</translation>
     </message>
@@ -4039,7 +4061,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 是为 CUDA {cuda} 构建的，比驱动的 CUDA {driver} 新；它通过次版本兼容仍然可以工作。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="562" />
+      <location filename="../../build_backend/environment.py" line="563" />
       <source>PyTorch is installed here but fails to import.</source>
       <translation>这里装有 PyTorch，但无法导入。</translation>
     </message>
@@ -4109,12 +4131,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 的 CUDA</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="225" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="232" />
       <source>PyTorch's CUDA: {torch}; no NVIDIA driver answered, so the newest CUDA it supports is unknown.</source>
       <translation>PyTorch 的 CUDA：{torch}；没有 NVIDIA 驱动回答，所以不知道它最高支持哪个 CUDA。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="223" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="230" />
       <source>PyTorch's CUDA: {torch}; the driver supports CUDA up to {driver}.</source>
       <translation>PyTorch 的 CUDA：{torch}；驱动最高支持 CUDA {driver}。</translation>
     </message>
@@ -4139,17 +4161,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python 环境</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="532" />
+      <location filename="../../build_backend/environment.py" line="533" />
       <source>Python {version} has no pip, so nothing can be installed into it.</source>
       <translation>Python {version} 没有 pip，所以无法向它安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="316" />
+      <location filename="../../build_backend/environment.py" line="317" />
       <source>Python {version} starts, but it failed while the wizard looked at what is installed in it ({how}).</source>
       <translation>Python {version} 可以启动，但在向导查看其中安装了什么时失败了（{how}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="579" />
+      <location filename="../../build_backend/environment.py" line="580" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}), but PyTorch cannot use the GPU right now.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），但 PyTorch 现在无法使用 GPU。</translation>
     </message>
@@ -4159,7 +4181,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），pip 和 ninja。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="588" />
+      <location filename="../../build_backend/environment.py" line="589" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, 1 GPU usable).</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，1 块 GPU 可用）。</translation>
     </message>
@@ -4169,32 +4191,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，GPU 可用），pip 和 ninja。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="591" />
+      <location filename="../../build_backend/environment.py" line="592" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, {count} GPUs usable).</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，{count} 块 GPU 可用）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="570" />
+      <location filename="../../build_backend/environment.py" line="571" />
       <source>Python {version} with PyTorch {torch}, a CPU-only build: only the CPU probe kernel can be built here.</source>
       <translation>Python {version}，装有 PyTorch {torch}，这是仅 CPU 版本：这里只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="540" />
+      <location filename="../../build_backend/environment.py" line="541" />
       <source>Python {version} without PyTorch.</source>
       <translation>Python {version}，没有 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="551" />
+      <location filename="../../build_backend/environment.py" line="552" />
       <source>Python {version} works, but importing {name} crashes it ({how}).</source>
       <translation>Python {version} 可以运行，但导入 {name} 时会崩溃（{how}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="796" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="846" />
       <source>Python {version}'s C headers and import library are in place.</source>
       <translation>Python {version} 的 C 头文件和导入库已就位。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="799" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="849" />
       <source>Python {version}'s C headers are in place.</source>
       <translation>Python {version} 的 C 头文件已就位。</translation>
     </message>
@@ -4239,17 +4261,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用同一版本的 Python 重新创建它（python -m venv --clear {prefix}），再重新安装程序需要的包（AI 程序：再运行一次它的安装或更新脚本），或者选择另一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="397" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="447" />
       <source>Reinstall Git for Windows.</source>
       <translation>请重新安装 Git for Windows。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="553" />
+      <location filename="../../build_backend/environment.py" line="554" />
       <source>Reinstall PyTorch in that environment: {command} (or choose another environment).</source>
       <translation>请在那个环境中重新安装 PyTorch：{command}（或者另选一个环境）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="563" />
+      <location filename="../../build_backend/environment.py" line="564" />
       <source>Reinstall PyTorch in this environment (pip install --force-reinstall torch), or choose another environment.</source>
       <translation>请在这个环境中重新安装 PyTorch（pip install --force-reinstall torch），或者另选一个环境。</translation>
     </message>
@@ -4259,12 +4281,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="339" />
+      <location filename="../../build_backend/hardware.py" line="340" />
       <source>Reinstall the Kernel Setup Wizard.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="652" />
+      <location filename="../../build_backend/install.py" line="665" />
       <source>Reinstall the version you want instead.</source>
       <translation>请改为重新安装你想要的版本。</translation>
     </message>
@@ -4274,12 +4296,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请删除 {name} 环境变量（设置 → 系统 → 关于 → 高级系统设置 → 环境变量），或者让它指向已安装的{role}，然后重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="120" />
+      <location filename="../../build_backend/install.py" line="121" />
       <source>Removed {name} {version} and put back {restored} {restored_version} in {python}.</source>
       <translation>已从 {python} 移除 {name} {version}，并恢复了 {restored} {restored_version}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="117" />
+      <location filename="../../build_backend/install.py" line="118" />
       <source>Removed {name} {version} from {python}; nothing was installed there before.</source>
       <translation>已从 {python} 移除 {name} {version}；那里之前没有安装过它。</translation>
     </message>
@@ -4299,17 +4321,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请报告这个问题；在此期间可以选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="193" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="195" />
       <source>Restart Windows, then run the wizard again.</source>
       <translation>请重启 Windows，然后重新运行向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="489" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="539" />
       <source>Restart Windows, then start the wizard again yourself.</source>
       <translation>请重启 Windows，然后自己重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="478" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="528" />
       <source>Restart Windows. The wizard opens again after the restart and continues here.</source>
       <translation>请重启 Windows。重启后向导会重新打开，并从这里继续。</translation>
     </message>
@@ -4324,12 +4346,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重启电脑，然后重新运行向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="324" />
+      <location filename="../../build_backend/hardware.py" line="325" />
       <source>Restart the computer. If this persists, reinstall the driver; on Linux, check that 'nvidia-smi' works and that Secure Boot is not blocking the nvidia kernel module.</source>
       <translation>请重启电脑。如果问题仍然存在，请重新安装驱动；在 Linux 上，请确认 'nvidia-smi' 能正常运行，并且安全启动（Secure Boot）没有阻止 nvidia 内核模块。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="343" />
+      <location filename="../../build_backend/hardware.py" line="344" />
       <source>Restart the computer; if this persists, reinstall the NVIDIA driver.</source>
       <translation>请重启电脑；如果问题仍然存在，请重新安装 NVIDIA 驱动。</translation>
     </message>
@@ -4348,12 +4370,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">运行 'python -m app --headless installs' 可以查看向导安装过的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="534" />
+      <location filename="../../build_backend/environment.py" line="535" />
       <source>Run 'python -m ensurepip --upgrade' with this interpreter, or choose another.</source>
       <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="555" />
+      <location filename="../../build_backend/install.py" line="568" />
       <source>Run '{command}' to see what the wizard installed.</source>
       <translation>运行 '{command}' 可以查看向导安装了什么。</translation>
     </message>
@@ -4363,17 +4385,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>再次运行修复即可完成。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="791" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="841" />
       <source>Run the wizard as a user who may write into this Python's folder, or copy the files yourself.</source>
       <translation>请以可以写入这个 Python 文件夹的用户身份运行向导，或者自己复制这些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="329" />
+      <location filename="../../build_backend/hardware.py" line="330" />
       <source>Run the wizard as a user with access to the GPU (on Linux: check the permissions of /dev/nvidia*, or membership of the 'video' group).</source>
       <translation>请以有权访问 GPU 的用户身份运行本向导（在 Linux 上：检查 /dev/nvidia* 的权限，或是否属于 'video' 用户组）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="220" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="222" />
       <source>Run the wizard from an account that may install software.</source>
       <translation>请从一个可以安装软件的帐户运行向导。</translation>
     </message>
@@ -4383,7 +4405,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="239" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="241" />
       <source>Run {installer} yourself to see what went wrong (it shows its own messages), or download the toolkit from developer.nvidia.com/cuda-downloads.</source>
       <translation>请自己运行 {installer}，看看哪里出了问题（它会显示自己的消息），或者从 developer.nvidia.com/cuda-downloads 下载工具包。</translation>
     </message>
@@ -4418,7 +4440,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>SageAttention 的 Triton 内核运行时需要 Triton 3.0 或更新版本（见 README）：Linux 上使用 PyTorch 自带的版本；Windows 上需要与 PyTorch 版本匹配的 triton-windows 包（前置条件步骤会检查）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="198" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="200" />
       <source>Save your work: Windows is restarting. Run the wizard again afterwards.</source>
       <translation>请保存你的工作：Windows 正在重启。之后请重新运行向导。</translation>
     </message>
@@ -4428,12 +4450,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="724" />
+      <location filename="../../build_backend/build.py" line="726" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="457" />
+      <location filename="../../build_backend/install.py" line="461" />
       <source>See the message above; nothing of the new build remains installed.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
@@ -4458,22 +4480,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="376" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="426" />
       <source>Sets git's core.longpaths to true in your own git settings (~/.gitconfig), so git can check out sources with paths longer than 260 characters (CUTLASS, FlashAttention). Nothing else changes.</source>
       <translation>在你自己的 git 设置（~/.gitconfig）中把 git 的 core.longpaths 设为 true，让 git 能检出路径超过 260 个字符的源码（CUTLASS、FlashAttention）。不会更改其他任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="431" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="481" />
       <source>Sets the Windows setting LongPathsEnabled to 1 ({key}). Windows asks for administrator rights for this one change. It takes effect after a restart; the wizard then opens again by itself and continues here.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="587" />
+      <location filename="../../build_backend/build.py" line="589" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/cache.py" line="149" />
+      <location filename="../../build_backend/sources/cache.py" line="150" />
       <source>Some of its files are in use or write-protected.</source>
       <translation>其中一些文件正在被使用，或者是写保护的。</translation>
     </message>
@@ -4508,7 +4530,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="651" />
+      <location filename="../../build_backend/build.py" line="653" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4517,7 +4539,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="498" />
+      <location filename="../../build_backend/install.py" line="502" />
       <source>Start the wizard (or any '{command}' command) again: it finishes undoing the install.</source>
       <translation>请再次启动向导（或任何 '{command}' 命令）：它会完成撤销安装。</translation>
     </message>
@@ -4582,12 +4604,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="236" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="238" />
       <source>The CUDA installation was cancelled.</source>
       <translation>CUDA 安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="238" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="240" />
       <source>The CUDA installer failed (exit code {code}).</source>
       <translation>CUDA 安装程序失败了（退出代码 {code}）。</translation>
     </message>
@@ -4597,12 +4619,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="231" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="233" />
       <source>The CUDA toolkit is installed.</source>
       <translation>已安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="233" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="235" />
       <source>The CUDA toolkit is installed; Windows must restart to finish.</source>
       <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
@@ -4622,17 +4644,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找不到 Microsoft C++ 编译器（cl.exe）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="342" />
+      <location filename="../../build_backend/hardware.py" line="343" />
       <source>The NVIDIA driver answered with an error.</source>
       <translation>NVIDIA 驱动返回了错误。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="323" />
+      <location filename="../../build_backend/hardware.py" line="324" />
       <source>The NVIDIA driver is installed but not running.</source>
       <translation>NVIDIA 驱动已安装，但没有运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="333" />
+      <location filename="../../build_backend/hardware.py" line="334" />
       <source>The NVIDIA driver is running but reports no GPU.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
@@ -4647,17 +4669,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，但这里的 PyTorch 使用 CUDA {torch_cuda}：请先更新驱动，内核才能运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="167" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="173" />
       <source>The NVIDIA driver supports CUDA up to {driver}, older than CUDA {cuda}: kernels still run (minor version compatibility), but code compiled just-in-time from PTX would not.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，比 CUDA {cuda} 旧：内核仍然可以运行（次版本兼容），但从 PTX 即时编译的代码不行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="159" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="165" />
       <source>The NVIDIA driver supports CUDA up to {driver}; kernels built with CUDA {cuda} would not run on it.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}；用 CUDA {cuda} 编译的内核无法在它上面运行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="338" />
+      <location filename="../../build_backend/hardware.py" line="339" />
       <source>The NVML module (nvidia-ml-py) is missing from this installation of the wizard.</source>
       <translation>本向导的安装中缺少 NVML 模块（nvidia-ml-py）。</translation>
     </message>
@@ -4687,7 +4709,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有安装 Visual Studio Installer（vswhere.exe），所以这台电脑上没有 Visual Studio。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="203" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="205" />
       <source>The Visual Studio Installer could not download its files.</source>
       <translation>Visual Studio Installer 无法下载它的文件。</translation>
     </message>
@@ -4697,17 +4719,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio Installer 没有正常回答，所以找不到编译器。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="221" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="223" />
       <source>The Visual Studio Installer failed (exit code {code}).</source>
       <translation>Visual Studio Installer 失败了（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="219" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="221" />
       <source>The Visual Studio Installer needs administrator rights.</source>
       <translation>Visual Studio Installer 需要管理员权限。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="208" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="210" />
       <source>The Visual Studio Installer rejected its command line.</source>
       <translation>Visual Studio Installer 拒绝了它的命令行。</translation>
     </message>
@@ -4732,12 +4754,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导无法从地址 {url} 下载。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="181" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="183" />
       <source>The administrator prompt was declined; nothing was installed.</source>
       <translation>管理员权限请求被拒绝；没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="467" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="517" />
       <source>The administrator prompt was declined; the Windows setting is unchanged.</source>
       <translation>管理员权限请求被拒绝；Windows 设置没有改变。</translation>
     </message>
@@ -4797,17 +4819,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="711" />
+      <location filename="../../build_backend/build.py" line="713" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="710" />
+      <location filename="../../build_backend/build.py" line="712" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="682" />
+      <location filename="../../build_backend/build.py" line="684" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -4837,7 +4859,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="569" />
+      <location filename="../../build_backend/build.py" line="571" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
@@ -4857,7 +4879,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="716" />
+      <location filename="../../build_backend/build.py" line="718" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
@@ -4867,7 +4889,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="659" />
+      <location filename="../../build_backend/build.py" line="661" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -4927,7 +4949,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="649" />
+      <location filename="../../build_backend/install.py" line="662" />
       <source>The copy of what {name} replaced in {python} is missing.</source>
       <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
     </message>
@@ -4937,7 +4959,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>损坏的文件已删除。请重试；如果再次发生，服务器上的文件可能已被替换：请查找新版本的向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="318" />
+      <location filename="../../build_backend/environment.py" line="319" />
       <source>The details show the error. Repair this environment (a damaged package or sitecustomize usually causes this), or choose another Python.</source>
       <translation>详细信息中有错误内容。请修复这个环境（通常是某个损坏的包或 sitecustomize 导致的），或者另选一个 Python。</translation>
     </message>
@@ -4977,7 +4999,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what} 下载失败：{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="754" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="804" />
       <source>The download was cancelled; nothing was changed.</source>
       <translation>下载已取消；没有做任何更改。</translation>
     </message>
@@ -4997,7 +5019,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载的文件 {name} 已损坏，或者服务器上的文件已更改。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="762" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="812" />
       <source>The downloaded package is not the one expected: {problem}. Nothing was changed.</source>
       <translation>下载的包不是预期的那个：{problem}。没有做任何更改。</translation>
     </message>
@@ -5022,7 +5044,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="721" />
+      <location filename="../../build_backend/build.py" line="723" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -5057,7 +5079,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="580" />
+      <location filename="../../build_backend/build.py" line="582" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5066,32 +5088,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="529" />
+      <location filename="../../build_backend/install.py" line="542" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with '{command}').</source>
       <translation>{name} {version} 向 {python} 的安装（开始于 {started}）在 pip 完成后被中断；它已补全并记录下来（可以用 '{command}' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="515" />
+      <location filename="../../build_backend/install.py" line="519" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted before it changed anything; nothing needed undoing.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在做出任何改动之前被中断；不需要撤销任何内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="519" />
+      <location filename="../../build_backend/install.py" line="523" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted, and that Python no longer exists; nothing to undo.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断，而且那个 Python 已不存在；没有需要撤销的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="543" />
+      <location filename="../../build_backend/install.py" line="556" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: the half-installed {name} was removed.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：安装了一半的 {name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="539" />
+      <location filename="../../build_backend/install.py" line="552" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: {previous} {previous_version} is installed again, as before.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="200" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="202" />
       <source>The installation was cancelled in the Visual Studio Installer.</source>
       <translation>安装在 Visual Studio Installer 中被取消了。</translation>
     </message>
@@ -5116,7 +5138,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="186" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="188" />
       <source>The installer's logs are the dd_*.log files in %TEMP%.</source>
       <translation>安装程序的日志是 %TEMP% 中的 dd_*.log 文件。</translation>
     </message>
@@ -5204,7 +5226,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>该内核的软件包位于其仓库的 {subdir} 中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="354" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="404" />
       <source>The last lines of pip's output say why; the full output is in {log}.</source>
       <translation>pip 输出的最后几行说明了原因；完整输出在 {log} 中。</translation>
     </message>
@@ -5229,7 +5251,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="394" />
+      <location filename="../../build_backend/install.py" line="398" />
       <source>The lock on this environment left by {holder} — no longer running — was taken over.</source>
       <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
     </message>
@@ -5264,7 +5286,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/cache.py" line="148" />
+      <location filename="../../build_backend/sources/cache.py" line="149" />
       <source>The old copy of the source in {path} could not be removed.</source>
       <translation>无法删除 {path} 中旧的源码副本。</translation>
     </message>
@@ -5274,7 +5296,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个包的安装脚本在编译时需要 PyTorch，但 pip 在一个单独的临时环境中运行编译，而那个环境里没有 PyTorch（pip 的“编译隔离”）；或者所选的 Python 中根本没有安装 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="166" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="168" />
       <source>The part already downloaded is kept for next time.</source>
       <translation>已经下载的部分会保留，供下次使用。</translation>
     </message>
@@ -5299,7 +5321,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install_records.py" line="140" />
+      <location filename="../../build_backend/install.py" line="533" />
+      <source>The reinstall of {name} {version} into {python} (started {started}) was interrupted before pip changed anything; the earlier build is still installed and recorded.</source>
+      <translation>向 {python} 重新安装 {name} {version}（开始于 {started}）在 pip 做出任何更改之前被中断；之前的构建仍然已安装并有记录。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install_records.py" line="142" />
       <source>The repaired list could not be saved yet.</source>
       <translation>修复后的列表暂时无法保存。</translation>
     </message>
@@ -5378,7 +5405,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码压缩包的子模块文件夹 {folder} 中已经有文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worktree.py" line="136" />
+      <location filename="../../build_backend/worktree.py" line="137" />
       <source>The source folder {folder} changed during the build; the wheel was built from the copy taken at its start ({copy}). Build again to include the changes.</source>
       <translation>编译期间源码文件夹 {folder} 发生了变化；wheel 是从编译开始时复制的副本编译的（{copy}）。要包含这些变化，请重新编译。</translation>
     </message>
@@ -5388,7 +5415,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导复制源码文件夹 {folder} 时，它发生了变化。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worktree.py" line="132" />
+      <location filename="../../build_backend/worktree.py" line="133" />
       <source>The source folder {folder} could not be read after the build; the wheel was built from the copy taken at its start ({copy}).</source>
       <translation>编译后无法读取源码文件夹 {folder}；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
@@ -5403,7 +5430,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码文件夹 {folder} 不存在。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worktree.py" line="126" />
+      <location filename="../../build_backend/worktree.py" line="127" />
       <source>The source folder {folder} was removed during the build; the wheel was built from the copy taken at its start ({copy}).</source>
       <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
@@ -5493,7 +5520,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>验证已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="373" />
+      <location filename="../../build_backend/environment.py" line="374" />
       <source>The wizard could not read the answer of {python}: it ran, but what it printed is not the inspection's answer (cut off or damaged).</source>
       <translation>向导无法读取 {python} 的回答：它运行了，但它输出的内容不是检查的回答（被截断或已损坏）。</translation>
     </message>
@@ -5513,7 +5540,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有找到可以安装到的 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="636" />
+      <location filename="../../build_backend/install.py" line="649" />
       <source>The wizard has no record of installing {name} into {python}.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
@@ -5523,12 +5550,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="616" />
+      <location filename="../../build_backend/install.py" line="629" />
       <source>The wizard's install records could not be checked: {error} ({file}).</source>
       <translation>无法检查向导的安装记录：{error}（{file}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="618" />
+      <location filename="../../build_backend/install.py" line="631" />
       <source>The wizard's install records could not be checked: {error}.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
@@ -5558,7 +5585,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name}的 GPU 部分</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="271" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="273" />
       <source>Then choose 'Check again'.</source>
       <translation>然后选择“重新检查”。</translation>
     </message>
@@ -5568,7 +5595,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有桌面文件夹，所以快捷方式只在菜单中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="265" />
+      <location filename="../../build_backend/environment.py" line="266" />
       <source>There is no file at this path.</source>
       <translation>此路径下没有文件。</translation>
     </message>
@@ -5588,7 +5615,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="653" />
+      <location filename="../../build_backend/build.py" line="655" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -5623,17 +5650,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 来自 Debian 或 Ubuntu，它们去掉了 Python 自带的 pip 安装程序。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="283" />
+      <location filename="../../build_backend/environment.py" line="284" />
       <source>This Python did not answer within {seconds} seconds.</source>
       <translation>这个 Python 在 {seconds} 秒内没有回答。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="724" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="774" />
       <source>This Python has no C headers or import library, which every extension build needs. Downloads python.org's package of Python {version} from {source} (about 15 MB; {check}) and copies {where}. Files already there are left as they are; nothing else changes.</source>
       <translation>这个 Python 没有 C 头文件和导入库，而每次编译扩展都需要它们。将从 {source} 下载 python.org 的 Python {version} 包（约 15 MB；{check}），并复制{where}。已存在的文件保持不变；不会更改其他任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="728" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="778" />
       <source>This Python has no C headers, which every extension build needs. Downloads python.org's package of Python {version} from {source} (about 15 MB; {check}) and copies {where}. Files already there are left as they are; nothing else changes.</source>
       <translation>这个 Python 没有 C 头文件，而每次编译扩展都需要它们。将从 {source} 下载 python.org 的 Python {version} 包（约 15 MB；{check}），并复制{where}。已存在的文件保持不变；不会更改其他任何东西。</translation>
     </message>
@@ -5658,27 +5685,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="211" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="213" />
       <source>This computer does not meet Visual Studio Build Tools' requirements.</source>
       <translation>这台电脑不满足 Visual Studio Build Tools 的要求。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="366" />
+      <location filename="../../build_backend/environment.py" line="367" />
       <source>This is Python {version} at {python}; kernels need Python {need} or newer with PyTorch.</source>
       <translation>这是位于 {python} 的 Python {version}；内核需要 Python {need} 或更新版本，并装有 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="209" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="211" />
       <source>This is a bug in the wizard; please report it with the log.</source>
       <translation>这是向导的一个错误；请附上日志报告它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="269" />
+      <location filename="../../build_backend/environment.py" line="270" />
       <source>This is a folder, not a Python.</source>
       <translation>这是一个文件夹，不是 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="521" />
+      <location filename="../../build_backend/environment.py" line="522" />
       <source>This is a {bits}-bit Python {version}; CUDA kernels need a 64-bit Python.</source>
       <translation>这是一个 {bits} 位的 Python {version}；CUDA 内核需要 64 位的 Python。</translation>
     </message>
@@ -5693,17 +5720,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个内核需要 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="324" />
+      <location filename="../../build_backend/environment.py" line="325" />
       <source>This program did not behave like a working Python interpreter.</source>
       <translation>这个程序的表现不像一个正常工作的 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="269" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="271" />
       <source>This step needs the system's package manager; run the commands shown yourself.</source>
       <translation>这一步需要系统的包管理器；请自己运行显示的命令。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="328" />
+      <location filename="../../build_backend/hardware.py" line="329" />
       <source>This user may not talk to the NVIDIA driver.</source>
       <translation>当前用户无权访问 NVIDIA 驱动。</translation>
     </message>
@@ -5750,7 +5777,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请稍后重试；如果问题持续存在，请报告给向导的维护者。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="764" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="814" />
       <source>Try again later; if it repeats, install the full Python {version} from python.org and use it instead.</source>
       <translation>请稍后重试；如果问题重复出现，请从 python.org 安装完整的 Python {version}，并改用它。</translation>
     </message>
@@ -5760,12 +5787,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请稍后重试；如果问题持续存在，请附上上面的地址报告问题。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="375" />
+      <location filename="../../build_backend/environment.py" line="376" />
       <source>Try again. If it happens again, save a report bundle (the details show what it printed) and choose another Python meanwhile.</source>
       <translation>请重试。如果再次发生，请保存一个报告包（详细信息中有它输出的内容），同时先另选一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="285" />
+      <location filename="../../build_backend/environment.py" line="286" />
       <source>Try again; if it happens again, the environment may be damaged (a hung import).</source>
       <translation>请重试；如果再次发生，这个环境可能已损坏（某个导入卡住了）。</translation>
     </message>
@@ -5790,7 +5817,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="425" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="475" />
       <source>Turn on long paths</source>
       <translation>开启长路径</translation>
     </message>
@@ -5820,7 +5847,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更新或修复 Visual Studio Installer；安装 Build Tools 也会更新它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="162" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="168" />
       <source>Update the NVIDIA driver (CUDA {major} needs driver {need} or newer).</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
@@ -5835,7 +5862,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>更新 NVIDIA 驱动会更稳妥。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="171" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="177" />
       <source>Updating the NVIDIA driver removes this limit.</source>
       <translation>更新 NVIDIA 驱动可以去掉这个限制。</translation>
     </message>
@@ -5915,7 +5942,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用该文件的 https:// 地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="201" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="207" />
       <source>Use the newest CUDA toolkit if the build fails.</source>
       <translation>如果编译失败，请使用最新的 CUDA 工具包。</translation>
     </message>
@@ -5935,22 +5962,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="212" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="214" />
       <source>Visual Studio 2022 needs 64-bit Windows 10 or 11 with current updates.</source>
       <translation>Visual Studio 2022 需要安装了最新更新的 64 位 Windows 10 或 11。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="192" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="194" />
       <source>Visual Studio Build Tools are installed; Windows must restart to finish.</source>
       <translation>已安装 Visual Studio Build Tools；Windows 必须重启才能完成。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="196" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="198" />
       <source>Visual Studio Build Tools are installed; the installer has started a restart.</source>
       <translation>已安装 Visual Studio Build Tools；安装程序已开始重启电脑。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="188" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="190" />
       <source>Visual Studio Build Tools with the C++ compiler are installed.</source>
       <translation>已安装带有 C++ 编译器的 Visual Studio Build Tools。</translation>
     </message>
@@ -5965,7 +5992,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装 Visual Studio，但无法使用：{why}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="215" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="217" />
       <source>Visual Studio is running, so the installer could not change it.</source>
       <translation>Visual Studio 正在运行，所以安装程序无法更改它。</translation>
     </message>
@@ -6155,7 +6182,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 中有一个名称太长（{longest} 个字符；这个驱动器最多允许 {limit} 个）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="156" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="162" />
       <source>a newer one</source>
       <translation>更新的版本</translation>
     </message>
@@ -6249,12 +6276,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译输出</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worktree.py" line="85" />
+      <location filename="../../build_backend/worktree.py" line="86" />
       <source>building in a fresh copy of the source: {path} (the original folder is not written to)</source>
       <translation>在源码的一份新副本中编译：{path}（不会写入原来的文件夹）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worktree.py" line="83" />
+      <location filename="../../build_backend/worktree.py" line="84" />
       <source>building in {path}, the copy of an earlier build with the same source and settings (its compiled files are reused)</source>
       <translation>在 {path} 中编译，这是之前一次使用相同源码和设置的编译留下的副本（会复用它已编译的文件）</translation>
     </message>
@@ -6279,7 +6306,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>因果掩码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="718" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="768" />
       <source>checks its SHA-256</source>
       <translation>会校验它的 SHA-256</translation>
     </message>
@@ -6344,7 +6371,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已下载的源码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="640" />
+      <location filename="../../build_backend/plan.py" line="644" />
       <source>earlier</source>
       <translation>更早</translation>
     </message>
@@ -6452,7 +6479,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git（{git}）：core.longpaths = {state}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="399" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="449" />
       <source>git config failed (exit code {code}).</source>
       <translation>git config 失败了（退出代码 {code}）。</translation>
     </message>
@@ -6467,7 +6494,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="402" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="452" />
       <source>git now allows long paths (core.longpaths = true).</source>
       <translation>git 现在允许长路径（core.longpaths = true）。</translation>
     </message>
@@ -6477,7 +6504,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git 的 core.longpaths 已关闭，所以克隆层级很深的源码可能会失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="455" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="505" />
       <source>git's long paths are on.</source>
       <translation>git 的长路径已开启。</translation>
     </message>
@@ -6487,7 +6514,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="563" />
+      <location filename="../../build_backend/build.py" line="565" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -6527,7 +6554,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它自行中止了（abort 或某项检查失败）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="671" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="721" />
       <source>its headers are Python {found}, not {version}</source>
       <translation>它的头文件属于 Python {found}，而不是 {version}</translation>
     </message>
@@ -6562,7 +6589,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>2026-08-15 的 main 分支：可使用 CUDA 12.8 和 13.x 离线构建（v2.8.3 版本的 hopper/setup.py 对除 12.8 外的所有 CUDA 版本都会下载 nvcc）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="89" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="95" />
       <source>matches PyTorch's CUDA {cuda}</source>
       <translation>与 PyTorch 的 CUDA {cuda} 一致</translation>
     </message>
@@ -6637,7 +6664,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有（仅 CPU 版本）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="222" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="229" />
       <source>none (no CUDA build of PyTorch)</source>
       <translation>没有（不是 CUDA 版本的 PyTorch）</translation>
     </message>
@@ -6716,12 +6743,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法安装 pip（ensurepip 退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="351" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="401" />
       <source>pip could not install {what} (exit code {code}).</source>
       <translation>pip 无法安装 {what}（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="345" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="393" />
+      <source>pip could not reach the download server ({server}) to install {what}.</source>
+      <translation>pip 无法连接下载服务器（{server}），未能安装 {what}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="384" />
       <source>pip leaves the environment consistent; run the fix again to finish.</source>
       <translation>pip 会让环境保持一致；再次运行修复即可完成。</translation>
     </message>
@@ -6736,7 +6768,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>普通数学注意力（math）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="473" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="523" />
       <source>reg.exe could not change the setting (exit code {code}).</source>
       <translation>reg.exe 无法更改这项设置（退出代码 {code}）。</translation>
     </message>
@@ -6781,7 +6813,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>text-generation-webui 没有针对这个内核的选项；便携版运行的是 llama.cpp，它有自己的注意力实现。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="608" />
+      <location filename="../../build_backend/plan.py" line="611" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
     </message>
@@ -6809,6 +6841,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/advice.py" line="115" />
       <source>the Prerequisites step shows the commands to run</source>
       <translation>“前置条件”步骤会列出要运行的命令</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/prereqs/fixes.py" line="394" />
+      <source>the Python package index</source>
+      <translation>Python 软件包索引</translation>
     </message>
     <message>
       <location filename="../../build_backend/platforms/shortcuts.py" line="54" />
@@ -6846,7 +6883,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 所在的磁盘已满（{free}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="668" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="718" />
       <source>the download is not a readable zip ({error})</source>
       <translation>下载的文件不是可读取的 ZIP 压缩包（{error}）</translation>
     </message>
@@ -6856,27 +6893,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="716" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="766" />
       <source>the headers (Python.h and the rest of tools/include) into {include}</source>
       <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="712" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="762" />
       <source>the headers (Python.h and the rest of tools/include) into {include}, and {libs} into {folder}</source>
       <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}，并把 {libs} 复制到 {folder}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="93" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="99" />
       <source>the newest this wizard knows</source>
       <translation>这个向导知道的最新版本</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="662" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="712" />
       <source>the package has no {file}</source>
       <translation>包中没有 {file}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="665" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="715" />
       <source>the package holds an unsafe path: {name}</source>
       <translation>包中含有不安全的路径：{name}</translation>
     </message>
@@ -7026,12 +7063,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="92" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="98" />
       <source>your driver supports CUDA up to {cuda}</source>
       <translation>你的驱动最高支持 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="647" />
+      <location filename="../../build_backend/plan.py" line="651" />
       <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
       <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
     </message>
@@ -7066,32 +7103,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{check}：{summary}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="421" />
+      <location filename="../../build_backend/hardware.py" line="422" />
       <source>{count} NVIDIA GPU found.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/hardware.py" line="422" />
+      <location filename="../../build_backend/hardware.py" line="423" />
       <source>{count} NVIDIA GPUs found.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="609" />
+      <location filename="../../build_backend/plan.py" line="612" />
       <source>{count} arch × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="610" />
+      <location filename="../../build_backend/plan.py" line="613" />
       <source>{count} archs × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="614" />
+      <location filename="../../build_backend/plan.py" line="617" />
       <source>{count} job</source>
       <translation>{count} 个任务</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="615" />
+      <location filename="../../build_backend/plan.py" line="618" />
       <source>{count} jobs</source>
       <translation>{count} 个任务</translation>
     </message>
@@ -7151,7 +7188,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核结果与精确答案的差距超出了 PyTorch 自身结果所允许的范围。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="788" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="838" />
       <source>{file} could not be written: {error}.</source>
       <translation>无法写入 {file}：{error}。</translation>
     </message>
@@ -7186,12 +7223,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{gpu} 是 {arch} 架构（cc {cc}）；{kernel} 需要 {gpus}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="184" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="190" />
       <source>{gpu} — {why}</source>
       <translation>{gpu} — {why}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="229" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="236" />
       <source>{gpu}: {arch}, compute capability {cc}</source>
       <translation>{gpu}：{arch}，计算能力 {cc}</translation>
     </message>
@@ -7226,12 +7263,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="501" />
+      <location filename="../../build_backend/catalog/model.py" line="504" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="494" />
+      <location filename="../../build_backend/catalog/model.py" line="497" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
@@ -7323,7 +7360,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="470" />
+      <location filename="../../build_backend/plan.py" line="472" />
       <source>{label}: {description}</source>
       <translation>{label}：{description}</translation>
     </message>
@@ -7343,7 +7380,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="658" />
+      <location filename="../../build_backend/plan.py" line="662" />
       <source>{minutes:.0f} min</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
@@ -7378,7 +7415,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 无法在 {system} 上直接为 {target} 编译：{reason}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/environment.py" line="291" />
+      <location filename="../../build_backend/environment.py" line="292" />
       <source>{name} could not be run as a program.</source>
       <translation>{name} 无法作为程序运行。</translation>
     </message>
@@ -7443,7 +7480,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 只能在 {systems} 上运行；这台电脑运行的是 {system}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="72" />
+      <location filename="../../build_backend/statefile.py" line="73" />
       <source>{name} was damaged ({problem}).</source>
       <translation>{name} 已损坏（{problem}）。</translation>
     </message>
@@ -7536,7 +7573,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个头</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install_records.py" line="135" />
+      <location filename="../../build_backend/install_records.py" line="137" />
       <source>{n} install record(s) were rebuilt from the backups folder ({folder}).</source>
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>
@@ -7551,12 +7588,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="560" />
+      <location filename="../../build_backend/build.py" line="562" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="557" />
+      <location filename="../../build_backend/build.py" line="559" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
@@ -7641,7 +7678,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>允许误差的 {percent}%</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/fixes.py" line="142" />
+      <location filename="../../build_backend/prereqs/fixes.py" line="144" />
       <source>{program} could not be started: {why}</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
@@ -7691,7 +7728,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{repo} 中源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="657" />
+      <location filename="../../build_backend/plan.py" line="661" />
       <source>{seconds:.0f} s</source>
       <translation>{seconds:.0f} 秒</translation>
     </message>
@@ -7751,7 +7788,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what}：{before} → {after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="612" />
+      <location filename="../../build_backend/plan.py" line="615" />
       <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
       <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
     </message>
@@ -7794,7 +7831,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../build_backend/prereqs/cuda.py" line="231" />
+      <location filename="../../build_backend/prereqs/cuda.py" line="238" />
       <source>• {finding}</source>
       <translation>• {finding}</translation>
     </message>
@@ -7919,7 +7956,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="49" />
+      <location filename="../../app/widgets/check_row.py" line="50" />
       <source>Blocked</source>
       <translation>受阻</translation>
     </message>
@@ -7959,7 +7996,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>随向导附带：无需下载。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="209" />
+      <location filename="../../app/widgets/check_row.py" line="210" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
@@ -8004,7 +8041,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>计算能力</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="402" />
+      <location filename="../../app/widgets/check_row.py" line="403" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
@@ -8014,7 +8051,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>已复制到剪贴板。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="179" />
+      <location filename="../../app/widgets/check_row.py" line="180" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
@@ -8024,7 +8061,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>复制命令</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="180" />
+      <location filename="../../app/widgets/check_row.py" line="181" />
       <source>Copy the commands to the clipboard</source>
       <translation>把命令复制到剪贴板</translation>
     </message>
@@ -8034,7 +8071,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>把显示的行复制到剪贴板</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="127" />
+      <location filename="../../app/widgets/check_row.py" line="128" />
       <source>Details</source>
       <translation>详细信息</translation>
     </message>
@@ -8079,7 +8116,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>适合这台电脑吗？</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="157" />
+      <location filename="../../app/widgets/check_row.py" line="158" />
       <source>Fix</source>
       <translation>修复</translation>
     </message>
@@ -8168,7 +8205,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>本地文件夹或压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="134" />
+      <location filename="../../app/widgets/check_row.py" line="135" />
       <source>Look again (after you changed something yourself)</source>
       <translation>再检查一次（在你自己做了改动之后）</translation>
     </message>
@@ -8192,7 +8229,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>显存（可用 / 总计）</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="48" />
+      <location filename="../../app/widgets/check_row.py" line="49" />
       <source>Missing</source>
       <translation>缺少</translation>
     </message>
@@ -8200,6 +8237,11 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <location filename="../../app/pages/hardware.py" line="313" />
       <source>No Python interpreter was found.</source>
       <translation>没有找到 Python 解释器。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="47" />
+      <source>Not checked yet</source>
+      <translation>尚未检查</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_source.py" line="219" />
@@ -8232,7 +8274,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>不安装就退出？</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="133" />
+      <location filename="../../app/widgets/check_row.py" line="134" />
       <source>Re-check</source>
       <translation>重新检查</translation>
     </message>
@@ -8265,7 +8307,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>报告包未保存</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="86" />
+      <location filename="../../app/widgets/check_row.py" line="87" />
       <source>Restart Windows to finish. The wizard opens again by itself after the restart and continues here, where you left off.</source>
       <translation>请重启 Windows 以完成。重启后向导会自动重新打开，并从你离开的地方继续。</translation>
     </message>
@@ -8453,7 +8495,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>版本</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="47" />
+      <location filename="../../app/widgets/check_row.py" line="48" />
       <source>Warning</source>
       <translation>警告</translation>
     </message>
@@ -8478,7 +8520,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>将要运行的命令</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="88" />
+      <location filename="../../app/widgets/check_row.py" line="89" />
       <source>Windows will ask for administrator rights for this step only.</source>
       <translation>只有这一步 Windows 会请求管理员权限。</translation>
     </message>

@@ -472,6 +472,30 @@ def test_pip_fix_installs_ninja_into_a_throwaway_venv(tmp_path: Path) -> None:
     assert "ninja is missing" not in env_result.summary
 
 
+@pytest.mark.slow
+def test_pip_fix_offline_says_the_server_cannot_be_reached(
+    tmp_path: Path, plain_venv: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline, 'fix python-env' ended with pip's ResolutionImpossible ("from versions: none"),
+    which reads like a missing version. A real pip against an index nobody answers on
+    (a loopback port that refuses), the machine's pip settings switched off."""
+    monkeypatch.setenv("PIP_CONFIG_FILE", os.devnull)
+    monkeypatch.delenv("PIP_FIND_LINKS", raising=False)
+    index = "http://127.0.0.1:9/whl/cu130"  # the discard port: connection refused
+    fix = PipInstallFix(id="python-env", title="Install PyTorch", description="",
+                        python=plain_venv,
+                        steps=(PipStep(("torch==2.11.0",), index_url=index,
+                                       options=("--retries", "0", "--timeout", "3")),))
+    lines: list[str] = []
+    outcome = fix.run(lines.append, threading.Event())
+    assert outcome.status is FixStatus.FAILED
+    assert outcome.message == ("pip could not reach the download server (127.0.0.1) to "
+                               "install torch==2.11.0.")
+    assert "Check the internet connection" in outcome.hint and "HTTPS_PROXY" in outcome.hint
+    assert any("from versions: none" in line or "No matching distribution" in line
+               for line in lines), "\n".join(lines[-10:])  # what pip itself said
+
+
 # -- Windows facts gathering, run for real against a stand-in vswhere ------------------------------
 
 

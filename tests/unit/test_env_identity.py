@@ -26,10 +26,11 @@ def spellings(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 def test_one_interpreter_has_one_identity(tmp_path: Path) -> None:
     plain, dotted, linked = spellings(tmp_path)
-    real = Path(os.path.realpath(tmp_path)) / "env" / "bin" / "python"
-    assert env_identity(plain) == env_identity(dotted) == env_identity(linked) == real
+    assert env_identity(dotted) == env_identity(plain) == plain  # '..' gone, shown as typed
+    assert env_identity(linked) == linked  # a linked folder stays as the user knows it
+    assert env_key(plain) == env_key(dotted) == env_key(linked)  # ... yet one environment
     assert same_env(dotted, linked)
-    assert env_lock_path(dotted) == env_lock_path(plain)
+    assert env_lock_path(dotted) == env_lock_path(plain) == env_lock_path(linked)
     # the interpreter itself is not resolved: a venv is not its base Python
     assert env_identity(plain) != Path(os.path.realpath(sys.executable))
     assert not same_env(plain, sys.executable)
@@ -43,7 +44,7 @@ def test_windows_long_path_prefix_is_not_part_of_the_identity() -> None:
 def test_inspecting_a_dotted_path_names_the_environment_once(tmp_path: Path) -> None:
     _, dotted, _ = spellings(tmp_path)
     env = inspect_python(dotted)
-    assert env.executable == Path(os.path.realpath(tmp_path)) / "env" / "bin" / "python"
+    assert env.executable == tmp_path / "env" / "bin" / "python"
     assert ".." not in env.executable.parts
 
 
@@ -57,3 +58,19 @@ def test_install_records_of_two_spellings_are_one_record(tmp_path: Path) -> None
     assert found is not None and found["version"] == "0.1.1"
     drop_record(dotted, "ksw-probe-kernel")
     assert load_installs() == []
+
+
+def test_python_and_python3_of_one_venv_are_one_candidate(tmp_path: Path) -> None:
+    """``detect`` listed the active venv twice (as bin/python and as bin/python3)."""
+    from build_backend.environment import _key
+
+    venvs = []
+    for name in ("one", "two"):
+        bin_dir = tmp_path / name / "bin"
+        bin_dir.mkdir(parents=True)
+        (tmp_path / name / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+        for exe in ("python", "python3"):
+            (bin_dir / exe).symlink_to(sys.executable)
+        venvs.append(bin_dir)
+    assert _key(venvs[0] / "python") == _key(venvs[0] / "python3")
+    assert _key(venvs[0] / "python") != _key(venvs[1] / "python")  # same base, two envs

@@ -193,10 +193,12 @@ def test_linux_uses_the_triton_that_comes_with_torch() -> None:
     assert missing.status is CheckStatus.WARNING and missing.fix is not None
     assert [s.packages for s in missing.fix.steps] == [("triton>=3.4,<3.5",)]
     no_torch = check_triton(replace(facts(), env=prereq_env(torch=None)))
-    assert no_torch.status is CheckStatus.OK and no_torch.needed_for == ()
+    # nothing to check yet: not shown as "OK" (the row said OK before it was ever checked)
+    assert no_torch.status is CheckStatus.NOT_CHECKED and no_torch.needed_for == ()
+    assert not no_torch.status.blocks
     # an environment inspected by an older probe (no answer about Triton) is not judged
     unknown = check_triton(replace(facts(), env=prereq_env(torch="2.8.0+cu128", cuda="12.8")))
-    assert unknown.status is CheckStatus.OK and "Not checked" in unknown.summary
+    assert unknown.status is CheckStatus.NOT_CHECKED and "Not checked" in unknown.summary
 
 
 def test_the_probe_reads_triton_from_package_metadata(tmp_path: Path) -> None:
