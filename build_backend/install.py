@@ -53,13 +53,14 @@ from .install_records import (
     read_installs,
     read_receipt,
     remove_journal,
+    rewrite_records,
     write_journal,
     write_receipt,
 )
 from .jsonfile import read_json_file
-from .locks import Held, LockBusy, hold
+from .locks import Held, LockBusy
 from .oserrors import words
-from .paths import backups_dir, data_dir, env_lock_path, journal_dir, same_env, timestamp
+from .paths import backups_dir, data_dir, hold_env, journal_dir, same_env, timestamp
 from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
@@ -375,7 +376,7 @@ def _env_lock(python: Path, purpose: str, say: Say | None,
     """The environment's lock; a wait for another run is told to ``say`` once, naming that run
     (process, command, start time, what it does), as a build names the one it waits for."""
     on_wait = (lambda text: say(lock_line(text))) if say is not None else None
-    return hold(env_lock_path(python), purpose, on_wait=on_wait, cancel=cancel)
+    return hold_env(python, purpose, on_wait=on_wait, cancel=cancel)
 
 
 def install_wheel(
@@ -509,6 +510,8 @@ def _undo(python: Path, journal: Mapping[str, Any], previous: Backup | None) -> 
 
 
 def _recover_one(entry: Mapping[str, Any]) -> Msg:
+    if entry.get("kind") == "rollback":
+        return _recover_rollback(entry)
     python = Path(entry["python"])
     name, version = str(entry["name"]), str(entry.get("version") or "?")
     what = {"name": name, "version": version, "python": python, "started": entry.get("started")}
@@ -576,8 +579,8 @@ def recover_interrupted(python: Path | None = None, *, locked: bool = False) -> 
             if locked:
                 notices.append(_recover_one(entry))
                 continue
-            with hold(env_lock_path(Path(entry["python"])), "finishing an interrupted install",
-                      wait=False):
+            with hold_env(Path(entry["python"]), "finishing an interrupted install",
+                          wait=False):
                 notices.append(_recover_one(entry))
         except LockBusy:
             continue  # being installed right now by another run: not interrupted
@@ -668,6 +671,12 @@ def rollback_backup(record: Record) -> Backup | None:
 
 def _rollback_locked(python: Path, name: str, record: Record | None,
                      backup: Backup | None) -> RollbackResult:
+    """The roll-back as a transaction: (1) the records are written once unchanged, proving
+    that the result can be recorded (a full disk or a read-only records file stop here, with
+    nothing changed); (2) a journal says what is being undone; (3) the environment is put back;
+    (4) the records follow; (5) the journal goes. A roll-back cut off anywhere after (2) is
+    finished by the next start (:func:`recover_interrupted`), so ``installs`` never lists a
+    version the environment no longer has."""
     info = installed_files(python, name)
     removed = str(info.get("version") or (record or {}).get("version") or "?")
     members: list[str] = []
@@ -677,14 +686,58 @@ def _rollback_locked(python: Path, name: str, record: Record | None,
     if not members and info.get("found"):
         members = [str(f) for f in info.get("files", [])]
     root = Path(info["root"]) if info.get("root") else None
-    restore(python, name, root, members, backup)
     previous = (record or {}).get("previous")
     back = previous if backup is not None and previous is not None \
         and previous.get("version") == backup.version else None
-    drop_record(python, name, restore=back)
-    if record is not None:
-        mark_receipt(record.get("transaction"), ReceiptState.ROLLED_BACK)
+    rewrite_records()
+    journal: Record = {
+        "id": new_transaction_id(f"rollback-{canonicalize_name(name)}"), "kind": "rollback",
+        "phase": "rollback", "python": str(python), "name": name, "version": removed,
+        "folder": str(backup.folder) if backup is not None else "",
+        "root": str(root) if root is not None else None, "members": members,
+        "restore_record": back, "transaction": (record or {}).get("transaction"),
+        "started": now(),
+    }
+    write_journal(journal)
+    _finish_rollback(journal, backup)
     return RollbackResult(name, python, removed, backup, back)
+
+
+def _finish_rollback(journal: Mapping[str, Any], backup: Backup | None) -> None:
+    """Steps (3) to (5) of a roll-back; each may run again after a crash (restore() checks what
+    is there first, the records are set, not appended)."""
+    python, name = Path(journal["python"]), str(journal["name"])
+    restore(python, name, Path(journal["root"]) if journal.get("root") else None,
+            journal.get("members") or [], backup)
+    drop_record(python, name, restore=journal.get("restore_record"))
+    if journal.get("transaction"):
+        mark_receipt(journal.get("transaction"), ReceiptState.ROLLED_BACK)
+    remove_journal(str(journal["id"]))
+
+
+def _recover_rollback(entry: Mapping[str, Any]) -> Msg:
+    python = Path(entry["python"])
+    what = {"name": entry["name"], "version": entry.get("version") or "?", "python": python,
+            "started": entry.get("started")}
+    if not python.exists():
+        remove_journal(str(entry["id"]))
+        drop_record(python, str(entry["name"]), restore=None)
+        return msg("A roll-back of {name} {version} in {python} (started {started}) was "
+                   "interrupted, and that Python no longer exists; its record was removed.",
+                   **what)
+    backup = load_backup(Path(entry["folder"])) if entry.get("folder") else None
+    if entry.get("folder") and backup is None:
+        raise InstallError(msg("The copy of what {name} replaced in {python} is missing.",
+                               name=entry["name"], python=python),
+                           why=f"{entry['folder']} has no backup.json",
+                           hint=N_("Reinstall the version you want instead."))
+    _finish_rollback(entry, backup)
+    if backup is not None:
+        return msg("A roll-back of {name} {version} in {python} (started {started}) was "
+                   "interrupted; it was finished: {previous} {previous_version} is installed "
+                   "again.", previous=backup.name, previous_version=backup.version, **what)
+    return msg("A roll-back of {name} {version} in {python} (started {started}) was "
+               "interrupted; it was finished: {name} was removed.", **what)
 
 
 def rollback(python: Path, name: str, backup: Backup | None) -> RollbackResult:

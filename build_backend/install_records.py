@@ -57,6 +57,14 @@ def new_transaction_id(name: str) -> str:
 # -- records --------------------------------------------------------------------------------
 
 
+def rewrite_records() -> None:
+    """Write the install list again as it is: proves, before an environment is changed, that
+    the change can be recorded (a full disk or a read-only records file fail here, with
+    nothing changed yet)."""
+    with records_lock():
+        write_json(installs_file(), load_installs())
+
+
 def check_record(record: object) -> Record:
     """A record as the wizard writes it; raises ValueError naming what is wrong."""
     if not isinstance(record, dict):
@@ -261,6 +269,11 @@ def _parse_journal(document: object) -> Record:
     if members is not None and not (isinstance(members, list)
                                     and all(isinstance(m, str) for m in members)):
         raise ValueError("the journal's 'members' is not a list of paths")
+    if document.get("kind", "install") not in ("install", "rollback"):
+        raise ValueError("the journal is of an unknown kind")
+    back = document.get("restore_record")
+    if back is not None:
+        check_record(back)  # ValueError when it is not a record
     return document
 
 
@@ -294,5 +307,6 @@ __all__ = [
     "InstallsRead", "JournalEntry", "ReceiptState", "Record", "check_record", "drop_record",
     "find_record", "installs_file", "journal_entries", "journal_path", "load_installs",
     "mark_receipt", "new_transaction_id", "put_record", "read_installs", "read_receipt",
-    "rebuild_records", "remove_journal", "undone", "write_journal", "write_receipt",
+    "rebuild_records", "remove_journal", "rewrite_records", "undone", "write_journal",
+    "write_receipt",
 ]

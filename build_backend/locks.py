@@ -120,12 +120,14 @@ def hold(
     cancel: threading.Event | None = None,
     timeout_s: float | None = None,
     poll_s: float = 0.25,
+    shared: bool = False,
 ) -> Iterator[Held]:
     """Hold the lock at ``lock_path`` for the ``with`` block.
 
     Busy: without ``wait`` raises :class:`LockBusy` naming the holder; with it, tells
     ``on_wait`` once who holds it and waits (``cancel`` → :class:`~.errors.Cancelled`,
-    ``timeout_s`` → :class:`LockBusy`)."""
+    ``timeout_s`` → :class:`LockBusy`). ``shared``: the lock file is made for every user of
+    this computer (its owner file too)."""
     from filelock import FileLock, Timeout  # lazily (start-up time)
 
     lock_path = Path(lock_path)
@@ -133,7 +135,9 @@ def hold(
         lock_path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # a read-only or full data folder: a storage problem (exit 6)
         raise explain(exc, path=lock_path.parent, action=LOCK_ACTION) from exc
-    lock = FileLock(str(lock_path))
+    # shared: a lock that every user of this computer can take (mode 0o666), for a folder all
+    # of them write to
+    lock = FileLock(str(lock_path), mode=0o666) if shared else FileLock(str(lock_path))
     started = time.monotonic()
     told = False
     while True:
@@ -171,7 +175,9 @@ def hold(
     try:
         try:
             write_json(owner_file(lock_path), asdict(me), keep_previous=False)
-        except StateFileError:
+            if shared:
+                os.chmod(owner_file(lock_path), 0o666)
+        except (StateFileError, OSError):
             pass  # the lock holds without it; a waiter just cannot name us
         yield Held(lock_path, me, took_over, time.monotonic() - started)
     finally:

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
 from .errors import StorageError
-from .locks import lock_name
+from .locks import Held, hold, lock_name
 from .oserrors import Cause, explain, explain_cause
 from .words import msg
 
@@ -144,6 +148,49 @@ def env_lock_path(python: Path) -> Path:
     ``bin/python`` and ``bin/python3`` of a venv are one environment)."""
     folder = os.path.dirname(env_key(python))
     return locks_dir() / lock_name("env", folder)
+
+
+def machine_locks_dir() -> Path:
+    """Locks every run of the wizard on this computer sees, whichever user or data folder it
+    has (the bundle and a source checkout; two accounts sharing one environment):
+    ``KSW_MACHINE_LOCK_DIR``, else ``%ProgramData%\\kernel-setup-wizard\\locks`` on
+    Windows and ``<temp>/kernel-setup-wizard-locks`` (``/tmp``) elsewhere."""
+    override = os.environ.get("KSW_MACHINE_LOCK_DIR")
+    if override:
+        return Path(override)
+    if os.name == "nt":
+        return Path(platformdirs.site_data_dir(APP_NAME, False)) / "locks"
+    return Path(tempfile.gettempdir()) / f"{APP_NAME}-locks"
+
+
+def machine_env_lock_path(python: Path) -> Path | None:
+    """The computer-wide lock of one environment; None where that folder cannot be used (then
+    the data folder's lock alone keeps runs apart, as before)."""
+    folder = machine_locks_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.name != "nt" and folder.stat().st_uid == os.getuid():
+            os.chmod(folder, 0o1777)  # every user may add a lock; only its owner removes it
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return folder / lock_name("env", os.path.dirname(env_key(python)))
+
+
+@contextmanager
+def hold_env(python: Path, purpose: str, **options: Any) -> Iterator[Held]:
+    """Hold the environment ``python``: its computer-wide lock (when it can be had), then the
+    data folder's (which ``installs`` and recovery read). ``options`` as for
+    :func:`~build_backend.locks.hold`: a busy lock names its holder, from either place."""
+    with ExitStack() as stack:
+        shared = machine_env_lock_path(python)
+        if shared is not None:
+            try:
+                stack.enter_context(hold(shared, purpose, shared=True, **options))
+            except StorageError:
+                pass  # a lock folder of another user's that we cannot write: the local one
+        yield stack.enter_context(hold(env_lock_path(python), purpose, **options))
 
 
 def build_lock_path(key: str) -> Path:

@@ -170,6 +170,8 @@ def isolated_wizard_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
     folder = tmp_path / "ksw-data"
     monkeypatch.setenv("KSW_DATA_DIR", str(folder))
     monkeypatch.setenv("KSW_BUILD_ROOT", str(tmp_path / "ksw-build"))
+    # the computer-wide environment locks too (their real place is shared by every run)
+    monkeypatch.setenv("KSW_MACHINE_LOCK_DIR", str(tmp_path / "ksw-machine-locks"))
     return folder
 
 

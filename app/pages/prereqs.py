@@ -106,7 +106,7 @@ def summarize(results: list[CheckResult]) -> tuple[Tone, str, str]:
 def shown_order(results: list[CheckResult]) -> list[CheckResult]:
     """What blocks first, then warnings, then what is fine (each in the checks' order)."""
     rank = {CheckStatus.BLOCKED: 0, CheckStatus.MISSING: 0, CheckStatus.WARNING: 1,
-            CheckStatus.OK: 2, CheckStatus.NOT_CHECKED: 2}
+            CheckStatus.OK: 2, CheckStatus.NOT_CHECKED: 3}
     return sorted(results, key=lambda r: rank.get(r.status, 1))
 
 

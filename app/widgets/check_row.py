@@ -44,7 +44,7 @@ from .banner import Tone
 # status → (symbol, word, foreground, background); the word is shown translated
 STATUS_STYLE: dict[CheckStatus, tuple[str, str, str, str]] = {
     CheckStatus.OK: ("✔", N_("OK"), "#1d6b32", "#ecf7ee"),
-    CheckStatus.NOT_CHECKED: ("–", N_("Not checked yet"), "#5a5a5a", "#f2f2f2"),
+    CheckStatus.NOT_CHECKED: ("–", N_("Pending"), "#5a5a5a", "#f2f2f2"),
     CheckStatus.WARNING: ("⚠", N_("Warning"), "#8a5a00", "#fff6e0"),
     CheckStatus.MISSING: ("✖", N_("Missing"), "#a11d1d", "#fdecec"),
     CheckStatus.BLOCKED: ("⊘", N_("Blocked"), "#6e1313", "#f3dede"),

@@ -19,8 +19,7 @@ from ..environment import PYTHON_DEFAULT, discover_candidates
 from ..errors import ExitCode
 from ..hardware import NvmlApi
 from ..lifetime import run_cancellable
-from ..locks import hold
-from ..paths import env_lock_path
+from ..paths import hold_env
 from ..platforms import current as current_platform
 from ..words import join
 from .checks import CHECKS, find_fix, run_check, run_checks
@@ -210,8 +209,8 @@ def _environment_lock(fix: Fix, printer: _Printer,
     python = fix.python if isinstance(fix, (PipInstallFix, EnsurePipFix)) else None
     if python is None:
         return nullcontext()
-    return hold(env_lock_path(python), f"running the fix '{fix.title}' in {python}",
-                on_wait=lambda text: printer.line(join((LOCK_TAG, text))), cancel=cancel)
+    return hold_env(python, f"running the fix '{fix.title}' in {python}",
+                    on_wait=lambda text: printer.line(join((LOCK_TAG, text))), cancel=cancel)
 
 
 def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:

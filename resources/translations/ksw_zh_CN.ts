@@ -1919,7 +1919,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>'{command}' 会列出它们</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="651" />
+      <location filename="../../build_backend/install.py" line="654" />
       <source>'{command}' lists what it installed.</source>
       <translation>'{command}' 会列出它安装过的内容。</translation>
     </message>
@@ -2029,6 +2029,21 @@ Windows will ask for administrator rights for this step.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/install.py" line="725" />
+      <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted, and that Python no longer exists; its record was removed.</source>
+      <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断，而该 Python 已不存在；其记录已被移除。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="739" />
+      <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted; it was finished: {name} was removed.</source>
+      <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{name} 已被移除。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/install.py" line="736" />
+      <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted; it was finished: {previous} {previous_version} is installed again.</source>
+      <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{previous} {previous_version} 已重新安装。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="1108" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
@@ -2109,12 +2124,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Ampere（cc 8.0）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="585" />
+      <location filename="../../build_backend/install.py" line="588" />
       <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="589" />
+      <location filename="../../build_backend/install.py" line="592" />
       <source>An interrupted install of {name} into {python} could not be rolled back yet: {error}. The next start tries again.</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
     </message>
@@ -2506,17 +2521,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查电脑的日期和时间是否正确。在公司网络中，代理可能会检查 HTTPS 流量：请向 IT 部门索取它的证书。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="151" />
+      <location filename="../../build_backend/install.py" line="152" />
       <source>Check that this Python environment still works (the Hardware page).</source>
       <translation>请检查这个 Python 环境是否仍然可用（“硬件”页面）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="160" />
+      <location filename="../../build_backend/install.py" line="161" />
       <source>Check that this Python environment still works, or {choose}.</source>
       <translation>请检查这个 Python 环境是否仍然可用，或者{choose}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="450" />
+      <location filename="../../build_backend/install.py" line="451" />
       <source>Check that this Python environment still works, then try again.</source>
       <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
     </message>
@@ -2745,12 +2760,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请关闭使用这个环境的程序，然后运行 'python -m app --headless rollback --python {python}'。备份副本在 {folder}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="339" />
+      <location filename="../../build_backend/install.py" line="340" />
       <source>Close programs that use this environment, then run '{command}'. The copies are in {folder}.</source>
       <translation>请关闭使用这个环境的程序，然后运行 '{command}'。副本在 {folder} 中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="347" />
+      <location filename="../../build_backend/install.py" line="348" />
       <source>Close programs that use this environment, then try again.</source>
       <translation>请关闭使用这个环境的程序，然后重试。</translation>
     </message>
@@ -2815,17 +2830,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="157" />
+      <location filename="../../build_backend/install.py" line="158" />
       <source>Could not ask {python} which files of {name} it has installed.</source>
       <translation>无法向 {python} 查询它安装了 {name} 的哪些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="433" />
+      <location filename="../../build_backend/install.py" line="434" />
       <source>Could not keep a copy of {name} {version} before replacing it; nothing was changed.</source>
       <translation>替换 {name} {version} 之前无法保留它的副本；没有做任何改动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="335" />
+      <location filename="../../build_backend/install.py" line="336" />
       <source>Could not put {name} {version} back into {python}.</source>
       <translation>无法把 {name} {version} 恢复到 {python}。</translation>
     </message>
@@ -2850,7 +2865,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 NVML 记录文件 {path}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="344" />
+      <location filename="../../build_backend/install.py" line="345" />
       <source>Could not remove {name} {version} from {python}.</source>
       <translation>无法从 {python} 移除 {name} {version}。</translation>
     </message>
@@ -3065,7 +3080,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请释放磁盘空间，或将构建文件夹和临时文件夹（TMPDIR / TEMP）指向有空间的磁盘（向导的“释放空间”检查会说明一次构建需要多少空间），然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="437" />
+      <location filename="../../build_backend/install.py" line="438" />
       <source>Free some disk space in the wizard's data folder, then try again.</source>
       <translation>请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
     </message>
@@ -3468,7 +3483,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="500" />
+      <location filename="../../build_backend/install.py" line="501" />
       <source>Installing {name} failed, and the environment could not be put back as it was.</source>
       <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
     </message>
@@ -3478,12 +3493,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what} 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="448" />
+      <location filename="../../build_backend/install.py" line="449" />
       <source>Installing {wheel} did not finish; the environment was restored.</source>
       <translation>安装 {wheel} 没有完成；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="459" />
+      <location filename="../../build_backend/install.py" line="460" />
       <source>Installing {wheel} failed; the environment was restored.</source>
       <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
     </message>
@@ -3583,12 +3598,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它的 setup.py 会读取上一级文件夹（仓库根目录）中的文件，因此需要整个仓库。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="129" />
+      <location filename="../../build_backend/install.py" line="130" />
       <source>Its verification had passed.</source>
       <translation>它当时通过了验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="131" />
+      <location filename="../../build_backend/install.py" line="132" />
       <source>Its verification had {status}.</source>
       <translation>它当时的验证结果：{status}。</translation>
     </message>
@@ -4286,7 +4301,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="665" />
+      <location filename="../../build_backend/install.py" line="668" />
       <source>Reinstall the version you want instead.</source>
       <translation>请改为重新安装你想要的版本。</translation>
     </message>
@@ -4296,12 +4311,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请删除 {name} 环境变量（设置 → 系统 → 关于 → 高级系统设置 → 环境变量），或者让它指向已安装的{role}，然后重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="121" />
+      <location filename="../../build_backend/install.py" line="122" />
       <source>Removed {name} {version} and put back {restored} {restored_version} in {python}.</source>
       <translation>已从 {python} 移除 {name} {version}，并恢复了 {restored} {restored_version}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="118" />
+      <location filename="../../build_backend/install.py" line="119" />
       <source>Removed {name} {version} from {python}; nothing was installed there before.</source>
       <translation>已从 {python} 移除 {name} {version}；那里之前没有安装过它。</translation>
     </message>
@@ -4375,7 +4390,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="568" />
+      <location filename="../../build_backend/install.py" line="571" />
       <source>Run '{command}' to see what the wizard installed.</source>
       <translation>运行 '{command}' 可以查看向导安装了什么。</translation>
     </message>
@@ -4455,7 +4470,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="461" />
+      <location filename="../../build_backend/install.py" line="462" />
       <source>See the message above; nothing of the new build remains installed.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
@@ -4539,7 +4554,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="502" />
+      <location filename="../../build_backend/install.py" line="503" />
       <source>Start the wizard (or any '{command}' command) again: it finishes undoing the install.</source>
       <translation>请再次启动向导（或任何 '{command}' 命令）：它会完成撤销安装。</translation>
     </message>
@@ -4949,7 +4964,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="662" />
+      <location filename="../../build_backend/install.py" line="665" />
       <source>The copy of what {name} replaced in {python} is missing.</source>
       <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
     </message>
@@ -5088,27 +5103,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="542" />
+      <location filename="../../build_backend/install.py" line="545" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with '{command}').</source>
       <translation>{name} {version} 向 {python} 的安装（开始于 {started}）在 pip 完成后被中断；它已补全并记录下来（可以用 '{command}' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="519" />
+      <location filename="../../build_backend/install.py" line="522" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted before it changed anything; nothing needed undoing.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在做出任何改动之前被中断；不需要撤销任何内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="523" />
+      <location filename="../../build_backend/install.py" line="526" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted, and that Python no longer exists; nothing to undo.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断，而且那个 Python 已不存在；没有需要撤销的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="556" />
+      <location filename="../../build_backend/install.py" line="559" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: the half-installed {name} was removed.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：安装了一半的 {name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="552" />
+      <location filename="../../build_backend/install.py" line="555" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: {previous} {previous_version} is installed again, as before.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
@@ -5251,7 +5266,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="398" />
+      <location filename="../../build_backend/install.py" line="399" />
       <source>The lock on this environment left by {holder} — no longer running — was taken over.</source>
       <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
     </message>
@@ -5321,12 +5336,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="533" />
+      <location filename="../../build_backend/install.py" line="536" />
       <source>The reinstall of {name} {version} into {python} (started {started}) was interrupted before pip changed anything; the earlier build is still installed and recorded.</source>
       <translation>向 {python} 重新安装 {name} {version}（开始于 {started}）在 pip 做出任何更改之前被中断；之前的构建仍然已安装并有记录。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install_records.py" line="142" />
+      <location filename="../../build_backend/install_records.py" line="150" />
       <source>The repaired list could not be saved yet.</source>
       <translation>修复后的列表暂时无法保存。</translation>
     </message>
@@ -5540,7 +5555,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有找到可以安装到的 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="649" />
+      <location filename="../../build_backend/install.py" line="652" />
       <source>The wizard has no record of installing {name} into {python}.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
@@ -5550,12 +5565,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="629" />
+      <location filename="../../build_backend/install.py" line="632" />
       <source>The wizard's install records could not be checked: {error} ({file}).</source>
       <translation>无法检查向导的安装记录：{error}（{file}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="631" />
+      <location filename="../../build_backend/install.py" line="634" />
       <source>The wizard's install records could not be checked: {error}.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
@@ -7573,7 +7588,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个头</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install_records.py" line="137" />
+      <location filename="../../build_backend/install_records.py" line="145" />
       <source>{n} install record(s) were rebuilt from the backups folder ({folder}).</source>
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>
@@ -8239,9 +8254,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>没有找到 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/check_row.py" line="47" />
+      <source>Not checked</source>
+      <translation type="obsolete">未检查</translation>
+    </message>
+    <message>
       <source>Not checked yet</source>
-      <translation>尚未检查</translation>
+      <translation type="obsolete">尚未检查</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_source.py" line="219" />
@@ -8257,6 +8275,11 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <location filename="../../app/pages/build.py" line="59" />
       <source>Package the wheel</source>
       <translation>打包 wheel</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/check_row.py" line="47" />
+      <source>Pending</source>
+      <translation>待检查</translation>
     </message>
     <message>
       <location filename="../../app/pages/prereqs.py" line="118" />

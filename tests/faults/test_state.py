@@ -366,6 +366,49 @@ def test_install_waits_for_another_run_naming_it_on_screen_and_in_the_log(
     assert "Traceback" not in output and module_version(env) == "0.3.0"
 
 
+HOLD_ENV = """
+import sys, time
+from pathlib import Path
+from build_backend.paths import hold_env
+with hold_env(Path(sys.argv[1]), sys.argv[2]):
+    print("held", flush=True)
+    time.sleep(300)
+"""
+
+
+@pytest.mark.slow
+def test_install_from_another_data_folder_waits_for_the_environment(
+    tmp_path: Path, scratch_torch_env: Path, data: Path
+) -> None:
+    """an install into the env from another data folder (another user, the bundle beside a
+    source checkout) is under way → this one waits naming it (was: both ran, two dist-infos)"""
+    env = scratch_torch_env
+    other_data = tmp_path / "other user's data"
+    other = subprocess.Popen([sys.executable, "-c", HOLD_ENV, str(env),
+                              f"installing ksw-probe-kernel into {env}"],
+                             cwd=REPO, text=True, stdout=subprocess.PIPE,
+                             env=dict(os.environ, PYTHONPATH=str(REPO),
+                                      KSW_DATA_DIR=str(other_data)))
+    assert other.stdout is not None and other.stdout.readline().strip() == "held"
+    source = wheel_source(tmp_path, padded_wheel(tmp_path, "correct", "0.3.0", pad=0))
+    proc = start("build", "--kernel", "probe", "--source", str(source), "--python", str(env),
+                 "--skip-verify", "--yes", data=data, KSW_BUILD_ROOT=str(tmp_path / "b"))
+    assert proc.stdout is not None
+    lines: list[str] = []
+    try:
+        wait_for(lambda: lines.append(proc.stdout.readline()) or "[lock]" in lines[-1], 300,
+                 "the install to wait")
+        assert f"Waiting: process {other.pid}" in lines[-1], "".join(lines)
+        assert module_version(env) == "not installed"
+    finally:
+        other.kill()
+        other.wait()
+    output = "".join(lines) + proc.communicate(timeout=300)[0]
+    assert proc.returncode == 0, output
+    assert module_version(env) == "0.3.0"
+    assert len(list(site_packages(env).glob("ksw_probe_kernel-*.dist-info"))) == 1
+
+
 def test_clean_after_a_rollback_agrees_with_installs(
     tmp_path: Path, scratch_torch_env: Path, data: Path
 ) -> None:

@@ -118,7 +118,8 @@ def test_fix_confirmation_uses_verbs_and_the_blocking_row_comes_first(
     layout = page.list_layout
     order = [layout.itemAt(i).widget() for i in range(len(page.rows))]
     statuses = [row.result.status.value for row in order]  # type: ignore[union-attr]
-    assert statuses == sorted(statuses, key=["missing", "blocked", "warning", "ok"].index)
+    order_of = ["missing", "blocked", "warning", "ok", "not_checked"]
+    assert statuses == sorted(statuses, key=order_of.index)
     assert order[0] is page.rows[CheckId.COMPILER]  # g++ missing: first, though checks list it 1st
     row = page.rows[CheckId.PYTHON_ENV]
     assert row.result.fix is not None and row.result.fix.title == "Install ninja"
