@@ -1,6 +1,7 @@
 """How fast the build-log diagnosis runs (the goal: at least 100,000 lines per second).
 
     python benchmarks/diagnose_bench.py [--log PATH ...] [--lines 200000] [--runs 5]
+    python benchmarks/diagnose_bench.py --pathological   # damaged "logs" (goal: < 1 s each)
 
 Feeds each real FlashMLA build log (``tests/data/logs/flashmla``, copied from shared/logs)
 repeated to about ``--lines`` lines through one :class:`LogDiagnoser`, line by line as a
@@ -50,12 +51,40 @@ def bench(log: Path, target_lines: int, runs: int) -> None:
     )
 
 
+PATHOLOGICAL = {  # what a damaged or hostile log can be (Reliability 3: 9.8 s, goal < 1 s)
+    "10,000 lines of one character": ["a"] * 10_000,
+    "10,000 lines of 1,000 'e'": ["e" * 1000] * 10_000,
+    "10,000 lines of 1,000 '/'": ["/" * 1000] * 10_000,
+    "10,000 lines of 1,000 '0'": ["0" * 1000] * 10_000,
+    "one line of 10 MB": ["x" * 10_000_000],
+    "10,000 lines of 1,000 bytes of binary": [bytes(range(256)).decode("latin-1") * 4] * 10_000,
+}
+
+
+def pathological() -> int:
+    from build_backend.diagnose import diagnose_lines
+
+    worst = 0.0
+    for name, lines in PATHOLOGICAL.items():
+        started = time.perf_counter()
+        diagnose_lines(lines)
+        seconds = time.perf_counter() - started
+        worst = max(worst, seconds)
+        print(f"{name}: {seconds:.2f} s")
+    print(f"worst {worst:.2f} s (goal < 1 s): {'met' if worst < 1 else 'NOT met'}")
+    return 0 if worst < 1 else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--log", type=Path, action="append", help="a build log (repeatable)")
     parser.add_argument("--lines", type=int, default=200_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--pathological", action="store_true",
+                        help="time damaged logs instead (one character, long runs, binary)")
     args = parser.parse_args()
+    if args.pathological:
+        return pathological()
     logs = args.log or sorted(SHARED_LOGS.glob("*.log"))
     if not logs:
         print(f"no logs given and none in {SHARED_LOGS}", file=sys.stderr)

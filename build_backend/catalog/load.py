@@ -6,6 +6,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..resources import resource_path
 from .model import (
@@ -87,7 +88,6 @@ def load_catalog(folder: Path | None = None) -> Catalog:
 
 def load_recipe(path: Path) -> tuple[Recipe | None, list[RecipeProblem]]:
     """One recipe file: (the recipe, []) or (None, every problem found in it)."""
-    problems: list[RecipeProblem] = []
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -96,6 +96,13 @@ def load_recipe(path: Path) -> tuple[Recipe | None, list[RecipeProblem]]:
         return None, [RecipeProblem(path.name, "", f"is not UTF-8 text ({exc})", path)]
     except tomllib.TOMLDecodeError as exc:
         return None, [RecipeProblem(path.name, "", f"not valid TOML: {exc}", path)]
+    return recipe_from_data(data, path)
+
+
+def recipe_from_data(data: dict[str, Any], path: Path) -> tuple[Recipe | None, list[RecipeProblem]]:
+    """A recipe's parsed TOML (``path`` names it in problems): (the recipe, []) or (None,
+    every problem). Never raises: whatever the tables hold, a wrong type is a problem."""
+    problems: list[RecipeProblem] = []
     top = Fields(problems, path, data, "", TOP_KEYS)
     schema = top._get("schema", int, True)
     if schema is not None and schema != SCHEMA_VERSION:

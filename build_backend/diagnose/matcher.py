@@ -170,6 +170,7 @@ _ERROR_WORDS = (
     "not found",
     "no such file",
 )
+_ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # Long lines that are never a failure and never name one: a compiler or linker command echoed
 # by ninja or setuptools ("[3/24] /usr/local/cuda/bin/nvcc -I...", "cl /showIncludes ..."),
 # whatever error-ish words its flags contain (-Werror, -I.../nvshmem/include), and the CUDA
@@ -185,6 +186,31 @@ _NOT_A_MESSAGE = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 _LONG_LINE = 400  # characters from which a line is checked against _NOT_A_MESSAGE
+_PROGRESS_PREFIX = re.compile(r"\[\d+/\d+\]\s+")
+_TOOL_NAME = re.compile(
+    r"(?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)(?:\.exe)?",
+    re.IGNORECASE)
+_TOOL_REPORT = re.compile(r"(?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:", re.IGNORECASE)
+
+
+def _not_a_message(text: str) -> bool:
+    """:data:`_NOT_A_MESSAGE`, read token by token: a compiler's own command line or a tool's
+    report. In linear time: the regex backtracked quadratically over a long run of slashes
+    (10,000 lines of '/' took seconds)."""
+    head = text[:1024].lstrip()
+    if _TOOL_REPORT.match(head) is not None:
+        return True
+    progress = _PROGRESS_PREFIX.match(head)
+    if progress is not None:
+        head = head[progress.end():]
+    parts = head.split(None, 1)
+    token, rest = (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
+    if len(token) > 600 or not rest:
+        return False
+    name = re.split(r"[\\/]", token.strip("\"'"))[-1]
+    if any(q in token.strip("\"'") for q in "\"'"):
+        return False
+    return _TOOL_NAME.fullmatch(name) is not None and rest[:1] in ("-", "/")
 # Lines that are never a failure whatever their length, settled before any other test: blank
 # lines, and the CUDA assembler's reports (a third of a kernel build's lines)
 _NOISE = ("ptxas info", "ptxas warning", "0 bytes stack frame")
@@ -210,6 +236,7 @@ _FAILURE_LINE = re.compile(
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "build stopped",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule")
+_FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
 # ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
 # transformers' "... because of the following error (look up to see its traceback):"): the
@@ -264,6 +291,10 @@ class LogDiagnoser:
             raise ValueError("context_lines and after_lines must be >= 0")
         self.rules = rules if rules is not None else default_rules()
         self._literals = self.rules.literals
+        # each needle with the characters it needs: a line that lacks one of them cannot hold
+        # it, and a set test costs far less than a substring search of a long line (10,000
+        # lines of one repeated character took 9.8 s: every needle searched every line)
+        self._needles = [(literal, frozenset(literal)) for literal in self._literals]
         self._unfiltered = self.rules.unfiltered
         self._ring: deque[str] = deque(maxlen=context_lines)
         self._after_limit = after_lines
@@ -302,7 +333,7 @@ class LogDiagnoser:
 
         head = text[:40].lstrip()
         if not head or head.startswith(_NOISE) \
-                or (len(text) > _LONG_LINE and _NOT_A_MESSAGE.match(text) is not None):
+                or (len(text) > _LONG_LINE and _not_a_message(text)):
             if collecting_after:
                 self._after.append(kept)
             self._ring.append(kept)
@@ -312,14 +343,16 @@ class LogDiagnoser:
         # Almost every line stops here: none of the needles, so no signature can match.
         low = text.lower()
         candidates: Sequence[FailureSignature] = self._unfiltered
-        for literal in self._literals:
-            if literal in low:
+        present = frozenset(low)
+        for literal, needs in self._needles:
+            if needs <= present and literal in low:
                 candidates = self.rules.signatures
                 break
         if self._context is None and self._log_package is None \
                 and ("uild" in text or "wheel URL" in text):
             self._log_package = package_in_line(text)
-        if not first_found and any(w in low for w in _FAILURE_WORDS) \
+        if not first_found and any(needs <= present and w in low
+                                   for w, needs in _FAILURE_NEEDLES) \
                 and _FAILURE_LINE.search(text) is not None:
             rank = (2 if _TRACEBACK_HEADER.search(text) is not None
                     else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
@@ -328,8 +361,8 @@ class LogDiagnoser:
                 self._failure_rank = rank
         maybe_error = False
         if not first_found:
-            for word in _ERROR_WORDS:
-                if word in low:
+            for word, needs in _ERROR_NEEDLES:
+                if needs <= present and word in low:
                     maybe_error = _ERROR_LINE.search(text) is not None
                     break
         matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
