@@ -163,15 +163,17 @@ def plain_venv() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def isolated_wizard_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_wizard_data(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory,
+                         monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own wizard data folder (logs, reports, installs.json) and its own
     build folder: the user's real ones (~/.cache/kernel-setup-wizard/b ...) are never written,
     so that ``clean`` never lists the tests' leftovers as the user's."""
     folder = tmp_path / "ksw-data"
     monkeypatch.setenv("KSW_DATA_DIR", str(folder))
-    monkeypatch.setenv("KSW_BUILD_ROOT", str(tmp_path / "ksw-build"))
+    # beside the test's own folder, which some tests compare before and after
+    monkeypatch.setenv("KSW_BUILD_ROOT", str(tmp_path_factory.mktemp("ksw-build")))
     # the computer-wide environment locks too (their real place is shared by every run)
-    monkeypatch.setenv("KSW_MACHINE_LOCK_DIR", str(tmp_path / "ksw-machine-locks"))
+    monkeypatch.setenv("KSW_MACHINE_LOCK_DIR", str(tmp_path_factory.mktemp("ksw-locks")))
     return folder
 
 

@@ -423,7 +423,18 @@ def test_flashmla_sm90_decoding_with_either_metadata_api(
         ("flashmla_no_kernel", "get_mla_metadata(cache_seqlens, 16, 1)"),  # the old one
     ):
         report = verify(torch_venv, kernel, "flashmla", device="cpu", quick=True)
-        assert report.status is VerifyStatus.PASS, report.summary_lines()
+        decoding = [c for c in report.cases if not c.extra.get("boundary")]
+        assert decoding and all(c.status is CaseStatus.PASS for c in decoding)
+        (prefill,) = [c for c in report.cases if c.extra.get("boundary")]
+        if kernel == "flashmla_correct":  # the wizard's patched interface: a plain refusal
+            assert report.status is VerifyStatus.PASS, report.summary_lines()
+            assert prefill.extra["outcome"] == "raised"
+            assert "runs on SM100 GPUs (B200, GB200) only; this GPU is sm_90" in \
+                prefill.extra["message"]
+        else:  # the old one returns its buffers unwritten on SM90: a silent wrong result
+            assert report.status is VerifyStatus.FAIL
+            assert prefill.extra["outcome"] == "ran"
+            assert "which this build says it left out, ran" in prefill.reasons[0]
         assert any("no backward pass on SM90" in n for n in report.notes)
         first = report.cases[0]
         assert first.api == "flash_mla.flash_mla_with_kvcache" and not first.backward
@@ -431,6 +442,22 @@ def test_flashmla_sm90_decoding_with_either_metadata_api(
         m = measures_by_name(first)
         assert set(m) == {"out", "lse"}
         assert m["out"].rule == "upstream_allclose" and m["out"].abs_tol == 8e-4
+
+
+def test_flashmla_prefill_on_sm90_must_say_what_to_do(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    """Upstream's behaviour planted: the SM100-only dense prefill fails on SM90 with a bare
+    CUDA launch failure. It raised, but says nothing a person can act on: the boundary check
+    fails the verification."""
+    test_mode.setenv("KSW_VERIFY_TEST_CC", "9.0")
+    test_mode.setenv("KSW_FLASHMLA_STANDIN_UNGUARDED", "1")
+    report = verify(torch_venv, "flashmla_correct", "flashmla", device="cpu", quick=True)
+    assert report.status is VerifyStatus.FAIL
+    (prefill,) = [c for c in report.cases if c.extra.get("boundary")]
+    assert prefill.status is CaseStatus.FAIL and prefill.extra["outcome"] == "raised"
+    assert "raised an error that does not say what to do: RuntimeError: CUDA error" in \
+        prefill.reasons[0]
 
 
 def test_flashmla_no_kernel_instantiated_is_a_failure(

@@ -188,9 +188,11 @@ def test_windows_patches_are_declarative_and_idempotent(catalog: Catalog) -> Non
     mla = catalog.get("flashmla")
     v = mla.versions[0]
     windows = mla.patches_for(v, OsName.WINDOWS, (12, 8))
+    guard = {"sm100-prefill-guard", "sm100-prefill-guard-forward",
+             "sm100-prefill-guard-backward"}  # every OS: SM100-only calls raise on SM90
     assert {p.id for p in windows} == {
-        "msvc-lambda-always-inline", "msvc-zc-cplusplus-host", "msvc-zc-cplusplus-nvcc"}
-    assert mla.patches_for(v, OsName.LINUX, (12, 8)) == ()
+        "msvc-lambda-always-inline", "msvc-zc-cplusplus-host", "msvc-zc-cplusplus-nvcc"} | guard
+    assert {p.id for p in mla.patches_for(v, OsName.LINUX, (12, 8))} == guard
     lam = next(p for p in windows if p.id == "msvc-lambda-always-inline")
     assert lam.file == "csrc/sm90/prefill/sparse/phase1.cuh" and lam.expected_count == 3
     fa = catalog.get("flash_attn")

@@ -277,15 +277,17 @@ def test_shipped_recipe_patches_parse_and_apply_to_their_own_text(tmp_path: Path
     assert not catalog.problems
     ids = [p.id for p in mla.patches]
     assert ids == ["msvc-lambda-always-inline", "msvc-zc-cplusplus-host",
-                   "msvc-zc-cplusplus-nvcc"]
+                   "msvc-zc-cplusplus-nvcc", "sm100-prefill-guard",
+                   "sm100-prefill-guard-forward", "sm100-prefill-guard-backward"]
+    windows_only = [p for p in mla.patches if p.id.startswith("msvc-")]
     for patch in mla.patches:
         assert isinstance(patch, Patch) and patch.expected_count >= 1
-        assert patch.when.os == (OsName.WINDOWS,)
+        assert patch.when.os == ((OsName.WINDOWS,) if patch in windows_only else ())
         if patch.kind is PatchKind.REGEX:
             re.compile(patch.pattern)
     version = mla.versions[0]
     ctx = PatchContext(os=OsName.LINUX, cuda=(12, 8), version=version, recipe=mla.name)
-    assert {r.status for r in apply_patches(tmp_path, mla.patches, ctx)} == {
+    assert {r.status for r in apply_patches(tmp_path, windows_only, ctx)} == {
         PatchStatus.SKIPPED}
     # each patch applied to a file made of its own pattern's text: applied, then a no-op
     for patch in mla.patches:
@@ -317,7 +319,12 @@ def test_flashmla_windows_patches_fit_upstream(tmp_path: Path) -> None:
         ("msvc-lambda-always-inline", PatchStatus.APPLIED, 3),
         ("msvc-zc-cplusplus-host", PatchStatus.APPLIED, 1),
         ("msvc-zc-cplusplus-nvcc", PatchStatus.APPLIED, 1),
+        ("sm100-prefill-guard", PatchStatus.APPLIED, 1),  # every OS: the SM90 prefill guard
+        ("sm100-prefill-guard-forward", PatchStatus.APPLIED, 1),
+        ("sm100-prefill-guard-backward", PatchStatus.APPLIED, 1),
     ]
+    compile((tmp_path / "flash_mla" / "flash_mla_interface.py").read_text("utf-8"),
+            "flash_mla_interface.py", "exec")
     second = apply_patches(tmp_path, mla.patches, ctx)
     assert {r.status for r in second} == {PatchStatus.ALREADY_APPLIED}
     revert_patches(tmp_path)

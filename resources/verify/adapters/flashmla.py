@@ -16,6 +16,7 @@ import inspect
 import math
 import random
 
+import harness_boundary as hb
 import harness_common as hc
 
 MODULE = "flash_mla"
@@ -420,6 +421,33 @@ def timings_sm100(h, kernel):
         )
 
 
+_PREFILL_ON_SM90 = """
+import torch
+import flash_mla
+dev = torch.device(%(device)r)
+def sync():
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+q = torch.randn(128, 2, 192, device=dev).to(torch.bfloat16)
+k = torch.randn(128, 2, 192, device=dev).to(torch.bfloat16)
+v = torch.randn(128, 2, 128, device=dev).to(torch.bfloat16)
+cu = torch.tensor([0, 128], dtype=torch.int32, device=dev)
+def call():
+    flash_mla.flash_attn_varlen_func(q, k, v, cu, cu, 128, 128)
+"""
+
+
+def boundary_sm90(kernel, device):
+    """On SM90 the dense prefill (SM100 only) must raise an error that says so, in a process of
+    its own: upstream's call ended in a CUDA launch failure that left the GPU unusable for the
+    rest of the program."""
+    if not callable(getattr(kernel, "flash_attn_varlen_func", None)):
+        return []
+    return hb.cases([("dense prefill (SM100 only)", _PREFILL_ON_SM90 % {"device": str(device)})],
+                    imports="import torch\nimport flash_mla\n", device=device.type,
+                    api=MODULE + ".flash_attn_varlen_func (left out on SM90)", needle="SM100")
+
+
 def run(h):
     torch = h.torch
     kernel = hc.import_kernel(MODULE)
@@ -452,7 +480,7 @@ def run(h):
             "per element and cosine difference <= 5e-6 against a float32 reference rounded to "
             "the input dtype; lse within abs 1e-6 or rel 8.01/65536."
         )
-        cases = plan_sm90(kernel, device, h.quick)
+        cases = plan_sm90(kernel, device, h.quick) + boundary_sm90(kernel, device)
         timing = timings_sm90
     elif cc[0] == 10:
         if not callable(getattr(kernel, "flash_attn_varlen_func", None)):

@@ -1,7 +1,13 @@
 """A stand-in for FlashMLA in plain torch (runs on the CPU) with today's API: lazy
-get_mla_metadata(*args, **kwargs), paged dense decoding, and the SM100 dense prefill."""
+get_mla_metadata(*args, **kwargs), paged dense decoding, and the SM100 dense prefill.
+
+The dense prefill answers for the compute capability the tests pretend (KSW_VERIFY_TEST_CC):
+elsewhere than SM100 it raises like the wizard's patched interface (recipe patch
+sm100-prefill-guard); KSW_FLASHMLA_STANDIN_UNGUARDED=1 plants upstream's behaviour instead, a
+bare CUDA launch failure that says nothing about what to do."""
 
 import math
+import os
 
 import torch
 
@@ -62,6 +68,16 @@ def flash_mla_with_kvcache(
     return torch.stack(outs).to(q.dtype), torch.stack(lses)
 
 
+def _need_sm100(what):
+    cc = os.environ.get("KSW_VERIFY_TEST_CC", "10.0")
+    if cc.split(".")[0] == "10":
+        return
+    if os.environ.get("KSW_FLASHMLA_STANDIN_UNGUARDED") == "1":
+        raise RuntimeError("CUDA error: unspecified launch failure")
+    raise RuntimeError(f"FlashMLA's dense prefill ({what}) runs on SM100 GPUs (B200, GB200) "
+                       f"only; this GPU is sm_{cc.replace('.', '')}.")
+
+
 def flash_attn_varlen_func(
     q,
     k,
@@ -76,6 +92,7 @@ def flash_attn_varlen_func(
     deterministic=False,
     is_varlen=True,
 ):
+    _need_sm100("flash_attn_varlen_func, forward")
     if softmax_scale is None:
         softmax_scale = q.shape[-1] ** -0.5
     cq, ck = cu_seqlens_qo.tolist(), cu_seqlens_kv.tolist()
