@@ -59,8 +59,16 @@ from .install_records import (
 )
 from .jsonfile import read_json_file
 from .locks import Held, LockBusy
-from .oserrors import words
-from .paths import backups_dir, data_dir, hold_env, journal_dir, same_env, timestamp
+from .oserrors import cause_of, fix_for, words
+from .paths import (
+    DATA_DIR_ALTERNATIVE,
+    backups_dir,
+    data_dir,
+    hold_env,
+    journal_dir,
+    same_env,
+    timestamp,
+)
 from .process_guard import shielded
 from .processes import CapturedOutput, run_captured
 from .resources import resource_path
@@ -435,8 +443,8 @@ def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into:
                                "it; nothing was changed.", name=name,
                                version=info.get("version")),
                            why=f"{exc.strerror or exc} ({exc.filename or folder})",
-                           hint=N_("Free some disk space in the wizard's data folder, then "
-                                   "try again.")) from exc
+                           hint=fix_for(cause_of(exc, folder), folder,
+                                        DATA_DIR_ALTERNATIVE)) from exc
     write_journal({**journal, "phase": "install"})  # pip may change the environment now
     command = ["-m", "pip", "install", "--no-deps", "--force-reinstall", "--no-input",
                "--disable-pip-version-check", str(wheel)]

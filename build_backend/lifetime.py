@@ -136,9 +136,18 @@ class Lifetime:
     # -- the result --------------------------------------------------------------------------
 
     def exit_code(self, code: int) -> int:
-        """The program's exit code: 128 + the signal's number after a signal (130 Ctrl-C,
-        143 SIGTERM, 129 SIGHUP), else ``code``."""
-        return self.interruption.exit_code if self.interruption is not None else code
+        """The program's exit code: 128 + the signal's number after a signal that stopped the
+        work (130 Ctrl-C, 143 SIGTERM, 129 SIGHUP), else ``code``. Work that finished anyway
+        (``code`` 0: a stop during pip waits for the install, which must not be cut in half)
+        keeps its result, and says so after the "Stopping ..." line."""
+        if self.interruption is None:
+            return code
+        if code == 0:
+            if self.out is not None:
+                self._say("The stop came when the work could no longer be stopped safely: it "
+                          "was finished, and its result above stands.\n")
+            return 0
+        return self.interruption.exit_code
 
     # -- installing ------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from typing import Any, Generic, TypeVar
 
 from .errors import StorageError
 from .jsonfile import parse_json_bytes, read_bounded
-from .oserrors import cause_of, write_bytes_atomic
+from .oserrors import cause_of, fix_for, write_bytes_atomic
 from .words import N_, join, msg
 
 T = TypeVar("T")
@@ -119,13 +119,15 @@ def write_bytes(path: Path, data: bytes, *, keep_previous: bool = True) -> None:
         write_bytes_atomic(path, data)
         _fsync_folder(path.parent)
     except OSError as exc:
+        cause = cause_of(exc, path)
         raise StateFileError(
             msg("Could not save {path}.", path=path),
             why=f"{exc.strerror or exc}" + (f" ({exc.filename})" if exc.filename else ""),
-            hint=N_("Free some disk space or check the folder's permissions, then try again. "
-                    "The earlier copy of the file was left as it was."),
+            # the next step for what happened (a read-only drive is not a full one)
+            hint=join((fix_for(cause, path.parent),
+                       N_("The earlier copy of the file was left as it was."))),
             path=path,
-            cause=cause_of(exc, path).value,
+            cause=cause.value,
         ) from exc
 
 

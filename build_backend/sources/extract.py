@@ -56,11 +56,22 @@ def _unsafe_name(name: str) -> str | None:
     return None
 
 
+# What a source archive may unpack to. The largest source the catalog fetches (FlashAttention
+# with CUTLASS) is under 1 GB unpacked; more than this, or a member packed more than 1,000 to 1,
+# is a broken or hostile archive, refused before anything is written.
+MAX_EXTRACTED_BYTES = 4 * 1024**3
+MAX_RATIO = 1000
+_DEVICE = "a device file"
+
+
 def _unsafe_archive(label: str, member: str, why: str) -> SourceError:
+    because = (msg("It contains {member}, a device file or pipe, which a source archive never "
+                   "holds.", member=repr(member)) if why == _DEVICE else
+               msg("It contains {member}, {why}, which would be written outside the source "
+                   "folder.", member=repr(member), why=why))
     return SourceError(
         msg("The archive {label} is unsafe and was not extracted.", label=label),
-        why=msg("It contains {member}, {why}, which would be written outside the source "
-                "folder.", member=repr(member), why=why),
+        why=because,
         hint=N_("Use the source archive from the project's own page (GitHub), not a copy from "
                 "elsewhere."),
     )
@@ -102,9 +113,10 @@ def _extract_tar(archive: Path, dest: Path, label: str) -> tuple[bool, str | Non
                 if _unsafe_name(link) == "an absolute path" or _escapes(joined):
                     why = f"a link to {m.linkname!r}"
             if why is None and (m.isdev() or m.isfifo()):
-                why = "a device file"
+                why = _DEVICE
             if why is not None:
                 raise _unsafe_archive(label, m.name, why)
+        _check_size(label, sum(max(m.size, 0) for m in members if m.isfile()), None)
         commit = comment if SHA_RE.match(comment) else None
         if not hasattr(tarfile, "data_filter"):  # pragma: no cover - Pythons before filters
             tar.extractall(dest, members=members)
@@ -122,6 +134,21 @@ def _extract_tar(archive: Path, dest: Path, label: str) -> tuple[bool, str | Non
 
         tar.extractall(dest, members=members, filter=strip)
     return top is not None, commit
+
+
+def _check_size(label: str, total: int, ratio: float | None) -> None:
+    """Refuse an archive that would unpack to more than MAX_EXTRACTED_BYTES, or whose members
+    are packed past MAX_RATIO (a zip bomb), before a byte is written."""
+    if total > MAX_EXTRACTED_BYTES or (ratio is not None and ratio > MAX_RATIO):
+        raise SourceError(
+            msg("The archive {label} was not extracted: it would unpack to {size} GB, more "
+                "than any kernel's source.", label=label, size=f"{total / 1e9:.1f}"),
+            why=(msg("One of its files is packed {ratio} to 1, as only a damaged or hostile "
+                     "archive is.", ratio=f"{ratio:,.0f}") if ratio and ratio > MAX_RATIO else
+                 msg("The limit is {limit} GB.", limit=f"{MAX_EXTRACTED_BYTES / 1e9:.1f}")),
+            hint=N_("Use the source archive from the project's own page (GitHub), not a copy "
+                    "from elsewhere."),
+        )
 
 
 def _escapes(relative: str) -> bool:
@@ -143,6 +170,9 @@ def _extract_zip(archive: Path, dest: Path, label: str) -> bool:
             why = _unsafe_name(info.filename)
             if why is not None:
                 raise _unsafe_archive(label, info.filename, why)
+        _check_size(label, sum(i.file_size for i in infos),
+                    max((i.file_size / max(i.compress_size, 1) for i in infos
+                         if i.file_size > 1024**2), default=None))
         top = _common_top((i.filename, i.is_dir()) for i in infos)
         for info in infos:
             if top is not None:

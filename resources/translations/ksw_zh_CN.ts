@@ -1919,7 +1919,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>'{command}' 会列出它们</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="654" />
+      <location filename="../../build_backend/install.py" line="662" />
       <source>'{command}' lists what it installed.</source>
       <translation>'{command}' 会列出它安装过的内容。</translation>
     </message>
@@ -2029,17 +2029,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="725" />
+      <location filename="../../build_backend/install.py" line="733" />
       <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted, and that Python no longer exists; its record was removed.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断，而该 Python 已不存在；其记录已被移除。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="739" />
+      <location filename="../../build_backend/install.py" line="747" />
       <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted; it was finished: {name} was removed.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="736" />
+      <location filename="../../build_backend/install.py" line="744" />
       <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted; it was finished: {previous} {previous_version} is installed again.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{previous} {previous_version} 已重新安装。</translation>
     </message>
@@ -2124,12 +2124,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Ampere（cc 8.0）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="588" />
+      <location filename="../../build_backend/install.py" line="596" />
       <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="592" />
+      <location filename="../../build_backend/install.py" line="600" />
       <source>An interrupted install of {name} into {python} could not be rolled back yet: {error}. The next start tries again.</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
     </message>
@@ -2521,17 +2521,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查电脑的日期和时间是否正确。在公司网络中，代理可能会检查 HTTPS 流量：请向 IT 部门索取它的证书。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="152" />
+      <location filename="../../build_backend/install.py" line="160" />
       <source>Check that this Python environment still works (the Hardware page).</source>
       <translation>请检查这个 Python 环境是否仍然可用（“硬件”页面）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="161" />
+      <location filename="../../build_backend/install.py" line="169" />
       <source>Check that this Python environment still works, or {choose}.</source>
       <translation>请检查这个 Python 环境是否仍然可用，或者{choose}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="451" />
+      <location filename="../../build_backend/install.py" line="459" />
       <source>Check that this Python environment still works, then try again.</source>
       <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
     </message>
@@ -2760,12 +2760,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请关闭使用这个环境的程序，然后运行 'python -m app --headless rollback --python {python}'。备份副本在 {folder}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="340" />
+      <location filename="../../build_backend/install.py" line="348" />
       <source>Close programs that use this environment, then run '{command}'. The copies are in {folder}.</source>
       <translation>请关闭使用这个环境的程序，然后运行 '{command}'。副本在 {folder} 中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="348" />
+      <location filename="../../build_backend/install.py" line="356" />
       <source>Close programs that use this environment, then try again.</source>
       <translation>请关闭使用这个环境的程序，然后重试。</translation>
     </message>
@@ -2830,17 +2830,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="158" />
+      <location filename="../../build_backend/install.py" line="166" />
       <source>Could not ask {python} which files of {name} it has installed.</source>
       <translation>无法向 {python} 查询它安装了 {name} 的哪些文件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="434" />
+      <location filename="../../build_backend/install.py" line="442" />
       <source>Could not keep a copy of {name} {version} before replacing it; nothing was changed.</source>
       <translation>替换 {name} {version} 之前无法保留它的副本；没有做任何改动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="336" />
+      <location filename="../../build_backend/install.py" line="344" />
       <source>Could not put {name} {version} back into {python}.</source>
       <translation>无法把 {name} {version} 恢复到 {python}。</translation>
     </message>
@@ -2865,12 +2865,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 NVML 记录文件 {path}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="345" />
+      <location filename="../../build_backend/install.py" line="353" />
       <source>Could not remove {name} {version} from {python}.</source>
       <translation>无法从 {python} 移除 {name} {version}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="123" />
+      <location filename="../../build_backend/statefile.py" line="124" />
       <source>Could not save {path}.</source>
       <translation>无法保存 {path}。</translation>
     </message>
@@ -3080,14 +3080,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请释放磁盘空间，或将构建文件夹和临时文件夹（TMPDIR / TEMP）指向有空间的磁盘（向导的“释放空间”检查会说明一次构建需要多少空间），然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="438" />
       <source>Free some disk space in the wizard's data folder, then try again.</source>
-      <translation>请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
+      <translation type="obsolete">请在向导的数据文件夹所在磁盘上腾出一些空间，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/statefile.py" line="125" />
       <source>Free some disk space or check the folder's permissions, then try again. The earlier copy of the file was left as it was.</source>
-      <translation>请腾出一些磁盘空间或检查文件夹的权限，然后重试。该文件原来的副本保持不变。</translation>
+      <translation type="obsolete">请腾出一些磁盘空间或检查文件夹的权限，然后重试。该文件原来的副本保持不变。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/resources.py" line="61" />
@@ -3483,7 +3481,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="501" />
+      <location filename="../../build_backend/install.py" line="509" />
       <source>Installing {name} failed, and the environment could not be put back as it was.</source>
       <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
     </message>
@@ -3493,12 +3491,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what} 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="449" />
+      <location filename="../../build_backend/install.py" line="457" />
       <source>Installing {wheel} did not finish; the environment was restored.</source>
       <translation>安装 {wheel} 没有完成；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="460" />
+      <location filename="../../build_backend/install.py" line="468" />
       <source>Installing {wheel} failed; the environment was restored.</source>
       <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
     </message>
@@ -3523,7 +3521,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/extract.py" line="62" />
+      <location filename="../../build_backend/sources/extract.py" line="68" />
+      <source>It contains {member}, a device file or pipe, which a source archive never holds.</source>
+      <translation>它包含 {member}，这是一个设备文件或管道，源代码压缩包中不会有这类文件。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="70" />
       <source>It contains {member}, {why}, which would be written outside the source folder.</source>
       <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
     </message>
@@ -3598,12 +3601,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它的 setup.py 会读取上一级文件夹（仓库根目录）中的文件，因此需要整个仓库。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="130" />
+      <location filename="../../build_backend/install.py" line="138" />
       <source>Its verification had passed.</source>
       <translation>它当时通过了验证。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="132" />
+      <location filename="../../build_backend/install.py" line="140" />
       <source>Its verification had {status}.</source>
       <translation>它当时的验证结果：{status}。</translation>
     </message>
@@ -3971,6 +3974,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>只有一个 GPU：没有 GPU 之间的连接需要检查。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/sources/extract.py" line="146" />
+      <source>One of its files is packed {ratio} to 1, as only a damaged or hostile archive is.</source>
+      <translation>其中一个文件的压缩比为 {ratio} 比 1，只有损坏或恶意的压缩包才会这样。</translation>
+    </message>
+    <message>
       <location filename="../../resources/diagnosis/failures.toml" line="390" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
@@ -4301,7 +4309,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="668" />
+      <location filename="../../build_backend/install.py" line="676" />
       <source>Reinstall the version you want instead.</source>
       <translation>请改为重新安装你想要的版本。</translation>
     </message>
@@ -4311,12 +4319,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请删除 {name} 环境变量（设置 → 系统 → 关于 → 高级系统设置 → 环境变量），或者让它指向已安装的{role}，然后重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="122" />
+      <location filename="../../build_backend/install.py" line="130" />
       <source>Removed {name} {version} and put back {restored} {restored_version} in {python}.</source>
       <translation>已从 {python} 移除 {name} {version}，并恢复了 {restored} {restored_version}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="119" />
+      <location filename="../../build_backend/install.py" line="127" />
       <source>Removed {name} {version} from {python}; nothing was installed there before.</source>
       <translation>已从 {python} 移除 {name} {version}；那里之前没有安装过它。</translation>
     </message>
@@ -4390,7 +4398,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="571" />
+      <location filename="../../build_backend/install.py" line="579" />
       <source>Run '{command}' to see what the wizard installed.</source>
       <translation>运行 '{command}' 可以查看向导安装了什么。</translation>
     </message>
@@ -4470,7 +4478,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="462" />
+      <location filename="../../build_backend/install.py" line="470" />
       <source>See the message above; nothing of the new build remains installed.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
@@ -4554,7 +4562,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="503" />
+      <location filename="../../build_backend/install.py" line="511" />
       <source>Start the wizard (or any '{command}' command) again: it finishes undoing the install.</source>
       <translation>请再次启动向导（或任何 '{command}' 命令）：它会完成撤销安装。</translation>
     </message>
@@ -4804,9 +4812,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>压缩包 {label} 已损坏，无法解压。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/extract.py" line="61" />
+      <location filename="../../build_backend/sources/extract.py" line="73" />
       <source>The archive {label} is unsafe and was not extracted.</source>
       <translation>压缩包 {label} 不安全，没有解压。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/sources/extract.py" line="144" />
+      <source>The archive {label} was not extracted: it would unpack to {size} GB, more than any kernel's source.</source>
+      <translation>压缩包 {label} 未被解压：它解压后将有 {size} GB，超过任何内核的源代码。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/apps/swarmui.toml" />
@@ -4964,7 +4977,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="665" />
+      <location filename="../../build_backend/install.py" line="673" />
       <source>The copy of what {name} replaced in {python} is missing.</source>
       <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
     </message>
@@ -5044,6 +5057,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载的 {name} 压缩包不是预期的版本。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/statefile.py" line="128" />
+      <source>The earlier copy of the file was left as it was.</source>
+      <translation>该文件之前的副本保持原样。</translation>
+    </message>
+    <message>
       <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
       <source>The fast exact attention kernel for Hopper GPUs (H100, H800, H200): forward and backward, fp16 and bf16.</source>
       <translation>面向 Hopper GPU（H100、H800、H200）的快速精确注意力内核：前向和反向，fp16 和 bf16。</translation>
@@ -5103,27 +5121,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="545" />
+      <location filename="../../build_backend/install.py" line="553" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with '{command}').</source>
       <translation>{name} {version} 向 {python} 的安装（开始于 {started}）在 pip 完成后被中断；它已补全并记录下来（可以用 '{command}' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="522" />
+      <location filename="../../build_backend/install.py" line="530" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted before it changed anything; nothing needed undoing.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在做出任何改动之前被中断；不需要撤销任何内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="526" />
+      <location filename="../../build_backend/install.py" line="534" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted, and that Python no longer exists; nothing to undo.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断，而且那个 Python 已不存在；没有需要撤销的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="559" />
+      <location filename="../../build_backend/install.py" line="567" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: the half-installed {name} was removed.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：安装了一半的 {name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="555" />
+      <location filename="../../build_backend/install.py" line="563" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: {previous} {previous_version} is installed again, as before.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
@@ -5251,6 +5269,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>输出的最后几行说明了原因；完整输出在 {log} 中。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/sources/extract.py" line="148" />
+      <source>The limit is {limit} GB.</source>
+      <translation>上限为 {limit} GB。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/download/words.py" line="100" />
       <source>The link may be out of date: look for a newer version of the wizard, or download the file by hand and point the wizard at it.</source>
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
@@ -5266,7 +5289,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="399" />
+      <location filename="../../build_backend/install.py" line="407" />
       <source>The lock on this environment left by {holder} — no longer running — was taken over.</source>
       <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
     </message>
@@ -5336,7 +5359,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="536" />
+      <location filename="../../build_backend/install.py" line="544" />
       <source>The reinstall of {name} {version} into {python} (started {started}) was interrupted before pip changed anything; the earlier build is still installed and recorded.</source>
       <translation>向 {python} 重新安装 {name} {version}（开始于 {started}）在 pip 做出任何更改之前被中断；之前的构建仍然已安装并有记录。</translation>
     </message>
@@ -5415,7 +5438,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法把快捷方式保存到 {folder}：{why}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/extract.py" line="166" />
+      <location filename="../../build_backend/sources/extract.py" line="196" />
       <source>The source archive already has files in the submodule folder {folder}.</source>
       <translation>源码压缩包的子模块文件夹 {folder} 中已经有文件。</translation>
     </message>
@@ -5555,7 +5578,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有找到可以安装到的 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="652" />
+      <location filename="../../build_backend/install.py" line="660" />
       <source>The wizard has no record of installing {name} into {python}.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
@@ -5565,12 +5588,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="632" />
+      <location filename="../../build_backend/install.py" line="640" />
       <source>The wizard's install records could not be checked: {error} ({file}).</source>
       <translation>无法检查向导的安装记录：{error}（{file}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/install.py" line="634" />
+      <location filename="../../build_backend/install.py" line="642" />
       <source>The wizard's install records could not be checked: {error}.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
@@ -5962,7 +5985,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>如果编译失败，请使用最新的 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/sources/extract.py" line="64" />
+      <location filename="../../build_backend/sources/extract.py" line="75" />
       <source>Use the source archive from the project's own page (GitHub), not a copy from elsewhere.</source>
       <translation>请使用项目官方页面（GitHub）上的源码压缩包，不要使用其他来源的副本。</translation>
     </message>
@@ -6022,7 +6045,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请等到没有程序再写入它，然后重新编译。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/locks.py" line="154" />
+      <location filename="../../build_backend/locks.py" line="158" />
       <source>Waiting: {who} is using this. This run goes on as soon as it has finished (cancel to stop waiting).</source>
       <translation>正在等待：{who} 正在使用它。它结束后本次运行会立即继续（可取消以停止等待）。</translation>
     </message>
@@ -6341,12 +6364,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>选择一个你有写入权限的文件夹</translation>
     </message>
     <message>
-      <location filename="../../build_backend/paths.py" line="25" />
+      <location filename="../../build_backend/paths.py" line="29" />
       <source>choose another build folder (set {var} to it)</source>
       <translation>另选一个编译文件夹（把 {var} 设为它）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/paths.py" line="24" />
+      <location filename="../../build_backend/paths.py" line="28" />
       <source>choose another data folder (set {var} to it)</source>
       <translation>另选一个数据文件夹（把 {var} 设为它）</translation>
     </message>

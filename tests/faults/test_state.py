@@ -128,6 +128,30 @@ def test_kill_9_during_pip_install(
     assert "interrupted" not in cli("installs", data=data).stderr  # said once
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_stop_during_pip_lets_the_install_finish_and_says_so(
+    tmp_path: Path, scratch_torch_env: Path, data: Path, signum: int
+) -> None:
+    """Ctrl-C/TERM/HUP to the wizard while pip installs → pip is not cut in half: the install
+    finishes and is recorded, exit code 0 (was 130/143/129 after "✔ Installed"), and the
+    last line says the stop came too late to stop anything"""
+    env = scratch_torch_env
+    new = padded_wheel(tmp_path, "correct", "0.2.0", pad=1500)
+    proc = start("build", "--kernel", "probe", "--source", str(wheel_source(tmp_path, new)),
+                 "--python", str(env), "--skip-verify", "--yes", data=data)
+    try:
+        wait_for(lambda: pip_install_child(proc) is not None, 180, "pip install to start")
+        os.kill(proc.pid, signum)  # the wizard only, as kill/timeout/a logout would
+        output = proc.communicate(timeout=300)[0]
+    finally:
+        kill_group(proc)
+    assert proc.returncode == 0, output
+    assert "Installed ksw-probe-kernel 0.2.0" in output
+    assert output.rstrip().endswith("it was finished, and its result above stands."), output
+    assert module_version(env) == "0.2.0" and [r["version"] for r in load_installs()] == ["0.2.0"]
+
+
 FINISH_THEN_DIE = """
 import os, sys
 from pathlib import Path

@@ -723,6 +723,44 @@ def test_path_traversal_zip_is_rejected(root: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "evil.txt").exists() and not (root.parent / "evil.txt").exists()
 
 
+def test_tar_with_a_device_file_says_what_it_holds(root: Path, tmp_path: Path) -> None:
+    """was: 'which would be written outside the source folder' for a device file"""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        data = b"x=1"
+        info = tarfile.TarInfo("kernel-1.0/setup.py")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+        dev = tarfile.TarInfo("kernel-1.0/null")
+        dev.type = tarfile.CHRTYPE
+        dev.devmajor, dev.devminor = 1, 3
+        tar.addfile(dev)
+    archive = tmp_path / "kernel-1.0.tar.gz"
+    archive.write_bytes(buf.getvalue())
+    with pytest.raises(SourceError) as info:
+        prepare_local_archive(archive, None, build_root=root)
+    assert "'kernel-1.0/null', a device file or pipe, which a source archive never holds" \
+        in info.value.why
+    assert "outside the source folder" not in info.value.why
+
+
+def test_zip_bomb_is_refused_before_anything_is_written(root: Path, tmp_path: Path) -> None:
+    """a zip whose file is packed over 1,000 to 1 (was: extracted with no limit; a 1 GB zip
+    could fill the disk)"""
+    archive = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_DEFLATED,
+                         compresslevel=9) as zf:
+        zf.writestr("kernel/setup.py", "x=1")
+        with zf.open("kernel/blob.bin", "w") as blob:
+            for _ in range(8):  # 256 MiB of zeros in about 250 KB
+                blob.write(b"\0" * (32 * 1024**2))
+    with pytest.raises(SourceError) as info:
+        prepare_local_archive(archive, None, build_root=root)
+    assert "was not extracted: it would unpack to 0.3 GB" in info.value.what
+    assert "to 1, as only a damaged or hostile archive is" in info.value.why
+    assert not any(p.name == "blob.bin" for p in root.rglob("*"))
+
+
 def test_served_traversal_archive_is_rejected(
     repos: Repos, root: Path, rec: Recorder, server: LoopbackServer
 ) -> None:

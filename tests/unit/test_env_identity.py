@@ -74,3 +74,4 @@ def test_python_and_python3_of_one_venv_are_one_candidate(tmp_path: Path) -> Non
         venvs.append(bin_dir)
     assert _key(venvs[0] / "python") == _key(venvs[0] / "python3")
     assert _key(venvs[0] / "python") != _key(venvs[1] / "python")  # same base, two envs
+

@@ -89,3 +89,24 @@ def test_a_failed_write_names_the_file_and_leaves_the_old_one(tmp_path: Path) ->
     assert str(path) in caught.value.what and caught.value.why and caught.value.hint
     assert json.loads(path.read_text(encoding="utf-8")) == ["kept"]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_state_file_on_a_read_only_drive_is_not_told_to_free_space(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--verify on a read-only drive said "Free some disk space": the advice follows the
+    cause. (A read-only mount needs privileges a test lacks: the OS error is raised here.)"""
+    import errno
+
+    from build_backend import statefile
+
+    def read_only(path: Path, data: bytes) -> None:
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(statefile, "write_bytes_atomic", read_only)
+    with pytest.raises(statefile.StateFileError) as raised:
+        statefile.write_json(tmp_path / "report.json", {"a": 1})
+    assert raised.value.hint.startswith("Make the drive writable, or choose a folder on a "
+                                        "writable drive.")
+    assert "Free" not in raised.value.hint
+    assert raised.value.hint.endswith("The earlier copy of the file was left as it was.")
