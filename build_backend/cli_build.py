@@ -388,8 +388,8 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
                               "the verification")
     if args.kernel:
         results = [r for r in results if (r.record.get("kernel") or r.record["name"])
-                   == args.kernel and (args.python is None or r.record["python"]
-                                       == str(args.python))]
+                   == args.kernel and (args.python is None
+                                       or same_env(r.record["python"], args.python))]
     ok = all(r.report.passed and not (r.comparison and r.comparison.regressed) for r in results)
     if args.json:
         json.dump([{
@@ -403,6 +403,7 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
             "quick": r.report.quick,
             "compared_with": str(r.previous.json_path) if r.previous else None,
             "used_by": _use_hint_json(r.record),
+            "disagreement": r.disagreement,  # the record names another version than is there
         } for r in results], out, indent=2)
         out.write("\n")
     else:

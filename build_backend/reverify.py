@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .advice import cli_command
 from .environment import inspect_python
 from .install import load_installs
 from .platforms import current as current_platform
@@ -40,9 +41,27 @@ class ReverifyResult:
         return msg("{kernel} in {python}", kernel=self.record.get("kernel") or self.record["name"],
                    python=self.record["python"])
 
+    @property
+    def disagreement(self) -> str | None:
+        """What the environment has when it is not what the wizard's record names (the kernel
+        was changed outside the wizard, or an install or roll-back was cut off); None when
+        they agree or the harness could not tell."""
+        kernel = self.report.kernel
+        found = (kernel.dist_version or kernel.version) if kernel is not None else None
+        recorded = str(self.record.get("version") or "")
+        if not found or not recorded or found.split("+")[0] == recorded.split("+")[0]:
+            return None
+        return msg("The wizard's record says {name} {recorded} is installed in {python}, but "
+                   "{found} was verified there: it was changed outside the wizard. Install the "
+                   "version you want with the wizard ('{command}' lists what it recorded).",
+                   name=self.record["name"], recorded=recorded, python=self.record["python"],
+                   found=found, command=cli_command("installs"))
+
     def lines(self) -> list[str]:
         out = [("✔ " if self.report.passed else "✖ ") + self.label, *(
             "  " + line for line in self.report.summary_lines())]
+        if self.disagreement is not None:
+            out.append("  NOTE: " + self.disagreement)
         comparison, previous = self.comparison, self.previous
         if comparison is not None and previous is not None:
             when = previous.saved_at

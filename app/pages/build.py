@@ -495,7 +495,9 @@ class BuildPage(SessionPage):
         else:
             bar.setFormat(TEXT["bar_failed_after"] if failed else TEXT["bar_cancelled_after"])
         if status is BuildStatus.FAILED:
-            bar.setStyleSheet("QProgressBar { color: #a11d1d; } "
+            # text-align: a style sheet otherwise draws the text at the top left, clipped
+            bar.setStyleSheet("QProgressBar { color: #a11d1d; text-align: center; "
+                              "border: 1px solid #b9b9b9; border-radius: 2px; } "
                               "QProgressBar::chunk { background-color: #d9a0a0; }")
 
     def _bundle_extras(self) -> list[Path]:

@@ -74,7 +74,7 @@ class ErrorChart(QWidget):
 
     def sizeHint(self) -> QSize:
         rows = len(self.items) + (len(self.speedups) + 1 if self.speedups else 0)
-        return QSize(500, 28 + ROW * max(rows, 1))
+        return QSize(500, 28 + ROW * max(rows, 1) + self.fontMetrics().height() // 2)
 
     def _x(self, ratio: float, left: float, width: float) -> float:
         clamped = min(max(ratio, LOW), HIGH)
@@ -111,7 +111,10 @@ class ErrorChart(QWidget):
         painter.setPen(QPen(QColor("#000"), 1.5, Qt.PenStyle.DashLine))
         bottom = top + ROW * len(self.items)
         painter.drawLine(int(tol_x), int(top), int(tol_x), int(bottom))
-        painter.drawText(QRectF(tol_x + 3, bottom - 2, 120, 14), Qt.AlignmentFlag.AlignLeft,
+        # as tall and wide as the words need (CJK glyphs are taller: 允许值 was cut at 14 px)
+        metrics = painter.fontMetrics()
+        painter.drawText(QRectF(tol_x + 3, bottom - 2, metrics.horizontalAdvance(TEXT["limit"])
+                                + 6, metrics.height() + 2), Qt.AlignmentFlag.AlignLeft,
                          TEXT["limit"])
         if self.speedups:
             y0 = bottom + ROW

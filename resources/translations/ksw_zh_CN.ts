@@ -5598,6 +5598,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/reverify.py" line="54" />
+      <source>The wizard's record says {name} {recorded} is installed in {python}, but {found} was verified there: it was changed outside the wizard. Install the version you want with the wizard ('{command}' lists what it recorded).</source>
+      <translation>向导的记录显示 {python} 中安装的是 {name} {recorded}，但在那里验证的是 {found}：它在向导之外被更改过。请用向导安装你想要的版本（'{command}' 会列出它记录的内容）。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/sources/archive.py" line="97" />
       <source>The {name} source does not say where its submodule {path} comes from.</source>
       <translation>{name} 源码没有说明它的子模块 {path} 从哪里获取。</translation>
@@ -7321,7 +7326,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{jobs} × {threads}：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/reverify.py" line="40" />
+      <location filename="../../build_backend/reverify.py" line="41" />
       <source>{kernel} in {python}</source>
       <translation>{python} 中的 {kernel}</translation>
     </message>

@@ -152,6 +152,28 @@ def test_a_stop_during_pip_lets_the_install_finish_and_says_so(
     assert module_version(env) == "0.2.0" and [r["version"] for r in load_installs()] == ["0.2.0"]
 
 
+@pytest.mark.slow
+def test_verify_names_a_kernel_changed_outside_the_wizard(
+    tmp_path: Path, scratch_torch_env: Path, data: Path
+) -> None:
+    """the record names 0.1.0, pip put 0.2.0 there behind the wizard's back → --verify still
+    verifies what is there, and says the record names another version (was: silent)"""
+    env = scratch_torch_env
+    install_wheel(env, padded_wheel(tmp_path / "a", "correct", "0.1.0", pad=0), kernel="probe",
+                  verification=PASS)
+    other = padded_wheel(tmp_path / "b", "correct", "0.2.0", pad=0)
+    done = subprocess.run([str(env), "-m", "pip", "install", "-q", "--no-deps", str(other)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    result = cli("verify", "--quick", data=data)
+    output = assert_clean_failure(result, result.returncode)
+    assert "NOTE: The wizard's record says ksw-probe-kernel 0.1.0 is installed in" in output
+    assert "but 0.2.0 was verified there: it was changed outside the wizard" in output
+    as_json = cli("verify", "--quick", "--json", data=data)
+    (entry,) = json.loads(as_json.stdout)
+    assert "0.2.0 was verified there" in entry["disagreement"]
+
+
 FINISH_THEN_DIE = """
 import os, sys
 from pathlib import Path

@@ -207,15 +207,17 @@ install_wheel(Path(sys.argv[1]), Path(sys.argv[2]), kernel="probe",
 
 
 @pytest.mark.slow
-def test_same_version_reinstall_killed_at_every_write_point(
-    tmp_path: Path, scratch_torch_env: Path, data: Path
+@pytest.mark.parametrize("new_version", ["0.2.0", "0.3.0"], ids=["same-version", "upgrade"])
+def test_install_killed_at_every_write_point(
+    tmp_path: Path, scratch_torch_env: Path, data: Path, new_version: str
 ) -> None:
-    """reinstall of 0.2.0 (another build) killed before each write → next start: one build
-    of 0.2.0 whole (3 pad modules: the old, 4: the new), its record naming that build, no
-    journal (was: cut before pip, completed as "after pip had finished" with the old files)"""
+    """an install over 0.2.0 (another build of 0.2.0, or 0.3.0) killed before each write →
+    next start: one build whole (3 pad modules: the old one, 4: the new one), its record
+    naming that build, no journal (the same-version case was: cut before pip, completed as
+    "after pip had finished" with the old build's files)"""
     env = scratch_torch_env
     old = padded_wheel(tmp_path / "old", "correct", "0.2.0", pad=3)
-    new = padded_wheel(tmp_path / "new", "correct", "0.2.0", pad=4)
+    new = padded_wheel(tmp_path / "new", "correct", new_version, pad=4)
     install_wheel(env, old, kernel="probe", verification=PASS)
     package = site_packages(env) / "ksw_probe"
     outcomes: dict[str, int] = {}
@@ -223,9 +225,10 @@ def test_same_version_reinstall_killed_at_every_write_point(
     def check(point: int) -> None:
         after = cli("installs", data=data)
         assert_clean_failure(after, 0)
-        assert importable(env) == "0.2.0", (point, importable(env), after.stderr)
         pads = len(list(package.glob("pad_*.py")))
         build = {3: "old", 4: "new"}.get(pads, f"broken ({pads} pad modules)")
+        version = "0.2.0" if build == "old" else new_version
+        assert importable(env) == version, (point, build, importable(env), after.stderr)
         records = json.loads((data / "installs.json").read_text("utf-8"))
         assert [Path(r["wheel"]) for r in records] == [old if build == "old" else new], \
             (point, build, records, after.stdout + after.stderr)
@@ -233,6 +236,7 @@ def test_same_version_reinstall_killed_at_every_write_point(
         outcomes[build] = outcomes.get(build, 0) + 1
 
     kills = sweep(tmp_path, env, data, ["-c", REINSTALL, str(env), str(new)], check)
-    print(f"same-version reinstall: {len(kills)} write points, after recovery {outcomes}")
+    print(f"install of {new_version} over 0.2.0: {len(kills)} write points, after recovery "
+          f"{outcomes}")
     assert outcomes.get("old") and outcomes.get("new")
     assert len(list(package.glob("pad_*.py"))) == 4  # the last run finished: the new build
