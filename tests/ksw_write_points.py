@@ -1,4 +1,5 @@
-"""The write-point crash sweep (Reliability 3): the real CLI is killed (SIGKILL) right before
+"""Support for the write-point crash sweep (tests/faults/test_write_points_*.py,
+Reliability 3): the real CLI is killed (SIGKILL) right before
 each file operation it makes — after the one before it — in a roll-back and in a same-version
 reinstall; then the next start must leave the environment fully old or fully new, the install
 records must name what is importable, no journal may stay, and a roll-back must still work.
@@ -21,13 +22,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-from ksw_state_support import REPO, cli, faults_conftest, padded_wheel, site_packages
-
-from build_backend.install import install_wheel
-
-_faults = faults_conftest()
-assert_clean_failure = _faults.assert_clean_failure
+from ksw_state_support import REPO, cli, site_packages
 
 PASS = {"status": "pass", "report": "/reports/a/report.json"}
 
@@ -157,46 +152,6 @@ def sweep(tmp_path: Path, python: Path, data: Path, command: list[str],
     raise AssertionError(f"{command} still killed at write point {limit}")
 
 
-@pytest.fixture()
-def data() -> Path:
-    folder = Path(os.environ["KSW_DATA_DIR"])
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.mark.slow
-def test_rollback_killed_at_every_write_point(
-    tmp_path: Path, scratch_torch_env: Path, data: Path
-) -> None:
-    """roll-back of 0.2.0 (over 0.1.0) killed before each write → next start: 0.2.0 or 0.1.0
-    in full, installs agrees, no journal, and roll-back works"""
-    env = scratch_torch_env
-    install_wheel(env, padded_wheel(tmp_path, "correct", "0.1.0", pad=2), kernel="probe",
-                  verification=PASS)
-    install_wheel(env, padded_wheel(tmp_path, "correct", "0.2.0", pad=3), kernel="probe",
-                  verification=PASS)
-    assert recorded(data, env) == ["0.2.0"] and importable(env) == "0.2.0"
-    outcomes: dict[str, int] = {}
-
-    def check(point: int) -> None:
-        after = cli("installs", data=data)  # the next start: recovery first
-        assert_clean_failure(after, 0)
-        have = importable(env)
-        assert have in ("0.1.0", "0.2.0"), (point, have, after.stderr)
-        assert recorded(data, env) == [have], (point, have, after.stdout + after.stderr)
-        assert not list((data / "journal").glob("*.json")), point
-        outcomes[have] = outcomes.get(have, 0) + 1
-        if have == "0.2.0" and outcomes[have] == 1:  # the roll-back had not begun: it works
-            again = cli("rollback", "--yes", "--python", str(env), data=data)
-            assert again.returncode == 0, again.stdout + again.stderr
-            assert importable(env) == "0.1.0" and recorded(data, env) == ["0.1.0"]
-
-    kills = sweep(tmp_path, env, data, ["rollback", "--yes", "--python", str(env)], check)
-    print(f"roll-back: {len(kills)} write points, after recovery {outcomes}")
-    assert outcomes.get("0.1.0") and outcomes.get("0.2.0")  # killed before and after it began
-    assert importable(env) == "0.1.0" and recorded(data, env) == ["0.1.0"]  # the last, whole
-
-
 REINSTALL = """
 import sys
 from pathlib import Path
@@ -204,39 +159,3 @@ from build_backend.install import install_wheel
 install_wheel(Path(sys.argv[1]), Path(sys.argv[2]), kernel="probe",
               verification={"status": "pass", "report": "/reports/b/report.json"})
 """
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("new_version", ["0.2.0", "0.3.0"], ids=["same-version", "upgrade"])
-def test_install_killed_at_every_write_point(
-    tmp_path: Path, scratch_torch_env: Path, data: Path, new_version: str
-) -> None:
-    """an install over 0.2.0 (another build of 0.2.0, or 0.3.0) killed before each write →
-    next start: one build whole (3 pad modules: the old one, 4: the new one), its record
-    naming that build, no journal (the same-version case was: cut before pip, completed as
-    "after pip had finished" with the old build's files)"""
-    env = scratch_torch_env
-    old = padded_wheel(tmp_path / "old", "correct", "0.2.0", pad=3)
-    new = padded_wheel(tmp_path / "new", "correct", new_version, pad=4)
-    install_wheel(env, old, kernel="probe", verification=PASS)
-    package = site_packages(env) / "ksw_probe"
-    outcomes: dict[str, int] = {}
-
-    def check(point: int) -> None:
-        after = cli("installs", data=data)
-        assert_clean_failure(after, 0)
-        pads = len(list(package.glob("pad_*.py")))
-        build = {3: "old", 4: "new"}.get(pads, f"broken ({pads} pad modules)")
-        version = "0.2.0" if build == "old" else new_version
-        assert importable(env) == version, (point, build, importable(env), after.stderr)
-        records = json.loads((data / "installs.json").read_text("utf-8"))
-        assert [Path(r["wheel"]) for r in records] == [old if build == "old" else new], \
-            (point, build, records, after.stdout + after.stderr)
-        assert not list((data / "journal").glob("*.json")), point
-        outcomes[build] = outcomes.get(build, 0) + 1
-
-    kills = sweep(tmp_path, env, data, ["-c", REINSTALL, str(env), str(new)], check)
-    print(f"install of {new_version} over 0.2.0: {len(kills)} write points, after recovery "
-          f"{outcomes}")
-    assert outcomes.get("old") and outcomes.get("new")
-    assert len(list(package.glob("pad_*.py"))) == 4  # the last run finished: the new build
