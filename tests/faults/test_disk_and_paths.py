@@ -318,6 +318,32 @@ def test_a_kernel_or_version_not_in_the_catalog_is_a_usage_error(
     assert document["error"]["kind"] == "unknown_choice"  # type: ignore[index]
 
 
+@pytest.mark.slow
+def test_rollback_on_a_full_disk_changes_nothing(tmp_path: Path,
+                                                 scratch_torch_env: Path) -> None:
+    """roll-back with the data folder's disk full → exit 6 before pip uninstalls anything: the
+    kernel and its record stay (was: uninstalled, then "Could not save", the record still
+    listing what was gone)"""
+    from ksw_state_support import padded_wheel
+
+    from build_backend.install import install_wheel
+
+    with tmpfs(tmp_path / "data", size="2m") as data:
+        os.environ["KSW_DATA_DIR"] = str(data)  # the test's own: reset by the autouse fixture
+        install_wheel(scratch_torch_env, padded_wheel(tmp_path, "correct", "0.1.0", pad=0),
+                      kernel="probe", verification={"status": "pass", "report": "/r.json"})
+        before = pip_freeze(scratch_torch_env)
+        fill(data)
+        result = cli("rollback", "--yes", data=data, build_root=tmp_path / "b")
+        output = result.stdout + result.stderr
+        assert result.returncode == int(ExitCode.STORAGE), output
+        assert "Could not save" in output and TRACEBACK not in output
+        assert pip_freeze(scratch_torch_env) == before  # still installed
+        records = json.loads((data / "installs.json").read_text("utf-8"))
+        assert [r["version"] for r in records] == ["0.1.0"]
+        assert not list((data / "journal").glob("*.json"))
+
+
 def test_rollback_that_cannot_take_its_lock_is_a_storage_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """rollback, the environment's lock file cannot be made (a folder in its place) → exit 6
