@@ -85,6 +85,9 @@ def main() -> int:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(sys.argv)
+    from app.i18n import install_translator
+
+    install_translator(app)  # KSW_LANG=zh_CN: the Chinese pages
 
     services, hardware, env = recorded_h100()
     shoot(services, hardware, env, args.out / "kernel.png")

@@ -140,6 +140,17 @@ def machine_text(machine: Machine, toolkit: CudaToolkit | None, toolkit_error: s
     return " · ".join(parts)
 
 
+def _unbroken_tail(text: str) -> str:
+    """The closing "(+2 more)" of a cell kept on one line: it wrapped inside the brackets in
+    Chinese ("（另有" / "1 条）"). Its characters are joined (WORD JOINER, no-break spaces);
+    a line may still break before it."""
+    start = max(text.rfind("("), text.rfind("（"))
+    if start <= 0:
+        return text
+    tail = text[start:].replace(" ", "\u00a0")
+    return text[:start] + "\u2060".join(tail)
+
+
 def row_status(verdict: Verdict) -> tuple[str, str]:
     """The "Fits this computer?" cell and its tooltip."""
     if verdict.available:
@@ -148,7 +159,7 @@ def row_status(verdict: Verdict) -> tuple[str, str]:
             verdict.summary)
     more = len(verdict.reasons) - 1
     first = short_reason(verdict.reasons[0])
-    status = (TEXT["not_fit_more"].format(reason=first, more=more) if more
+    status = (_unbroken_tail(TEXT["not_fit_more"].format(reason=first, more=more)) if more
               else TEXT["not_fit"].format(reason=first))
     return status, "\n".join(f"• {tr_core(r.text)}" for r in verdict.reasons)
 

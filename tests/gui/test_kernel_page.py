@@ -592,3 +592,16 @@ def test_flash_attention_3_offers_its_compact_build_and_the_full_one(
     assert choice.variant == "full"
     page.select_kernel("flash_attn")  # a library built one way: no variant row
     assert not box.variant_row.isVisible() and box.variant is None
+
+
+def test_the_more_reasons_tail_never_breaks_inside_its_brackets() -> None:
+    """Chinese wrapped "✖ 需要 NVIDIA GPU（另有" / "1 条）" in the "Fits" column."""
+    from app.pages.kernel_texts import _unbroken_tail
+
+    for text in ("✖ 需要 NVIDIA GPU（另有 1 条）", "✖ Needs an NVIDIA GPU (+1 more)"):
+        kept = _unbroken_tail(text)
+        start = max(kept.rfind("("), kept.rfind("（"))
+        head, tail = kept[:start], kept[start:]
+        assert head == text[:start]  # the line may still break before the brackets
+        assert " " not in tail and all(tail[i] == "\u2060" for i in range(1, len(tail), 2))
+        assert tail.replace("\u2060", "").replace("\u00a0", " ") == text[start:]
