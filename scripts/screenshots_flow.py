@@ -101,6 +101,9 @@ def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="ksw-shots-"))
     os.environ["KSW_DATA_DIR"] = str(root / "data")
     app = QApplication.instance() or QApplication(sys.argv)
+    from app.i18n import install_translator
+
+    install_translator(app)  # KSW_LANG=zh_CN: the Chinese pages
 
     # 1. the real probe build, mid-compile
     wizard = make_wizard(args.python)
