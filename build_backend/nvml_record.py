@@ -209,25 +209,32 @@ def check_recording(document: object) -> None:
     if "init" not in calls:
         raise RecordingShapeError('it has no answer for "init"')
     _check_answer(calls["init"], "init")
+    started = "ok" in calls["init"]  # record() asks the rest only when NVML started
     for key, kind in (("driver_version", (str,)), ("cuda_driver_version", (int,)),
                       ("device_count", (int,))):
         if key in calls:
             _check_answer(calls[key], key, kind)
+        elif started:
+            raise RecordingShapeError(f'it has no answer for "{key}"')
     count = calls.get("device_count", {}).get("ok")
     if isinstance(count, int) and not 0 <= count <= 1024:
         raise RecordingShapeError(f"device_count {count} is not a number of GPUs")
     devices = calls.get("devices", [])
     if not isinstance(devices, list) or len(devices) > 1024:
         raise RecordingShapeError('"devices" is not a list of GPUs')
+    if isinstance(count, int) and len(devices) != count:
+        raise RecordingShapeError(f"device_count is {count} but it has {len(devices)} GPUs")
     for i, device in enumerate(devices):
         if not isinstance(device, dict):
             raise RecordingShapeError(f"GPU {i} is not an object")
         for key in ("name", "uuid"):
-            if key in device:
-                _check_answer(device[key], f"GPU {i} {key}", (str,))
+            if key not in device:
+                raise RecordingShapeError(f'GPU {i} has no answer for "{key}"')
+            _check_answer(device[key], f"GPU {i} {key}", (str,))
         for key in ("compute_capability", "memory"):
-            if key in device:
-                _check_answer(device[key], f"GPU {i} {key}", pair=True)
+            if key not in device:
+                raise RecordingShapeError(f'GPU {i} has no answer for "{key}"')
+            _check_answer(device[key], f"GPU {i} {key}", pair=True)
         links = device.get("nvlink", [])
         if not isinstance(links, list) or len(links) > 64:
             raise RecordingShapeError(f"GPU {i} nvlink is not a list of answers")

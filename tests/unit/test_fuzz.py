@@ -140,7 +140,8 @@ def test_build_time_records_load_or_are_empty(tmp_path: Path, content: bytes) ->
 
 
 @FUZZ
-@given(content=file_bytes | keyed.map(lambda v: json.dumps({"calls": v}).encode()))
+@given(content=file_bytes | keyed.map(lambda v: json.dumps({"calls": v}).encode())
+       | st.deferred(lambda: mutated(RECORDINGS)).map(lambda v: json.dumps(v).encode()))
 def test_nvml_recordings_replay_or_are_refused_in_words(tmp_path: Path, content: bytes) -> None:
     from build_backend.hardware import detect
 
@@ -174,8 +175,19 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 @st.composite
 def mutated_recipe(draw: st.DrawFn) -> dict[str, Any]:
-    name = draw(st.sampled_from(sorted(RECIPES)))
-    data = json.loads(json.dumps(RECIPES[name]))  # a deep copy
+    return draw(mutated(RECIPES))
+
+
+RECORDINGS = {p.name: json.loads(p.read_text(encoding="utf-8"))
+              for p in sorted((REPO / "tests" / "data" / "nvml").glob("*.json"))}
+
+
+@st.composite
+def mutated(draw: st.DrawFn, documents: dict[str, Any]) -> Any:
+    """One of ``documents`` with 1 to 4 changes: a key or item deleted, or a value of any
+    type put in its place."""
+    name = draw(st.sampled_from(sorted(documents)))
+    data = json.loads(json.dumps(documents[name]))  # a deep copy
     for _ in range(draw(st.integers(1, 4))):
         paths = _paths(data)
         if not paths:
@@ -259,9 +271,21 @@ def test_regression_install_list_nested_past_the_recursion_limit(tmp_path: Path)
         assert read.records == [] and any("nested too deep" in n for n in read.notices)
 
 
+def test_regression_recording_that_stops_after_init(tmp_path: Path) -> None:
+    """found by the fuzzer in CI: NVML started, and nothing else answered → replaying it
+    raised KeyError inside detection (a traceback for 'detect --replay')"""
+    path = tmp_path / "rec.json"
+    path.write_text('{"calls": {"init": {"ok": null}}}', encoding="utf-8")
+    with pytest.raises(HardwareError) as raised:
+        read_recording(path)
+    assert 'not an NVML recording: it has no answer for "driver_version"' in \
+        raised.value.describe()
+
+
 def test_regression_recording_with_a_device_list_of_text(tmp_path: Path) -> None:
     path = tmp_path / "rec.json"
-    path.write_text('{"calls": {"init": {"ok": null}, "device_count": {"ok": 1}, '
+    path.write_text('{"calls": {"init": {"ok": null}, "driver_version": {"ok": "580"}, '
+                    '"cuda_driver_version": {"ok": 13000}, "device_count": {"ok": 1}, '
                     '"devices": ["x"]}}', encoding="utf-8")
     with pytest.raises(HardwareError) as raised:
         read_recording(path)
