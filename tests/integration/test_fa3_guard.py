@@ -15,6 +15,7 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -166,3 +167,44 @@ def test_patches_apply_to_upstream_once_and_the_file_still_compiles(tmp_path: Pa
     text = (source / "hopper" / "flash_attn_interface.py").read_text(encoding="utf-8")
     compile(text, "flash_attn_interface.py", "exec")
     assert text.count("_ksw_check(") == 4  # forward, backward, scheduler + the definition
+
+
+def run_sweep(python: Path, tmp_path: Path, **env: str) -> tuple[int, dict[str, Any]]:
+    out = tmp_path / "boundary.json"
+    standin = REPO / "tests" / "data" / "bad_kernels" / "flash_attn_3_correct"
+    done = subprocess.run(
+        [str(python), str(REPO / "scripts" / "boundary_sweep.py"), "--out", str(out),
+         "--timeout", "60"],
+        capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "PYTHONPATH": str(standin), "KSW_SWEEP_DEVICE": "cpu", **env})
+    assert out.is_file(), done.stdout + done.stderr
+    return done.returncode, json.loads(out.read_text(encoding="utf-8"))
+
+
+def test_the_boundary_sweep_classifies_every_call(torch_venv: Path, tmp_path: Path) -> None:
+    """scripts/boundary_sweep.py against the compact stand-in on the CPU: the recorded format,
+    the head-128 calls checked against the float reference, the rest refused in words"""
+    code, document = run_sweep(torch_venv, tmp_path)
+    rows = {row["call"]: row for row in document["boundary"]}
+    assert code == 0 and document["summary"]["failures"] == 0
+    assert all(set(row) >= {"kernel", "call", "head_size", "outcome", "message"}
+               for row in document["boundary"])
+    assert rows["flash_attn_func bf16 head 128"]["outcome"] == "ran-correct"
+    assert "max err" in rows["flash_attn_func bf16 head 128"]["message"]
+    assert rows["flash_attn_varlen_func with an empty sequence, forward+backward"]["outcome"] \
+        == "ran-correct"
+    assert rows["flash_attn_func bf16 head 192"]["outcome"] == "raised"
+    assert rows["flash_attn_func bf16 head 192"]["head_size"] == 192
+
+
+def test_the_boundary_sweep_reports_crashes_as_failures(torch_venv: Path, tmp_path: Path) -> None:
+    """the unpatched behaviour planted (a segmentation fault for a left-out head size): the
+    sweep records 'crashed' with the signal, and exits 1"""
+    code, document = run_sweep(torch_venv, tmp_path, KSW_FA3_STANDIN_CRASH="1")
+    rows = {row["call"]: row for row in document["boundary"]}
+    assert code == 1
+    crashed = rows["flash_attn_func bf16 head 192"]
+    assert crashed["outcome"] == "crashed" and "SIGSEGV" in crashed["message"]
+    assert rows["flash_attn_func bf16 head 128"]["outcome"] == "ran-correct"
+    assert document["summary"]["failures"] == sum(
+        row["outcome"] not in ("ran-correct", "raised") for row in document["boundary"])
