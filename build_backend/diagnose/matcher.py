@@ -176,16 +176,7 @@ _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # whatever error-ish words its flags contain (-Werror, -I.../nvshmem/include), and the CUDA
 # tools' info and warning lines ("ptxas info    : Compiling entry function '_ZN...'"), which
 # carry kilobytes of mangled names. Checked on long lines only: they are most of a log's bytes.
-_NOT_A_MESSAGE = re.compile(
-    r"""^\s*(?:
-        (?:\[\d+/\d+\]\s+)?["']?(?:[^\s"']*[\\/])?
-        (?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)
-        (?:\.exe)?["']?\s+[-/]
-      | (?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:
-    )""",
-    re.VERBOSE | re.IGNORECASE,
-)
-_LONG_LINE = 400  # characters from which a line is checked against _NOT_A_MESSAGE
+_LONG_LINE = 400  # characters from which a line is checked by _not_a_message
 _PROGRESS_PREFIX = re.compile(r"\[\d+/\d+\]\s+")
 _TOOL_NAME = re.compile(
     r"(?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)(?:\.exe)?",
@@ -194,9 +185,10 @@ _TOOL_REPORT = re.compile(r"(?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s
 
 
 def _not_a_message(text: str) -> bool:
-    """:data:`_NOT_A_MESSAGE`, read token by token: a compiler's own command line or a tool's
-    report. In linear time: the regex backtracked quadratically over a long run of slashes
-    (10,000 lines of '/' took seconds)."""
+    """A compiler's own command line (``[3/10] /usr/bin/c++ -MMD ...``, ``"cl.exe" /c``, a
+    ``x86_64-linux-gnu-g++ -shared``) or a CUDA tool's report (``ptxas info :``): never a
+    message. Read token by token, in linear time: the regex it replaces backtracked
+    quadratically over a long run of slashes (10,000 lines of '/' took seconds)."""
     head = text[:1024].lstrip()
     if _TOOL_REPORT.match(head) is not None:
         return True

@@ -1128,3 +1128,23 @@ def test_no_prefilter_needle_is_common_in_a_successful_build(name: str) -> None:
     lines = text.splitlines()
     for needle in default_rules().literals:
         assert sum(needle in line for line in lines) <= 3, needle
+
+
+@pytest.mark.parametrize(("line", "command"), [
+    ("/usr/local/cuda/bin/nvcc -c x.cu", True),
+    ("[3/10] /usr/bin/c++ -MMD -o x.o", True),
+    ('"C:/tools/cl.exe" /c x.cpp', True),
+    ("x86_64-linux-gnu-g++ -shared a.o", True),
+    ("nvcc\t-c a.cu", True),
+    ("ptxas info    : Used 40 registers", True),
+    ("cicc warning : x", True),
+    ("nvcc fatal : Unsupported gpu architecture 'compute_35'", False),
+    ("gcc: error: unrecognized command-line option", False),
+    ("error: nvcc -c failed", False),
+    ("/" * 5000, False),
+])
+def test_a_compilers_own_command_line_is_told_from_a_message(line: str, command: bool) -> None:
+    """read token by token (the regex before backtracked quadratically on runs of '/')"""
+    from build_backend.diagnose.matcher import _not_a_message
+
+    assert _not_a_message(line) is command
