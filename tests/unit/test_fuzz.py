@@ -282,6 +282,19 @@ def test_regression_recording_that_stops_after_init(tmp_path: Path) -> None:
         raised.value.describe()
 
 
+def test_regression_recording_with_an_empty_nvlink_list(tmp_path: Path) -> None:
+    """found by the fuzzer in CI (a real recording, one list emptied): replaying it raised
+    IndexError inside detection"""
+    document = json.loads((REPO / "tests" / "data" / "nvml" /
+                           "constructed-2x-h100-pcie.json").read_text(encoding="utf-8"))
+    document["calls"]["devices"][0]["nvlink"] = []
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(HardwareError) as raised:
+        read_recording(path)
+    assert "GPU 0 nvlink is not a list of answers" in raised.value.describe()
+
+
 def test_regression_recording_with_a_device_list_of_text(tmp_path: Path) -> None:
     path = tmp_path / "rec.json"
     path.write_text('{"calls": {"init": {"ok": null}, "driver_version": {"ok": "580"}, '
