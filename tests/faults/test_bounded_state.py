@@ -37,7 +37,9 @@ def data() -> Path:
 def test_install_list_nested_3000_deep(data: Path) -> None:
     (data / "installs.json").write_text(DEEP, "utf-8")
     result = cli("installs", data=data)
-    assert_clean_failure(result, 0, "installs.json was damaged", "nested too deep",
+    # "nested too deep" where json gives up (3.10-3.12), "a record is a list" where it parses
+    # it (3.13): damaged either way, never a RecursionError
+    assert_clean_failure(result, 0, "installs.json was damaged",
                          "The wizard has not installed any kernel yet.")
     assert len(list(data.glob("installs.json.damaged-*"))) == 1
 
