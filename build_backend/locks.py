@@ -168,6 +168,12 @@ def hold(
         except OSError as exc:
             raise explain(exc, path=lock_path, action=LOCK_ACTION) from exc
     before = read_holder(lock_path)
+    if told and before is not None and before.pid != os.getpid():
+        # the lock came free while its holder's owner file stayed: it is ending (the system
+        # releases a lock when the process closes its files, a moment before it is gone)
+        deadline = time.monotonic() + 2.0
+        while before.alive() and time.monotonic() < deadline:
+            time.sleep(0.05)
     me = Holder(os.getpid(), _this_command(), datetime.now().strftime("%Y-%m-%d %H:%M:%S"),
                 purpose, socket.gethostname())
     took_over = before if before is not None and before.pid != me.pid \
