@@ -28,34 +28,13 @@ import harness_common as hc
 MARK = "@@KSW-BOUNDARY@@ "
 TIMEOUT_S = 120.0
 
-# the child: runs CODE (which defines call()), prints one marked JSON line with the outcome
+# the fallback child (no os.fork): defines say(), then runs the same code as a forked child
 _CHILD = r"""
 import json, sys
-MARK = %(mark)r
 def say(outcome, message=""):
-    sys.stdout.write("\n" + MARK + json.dumps({"outcome": outcome, "message": message}) + "\n")
+    sys.stdout.write("\n" + %(mark)r + json.dumps({"outcome": outcome, "message": message}) + "\n")
     sys.stdout.flush()
-try:
-    %(setup)s
-except BaseException as exc:
-    say("setup_failed", "%%s: %%s" %% (type(exc).__name__, str(exc)[:600]))
-    raise SystemExit(0)
-try:
-    result = call()
-    sync()
-except BaseException as exc:
-    say("raised", "%%s: %%s" %% (type(exc).__name__, str(exc)[:1500]))
-else:
-    judge = globals().get("check")
-    if judge is None:
-        say("ran")
-    else:
-        try:
-            ok, detail = judge(result)
-        except BaseException as exc:
-            say("check_failed", "%%s: %%s" %% (type(exc).__name__, str(exc)[:600]))
-        else:
-            say("ran-correct" if ok else "wrong", detail)
+SETUP = %(setup)r
 """
 
 _SIGNALS = {getattr(signal, n): n for n in ("SIGSEGV", "SIGABRT", "SIGBUS", "SIGILL", "SIGFPE",
@@ -78,8 +57,7 @@ def _signal_words(code):
 def run_call(setup, timeout_s=TIMEOUT_S):
     """Run ``setup`` (Python source that defines ``call()`` and ``sync()``) in a child of this
     interpreter. Returns ``(outcome, message)``."""
-    body = "\n    ".join(setup.strip().splitlines())
-    code = _CHILD % {"mark": MARK, "setup": body}
+    code = _CHILD % {"mark": MARK, "setup": setup} + _FORKED_CHILD
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     try:

@@ -18,6 +18,14 @@ from ksw_faults import TABLE, processes_with, record
 
 
 @pytest.fixture
+def data() -> Path:
+    """The trial's own wizard data folder (tests/conftest.py points KSW_DATA_DIR at it)."""
+    folder = Path(os.environ["KSW_DATA_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
 def marker() -> Iterator[str]:
     """A unique word that every fixture child carries in its command line; killed at the end
     whatever happens, so a failing trial cannot leave processes behind for the next one."""

@@ -27,13 +27,6 @@ DEEP = "[" * 3000 + "]" * 3000
 POSIX = pytest.mark.skipif(sys.platform == "win32", reason="FIFOs and /dev/zero are POSIX")
 
 
-@pytest.fixture()
-def data() -> Path:
-    folder = Path(os.environ["KSW_DATA_DIR"])
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def test_install_list_nested_3000_deep(data: Path) -> None:
     (data / "installs.json").write_text(DEEP, "utf-8")
     result = cli("installs", data=data)

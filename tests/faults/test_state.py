@@ -381,6 +381,21 @@ def test_two_builds_of_one_source_folder(
     assert wait_until_gone(marker) == []
 
 
+def install_until_it_waits(tmp_path: Path, env: Path, data: Path,
+                           verify: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """Starts a build and install of ksw-probe-kernel 0.3.0 into ``env`` and reads its output
+    up to the line that says it waits for the environment's lock."""
+    source = wheel_source(tmp_path, padded_wheel(tmp_path, "correct", "0.3.0", pad=0))
+    proc = start("build", "--kernel", "probe", "--source", str(source), "--python", str(env),
+                 verify, "--yes", data=data, KSW_BUILD_ROOT=str(tmp_path / "b"))
+    assert proc.stdout is not None
+    lines: list[str] = []
+    stdout = proc.stdout
+    wait_for(lambda: lines.append(stdout.readline()) or "[lock]" in lines[-1], 300,
+             "the install to wait")
+    return proc, lines
+
+
 def test_install_waits_for_another_run_naming_it_on_screen_and_in_the_log(
     tmp_path: Path, scratch_torch_env: Path, data: Path, holder: Any
 ) -> None:
@@ -388,14 +403,8 @@ def test_install_waits_for_another_run_naming_it_on_screen_and_in_the_log(
     on the terminal and in the build's log (was: silent), then installs"""
     env = scratch_torch_env
     other = holder(env_lock_path(env), f"installing ksw-probe-kernel into {env}")
-    source = wheel_source(tmp_path, padded_wheel(tmp_path, "correct", "0.3.0", pad=0))
-    proc = start("build", "--kernel", "probe", "--source", str(source), "--python", str(env),
-                 "--quick-verify", "--yes", data=data, KSW_BUILD_ROOT=str(tmp_path / "b"))
-    assert proc.stdout is not None
-    lines: list[str] = []
+    proc, lines = install_until_it_waits(tmp_path, env, data, "--quick-verify")
     try:
-        wait_for(lambda: lines.append(proc.stdout.readline()) or "[lock]" in lines[-1], 300,
-                 "the install to wait")
         waiting = lines[-1]
         assert f"Waiting: process {other.pid}" in waiting, "".join(lines)
         assert f"installing ksw-probe-kernel into {env}" in waiting
@@ -436,14 +445,8 @@ def test_install_from_another_data_folder_waits_for_the_environment(
                              env=dict(os.environ, PYTHONPATH=str(REPO),
                                       KSW_DATA_DIR=str(other_data)))
     assert other.stdout is not None and other.stdout.readline().strip() == "held"
-    source = wheel_source(tmp_path, padded_wheel(tmp_path, "correct", "0.3.0", pad=0))
-    proc = start("build", "--kernel", "probe", "--source", str(source), "--python", str(env),
-                 "--skip-verify", "--yes", data=data, KSW_BUILD_ROOT=str(tmp_path / "b"))
-    assert proc.stdout is not None
-    lines: list[str] = []
+    proc, lines = install_until_it_waits(tmp_path, env, data, "--skip-verify")
     try:
-        wait_for(lambda: lines.append(proc.stdout.readline()) or "[lock]" in lines[-1], 300,
-                 "the install to wait")
         assert f"Waiting: process {other.pid}" in lines[-1], "".join(lines)
         assert module_version(env) == "not installed"
     finally:

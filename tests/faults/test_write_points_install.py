@@ -4,7 +4,6 @@ says how)."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -15,13 +14,6 @@ from build_backend.install import install_wheel
 
 _faults = faults_conftest()
 assert_clean_failure = _faults.assert_clean_failure
-
-
-@pytest.fixture()
-def data() -> Path:
-    folder = Path(os.environ["KSW_DATA_DIR"])
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.mark.slow
