@@ -203,6 +203,11 @@ def build_parser() -> argparse.ArgumentParser:
                              help="do not time PyTorch's own attention on this GPU (default: "
                              "time it once per GPU, driver and PyTorch, a few seconds, and say "
                              "per kernel whether building it is expected to pay off)")
+    kernels_cmd.add_argument("--workload", choices=("llm", "image", "video"), default=None,
+                             help="what you run attention for, to judge speed at its shapes: "
+                             "llm (prompts, 2k-8k tokens, causal), image (4k tokens), video "
+                             "(16k-32k tokens) (default: from the AI program whose Python it "
+                             "is, else llm)")
     from .prereqs.cli import add_parsers as add_prereq_parsers
 
     add_prereq_parsers(commands)  # check, fix

@@ -43,11 +43,14 @@ from .terminal import TerminalProgress, slowest_text
 from .verify_install import verify_then_install
 from .wheels import WheelCandidate
 from .worth import (
+    DEFAULT_WORKLOAD,
     METHOD_WORDS,
     SdpaSpeed,
     SpeedUnavailable,
     Verdict,
     sdpa_speed_here,
+    user_workloads,
+    workload_named,
     worth_building,
 )
 
@@ -400,6 +403,9 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
             "changes": [str(c) for c in (r.comparison.changes if r.comparison else ())],
             "regressions": list(r.comparison.regressions if r.comparison else ()),
             "not_run": list(r.comparison.not_run if r.comparison else ()),
+            # checks that ran both times (0: nothing could be compared), and it in words
+            "compared": r.comparison.compared if r.comparison else None,
+            "comparison": r.comparison_sentence,
             "quick": r.report.quick,
             "compared_with": str(r.previous.json_path) if r.previous else None,
             "used_by": _use_hint_json(r.record),
@@ -443,6 +449,8 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
     machine = session.machine()
     catalog = session.catalog()
     speed = None if args.no_speed else sdpa_speed_here(hardware, env)
+    session.workload_choice = args.workload or ""
+    workload, why_workload = session.workload()
     rows = []
     for recipe in catalog:
         recommended = session.recommended_version(recipe, machine)
@@ -458,7 +466,7 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 "recommended": rec and d.available,  # never a version that does not fit
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
-                "speed_here": _worth_json(r.id, speed) if rec else None,
+                "speed_here": _worth_json(r.id, speed, workload) if rec else None,
                 "variants": [{
                     "id": variant.id, "label": variant.label,
                     "description": variant.description,
@@ -469,10 +477,15 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 } for variant in r.variants],
             } for r, v, d, rec in rows],
             "sdpa_speed": _speed_json(speed),
+            "workload": {"id": workload, "why": why_workload},
         }, out, indent=2)
         out.write("\n")
         return int(ExitCode.OK)
     out.write(_speed_text(speed))
+    if isinstance(speed, SdpaSpeed):
+        named = workload_named(workload)
+        out.write(f"Speed is judged for {named.name if named else workload} ({why_workload}); "
+                  "choose another with --workload llm|image|video.\n\n")
     for recipe in catalog:
         out.write(f"{recipe.name} ({recipe.id}) — {recipe.description}\n")
         mine = [(v, d, rec) for r, v, d, rec in rows if r is recipe]
@@ -502,7 +515,7 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 default = ", the default" if variant is recipe.default_variant else ""
                 out.write(f"    {variant.id}{default}: {variant.label} — "
                           f"{variant.description}{took}\n")
-        worth = worth_building(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None
+        worth = session.worth(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None
         if worth is not None:
             mark = {Verdict.PAYS_OFF: "✔", Verdict.NOT_WORTH: "✖"}.get(worth.verdict, "•")
             out.write(f"  {mark} speed on this GPU: {worth.sentence}\n")
@@ -523,8 +536,18 @@ def _speed_text(speed: SdpaSpeed | SpeedUnavailable | None) -> str:
     when = f"measured {speed.measured_at}" + (", kept from then" if speed.cached else "")
     not_here = "".join(f"; {METHOD_WORDS.get(n, n)}: not available here"
                        for n in speed.failed)
-    return (f"PyTorch's own attention on this {speed.gpu} ({speed.shape_words()}, torch "
-            f"{speed.torch}; {when}): {', '.join(parts)}{not_here}\n\n")
+    text = (f"PyTorch's own attention on this {speed.gpu} ({speed.shape_words()}, torch "
+            f"{speed.torch}; {when}): {', '.join(parts)}{not_here}\n")
+    for workload in user_workloads():
+        fastest = speed.times(workload.id).fastest
+        if fastest is not None:
+            text += (f"  {workload.name}: fastest {METHOD_WORDS.get(fastest[0], fastest[0])} "
+                     f"{fastest[1].ms:.3g} ms over {len(workload.shapes)} shape"
+                     f"{'s' if len(workload.shapes) != 1 else ''} ({workload.shape_words()})\n")
+    if speed.method == "queued":
+        text += ("  (calls queued back to back between two CUDA events, as a model runs "
+                 "them)\n")
+    return text + "\n"
 
 
 def _speed_json(speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | None:
@@ -538,15 +561,18 @@ def _speed_json(speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | 
             "not_available": dict(speed.failed)}
 
 
-def _worth_json(kernel: str, speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | None:
+def _worth_json(kernel: str, speed: SdpaSpeed | SpeedUnavailable | None,
+                workload: str = DEFAULT_WORKLOAD) -> dict[str, Any] | None:
     if not isinstance(speed, SdpaSpeed):
         return None
-    worth = worth_building(kernel, speed)
+    worth = worth_building(kernel, speed, workload=workload)
     if worth is None:
         return None
     return {"verdict": worth.verdict.value, "sentence": worth.sentence,
             "expected_ms": worth.expected_ms, "best_here": list(worth.best_here or ()),
-            "source": worth.source, "better": list(worth.better)}
+            "source": worth.source, "better": list(worth.better),
+            "workload": worth.workload,
+            "other_workloads": [{"workload": n, "speedup": r} for n, r in worth.others]}
 
 
 # Recipes whose upstream tags follow a pattern the wizard can merge (see tags.merge_versions).

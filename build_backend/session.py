@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .advice import choose_python
+from .ai_apps.usage import workload_for_python
 from .build import BuildOutcome, BuildStatus
 from .catalog import (
     Catalog,
@@ -68,8 +69,15 @@ from .toolkits import (
 )
 from .verify_install import VerifyInstallOutcome, verify_then_install
 from .wheels import WheelCandidate
-from .words import N_, msg
-from .worth import SdpaSpeed, SpeedUnavailable, sdpa_speed_here
+from .words import N_, Msg, msg
+from .worth import (
+    DEFAULT_WORKLOAD,
+    SdpaSpeed,
+    SpeedUnavailable,
+    Worth,
+    sdpa_speed_here,
+    worth_building,
+)
 
 
 class FlowStep(IntEnum):
@@ -223,6 +231,7 @@ class Session:
     rolled_back: RollbackResult | None = None
     install_declined: bool = False  # the person finished without installing the verified build
     reverify_results: list[ReverifyResult] | None = None  # the re-verification of the installs
+    workload_choice: str = ""  # what the person said they run attention for ("": not said)
 
     # -- what the flow knows -------------------------------------------------------------
 
@@ -661,6 +670,23 @@ class Session:
         driver, PyTorch and CUDA; a few seconds the first time), for the advice whether a
         kernel is worth building here (:func:`build_backend.worth.worth_building`)."""
         return self.services.time_sdpa(self.hardware, self.environment)
+
+    def workload(self) -> tuple[str, Msg]:
+        """(workload id, why it is that one) the speed advice judges at: the person's choice,
+        else what the AI program whose Python was chosen runs (resources/apps/<id>.toml),
+        else LLM prompts."""
+        if self.workload_choice:
+            return self.workload_choice, msg("your choice")
+        env = self.environment
+        if env is not None:
+            workload, app = workload_for_python(env.executable)
+            if workload:
+                return workload, msg("what {app} runs", app=app)
+        return DEFAULT_WORKLOAD, msg("the default; no AI program was recognised for this Python")
+
+    def worth(self, kernel: str, speed: SdpaSpeed) -> Worth | None:
+        """Whether building ``kernel`` is expected to pay off here, for :meth:`workload`."""
+        return worth_building(kernel, speed, workload=self.workload()[0])
 
     def reverify(self) -> list[ReverifyResult]:
         """Verify every recorded install again (the ``--verify`` run); kept for the flow."""

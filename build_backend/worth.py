@@ -1,14 +1,18 @@
 """Is building this kernel worth it on this GPU? Advice before the build, from measurement.
 
 1. :func:`measure_sdpa` runs ``resources/probes/sdpa_speed.py`` in the target Python: PyTorch's
-   own attention (SDPA) timed at one realistic shape with each of its methods (cuDNN, flash,
-   memory-efficient, math). A few seconds; the answer is kept per (GPU, driver, PyTorch, CUDA)
-   in the data folder, so it runs once per setup, and it can be skipped.
+   own attention (SDPA) timed at the shapes of each workload (``resources/speed/workloads.toml``:
+   LLM prompts, images, video, and the earlier single reference shape) with each of its methods
+   (cuDNN, flash, memory-efficient, math), calls queued back to back as a model runs them. A few
+   seconds; the answer is kept per (GPU, driver, PyTorch, CUDA) in the data folder, so it runs
+   once per setup, and it can be skipped.
 2. ``resources/speed/measured.toml`` holds kernels measured against the same SDPA methods on the
-   lent GPUs, per GPU family, with where each number comes from.
+   lent GPUs, per GPU family and workload, with where each number comes from.
 3. :func:`worth_building` scales the kernel's measured time by the ratio of the same SDPA
    method here and there, and compares the expected time with the fastest method PyTorch already
-   has here. A family with no measurement gets "not measured yet", never a guess.
+   has here, for the user's workload (taken from the AI program the wizard found, or chosen),
+   naming the other workloads' figures beside it. A family with no measurement gets "not
+   measured yet", never a guess.
 
 It never blocks: no GPU, a CPU-only PyTorch, a timeout or a broken probe give a
 :class:`SpeedUnavailable` with the reason, and the advice is simply left out.
@@ -43,7 +47,8 @@ else:  # Python 3.10: the tomli backport, a declared dependency there
 
 BEGIN = "@@KSW-SPEED-BEGIN@@"
 END = "@@KSW-SPEED-END@@"
-TIMEOUT_S = 180.0  # importing torch and timing four methods: seconds, even on a cold disk
+TIMEOUT_S = 240.0  # importing torch and timing four methods at 7 shapes, even on a cold disk
+PROBE_VERSION = "2"  # part of the cache key: answers of an earlier probe are measured again
 METHOD_WORDS = {"cudnn": "cuDNN", "flash": "flash", "efficient": "memory-efficient",
                 "math": "math"}
 # Within this factor of each other two times count as "about as fast".
@@ -57,8 +62,89 @@ class MethodTime:
 
 
 @dataclass(frozen=True)
+class WorkloadShape:
+    """One attention call of a workload (resources/speed/workloads.toml)."""
+
+    batch: int
+    tokens: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    causal: bool
+    dtype: str
+
+    def words(self) -> str:
+        heads = (f"{self.heads} heads" if self.kv_heads == self.heads
+                 else f"{self.heads} heads ({self.kv_heads} KV heads)")
+        return (f"{self.dtype} · batch {self.batch} · {self.tokens:,} tokens · {heads} · head "
+                f"size {self.head_dim}" + (" · causal" if self.causal else ""))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"batch": self.batch, "tokens": self.tokens, "heads": self.heads,
+                "kv_heads": self.kv_heads, "head_dim": self.head_dim, "causal": self.causal,
+                "dtype": self.dtype}
+
+
+@dataclass(frozen=True)
+class Workload:
+    """What the user runs attention for: its id ("llm", "image", "video", "reference"), its
+    name in words and its shapes (a workload's time is the sum over them)."""
+
+    id: str
+    name: str
+    about: str
+    shapes: tuple[WorkloadShape, ...]
+
+    def shape_words(self) -> str:
+        return "; ".join(shape.words() for shape in self.shapes)
+
+
+REFERENCE = "reference"  # the earlier single-shape probe's shape (workloads.toml)
+DEFAULT_WORKLOAD = "llm"  # when neither the program nor the user says
+
+
+@lru_cache(maxsize=4)
+def load_workloads(path: Path | None = None) -> tuple[Workload, ...]:
+    """The workloads of ``resources/speed/workloads.toml`` (read once per process)."""
+    data = tomllib.loads((path or resource_path("speed", "workloads.toml"))
+                         .read_text(encoding="utf-8"))
+    return tuple(
+        Workload(str(w["id"]), str(w["name"]), str(w.get("about", "")), tuple(
+            WorkloadShape(int(s["batch"]), int(s["tokens"]), int(s["heads"]),
+                          int(s.get("kv_heads") or s["heads"]), int(s["head_dim"]),
+                          bool(s["causal"]), str(s.get("dtype", "float16")))
+            for s in w["shapes"]))
+        for w in data.get("workload", []))
+
+
+def workload_named(workload_id: str) -> Workload | None:
+    return next((w for w in load_workloads() if w.id == workload_id), None)
+
+
+def user_workloads() -> tuple[Workload, ...]:
+    """The workloads a user chooses among (not the reference shape)."""
+    return tuple(w for w in load_workloads() if w.id != REFERENCE)
+
+
+@dataclass(frozen=True)
+class WorkloadTimes:
+    """SDPA's methods timed at one workload's shapes: per method the sum over the shapes."""
+
+    methods: Mapping[str, MethodTime]
+    failed: Mapping[str, str]
+    default: MethodTime | None = None
+
+    @property
+    def fastest(self) -> tuple[str, MethodTime] | None:
+        fast = [(n, t) for n, t in self.methods.items() if n != "math"]
+        return min(fast, key=lambda item: item[1].ms) if fast else None
+
+
+@dataclass(frozen=True)
 class SdpaSpeed:
-    """PyTorch's attention timed on this GPU, per method (those that ran)."""
+    """PyTorch's attention timed on this GPU, per method (those that ran): ``methods``,
+    ``failed``, ``default`` and ``shape`` at the reference shape, ``workloads`` per workload
+    (an answer of the earlier probe has the reference shape only)."""
 
     gpu: str
     cc: tuple[int, int]
@@ -70,6 +156,17 @@ class SdpaSpeed:
     default: MethodTime | None
     measured_at: str = ""
     cached: bool = False
+    workloads: Mapping[str, WorkloadTimes] = field(default_factory=dict)
+    method: str = ""  # "queued" (as a model runs calls), "" for the earlier one-call timing
+
+    def times(self, workload: str) -> WorkloadTimes:
+        """SDPA's methods at ``workload``'s shapes (the reference shape's for an old answer)."""
+        found = self.workloads.get(workload)
+        if found is not None:
+            return found
+        if workload == REFERENCE:
+            return WorkloadTimes(self.methods, self.failed, self.default)
+        return WorkloadTimes({}, {})
 
     @property
     def family(self) -> str:
@@ -104,7 +201,8 @@ class Verdict(Enum):
 
 @dataclass(frozen=True)
 class Measure:
-    """One kernel measured against SDPA's methods on one GPU family (measured.toml)."""
+    """One kernel measured against SDPA's methods on one GPU family at one workload's shapes
+    (measured.toml; times are sums over the workload's shapes)."""
 
     kernel: str
     name: str
@@ -114,6 +212,8 @@ class Measure:
     sdpa_ms: Mapping[str, float]
     source: str
     in_catalog: bool = True  # a kernel the wizard can build (else: measured for comparison)
+    workload: str = REFERENCE
+    method: str = ""  # "queued" or "" (one call at a time, an earlier measurement)
 
 
 @dataclass(frozen=True)
@@ -127,13 +227,15 @@ class Worth:
     best_here: tuple[str, float] | None = None  # the fastest method PyTorch has here
     source: str = ""  # where the kernel's number comes from
     better: tuple[str, ...] = field(default_factory=tuple)  # faster kernels measured here
+    workload: str = ""  # the workload judged ("" for the only-math case: any workload)
+    others: tuple[tuple[str, float], ...] = ()  # (workload name, expected speed-up) elsewhere
 
 
 # -- measuring ----------------------------------------------------------------------------------
 
 
 def cache_key(speed_gpu: str, driver: str, torch: str, cuda: str) -> str:
-    text = "\0".join((speed_gpu, driver, torch, cuda))
+    text = "\0".join((speed_gpu, driver, torch, cuda, PROBE_VERSION))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -141,8 +243,7 @@ def _cache_file() -> Path:
     return data_dir() / "sdpa-speed.json"
 
 
-def _parse(document: Mapping[str, Any], *, measured_at: str = "",
-           cached: bool = False) -> SdpaSpeed:
+def _workload_times(document: Mapping[str, Any]) -> WorkloadTimes:
     methods: dict[str, MethodTime] = {}
     failed: dict[str, str] = {}
     for name, value in dict(document["backends"]).items():
@@ -151,13 +252,23 @@ def _parse(document: Mapping[str, Any], *, measured_at: str = "",
         elif isinstance(value, Mapping):
             failed[str(name)] = str(value.get("error", "did not run"))
     default = document.get("default")
+    return WorkloadTimes(
+        methods, failed,
+        MethodTime(float(default["ms"]), float(default.get("tflops") or 0))
+        if isinstance(default, Mapping) and isinstance(default.get("ms"), (int, float)) else None)
+
+
+def _parse(document: Mapping[str, Any], *, measured_at: str = "",
+           cached: bool = False) -> SdpaSpeed:
+    first = _workload_times(document)
+    workloads = {str(k): _workload_times(v)
+                 for k, v in dict(document.get("workloads") or {}).items()}
     return SdpaSpeed(
         gpu=str(document["gpu"]), cc=(int(document["cc"][0]), int(document["cc"][1])),
         torch=str(document["torch"]), cuda=str(document.get("cuda") or ""),
-        shape=dict(document.get("shape") or {}), methods=methods, failed=failed,
-        default=MethodTime(float(default["ms"]), float(default.get("tflops") or 0))
-        if isinstance(default, Mapping) and isinstance(default.get("ms"), (int, float)) else None,
-        measured_at=measured_at, cached=cached,
+        shape=dict(document.get("shape") or {}), methods=first.methods, failed=first.failed,
+        default=first.default, measured_at=measured_at, cached=cached, workloads=workloads,
+        method=str(document.get("method") or ""),
     )
 
 
@@ -193,7 +304,10 @@ def measure_sdpa(python: Path, *, gpu: str, driver: str, torch: str, cuda: str,
         except (KeyError, TypeError, ValueError, IndexError):
             pass  # measured again below
     try:
-        done = run_captured([str(python), str(resource_path("probes", "sdpa_speed.py"))],
+        shapes = [{"id": w.id, "shapes": [s.as_dict() for s in w.shapes]}
+                  for w in sorted(load_workloads(), key=lambda w: w.id != REFERENCE)]
+        done = run_captured([str(python), str(resource_path("probes", "sdpa_speed.py")),
+                             "--workloads", json.dumps(shapes)],
                             timeout_s=timeout_s,
                             env_changes=[EnvChange("PYTHONIOENCODING", "utf-8")],
                             unset=["PYTHONHOME"])
@@ -248,15 +362,16 @@ def _read_measures(path: Path) -> tuple[Measure, ...]:
         Measure(kernel=str(m["kernel"]), name=str(m["name"]), family=str(m["family"]),
                 shape=str(m["shape"]), kernel_ms=float(m["kernel_ms"]),
                 sdpa_ms={str(k): float(v) for k, v in dict(m["sdpa_ms"]).items()},
-                source=str(m["source"]), in_catalog=bool(m.get("in_catalog", True)))
+                source=str(m["source"]), in_catalog=bool(m.get("in_catalog", True)),
+                workload=str(m.get("workload", REFERENCE)), method=str(m.get("method", "")))
         for m in data.get("measure", [])
     )
 
 
-def _expected_ms(measure: Measure, speed: SdpaSpeed) -> tuple[float, str] | None:
+def _expected_ms(measure: Measure, times: WorkloadTimes) -> tuple[float, str] | None:
     """The kernel's expected time here: its measured time scaled by the same SDPA method's time
     here and there (the method PyTorch runs fastest here that the measurement also has)."""
-    shared = [(n, t) for n, t in speed.methods.items() if n in measure.sdpa_ms]
+    shared = [(n, t) for n, t in times.methods.items() if n in measure.sdpa_ms]
     if not shared:
         return None
     name, here = min(shared, key=lambda item: item[1].ms)
@@ -267,56 +382,93 @@ def _times(x: float) -> str:
     return f"{x:.1f}" if x < 10 else f"{x:.0f}"
 
 
-def worth_building(kernel: str, speed: SdpaSpeed,
-                   measures: Sequence[Measure] | None = None) -> Worth | None:
-    """The advice for ``kernel`` (a recipe id) on the measured GPU; None for kernels that are
-    no attention to compare with SDPA (no measurement of theirs exists on any GPU)."""
+def _judged(measures: Sequence[Measure], kernel: str, family: str, speed: SdpaSpeed,
+            workload: str) -> tuple[Measure, WorkloadTimes] | None:
+    """The measurement of ``kernel`` to judge ``workload`` by, with SDPA's times here at its
+    shapes: the workload's own, else the reference shape's (an earlier measurement)."""
+    for wanted in (workload, REFERENCE):
+        measure = next((m for m in measures if m.kernel == kernel and m.family == family
+                        and m.workload == wanted), None)
+        times = speed.times(wanted)
+        if measure is not None and times.methods:
+            return measure, times
+    return None
+
+
+def _ratio_at(measures: Sequence[Measure], kernel: str, speed: SdpaSpeed,
+              workload: str) -> float | None:
+    """Expected speed-up of ``kernel`` over PyTorch's fastest method here at ``workload``'s
+    own shapes (None: not measured there)."""
+    measure = next((m for m in measures if m.kernel == kernel and m.family == speed.family
+                    and m.workload == workload), None)
+    times = speed.times(workload)
+    fastest = times.fastest
+    expected = _expected_ms(measure, times) if measure is not None else None
+    if expected is None or fastest is None:
+        return None
+    return fastest[1].ms / expected[0]
+
+
+def worth_building(kernel: str, speed: SdpaSpeed, measures: Sequence[Measure] | None = None,
+                   workload: str = DEFAULT_WORKLOAD) -> Worth | None:
+    """The advice for ``kernel`` (a recipe id) on the measured GPU for ``workload`` ("llm",
+    "image", "video"); None for kernels that are no attention to compare with SDPA (no
+    measurement of theirs exists on any GPU)."""
     measures = load_measures() if measures is None else measures
     mine = [m for m in measures if m.kernel == kernel]
     if not mine:
         return None
     family = speed.family
-    fastest = speed.fastest
-    here = [m for m in mine if m.family == family]
-    if fastest is None:  # only the math method ran: any fast kernel beats it by far
+    judged = _judged(measures, kernel, family, speed, workload)
+    times = judged[1] if judged is not None else speed.times(workload)
+    if not times.methods:
+        times = speed.times(REFERENCE)
+    fastest = times.fastest
+    if fastest is None and "math" in times.methods:  # only the math method ran
         return Worth(kernel, Verdict.PAYS_OFF, msg(
             "Expected to pay off: this PyTorch has only its slow math attention on this GPU "
             "({ms} ms at {shape}), and fast kernels are many times faster than that.",
-            ms=f"{speed.methods['math'].ms:.3g}" if "math" in speed.methods else "?",
-            shape=speed.shape_words()))
+            ms=f"{times.methods['math'].ms:.3g}", shape=_shape_words(speed, REFERENCE)))
+    if fastest is None:
+        return Worth(kernel, Verdict.NOT_MEASURED, msg(
+            "PyTorch's attention could not be timed at these shapes on this GPU."))
     best_name, best = fastest
     method = METHOD_WORDS.get(best_name, best_name)
-    if not here:
+    if judged is None:
         return Worth(kernel, Verdict.NOT_MEASURED, msg(
             "Not measured on {family} GPUs yet: whether it beats PyTorch's own attention here "
             "is not known. PyTorch's fastest method here ({method}) takes {ms} ms at {shape} "
             "({tflops} TFLOPs).", family=family, method=method, ms=f"{best.ms:.3g}",
-            shape=speed.shape_words(), tflops=f"{best.tflops:.0f}"), best_here=(best_name, best.ms))
-    measure = here[0]
-    expected = _expected_ms(measure, speed)
+            shape=_shape_words(speed, workload), tflops=f"{best.tflops:.0f}"),
+            best_here=(best_name, best.ms), workload=workload)
+    measure, times = judged
+    expected = _expected_ms(measure, times)
     if expected is None:
         return Worth(kernel, Verdict.NOT_MEASURED, msg(
             "Not comparable here: the methods PyTorch ran on this GPU are not those {name} was "
             "measured against.", name=measure.name), best_here=(best_name, best.ms),
-            source=measure.source)
+            source=measure.source, workload=measure.workload)
     expected_ms, _via = expected
     better = tuple(
         m.name + ("" if m.in_catalog else " " + N_("(not in the wizard's catalog yet)"))
         for m in measures if m.family == family and m.kernel != kernel
-        and (e := _expected_ms(m, speed)) is not None and e[0] < min(expected_ms, best.ms))
+        and m.workload == measure.workload
+        and (e := _expected_ms(m, times)) is not None and e[0] < min(expected_ms, best.ms))
     ratio = best.ms / expected_ms
+    shape = _shape_words(speed, measure.workload)
     if ratio >= SIMILAR:
         sentence: Msg = msg(
             "Expected to pay off: about {x}× as fast as PyTorch's fastest attention here "
             "({method}, {best} ms; {name} about {expected} ms at {shape}).", x=_times(ratio),
             method=method, best=f"{best.ms:.3g}", name=measure.name,
-            expected=f"{expected_ms:.3g}", shape=speed.shape_words())
+            expected=f"{expected_ms:.3g}", shape=shape)
         verdict = Verdict.PAYS_OFF
     elif ratio > 1 / SIMILAR:
         sentence = msg(
             "About as fast as PyTorch's own {method} attention here ({best} ms; {name} about "
-            "{expected} ms): building gains little speed.", method=method,
-            best=f"{best.ms:.3g}", name=measure.name, expected=f"{expected_ms:.3g}")
+            "{expected} ms at {shape}): building gains little speed.", method=method,
+            best=f"{best.ms:.3g}", name=measure.name, expected=f"{expected_ms:.3g}",
+            shape=shape)
         verdict = Verdict.SIMILAR
     else:
         sentence = msg(
@@ -324,15 +476,37 @@ def worth_building(kernel: str, speed: SdpaSpeed,
             "this GPU ({best} ms; {name} about {expected} ms at {shape}). You can still build "
             "it, e.g. for a program that calls it directly.", method=method,
             x=_times(1 / ratio), best=f"{best.ms:.3g}", name=measure.name,
-            expected=f"{expected_ms:.3g}", shape=speed.shape_words())
+            expected=f"{expected_ms:.3g}", shape=shape)
         verdict = Verdict.NOT_WORTH
+    named = workload_named(measure.workload)
+    if measure.workload != REFERENCE and named is not None:
+        sentence = msg("For {workload}: {sentence}", workload=named.name, sentence=sentence)
+    elif workload != REFERENCE and (wanted := workload_named(workload)) is not None:
+        sentence = msg("{sentence} (Measured at this one shape only, not yet at {workload}.)",
+                       sentence=sentence, workload=wanted.name)
+    others = tuple((w.name, r) for w in user_workloads() if w.id != measure.workload
+                   and (r := _ratio_at(measures, kernel, speed, w.id)) is not None)
+    if others:
+        sentence = msg("{sentence} Elsewhere: {others}.", sentence=sentence, others="; ".join(
+            msg("{workload} {x}× PyTorch's fastest", workload=name, x=f"{r:.2f}")
+            for name, r in others))
     if better and verdict is not Verdict.PAYS_OFF:
         sentence = msg("{sentence} Faster on {family} GPUs: {better} (measured).",
                        sentence=sentence, family=family, better=", ".join(better))
     return Worth(kernel, verdict, sentence, expected_ms=expected_ms,
-                 best_here=(best_name, best.ms), source=measure.source, better=better)
+                 best_here=(best_name, best.ms), source=measure.source, better=better,
+                 workload=measure.workload, others=others)
 
 
-__all__ = ["METHOD_WORDS", "Measure", "MethodTime", "SdpaSpeed", "SpeedUnavailable", "Verdict",
-           "Worth", "cache_key", "load_measures", "measure_sdpa", "sdpa_speed_here",
-           "worth_building"]
+def _shape_words(speed: SdpaSpeed, workload: str) -> str:
+    """The shapes SDPA was timed at for ``workload``, in words."""
+    if workload == REFERENCE and not speed.workloads:
+        return speed.shape_words()
+    named = workload_named(workload)
+    return named.shape_words() if named is not None else speed.shape_words()
+
+
+__all__ = ["DEFAULT_WORKLOAD", "METHOD_WORDS", "Measure", "MethodTime", "REFERENCE", "SdpaSpeed",
+           "SpeedUnavailable", "Verdict", "Workload", "WorkloadShape", "WorkloadTimes", "Worth",
+           "cache_key", "load_measures", "load_workloads", "measure_sdpa", "sdpa_speed_here",
+           "user_workloads", "workload_named", "worth_building"]

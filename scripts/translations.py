@@ -43,6 +43,7 @@ CORE = ROOT / "build_backend"
 FAILURES = ROOT / "resources" / "diagnosis" / "failures.toml"
 RECIPES = ROOT / "resources" / "recipes"
 APP_FACTS = ROOT / "resources" / "apps"  # how each AI program is told to use a kernel
+WORKLOADS = ROOT / "resources" / "speed" / "workloads.toml"  # the Kernel page's workload names
 CORE_CONTEXT = "core"
 FOLDER = ROOT / "resources" / "translations"
 LANGUAGES = ("zh_CN",)
@@ -113,6 +114,9 @@ def collect_core(folder: Path = CORE, failures: Path = FAILURES,
                      facts.get("other", {}).get("how")):
             if isinstance(text, str) and text:
                 found.setdefault(text, path.relative_to(ROOT).as_posix())
+    for workload in tomllib.loads(WORKLOADS.read_text(encoding="utf-8")).get("workload", []):
+        if workload.get("name"):  # the Kernel page's chooser and the speed sentence name it
+            found.setdefault(workload["name"], WORKLOADS.relative_to(ROOT).as_posix())
     return found
 
 

@@ -17,6 +17,7 @@ from typing import cast
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -42,7 +43,7 @@ from build_backend.plan import build_archs
 from build_backend.recommend import KernelPick, is_probe, recommend_kernel
 from build_backend.session import FlowStep, KernelRequest
 from build_backend.toolkits import CudaToolkit
-from build_backend.worth import SdpaSpeed, SpeedUnavailable, worth_building
+from build_backend.worth import SdpaSpeed, SpeedUnavailable, user_workloads
 from build_backend.worth import Verdict as SpeedVerdict
 
 from ..error_dialog import error_box
@@ -69,6 +70,10 @@ TEXT = Texts("KernelPage", {
               "(a few seconds, once per GPU and PyTorch)…",
     "speed": "Speed on this GPU: {sentence}",
     "not_timed": "PyTorch's own attention was not timed: {reason}",
+    "workload": "Judge speed for:",
+    "workload_tip": "What you run attention for: the advice compares speed at its sizes "
+                    "(LLM prompts: 2k-8k tokens, causal; images: 4k tokens; video: 16k-32k "
+                    "tokens). Chosen from the AI program found, where there is one ({why}).",
 })
 
 
@@ -142,6 +147,18 @@ class KernelPage(SessionPage):
         self.speed_label.setWordWrap(True)
         self.speed_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.speed_label.setVisible(False)
+        workload_row = QHBoxLayout()
+        self.workload_caption = QLabel(TEXT["workload"])
+        self.workload_box = QComboBox()  # what the speed advice judges at (build_backend.worth)
+        for workload in user_workloads():
+            self.workload_box.addItem(tr_core(workload.name), workload.id)
+        self.workload_box.currentIndexChanged.connect(self._on_workload_changed)
+        workload_row.addWidget(self.workload_caption)
+        workload_row.addWidget(self.workload_box)
+        workload_row.addStretch(1)
+        self.workload_caption.setVisible(False)
+        self.workload_box.setVisible(False)
+        details_column.addLayout(workload_row)
         details_column.addWidget(self.speed_label)
         self.wsl_button = QPushButton(tr("Use WSL2…"))
         self.wsl_button.setToolTip(tr("How to build this kernel in WSL2 on this PC"))
@@ -286,7 +303,8 @@ class KernelPage(SessionPage):
             self.speed_label.setStyleSheet(f"color: {GREY.name()};")
             self.speed_label.setVisible(True)
             return
-        worth = (worth_building(recipe.id, speed)
+        self._show_workload(isinstance(speed, SdpaSpeed))
+        worth = (self.session.worth(recipe.id, speed)
                  if isinstance(speed, SdpaSpeed) and recipe is not None else None)
         if worth is None:
             self.speed_label.setVisible(self._speed_task is not None)
@@ -296,6 +314,23 @@ class KernelPage(SessionPage):
         self.speed_label.setStyleSheet(f"color: {colour};" if colour else "")
         self.speed_label.setText(TEXT["speed"].format(sentence=tr_core(worth.sentence)))
         self.speed_label.setVisible(True)
+
+    def _show_workload(self, shown: bool) -> None:
+        """The workload chooser, set to what the session judges at (the program's or chosen)."""
+        workload, why = self.session.workload()
+        index = self.workload_box.findData(workload)
+        if index >= 0 and index != self.workload_box.currentIndex():
+            self.workload_box.blockSignals(True)
+            self.workload_box.setCurrentIndex(index)
+            self.workload_box.blockSignals(False)
+        self.workload_box.setToolTip(TEXT["workload_tip"].format(why=tr_core(why)))
+        self.workload_caption.setVisible(shown)
+        self.workload_box.setVisible(shown)
+
+    @Slot(int)
+    def _on_workload_changed(self, index: int) -> None:
+        self.session.workload_choice = str(self.workload_box.itemData(index) or "")
+        self._show_speed()
 
     @Slot(object)
     def _on_discovery_failed(self, exc: object) -> None:

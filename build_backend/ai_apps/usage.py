@@ -78,6 +78,23 @@ def how_to_use(app_id: str, kernel: str) -> UseHint | None:
     return None
 
 
+def workload_of_app(app_id: str) -> str:
+    """What the program ``app_id`` runs attention for ("llm", "image", "video"), from its data
+    file; "" when the wizard has no such fact."""
+    workload = _load(app_id).get("workload") if app_id else None
+    return workload if isinstance(workload, str) else ""
+
+
+def workload_for_python(python: Path, app_id: str = "") -> tuple[str, str]:
+    """(workload, the program's name) for the program whose Python ``python`` is (``app_id``
+    when known already); ("", "") for a Python of no known program."""
+    if not app_id:
+        app = app_of_python(python)
+        app_id = app.id if app is not None else ""
+    workload = workload_of_app(app_id) if app_id in APP_BY_ID else ""
+    return (workload, APP_BY_ID[app_id].name) if workload else ("", "")
+
+
 def app_of_python(python: Path) -> App | None:
     """The program whose Python ``python`` is, from the folders around it (its environment's
     folder, the program's folder, a portable wrapper, a StabilityMatrix package, a Pinokio

@@ -10,6 +10,7 @@ from .report import (
     VerifyReport,
     VerifyStatus,
 )
+from .words import method_sentence
 
 ATTENTION_TENSORS = ("q", "k", "v", "k_cache")
 
@@ -140,12 +141,13 @@ def render_markdown(report: VerifyReport) -> str:
             "",
             "SDPA: `torch.nn.functional.scaled_dot_product_attention` on the same data. The "
             "baseline is the fastest of its methods here: its default choice, and each of cuDNN, "
-            "flash and memory-efficient alone; its plain math method is shown beside it (median "
-            "of CUDA-event timings).",
+            "flash and memory-efficient alone; its plain math method is shown beside it. "
+            + method_sentence(report.timings),
             "",
             "| Measure | What | Kernel (ms) | Kernel rate | SDPA, fastest method | SDPA (ms) "
-            "| SDPA rate | SDPA math (ms) | Kernel speed vs SDPA | vs SDPA math |",
-            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+            "| SDPA rate | SDPA math (ms) | Kernel speed vs SDPA | vs SDPA math "
+            "| CPU per kernel call (ms) |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
         ]
         for t in report.timings:
             if t.reference:
@@ -163,6 +165,8 @@ def render_markdown(report: VerifyReport) -> str:
                 f"{t.math_ms:.3f}" if t.math_ms is not None else "-",
                 f"{t.speedup:.2f}x" if t.speedup is not None else (t.error or "-"),
                 f"{t.math_speedup:.2f}x" if t.math_speedup is not None else "-",
+                (f"{t.host_ms:.3f}" + (" (CPU-bound)" if t.cpu_bound else ""))
+                if t.host_ms is not None else "-",
             ]
             out.append("| " + " | ".join(_md(c) for c in row) + " |")
         out.append("")

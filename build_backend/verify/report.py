@@ -302,7 +302,11 @@ class Timing:
     that baseline's time. ``sdpa_backend``: which of SDPA's methods gave ``sdpa_ms`` (the
     fastest of "cuDNN", "flash", "memory-efficient", or "default": SDPA's own choice), with
     every method's time in ``backends`` (None: not available for this shape or GPU).
-    ``flops`` / ``bytes``: the work of one call, for TFLOPs / GB/s (0: not given)."""
+    ``flops`` / ``bytes``: the work of one call, for TFLOPs / GB/s (0: not given).
+    ``method``: how the calls were timed: "queued" (``runs`` calls back to back between two
+    CUDA events, median of ``groups`` groups: how a model runs them) or "" (a report from
+    before: one call at a time). ``host_ms`` / ``sdpa_host_ms``: the CPU's time to issue one
+    call of the kernel / of the baseline (None: not measured)."""
 
     name: str
     shapes: Mapping[str, tuple[int, ...]]
@@ -321,6 +325,16 @@ class Timing:
     backends: Mapping[str, float | None] = field(default_factory=dict)
     flops: float = 0.0
     bytes: float = 0.0
+    method: str = ""
+    groups: int = 0
+    host_ms: float | None = None
+    sdpa_host_ms: float | None = None
+
+    @property
+    def cpu_bound(self) -> bool:
+        """Issuing a call of the kernel takes the CPU about as long as the GPU takes to run
+        it: at this shape the kernel's speed hardly matters, the Python around it does."""
+        return bool(self.host_ms and self.kernel_ms and self.host_ms >= 0.8 * self.kernel_ms)
 
     def rate(self, ms: float | None) -> str:
         """What a call taking ``ms`` reached: '650 TFLOPs', '1,200 GB/s', both, or ''."""
@@ -358,6 +372,10 @@ class Timing:
             "backends": dict(self.backends),
             "flops": self.flops,
             "bytes": self.bytes,
+            "method": self.method,
+            "groups": self.groups,
+            "host_ms": self.host_ms,
+            "sdpa_host_ms": self.sdpa_host_ms,
         }
 
     @classmethod
@@ -385,6 +403,10 @@ class Timing:
             backends=_backend_times(data.get("backends")),
             flops=_float_or_none(data.get("flops")) or 0.0,
             bytes=_float_or_none(data.get("bytes")) or 0.0,
+            method=_str(data.get("method")),
+            groups=_int(data.get("groups")),
+            host_ms=_float_or_none(data.get("host_ms")),
+            sdpa_host_ms=_float_or_none(data.get("sdpa_host_ms")),
         )
 
 
@@ -779,6 +801,10 @@ def _timing_text(t: Timing) -> str:
             else ")"
     if t.label:
         text += f" at {t.label}"
+    if t.host_ms is not None:
+        text += f"; CPU {t.host_ms:.3f} ms per call" + (" (CPU-bound)" if t.cpu_bound else "")
+    if t.method == "queued":
+        text += f"; {t.runs} calls queued x {t.groups}"
     if t.error:
         text += f" [{t.error}]"
     return text

@@ -369,6 +369,18 @@ def timing_what(timing: Timing) -> str:
     return SEP.join(parts)
 
 
+def method_sentence(timings: Sequence[Timing]) -> Msg:
+    """How the times were taken, in one plain sentence."""
+    queued = [t for t in timings if t.method == "queued" and t.runs]
+    if queued:
+        calls = sorted({t.runs for t in queued})
+        many = f"{calls[0]}" if len(calls) == 1 else f"{calls[0]}–{calls[-1]}"
+        return msg("Timed as a model runs them: {calls} calls queued back to back between two "
+                   "CUDA events after a warm-up; each time is the median per call.", calls=many)
+    return msg("Timed one call at a time (a report of an earlier version of the wizard): "
+               "Python's overhead of each call is in every time, which a model hides.")
+
+
 def speed_text(report: VerifyReport) -> SpeedText:
     timings = report.timings
     if not timings:
@@ -400,6 +412,14 @@ def speed_text(report: VerifyReport) -> SpeedText:
         math = _ratio_text(t.kernel_ms, t.math_ms, "math", _error_part(t.error, "math"))
         lines.append(msg("{name}: {kernel} — {default}; {math}.", name=name,
                          kernel=_kernel_time(t), default=default, math=math))
+    for t in timings:
+        if t.cpu_bound and t.host_ms is not None:
+            lines.append(msg(
+                "{name}: at this size, issuing one call takes the CPU {host} ms, about as long "
+                "as the GPU needs ({kernel} ms): the Python around the kernel sets the pace "
+                "here, not the kernel.", name=_sentence(TIMING_NAMES.get(t.name, t.name)),
+                host=f"{t.host_ms:.3g}", kernel=f"{t.kernel_ms:.3g}"))
+    lines.append(method_sentence(timings))
     return SpeedText(msg("Speed, measured on {what}:", what=what), tuple(lines))
 
 
@@ -411,6 +431,7 @@ __all__ = [
     "error_share",
     "failure_details",
     "measure_reason",
+    "method_sentence",
     "speed_text",
     "timing_what",
     "verdict_sentence",

@@ -1,29 +1,47 @@
 """How fast is PyTorch's own attention here? Print one JSON object.
 
 Run by the Kernel Setup Wizard with the *target* interpreter (never imported by the wizard),
-before anything is built: it times ``torch.nn.functional.scaled_dot_product_attention`` at one
-realistic shape with each of its methods (cuDNN, flash, memory-efficient, math) and with its
-default choice, so that the wizard can say whether building a kernel is expected to pay off on
-this GPU. Standard library and torch only; keep the syntax compatible with Python 3.8.
+before anything is built: it times ``torch.nn.functional.scaled_dot_product_attention`` at the
+shapes of each workload (resources/speed/workloads.toml, passed as JSON) with each of its
+methods (cuDNN, flash, memory-efficient, math) and with its default choice, so that the wizard
+can say whether building a kernel is expected to pay off on this GPU for what the user runs.
+Calls are timed as a model runs them: queued back to back between two CUDA events
+(``resources/verify/queued_timing.py``, the same method as the verification after a build).
+Standard library and torch only; keep the syntax compatible with Python 3.8.
 
-    python sdpa_speed.py [--batch 2 --tokens 4096 --heads 16 --head-dim 128 --dtype float16]
+    python sdpa_speed.py [--workloads '[{"id": "llm", "shapes": [{"batch": 1, "tokens": 2048,
+                          "heads": 32, "kv_heads": 8, "head_dim": 128, "causal": true,
+                          "dtype": "bfloat16"}]}, ...]']
 
-Output: {"ok": true, "gpu": ..., "backends": {"cudnn": {"ms": .., "tflops": ..}, "flash":
-{"error": "..."}, ...}, "default": {"ms": ..}, ...} or {"ok": false, "error": "..."}.
+Without ``--workloads``: one shape (float16 · batch 2 · 4,096 tokens · 16 heads · head size
+128 · causal), the id "reference".
+
+Output: {"ok": true, "gpu": ..., "method": "queued", "workloads": {"llm": {"shapes": [...],
+"backends": {"cudnn": {"ms": <sum over the shapes>, "tflops": .., "per_shape": [..],
+"host_ms": ..}, "flash": {"error": "..."}, ...}, "default": {...}}, ...}, plus "shape",
+"backends" and "default" of the first workload (the layout of the single-shape probe)} or
+{"ok": false, "error": "..."}.
 """
 
 import argparse
 import json
-import statistics
+import os
 import sys
-import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "verify"))
+
+import queued_timing as qt  # noqa: E402
 
 BEGIN = "@@KSW-SPEED-BEGIN@@"
 END = "@@KSW-SPEED-END@@"
 BACKENDS = (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"),
             ("efficient", "EFFICIENT_ATTENTION"), ("math", "MATH"))
-BUDGET_S = 0.4  # per measurement, after the warm-up
-MAX_REPS = 50
+BUDGET_S = 0.3  # per measurement, after the warm-up
+MATH_LIMIT_BYTES = 4 << 30  # the math method holds the whole score matrix (in float32)
+REFERENCE = {"id": "reference", "shapes": [{"batch": 2, "tokens": 4096, "heads": 16,
+                                            "kv_heads": 16, "head_dim": 128, "causal": True,
+                                            "dtype": "float16"}]}
 
 
 def emit(document):
@@ -36,38 +54,113 @@ def short(exc):
     return "%s: %s" % (type(exc).__name__, text[0][:300] if text else "")
 
 
-def median_ms(torch, fn):
-    fn()  # warm-up (kernel selection, workspace)
-    torch.cuda.synchronize()
-    started = time.perf_counter()
-    fn()
-    torch.cuda.synchronize()
-    once = max(time.perf_counter() - started, 1e-6)
-    reps = max(3, min(MAX_REPS, int(BUDGET_S / once)))
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    return statistics.median(times), reps
+def flops_of(shape):
+    """Two matrix products of B*H*S*S*D multiply-adds; half of them masked when causal."""
+    s = shape
+    flops = 4.0 * s["batch"] * s["heads"] * s["tokens"] * s["tokens"] * s["head_dim"]
+    return flops / 2 if s["causal"] else flops
+
+
+def math_fits(shape):
+    s = shape
+    return 3 * 4 * s["batch"] * s["heads"] * s["tokens"] * s["tokens"] <= MATH_LIMIT_BYTES
+
+
+def make_call(torch, shape):
+    """The SDPA call at ``shape`` on fresh random inputs (K and V repeated to all heads for
+    grouped-query attention, as transformers' SDPA path does; the repeat is not timed)."""
+    import torch.nn.functional as F
+
+    s = shape
+    dtype = getattr(torch, s.get("dtype", "float16"))
+    gen = torch.Generator(device="cuda")
+    gen.manual_seed(0)
+    kv_heads = s.get("kv_heads") or s["heads"]
+    q = torch.randn((s["batch"], s["heads"], s["tokens"], s["head_dim"]), device="cuda",
+                    dtype=dtype, generator=gen)
+    k, v = (torch.randn((s["batch"], kv_heads, s["tokens"], s["head_dim"]), device="cuda",
+                        dtype=dtype, generator=gen) for _ in range(2))
+    if kv_heads != s["heads"]:
+        k = k.repeat_interleave(s["heads"] // kv_heads, dim=1)
+        v = v.repeat_interleave(s["heads"] // kv_heads, dim=1)
+    causal = bool(s["causal"])
+
+    def run():
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+    return run
+
+
+def time_method(torch, run, member, sdpa_kernel, SDPBackend):
+    if member is None:
+        return qt.queued_ms(torch, run, budget_s=BUDGET_S)
+    with sdpa_kernel(getattr(SDPBackend, member)):
+        return qt.queued_ms(torch, run, budget_s=BUDGET_S)
+
+
+def measure_workload(torch, workload, SDPBackend, sdpa_kernel):
+    shapes = workload["shapes"]
+    out = {"shapes": shapes, "backends": {}, "default": None}
+    methods = [(name, member) for name, member in BACKENDS] + [("default", None)]
+    totals = {}
+    for shape in shapes:
+        run = make_call(torch, shape)
+        for name, member in methods:
+            if name in totals and totals[name] is None:
+                continue  # failed at an earlier shape: no total
+            if member is not None and (SDPBackend is None or not hasattr(SDPBackend, member)):
+                totals[name] = None
+                out["backends"][name] = {"error": "not in this PyTorch version"}
+                continue
+            if name == "math" and not math_fits(shape):
+                totals[name] = None
+                out["backends"][name] = {"error": "too large for the math method (its score "
+                                                  "matrix alone would not fit)"}
+                continue
+            try:
+                timing = time_method(torch, run, member, sdpa_kernel, SDPBackend)
+            except Exception as exc:  # not compiled in, not supported for this shape or GPU
+                totals[name] = None
+                entry = {"error": short(exc)}
+                if name == "default":
+                    out["default"] = entry
+                else:
+                    out["backends"][name] = entry
+                try:
+                    torch.cuda.synchronize()
+                    torch.cuda.empty_cache()
+                except Exception:
+                    pass
+                continue
+            total = totals.setdefault(name, {"ms": 0.0, "per_shape": [], "host_ms": 0.0,
+                                             "calls": []})
+            total["ms"] += timing.ms
+            total["host_ms"] += timing.host_ms
+            total["per_shape"].append(timing.ms)
+            total["calls"].append(timing.calls)
+        del run
+        torch.cuda.empty_cache()
+    work = sum(flops_of(s) for s in shapes)
+    for name, total in totals.items():
+        if total is None:
+            continue
+        entry = {"ms": total["ms"], "tflops": work / total["ms"] / 1e9,
+                 "per_shape": total["per_shape"], "host_ms": total["host_ms"],
+                 "runs": min(total["calls"])}
+        if name == "default":
+            out["default"] = entry
+        else:
+            out["backends"][name] = entry
+    return out
 
 
 def main(argv):
     parser = argparse.ArgumentParser()
-    parser.add_argument("--batch", type=int, default=2)
-    parser.add_argument("--tokens", type=int, default=4096)
-    parser.add_argument("--heads", type=int, default=16)
-    parser.add_argument("--head-dim", type=int, default=128)
-    parser.add_argument("--dtype", default="float16")
-    parser.add_argument("--no-causal", action="store_true")
+    parser.add_argument("--workloads", default="", help="JSON: [{id, shapes: [...]}, ...]")
     args = parser.parse_args(argv)
+    workloads = json.loads(args.workloads) if args.workloads else [REFERENCE]
     try:
         import torch
-        import torch.nn.functional as F
     except Exception as exc:
         emit({"ok": False, "error": "PyTorch does not import: " + short(exc)})
         return 0
@@ -75,9 +168,6 @@ def main(argv):
         emit({"ok": False, "error": "PyTorch sees no CUDA GPU here (torch %s, CUDA %s)"
               % (torch.__version__, torch.version.cuda)})
         return 0
-    causal = not args.no_causal
-    dtype = getattr(torch, args.dtype)
-    shape = (args.batch, args.heads, args.tokens, args.head_dim)
     props = torch.cuda.get_device_properties(0)
     document = {
         "ok": True,
@@ -86,41 +176,21 @@ def main(argv):
         "torch": torch.__version__,
         "cuda": torch.version.cuda,
         "cudnn": torch.backends.cudnn.version() if torch.backends.cudnn.is_available() else None,
-        "shape": {"batch": args.batch, "tokens": args.tokens, "heads": args.heads,
-                  "head_dim": args.head_dim, "dtype": args.dtype, "causal": causal},
-        "backends": {},
-        "default": None,
+        "method": qt.METHOD,
+        "workloads": {},
     }
-    # a causal forward pass: 2 matrix products of B*H*S*S*D multiply-adds, half of them masked
-    flops = 4.0 * args.batch * args.heads * args.tokens * args.tokens * args.head_dim
-    flops = flops / 2 if causal else flops
-    gen = torch.Generator(device="cuda")
-    gen.manual_seed(0)
-    q, k, v = (torch.randn(shape, device="cuda", dtype=dtype, generator=gen) for _ in range(3))
-
-    def run():
-        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-
     try:
         from torch.nn.attention import SDPBackend, sdpa_kernel
     except Exception:  # PyTorch before 2.3: the default method only
         SDPBackend = sdpa_kernel = None
-    for name, member in BACKENDS:
-        if SDPBackend is None or not hasattr(SDPBackend, member):
-            document["backends"][name] = {"error": "not in this PyTorch version"}
-            continue
-        try:
-            with sdpa_kernel(getattr(SDPBackend, member)):
-                ms, reps = median_ms(torch, run)
-            document["backends"][name] = {"ms": ms, "tflops": flops / ms / 1e9, "runs": reps}
-        except Exception as exc:  # not compiled in, not supported for this shape or GPU
-            document["backends"][name] = {"error": short(exc)}
-            torch.cuda.synchronize()
-    try:
-        ms, reps = median_ms(torch, run)
-        document["default"] = {"ms": ms, "tflops": flops / ms / 1e9, "runs": reps}
-    except Exception as exc:
-        document["default"] = {"error": short(exc)}
+    for workload in workloads:
+        document["workloads"][workload["id"]] = measure_workload(torch, workload, SDPBackend,
+                                                                 sdpa_kernel)
+    first = document["workloads"][workloads[0]["id"]]
+    shape = dict(first["shapes"][0])
+    document["shape"] = shape
+    document["backends"] = first["backends"]
+    document["default"] = first["default"]
     emit(document)
     return 0
 

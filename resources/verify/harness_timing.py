@@ -12,11 +12,12 @@ import statistics
 import time
 
 import harness_common as hc
+import queued_timing as qt
 
-# Each of the three measurements of a pair (kernel, SDPA default, SDPA math) runs for about this
-# long at most: its repetitions are fitted to the first call's time. Two pairs per adapter keep
-# the whole timing well under 10 s of GPU time, even for slow kernels at realistic sizes.
-MEASURE_BUDGET_S = 1.0
+# Each measurement of a pair (kernel, SDPA's methods, SDPA math) runs for about this long after
+# its warm-up (half as long in the quick mode): the calls per group are fitted to one call's
+# time. Two pairs per adapter keep the whole timing well under 10 s of GPU time.
+MEASURE_BUDGET_S = 0.6
 MIN_REPS = 3
 
 
@@ -126,12 +127,13 @@ def _out_of_memory(torch, exc):
     return (oom and isinstance(exc, oom)) or "out of memory" in str(exc).lower()
 
 
-def _timed(h, fn, warmup, reps, who):
-    """(median ms, reps, error text) of one measurement; never raises."""
+def _timed(h, fn, who):
+    """(Timing or None, error text) of one measurement, queued the way a model runs calls
+    (:func:`queued_timing.queued_ms`); never raises."""
     torch = h.torch
     try:
-        median, done = cuda_median_ms(torch, fn, warmup, reps, MEASURE_BUDGET_S)
-        return median, done, None
+        budget = MEASURE_BUDGET_S / 2 if h.quick else MEASURE_BUDGET_S
+        return qt.queued_ms(torch, fn, budget_s=budget), None
     except Exception as exc:
         if _out_of_memory(torch, exc):
             text = f"{who}: not enough GPU memory at this size"
@@ -142,22 +144,25 @@ def _timed(h, fn, warmup, reps, who):
             torch.cuda.empty_cache()
         except Exception:
             pass
-        return None, 0, text
+        return None, text
 
 
 def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", math=True,
               backends=True, flops=0.0, bytes_moved=0.0, reference=""):
     """Time ``kernel_fn`` against ``sdpa_fn`` (both argument-less) and record a timing entry.
 
-    The baseline is the fastest way PyTorch has: SDPA with its default choice of method and,
-    with ``backends``, each of its fast methods alone (cuDNN, flash, memory-efficient), so the
-    comparison is against the best of them, named; with ``math``, also its plain math method.
-    ``flops`` (floating-point operations of one call) or ``bytes_moved`` (bytes read and
-    written, for memory-bound kernels) let the report give TFLOPs or GB/s beside the times.
+    Both are timed the same way, with their calls queued back to back between two CUDA events
+    after a warm-up (:mod:`queued_timing`: how a model runs them; the CPU's own time per call
+    is kept beside it as ``host_ms``). The baseline is the fastest way PyTorch has: SDPA with
+    its default choice of method and, with ``backends``, each of its fast methods alone
+    (cuDNN, flash, memory-efficient), so the comparison is against the best of them, named;
+    with ``math`` (not in the quick mode), also its plain math method. ``flops``
+    (floating-point operations of one call) or ``bytes_moved`` (bytes read and written, for
+    memory-bound kernels) let the report give TFLOPs or GB/s beside the times.
     ``reference``: the baseline's name when ``sdpa_fn`` is not SDPA (then ``backends`` and
     ``math`` are off)."""
     torch = h.torch
-    warmup, reps = (1, 5) if h.quick else (2, 10)
+    math = math and not h.quick
     entry = {
         "name": name,
         "shapes": shapes,
@@ -167,8 +172,8 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
         "sdpa_ms": None,
         "math_ms": None,
         "speedup": None,
-        "runs": reps,
-        "warmup": warmup,
+        "runs": 0,
+        "warmup": 0,
         "note": note,
         "error": None,
         "sdpa_backend": "",
@@ -176,29 +181,39 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
         "flops": float(flops or 0.0),
         "bytes": float(bytes_moved or 0.0),
         "reference": reference,
+        "method": qt.METHOD,
+        "groups": 0,
+        "host_ms": None,
+        "sdpa_host_ms": None,
     }
     errors = []
     captured = []
     with hc.captured_fds(captured):
-        entry["kernel_ms"], runs, error = _timed(h, kernel_fn, warmup, reps, "kernel")
-    entry["runs"] = runs or reps
+        timing, error = _timed(h, kernel_fn, "kernel")
+    if timing is not None:
+        entry["kernel_ms"], entry["host_ms"] = timing.ms, timing.host_ms
+        entry["runs"], entry["groups"] = timing.calls, timing.groups
     errors.append(error)
-    entry["sdpa_ms"], _, error = _timed(h, sdpa_fn, warmup, reps, "sdpa")
+    timing, error = _timed(h, sdpa_fn, "sdpa")
+    if timing is not None:
+        entry["sdpa_ms"], entry["sdpa_host_ms"] = timing.ms, timing.host_ms
     entry["sdpa_backend"] = "default" if entry["sdpa_ms"] else ""
     if backends:
         for backend, fn in sdpa_backend_fns(torch, sdpa_fn):
             with hc.captured_fds([]):  # "not supported for this shape" warnings
-                ms, _, why = _timed(h, fn, warmup, reps, backend)
-            entry["backends"][backend] = ms if ms else None
-            if ms and (entry["sdpa_ms"] is None or ms < entry["sdpa_ms"]):
-                entry["sdpa_ms"], entry["sdpa_backend"], error = ms, backend, None
+                timing, why = _timed(h, fn, backend)
+            entry["backends"][backend] = timing.ms if timing is not None else None
+            if timing is not None and (entry["sdpa_ms"] is None or timing.ms < entry["sdpa_ms"]):
+                entry["sdpa_ms"], entry["sdpa_backend"], error = timing.ms, backend, None
+                entry["sdpa_host_ms"] = timing.host_ms
     errors.append(error)
     if math:
         def math_fn():
             with sdpa_math(torch):
                 return sdpa_fn()
 
-        entry["math_ms"], _, error = _timed(h, math_fn, warmup, reps, "math")
+        timing, error = _timed(h, math_fn, "math")
+        entry["math_ms"] = timing.ms if timing is not None else None
         errors.append(error)
     entry["error"] = "; ".join(e for e in errors if e) or None
     if entry["kernel_ms"] and entry["sdpa_ms"]:
@@ -210,8 +225,10 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
 
     ratio = f", {entry['speedup']:.2f}x" if entry["speedup"] else ""
     methods = "".join(f", {b} {ms(t)} ms" for b, t in entry["backends"].items())
+    host = f" (CPU {ms(entry['host_ms'])} ms per call)" if entry["host_ms"] else ""
     hc.log(
-        f"timing {name}: kernel {ms(entry['kernel_ms'])} ms, sdpa {ms(entry['sdpa_ms'])} ms "
+        f"timing {name} ({entry['runs']} calls queued x {entry['groups']}): kernel "
+        f"{ms(entry['kernel_ms'])} ms{host}, sdpa {ms(entry['sdpa_ms'])} ms "
         f"({entry['sdpa_backend'] or '-'}){methods}, sdpa math {ms(entry['math_ms'])} ms{ratio}"
     )
     return entry

@@ -23,6 +23,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "resources" / "verify"))
 import harness_common as hc  # noqa: E402
 import harness_timing  # noqa: E402
+import queued_timing as qt  # noqa: E402
 
 DEFAULT_MS, MATH_MS = 0.32, 14.8  # recorded on the H100
 
@@ -104,13 +105,82 @@ def test_out_of_memory_is_said_plainly_and_the_rest_is_kept(math_context: list[s
     assert entry["kernel_ms"] and entry["sdpa_ms"] and entry["speedup"]
 
 
-def test_a_slow_kernel_gets_fewer_repetitions_within_the_budget() -> None:
+def test_a_slow_kernel_is_timed_alone_within_the_budget() -> None:
     started = time.perf_counter()
-    median, reps = hc.cuda_median_ms(clock_torch(), takes(400), warmup=2, reps=10,
-                                     budget_s=hc.MEASURE_BUDGET_S)
+    timing = qt.queued_ms(clock_torch(), takes(400), budget_s=hc.MEASURE_BUDGET_S)
     took = time.perf_counter() - started
-    assert reps == hc.MIN_REPS and 350 < median < 800
-    assert took < 2 * 0.4 + hc.MIN_REPS * 0.4 + 1.0  # 2 warm-ups, 3 timed runs, no more
-    _median, once = hc.cuda_median_ms(clock_torch(), takes(1100), warmup=1, reps=10,
-                                      budget_s=hc.MEASURE_BUDGET_S)
-    assert once == 1  # one call longer than the whole budget: timed once
+    assert (timing.calls, timing.groups) == (1, 3) and 350 < timing.ms < 800
+    assert took < 4 * 0.4 + 1.0  # the first call and 3 timed alone, no more
+    once = qt.queued_ms(clock_torch(), takes(1100), budget_s=hc.MEASURE_BUDGET_S)
+    assert (once.calls, once.groups) == (1, 1)  # longer than the whole budget: timed once
+
+
+class Stream:
+    """A GPU stand-in that runs work after the CPU queues it, as CUDA does: a call costs the
+    CPU ``host`` seconds to issue and the GPU ``gpu`` seconds to run, and the GPU runs the
+    calls one after another from when each was queued. Events read the GPU's timeline."""
+
+    def __init__(self) -> None:
+        self.free_at = 0.0  # when the GPU has finished what was queued so far
+
+    def call(self, host_ms: float, gpu_ms: float) -> Any:
+        def run() -> None:
+            time.sleep(host_ms / 1000.0)
+            self.free_at = max(self.free_at, time.perf_counter()) + gpu_ms / 1000.0
+        return run
+
+    def synchronize(self) -> None:
+        time.sleep(max(0.0, self.free_at - time.perf_counter()))
+
+    def torch(self) -> Any:
+        stream = self
+
+        class Event:
+            def __init__(self, enable_timing: bool = True) -> None:
+                self.at = 0.0
+
+            def record(self) -> None:
+                self.at = max(stream.free_at, time.perf_counter())
+
+            def synchronize(self) -> None:
+                stream.synchronize()
+
+            def elapsed_time(self, other: Any) -> float:
+                return (other.at - self.at) * 1000.0
+
+        cuda = SimpleNamespace(Event=Event, synchronize=stream.synchronize,
+                               empty_cache=lambda: None, OutOfMemoryError=OutOfMemoryError)
+        return SimpleNamespace(cuda=cuda, backends=SimpleNamespace())
+
+
+def test_queued_timing_hides_the_python_overhead_a_model_hides() -> None:
+    """The case of FlashAttention 3 against cuDNN on an H200 (issue 29): the kernel runs
+    faster on the GPU but spends more of the CPU's time per call. A model queues its calls,
+    so the GPU time decides; timing one call at a time adds the overhead to each call and
+    calls the faster kernel slower. Stand-in times scaled ×10 to rise above sleep's jitter."""
+    stream = Stream()
+    torch = stream.torch()
+    kernel = stream.call(host_ms=0.9, gpu_ms=2.2)
+    sdpa = stream.call(host_ms=0.2, gpu_ms=2.7)
+    k, s = qt.queued_ms(torch, kernel, 0.5), qt.queued_ms(torch, sdpa, 0.5)
+    assert 1.9 < k.ms < 2.6 and 2.4 < s.ms < 3.1
+    assert s.ms / k.ms > 1.1  # queued: the kernel is faster, as in a model
+    assert 0.8 < k.host_ms < 1.6 and not k.cpu_bound
+    one_k, _ = hc.cuda_median_ms(torch, kernel, 2, 10)  # the old way: one call at a time
+    one_s, _ = hc.cuda_median_ms(torch, sdpa, 2, 10)
+    assert one_s / one_k < 1.0  # ... where the overhead made it look slower
+
+
+def test_a_call_bound_by_the_cpu_is_said_to_be() -> None:
+    stream = Stream()
+    decode = stream.call(host_ms=1.0, gpu_ms=0.3)  # a small decoding step
+    timing = qt.queued_ms(stream.torch(), decode, 0.3)
+    assert timing.cpu_bound and timing.ms >= 0.8 * timing.host_ms
+
+
+def test_the_quick_mode_leaves_out_the_math_method(math_context: list[str]) -> None:
+    h = harness(quick=True)
+    entry = hc.time_pair(h, "forward", {}, "float16", takes(0.5), takes(DEFAULT_MS))
+    assert math_context == [] and entry["math_ms"] is None and entry["error"] is None
+    assert entry["method"] == "queued" and entry["runs"] >= qt.MIN_CALLS
+    assert entry["host_ms"] is not None and entry["groups"] == qt.GROUPS

@@ -83,9 +83,10 @@ def test_speed_lines_name_both_sdpa_methods() -> None:
     speed = speed_text(probe)
     assert speed.heading == ("Speed, measured on float16 · batch 2 · 4,096 tokens · 16 heads · "
                              "head size 128 · causal:")
-    assert speed.lines == ("Forward pass: 0.8 ms — 1.6× slower than PyTorch's built-in attention "
-                           "(SDPA, its fastest method here); 12× as fast as PyTorch's plain math "
-                           "attention.",)
+    assert speed.lines[:-1] == ("Forward pass: 0.8 ms — 1.6× slower than PyTorch's built-in "
+                                "attention (SDPA, its fastest method here); 12× as fast as "
+                                "PyTorch's plain math attention.",)
+    assert speed.lines[-1].startswith("Timed one call at a time (a report of an earlier version")
     oom = replace(timing, math_ms=None, error="math: not enough GPU memory at this size")
     assert "plain math attention could not be timed (not enough GPU memory at this size)" in \
         speed_text(replace(probe, timings=(oom,))).lines[0]
@@ -101,7 +102,8 @@ def test_speed_lines_name_the_fastest_sdpa_method_and_the_rates() -> None:
                     backends={"cuDNN": 0.261, "flash": 0.509, "memory-efficient": None},
                     flops=flops, label="float16 · batch 2 · 4,096 tokens · causal")
     probe = replace(report("h100-probe-report.json"), timings=(timing,))
-    (line,) = speed_text(probe).lines
+    line, method = speed_text(probe).lines
+    assert method.startswith("Timed one call at a time")
     assert line == ("Forward pass: 0.215 ms, 639 TFLOPs — 1.2× as fast as PyTorch's built-in "
                     "attention (SDPA's cuDNN method, the fastest here); 68× as fast as PyTorch's "
                     "plain math attention.")
@@ -112,9 +114,31 @@ def test_speed_lines_name_the_fastest_sdpa_method_and_the_rates() -> None:
         "0.261 | 527 TFLOPs | 14.600 | 1.21x | 67.91x |" in table
     decode = Timing("forward (decode)", {}, "bfloat16", kernel_ms=0.06, sdpa_ms=0.3,
                     speedup=5.0, reference="torch.bmm + softmax", flops=9.1e9, bytes=3.8e7)
-    (line,) = speed_text(replace(probe, timings=(decode,))).lines
+    line, _method = speed_text(replace(probe, timings=(decode,))).lines
     assert line == ("Decoding step: 0.06 ms, 152 TFLOPs, 633 GB/s — 5× as fast as plain "
                     "PyTorch (torch.bmm + softmax) doing the same work.")
+
+
+def test_queued_timings_say_their_method_and_a_cpu_bound_call() -> None:
+    """The verification times calls queued as a model runs them (issue 29): the report says
+    so in one sentence, and a call whose CPU overhead is as long as its GPU time is named."""
+    prefill = Timing("forward", {}, "float16", kernel_ms=0.218, sdpa_ms=0.266,
+                     speedup=0.266 / 0.218, sdpa_backend="cuDNN", runs=40, groups=5,
+                     method="queued", host_ms=0.071, sdpa_host_ms=0.02)
+    decode = replace(prefill, name="forward (decode)", kernel_ms=0.03, sdpa_ms=0.05,
+                     speedup=0.05 / 0.03, runs=200, host_ms=0.06)
+    probe = replace(report("h100-probe-report.json"), timings=(prefill, decode))
+    lines = speed_text(probe).lines
+    assert lines[0].startswith("Forward pass: 0.218 ms — 1.2× as fast as")
+    assert lines[2] == ("Decoding step: at this size, issuing one call takes the CPU 0.06 ms, "
+                        "about as long as the GPU needs (0.03 ms): the Python around the kernel "
+                        "sets the pace here, not the kernel.")
+    assert lines[-1] == ("Timed as a model runs them: 40–200 calls queued back to back between "
+                         "two CUDA events after a warm-up; each time is the median per call.")
+    assert not prefill.cpu_bound and decode.cpu_bound
+    assert Timing.from_json(decode.to_json()) == decode
+    table = render_markdown(probe)
+    assert "40–200 calls queued back to back" in table and "0.060 (CPU-bound)" in table
 
 
 def test_no_timing_on_the_cpu_is_said_plainly() -> None:

@@ -7,18 +7,27 @@ printed on the lent machines (see the files' "recorded" field)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 
+from build_backend.ai_apps.usage import workload_for_python
+from build_backend.environment import PythonEnv
+from build_backend.session import Session
 from build_backend.worth import (
+    Measure,
     MethodTime,
     SdpaSpeed,
     SpeedUnavailable,
     Verdict,
     _parse,
     cache_key,
+    WorkloadTimes,
     load_measures,
+    load_workloads,
     measure_sdpa,
     worth_building,
 )
@@ -121,3 +130,100 @@ def test_a_measurement_is_kept_per_gpu_driver_and_pytorch(
     again = measure_sdpa(missing, gpu="NVIDIA H100 80GB HBM3", driver="590.01",
                          torch="2.11.0+cu130", cuda="13.0")
     assert isinstance(again, SpeedUnavailable)
+
+
+# -- workloads (issue 29): judged at the shapes of what the user runs -----------------------------
+
+def workload_speed(**per_workload: dict[str, float]) -> SdpaSpeed:
+    """An H100 answer of the workload probe: per workload, SDPA's method times (sums)."""
+    base = recorded("h100-sdpa.json")
+    workloads = {w: WorkloadTimes({n: MethodTime(ms, 1.0) for n, ms in methods.items()}, {})
+                 for w, methods in per_workload.items()}
+    return replace(base, workloads=workloads, method="queued")
+
+
+def measure(kernel: str, workload: str, kernel_ms: float, **sdpa: float) -> Measure:
+    return Measure(kernel, {"flash_attn_3": "FlashAttention 3", "sageattention":
+                            "SageAttention 2"}[kernel], "Hopper", "shapes", kernel_ms, sdpa,
+                   "H200, 2026-11-28", workload=workload, method="queued")
+
+
+def test_the_verdict_is_given_for_the_users_workload_and_names_the_others() -> None:
+    """SageAttention on Hopper (kernels.md, measured 2026-11-28): slower than cuDNN at LLM
+    prompt lengths, faster at video lengths. The verdict must follow the workload."""
+    measures = [measure("sageattention", "llm", 1.0, cudnn=0.6),
+                measure("sageattention", "video", 40.0, cudnn=43.0)]
+    speed = workload_speed(llm={"cudnn": 0.6, "flash": 1.1}, video={"cudnn": 43.0})
+    video = worth_building("sageattention", speed, measures, workload="video")
+    assert video is not None and video.workload == "video"
+    assert video.sentence.startswith("For video: About as fast as PyTorch's own cuDNN")
+    assert video.others == (("LLM prompts", pytest.approx(0.6)),)
+    assert "Elsewhere: LLM prompts 0.60× PyTorch's fastest" in video.sentence
+    llm = worth_building("sageattention", speed, measures, workload="llm")
+    assert llm is not None and llm.verdict is Verdict.NOT_WORTH
+    assert llm.sentence.startswith("For LLM prompts: Not expected to pay off")
+    assert "video 1.07× PyTorch's fastest" in llm.sentence
+
+
+def test_the_expectation_scales_per_workload_with_the_method_this_pytorch_has() -> None:
+    measures = [measure("flash_attn_3", "image", 1.0, cudnn=1.2, flash=2.0)]
+    # the same PyTorch as measured: cuDNN is there, FA3 is 1.2x as fast
+    same = worth_building("flash_attn_3", workload_speed(image={"cudnn": 1.2, "flash": 2.0}),
+                          measures, workload="image")
+    assert same is not None and same.verdict is Verdict.PAYS_OFF
+    assert same.expected_ms == pytest.approx(1.0)
+    # a PyTorch without cuDNN attention (many Windows builds), flash 20 % slower than there
+    no_cudnn = worth_building("flash_attn_3", workload_speed(image={"flash": 2.4}), measures,
+                              workload="image")
+    assert no_cudnn is not None and no_cudnn.expected_ms == pytest.approx(1.2)
+    assert no_cudnn.verdict is Verdict.PAYS_OFF and "about 2.0× as fast" in no_cudnn.sentence
+    # only a method the measurement lacks: not comparable, never a guess
+    other = worth_building("flash_attn_3", workload_speed(image={"efficient": 4.0}), measures,
+                           workload="image")
+    assert other is not None and other.verdict is Verdict.NOT_MEASURED
+
+
+def test_a_kernel_measured_at_the_reference_shape_only_says_so() -> None:
+    """FlashAttention 2 on Hopper was measured at the earlier single shape only: its advice
+    stays, named as measured there, for any workload."""
+    worth = worth_building("flash_attn", workload_speed(llm={"cudnn": 1.0}), workload="llm")
+    assert worth is not None and worth.verdict is Verdict.NOT_WORTH
+    assert worth.sentence.endswith("(Measured at this one shape only, not yet at LLM prompts.)")
+    assert "float16 · batch 2 · 4,096 tokens · 16 heads · head size 128 · causal" in \
+        worth.sentence
+
+
+def test_the_shipped_workloads_cover_what_the_issue_names() -> None:
+    workloads = {w.id: w for w in load_workloads()}
+    assert {"llm", "image", "video", "reference"} <= set(workloads)
+    llm, image, video = workloads["llm"], workloads["image"], workloads["video"]
+    assert all(s.causal and s.kv_heads < s.heads for s in llm.shapes)  # GQA prefill
+    assert {s.tokens for s in llm.shapes} == {2048, 8192}
+    assert {s.head_dim for s in image.shapes} == {64, 128} and not any(
+        s.causal for s in image.shapes)
+    assert min(s.tokens for s in video.shapes) >= 16384
+    measured = {(m.kernel, m.workload) for m in load_measures()}
+    assert all(w in workloads for _k, w in measured)  # every measurement names a workload
+
+
+@pytest.mark.parametrize(("folder_file", "app", "workload"), [
+    ("wgp.py", "Wan2GP", "video"), ("comfy/__init__.py", "ComfyUI", "image")])
+def test_the_workload_comes_from_the_ai_program_found(tmp_path: Path, folder_file: str,
+                                                      app: str, workload: str) -> None:
+    program = tmp_path / "Programs" / app
+    (program / folder_file).parent.mkdir(parents=True, exist_ok=True)
+    (program / folder_file).write_text("", encoding="utf-8")
+    if app == "ComfyUI":
+        (program / "main.py").write_text("", encoding="utf-8")
+        (program / "nodes.py").write_text("", encoding="utf-8")
+    python = program / "venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text("", encoding="utf-8")
+    found, name = workload_for_python(python)
+    assert (found, name) == (workload, app)
+    session = Session(environment=cast(PythonEnv, SimpleNamespace(executable=python)))
+    assert session.workload() == (workload, f"what {app} runs")
+    session.workload_choice = "llm"
+    assert session.workload() == ("llm", "your choice")
+    plain = Session(environment=cast(PythonEnv, SimpleNamespace(executable=tmp_path / "py")))
+    assert plain.workload()[0] == "llm" and "no AI program" in plain.workload()[1]
