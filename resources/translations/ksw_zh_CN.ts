@@ -1089,7 +1089,7 @@ This will run:
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="66" />
+      <location filename="../../app/pages/kernel.py" line="67" />
       <source>GPU {index}: {name} ({cc})</source>
       <translation>GPU {index}：{name}（{cc}）</translation>
     </message>
@@ -1129,6 +1129,11 @@ This will run:
       <translation>将为 {names} 编译。</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel.py" line="73" />
+      <source>Judge speed for:</source>
+      <translation>按此用途评估速度：</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel_texts.py" line="49" />
       <source>License: {license}</source>
       <translation>许可证：{license}</translation>
@@ -1154,7 +1159,7 @@ This will run:
       <translation>PyTorch {version}（CUDA {cuda}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="71" />
+      <location filename="../../app/pages/kernel.py" line="72" />
       <source>PyTorch's own attention was not timed: {reason}</source>
       <translation>未测量 PyTorch 自带注意力的速度：{reason}</translation>
     </message>
@@ -1164,12 +1169,12 @@ This will run:
       <translation>PyTorch：未安装</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="65" />
+      <location filename="../../app/pages/kernel.py" line="66" />
       <source>Recommended: {kernel} {version}</source>
       <translation>推荐：{kernel} {version}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="70" />
+      <location filename="../../app/pages/kernel.py" line="71" />
       <source>Speed on this GPU: {sentence}</source>
       <translation>此 GPU 上的速度：{sentence}</translation>
     </message>
@@ -1194,9 +1199,14 @@ This will run:
 4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="68" />
+      <location filename="../../app/pages/kernel.py" line="69" />
       <source>Timing PyTorch's own attention on this GPU, to say which kernels pay off here (a few seconds, once per GPU and PyTorch)…</source>
       <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel.py" line="74" />
+      <source>What you run attention for: the advice compares speed at its sizes (LLM prompts: 2k-8k tokens, causal; images: 4k tokens; video: 16k-32k tokens). Chosen from the AI program found, where there is one ({why}).</source>
+      <translation>你用注意力做什么：建议按该用途的尺寸比较速度（LLM 提示词：2k–8k 个 token，因果；图像：4k 个 token；视频：16k–32k 个 token）。若找到了 AI 程序，则按它选择（{why}）。</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_source.py" line="56" />
@@ -1209,7 +1219,7 @@ This will run:
       <translation>发布于 {date}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="67" />
+      <location filename="../../app/pages/kernel.py" line="68" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1518,7 +1528,7 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Verify</name>
     <message>
-      <location filename="../../app/pages/verify.py" line="117" />
+      <location filename="../../app/pages/verify.py" line="121" />
       <source>Changed since the last passing verification: {changes}.</source>
       <translation>自上次通过验证以来的变化：{changes}。</translation>
     </message>
@@ -1528,7 +1538,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="126" />
+      <location filename="../../app/pages/verify.py" line="130" />
       <source>Check {id}</source>
       <translation>检查项 {id}</translation>
     </message>
@@ -1578,7 +1588,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它还没有安装：你的 Python 环境没有改动。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="123" />
+      <location filename="../../app/pages/verify.py" line="127" />
       <source>It replaced {name} {version}, which is kept: Roll back puts it back.</source>
       <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
     </message>
@@ -1597,6 +1607,16 @@ Windows will ask for administrator rights for this step.</source>
       <translation>保持你的 Python 环境不变，前往总结页</translation>
     </message>
     <message>
+      <location filename="../../app/pages/verify.py" line="117" />
+      <source>Not compared: the last passing verification ({when}) ran none of the checks this one ran.</source>
+      <translation>未比较：上次通过的验证（{when}）没有运行本次运行的任何检查。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/verify.py" line="119" />
+      <source>Not compared: this verification ran no check to compare with the last passing one ({when}).</source>
+      <translation>未比较：本次验证没有运行可与上次通过的验证（{when}）比较的检查。</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/verify.py" line="103" />
       <source>Notes:</source>
       <translation>备注：</translation>
@@ -1612,12 +1632,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="120" />
+      <location filename="../../app/pages/verify.py" line="124" />
       <source>Nothing to verify: the build did not produce a wheel.</source>
       <translation>没有可验证的内容：编译没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="124" />
+      <location filename="../../app/pages/verify.py" line="128" />
       <source>Nothing was installed there before: Roll back removes it again.</source>
       <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
     </message>
@@ -1637,7 +1657,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="125" />
+      <location filename="../../app/pages/verify.py" line="129" />
       <source>Report bundle saved: {bundle}</source>
       <translation>报告包已保存：{bundle}</translation>
     </message>
@@ -1680,17 +1700,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="121" />
+      <location filename="../../app/pages/verify.py" line="125" />
       <source>The verification could not run.</source>
       <translation>验证无法运行。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="118" />
+      <location filename="../../app/pages/verify.py" line="122" />
       <source>There is no earlier passing verification to compare with.</source>
       <translation>没有更早的通过验证可供比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="119" />
+      <location filename="../../app/pages/verify.py" line="123" />
       <source>These checks passed before and fail now: {checks}.</source>
       <translation>这些检查以前通过，现在失败：{checks}。</translation>
     </message>
@@ -1715,7 +1735,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="134" />
+      <location filename="../../app/pages/verify.py" line="138" />
       <source>the output</source>
       <translation>输出</translation>
     </message>
@@ -1725,47 +1745,47 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel}：{sentence}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="127" />
+      <location filename="../../app/pages/verify.py" line="131" />
       <source>{label}: largest error {error}, allowed {limit}</source>
       <translation>{label}：最大误差 {error}，允许 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="128" />
+      <location filename="../../app/pages/verify.py" line="132" />
       <source>{label}: largest error {error}, more than the {limit} allowed</source>
       <translation>{label}：最大误差 {error}，超过允许的 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="133" />
+      <location filename="../../app/pages/verify.py" line="137" />
       <source>{label}: not measured</source>
       <translation>{label}：没有测量</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="130" />
+      <location filename="../../app/pages/verify.py" line="134" />
       <source>{label}: the kernel returned nothing</source>
       <translation>{label}：内核没有返回任何结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="131" />
+      <location filename="../../app/pages/verify.py" line="135" />
       <source>{label}: wrong shape</source>
       <translation>{label}：形状错误</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="132" />
+      <location filename="../../app/pages/verify.py" line="136" />
       <source>{label}: {nan} NaN and {inf} infinite values</source>
       <translation>{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="129" />
+      <location filename="../../app/pages/verify.py" line="133" />
       <source>{label}: {value}</source>
       <translation>{label}：{value}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="122" />
+      <location filename="../../app/pages/verify.py" line="126" />
       <source>{name} {version} is now installed in {python}.</source>
       <translation>{name} {version} 现已安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="135" />
+      <location filename="../../app/pages/verify.py" line="139" />
       <source>{name}, the gradient of {of}</source>
       <translation>{name}，{of} 的梯度</translation>
     </message>
@@ -1939,7 +1959,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>（git：{message}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="304" />
+      <location filename="../../build_backend/worth.py" line="453" />
       <source>(not in the wizard's catalog yet)</source>
       <translation>（尚未收入向导的内核目录）</translation>
     </message>
@@ -1959,7 +1979,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="622" />
+      <location filename="../../build_backend/plan.py" line="643" />
       <source>, × {factor:g} on Windows</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
@@ -1969,12 +1989,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="620" />
+      <location filename="../../build_backend/plan.py" line="641" />
       <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
       <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="654" />
+      <location filename="../../build_backend/plan.py" line="638" />
+      <source>; one extension after another, each bound by its slowest unit (~{seconds:,.0f} s in all)</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="677" />
       <source>; this one runs {jobs}</source>
       <translation>；这次运行 {jobs} 个</translation>
     </message>
@@ -2024,7 +2049,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="692" />
+      <location filename="../../build_backend/session.py" line="718" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2084,9 +2109,13 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="316" />
+      <location filename="../../build_backend/worth.py" line="467" />
+      <source>About as fast as PyTorch's own {method} attention here ({best} ms; {name} about {expected} ms at {shape}): building gains little speed.</source>
+      <translation>与 PyTorch 自带的 {method} 注意力在此处速度相当（{best} ms；{name} 约 {expected} ms，尺寸 {shape}）：构建带来的提速很小。</translation>
+    </message>
+    <message>
       <source>About as fast as PyTorch's own {method} attention here ({best} ms; {name} about {expected} ms): building gains little speed.</source>
-      <translation>与此处 PyTorch 自带的 {method} 注意力差不多快（{best} 毫秒；{name} 约 {expected} 毫秒）：构建它几乎不会提速。</translation>
+      <translation type="obsolete">与此处 PyTorch 自带的 {method} 注意力差不多快（{best} 毫秒；{name} 约 {expected} 毫秒）：构建它几乎不会提速。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="57" />
@@ -2213,17 +2242,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="597" />
+      <location filename="../../build_backend/session.py" line="606" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="417" />
+      <location filename="../../build_backend/session.py" line="426" />
       <source>Build it from source instead.</source>
       <translation>请改为从源代码构建。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="531" />
+      <location filename="../../build_backend/session.py" line="540" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2287,7 +2316,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="677" />
+      <location filename="../../build_backend/build.py" line="687" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -2481,7 +2510,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="720" />
+      <location filename="../../build_backend/session.py" line="746" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2641,7 +2670,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="685" />
+      <location filename="../../build_backend/session.py" line="711" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2666,7 +2695,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="397" />
+      <location filename="../../build_backend/session.py" line="406" />
       <source>Choose another kernel or version, one that fits.</source>
       <translation>请选择另一个适合的内核或版本。</translation>
     </message>
@@ -2686,7 +2715,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="272" />
+      <location filename="../../build_backend/session.py" line="281" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -2860,7 +2889,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法连接 {host} 来获取 {name}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="260" />
+      <location filename="../../build_backend/nvml_record.py" line="270" />
       <source>Could not read the NVML recording {path}.</source>
       <translation>无法读取 NVML 记录文件 {path}。</translation>
     </message>
@@ -2965,12 +2994,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>出错</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="309" />
+      <location filename="../../build_backend/worth.py" line="460" />
       <source>Expected to pay off: about {x}× as fast as PyTorch's fastest attention here ({method}, {best} ms; {name} about {expected} ms at {shape}).</source>
       <translation>预计值得构建：约为此处 PyTorch 最快注意力（{method}，{best} 毫秒）的 {x} 倍速度（{name} 在 {shape} 下约 {expected} 毫秒）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="282" />
+      <location filename="../../build_backend/worth.py" line="428" />
       <source>Expected to pay off: this PyTorch has only its slow math attention on this GPU ({ms} ms at {shape}), and fast kernels are many times faster than that.</source>
       <translation>预计值得构建：此 PyTorch 在这块 GPU 上只有较慢的 math 注意力（{shape} 下 {ms} 毫秒），快速内核要快很多倍。</translation>
     </message>
@@ -3048,6 +3077,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../" line="resources/apps/text-generation-webui.toml" />
       <source>For models loaded with the Transformers loader, choose flash_attention_2 as attn-implementation on the Model tab, or start it with --attn-implementation flash_attention_2 (a line in user_data/CMD_FLAGS.txt). ExLlamaV2/V3 use FlashAttention by themselves when it is installed.</source>
       <translation>对用 Transformers 加载器加载的模型，在 Model 标签页把 attn-implementation 选为 flash_attention_2，或带 --attn-implementation flash_attention_2 启动（写在 user_data/CMD_FLAGS.txt 中）。ExLlamaV2/V3 在已安装 FlashAttention 时会自动使用它。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="483" />
+      <source>For {workload}: {sentence}</source>
+      <translation>对于{workload}：{sentence}</translation>
     </message>
     <message>
       <location filename="../../" line="resources/apps/forge.toml" />
@@ -3147,7 +3181,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="269" />
+      <location filename="../../build_backend/session.py" line="278" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -3431,7 +3465,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="703" />
+      <location filename="../../build_backend/session.py" line="729" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
@@ -3516,7 +3550,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>InvokeAI 用 invokeai.yaml 中的 attention_type 选择注意力实现（auto、normal、xformers、sliced、torch-sdp）；这个内核不在可选项中。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="154" />
+      <location filename="../../build_backend/verify/runner.py" line="137" />
       <source>It changes nothing; run it again whenever you like.</source>
       <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
     </message>
@@ -3531,7 +3565,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它包含 {member}（{why}），会被写到源码文件夹之外。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="251" />
+      <location filename="../../build_backend/nvml_record.py" line="261" />
       <source>It could not be read: {error}.</source>
       <translation>无法读取它：{error}。</translation>
     </message>
@@ -3541,22 +3575,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其中既没有 setup.py，也没有 pyproject.toml。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="259" />
+      <location filename="../../build_backend/nvml_record.py" line="269" />
       <source>It is JSON, but not an NVML recording (it has no "calls").</source>
       <translation>它是 JSON 文件，但不是 NVML 记录（其中没有 "calls"）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="257" />
+      <location filename="../../build_backend/nvml_record.py" line="267" />
       <source>It is JSON, but not an NVML recording: {problem}.</source>
       <translation>它是 JSON，但不是 NVML 记录：{problem}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="255" />
+      <location filename="../../build_backend/nvml_record.py" line="265" />
       <source>It is not a JSON file, so not a recording written by 'detect --record'.</source>
       <translation>它不是 JSON 文件，因此不是由 'detect --record' 写出的记录。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="253" />
+      <location filename="../../build_backend/nvml_record.py" line="263" />
       <source>It is not a text file.</source>
       <translation>它不是文本文件。</translation>
     </message>
@@ -3619,6 +3653,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../" line="resources/apps/kohya_ss.toml" />
       <source>Kohya's GUI picks attention per training run (CrossAttention: xformers or sdpa in the training parameters); this kernel is not one of its choices.</source>
       <translation>Kohya's GUI 在每次训练时选择注意力实现（训练参数中的 CrossAttention：xformers 或 sdpa）；这个内核不在可选项中。</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/speed/workloads.toml" />
+      <source>LLM prompts</source>
+      <translation>LLM 提示词</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="486" />
@@ -3816,7 +3855,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="271" />
+      <location filename="../../build_backend/session.py" line="280" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -3831,7 +3870,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="415" />
+      <location filename="../../build_backend/session.py" line="424" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
       <translation>没有与此环境匹配的 {kernel} {version} 预编译 wheel。</translation>
     </message>
@@ -3875,7 +3914,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未检查：未在此环境中查找 Triton。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="298" />
+      <location filename="../../build_backend/worth.py" line="447" />
       <source>Not comparable here: the methods PyTorch ran on this GPU are not those {name} was measured against.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
@@ -3885,12 +3924,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="322" />
+      <location filename="../../build_backend/worth.py" line="474" />
       <source>Not expected to pay off: PyTorch's own {method} attention is about {x}× faster on this GPU ({best} ms; {name} about {expected} ms at {shape}). You can still build it, e.g. for a program that calls it directly.</source>
       <translation>预计不值得构建：在这块 GPU 上 PyTorch 自带的 {method} 注意力约快 {x} 倍（{best} 毫秒；{name} 在 {shape} 下约 {expected} 毫秒）。你仍然可以构建它，例如给直接调用它的程序使用。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="290" />
+      <location filename="../../build_backend/worth.py" line="438" />
       <source>Not measured on {family} GPUs yet: whether it beats PyTorch's own attention here is not known. PyTorch's fastest method here ({method}) takes {ms} ms at {shape} ({tflops} TFLOPs).</source>
       <translation>尚未在 {family} GPU 上实测：不知道它在这里是否比 PyTorch 自带的注意力更快。此处 PyTorch 最快的方法（{method}）在 {shape} 下用时 {ms} 毫秒（{tflops} TFLOPs）。</translation>
     </message>
@@ -3924,12 +3963,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="638" />
+      <location filename="../../build_backend/session.py" line="647" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="530" />
+      <location filename="../../build_backend/session.py" line="539" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -4024,7 +4063,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 规模的编译的并行度：{reason}。较轻的内核会同时运行更多任务。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/nvml_record.py" line="261" />
+      <location filename="../../build_backend/nvml_record.py" line="271" />
       <source>Pass a file written by 'detect --record FILE'.</source>
       <translation>请传入由 'detect --record FILE' 写出的文件。</translation>
     </message>
@@ -4164,12 +4203,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 的 CUDA：{torch}；驱动最高支持 CUDA {driver}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="206" />
+      <location filename="../../build_backend/worth.py" line="320" />
       <source>PyTorch's attention could not be timed ({tail}).</source>
       <translation>无法测量 PyTorch 注意力的速度（{tail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="201" />
+      <location filename="../../build_backend/worth.py" line="433" />
+      <source>PyTorch's attention could not be timed at these shapes on this GPU.</source>
+      <translation>无法在此 GPU 上以这些尺寸为 PyTorch 的注意力计时。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="315" />
       <source>PyTorch's attention could not be timed: {why}</source>
       <translation>无法测量 PyTorch 注意力的速度：{why}</translation>
     </message>
@@ -4384,7 +4428,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="613" />
+      <location filename="../../build_backend/session.py" line="622" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4473,7 +4517,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="726" />
+      <location filename="../../build_backend/build.py" line="736" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -4513,7 +4557,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="589" />
+      <location filename="../../build_backend/build.py" line="598" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4538,7 +4582,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="403" />
+      <location filename="../../build_backend/verify/words.py" line="423" />
       <source>Speed, measured on {what}:</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
@@ -4553,7 +4597,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="653" />
+      <location filename="../../build_backend/build.py" line="663" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4847,17 +4891,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="713" />
+      <location filename="../../build_backend/build.py" line="723" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="712" />
+      <location filename="../../build_backend/build.py" line="722" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="684" />
+      <location filename="../../build_backend/build.py" line="694" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -4867,7 +4911,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="700" />
+      <location filename="../../build_backend/session.py" line="726" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
@@ -4887,7 +4931,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="571" />
+      <location filename="../../build_backend/build.py" line="580" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
@@ -4907,7 +4951,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="718" />
+      <location filename="../../build_backend/build.py" line="728" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
@@ -4917,7 +4961,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="661" />
+      <location filename="../../build_backend/build.py" line="671" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -5077,7 +5121,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="723" />
+      <location filename="../../build_backend/build.py" line="733" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -5107,12 +5151,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="268" />
+      <location filename="../../build_backend/session.py" line="277" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="582" />
+      <location filename="../../build_backend/build.py" line="591" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5166,7 +5210,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="679" />
+      <location filename="../../build_backend/session.py" line="705" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
@@ -5201,7 +5245,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查这个内核：{reason}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="178" />
+      <location filename="../../build_backend/verify/runner.py" line="161" />
       <source>The kernel crashed the verification process ({exit}) during the check '{check}'. A kernel built for another GPU architecture or another PyTorch can do this: rebuild it.</source>
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
@@ -5211,7 +5255,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="696" />
+      <location filename="../../build_backend/session.py" line="722" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5294,7 +5338,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="213" />
+      <location filename="../../build_backend/worth.py" line="327" />
       <source>The measurement of PyTorch's attention was not readable.</source>
       <translation>PyTorch 注意力的测量结果无法读取。</translation>
     </message>
@@ -5344,7 +5388,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="688" />
+      <location filename="../../build_backend/session.py" line="714" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
@@ -5538,22 +5582,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查目标 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="168" />
+      <location filename="../../build_backend/verify/runner.py" line="537" />
       <source>The verification did not finish within {seconds} seconds (it was running the check '{check}').</source>
       <translation>验证没有在 {seconds} 秒内完成（当时正在运行检查“{check}”）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="170" />
+      <location filename="../../build_backend/verify/runner.py" line="539" />
       <source>The verification did not finish within {seconds} seconds.</source>
       <translation>验证没有在 {seconds} 秒内完成。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="191" />
+      <location filename="../../build_backend/verify/runner.py" line="402" />
+      <source>The verification of {kernels} in one process {what}: verifying {missing} each in a process of its own.</source>
+      <translation>在同一进程中对 {kernels} 的验证{what}：现在将 {missing} 各自在单独的进程中验证。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="174" />
       <source>The verification process ended ({exit}) without a report.</source>
       <translation>验证进程结束了（{exit}），但没有生成报告。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="153" />
+      <location filename="../../build_backend/verify/runner.py" line="136" />
       <source>The verification was cancelled.</source>
       <translation>验证已取消。</translation>
     </message>
@@ -5598,7 +5647,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/reverify.py" line="54" />
+      <location filename="../../build_backend/reverify.py" line="56" />
       <source>The wizard's record says {name} {recorded} is installed in {python}, but {found} was verified there: it was changed outside the wizard. Install the version you want with the wizard ('{command}' lists what it recorded).</source>
       <translation>向导的记录显示 {python} 中安装的是 {name} {recorded}，但在那里验证的是 {found}：它在向导之外被更改过。请用向导安装你想要的版本（'{command}' 会列出它记录的内容）。</translation>
     </message>
@@ -5648,17 +5697,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="580" />
+      <location filename="../../build_backend/session.py" line="589" />
       <source>There is no verification of this build to decide about.</source>
       <translation>这次编译还没有可供决定的验证结果。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="609" />
+      <location filename="../../build_backend/session.py" line="618" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="655" />
+      <location filename="../../build_backend/build.py" line="665" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -5718,12 +5767,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="595" />
+      <location filename="../../build_backend/session.py" line="604" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="612" />
+      <location filename="../../build_backend/session.py" line="621" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -5781,6 +5830,16 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/ai_apps/venvs.py" line="52" />
       <source>This venv's base Python ({base}) is gone, so the venv cannot start; recreate the venv.</source>
       <translation>这个虚拟环境（venv）所基于的 Python（{base}）已不存在，因此它无法启动；请重新创建这个虚拟环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="378" />
+      <source>Timed as a model runs them: {calls} calls queued back to back between two CUDA events after a warm-up; each time is the median per call.</source>
+      <translation>按模型的运行方式计时：预热后，在两个 CUDA 事件之间连续排队 {calls} 次调用；每个时间都是单次调用的中位数。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="380" />
+      <source>Timed one call at a time (a report of an earlier version of the wizard): Python's overhead of each call is in every time, which a model hides.</source>
+      <translation>逐次单独计时（旧版向导的报告）：每次调用的 Python 开销都计入了时间，而模型运行时会把它隐藏掉。</translation>
     </message>
     <message>
       <location filename="../../build_backend/cli_consent.py" line="86" />
@@ -6000,7 +6059,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="581" />
+      <location filename="../../build_backend/verify/runner.py" line="399" />
+      <source>Verified in a process of its own: the verification of {kernels} in one process {what}.</source>
+      <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="590" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -6414,7 +6478,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已下载的源码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="644" />
+      <location filename="../../build_backend/plan.py" line="666" />
       <source>earlier</source>
       <translation>更早</translation>
     </message>
@@ -6422,6 +6486,16 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/sources/local.py" line="233" />
       <source>empty</source>
       <translation>是空的</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="553" />
+      <source>ended ({exit}) during {kernel}</source>
+      <translation>在 {kernel} 运行时结束（{exit}）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="551" />
+      <source>ended ({exit}) during {kernel}'s check '{check}'</source>
+      <translation>在 {kernel} 的检查“{check}”中结束（{exit}）</translation>
     </message>
     <message>
       <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
@@ -6557,7 +6631,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="565" />
+      <location filename="../../build_backend/build.py" line="574" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -6570,6 +6644,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/verify/words.py" line="128" />
       <source>head size {d}</source>
       <translation>头维度 {d}</translation>
+    </message>
+    <message>
+      <location filename="../../" line="resources/speed/workloads.toml" />
+      <source>images</source>
+      <translation>图像</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/target.py" line="161" />
@@ -6682,12 +6761,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有及时响应</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="292" />
+      <location filename="../../build_backend/verify/runner.py" line="321" />
       <source>no exit code</source>
       <translation>没有退出码</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="209" />
+      <location filename="../../build_backend/worth.py" line="323" />
       <source>no measurement</source>
       <translation>没有测量结果</translation>
     </message>
@@ -6771,6 +6850,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 CPU 上</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/speed/workloads.toml" />
+      <source>one reference shape</source>
+      <translation>一个参考尺寸</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/advice.py" line="128" />
       <source>pass another one with {option}</source>
       <translation>用 {option} 指定另一个</translation>
@@ -6846,6 +6930,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 csrc/cutlass 时，setup.py 会克隆 NVIDIA/cutlass（最新版，未固定版本）：构建需要 git 和网络</translation>
     </message>
     <message>
+      <location filename="../../build_backend/verify/runner.py" line="546" />
+      <source>stopped after {kernel}: {why}</source>
+      <translation>在 {kernel} 之后停止：{why}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/locks.py" line="110" />
       <source>take the lock that keeps two runs of the wizard apart</source>
       <translation>获取防止向导同时运行两次的锁</translation>
@@ -6856,7 +6945,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>text-generation-webui 没有针对这个内核的选项；便携版运行的是 llama.cpp，它有自己的注意力实现。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="611" />
+      <location filename="../../build_backend/plan.py" line="627" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
     </message>
@@ -6914,6 +7003,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/housekeeping.py" line="333" />
       <source>the current build uses it</source>
       <translation>当前的编译正在使用它</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="685" />
+      <source>the default; no AI program was recognised for this Python</source>
+      <translation>默认值；未识别出此 Python 所属的 AI 程序</translation>
     </message>
     <message>
       <location filename="../../build_backend/platforms/shortcuts.py" line="54" />
@@ -7086,9 +7180,24 @@ Windows will ask for administrator rights for this step.</source>
       <translation>版本未知</translation>
     </message>
     <message>
+      <location filename="../../" line="resources/speed/workloads.toml" />
+      <source>video</source>
+      <translation>视频</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="57" />
       <source>vswhere did not give a usable answer: {error}</source>
       <translation>vswhere 没有给出可用的回答：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/runner.py" line="542" />
+      <source>was stopped: {kernel} did not finish within {seconds} seconds</source>
+      <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/session.py" line="684" />
+      <source>what {app} runs</source>
+      <translation>{app} 的用途</translation>
     </message>
     <message>
       <location filename="../../build_backend/reports.py" line="277" />
@@ -7106,12 +7215,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
+      <location filename="../../build_backend/session.py" line="679" />
+      <source>your choice</source>
+      <translation>你的选择</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/cuda.py" line="98" />
       <source>your driver supports CUDA up to {cuda}</source>
       <translation>你的驱动最高支持 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="651" />
+      <location filename="../../build_backend/plan.py" line="674" />
       <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
       <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
     </message>
@@ -7156,22 +7270,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="612" />
+      <location filename="../../build_backend/plan.py" line="630" />
       <source>{count} arch × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="613" />
+      <location filename="../../build_backend/plan.py" line="631" />
       <source>{count} archs × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="617" />
+      <location filename="../../build_backend/plan.py" line="628" />
+      <source>{count} extensions, {units} units</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../build_backend/plan.py" line="635" />
       <source>{count} job</source>
       <translation>{count} 个任务</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="618" />
+      <location filename="../../build_backend/plan.py" line="636" />
       <source>{count} jobs</source>
       <translation>{count} 个任务</translation>
     </message>
@@ -7306,17 +7425,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="504" />
+      <location filename="../../build_backend/catalog/model.py" line="528" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/catalog/model.py" line="497" />
+      <location filename="../../build_backend/catalog/model.py" line="521" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="340" />
+      <location filename="../../build_backend/plan.py" line="341" />
       <source>{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
       <translation>{jobs} × {threads}（由该版本固定）：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
@@ -7326,7 +7445,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{jobs} × {threads}：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/reverify.py" line="41" />
+      <location filename="../../build_backend/reverify.py" line="43" />
       <source>{kernel} in {python}</source>
       <translation>{python} 中的 {kernel}</translation>
     </message>
@@ -7361,7 +7480,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/session.py" line="395" />
+      <location filename="../../build_backend/session.py" line="404" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
       <translation>{kernel} {version} 不适合这台电脑：
@@ -7403,7 +7522,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="472" />
+      <location filename="../../build_backend/plan.py" line="473" />
       <source>{label}: {description}</source>
       <translation>{label}：{description}</translation>
     </message>
@@ -7423,7 +7542,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="662" />
+      <location filename="../../build_backend/plan.py" line="709" />
       <source>{minutes:.0f} min</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
@@ -7543,7 +7662,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} {version} 最高支持 Python {most}；目标 Python 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="387" />
+      <location filename="../../build_backend/verify/words.py" line="417" />
+      <source>{name}: at this size, issuing one call takes the CPU {host} ms, about as long as the GPU needs ({kernel} ms): the Python around the kernel sets the pace here, not the kernel.</source>
+      <translation>{name}：在此尺寸下，CPU 发出一次调用需要 {host} ms，与 GPU 所需时间（{kernel} ms）相当：这里决定速度的是内核周围的 Python，而不是内核本身。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/verify/words.py" line="399" />
       <source>{name}: could not be timed ({why}).</source>
       <translation>{name}：无法计时（{why}）。</translation>
     </message>
@@ -7561,17 +7685,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">{name}：{kernel_ms} 毫秒 — {versus}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="397" />
+      <location filename="../../build_backend/verify/words.py" line="409" />
       <source>{name}: {kernel} — {default}.</source>
       <translation>{name}：{kernel} — {default}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="401" />
+      <location filename="../../build_backend/verify/words.py" line="413" />
       <source>{name}: {kernel} — {default}; {math}.</source>
       <translation>{name}：{kernel} — {default}；{math}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/words.py" line="391" />
+      <location filename="../../build_backend/verify/words.py" line="403" />
       <source>{name}: {kernel} — {versus}.</source>
       <translation>{name}：{kernel} — {versus}。</translation>
     </message>
@@ -7631,12 +7755,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="562" />
+      <location filename="../../build_backend/build.py" line="571" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="559" />
+      <location filename="../../build_backend/build.py" line="568" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
@@ -7726,7 +7850,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="159" />
+      <location filename="../../build_backend/verify/runner.py" line="512" />
       <source>{python} could not be started to run the verification ({why}).</source>
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
@@ -7771,12 +7895,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{repo} 中源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="661" />
+      <location filename="../../build_backend/plan.py" line="708" />
       <source>{seconds:.0f} s</source>
       <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
-      <location filename="../../build_backend/worth.py" line="330" />
+      <location filename="../../build_backend/worth.py" line="485" />
+      <source>{sentence} (Measured at this one shape only, not yet at {workload}.)</source>
+      <translation>{sentence}（仅在这一个尺寸上测过，尚未在{workload}上测量。）</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="490" />
+      <source>{sentence} Elsewhere: {others}.</source>
+      <translation>{sentence} 其他用途：{others}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="494" />
       <source>{sentence} Faster on {family} GPUs: {better} (measured).</source>
       <translation>{sentence} 在 {family} GPU 上更快的是：{better}（实测）。</translation>
     </message>
@@ -7831,7 +7965,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what}：{before} → {after}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/plan.py" line="615" />
+      <location filename="../../build_backend/plan.py" line="633" />
       <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
       <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
     </message>
@@ -7844,6 +7978,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/verify/words.py" line="290" />
       <source>{words}: {reason}</source>
       <translation>{words}：{reason}</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/worth.py" line="491" />
+      <source>{workload} {x}× PyTorch's fastest</source>
+      <translation>{workload}为 PyTorch 最快方法的 {x} 倍</translation>
     </message>
     <message>
       <location filename="../../build_backend/verify/words.py" line="326" />
@@ -7994,7 +8133,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="152" />
+      <location filename="../../app/pages/kernel.py" line="169" />
       <source>Back to the Prerequisites page, where the Fix buttons are; the kernel list is checked again when you return</source>
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
@@ -8019,7 +8158,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="124" />
+      <location filename="../../app/pages/kernel.py" line="129" />
       <source>Build for:</source>
       <translation>编译目标：</translation>
     </message>
@@ -8029,7 +8168,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="534" />
+      <location filename="../../app/pages/kernel.py" line="569" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
@@ -8059,7 +8198,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在检查编译所需的条件…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="79" />
+      <location filename="../../app/pages/kernel.py" line="84" />
       <source>Choose the kernel library to install. Each one says whether it fits this computer and, if not, exactly why.</source>
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
@@ -8178,7 +8317,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="335" />
+      <location filename="../../app/pages/kernel.py" line="370" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
@@ -8193,17 +8332,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>硬件检测意外失败。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="147" />
+      <location filename="../../app/pages/kernel.py" line="164" />
       <source>How to build this kernel in WSL2 on this PC</source>
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="615" />
+      <location filename="../../app/pages/verify.py" line="619" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="217" />
+      <location filename="../../app/pages/verify.py" line="221" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
@@ -8228,7 +8367,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核安装向导</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="78" />
+      <location filename="../../app/pages/kernel.py" line="83" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
     </message>
@@ -8258,7 +8397,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="111" />
+      <location filename="../../app/pages/kernel.py" line="116" />
       <source>Looking for CUDA toolkits…</source>
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
@@ -8330,12 +8469,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="226" />
+      <location filename="../../app/pages/kernel.py" line="243" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="472" />
+      <location filename="../../app/pages/kernel.py" line="507" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -8344,7 +8483,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="222" />
+      <location filename="../../app/pages/verify.py" line="226" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -8368,12 +8507,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="221" />
+      <location filename="../../app/pages/verify.py" line="225" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="643" />
+      <location filename="../../app/pages/verify.py" line="647" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -8438,7 +8577,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="353" />
+      <location filename="../../app/pages/verify.py" line="357" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
@@ -8463,22 +8602,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="334" />
+      <location filename="../../app/pages/kernel.py" line="369" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="304" />
+      <location filename="../../app/pages/kernel.py" line="339" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="471" />
+      <location filename="../../app/pages/kernel.py" line="506" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="354" />
+      <location filename="../../app/pages/verify.py" line="358" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
@@ -8512,7 +8651,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="616" />
+      <location filename="../../app/pages/verify.py" line="620" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -8526,7 +8665,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>这需要几秒钟。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="146" />
+      <location filename="../../app/pages/kernel.py" line="163" />
       <source>Use WSL2…</source>
       <translation>使用 WSL2…</translation>
     </message>
@@ -8536,7 +8675,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="172" />
+      <location filename="../../app/pages/verify.py" line="176" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -8636,12 +8775,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="651" />
+      <location filename="../../app/pages/verify.py" line="655" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="633" />
+      <location filename="../../app/pages/verify.py" line="637" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>

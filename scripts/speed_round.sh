@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# One GPU round for issues 29 and 30 on a lent Hopper machine, longer than one 10-minute device
+# command: the work runs in the background (setsid) and each device command waits for it.
+#
+#   run(command="PART=start bash scripts/speed_round.sh", carry=[".gpu-src/pack", ".whl"])
+#   run(command="PART=wait bash scripts/speed_round.sh")     # again until it says "finished"
+#
+# .gpu-src/pack holds xz tarballs of the sources at the recipes' commits (git-ignored, made on
+# the development machine from the mirrors; see docs/recorded/h200-2026-11-28/README.md):
+#   fa3.tar.xz (flash-attention hopper/ + README.md at 0251105a, CUTLASS include at 7127592),
+#   flashmla.tar.xz (FlashMLA 9241ae3, csrc/cutlass: CUTLASS 147f567 include + tools/util/include),
+#   sage.tar.xz (SageAttention d1a57a5 without its images).
+#
+# Steps (everything lands in $ROUND, copied to $OUT by each PART=wait):
+#   1. PyTorch's attention timed at every workload (resources/probes/sdpa_speed.py), GPU idle
+#   2. SageAttention built through the wizard in the background, its output recorded for the
+#      ETA benchmark (benchmarks/record_build.py: never used to calibrate anything);
+#      FlashAttention 3 (default compact variant) and FlashMLA built through the wizard meanwhile
+#   3. benchmarks/workload_speed.py: the kernels at every workload, the way the wizard judges
+#   4. benchmarks/speed_agreement.py: the wizard's figure against an independent timing
+#   5. the boundary sweep of every installed kernel and upstream's tests (scripts/boundary_all.sh)
+#   6. --verify and --verify --quick of the installed kernels, timed (benchmarks/reverify_bench.py)
+#   7. kernels (the speed verdict per workload) with the new probe
+set -uo pipefail
+ROUND=${ROUND:-/tmp/round}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+
+case "${PART:-start}" in
+start)
+    rm -rf "$ROUND" && mkdir -p "$ROUND" /tmp/src
+    for t in .gpu-src/pack/*.tar.xz; do tar -xJf "$t" -C /tmp/src; done
+    if ! python3 -c 'import platformdirs' 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
+        python3 -m pip install -q --no-index --no-deps .whl/*.whl
+    fi
+    cp -r "$HERE" /tmp/wizard  # the round runs from its own copy (the device may replace ours)
+    (cd /tmp/wizard && setsid nohup env PART=run ROUND="$ROUND" bash scripts/speed_round.sh \
+        >"$ROUND/run.log" 2>&1 &)
+    sleep 5
+    PART=wait WAIT=${WAIT:-560} bash "$0"
+    ;;
+wait)
+    limit=${WAIT:-570}
+    while [ ! -f "$ROUND/finished" ] && [ "$SECONDS" -lt "$limit" ]; do sleep 5; done
+    cat "$ROUND/steps.txt" 2>/dev/null
+    [ -f "$ROUND/finished" ] && echo "finished" || echo "still running"
+    mkdir -p "${OUT:-/tmp/out}" && cp -r "$ROUND"/. "${OUT:-/tmp/out}/" 2>/dev/null
+    find "${OUT:-/tmp/out}" -size +15M -delete
+    ;;
+run)
+    export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step
+    {
+        date -u +"%Y-%m-%d %H:%M UTC"
+        nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
+        echo "cores: $(nproc)"
+        python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)'
+    } >"$R/machine.txt" 2>&1
+    WORKLOADS=$(python3 -c 'import json, sys; sys.path.insert(0, "."); from build_backend.worth import load_workloads
+print(json.dumps([{"id": w.id, "shapes": [s.as_dict() for s in w.shapes]} for w in sorted(load_workloads(), key=lambda w: w.id != "reference")]))')
+    step probe 240 python3 resources/probes/sdpa_speed.py --workloads "$WORKLOADS"
+    # SageAttention in the background, recorded for the ETA benchmark
+    (
+        started=$SECONDS
+        python3 benchmarks/record_build.py "$R/sage-build" /tmp/src/SageAttention -- \
+            python3 -m app --headless build --kernel sageattention --source \
+            /tmp/src/SageAttention --json --yes >"$R/sage-build.json" 2>"$R/sage-build.err"
+        echo "sage-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
+    ) &
+    SAGE=$!
+    step fa3-build 900 python3 -m app --headless build --kernel flash_attn_3 \
+        --source /tmp/src/flash-attention --json --yes
+    step flashmla-build 900 python3 -m app --headless build --kernel flashmla \
+        --source /tmp/src/FlashMLA --json --yes
+    wait "$SAGE"
+    step installs 60 python3 -m app --headless installs
+    step workload-speed 400 python3 benchmarks/workload_speed.py --json "$R/workload_speed.json" \
+        --toml "$R/workload_speed.toml"
+    step speed-agreement 400 python3 benchmarks/speed_agreement.py \
+        --out "$R/speed_agreement.json"
+    step kernels-llm 120 python3 -m app --headless kernels --workload llm
+    step kernels-video 120 python3 -m app --headless kernels --workload video --json
+    touch "$R/finished"
+    ;;
+esac
