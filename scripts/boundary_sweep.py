@@ -3,24 +3,31 @@ child process, classified as ran-correct / raised / a failure (crashed, hung, wr
 unchecked). Run it on a GPU machine with the Python that has the kernels installed:
 
     python3 scripts/boundary_sweep.py --out docs/recorded/<machine-date>/boundary.json
+    python3 scripts/boundary_sweep.py --kernels flashmla,sageattention --out ...
 
-Kernels that are not importable are listed under "not_installed" and skipped. A FlashAttention 3
-wheel built by the wizard carries the recipe's Python checks (patch fa3-build-guard); the rows
-under "before_patch" call the same left-out variants with those checks switched off, i.e. the
-extension as upstream ships it, to record what a user met without them.
+Kernels (``--kernels``, default all): flash_attn_3 (alias fa3), flash_attn (FlashAttention 2,
+alias fa2), flashmla, sageattention (alias sage), deepep. The calls and the tolerance rule of
+each are in scripts/boundary_calls.py. A kernel that is not importable is listed under
+"not_installed" and skipped; DeepEP, whose calls need 2 GPUs (one process each), is listed under
+"not_swept" with the reason on a machine with fewer.
+
+A FlashAttention 3 wheel built by the wizard carries the recipe's Python checks (patch
+fa3-build-guard), a FlashMLA wheel the check that its SM100-only dense prefill raises elsewhere
+(patch sm100-prefill-guard); the rows under "before_patch" call the same left-out variants with
+those checks switched off, i.e. the extension as upstream ships it, to record what a user met
+without them.
 
 Output: {"boundary": [{"kernel", "call", "head_size", "outcome", "message"}, ...],
-"before_patch": [...], "machine": {...}, "not_installed": [...]}. Exit 0 when no row is a
-failure, 1 otherwise. Calls are checked against a float32 reference with FlashAttention's
-tolerance rule (upstream's hopper/test_flash_attn.py: max|out - ref| <= 2 * max|pt - ref| +
-atol, pt being the same math in the input dtype).
+"before_patch": [...], "machine": {...}, "kernels": {kernel: version}, "not_installed": [...],
+"not_swept": [{"kernel", "reason"}], "summary": {...}}. Exit 0 when no row of "boundary" is a
+failure, 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -28,207 +35,46 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "resources" / "verify"))
 
+import boundary_calls as bc  # noqa: E402
 import harness_boundary as hb  # noqa: E402
 
 GOOD = ("ran-correct", "raised")
+PYTHON_ERRORS = ("TypeError", "AttributeError", "NameError", "ImportError",
+                 "ModuleNotFoundError", "KeyError", "IndexError", "UnboundLocalError")
 
-# Shared by every FlashAttention 3 call: inputs, the float reference and the tolerance rule.
-FA3_PRELUDE = '''
-import math, os, torch
-import flash_attn_interface as fa
-torch.manual_seed(0)
-dev = torch.device(os.environ.get("KSW_SWEEP_DEVICE", "cuda"))  # "cpu": the tests' stand-in
-def sync():
-    if dev.type == "cuda":
-        torch.cuda.synchronize()
-def t(*shape, dtype=torch.bfloat16, grad=False):
-    x = torch.randn(*shape, device=dev, dtype=torch.float32).to(dtype)
-    return x.requires_grad_(grad) if grad else x
-def attn(q, k, v, causal=False, window=(-1, -1), softcap=0.0, upcast=True):
-    # q (b, sq, hq, d), k (b, sk, hk, d), v (b, sk, hk, dv) -> (b, sq, hq, dv)
-    dtype = q.dtype
-    if upcast:
-        q, k, v = q.float(), k.float(), v.float()
-    g = q.shape[2] // k.shape[2]
-    k = k.repeat_interleave(g, dim=2)
-    v = v.repeat_interleave(g, dim=2)
-    s = torch.einsum("bqhd,bkhd->bhqk", q, k) / math.sqrt(q.shape[-1])
-    if softcap:
-        s = torch.tanh(s / softcap) * softcap
-    sq, sk = q.shape[1], k.shape[1]
-    i = torch.arange(sq, device=q.device).view(-1, 1) + (sk - sq)
-    j = torch.arange(sk, device=q.device).view(1, -1)
-    mask = torch.zeros(sq, sk, dtype=torch.bool, device=q.device)
-    if causal:
-        mask |= j > i
-    if window[0] >= 0:
-        mask |= j < i - window[0]
-    if window[1] >= 0:
-        mask |= j > i + window[1]
-    s = s.masked_fill(mask, float("-inf"))
-    p = torch.softmax(s.float(), dim=-1).nan_to_num(0.0).to(v.dtype)
-    out = torch.einsum("bhqk,bkhd->bqhd", p, v)
-    return out if upcast else out.to(dtype)
-def rule(out, ref, pt, factor=2.0, name="out"):
-    out, ref, pt = out.float(), ref.float(), pt.float()
-    if not torch.isfinite(out).all():
-        return False, "%s has %d non-finite values" % (name, int((~torch.isfinite(out)).sum()))
-    atol = 2 * (ref + 0.3 - 0.3 - ref).abs().max().item() + 1e-5
-    err, pterr = (out - ref).abs().max().item(), (pt - ref).abs().max().item()
-    ok = err <= factor * pterr + atol
-    return ok, "%s max err %.3g vs PyTorch %.3g (limit %.3g)" % (name, err, pterr,
-                                                                 factor * pterr + atol)
-def both(*results):
-    ok = all(r[0] for r in results)
-    return ok, "; ".join(r[1] for r in results)
-'''
+# kernel id (the catalog's recipe id), its aliases, the module that says it is installed, its
+# distribution names (for the version), and the import lines every call of it shares
+KERNELS = {
+    "flash_attn_3": (("fa3",), "flash_attn_interface", ("flash_attn_3", "flash-attn-3"),
+                     "import flash_attn_interface as fa\n"),
+    "flash_attn": (("fa2", "flash_attn_2"), "flash_attn", ("flash_attn", "flash-attn"),
+                   "import flash_attn as fa\n"),
+    "flashmla": (("flash_mla",), "flash_mla", ("flash_mla", "flash-mla"),
+                 "import flash_mla\nimport flash_mla.flash_mla_interface as fmi\n"),
+    "sageattention": (("sage", "sageattention2"), "sageattention", ("sageattention",),
+                      "import sageattention as sa\n"),
+    "deepep": (("deep_ep",), "deep_ep", ("deep_ep", "deep-ep"), "import deep_ep\n"),
+}
 
 
-def fa3_fwd(d, dv=None, causal=False, dtype="torch.bfloat16", extra="", window="(-1, -1)",
-            softcap="0.0", b=2, s=257, h=4, hk=None):
-    dv = dv or d
-    hk = hk or h
-    return f'''
-q = t({b}, {s}, {h}, {d}, dtype={dtype})
-k = t({b}, {s}, {hk}, {d}, dtype={dtype})
-v = t({b}, {s}, {hk}, {dv}, dtype={dtype})
-def call():
-    return fa.flash_attn_func(q, k, v, causal={causal}, window_size={window},
-                              softcap={softcap}{extra})
-def check(out):
-    out = out[0] if isinstance(out, tuple) else out
-    ref = attn(q, k, v, causal={causal}, window={window}, softcap={softcap})
-    pt = attn(q, k, v, causal={causal}, window={window}, softcap={softcap}, upcast=False)
-    return rule(out, ref, pt)
-'''
-
-
-def fa3_fwd_bwd(d, causal=True):
-    return f'''
-q, k, v = (t(2, 257, 4, {d}, grad=True) for _ in range(3))
-g = t(2, 257, 4, {d})
-def call():
-    out = fa.flash_attn_func(q, k, v, causal={causal})
-    out = out[0] if isinstance(out, tuple) else out
-    return (out,) + torch.autograd.grad(out, (q, k, v), g)
-def check(res):
-    out, dq, dk, dv = res
-    qf, kf, vf = (x.detach().float().requires_grad_() for x in (q, k, v))
-    ref = attn(qf, kf, vf, causal={causal})
-    rg = torch.autograd.grad(ref, (qf, kf, vf), g.float())
-    qp, kp, vp = (x.detach().clone().requires_grad_() for x in (q, k, v))
-    pt = attn(qp, kp, vp, causal={causal}, upcast=False)
-    pg = torch.autograd.grad(pt, (qp, kp, vp), g)
-    return both(rule(out, ref, pt), *(rule(a, r, p, 3.0, n) for a, r, p, n in
-                                      zip((dq, dk, dv), rg, pg, ("dq", "dk", "dv"))))
-'''
-
-
-FA3_VARLEN_EMPTY = '''
-lens = [100, 0, 150, 7]
-cu = torch.tensor([0, 100, 100, 250, 257], dtype=torch.int32, device=dev)
-q, k, v = (t(257, 4, 128, grad=True) for _ in range(3))
-g = t(257, 4, 128)
-def call():
-    out = fa.flash_attn_varlen_func(q, k, v, cu, cu, 150, 150, causal=True)
-    out = out[0] if isinstance(out, tuple) else out
-    return (out,) + torch.autograd.grad(out, (q, k, v), g)
-def check(res):
-    out, dq, dk, dv = res
-    results = []
-    start = 0
-    for n in lens:
-        if n:
-            sl = slice(start, start + n)
-            qf, kf, vf = (x.detach()[sl].float().unsqueeze(0).requires_grad_() for x in (q, k, v))
-            ref = attn(qf, kf, vf, causal=True)
-            rg = torch.autograd.grad(ref, (qf, kf, vf), g[sl].float().unsqueeze(0))
-            qp, kp, vp = (x.detach()[sl].unsqueeze(0).clone().requires_grad_() for x in (q, k, v))
-            pt = attn(qp, kp, vp, causal=True, upcast=False)
-            pg = torch.autograd.grad(pt, (qp, kp, vp), g[sl].unsqueeze(0))
-            results.append(rule(out[sl].unsqueeze(0), ref, pt))
-            results += [rule(a[sl].unsqueeze(0), r, p, 3.0, nm) for a, r, p, nm in
-                        zip((dq, dk, dv), rg, pg, ("dq", "dk", "dv"))]
-        start += n
-    return both(*results)
-'''
-
-
-def fa3_kvcache(d=128, paged=False, append=False, splits=1):
-    return f'''
-b, h, page = 2, 4, 64
-lens = torch.tensor([60, 100], dtype=torch.int32, device=dev)
-q = t(b, 1, h, {d})
-if {paged}:
-    kc, vc = t(6, page, h, {d}), t(6, page, h, {d})
-    table = torch.tensor([[4, 1], [0, 5]], dtype=torch.int32, device=dev)
-    kfull = kc[table].reshape(b, -1, h, {d}); vfull = vc[table].reshape(b, -1, h, {d})
-else:
-    kc, vc = t(b, 128, h, {d}), t(b, 128, h, {d})
-    table = None
-    kfull, vfull = kc, vc
-kn = vn = None
-if {append}:
-    kn, vn = t(b, 1, h, {d}), t(b, 1, h, {d})
-def call():
-    return fa.flash_attn_with_kvcache(q, kc, vc, k=kn, v=vn, cache_seqlens=lens,
-                                      page_table=table, num_splits={splits})
-def check(out):
-    out = out[0] if isinstance(out, tuple) else out
-    results = []
-    for i in range(b):
-        n = int(lens[i])
-        kk, vv = kfull[i:i + 1, :n], vfull[i:i + 1, :n]
-        if {append}:
-            kk = torch.cat([kk, kn[i:i + 1]], dim=1); vv = torch.cat([vv, vn[i:i + 1]], dim=1)
-        ref = attn(q[i:i + 1], kk, vv)
-        pt = attn(q[i:i + 1], kk, vv, upcast=False)
-        results.append(rule(out[i:i + 1], ref, pt))
-    return both(*results)
-'''
-
-
-def fa3_calls():
-    """(call, head_size, setup) for FlashAttention 3."""
-    rows = []
-    for d in (32, 64, 80, 96, 128, 160, 192, 256):
-        rows.append((f"flash_attn_func bf16 head {d}", d, fa3_fwd(d)))
-    rows.append(("flash_attn_func fp16 head 128 causal", 128,
-                 fa3_fwd(128, causal=True, dtype="torch.float16")))
-    for d in (64, 128, 192):
-        rows.append((f"flash_attn_func forward+backward head {d} causal", d, fa3_fwd_bwd(d)))
-    for d, dv in ((192, 128), (64, 256), (64, 512), (128, 64)):
-        rows.append((f"flash_attn_func q/k head {d}, v head {dv}", d, fa3_fwd(d, dv)))
-    rows.append(("flash_attn_func softcap 30", 128, fa3_fwd(128, softcap="30.0")))
-    rows.append(("flash_attn_func sliding window (64, 0)", 128, fa3_fwd(128, window="(64, 0)")))
-    rows.append(("flash_attn_func GQA pack_gqa=True", 128,
-                 fa3_fwd(128, h=8, hk=2, extra=", pack_gqa=True")))
-    rows.append(("flash_attn_func GQA 8/2 heads", 128, fa3_fwd(128, h=8, hk=2, causal=True)))
-    rows.append(("flash_attn_func num_splits=4", 128, fa3_fwd(128, extra=", num_splits=4")))
-    rows.append(("flash_attn_func FP8 e4m3", 128, fa3_fwd(
-        128, dtype="torch.float8_e4m3fn").replace("def check(out):", "def _unused(out):")))
-    rows.append(("flash_attn_varlen_func with an empty sequence, forward+backward", 128,
-                 FA3_VARLEN_EMPTY))
-    rows.append(("flash_attn_with_kvcache", 128, fa3_kvcache()))
-    rows.append(("flash_attn_with_kvcache paged KV", 128, fa3_kvcache(paged=True)))
-    rows.append(("flash_attn_with_kvcache append k/v", 128, fa3_kvcache(append=True)))
-    rows.append(("flash_attn_with_kvcache num_splits=4", 128, fa3_kvcache(splits=4)))
-    rows.append(("flash_attn_func head 59 (not a multiple of 8)", 59, fa3_fwd(59)))
-    rows.append(("flash_attn_func head 264 (above 256)", 264, fa3_fwd(264)))
-    return rows
-
-
-UNGUARD = "\nfa._ksw_check = lambda *a, **k: None\n"
-
-
-def fa3_before_calls():
-    """The left-out calls with the wizard's checks switched off: the extension as shipped."""
-    return [(f"{call} (extension without the wizard's checks)", d, setup + UNGUARD)
-            for call, d, setup in fa3_calls()
-            if call.endswith(("head 160", "head 192", "head 256", "softcap 30", "(64, 0)",
-                              "num_splits=4", "paged KV", "e4m3", "(not a multiple of 8)"))]
+def resolve(names):
+    """The kernel ids for ``--kernels`` (ids or aliases, comma-separated); all when empty."""
+    wanted = [n.strip().lower() for n in names.split(",") if n.strip()]
+    if not wanted:
+        return list(KERNELS)
+    out = []
+    for name in wanted:
+        match = [k for k, (aliases, *_rest) in KERNELS.items() if name == k or name in aliases]
+        if not match:
+            raise SystemExit(f"unknown kernel {name!r}: one of "
+                             + ", ".join(f"{k} ({'/'.join(a)})" for k, (a, *_r) in
+                                         KERNELS.items()))
+        if match[0] not in out:
+            out.append(match[0])
+    return out
 
 
 def importable(module, python):
@@ -236,10 +82,39 @@ def importable(module, python):
     return subprocess.run([python, "-c", code], check=False).returncode == 0
 
 
+def version(module, dists):
+    """The installed distribution's version, else the module's __version__."""
+    code = ("import importlib, importlib.metadata as m, sys\n"
+            "for name in sys.argv[2:]:\n"
+            "    try:\n        print(m.version(name)); sys.exit()\n"
+            "    except Exception:\n        pass\n"
+            "print(getattr(importlib.import_module(sys.argv[1]), '__version__', ''))\n")
+    out = subprocess.run([sys.executable, "-c", code, module, *dists], capture_output=True,
+                         text=True, check=False).stdout.strip()
+    return out.splitlines()[-1] if out else "unknown"
+
+
+def gpu_count():
+    """GPUs that torch sees, asked in a process of its own (this one stays off the GPU)."""
+    if os.environ.get("KSW_SWEEP_DEVICE", "cuda") != "cuda":
+        return None
+    done = subprocess.run([sys.executable, "-c",
+                           "import torch; print(torch.cuda.device_count())"],
+                          capture_output=True, text=True, check=False)
+    try:
+        return int(done.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return 0
+
+
 def sweep(kernel, imports, rows, timeout_s):
-    """Every row in a process of its own (forked from one that imported ``imports``)."""
+    """Every row in a process of its own (forked from one that ran ``imports``)."""
+    if not rows:
+        return []
     started = time.monotonic()
-    results = hb.run_calls(imports, [FA3_PRELUDE + setup for _, _, setup in rows], timeout_s)
+    # the zygote's imports run in a namespace of their own: each call imports again (at no cost)
+    results = hb.run_calls(imports, [imports + bc.PRELUDE + setup for _, _, setup in rows],
+                           timeout_s)
     out = []
     for (call, head, _), (outcome, message) in zip(rows, results, strict=True):
         if outcome == "ran":
@@ -265,48 +140,92 @@ def machine():
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--timeout", type=float, default=120.0)
-    parser.add_argument("--only", default="",
-                        help="only the calls whose name contains one of these (comma-separated)")
-    parser.add_argument("--skip-before", action="store_true",
-                        help="leave out the rows without the wizard's checks")
-    args = parser.parse_args(argv)
-    report = {"machine": machine(), "boundary": [], "before_patch": [], "not_installed": []}
-    if importable("flash_attn_interface", sys.executable):
-        config = subprocess.run(
-            [sys.executable, "-c", "from flash_attn_config import CONFIG; import json; "
-             "print(json.dumps(CONFIG['build_flags']))"], capture_output=True, text=True,
-            check=False).stdout.strip()
-        report["flash_attn_3_build_flags"] = json.loads(config) if config else {}
-        imports = "import torch\nimport flash_attn_interface\n"
-        wanted = [w for w in args.only.split(",") if w]
+def calls_of(kernel, timeout_s):
+    """(boundary rows, before_patch rows) of one kernel."""
+    cpu = os.environ.get("KSW_SWEEP_DEVICE", "cuda") == "cpu"
+    if kernel == "flash_attn_3":
+        return bc.fa3_calls(), bc.fa3_before_calls()
+    if kernel == "flash_attn":
+        return bc.fa2_calls(), []
+    if kernel == "flashmla":
+        return bc.flashmla_calls(), bc.flashmla_before_calls()
+    if kernel == "sageattention":
+        return bc.sage_calls(), []
+    return bc.deepep_calls(timeout_s, cpu=cpu), []
 
-        def chosen(rows):
-            return [r for r in rows if not wanted or any(w in r[0] for w in wanted)]
 
-        report["boundary"] += sweep("flash_attn_3", imports, chosen(fa3_calls()), args.timeout)
-        if not args.skip_before:
-            report["before_patch"] += sweep("flash_attn_3", imports,
-                                            fa3_before_calls(), args.timeout)
-    else:
-        report["not_installed"].append("flash_attn_3")
-    for kernel, module in (("flash_attn", "flash_attn"), ("sageattention", "sageattention"),
-                           ("flashmla", "flash_mla"), ("deepep", "deep_ep")):
-        if not importlib.util.find_spec(module):
-            report["not_installed"].append(kernel)
+def save(report, path, complete=False):
+    """Writes the report with its summary; returns the failing rows. "complete" stays false
+    until every chosen kernel was swept (a run stopped half way says so)."""
     failures = [r for r in report["boundary"] if r["outcome"] not in GOOD]
     report["summary"] = {
         "calls": len(report["boundary"]),
         "ran_correct": sum(r["outcome"] == "ran-correct" for r in report["boundary"]),
         "raised": sum(r["outcome"] == "raised" for r in report["boundary"]),
         "failures": len(failures),
+        "failures_by_kernel": {k: sum(r["kernel"] == k for r in failures)
+                               for k in sorted({r["kernel"] for r in failures})},
         "crashes_before_patch": sum(r["outcome"] == "crashed" for r in report["before_patch"]),
+        "complete": complete,
+        # a call that raised one of these may have been the sweep's own mistake (a wrong guess
+        # at an API): read its message before counting it as the kernel's refusal
+        "check_these": [f"{r['kernel']}: {r['call']}: {r['message'][:200]}"
+                        for r in report["boundary"] if r["outcome"] == "raised"
+                        and r["message"].startswith(PYTHON_ERRORS)],
     }
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    return failures
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--timeout", type=float, default=120.0,
+                        help="seconds one call may take before it counts as hung")
+    parser.add_argument("--kernels", default="",
+                        help="comma-separated: " + ", ".join(KERNELS) + " (default: all)")
+    parser.add_argument("--only", default="",
+                        help="only the calls whose name contains one of these (comma-separated)")
+    parser.add_argument("--skip-before", action="store_true",
+                        help="leave out the rows without the wizard's checks")
+    args = parser.parse_args(argv)
+    kernels = resolve(args.kernels)
+    report = {"machine": machine(), "kernels": {}, "boundary": [], "before_patch": [],
+              "not_installed": [], "not_swept": []}
+    wanted = [w for w in args.only.split(",") if w]
+
+    def chosen(rows):
+        return [r for r in rows if not wanted or any(w in r[0] for w in wanted)]
+
+    for kernel in kernels:
+        _aliases, module, dists, imports = KERNELS[kernel]
+        if not importable(module, sys.executable):
+            report["not_installed"].append(kernel)
+            print(f"{kernel}: not installed ({module} does not import)", flush=True)
+            continue
+        report["kernels"][kernel] = version(module, dists)
+        if kernel == "flash_attn_3":
+            config = subprocess.run(
+                [sys.executable, "-c", "from flash_attn_config import CONFIG; import json; "
+                 "print(json.dumps(CONFIG['build_flags']))"], capture_output=True, text=True,
+                check=False).stdout.strip()
+            report["flash_attn_3_build_flags"] = json.loads(config) if config else {}
+        if kernel == "deepep":
+            gpus = gpu_count()
+            if gpus is not None and gpus < 2:
+                reason = (f"DeepEP moves tokens between GPUs: each of its calls needs 2 GPUs "
+                          f"(one process per GPU, NCCL); this machine has {gpus}.")
+                report["not_swept"].append({"kernel": kernel, "reason": reason})
+                print(f"{kernel}: not swept: {reason}", flush=True)
+                continue
+        rows, before = calls_of(kernel, args.timeout)
+        prefix = "import torch\n" + imports
+        report["boundary"] += sweep(kernel, prefix, chosen(rows), args.timeout)
+        if not args.skip_before:
+            report["before_patch"] += sweep(kernel, prefix, chosen(before), args.timeout)
+        save(report, args.out)  # what is done so far stays, should the run be stopped
+    failures = save(report, args.out, complete=True)
     print(json.dumps(report["summary"]))
     return 1 if failures else 0
 

@@ -7,7 +7,8 @@ interpreter, so that a crash cannot take the harness down, and classifies what h
 
 * ``raised``: a Python exception (its type and message are kept: the report shows them);
 * ``ran``: the call returned (the case says whether that was expected); where the setup also
-  defines ``check(result) -> (ok, detail)``, ``ran-correct`` or ``wrong`` instead;
+  defines ``check(result) -> (ok, detail)``, ``ran-correct`` or ``wrong`` instead (``ok`` may
+  also be an outcome's name, e.g. ``"crashed"`` when a process the call started died);
 * ``crashed``: the process died from a signal or an abort (exit code 134/139, ...);
 * ``hung``: no answer within the time limit (the child is killed).
 
@@ -89,7 +90,7 @@ def run_call(setup, timeout_s=TIMEOUT_S):
 # hang takes only that child), but pays for the CUDA start-up alone instead of the whole import:
 # on the H200 about 1-2 s a call instead of about 12 s.
 _ZYGOTE = r"""
-import json, os, select, signal, sys, time
+import json, os, select, signal, sys, tempfile, time
 MARK = %(mark)r
 job = json.loads(sys.stdin.read())
 try:
@@ -101,10 +102,14 @@ except BaseException as exc:
 CHILD = job["child"]
 for index, setup in enumerate(job["calls"]):
     sys.stdout.flush()
+    sys.stderr.flush()
     r, w = os.pipe()
+    printed = tempfile.TemporaryFile()  # what the call prints: its tail explains a crash
     pid = os.fork()
     if pid == 0:
         os.close(r)
+        os.dup2(printed.fileno(), 1)
+        os.dup2(printed.fileno(), 2)
         def say(outcome, message=""):
             os.write(w, json.dumps({"outcome": outcome, "message": message}).encode())
         try:
@@ -131,13 +136,17 @@ for index, setup in enumerate(job["calls"]):
             break
         data += chunk
     os.close(r)
+    printed.seek(0)
+    lines = printed.read()[-4000:].decode("utf-8", "replace").strip().splitlines()
+    printed.close()
+    tail = " | ".join(line.strip() for line in lines[-3:] if line.strip())[-400:]
     if status == "hung":
         row = {"outcome": "hung", "message": "no answer within %%.0f s (the call was stopped)"
-               %% job["timeout"]}
+               %% job["timeout"] + (": " + tail if tail else "")}
     elif os.WIFSIGNALED(status):
-        row = {"outcome": "crashed", "signal": os.WTERMSIG(status)}
+        row = {"outcome": "crashed", "signal": os.WTERMSIG(status), "tail": tail}
     elif not data:
-        row = {"outcome": "crashed", "code": os.WEXITSTATUS(status)}
+        row = {"outcome": "crashed", "code": os.WEXITSTATUS(status), "tail": tail}
     else:
         row = json.loads(data.decode("utf-8", "replace"))
     row["index"] = index
@@ -168,7 +177,9 @@ else:
             except BaseException as exc:
                 say("check_failed", "%s: %s" % (type(exc).__name__, str(exc)[:600]))
             else:
-                say("ran-correct" if ok else "wrong", detail)
+                # a check may name the outcome itself ("crashed" where a process the call
+                # started died, e.g. one of DeepEP's worker processes)
+                say(ok if isinstance(ok, str) else "ran-correct" if ok else "wrong", detail)
 """
 
 
@@ -207,9 +218,11 @@ def run_calls(imports, setups, timeout_s=TIMEOUT_S):
         if row is None:
             out.append(("crashed", "the process running the calls ended early: "
                         + " | ".join(text.strip().splitlines()[-3:])[:400]))
-        elif row["outcome"] == "crashed":
-            code = -row["signal"] if "signal" in row else row.get("code", 0)
-            out.append(("crashed", "the process ended with " + _signal_words(code)))
+        elif row["outcome"] == "crashed" and ("signal" in row or "code" in row):
+            code = -row["signal"] if "signal" in row else row["code"]
+            tail = row.get("tail") or ""
+            out.append(("crashed", "the process ended with " + _signal_words(code)
+                        + (": " + tail if tail else "")))
         else:
             out.append((row["outcome"], row.get("message", "")))
     return out
