@@ -21,8 +21,10 @@ from .install import load_installs
 from .platforms import current as current_platform
 from .reports import Comparison, SavedReport, Stage, baseline_for, compare, save_report
 from .toolkits import CudaToolkit, discover_toolkits, runtime_path
-from .verify import VerifyReport, run_verification
+from .verify import CaseStatus, VerifyReport, run_verifications
 from .words import msg
+
+_RAN = (CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR)  # SKIPPED: did not run
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,33 @@ class ReverifyResult:
                    name=self.record["name"], recorded=recorded, python=self.record["python"],
                    found=found, command=cli_command("installs"))
 
+    @property
+    def comparison_sentence(self) -> str | None:
+        """How this run compares with the last passing one, in one sentence (the changes, when
+        it names some, follow it as lines); None when there was none. A comparison that had no
+        check in common says that nothing could be compared, never that nothing changed."""
+        comparison, previous = self.comparison, self.previous
+        if comparison is None or previous is None:
+            return None
+        when = previous.saved_at
+        other_mode = previous.report.quick != self.report.quick
+        mode = "quick" if previous.report.quick else "full"
+        n = comparison.compared
+        if n == 0:
+            if other_mode:
+                when = f"{when}, a {mode} one"
+            if not any(case.status in _RAN for case in self.report.cases):
+                return (f"Not compared: this verification ran no check to compare with the last "
+                        f"passing one ({when}).")
+            return (f"Not compared: the last passing verification ({when}) ran none of the "
+                    "checks this one ran.")
+        if other_mode:
+            when = (f"{when}, a {mode} one; only the {n} check{'s' if n != 1 else ''} both "
+                    f"ran {'is' if n == 1 else 'are'} compared")
+        if comparison.changes:
+            return f"Changed since the last passing verification ({when}):"
+        return f"Nothing changed since the last passing verification ({when})."
+
     def lines(self) -> list[str]:
         out = [("✔ " if self.report.passed else "✖ ") + self.label, *(
             "  " + line for line in self.report.summary_lines())]
@@ -64,21 +93,19 @@ class ReverifyResult:
             out.append("  NOTE: " + self.disagreement)
         comparison, previous = self.comparison, self.previous
         if comparison is not None and previous is not None:
-            when = previous.saved_at
-            if previous.report.quick != self.report.quick:
-                mode = "quick" if previous.report.quick else "full"
-                n = comparison.compared
-                when = (f"{when}, a {mode} one; only the {n} check{'s' if n != 1 else ''} both "
-                        f"ran {'is' if n == 1 else 'are'} compared")
+            out.append("  " + str(self.comparison_sentence))
             if comparison.changes:
-                out.append(f"  Changed since the last passing verification ({when}):")
+                if comparison.compared == 0:
+                    out.append("  Changed since then:")
                 out += [f"    {change}" for change in comparison.changes]
-            else:
-                out.append(f"  Nothing changed since the last passing verification ({when}).")
+            elif comparison.compared == 0:
+                out.append("  The driver, CUDA, PyTorch, GPU, Python and kernel version are the "
+                           "same as then.")
             if comparison.regressions:
                 out.append("  REGRESSION: these checks passed before and fail now: "
                            + ", ".join(comparison.regressions))
-            if comparison.not_run and previous.report.quick == self.report.quick:
+            if comparison.not_run and comparison.compared and (
+                    previous.report.quick == self.report.quick):
                 count = len(comparison.not_run)
                 out.append(f"  Not run this time ({count} check{'s' if count != 1 else ''} "
                            "that ran before; not compared): " + ", ".join(comparison.not_run))
@@ -110,20 +137,31 @@ def reverify_all(
 ) -> list[ReverifyResult]:
     """Re-verify every recorded install. ``toolkits`` (default: discovered once, when there is
     anything to verify) and ``os_name`` (default: this OS) decide the CUDA folders put first
-    on the harness's PATH (:func:`runtime_path_for`)."""
-    results: list[ReverifyResult] = []
+    on the harness's PATH (:func:`runtime_path_for`). The kernels of one Python are verified
+    in one harness process where they can be (:func:`~.verify.runner.run_verifications`: one
+    torch import and CUDA start for all; each still reported, saved and compared on its own).
+    The results come in the order of the records."""
     records = load_installs()
     if records and toolkits is None:
         toolkits = discover_toolkits()
     system = os_name if os_name is not None else current_platform().name
-    for record in records:
-        kernel = str(record.get("kernel") or record["name"])
-        adapter = str(record.get("adapter") or kernel)
-        python = Path(record["python"])
-        previous = baseline_for(kernel, python, quick=quick)
-        report = run_verification(python, adapter, quick=quick, on_line=on_line, cancel=cancel,
-                                  path_prepend=runtime_path_for(python, toolkits or (), system))
-        saved = save_report(report, kernel=kernel, python=python, stage=Stage.INSTALLED)
-        comparison = compare(previous.report, report) if previous is not None else None
-        results.append(ReverifyResult(record, saved, previous, comparison))
-    return results
+    by_python: dict[str, list[int]] = {}
+    for index, record in enumerate(records):
+        by_python.setdefault(str(record["python"]), []).append(index)
+    results: dict[int, ReverifyResult] = {}
+    for python_text, indices in by_python.items():
+        python = Path(python_text)
+        group = [records[i] for i in indices]
+        kernels = [str(r.get("kernel") or r["name"]) for r in group]
+        # read before any report of this run is saved
+        previous = [baseline_for(kernel, python, quick=quick) for kernel in kernels]
+        reports = run_verifications(python, [str(r.get("adapter") or k)
+                                             for r, k in zip(group, kernels, strict=True)],
+                                    quick=quick, on_line=on_line, cancel=cancel,
+                                    path_prepend=runtime_path_for(python, toolkits or (), system))
+        for index, record, kernel, before, report in zip(indices, group, kernels, previous,
+                                                         reports, strict=True):
+            saved = save_report(report, kernel=kernel, python=python, stage=Stage.INSTALLED)
+            comparison = compare(before.report, report) if before is not None else None
+            results[index] = ReverifyResult(record, saved, before, comparison)
+    return [results[i] for i in range(len(records))]

@@ -114,6 +114,10 @@ TEXT = Texts("Verify", {
     "reverify_fail": "✖ Something no longer works — see below.",
     "reverify_kernel": "{kernel}: {sentence}",
     "reverify_same": "Nothing changed since the last passing verification.",
+    "reverify_not_compared": "Not compared: the last passing verification ({when}) ran none of "
+                             "the checks this one ran.",
+    "reverify_none_ran": "Not compared: this verification ran no check to compare with the "
+                         "last passing one ({when}).",
     "reverify_changed": "Changed since the last passing verification: {changes}.",
     "reverify_first": "There is no earlier passing verification to compare with.",
     "reverify_regressed": "These checks passed before and fail now: {checks}.",
@@ -715,10 +719,15 @@ class VerifyPage(SessionPage):
             if comparison is None:
                 lines.append(TEXT["reverify_first"])
                 continue
+            if comparison.compared == 0:  # never "nothing changed" when nothing was compared
+                when = result.previous.saved_at if result.previous is not None else ""
+                ran = any(c.status is not CaseStatus.SKIPPED for c in result.report.cases)
+                lines.append(TEXT["reverify_not_compared" if ran else "reverify_none_ran"]
+                             .format(when=when))
             if comparison.changes:
                 lines.append(TEXT["reverify_changed"].format(
                     changes="; ".join(tr_core(c.sentence()) for c in comparison.changes)))
-            else:
+            elif comparison.compared:
                 lines.append(TEXT["reverify_same"])
             if comparison.regressions:
                 lines.append(TEXT["reverify_regressed"].format(

@@ -6,7 +6,8 @@ argument list, never a shell string), its output lines are streamed to ``on_line
 and the report (schema ``ksw.verify/1``) is read from the file it writes (or, failing that, from
 between the markers it prints). A staged wheel (``pip install --target <dir>``) is verified
 before it is installed by passing that folder in ``extra_pythonpath``: it is put first on the
-child's ``PYTHONPATH``.
+child's ``PYTHONPATH``. :func:`run_verifications` verifies the kernels of several adapters in
+one Python in one harness process (one torch import and CUDA start), each reported as alone.
 
 Outcomes: :class:`VerifyStatus` PASS / FAIL (the kernel computed something wrong, crashed, or
 lacks a backward) / ERROR (the verification could not run: kernel not importable, no GPU,
@@ -47,6 +48,7 @@ from .runner import (
     harness_env_changes,
     harness_path,
     run_verification,
+    run_verifications,
 )
 
 __all__ = [
@@ -73,5 +75,6 @@ __all__ = [
     "harness_path",
     "render_markdown",
     "run_verification",
+    "run_verifications",
     "write_markdown",
 ]

@@ -5,15 +5,28 @@ Run by the Kernel Setup Wizard with the *target* interpreter (never imported by 
     python verify_kernel.py --adapter probe|flash_attn|flashmla|sageattention... --out report.json
                             [--device auto|cpu|cuda] [--quick] [--seed N]
 
+Several kernels of one environment in one process (one torch import and CUDA start for all):
+
+    python verify_kernel.py --adapter flash_attn --adapter flashmla ... --out-dir DIR
+
+Each kernel is verified as if alone (its own report, ``DIR/<adapter>.json``, and its own
+"verifying adapter '...'" line before its progress lines); between two kernels the process
+frees what the first left (garbage, PyTorch's cached GPU memory). When the GPU stops working
+after a kernel, the process stops there with exit code 2: the kernels after it get no report,
+and the wizard verifies them each in a process of its own.
+
 Needs only the standard library, torch and the kernel under test. Progress lines start with
 ``[ksw-verify]``; the report (schema ``ksw.verify/1``) is written to ``--out`` and printed
 between ``@@KSW-VERIFY-BEGIN@@`` and ``@@KSW-VERIFY-END@@``. Exit code: 0 pass, 1 fail,
-2 error (the verification could not run), 64 bad command line.
+2 error (the verification could not run; with several kernels: the worst of them, 2 also when
+one got no report), 64 bad command line.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
+import gc
 import importlib
 import os
 import sys
@@ -32,33 +45,45 @@ EXIT_CODES = {"pass": 0, "fail": 1, "error": 2}
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--adapter", required=True, choices=ADAPTERS)
+    parser.add_argument("--adapter", required=True, choices=ADAPTERS, action="append",
+                        help="the kernel's adapter; give it several times to verify several "
+                             "kernels of this environment in one process")
     parser.add_argument("--out", default=None, help="where to write the JSON report")
+    parser.add_argument("--out-dir", default=None,
+                        help="where to write one JSON report per adapter (<adapter>.json)")
     parser.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"))
     parser.add_argument("--quick", action="store_true", help="only the essential cases")
     parser.add_argument("--seed", type=int, default=0)
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if len(set(args.adapter)) != len(args.adapter):
+        parser.error("each adapter may be given once")
+    if len(args.adapter) > 1 and args.out:
+        parser.error("--out takes the report of one adapter; give --out-dir for several")
+    return args
 
 
-def main(argv=None):
-    try:
-        args = parse_args(sys.argv[1:] if argv is None else argv)
-    except SystemExit as exc:
-        return 64 if exc.code else 0
-    h = hc.Harness(args.adapter, args.device, args.quick, args.seed)
+def _options_text(args):
     quick = ", quick" if args.quick else ""
-    hc.log(
-        f"verifying adapter '{args.adapter}' (device {args.device}{quick}, seed {args.seed}) "
-        f"with Python {sys.version.split()[0]}"
-    )
+    return f"device {args.device}{quick}, seed {args.seed}"
+
+
+def _python_text():
+    return f"Python {sys.version.split()[0]}"
+
+
+def _run_adapter(h, args, torch, environment):
+    """Run one adapter in ``h``; returns its finished report. ``torch`` and ``environment``
+    were imported and recorded once for the whole process (None: import here, as alone)."""
     error = None
     try:
-        h.torch = hc.import_torch()
+        h.torch = torch if torch is not None else hc.import_torch()
         # recorded before the kernel is imported, so that a report of a kernel that fails to
         # import still says which torch and GPU it met; adapters may refine it
-        use_cuda = args.device != "cpu" and h.cuda_usable()
-        h.report["environment"] = hc.environment_facts(h.torch, use_cuda)
-        adapter = importlib.import_module("adapters." + args.adapter)
+        if environment is None:
+            use_cuda = args.device != "cpu" and h.cuda_usable()
+            environment = hc.environment_facts(h.torch, use_cuda)
+        h.report["environment"] = copy.deepcopy(environment)
+        adapter = importlib.import_module("adapters." + h.adapter)
         adapter.run(h)
     except hc.HarnessError as exc:
         error = exc
@@ -73,8 +98,86 @@ def main(argv=None):
     report = h.finish(error)
     first = (" - " + report["reasons"][0]) if report["reasons"] else ""
     hc.log(f"overall: {report['status'].upper()}{first}")
-    hc.emit_report(report, args.out)
-    return EXIT_CODES.get(report["status"], 2)
+    return report
+
+
+def _out_path(args, adapter):
+    if args.out_dir:
+        return os.path.join(args.out_dir, adapter + ".json")
+    return args.out
+
+
+def main(argv=None):
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except SystemExit as exc:
+        return 64 if exc.code else 0
+    if len(args.adapter) == 1:
+        adapter = args.adapter[0]
+        h = hc.Harness(adapter, args.device, args.quick, args.seed)
+        hc.log(f"verifying adapter '{adapter}' ({_options_text(args)}) with {_python_text()}")
+        report = _run_adapter(h, args, None, None)
+        hc.emit_report(report, _out_path(args, adapter))
+        return EXIT_CODES.get(report["status"], 2)
+    return run_several(args)
+
+
+def run_several(args):
+    """Every adapter of ``args`` in this process, one after the other; see the docstring."""
+    names = list(args.adapter)
+    hc.log(f"verifying {len(names)} kernels in one process: {', '.join(names)} "
+           f"({_options_text(args)}) with {_python_text()}")
+    torch = environment = None
+    try:
+        torch = hc.import_torch()
+        use_cuda = args.device != "cpu" and bool(torch.cuda.is_available())
+        environment = hc.environment_facts(torch, use_cuda)
+    except hc.HarnessError:
+        torch = None  # each adapter tries again and reports why it cannot, as alone
+    except Exception:
+        environment = None
+    codes = []
+    for number, adapter in enumerate(names, 1):
+        h = hc.Harness(adapter, args.device, args.quick, args.seed)
+        h.report["options"]["shared_process"] = list(names)
+        hc.log(f"verifying adapter '{adapter}' ({_options_text(args)}) with {_python_text()} "
+               f"[{number}/{len(names)} in this process]")
+        report = _run_adapter(h, args, torch, environment)
+        hc.emit_report(report, _out_path(args, adapter))
+        codes.append(EXIT_CODES.get(report["status"], 2))
+        if number == len(names):
+            break
+        stop = None
+        if report.get("error_kind") == "interrupted":
+            stop = "the verification was interrupted"
+        elif h.cuda_broken:
+            stop = h.cuda_broken
+        elif h.torch is not None:
+            stop = _release(h.torch, adapter)
+        del h, report
+        if stop:
+            hc.log(f"stopping after '{adapter}': {stop}; no report for: "
+                   f"{', '.join(names[number:])}")
+            return 2
+    return max(codes) if codes else 2
+
+
+def _release(torch, adapter):
+    """Free what the last kernel left before the next starts; None, or why the process must
+    stop (the GPU no longer works: the next kernel would fail for the last one's fault)."""
+    gc.collect()
+    try:
+        if not torch.cuda.is_initialized():
+            return None
+    except Exception:
+        return None
+    try:
+        torch.cuda.synchronize()
+        torch.zeros(1, device="cuda").add_(1).item()
+        torch.cuda.empty_cache()
+    except Exception as exc:
+        return f"the GPU stopped working after '{adapter}' ({hc.short_exception(exc, 200)})"
+    return None
 
 
 if __name__ == "__main__":
