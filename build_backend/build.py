@@ -317,6 +317,17 @@ class BuildClock:
             self._poll_log(now)
             return [u for reader in self._readers.values() for u in reader.units]
 
+    def runs(self) -> list[tuple[float, list[UnitTime]]]:
+        """Each ninja run (extension) of the build: its start in seconds after the build
+        started and its units, in order (for the build-time record; call :meth:`units`
+        first); [] unless every run's start and units were seen."""
+        with self._lock:
+            runs = self.estimator.logged_runs()
+            if any(begun is None or not units for begun, units in runs):
+                return []
+            return [(begun - self.started, units) for begun, units in runs
+                    if begun is not None]
+
     @property
     def run(self) -> int:
         """The ninja run (extension) that compiles now, 1-based (0: none yet)."""
@@ -632,7 +643,8 @@ def run_build(
                         archs=plan.archs,
                         jobs=plan.parallelism.jobs, nvcc_threads=plan.parallelism.nvcc_threads,
                         total_seconds=attempt.seconds,
-                        ninja_started=attempt.clock.ninja_started or 0.0, units=units))
+                        ninja_started=attempt.clock.ninja_started or 0.0, units=units,
+                        runs=attempt.clock.runs()))
                 except (OSError, ValueError) as exc:
                     log.write(f"# build times not kept for the next estimate: {exc}\n")
             return replace(outcome, units=tuple(units), slowest_units=top)

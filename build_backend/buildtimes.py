@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .eta import Prior, PriorSource, UnitTime, history_compile_seconds
+from .eta import Prior, PriorSource, UnitTime, history_compile_seconds, plan_run
 from .jsonfile import read_json_file
 from .oserrors import write_text_atomic
 from .paths import data_dir
@@ -79,6 +79,19 @@ class BuildRecord:
     units: tuple[tuple[str, float], ...]  # (name, seconds) in the order they started
     when: str = ""  # ISO time
     machine_description: str = ""
+    # several torch extensions, one ninja run each: how many of ``units`` each run compiled,
+    # in order (``units`` run by run); () one run
+    runs: tuple[int, ...] = ()
+
+    def run_units(self) -> list[tuple[tuple[str, float], ...]]:
+        """``units`` run by run (one run when the record does not say)."""
+        if len(self.runs) < 2 or sum(self.runs) != len(self.units):
+            return [self.units]
+        out, at = [], 0
+        for count in self.runs:
+            out.append(self.units[at:at + count])
+            at += count
+        return out
 
     @property
     def key(self) -> tuple[str, str, tuple[str, ...], str]:
@@ -97,6 +110,7 @@ class BuildRecord:
             "setup_seconds": round(self.setup_seconds, 2),
             "tail_seconds": round(self.tail_seconds, 2),
             "units": [[name, round(seconds, 3)] for name, seconds in self.units],
+            **({"runs": list(self.runs)} if len(self.runs) > 1 else {}),
         }
 
     @classmethod
@@ -112,6 +126,7 @@ class BuildRecord:
             units=tuple((str(n), float(s)) for n, s in data.get("units", ())),
             when=str(data.get("when", "")),
             machine_description=str(data.get("machine_description", "")),
+            runs=tuple(int(n) for n in data.get("runs", ())),
         )
 
 
@@ -122,20 +137,27 @@ def record_version(label: str, variant: str = "") -> str:
 
 def make_record(*, kernel: str, version: str, archs: Sequence[str], jobs: int,
                 nvcc_threads: int, total_seconds: float, ninja_started: float,
-                units: Sequence[UnitTime], machine: Machine | None = None) -> BuildRecord:
+                units: Sequence[UnitTime], machine: Machine | None = None,
+                runs: Sequence[tuple[float, Sequence[UnitTime]]] = ()) -> BuildRecord:
     """A record of a finished build: ``ninja_started`` in seconds after the build started,
-    ``units`` as ninja logged them (seconds since ninja started)."""
+    ``units`` as ninja logged them (seconds since ninja started). A build of several torch
+    extensions: ``runs``, each ninja run's start (seconds after the build started) and units
+    (seconds since that run's ninja started), in order; ``units`` is then not read."""
     where = machine if machine is not None else this_machine()
-    ordered = sorted(units, key=lambda u: (u.start, u.end))
-    last_end = max((u.end for u in units), default=0.0)
+    if len(runs) < 2:
+        runs = [(ninja_started, units)]
+    ordered = [sorted(run, key=lambda u: (u.start, u.end)) for _, run in runs]
+    last_start, last_run = runs[-1]
+    last_end = last_start + max((u.end for u in last_run), default=0.0)
     return BuildRecord(
         kernel=kernel, version=version, archs=tuple(archs), machine=where.id, jobs=jobs,
         nvcc_threads=nvcc_threads, total_seconds=total_seconds,
-        setup_seconds=max(0.0, ninja_started),
-        tail_seconds=max(0.0, total_seconds - ninja_started - last_end),
-        units=tuple((u.name, u.seconds) for u in ordered),
+        setup_seconds=max(0.0, runs[0][0]),
+        tail_seconds=max(0.0, total_seconds - last_end),
+        units=tuple((u.name, u.seconds) for run in ordered for u in run),
         when=datetime.now().isoformat(timespec="seconds"),
         machine_description=where.description,
+        runs=tuple(len(run) for run in ordered) if len(ordered) > 1 else (),
     )
 
 
@@ -143,8 +165,12 @@ def prior_from_record(record: BuildRecord, jobs: int) -> Prior:
     """The expected build, from the user's own last build of it here (``jobs``: this build's
     parallel compile jobs; with other jobs than last time the units are rescheduled)."""
     costs = record.units
+    per_run = record.run_units()
+    run_plan = tuple(plan_run(run, jobs) for run in per_run) if costs else ()
     if jobs == record.jobs or not costs:
         compile_s = record.compile_seconds
+    elif len(run_plan) > 1:
+        compile_s = sum(r.seconds for r in run_plan)
     else:
         compile_s = history_compile_seconds(costs, jobs)
     mean = sum(c for _, c in costs) / len(costs) if costs else compile_s
@@ -158,6 +184,8 @@ def prior_from_record(record: BuildRecord, jobs: int) -> Prior:
         longest_unit_seconds=max((c for _, c in costs), default=0.0),
         unit_costs=costs,
         source=PriorSource.HISTORY,
+        runs=max(1, len(run_plan)),
+        run_plan=run_plan,
     )
 
 

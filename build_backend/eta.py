@@ -21,16 +21,19 @@ says how long the rest takes:
 * **after the last unit** — link and wheel: the prior's tail;
 * **several extensions** — a ``setup.py`` that builds several torch extensions runs ninja once
   per extension, one after another, each with its own ``[1/N] … [N/N]`` (and its own
-  ``build.ninja``, usually rewritten in the same ``build/temp.*`` folder). A run that starts
-  after the previous one compiled all its units is the next extension's: units accumulate
-  (done and total over every run so far, :attr:`Eta.run` says which run), the finished runs'
-  units measure the next ones, and the units the prior expects beyond those known (the user's
-  last build, or a recipe count well above what the first run compiles) stay in the estimate
-  between runs, so it does not fall to "a few seconds" at an intermediate link (a recipe's
-  count from the first run on when the recipe says it builds several extensions,
-  :attr:`Prior.runs`; else from the second run on: before it, one extension is assumed). A run that
-  starts before the previous one finished starts that run over (ninja's count of what is
-  left).
+  ``build.ninja``, in the same ``build/temp.*`` folder or one per extension). A run that starts
+  after the previous one compiled all its units is the next extension's (:attr:`Eta.run` says
+  which). When the prior plans the runs (:attr:`Prior.run_plan`: the recipe's extensions for
+  the selected targets, SageAttention's 4 units for an RTX 3090 and 14 for an H100, or the
+  user's last build run by run), every run's units count in the total from the start and the
+  time left is the current run's units, then every later run at this build's pace (this
+  build's finished units against their planned times, a unit running longer than planned
+  counting as at least its age), one after another, then link and wheel: the next extension
+  starting changes nothing, since its time was in the estimate all along. Without a plan, the
+  units the prior expects beyond those known (a recipe's count of extensions,
+  :attr:`Prior.runs`) stay in the estimate between runs, and the total grows run by run. A
+  run that starts before the previous one finished starts that run over (ninja's count of
+  what is left).
 
 No total (a build without ninja) or no prior: elapsed only, or the prior alone.
 
@@ -85,11 +88,18 @@ def parse_ninja_log(text: str) -> list[list[UnitTime]]:
 
     ninja appends one line per finished output: ``start end mtime output hash`` with times in
     ms since that ninja run started. A later run (a retry in the same folder) starts its
-    clock again, so an end time that goes back starts a new run."""
+    clock again, so an end time that goes back starts a new run; so does a ``# ninja log``
+    header after entries (several extensions' logs, one after another, as
+    ``benchmarks/record_build.py`` keeps them)."""
     runs: list[list[UnitTime]] = []
     current: list[UnitTime] = []
     last_end = -1
     for line in text.splitlines():
+        if line.startswith("# ninja log") and current:
+            runs.append(current)
+            current = []
+            last_end = -1
+            continue
         if not line or line.startswith("#"):
             continue
         fields = line.split("\t")
@@ -119,15 +129,23 @@ def find_ninja_dir(source_dir: Path) -> Path | None:
 
 def find_ninja_dirs(source_dir: Path) -> list[Path]:
     """Every folder under ``source_dir/build/temp.*`` with a ``build.ninja``, oldest first
-    (extensions built with their own temporary folders each have one)."""
+    (extensions built with their own temporary folders each have one: SageAttention's
+    ``setup.py`` compiles each extension in ``temp.*/<extension name>/``)."""
     build = source_dir / "build"
     try:
         temps = [p for p in build.iterdir() if p.name.startswith("temp.") and p.is_dir()]
     except OSError:
         return []
-    found = [folder for temp in temps for folder in (temp, temp / "Release", temp / "Debug")
-             if (folder / "build.ninja").is_file()]
-    return sorted(found, key=lambda f: _mtime(f / "build.ninja"))
+    candidates: list[Path] = []
+    for temp in temps:
+        candidates.append(temp)
+        try:
+            candidates += sorted(p for p in temp.iterdir() if p.is_dir())
+        except OSError:
+            continue
+    found = {folder for top in candidates for folder in (top, top / "Release", top / "Debug")
+             if (folder / "build.ninja").is_file()}
+    return sorted(found, key=lambda f: (_mtime(f / "build.ninja"), str(f)))
 
 
 def _mtime(path: Path) -> float:
@@ -206,6 +224,28 @@ class PriorSource(Enum):
 
 
 @dataclass(frozen=True)
+class RunPlan:
+    """One ninja run the build is expected to have (one per torch extension): its units and
+    their expected wall-clock times at this build's parallelism, in the order they start
+    (named where the user's last build named them, else ``""``), and the run's compile time
+    (its units scheduled onto the build's jobs)."""
+
+    units: int
+    seconds: float
+    costs: tuple[tuple[str, float], ...] = ()
+
+    @property
+    def named(self) -> bool:
+        return any(name for name, _ in self.costs)
+
+
+def plan_run(costs: Sequence[tuple[str, float]], jobs: int, units: int | None = None) -> RunPlan:
+    """A run of these unit costs (in start order) on ``jobs`` slots."""
+    return RunPlan(units if units is not None else len(costs),
+                   schedule((c for _, c in costs), (), max(1, jobs)), tuple(costs))
+
+
+@dataclass(frozen=True)
 class Prior:
     """The expected build, before it says anything.
 
@@ -225,6 +265,10 @@ class Prior:
     # ninja runs the build is expected to have (one per torch extension; the recipe's
     # ``extensions``): more than one, and ``units`` counts every run's from the first run on
     runs: int = 1
+    # those runs one by one, when known (the recipe's extensions for the selected targets, or
+    # the user's last build): the estimate then knows every run's units up front and plans the
+    # runs still to come one after another; () not known
+    run_plan: tuple[RunPlan, ...] = ()
 
     @property
     def compile_seconds(self) -> float:
@@ -289,6 +333,9 @@ SPREAD_UNIT = 0.6
 SPREAD_SLOWEST = 0.3
 SPREAD_PRIOR = 0.3
 SPREAD_TAIL = 0.5
+SPREAD_PLANNED = 0.2  # a unit of a planned run (the recipe's figure for that extension)
+# ... once this build's pace is known: how much one unit differs from its planned time at it
+SPREAD_PACED = 0.1
 # The share of slow units when the prior knows the slowest unit's time (FlashMLA: 4 of 24).
 SLOW_SHARE = 0.15
 # a unit's duration is taken as cut off this many log standard deviations above its kind's mean
@@ -336,6 +383,10 @@ class EtaEstimator:
     _earlier_done: int = 0  # units compiled by the runs before this one
     _earlier_total: int = 0
     _earlier_line_durations: list[float] = field(default_factory=list)  # lines-only model
+    # each earlier run's finished units: (durations, names), for the planned estimate
+    _earlier_runs: list[tuple[list[float], list[str]]] = field(default_factory=list)
+    # each earlier run's start and how many log entries it has (where the next run's begin)
+    _run_starts: list[tuple[float | None, int]] = field(default_factory=list)
     _run_floor: float = 0.0  # the current run started after this (the previous run's end)
 
     def __post_init__(self) -> None:
@@ -375,14 +426,33 @@ class EtaEstimator:
     def _next_run(self, now: float) -> None:
         """The current run compiled everything: the next ninja run (another extension)."""
         done = max(len(self._line_times), len(self._run_log()))
+        if self.ninja_started is not None:
+            durations, _ages, names = self._units(now)
+            self._earlier_runs.append((list(durations), list(names)))
+        else:
+            self._earlier_runs.append(([], []))
         state = self._lines_state
         if len(self._run_log()) < done and state is not None:
             self._earlier_line_durations += state.durations
+        self._run_starts.append((self.ninja_started, done))
+        # the next run began after this one's last unit ended (not when it was seen)
+        ended = min(now, self._line_times[-1]) if self._line_times else now
         self._earlier_done += done
         self._earlier_total += max(self.total, done)
         self._run_log_start += done
-        self._restart_run(now)
+        self._restart_run(ended)
         self.run += 1
+
+    def logged_runs(self) -> list[tuple[float | None, list[UnitTime]]]:
+        """Each ninja run so far: when it started (in the caller's clock; None: not known)
+        and the units ``.ninja_log`` holds of it (seconds since that run started), in order."""
+        out: list[tuple[float | None, list[UnitTime]]] = []
+        at = 0
+        for begun, size in self._run_starts:
+            out.append((begun, self._all_log[at:at + size]))
+            at += size
+        out.append((self.ninja_started, self._all_log[at:]))
+        return out
 
     def _restart_run(self, now: float) -> None:
         self._line_times.clear()
@@ -415,8 +485,11 @@ class EtaEstimator:
             self._names.append(name)
         if self.ninja_started is None:
             # not seen starting: about one expected unit before this line (without a prior:
-            # when the build, or the previous run, started)
+            # when the build, or the previous run, started); a planned run: its shortest
             guess = self.prior.unit_seconds if self.prior is not None else now
+            planned = self._plan_of(self.run)
+            if planned is not None and planned.costs:
+                guess = min(c for _, c in planned.costs) * self._speed(now, finished_only=True)
             self.ninja_started = max(self._run_floor, now - guess)
             if self.first_ninja_started is None:
                 self.first_ninja_started = self.ninja_started
@@ -502,6 +575,140 @@ class EtaEstimator:
             return [u.seconds for u in log], [u.name for u in log]
         return list(self._earlier_line_durations), []
 
+    # -- planned runs (the recipe's extensions, or the user's last build) -------------------
+
+    def _plan_of(self, run: int) -> RunPlan | None:
+        """The planned run ``run`` (1-based), None past the plan or without one."""
+        plan = self.prior.run_plan if self.prior is not None else ()
+        return plan[run - 1] if 1 <= run <= len(plan) else None
+
+    def _speed(self, now: float, finished_only: bool = False) -> float:
+        return self._pace(now, finished_only)[0]
+
+    def _pace(self, now: float, finished_only: bool = False) -> tuple[float, float]:
+        """How long this build's units take against the plan's (1: as planned): the finished
+        units against their planned times, blended with the plan, and a unit in flight longer
+        than planned at this pace counts as at least its age (so a slow unit ending changes
+        nothing at once: the runs after it were already planned at its pace)."""
+        prior = self.prior
+        if prior is None or not prior.run_plan:
+            return 1.0, 1.0
+        every = [c for r in prior.run_plan for _, c in r.costs]
+        mean = sum(every) / len(every) if every else prior.unit_seconds
+        weight = PRIOR_WEIGHT * max(mean, 1e-3)
+        measured = expected = 0.0
+        for k, (durations, names) in enumerate(self._earlier_runs):
+            planned = self._plan_of(k + 1)
+            if planned is not None and planned.costs:
+                m, e = _matched(durations, names, planned.costs, whole=True)
+                measured += m
+                expected += e
+        planned = self._plan_of(self.run)
+        in_flight: list[tuple[float, float]] = []
+        if planned is not None and planned.costs and self.ninja_started is not None \
+                and self._done():
+            durations, ages, names = self._units(now)
+            m, e = _matched(durations, names, planned.costs, whole=False)
+            measured += m
+            expected += e
+            # the oldest unit in flight, as the longest planned of those left (a unit counted
+            # in flight may not have started: ninja waits for what it needs)
+            in_flight = list(zip(sorted(ages, reverse=True),
+                                 _remaining_costs(planned, names, durations), strict=False))[:1]
+        elif planned is not None and planned.costs and self.ninja_started is not None:
+            age = max(0.0, now - self.ninja_started)
+            in_flight = [(age, c) for c in sorted((c for _, c in planned.costs),
+                                                  reverse=True)[:1]]
+        speed = (weight + measured) / (weight + expected)
+        share = weight / (weight + expected)  # how much of it is still the plan's
+        if finished_only:
+            return speed, share
+        late = [(a, c) for a, c in in_flight if c > 0 and a > c * speed]
+        if late:  # overdue units: at least their age so far
+            speed = (weight + measured + sum(a for a, _ in late)) / \
+                (weight + expected + sum(c for _, c in late))
+        return speed, share
+
+    def _planned_left(self, planned: RunPlan, pace: tuple[float, float], durations: list[float],
+                      ages: list[float], names: list[str], total: int) -> float:
+        """What a planned run still needs: its units not finished, at this build's pace; those
+        in flight each their expected rest (the longest planned for the oldest), the others
+        scheduled onto the free slots."""
+        speed, share = pace
+        left = [c * speed for c in _remaining_costs(planned, names, durations)]
+        if total and total != planned.units:  # ninja counts another number than planned
+            mean = sum(c for _, c in planned.costs) / max(1, len(planned.costs)) * speed
+            want = max(0, total - len(durations))
+            left = sorted(left, reverse=True)[:want] + [mean] * max(0, want - len(left))
+        # a unit's time is as uncertain as the pace (while the plan weighs in it) and then as
+        # one unit differs from another at that pace
+        spread = math.hypot(SPREAD_PACED, (SPREAD_NAMED if planned.named else SPREAD_PLANNED)
+                            * share)
+        oldest_first = sorted(ages, reverse=True)
+        if not planned.named:
+            left.sort(reverse=True)
+        rests = [_rest(c, a, spread) for c, a in zip(left, oldest_first, strict=False)]
+        mean = sum(left) / len(left) if left else 0.0
+        rests += [_rest(mean, a, SPREAD_UNIT) for a in oldest_first[len(left):]]
+        return schedule(left[len(ages):], rests, self.jobs)
+
+    def _estimate_planned(self, now: float) -> Eta:
+        """The estimate of a build whose ninja runs are planned (:attr:`Prior.run_plan`): the
+        current run's units, then every planned run after it at this build's pace, one after
+        another, then link and wheel. Every run's units count in the total from the start."""
+        prior = self.prior
+        assert prior is not None
+        plan = prior.run_plan
+        elapsed = max(0.0, now - self.started)
+        basis = prior.source
+        overdue = elapsed > prior.total_seconds
+        done = self._done()
+        total = self.total
+        run = self.run
+        current = self._plan_of(run)
+        later = plan[run:] if run >= 1 else plan
+        shown_total = self._earlier_total + (total or (current.units if current else 0)) + \
+            sum(r.units for r in later)
+        shown_done = self._earlier_done + done
+
+        def eta(left: float | None, phase: Phase) -> Eta:
+            return Eta(elapsed, left, shown_done, shown_total, phase, basis, overdue, run=run)
+
+        if self.failed:  # ninja stops at a failed unit: no time left to promise
+            return eta(None, Phase.COMPILE)
+        pace = self._pace(now)
+        speed = pace[0]
+        tail = prior.tail_seconds
+        if run == 0 or (self.ninja_started is None and not self._line_times and run <= 1):
+            # pip and setup.py: the compile starts when ninja does
+            rest = _rest(prior.setup_seconds, elapsed, SPREAD_PRIOR) if prior.setup_seconds \
+                else 0.0
+            return eta(rest + sum(r.seconds for r in plan) + tail, Phase.SETUP)
+        if total and done >= total:  # this run compiled
+            last = self._line_times[-1] if self._line_times else now
+            if later:  # the next run, as if it began when this one ended (ninja starts then)
+                first, rest_of = later[0], later[1:]
+                age = max(0.0, now - last)
+                left = self._planned_left(first, pace, [], [age] * min(self.jobs, first.units),
+                                          [], 0)
+                return eta(left + speed * sum(r.seconds for r in rest_of) + tail,
+                           Phase.COMPILE)
+            return eta(_rest(tail, now - last, SPREAD_TAIL), Phase.FINISH)
+        after = speed * sum(r.seconds for r in (plan[run:] if current is not None else ()))
+        if current is None:  # a run past the plan: as a run of one extension
+            eta_legacy = self._estimate(now)
+            return eta(eta_legacy.remaining, eta_legacy.phase)
+        started = self.ninja_started if self.ninja_started is not None else self._run_floor
+        if done == 0:
+            units = total or current.units
+            age = max(0.0, now - started)
+            left = self._planned_left(current, pace, [], [age] * min(self.jobs, units), [],
+                                      total)
+            return eta(left + after + tail, Phase.COMPILE)
+        durations, ages, names = self._units(now)
+        left = self._planned_left(current, pace, durations, ages, names, total)
+        return eta(left + after + tail, Phase.COMPILE)
+
     # -- the state of the units -------------------------------------------------------------
 
     def _units(self, now: float) -> tuple[list[float], list[float], list[str]]:
@@ -547,6 +754,8 @@ class EtaEstimator:
     # -- output -----------------------------------------------------------------------------
 
     def estimate(self, now: float) -> Eta:
+        if self.prior is not None and self.prior.run_plan:
+            return self._estimate_planned(now)
         eta = self._estimate(now)
         more = self.expected_more() > 0
         if self.run <= 1 and not more:
@@ -615,19 +824,23 @@ class EtaEstimator:
         mu0 = prior.unit_seconds if prior is not None else 0.0
         longest = prior.longest_unit_seconds if prior is not None else 0.0
         mu = _unit_mean(durations, ages, mu0, PRIOR_WEIGHT if prior is not None else 0.0)
+        # the recipe's slowest unit: as uncertain as the recipe while few units have ended,
+        # then as one slow unit differs from another
+        slow_spread = math.hypot(SPREAD_PACED, SPREAD_SLOWEST * PRIOR_WEIGHT
+                                 / (PRIOR_WEIGHT + len(durations)))
         kinds = [(1.0, mu, SPREAD_UNIT)]
         if longest > 1.5 * mu:
             # ordinary units and a few slow ones (the mean stays mu)
             ordinary = (mu - SLOW_SHARE * longest) / (1 - SLOW_SHARE)
             if ordinary > 0:
                 kinds = [(1 - SLOW_SHARE, ordinary, SPREAD_UNIT),
-                         (SLOW_SHARE, longest, SPREAD_SLOWEST)]
+                         (SLOW_SHARE, longest, slow_spread)]
         rests = [_rest_mixed(kinds, a) for a in ages]
         if longest > 1.5 * mu and ages and not any(d >= 0.7 * longest for d in durations):
             # a slow unit is known to exist and none that long has ended: the oldest unit in
             # flight is taken for it (it bounds the build: FlashMLA's 128 s of 141 s)
             oldest = max(range(len(ages)), key=ages.__getitem__)
-            rests[oldest] = max(rests[oldest], _rest(longest, ages[oldest], SPREAD_SLOWEST))
+            rests[oldest] = max(rests[oldest], _rest(longest, ages[oldest], slow_spread))
         # no unit runs far past the slowest one known (the recipe's, or one of this build's):
         # an overdue unit counts down towards that bound instead of pushing the estimate up
         slowest_done = max(durations, default=0.0)
@@ -657,6 +870,64 @@ class EtaEstimator:
         queued = left[len(ages):]
         queued = (queued + [mu] * max(0, queued_count - len(queued)))[:queued_count]
         return schedule(queued, rests, self.jobs)
+
+
+def _matched(durations: Sequence[float], names: Sequence[str],
+             costs: Sequence[tuple[str, float]], whole: bool) -> tuple[float, float]:
+    """(measured, planned) seconds of the finished units a plan knows: by name where it names
+    them, else each to a planned time of its rank among those (see :func:`_rank_match`)."""
+    named = {n: c for n, c in costs if n}
+    if named:
+        pairs = [(d, named[n]) for d, n in zip(durations, names, strict=False) if n in named]
+        return sum(d for d, _ in pairs), sum(c for _, c in pairs)
+    planned = sorted(c for _, c in costs)
+    measured = sorted(durations)
+    if whole or len(measured) >= len(planned):
+        measured = measured[-len(planned):] if planned else []
+        planned = planned[-len(measured):] if measured else []
+        return sum(measured), sum(planned)
+    chosen = _rank_match(measured, planned)
+    return sum(measured), sum(planned[j] for j in chosen)
+
+
+def _rank_match(measured: Sequence[float], planned: Sequence[float]) -> list[int]:
+    """Which of the ``planned`` times (sorted) the ``measured`` ones (sorted, fewer) are: the
+    same order, each as near as can be (least total log distance): DeepEP's host unit, the
+    fifth to end, is its 40 s host unit and not a sixth 16 s kernel."""
+    k, n = len(measured), len(planned)
+    inf = math.inf
+    # best[i][j]: the first i measured matched within the first j planned
+    best = [[0.0] * (n + 1)] + [[inf] * (n + 1) for _ in range(k)]
+    for i in range(1, k + 1):
+        for j in range(i, n + 1):
+            take = best[i - 1][j - 1] + abs(math.log(max(measured[i - 1], 1e-3)
+                                                     / max(planned[j - 1], 1e-3)))
+            best[i][j] = min(best[i][j - 1], take)
+    chosen: list[int] = []
+    i, j = k, n
+    while i > 0:
+        if best[i][j] == best[i][j - 1] and j > i:
+            j -= 1
+        else:
+            chosen.append(j - 1)
+            i -= 1
+            j -= 1
+    return chosen[::-1]
+
+
+def _remaining_costs(planned: RunPlan, names: Sequence[str],
+                     durations: Sequence[float]) -> list[float]:
+    """The planned costs of a run's units not finished yet: by name where the plan names them
+    (in the order they started last time), else those the finished units' times did not match
+    (:func:`_rank_match`), longest first."""
+    if planned.named:
+        gone = set(names)
+        return [c for n, c in planned.costs if n not in gone]
+    ordered = sorted(c for _, c in planned.costs)
+    if len(durations) >= len(ordered):
+        return []
+    chosen = set(_rank_match(sorted(durations), ordered))
+    return sorted((c for j, c in enumerate(ordered) if j not in chosen), reverse=True)
 
 
 def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> float:
@@ -734,7 +1005,8 @@ def slowest(units: Sequence[UnitTime], count: int = 3) -> list[UnitTime]:
 
 
 __all__ = [
-    "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "UnitTime",
-    "count_ninja_units", "find_ninja_dir", "find_ninja_dirs", "history_compile_seconds",
-    "output_of_command", "parse_ninja_log", "schedule", "slowest", "unit_name",
+    "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "RunPlan",
+    "UnitTime", "count_ninja_units", "find_ninja_dir", "find_ninja_dirs",
+    "history_compile_seconds", "output_of_command", "parse_ninja_log", "plan_run", "schedule",
+    "slowest", "unit_name",
 ]

@@ -42,6 +42,7 @@ from .catalog import (
     GIB,
     ArchKnob,
     ArchSelection,
+    BuildCosts,
     BuildVariant,
     Machine,
     OsName,
@@ -53,7 +54,7 @@ from .catalog import (
 )
 from .environment import PythonEnv
 from .errors import WizardError
-from .eta import Prior, PriorSource
+from .eta import Prior, PriorSource, RunPlan, plan_run
 from .hardware import HardwareReport
 from .parallelism import (
     RAM_HEADROOM,
@@ -532,6 +533,9 @@ class BuildEstimate:
     setup_seconds: float = 0.0  # pip and setup.py before the first unit
     tail_seconds: float = 0.0  # link and wheel after the last unit
     extensions: int = 1  # ninja runs (one per torch extension) that share ``units``
+    # those runs one by one where the recipe lists its extensions (the selected targets'),
+    # or from the user's last build
+    runs: tuple[RunPlan, ...] = ()
     history: BuildRecord | None = None  # set: from the user's own last build of it here
 
     def prior(self) -> Prior:
@@ -542,7 +546,7 @@ class BuildEstimate:
             total_seconds=self.seconds, jobs=self.jobs, unit_seconds=self.unit_seconds,
             units=self.units or None, setup_seconds=self.setup_seconds,
             tail_seconds=self.tail_seconds, longest_unit_seconds=self.longest_unit_seconds,
-            source=PriorSource.RECIPE, runs=self.extensions,
+            source=PriorSource.RECIPE, runs=self.extensions, run_plan=self.runs,
         )
 
 
@@ -596,19 +600,33 @@ def estimate_build(
     par = plan_parallelism(recipe, version, n_targets, cores, int(max(ram_gb, 0.0) * GIB))
     jobs, threads = par.jobs, par.nvcc_threads
     useful_threads = max(1, min(threads, max(1, n_targets)))
-    device_work = units * n_targets * costs.core_seconds_per_unit
-    work = device_work + costs.host_core_seconds
-    # what ninja compiles: the device units (when there are archs) and the host unit
-    ninja_units = max(1, (units if n_targets else 0) + (1 if costs.host_core_seconds > 0 else 0))
-    parallel = float(max(1, min(cores, jobs * useful_threads, ninja_units * useful_threads)))
     factor = costs.windows_factor if os is OsName.WINDOWS else 1.0
-    per_unit = (device_work / useful_threads + costs.host_core_seconds) / ninja_units
-    longest = costs.slowest_unit_core_seconds * max(1, n_targets) / useful_threads \
-        if n_targets else 0.0
-    compile_s = max(work / parallel, longest)
+    runs = _extension_runs(costs, {t.arch for t in selection.targets}, n_targets,
+                           useful_threads, min(jobs, cores), factor)
+    if runs:  # the recipe knows its extensions: each run's units for the selected targets
+        ninja_units = sum(r.units for r in runs)
+        all_costs = [c for r in runs for _, c in r.costs]
+        work = sum(all_costs) / factor * useful_threads
+        parallel = float(max(1, min(cores, jobs * useful_threads, ninja_units * useful_threads)))
+        per_unit = sum(all_costs) / factor / max(1, len(all_costs))
+        longest = max(all_costs, default=0.0) / factor
+        compile_s = sum(r.seconds for r in runs) / factor
+    else:
+        device_work = units * n_targets * costs.core_seconds_per_unit
+        work = device_work + costs.host_core_seconds
+        # what ninja compiles: the device units (when there are archs) and the host unit
+        ninja_units = max(1, (units if n_targets else 0)
+                          + (1 if costs.host_core_seconds > 0 else 0))
+        parallel = float(max(1, min(cores, jobs * useful_threads, ninja_units * useful_threads)))
+        per_unit = (device_work / useful_threads + costs.host_core_seconds) / ninja_units
+        longest = costs.slowest_unit_core_seconds * max(1, n_targets) / useful_threads \
+            if n_targets else 0.0
+        compile_s = max(work / parallel, longest)
     seconds = (costs.fixed_seconds + compile_s) * factor
     tail = min(costs.tail_seconds, costs.fixed_seconds) * factor
     what = (msg("the CPU part") if n_targets == 0 else
+            msg("{count} extensions, {units} units", count=len(runs), units=ninja_units)
+            if len(runs) > 1 else
             msg("{count} arch × {units} units", count=n_targets, units=units) if n_targets == 1
             else msg("{count} archs × {units} units", count=n_targets, units=units))
     explanation = join([
@@ -617,6 +635,9 @@ def estimate_build(
             parallel=parallel, jobs=msg("{count} job", count=jobs) if jobs == 1
             else msg("{count} jobs", count=jobs), threads=threads_text(threads), cores=cores,
             ram_gb=ram_gb),
+        msg("; one extension after another, each bound by its slowest unit (~{seconds:,.0f} s "
+            "in all)", seconds=compile_s)
+        if len(runs) > 1 and compile_s > work / parallel * 1.05 else
         msg("; bound by its slowest unit (~{seconds:,.0f} s)", seconds=longest)
         if longest > work / parallel else "",
         msg(", × {factor:g} on Windows", factor=factor) if factor != 1.0 else "",
@@ -632,7 +653,8 @@ def estimate_build(
         targets=n_targets,
         explanation=explanation,
         units=ninja_units,
-        extensions=costs.extensions,
+        extensions=len(runs) or costs.extensions,
+        runs=runs,
         unit_seconds=per_unit * factor,
         longest_unit_seconds=longest * factor,
         setup_seconds=max(0.0, costs.fixed_seconds * factor - tail),
@@ -645,6 +667,7 @@ def estimate_build(
     return replace(
         estimate, seconds=prior.total_seconds, history=history,
         units=prior.units or ninja_units, unit_seconds=prior.unit_seconds,
+        runs=prior.run_plan, extensions=prior.runs if prior.run_plan else estimate.extensions,
         longest_unit_seconds=prior.longest_unit_seconds, setup_seconds=prior.setup_seconds,
         tail_seconds=prior.tail_seconds,
         explanation=join([
@@ -654,6 +677,30 @@ def estimate_build(
             msg("; this one runs {jobs}", jobs=jobs) if jobs != history.jobs else "",
         ], ""),
     )
+
+
+def _extension_runs(costs: BuildCosts, targets: set[str], n_targets: int, useful_threads: int,
+                    slots: int, factor: float) -> tuple[RunPlan, ...]:
+    """The ninja runs of a recipe that lists its extensions (``[[build.extension]]``): those
+    the selected ``targets`` build, in setup.py's order, each unit's expected wall-clock time
+    (a device unit's work grows with the archs, nvcc's threads share it) scheduled onto
+    ``slots`` compile jobs. () when the recipe does not list them."""
+    runs = []
+    for ext in costs.extension_list:
+        if not ext.built_for(targets):
+            continue
+        per_unit = ext.core_seconds_per_unit if ext.core_seconds_per_unit is not None \
+            else costs.core_seconds_per_unit
+        slowest = ext.slowest_unit_core_seconds if ext.slowest_unit_core_seconds is not None \
+            else per_unit
+        host = ext.host_core_seconds if ext.host_core_seconds is not None \
+            else costs.host_core_seconds
+        device = max(0, ext.units - ext.host_units)
+        scale = max(1, n_targets) / useful_threads * factor
+        unit_costs = ([slowest * scale] if device else []) + [per_unit * scale] * (device - 1) \
+            + [host * factor] * (ext.units - device)
+        runs.append(plan_run([("", c) for c in unit_costs], slots))
+    return tuple(runs)
 
 
 def _minutes(seconds: float) -> str:

@@ -57,7 +57,13 @@ compile one unit for one arch), ``host_core_seconds`` (arch-independent compile 
 ``tail_seconds`` (link and packing, after the last unit), ``slowest_unit_core_seconds`` (the
 slowest unit for one arch: the build can't end before it), ``windows_factor`` and
 ``extensions`` (torch extensions setup.py builds one after another, one ninja run each; the
-ETA then expects the units of all of them from the first run on; default 1). See
+ETA then expects the units of all of them from the first run on; default 1). A recipe that
+knows them one by one lists them instead, in the order setup.py builds them, as
+``[[build.extension]]``: ``name``, ``units`` (what ninja compiles for it), ``archs`` (the
+targets that build it; none: always), ``host_units`` (of them, host-compiler units; default 1)
+and, where they differ from ``[build]``'s, ``core_seconds_per_unit``,
+``slowest_unit_core_seconds`` and ``host_core_seconds``: the estimate then knows each run's
+units for the selected targets and plans the runs one after another. See
 :func:`estimate_build`; the figures are calibrated from measured builds
 (``tests/data/buildtimes/``).
 
@@ -117,6 +123,7 @@ from .model import (
     ArchKnob,
     BlockedBuild,
     BuildCosts,
+    BuildExtension,
     BuildVariant,
     Catalog,
     CudaMatch,
@@ -147,6 +154,7 @@ __all__ = [
     "ArchSelection",
     "BlockedBuild",
     "BuildCosts",
+    "BuildExtension",
     "BuildVariant",
     "CC",
     "Catalog",

@@ -17,6 +17,7 @@ from .model import (
     ArchKnob,
     BlockedBuild,
     BuildCosts,
+    BuildExtension,
     BuildVariant,
     Catalog,
     CudaMatch,
@@ -43,6 +44,7 @@ from .validate import (
     BLOCKED_KEYS,
     BUILD_KEYS,
     ENV_NAME_RE,
+    EXTENSION_KEYS,
     KNOB_KEYS,
     KNOWN_ALTERNATIVES,
     OFFICIAL_KEYS,
@@ -139,6 +141,11 @@ def _recipe(top: Fields, path: Path) -> Recipe:
     _unique(top, "variants", [v.id for v in variants])
     if sum(v.default for v in variants) > 1:
         top.problem("variants", "more than one is marked default")
+    for i, ext in enumerate(build.extension_list):
+        for arch in ext.archs:
+            if arch not in {t.arch for t in targets}:
+                top.problem(f"build.extension[{i}].archs",
+                            f"'{arch}' is not the arch of any [[targets]] entry")
     for i, v in enumerate(versions):
         for arch in v.targets or ():
             if arch not in {t.arch for t in targets}:
@@ -361,6 +368,9 @@ def _build(f: Fields) -> BuildCosts:
     if "memory_gb_per_thread" not in f.data:
         f.problem("memory_gb_per_thread", "missing")
     cpu_only_env = f.text("cpu_only_env", "", required=False)
+    extension_list = tuple(_extension(e) for e in f.tables("extension", EXTENSION_KEYS))
+    if extension_list and "extensions" in f.data:
+        f.problem("extensions", "give either the count or the [[build.extension]] list")
     if cpu_only_env and not ENV_NAME_RE.match(cpu_only_env):
         f.problem("cpu_only_env", f"'{cpu_only_env}' is not an environment variable name")
     return BuildCosts(
@@ -375,8 +385,25 @@ def _build(f: Fields) -> BuildCosts:
         windows_factor=f.number("windows_factor", 1.5, positive=True),
         slowest_unit_core_seconds=f.number("slowest_unit_core_seconds", 0.0),
         tail_seconds=f.number("tail_seconds", 3.0),
-        extensions=f.integer("extensions", 1, minimum=1),
+        extensions=len(extension_list) or f.integer("extensions", 1, minimum=1),
+        extension_list=extension_list,
         cpu_only_env=cpu_only_env,
+    )
+
+
+def _extension(f: Fields) -> BuildExtension:
+    units = f.integer("units", 1, minimum=1)
+    host_units = f.integer("host_units", 1)
+    if host_units > units:
+        f.problem("host_units", f"{host_units} is more than its {units} units")
+    return BuildExtension(
+        name=f.text("name"),
+        units=units,
+        archs=f.texts("archs"),
+        host_units=host_units,
+        core_seconds_per_unit=f.opt_number("core_seconds_per_unit"),
+        slowest_unit_core_seconds=f.opt_number("slowest_unit_core_seconds"),
+        host_core_seconds=f.opt_number("host_core_seconds"),
     )
 
 

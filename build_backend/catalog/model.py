@@ -182,6 +182,27 @@ class Target:
 
 
 @dataclass(frozen=True)
+class BuildExtension:
+    """One torch extension of a ``setup.py`` that builds several, one ninja run each, in the
+    order it builds them (the recipe's ``[[build.extension]]``). SageAttention 2 builds
+    ``_qattn_sm80`` for any of its GPUs, ``_qattn_sm89`` for Ada, Hopper and Blackwell,
+    ``_qattn_sm90`` for Hopper only and ``_fused`` always: 4 units for an RTX 3090, 14 for an
+    H100. Costs left out are the recipe's ``[build]`` figures."""
+
+    name: str
+    units: int  # what ninja compiles for it (its [n/N]'s N)
+    archs: tuple[str, ...] = ()  # built when one of these targets is selected; (): always
+    host_units: int = 1  # of ``units``, compiled by the host compiler only (the bindings)
+    core_seconds_per_unit: float | None = None  # one device unit for one arch
+    slowest_unit_core_seconds: float | None = None  # its slowest device unit, for one arch
+    host_core_seconds: float | None = None  # one host unit
+
+    def built_for(self, targets: Iterable[str]) -> bool:
+        """Whether setup.py builds it when these target archs are selected."""
+        return not self.archs or any(a in self.archs for a in targets)
+
+
+@dataclass(frozen=True)
 class BuildCosts:
     memory_gb_per_thread: float
     nvcc_threads_knob: bool = False
@@ -199,6 +220,9 @@ class BuildCosts:
     # torch extensions setup.py builds one after another, one ninja run each (SageAttention's
     # four): the estimate's units are those of every run, expected from the first run on
     extensions: int = 1
+    # those extensions one by one, when the recipe knows them (``[[build.extension]]``): which
+    # targets build each, its units and costs; the estimate then plans every run
+    extension_list: tuple[BuildExtension, ...] = ()
     # a variable that makes the build compile its CPU part only (recipes with cpu_fallback):
     # the plan sets it to 1 when the target's PyTorch is a CPU-only build
     cpu_only_env: str = ""

@@ -1996,7 +1996,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../build_backend/plan.py" line="638" />
       <source>; one extension after another, each bound by its slowest unit (~{seconds:,.0f} s in all)</source>
-      <translation type="unfinished" />
+      <translation>；扩展逐个编译，每个都受其最慢的编译单元限制（共约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
       <location filename="../../build_backend/plan.py" line="677" />
@@ -2316,7 +2316,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="687" />
+      <location filename="../../build_backend/build.py" line="689" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -4517,7 +4517,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="736" />
+      <location filename="../../build_backend/build.py" line="738" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -4557,7 +4557,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="598" />
+      <location filename="../../build_backend/build.py" line="600" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4597,7 +4597,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="663" />
+      <location filename="../../build_backend/build.py" line="665" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4891,17 +4891,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="723" />
+      <location filename="../../build_backend/build.py" line="725" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="722" />
+      <location filename="../../build_backend/build.py" line="724" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="694" />
+      <location filename="../../build_backend/build.py" line="696" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -4931,7 +4931,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="580" />
+      <location filename="../../build_backend/build.py" line="582" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
@@ -4951,7 +4951,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="728" />
+      <location filename="../../build_backend/build.py" line="730" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
@@ -4961,7 +4961,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="671" />
+      <location filename="../../build_backend/build.py" line="673" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -5121,7 +5121,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="733" />
+      <location filename="../../build_backend/build.py" line="735" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
@@ -5156,7 +5156,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="591" />
+      <location filename="../../build_backend/build.py" line="593" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5707,7 +5707,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="665" />
+      <location filename="../../build_backend/build.py" line="667" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -6631,7 +6631,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="574" />
+      <location filename="../../build_backend/build.py" line="576" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -7282,7 +7282,7 @@ Windows will ask for administrator rights for this step.</source>
     <message>
       <location filename="../../build_backend/plan.py" line="628" />
       <source>{count} extensions, {units} units</source>
-      <translation type="unfinished" />
+      <translation>{count} 个扩展，{units} 个编译单元</translation>
     </message>
     <message>
       <location filename="../../build_backend/plan.py" line="635" />
@@ -7755,12 +7755,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="571" />
+      <location filename="../../build_backend/build.py" line="573" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../build_backend/build.py" line="568" />
+      <location filename="../../build_backend/build.py" line="570" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>

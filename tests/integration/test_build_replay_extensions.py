@@ -6,21 +6,44 @@ through the wizard's build runner. Before, the bar stayed at "1/2 units" and the
 
 from __future__ import annotations
 
+import shutil
+import sys
+from dataclasses import replace
 from pathlib import Path
 
-from eta_testsupport import replay_output
+import pytest
+from eta_testsupport import REPLAY, replay_output
 
+from build_backend import build as build_module
 from build_backend.build import (
+    BuildEvent,
     BuildStatus,
     ProgressEvent,
     Step,
     StepEvent,
     StepState,
+    run_build,
 )
+from build_backend.buildtimes import load_records
+from build_backend.catalog import OsName, load_catalog
+from build_backend.eta import RunPlan
+from build_backend.parallelism import Parallelism
+from build_backend.plan import BuildEstimate, estimate_build, make_plan
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
 RUNS = (2, 8, 2, 2)  # units of each ninja run, in the order setup.py builds them
 
+
+def faster_estimate(estimate: BuildEstimate, speed: float) -> BuildEstimate:
+    """The recipe's estimate for a replay ``speed`` times faster, every planned run too."""
+    return replace(estimate, seconds=estimate.seconds / speed,
+                   unit_seconds=estimate.unit_seconds / speed,
+                   longest_unit_seconds=estimate.longest_unit_seconds / speed,
+                   setup_seconds=estimate.setup_seconds / speed,
+                   tail_seconds=estimate.tail_seconds / speed,
+                   runs=tuple(RunPlan(r.units, r.seconds / speed,
+                                      tuple((n, c / speed) for n, c in r.costs))
+                              for r in estimate.runs))
 
 
 def test_four_extensions_replayed(tmp_path: Path) -> None:
@@ -44,3 +67,63 @@ def test_four_extensions_replayed(tmp_path: Path) -> None:
         "compile was reported finished while a later extension compiled"
     assert (Step.LINK, StepState.RUNNING) not in steps[:steps.index((Step.COMPILE,
                                                                        StepState.DONE))]
+
+
+# -- the same build with its timing: the runner's ETA across the four extensions ---------------
+
+TIMED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-sm90-h100.tlog"
+SPEED = 20.0  # 456 s in about 23 s
+
+
+def test_four_extensions_replayed_with_their_timing(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The recorded build (466 s on the H100) replayed 20 times faster by a child process that
+    writes each extension's build.ninja and .ninja_log in a folder of its own, as
+    SageAttention's setup.py does. The runner finds every folder, the bar counts 14 units from
+    the start, the time left does not rise when the next extension starts (before: +170 s,
+    +109 s, +89 s), and the build is remembered run by run for the next estimate."""
+    monkeypatch.setattr(build_module, "POLL_S", 1.0 / SPEED)
+    # the build's own output (pip's), without the wizard's lines of the recording
+    lines = TIMED.read_text(encoding="utf-8").splitlines()
+    begun = next(i for i, line in enumerate(lines) if line.endswith("\t• compile…"))
+    kept = [line for line in lines[begun + 1:]
+            if not line.split("\t", 1)[1].startswith(("•", "✔"))
+            and " elapsed" not in line]
+    tlog = tmp_path / "sage.tlog"
+    tlog.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    shutil.copyfile(TIMED.with_suffix(".ninja_log"), tlog.with_suffix(".ninja_log"))
+
+    recipe = load_catalog().get("sageattention")
+    version = recipe.version("2.2.0 (d1a57a5)")
+    source = tmp_path / "SageAttention"
+    source.mkdir()
+    out = tmp_path / "staging"
+    plan = make_plan(kernel=recipe.id, version=version.label, source_dir=source,
+                     python=Path(sys.executable), python_scripts=None, output_dir=out,
+                     log_path=tmp_path / "logs" / "build.log",
+                     parallelism=Parallelism(16, 1, "16 jobs (as on the H100 device)"),
+                     archs=("9.0",))
+    estimate = estimate_build(recipe, version, ["9.0"], 16, 124.3, OsName.LINUX)
+    faster = faster_estimate(estimate, SPEED)
+    plan = replace(plan, estimate=faster, command=(
+        sys.executable, str(REPLAY), str(out), str(tlog), str(SPEED)))
+    events: list[BuildEvent] = []
+    outcome = run_build(plan, events.append)
+    assert outcome.status is BuildStatus.SUCCEEDED, outcome.hint
+
+    progress = [e for e in events if isinstance(e, ProgressEvent)]
+    assert {p.total for p in progress} == {sum(RUNS)}
+    assert max(p.run for p in progress) == len(RUNS)
+    compiling = [p for p in progress if p.eta_seconds is not None and p.run >= 1]
+    rises = [b.eta_seconds - (a.eta_seconds - (b.elapsed_seconds - a.elapsed_seconds))
+             for a, b in zip(compiling, compiling[1:], strict=False)
+             if b.run > a.run and a.eta_seconds is not None and b.eta_seconds is not None]
+    assert len(rises) == len(RUNS) - 1
+    assert max(rises) < 30.0 / SPEED, rises  # a rise of 30 s of the real build at most
+
+    assert len(outcome.units) == sum(RUNS)
+    (record,) = load_records()
+    assert record.runs == RUNS
+    assert [n for n, _ in record.units][:2] == [
+        "sageattention._qattn_sm80/csrc/qattn/pybind_sm80.o",
+        "sageattention._qattn_sm80/csrc/qattn/qk_int_sv_f16_cuda_sm80.o"]

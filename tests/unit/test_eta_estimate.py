@@ -98,8 +98,38 @@ def test_eta_is_within_25_percent_from_a_quarter_of_the_units_on(bench: ModuleTy
             off = result.units_off[pct]
             assert abs(error) <= 0.25 or off <= bench.LAST_SECONDS, (
                 result.name, result.scenario, pct, error, off)
-    _text, ok = bench.summary(results)
-    assert ok
+        assert bench.units_goal(result)
+    text, _ok = bench.summary(results)
+    assert "goal over units (within ±25 %, or 15 s in the last seconds, from 25 % of units " \
+        "on): met" in text
+
+
+# Replays that do not meet the goal over the elapsed time yet, and why (issue 29, item 4):
+SHORT_OF_THE_GOAL = {
+    # one unit whose time depends on what else the 2-core box runs: 171 s and 351 s with
+    # other work (load ~5 and ~9), 24 s nearly idle; neither the recipe nor the last build
+    # can know it, and nothing in the build's output tells it before the unit ends
+    ("probe-cpu-2core-1", "cold"), ("probe-cpu-2core-1", "warm"),
+    ("probe-cpu-2core-2", "cold"), ("probe-cpu-2core-2", "warm"),
+    ("probe-cpu-2core-3", "cold"), ("probe-cpu-2core-3", "warm"),
+    # the recipe's figures: the SM100 units are slower than it says (226 s against 146 s)
+    ("flashmla-sm90-sm100-h100", "cold"),
+    # a few slow units whose end the recipe's slowest unit does not pin: too long while they
+    # run on (FA3's two backward units, FlashAttention 2's split units)
+    ("fa3-compact-h100", "cold"), ("flash-attn-2.8.3-h100", "cold"),
+}
+
+
+def test_eta_is_within_25_percent_over_the_elapsed_time(bench: ModuleType) -> None:
+    """The goal over time: at every one of 100 moments from a quarter of the elapsed time to
+    the end, within ±25 % of the time really left (or 15 s in the last seconds), cold and
+    warm, for every recording but those listed above (the benchmark prints them all)."""
+    results = bench.run(DATA)
+    met = {(r.name, r.scenario) for r in results if bench.elapsed_goal(r)}
+    every = {(r.name, r.scenario) for r in results}
+    assert every - met <= SHORT_OF_THE_GOAL, sorted(every - met - SHORT_OF_THE_GOAL)
+    assert ("sageattention-sm90-h100", "cold") in met
+    assert len(met) >= 10
 
 
 def test_an_overdue_unit_counts_down_instead_of_pushing_the_estimate_up(

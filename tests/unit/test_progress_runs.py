@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 from dataclasses import replace
 
+import pytest
+
 from build_backend.build import ProgressEvent
 from build_backend.catalog import OsName, load_catalog
 from build_backend.eta import Eta, EtaEstimator, Phase, Prior
@@ -47,11 +49,14 @@ def test_plain_output_says_when_the_next_extension_starts() -> None:
                      "  compile extension 2 · 2/10 units · 31 s elapsed · about 1 min left"]
 
 
-def sage_prior(extensions: int) -> Prior:
+def sage_prior(archs: tuple[str, ...] = ("9.0",), listed: bool = True) -> Prior:
+    """The recipe's SageAttention 2 prior for these archs on the 16-core H100; ``listed``
+    False: as a recipe that does not list its extensions (one run of its unit count)."""
     recipe = load_catalog().get("sageattention")
     version = next(v for v in recipe.versions if v.label.startswith("2.2.0"))
-    recipe = replace(recipe, build=replace(recipe.build, extensions=extensions))
-    return estimate_build(recipe, version, ["9.0"], 16, 125.0, OsName.LINUX).prior()
+    if not listed:
+        recipe = replace(recipe, build=replace(recipe.build, extension_list=(), extensions=1))
+    return estimate_build(recipe, version, list(archs), 16, 125.0, OsName.LINUX).prior()
 
 
 def after_the_first_extension(prior: Prior) -> Eta:
@@ -59,26 +64,45 @@ def after_the_first_extension(prior: Prior) -> Eta:
     compiled; its link runs and the second extension's ninja has not started yet."""
     eta = EtaEstimator(prior, prior.jobs)
     eta.start(0.0)
-    eta.ninja_start(20.0, 2)
-    eta.unit_line(40.0, 1, 2)
-    eta.unit_line(60.0, 2, 2)
+    eta.ninja_start(11.0, 2)
+    eta.unit_line(47.0, 1, 2)  # the bindings, 36 s
+    eta.unit_line(211.0, 2, 2)  # the kernel, 200 s (as recorded)
     eta.confirm_last()  # the link's output came after it
-    return eta.estimate(62.0)
+    return eta.estimate(212.0)
 
 
-def test_a_recipe_of_several_extensions_expects_their_units_from_the_first_run_on() -> None:
-    """The recipe says four extensions: after the first one's 2 units, the other 12 or so are
-    still to come (before, the estimate fell to the link and wheel tail, 'a few seconds', until
-    the second extension's ninja run began)."""
-    prior = sage_prior(4)
-    assert prior.runs == 4 and prior.units is not None and prior.units > 2
+def test_the_recipe_knows_each_targets_extensions_and_units() -> None:
+    """SageAttention's setup.py builds _qattn_sm80 for every GPU, _qattn_sm89 for Ada, Hopper
+    and Blackwell, _qattn_sm90 for Hopper and _fused always: an RTX 3090 compiles 4 units in 2
+    runs, an RTX 4090 12 in 3, an H100 14 in 4 (recorded: 2 + 8 + 2 + 2)."""
+    for archs, runs in ((("8.6",), (2, 2)), (("8.9",), (2, 8, 2)), (("9.0",), (2, 8, 2, 2)),
+                        (("12.0",), (2, 8, 2)), (("8.6", "9.0"), (2, 8, 2, 2))):
+        prior = sage_prior(archs)
+        assert tuple(r.units for r in prior.run_plan) == runs, archs
+        assert prior.units == sum(runs) and prior.runs == len(runs)
+        # one extension after another: the compile is the sum of the runs, each bound by
+        # its slowest unit, not the units spread over every job at once
+        assert prior.compile_seconds == pytest.approx(sum(r.seconds for r in prior.run_plan))
+        assert all(r.seconds == max(c for _, c in r.costs) for r in prior.run_plan)
+    assert sage_prior(("9.0",)).total_seconds > 2 * sage_prior(("8.6",)).total_seconds / 1.5
+
+
+def test_every_extensions_units_count_from_the_first_run_on() -> None:
+    """The recipe lists the four extensions of an H100 build: the bar counts all 14 units from
+    the start (before, 2 "so far", then 10, then 12, then 14), and after the first extension's
+    2 units the other three extensions' time is still to come (not the link and wheel tail, 'a
+    few seconds', until the second extension's ninja run began)."""
+    prior = sage_prior()
+    assert prior.runs == 4 and prior.units == 14
     eta = after_the_first_extension(prior)
-    assert eta.more_expected and eta.run == 1
-    assert eta.remaining is not None and eta.remaining > 60.0
-    event = ProgressEvent.of(eta)
-    assert progress_text(event).startswith("compile extension 1 · 2/2 units so far · ")
-    # a recipe of one extension: the recipe's count is the model's error, as before
-    single = after_the_first_extension(sage_prior(1))
+    assert (eta.done, eta.total, eta.run, eta.more_expected) == (2, 14, 1, False)
+    later = sum(r.seconds for r in prior.run_plan[1:])
+    assert eta.remaining is not None and eta.remaining == pytest.approx(later + 5.0, rel=0.1)
+    assert progress_text(ProgressEvent.of(eta)).startswith("compile 2/14 units · ")
+    # a recipe that gives only its count of extensions: the units known so far, as before
+    counted = load_catalog().get("sageattention3")
+    assert counted.build.extensions == 2 and not counted.build.extension_list
+    # one that gives neither: the recipe's count is the model's error
+    single = after_the_first_extension(sage_prior(listed=False))
     assert not single.more_expected
     assert single.remaining is not None and single.remaining < 10.0
-    assert load_catalog().get("sageattention").build.extensions == 4
