@@ -43,8 +43,10 @@ wait)
     while [ ! -f "$ROUND/finished" ] && [ "$SECONDS" -lt "$limit" ]; do sleep 5; done
     cat "$ROUND/steps.txt" 2>/dev/null
     [ -f "$ROUND/finished" ] && echo "finished" || echo "still running"
-    mkdir -p "${OUT:-/tmp/out}" && cp -r "$ROUND"/. "${OUT:-/tmp/out}/" 2>/dev/null
-    find "${OUT:-/tmp/out}" -size +15M -delete
+    # the device returns at most 8 files: one archive (no wheels) and the steps
+    mkdir -p "${OUT:-/tmp/out}"
+    tar -czf "${OUT:-/tmp/out}/round.tar.gz" --exclude='*.whl' -C "$ROUND" . 2>/dev/null
+    cp "$ROUND/steps.txt" "${OUT:-/tmp/out}/" 2>/dev/null
     ;;
 run)
     export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
@@ -60,12 +62,13 @@ run)
     WORKLOADS=$(python3 -c 'import json, sys; sys.path.insert(0, "."); from build_backend.worth import load_workloads
 print(json.dumps([{"id": w.id, "shapes": [s.as_dict() for s in w.shapes]} for w in sorted(load_workloads(), key=lambda w: w.id != "reference")]))')
     step probe 240 python3 resources/probes/sdpa_speed.py --workloads "$WORKLOADS"
-    # SageAttention in the background, recorded for the ETA benchmark
+    # SageAttention in the background, recorded for the ETA benchmark (a fresh build folder and
+    # no build history of it: a cold build; benchmarks/eta_accuracy.py --recording scores it)
     (
         started=$SECONDS
-        python3 benchmarks/record_build.py "$R/sage-build" /tmp/src/SageAttention -- \
-            python3 -m app --headless build --kernel sageattention --source \
-            /tmp/src/SageAttention --json --yes >"$R/sage-build.json" 2>"$R/sage-build.err"
+        KSW_BUILD_ROOT=/tmp/ksw-rec-build python3 benchmarks/record_build.py "$R/sage-h200" . -- \
+            python3 -m app --headless build --kernel sageattention \
+            --source /tmp/src/SageAttention --verbose --yes >"$R/sage-record.txt" 2>&1
         echo "sage-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
     ) &
     SAGE=$!
@@ -73,12 +76,23 @@ print(json.dumps([{"id": w.id, "shapes": [s.as_dict() for s in w.shapes]} for w 
         --source /tmp/src/flash-attention --json --yes
     step flashmla-build 900 python3 -m app --headless build --kernel flashmla \
         --source /tmp/src/FlashMLA --json --yes
+    # FlashMLA at its boundary and upstream's tests while SageAttention still compiles (the GPU
+    # is free: correctness only, nothing timed)
+    step flashmla-sweep 600 env PART=sweep KERNELS=flashmla SRC=/tmp/src OUT="$R/sweep-flashmla" \
+        CALL_LIMIT=60 bash scripts/boundary_all.sh
+    step flashmla-upstream 600 env PART=upstream SRC=/tmp/src OUT="$R/upstream" \
+        MLA_DENSE_LIMIT=120 MLA_SPARSE_DECODE_LIMIT=120 MLA_SPARSE_PREFILL_LIMIT=120 \
+        MLA_SM100_LIMIT=30 bash scripts/boundary_all.sh
     wait "$SAGE"
     step installs 60 python3 -m app --headless installs
+    # timing: the GPU and the CPU are otherwise idle from here on
     step workload-speed 400 python3 benchmarks/workload_speed.py --json "$R/workload_speed.json" \
         --toml "$R/workload_speed.toml"
     step speed-agreement 400 python3 benchmarks/speed_agreement.py \
         --out "$R/speed_agreement.json"
+    [ -f benchmarks/reverify_bench.py ] && step reverify-bench 300 python3 benchmarks/reverify_bench.py
+    step sage-sweep 600 env PART=sweep KERNELS=sageattention SRC=/tmp/src OUT="$R/sweep-sage" \
+        CALL_LIMIT=60 SWEEP_LIMIT=${SAGE_SWEEP_LIMIT:-240} bash scripts/boundary_all.sh
     step kernels-llm 120 python3 -m app --headless kernels --workload llm
     step kernels-video 120 python3 -m app --headless kernels --workload video --json
     touch "$R/finished"
