@@ -38,7 +38,8 @@ END = "@@KSW-SPEED-END@@"
 BACKENDS = (("cudnn", "CUDNN_ATTENTION"), ("flash", "FLASH_ATTENTION"),
             ("efficient", "EFFICIENT_ATTENTION"), ("math", "MATH"))
 BUDGET_S = 0.3  # per measurement, after the warm-up
-MATH_LIMIT_BYTES = 4 << 30  # the math method holds the whole score matrix (in float32)
+MATH_SHARE = 0.6  # the math method holds the whole score matrix: tried where 3 float32 copies
+# of it fit in this share of the GPU's free memory
 REFERENCE = {"id": "reference", "shapes": [{"batch": 2, "tokens": 4096, "heads": 16,
                                             "kv_heads": 16, "head_dim": 128, "causal": True,
                                             "dtype": "float16"}]}
@@ -61,9 +62,13 @@ def flops_of(shape):
     return flops / 2 if s["causal"] else flops
 
 
-def math_fits(shape):
+def math_fits(torch, shape):
     s = shape
-    return 3 * 4 * s["batch"] * s["heads"] * s["tokens"] * s["tokens"] <= MATH_LIMIT_BYTES
+    try:
+        free = torch.cuda.mem_get_info()[0]
+    except Exception:
+        free = 4 << 30
+    return 3 * 4 * s["batch"] * s["heads"] * s["tokens"] * s["tokens"] <= MATH_SHARE * free
 
 
 def make_call(torch, shape):
@@ -112,7 +117,7 @@ def measure_workload(torch, workload, SDPBackend, sdpa_kernel):
                 totals[name] = None
                 out["backends"][name] = {"error": "not in this PyTorch version"}
                 continue
-            if name == "math" and not math_fits(shape):
+            if name == "math" and not math_fits(torch, shape):
                 totals[name] = None
                 out["backends"][name] = {"error": "too large for the math method (its score "
                                                   "matrix alone would not fit)"}

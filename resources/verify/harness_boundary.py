@@ -183,25 +183,39 @@ else:
 """
 
 
-def run_calls(imports, setups, timeout_s=TIMEOUT_S):
-    """Each of ``setups`` in its own process, forked from one that ran ``imports`` (where
-    ``os.fork`` exists; elsewhere one fresh interpreter a call, see :func:`run_call`).
-    Returns one ``(outcome, message)`` per setup, in order."""
-    if not hasattr(os, "fork"):
-        return [run_call(imports + "\n" + setup, timeout_s) for setup in setups]
+def start_calls(imports, setups, timeout_s=TIMEOUT_S):
+    """Start running each of ``setups`` in its own process, forked from one that runs
+    ``imports`` (where ``os.fork`` exists): returns at once; :func:`finish_calls` waits for
+    the answers. Started early, the shared imports (torch and the kernel: seconds) overlap the
+    caller's own work."""
     job = json.dumps({"imports": imports, "calls": list(setups), "timeout": timeout_s,
                       "child": _FORKED_CHILD})
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    results = {}
+    proc = subprocess.Popen([sys.executable, "-c", _ZYGOTE % {"mark": MARK}],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env)
+    try:  # the job goes now (the zygote reads it whole first): its imports start at once
+        proc.stdin.write(job.encode())
+        proc.stdin.close()
+    except OSError:
+        pass  # it ended already: finish_calls says how
+    proc.stdin = None  # sent: communicate() only reads
+    return {"proc": proc, "count": len(setups),
+            "limit": timeout_s * (len(setups) + 1) + 60}
+
+
+def finish_calls(started):
+    """The ``(outcome, message)`` of each call that :func:`start_calls` started, in order."""
+    proc, count = started["proc"], started["count"]
     try:
-        proc = subprocess.run([sys.executable, "-c", _ZYGOTE % {"mark": MARK}],
-                              input=job.encode(), stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, env=env, check=False,
-                              timeout=timeout_s * (len(setups) + 1) + 60)
-        text = proc.stdout.decode("utf-8", "replace")
-    except subprocess.TimeoutExpired as exc:
-        text = (exc.stdout or b"").decode("utf-8", "replace")
+        out, _ = proc.communicate(timeout=started["limit"])
+        text = out.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        text = (out or b"").decode("utf-8", "replace")
+    results = {}
     for line in text.splitlines():
         if line.startswith(MARK):
             try:
@@ -211,34 +225,47 @@ def run_calls(imports, setups, timeout_s=TIMEOUT_S):
             results[row.get("index")] = row
     if -1 in results:  # the shared imports failed: every call is that failure
         row = results[-1]
-        return [(row["outcome"], row["message"]) for _ in setups]
-    out = []
-    for index in range(len(setups)):
+        return [(row["outcome"], row["message"]) for _ in range(count)]
+    answers = []
+    for index in range(count):
         row = results.get(index)
         if row is None:
-            out.append(("crashed", "the process running the calls ended early: "
-                        + " | ".join(text.strip().splitlines()[-3:])[:400]))
+            answers.append(("crashed", "the process running the calls ended early: "
+                            + " | ".join(text.strip().splitlines()[-3:])[:400]))
         elif row["outcome"] == "crashed" and ("signal" in row or "code" in row):
             code = -row["signal"] if "signal" in row else row["code"]
             tail = row.get("tail") or ""
-            out.append(("crashed", "the process ended with " + _signal_words(code)
-                        + (": " + tail if tail else "")))
+            answers.append(("crashed", "the process ended with " + _signal_words(code)
+                            + (": " + tail if tail else "")))
         else:
-            out.append((row["outcome"], row.get("message", "")))
-    return out
+            answers.append((row["outcome"], row.get("message", "")))
+    return answers
+
+
+def run_calls(imports, setups, timeout_s=TIMEOUT_S):
+    """Each of ``setups`` in its own process, forked from one that ran ``imports`` (where
+    ``os.fork`` exists; elsewhere one fresh interpreter a call, see :func:`run_call`).
+    Returns one ``(outcome, message)`` per setup, in order."""
+    if not hasattr(os, "fork"):
+        return [run_call(imports + "\n" + setup, timeout_s) for setup in setups]
+    return finish_calls(start_calls(imports, setups, timeout_s))
 
 
 def cases(entries, *, imports, device, api, expect="raised", needle=None):
     """Harness Cases for left-out calls: ``entries`` are ``(what, setup)``, ``what`` naming the
-    call for people ("head size 192"). The calls run together (see :func:`run_calls`) when the
-    first of these cases runs. ``needle``: text a raised message must contain to count as one a
-    user can act on."""
+    call for people ("head size 192"). The calls start at once (see :func:`start_calls`: their
+    process imports torch and the kernel while the adapter's other checks run) and are waited
+    for when the first of these cases runs. ``needle``: text a raised message must contain to
+    count as one a user can act on."""
     entries = list(entries)
     memo = {}
+    setups = [setup for _, setup in entries]
+    started = start_calls(imports, setups) if entries and hasattr(os, "fork") else None
 
     def outcome_of(index):
         if not memo:
-            results = run_calls(imports, [setup for _, setup in entries])
+            results = (finish_calls(started) if started is not None
+                       else run_calls(imports, setups))
             memo.update(enumerate(results))
         return memo[index]
 

@@ -704,3 +704,25 @@ def test_real_probe_kernel_staged_with_pip_target_passes(torch_venv: Path, tmp_p
                 assert m.reference_dtype_err is not None
                 assert m.kernel_err <= 10 * m.reference_dtype_err + 1e-6  # PyTorch-like error
     assert report.seconds < 60
+
+
+def test_flashmla_sparse_prefill_outside_its_sizes_must_raise_not_crash(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    """The full verification also calls sparse prefill with 32 query heads, in a process of its
+    own (issue 30): upstream's extension died of a segmentation fault there on an H200, the
+    wizard's patched interface raises a ValueError naming the sizes it has."""
+    test_mode.setenv("KSW_VERIFY_TEST_CC", "9.0")
+    report = verify(torch_venv, "flashmla_correct", "flashmla", device="cpu")
+    sparse = [c for c in report.cases if c.extra.get("boundary")
+              and "flash_mla_sparse_fwd" in c.api]
+    assert len(sparse) == 1 and sparse[0].status is CaseStatus.PASS
+    assert "64 or 128 query heads only; got 32" in sparse[0].extra["message"]
+    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    quick = verify(torch_venv, "flashmla_correct", "flashmla", device="cpu", quick=True)
+    assert not [c for c in quick.cases if "flash_mla_sparse_fwd" in c.api]  # full mode only
+    test_mode.setenv("KSW_FLASHMLA_STANDIN_UNGUARDED", "1")
+    crashed = verify(torch_venv, "flashmla_correct", "flashmla", device="cpu")
+    assert crashed.status is VerifyStatus.FAIL
+    (case,) = [c for c in crashed.cases if "flash_mla_sparse_fwd" in c.api]
+    assert case.status is CaseStatus.FAIL and case.extra["outcome"] == "crashed"

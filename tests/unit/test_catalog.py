@@ -189,7 +189,8 @@ def test_windows_patches_are_declarative_and_idempotent(catalog: Catalog) -> Non
     v = mla.versions[0]
     windows = mla.patches_for(v, OsName.WINDOWS, (12, 8))
     guard = {"sm100-prefill-guard", "sm100-prefill-guard-forward",
-             "sm100-prefill-guard-backward"}  # every OS: SM100-only calls raise on SM90
+             "sm100-prefill-guard-backward",  # every OS: SM100-only calls raise on SM90
+             "mla-size-checks", "mla-size-checks-decode", "mla-size-checks-sparse-prefill"}
     assert {p.id for p in windows} == {
         "msvc-lambda-always-inline", "msvc-zc-cplusplus-host", "msvc-zc-cplusplus-nvcc"} | guard
     assert {p.id for p in mla.patches_for(v, OsName.LINUX, (12, 8))} == guard

@@ -7,7 +7,9 @@ import os
 import re
 import shutil
 import stat
+import subprocess
 import sys
+import textwrap
 from dataclasses import replace
 from pathlib import Path
 
@@ -278,7 +280,9 @@ def test_shipped_recipe_patches_parse_and_apply_to_their_own_text(tmp_path: Path
     ids = [p.id for p in mla.patches]
     assert ids == ["msvc-lambda-always-inline", "msvc-zc-cplusplus-host",
                    "msvc-zc-cplusplus-nvcc", "sm100-prefill-guard",
-                   "sm100-prefill-guard-forward", "sm100-prefill-guard-backward"]
+                   "sm100-prefill-guard-forward", "sm100-prefill-guard-backward",
+                   "mla-size-checks", "mla-size-checks-decode",
+                   "mla-size-checks-sparse-prefill"]
     windows_only = [p for p in mla.patches if p.id.startswith("msvc-")]
     for patch in mla.patches:
         assert isinstance(patch, Patch) and patch.expected_count >= 1
@@ -322,6 +326,9 @@ def test_flashmla_windows_patches_fit_upstream(tmp_path: Path) -> None:
         ("sm100-prefill-guard", PatchStatus.APPLIED, 1),  # every OS: the SM90 prefill guard
         ("sm100-prefill-guard-forward", PatchStatus.APPLIED, 1),
         ("sm100-prefill-guard-backward", PatchStatus.APPLIED, 1),
+        ("mla-size-checks", PatchStatus.APPLIED, 1),
+        ("mla-size-checks-decode", PatchStatus.APPLIED, 1),
+        ("mla-size-checks-sparse-prefill", PatchStatus.APPLIED, 1),
     ]
     compile((tmp_path / "flash_mla" / "flash_mla_interface.py").read_text("utf-8"),
             "flash_mla_interface.py", "exec")
@@ -330,3 +337,46 @@ def test_flashmla_windows_patches_fit_upstream(tmp_path: Path) -> None:
     revert_patches(tmp_path)
     for patch in mla.patches:
         assert (tmp_path / patch.file).read_bytes() == (upstream / patch.file).read_bytes()
+
+
+def test_flashmla_size_checks_raise_where_the_extension_crashed(torch_venv: Path) -> None:
+    """The sizes that killed the process on an H200 (boundary sweep, 2026-11-28: dense decoding
+    with head size 512 exit code 1, sparse prefill with 32 heads or head size 256 SIGSEGV) get
+    a ValueError from recipe patch mla-size-checks, and the sizes FlashMLA has pass through to
+    the extension. Runs the patch's own code with real (CPU) torch tensors."""
+    mla = load_catalog().get("flashmla")
+    checks = next(p for p in mla.patches if p.id == "mla-size-checks")
+    definitions = checks.replacement.split("@dataclasses.dataclass")[0]
+    script = "import torch\n" + definitions + textwrap.dedent('''
+        def outcome(fn, *args):
+            try:
+                fn(*args)
+            except (ValueError, TypeError) as exc:
+                return type(exc).__name__ + ": " + str(exc)
+            return "passed"
+
+        bf = torch.bfloat16
+        def t(*shape, dtype=bf):
+            return torch.zeros(*shape, dtype=dtype)
+        idx = t(8, 1, 128, dtype=torch.int32)
+        print(outcome(_ksw_check_dense_decode, t(2, 1, 16, 576), t(4, 64, 1, 576), 512))
+        print(outcome(_ksw_check_dense_decode, t(2, 1, 16, 512), t(4, 64, 1, 512), 512))
+        print(outcome(_ksw_check_sparse_prefill, t(8, 128, 576), t(64, 1, 576), idx, 512))
+        print(outcome(_ksw_check_sparse_prefill, t(8, 64, 512), t(64, 1, 512), idx, 512))
+        print(outcome(_ksw_check_sparse_prefill, t(8, 32, 576), t(64, 1, 576), idx, 512))
+        print(outcome(_ksw_check_sparse_prefill, t(8, 128, 256), t(64, 1, 256), idx, 512))
+        print(outcome(_ksw_check_sparse_prefill, t(8, 128, 576, dtype=torch.float16),
+                      t(64, 1, 576), idx, 512))
+    ''')
+    done = subprocess.run([str(torch_venv), "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True)
+    lines = done.stdout.splitlines()
+    assert lines[0] == "passed" and lines[2] == "passed" and lines[3] == "passed"
+    assert lines[1].startswith("ValueError: FlashMLA's dense decoding has kernels for head "
+                               "size 576 with v head size 512 only")
+    assert "got q 512, KV cache 512, v 512" in lines[1]
+    assert "has kernels for 64 or 128 query heads only; got 32" in lines[4]
+    assert "head size 576 or 512 (the same for q and kv)" in lines[5] and "got q 256" in lines[5]
+    assert lines[6].startswith("TypeError: FlashMLA's sparse prefill takes bf16 q and kv")
+    assert all("scaled_dot_product_attention takes any size" in line
+               for line in lines[1:2] + lines[4:6])

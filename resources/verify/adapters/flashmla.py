@@ -437,15 +437,40 @@ def call():
 """
 
 
-def boundary_sm90(kernel, device):
+_SPARSE_32_HEADS = """
+import torch
+import flash_mla
+dev = torch.device(%(device)r)
+q = torch.randn(8, 32, 576, device=dev).to(torch.bfloat16)
+kv = torch.randn(64, 1, 576, device=dev).to(torch.bfloat16)
+indices = torch.zeros(8, 1, 128, dtype=torch.int32, device=dev)
+def call():
+    flash_mla.flash_mla_sparse_fwd(q, kv, indices, 576 ** -0.5, 512)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+"""
+
+
+def boundary_sm90(kernel, device, quick=False):
     """On SM90 the dense prefill (SM100 only) must raise an error that says so, in a process of
     its own: upstream's call ended in a CUDA launch failure that left the GPU unusable for the
-    rest of the program."""
-    if not callable(getattr(kernel, "flash_attn_varlen_func", None)):
-        return []
-    return hb.cases([("dense prefill (SM100 only)", _PREFILL_ON_SM90 % {"device": str(device)})],
-                    imports="import torch\nimport flash_mla\n", device=device.type,
-                    api=MODULE + ".flash_attn_varlen_func (left out on SM90)", needle="SM100")
+    rest of the program. Not in the quick mode: sparse prefill with 32 query heads (it has
+    kernels for 64 and 128) must raise too; upstream's extension ended in a segmentation fault
+    (recipe patch mla-size-checks)."""
+    out = []
+    if callable(getattr(kernel, "flash_attn_varlen_func", None)):
+        out += hb.cases([("dense prefill (SM100 only)",
+                          _PREFILL_ON_SM90 % {"device": str(device)})],
+                        imports="import torch\nimport flash_mla\n", device=device.type,
+                        api=MODULE + ".flash_attn_varlen_func (left out on SM90)",
+                        needle="SM100")
+    if not quick and callable(getattr(kernel, "flash_mla_sparse_fwd", None)):
+        out += hb.cases([("sparse prefill with 32 query heads",
+                          _SPARSE_32_HEADS % {"device": str(device)})],
+                        imports="import torch\nimport flash_mla\n", device=device.type,
+                        api=MODULE + ".flash_mla_sparse_fwd (64 or 128 query heads)",
+                        needle="64 or 128 query heads")
+    return out
 
 
 def run(h):
@@ -480,7 +505,7 @@ def run(h):
             "per element and cosine difference <= 5e-6 against a float32 reference rounded to "
             "the input dtype; lse within abs 1e-6 or rel 8.01/65536."
         )
-        cases = plan_sm90(kernel, device, h.quick) + boundary_sm90(kernel, device)
+        cases = plan_sm90(kernel, device, h.quick) + boundary_sm90(kernel, device, h.quick)
         timing = timings_sm90
     elif cc[0] == 10:
         if not callable(getattr(kernel, "flash_attn_varlen_func", None)):

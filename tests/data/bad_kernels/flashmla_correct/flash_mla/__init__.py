@@ -111,3 +111,18 @@ def flash_attn_varlen_func(
 
 
 __all__ = ["get_mla_metadata", "flash_mla_with_kvcache", "flash_attn_varlen_func", "math"]
+
+
+def flash_mla_sparse_fwd(q, kv, indices, sm_scale, d_v=512, attn_sink=None, topk_length=None):
+    """Sparse prefill: only the sizes FlashMLA has kernels for (64 or 128 query heads). Like
+    the wizard's patched interface (recipe patch mla-size-checks) anything else is a
+    ValueError; KSW_FLASHMLA_STANDIN_UNGUARDED=1 plants upstream's behaviour on an H200, a
+    segmentation fault that kills the process."""
+    if q.shape[1] not in (64, 128):
+        if os.environ.get("KSW_FLASHMLA_STANDIN_UNGUARDED") == "1":
+            import signal
+
+            os.kill(os.getpid(), signal.SIGSEGV)
+        raise ValueError(f"FlashMLA's sparse prefill has kernels for 64 or 128 query heads "
+                         f"only; got {q.shape[1]} (pad the heads to 64 or 128).")
+    raise NotImplementedError("the stand-in computes no sparse prefill")
