@@ -12,6 +12,7 @@ USAGE_ROWS = (
     ("", "open the wizard"),
     ("--verify [--quick]", "re-verify every kernel the wizard installed"),
     ("--headless COMMAND", "run a step without a window (try: --headless --help)"),
+    ("--headless explain FILE", "explain a failed build, install or import log (- for stdin)"),
     ("--self-test", "check this installation and that the wizard opens"),
     ("--resume", "open the wizard where it was before a restart"),
     ("--reverify", "open the wizard at the re-verification (the shortcut)"),

@@ -218,6 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .cli_clean import add_parser as add_clean_parser
 
     add_clean_parser(commands)  # clean
+    from .cli_explain import add_parser as add_explain_parser
+
+    add_explain_parser(commands)  # explain
     return parser
 
 
@@ -279,6 +282,10 @@ def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:
             from .cli_clean import run_clean_command
 
             return run_clean_command(args, stream)
+        if args.command == "explain":
+            from .cli_explain import run_explain_command
+
+            return run_explain_command(args, stream)
     except WizardError as exc:
         return report_error(exc, stream, as_json=as_json, command=args.command)
     except OSError as exc:  # a disk or path problem no step explained: explained here

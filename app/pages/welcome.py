@@ -5,11 +5,13 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QLabel, QRadioButton
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QRadioButton
 
 from build_backend.session import FlowStep
 
 from ..i18n import N_, Texts, tr, tr_core
+from ..widgets.explain_dialog import TEXT as EXPLAIN_TEXT
+from ..widgets.explain_dialog import LogExplainer
 from ..workers import BackgroundTask
 from .base import SessionPage
 
@@ -72,6 +74,15 @@ class WelcomePage(SessionPage):
         self.recovery.setVisible(False)
         layout.addWidget(self.recovery)
         layout.addStretch(1)
+        # a failed build or install from elsewhere (a terminal, ComfyUI): its log explained
+        self.explainer = LogExplainer(self)
+        self.explain_button = QPushButton(EXPLAIN_TEXT["button"])
+        self.explain_button.setToolTip(EXPLAIN_TEXT["button_tip"])
+        self.explain_button.clicked.connect(self.explainer.pick_and_explain)
+        row = QHBoxLayout()
+        row.addWidget(self.explain_button)
+        row.addStretch(1)
+        layout.addLayout(row)
         self.recovery_task: BackgroundTask | None = None
         self._recovery_started = False
         self.recovery_notices: list[str] = []

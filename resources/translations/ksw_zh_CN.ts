@@ -609,6 +609,74 @@
     </message>
   </context>
   <context>
+    <name>ExplainLog</name>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="44" />
+      <source>Cause: {cause}</source>
+      <translation>原因：{cause}</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="39" />
+      <source>Choose a log file to explain</source>
+      <translation>选择要解释的日志文件</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="34" />
+      <source>Explain a log</source>
+      <translation>解释日志</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="35" />
+      <source>Explain a log…</source>
+      <translation>解释日志…</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="42" />
+      <source>First error (line {number}), as the log shows it:</source>
+      <translation>第一个错误（第 {number} 行），与日志中原文一致：</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="41" />
+      <source>Log: {name} ({lines} lines)</source>
+      <translation>日志：{name}（{lines} 行）</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="40" />
+      <source>Logs and text (*.log *.txt *.out);;All files (*)</source>
+      <translation>日志和文本 (*.log *.txt *.out);;所有文件 (*)</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="45" />
+      <source>Next step:</source>
+      <translation>下一步：</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="36" />
+      <source>Read a saved log of a build, install or import that failed (also one from outside the wizard, such as a pip install in a terminal or a ComfyUI node that did not load) and say where it stopped and what to do.</source>
+      <translation>读取一份失败的构建、安装或导入的日志（也可以来自向导之外，例如在终端里执行的 pip install，或未能加载的 ComfyUI 节点），说明它停在哪一步以及下一步该怎么做。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="46" />
+      <source>Search for this error in {repo}'s issues</source>
+      <translation>在 {repo} 的 issues 中搜索此错误</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="47" />
+      <source>Search for this error on GitHub</source>
+      <translation>在 GitHub 上搜索此错误</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="43" />
+      <source>Stopped while {family}.</source>
+      <translation>停止于：{family}。</translation>
+    </message>
+    <message>
+      <location filename="../../app/widgets/explain_dialog.py" line="48" />
+      <source>The log could not be read: {error}</source>
+      <translation>无法读取该日志：{error}</translation>
+    </message>
+  </context>
+  <context>
     <name>FreeSpace</name>
     <message>
       <location filename="../../app/widgets/free_space.py" line="28" />
@@ -1832,32 +1900,32 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Welcome</name>
     <message>
-      <location filename="../../app/pages/welcome.py" line="43" />
+      <location filename="../../app/pages/welcome.py" line="45" />
       <source>Check the installed kernels again (after a driver or PyTorch update)</source>
       <translation>重新检查已安装的内核（在更新驱动或 PyTorch 之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="44" />
+      <location filename="../../app/pages/welcome.py" line="46" />
       <source>Checks {names} again and names anything that changed since the last passing check.</source>
       <translation>再次检查 {names}，并指出自上次通过检查以来的任何变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="42" />
+      <location filename="../../app/pages/welcome.py" line="44" />
       <source>Install and verify a kernel</source>
       <translation>安装并验证一个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="46" />
+      <location filename="../../app/pages/welcome.py" line="48" />
       <source>Nothing has been installed by this wizard yet. Once a kernel is installed and verified, come back here after driver or PyTorch updates to check it again.</source>
       <translation>本向导还没有安装任何东西。安装并验证内核之后，在更新驱动或 PyTorch 后回到这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="49" />
+      <location filename="../../app/pages/welcome.py" line="51" />
       <source>Since the last start:</source>
       <translation>自上次启动以来：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="41" />
+      <location filename="../../app/pages/welcome.py" line="43" />
       <source>Welcome to the Kernel Setup Wizard</source>
       <translation>欢迎使用内核安装向导</translation>
     </message>
@@ -2540,6 +2608,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已取消。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="334" />
+      <source>Cause: {cause}</source>
+      <translation>原因：{cause}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/hardware.py" line="335" />
       <source>Check that the GPU is seated and powered, and that it is not hidden from this system (CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).</source>
       <translation>请检查 GPU 是否插好并已通电，以及它是否对本系统隐藏了（CUDA_VISIBLE_DEVICES，或未启用 GPU 直通的虚拟机）。</translation>
@@ -3027,6 +3100,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/pipeline.py" line="236" />
       <source>Files were written or removed in it at the same time (an editor, a git checkout or another build).</source>
       <translation>同时有文件在其中被写入或删除（编辑器、git 检出或另一次编译）。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="304" />
+      <source>First error (line {number}):</source>
+      <translation>第一个错误（第 {number} 行）：</translation>
     </message>
     <message>
       <location filename="../../build_backend/catalog/assess.py" line="165" />
@@ -3780,6 +3858,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最新的安装程序日志：{log}</translation>
     </message>
     <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="338" />
+      <source>Next step: {advice}</source>
+      <translation>下一步：{advice}</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/compiler.py" line="105" />
       <source>No C++ compiler: Visual Studio Build Tools are not installed.</source>
       <translation>没有 C++ 编译器：没有安装 Visual Studio Build Tools。</translation>
@@ -3863,6 +3946,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/target.py" line="112" />
       <source>No Python environment is chosen for the kernel.</source>
       <translation>还没有为内核选择 Python 环境。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="46" />
+      <source>No failure found in this log.</source>
+      <translation>此日志中没有发现失败。</translation>
     </message>
     <message>
       <location filename="../../build_backend/prereqs/compat.py" line="119" />
@@ -4512,6 +4600,16 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请保存你的工作：Windows 正在重启。之后请重新运行向导。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="340" />
+      <source>Search for it in {repo}'s issues:</source>
+      <translation>在 {repo} 的 issues 中搜索：</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="341" />
+      <source>Search for it on GitHub:</source>
+      <translation>在 GitHub 上搜索：</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/prereqs/compat.py" line="80" />
       <source>See the CUDA toolkit row.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
@@ -4614,6 +4712,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../" line="resources/apps/sdnext.toml" />
       <source>Started with --debug, SD.Next's log says: Torch attention: type="Sage attention".</source>
       <translation>带 --debug 启动时，SD.Next 的日志会显示：Torch attention: type="Sage attention"。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="332" />
+      <source>Stopped while {family}.</source>
+      <translation>停止于：{family}。</translation>
     </message>
     <message>
       <location filename="../../" line="resources/apps/swarmui.toml" />
@@ -4969,6 +5072,16 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="410" />
+      <source>The cause is not one the wizard knows. It stopped while {family}: that usually means {usually}.</source>
+      <translation>向导不认识这个原因。它停止于：{family}；这通常意味着：{usually}。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="43" />
+      <source>The cause is not one the wizard knows. Search the first error line in the package's issues (the link below); when you ask for help, attach the whole log.</source>
+      <translation>向导不认识这个原因。请在该软件包的 issues 中搜索第一个错误行（见下方链接）；求助时请附上完整日志。</translation>
     </message>
     <message>
       <location filename="../../resources/diagnosis/failures.toml" line="1182" />
@@ -5338,6 +5451,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="47" />
+      <source>The log shows a failure, but no line that says why.</source>
+      <translation>日志显示出现了失败，但没有任何一行说明原因。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/worth.py" line="327" />
       <source>The measurement of PyTorch's attention was not readable.</source>
       <translation>PyTorch 注意力的测量结果无法读取。</translation>
@@ -5582,17 +5700,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查目标 Python。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="537" />
+      <location filename="../../build_backend/verify/runner.py" line="535" />
       <source>The verification did not finish within {seconds} seconds (it was running the check '{check}').</source>
       <translation>验证没有在 {seconds} 秒内完成（当时正在运行检查“{check}”）。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="539" />
+      <location filename="../../build_backend/verify/runner.py" line="537" />
       <source>The verification did not finish within {seconds} seconds.</source>
       <translation>验证没有在 {seconds} 秒内完成。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="402" />
+      <location filename="../../build_backend/verify/runner.py" line="400" />
       <source>The verification of {kernels} in one process {what}: verifying {missing} each in a process of its own.</source>
       <translation>在同一进程中对 {kernels} 的验证{what}：现在将 {missing} 各自在单独的进程中验证。</translation>
     </message>
@@ -6059,7 +6177,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="399" />
+      <location filename="../../build_backend/verify/runner.py" line="397" />
       <source>Verified in a process of its own: the verification of {kernels} in one process {what}.</source>
       <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
     </message>
@@ -6192,6 +6310,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../build_backend/prereqs/cuda.py" line="24" />
       <source>Why it matters: nvcc, the CUDA compiler, turns the kernels into GPU code. Its major version must match the CUDA that PyTorch was built with, the NVIDIA driver must support it, and it must know your GPU's architecture.</source>
       <translation>为什么重要：CUDA 编译器 nvcc 把内核编译成 GPU 代码。它的主版本号必须与编译 PyTorch 所用的 CUDA 一致，NVIDIA 驱动必须支持它，而且它必须认识你的 GPU 的架构。</translation>
+    </message>
+    <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="336" />
+      <source>Why: {why}</source>
+      <translation>说明：{why}</translation>
     </message>
     <message>
       <location filename="../../build_backend/platforms/shortcuts.py" line="48" />
@@ -6488,12 +6611,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>是空的</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="553" />
+      <location filename="../../build_backend/verify/runner.py" line="551" />
       <source>ended ({exit}) during {kernel}</source>
       <translation>在 {kernel} 运行时结束（{exit}）</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="551" />
+      <location filename="../../build_backend/verify/runner.py" line="549" />
       <source>ended ({exit}) during {kernel}'s check '{check}'</source>
       <translation>在 {kernel} 的检查“{check}”中结束（{exit}）</translation>
     </message>
@@ -6761,7 +6884,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有及时响应</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="321" />
+      <location filename="../../build_backend/verify/runner.py" line="319" />
       <source>no exit code</source>
       <translation>没有退出码</translation>
     </message>
@@ -6885,6 +7008,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 会让环境保持一致；再次运行修复即可完成。</translation>
     </message>
     <message>
+      <location filename="../../build_backend/diagnose/explain.py" line="397" />
+      <source>pip said that packages installed before conflict with the new ones ("pip's dependency resolver does not currently take into account ..."): that is a note, not a failure of this install.</source>
+      <translation>pip 提示之前已安装的软件包与新安装的软件包存在冲突（"pip's dependency resolver does not currently take into account ..."）：这只是提示，并不是本次安装失败。</translation>
+    </message>
+    <message>
       <location filename="../../build_backend/verify/words.py" line="334" />
       <source>plain PyTorch ({reference}) could not be timed</source>
       <translation>纯 PyTorch 做法（{reference}）无法计时</translation>
@@ -6930,7 +7058,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 csrc/cutlass 时，setup.py 会克隆 NVIDIA/cutlass（最新版，未固定版本）：构建需要 git 和网络</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="546" />
+      <location filename="../../build_backend/verify/runner.py" line="544" />
       <source>stopped after {kernel}: {why}</source>
       <translation>在 {kernel} 之后停止：{why}</translation>
     </message>
@@ -7190,7 +7318,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>vswhere 没有给出可用的回答：{error}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="542" />
+      <location filename="../../build_backend/verify/runner.py" line="540" />
       <source>was stopped: {kernel} did not finish within {seconds} seconds</source>
       <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
     </message>
@@ -7850,7 +7978,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
     <message>
-      <location filename="../../build_backend/verify/runner.py" line="512" />
+      <location filename="../../build_backend/verify/runner.py" line="510" />
       <source>{python} could not be started to run the verification ({why}).</source>
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
@@ -8067,7 +8195,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="16" />
+      <location filename="../../app/pages/welcome.py" line="18" />
       <source>&lt;p&gt;This wizard installs a fast attention kernel library (FlashAttention&amp;nbsp;2, FlashMLA, or the
 small &lt;i&gt;probe&lt;/i&gt; kernel) into a Python environment of your choice, and proves that it computes
 correctly on your GPU.&lt;/p&gt;

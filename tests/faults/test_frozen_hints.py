@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from ksw_faults import REPO, cli_env, run_cli
 
+from app.__main__ import USAGE_ROWS
 from build_backend import advice
 from build_backend.statefile import write_json
 
@@ -144,7 +145,7 @@ def test_frozen_usage_and_no_display_name_the_bundles_program(tmp_path: Path,
     assert usage.returncode == 0, usage.stderr
     lines = usage.stdout.splitlines()
     assert lines[0].startswith(f"usage: {program}"), usage.stdout
-    assert len(lines) == 6 and all(program in line for line in lines), usage.stdout
+    assert len(lines) == len(USAGE_ROWS) and all(program in line for line in lines), usage.stdout
     wrong = frozen_app(bundle, "--bogus", data=data)
     assert wrong.returncode == 2 and f"usage: {program}" in wrong.stderr, wrong.stderr
 
@@ -170,7 +171,7 @@ def test_usage_texts_from_source_and_frozen(tmp_path: Path,
 
     monkeypatch.delattr(sys, "frozen", raising=False)
     source = usage()
-    assert source.splitlines()[0] == "usage: python -m app" + " " * 23 + "open the wizard"
+    assert source.splitlines()[0] == "usage: python -m app" + " " * 28 + "open the wizard"
     assert "    python -m app --headless detect\n" in no_display()
 
     folder = tmp_path / "Kernel Setup Wizard"
@@ -186,7 +187,8 @@ def test_usage_texts_from_source_and_frozen(tmp_path: Path,
     assert lines[0].startswith("usage: kernel-setup-wizard-cli ")
     assert all("kernel-setup-wizard-cli" in line for line in lines)
     assert len({line.index(what) for line, what in zip(lines, (
-        "open the wizard", "re-verify", "run a step", "check this", "open the wizard where",
+        "open the wizard", "re-verify", "run a step", "explain a failed", "check this",
+        "open the wizard where",
         "open the wizard at"), strict=True)}) == 1  # one column
     assert "python -m app" not in frozen + no_display()
     assert "    kernel-setup-wizard-cli --headless detect\n" in no_display()
