@@ -4,6 +4,7 @@ the cause, the next step and the search link; a clean log says so."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -15,15 +16,22 @@ from app.pages.welcome import WelcomePage
 from app.widgets.explain_dialog import ExplainDialog
 from app.wizard import InstallerWizard
 from build_backend.diagnose.explain import explain_file
+from build_backend.hardware import HardwareReport, detect
+from build_backend.nvml_record import ReplayNvmlApi
 from build_backend.session import SessionServices
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 FAILED = LOGS / "field" / "flash-attention-509-nvcc-not-found.log"  # a training log
 CLEAN = LOGS / "clean" / "pip-install-flash-attn-ok.log"
+H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
+
+
+def h100_detect() -> HardwareReport:
+    return detect(lambda: ReplayNvmlApi(json.loads(H100.read_text(encoding="utf-8"))))
 
 
 def open_welcome(qtbot: Any) -> tuple[InstallerWizard, WelcomePage]:
-    wizard = InstallerWizard(SessionServices(detect=lambda: None, discover=lambda: []))
+    wizard = InstallerWizard(SessionServices(detect=h100_detect, discover=lambda: []))
     qtbot.addWidget(wizard)
     wizard.show()
     page = wizard.currentPage()
