@@ -142,7 +142,7 @@ def render_markdown(report: VerifyReport) -> str:
             "SDPA: `torch.nn.functional.scaled_dot_product_attention` on the same data. The "
             "baseline is the fastest of its methods here: its default choice, and each of cuDNN, "
             "flash and memory-efficient alone; its plain math method is shown beside it. "
-            + method_sentence(report.timings),
+            + str(method_sentence(report.timings) or ""),
             "",
             "| Measure | What | Kernel (ms) | Kernel rate | SDPA, fastest method | SDPA (ms) "
             "| SDPA rate | SDPA math (ms) | Kernel speed vs SDPA | vs SDPA math "

@@ -369,16 +369,19 @@ def timing_what(timing: Timing) -> str:
     return SEP.join(parts)
 
 
-def method_sentence(timings: Sequence[Timing]) -> Msg:
-    """How the times were taken, in one plain sentence."""
+def method_sentence(timings: Sequence[Timing]) -> Msg | None:
+    """How the times were taken, in one plain sentence; None for timings of collectives (DeepEP:
+    each call synchronises the GPUs, so there is nothing to queue) and when nothing was timed."""
     queued = [t for t in timings if t.method == "queued" and t.runs]
     if queued:
         calls = sorted({t.runs for t in queued})
         many = f"{calls[0]}" if len(calls) == 1 else f"{calls[0]}–{calls[-1]}"
         return msg("Timed as a model runs them: {calls} calls queued back to back between two "
                    "CUDA events after a warm-up; each time is the median per call.", calls=many)
-    return msg("Timed one call at a time (a report of an earlier version of the wizard): "
-               "Python's overhead of each call is in every time, which a model hides.")
+    if any(not t.reference for t in timings):  # attention timed by an earlier wizard
+        return msg("Timed one call at a time (a report of an earlier version of the wizard): "
+                   "Python's overhead of each call is in every time, which a model hides.")
+    return None
 
 
 def speed_text(report: VerifyReport) -> SpeedText:
@@ -419,7 +422,9 @@ def speed_text(report: VerifyReport) -> SpeedText:
                 "as the GPU needs ({kernel} ms): the Python around the kernel sets the pace "
                 "here, not the kernel.", name=_sentence(TIMING_NAMES.get(t.name, t.name)),
                 host=f"{t.host_ms:.3g}", kernel=f"{t.kernel_ms:.3g}"))
-    lines.append(method_sentence(timings))
+    method = method_sentence(timings)
+    if method is not None:
+        lines.append(method)
     return SpeedText(msg("Speed, measured on {what}:", what=what), tuple(lines))
 
 

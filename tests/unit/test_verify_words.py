@@ -114,7 +114,7 @@ def test_speed_lines_name_the_fastest_sdpa_method_and_the_rates() -> None:
         "0.261 | 527 TFLOPs | 14.600 | 1.21x | 67.91x |" in table
     decode = Timing("forward (decode)", {}, "bfloat16", kernel_ms=0.06, sdpa_ms=0.3,
                     speedup=5.0, reference="torch.bmm + softmax", flops=9.1e9, bytes=3.8e7)
-    line, _method = speed_text(replace(probe, timings=(decode,))).lines
+    (line,) = speed_text(replace(probe, timings=(decode,))).lines  # no attention: no method line
     assert line == ("Decoding step: 0.06 ms, 152 TFLOPs, 633 GB/s — 5× as fast as plain "
                     "PyTorch (torch.bmm + softmax) doing the same work.")
 
