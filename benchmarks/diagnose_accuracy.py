@@ -19,7 +19,13 @@ line by line through :class:`LogDiagnoser` and compares:
 - **cause precision**: of the logs for which the wizard names a cause, the share where it is the
   right one (naming any cause for an "unknown" log is wrong);
 - **cause recall**: of the logs whose cause is known, the share where the wizard names it
-  (saying nothing counts as a miss).
+  (saying nothing counts as a miss);
+- **family right**: the report's family (where the log stopped: ``environment``, ``resolve``,
+  ``configure``, ``compile``, ``compiler-crash``, ``link``, ``package``, ``import``,
+  ``first-use``) is the index entry's ``family``. The field corpus's families were derived
+  from its ``stage`` (where the thread's log stopped) and, for a cause of the environment
+  (a missing or wrong compiler, toolkit, PyTorch, Python or setting) or of the compiler
+  itself, from its cause; they are data in the index files.
 """
 
 from __future__ import annotations
@@ -58,6 +64,7 @@ class CorpusLog:
     split: str = "train"  # "train" or "heldout" (by thread)
     project: str = ""
     stage: str = ""
+    family: str = ""  # where it stopped: a family id of build_backend.diagnose.families
     corpus: Path = CORPUS
 
 
@@ -67,6 +74,11 @@ class LogResult:
     first_error: str | None  # what the wizard showed first
     cause: str | None  # the cause it named (None: it said it does not know)
     fix: str | None
+    family: str | None = None  # the family it named (where the log stopped)
+
+    @property
+    def family_ok(self) -> bool:
+        return self.family is not None and self.family == self.log.family
 
     @property
     def first_ok(self) -> bool:
@@ -104,6 +116,11 @@ class Scores:
         return sum(r.cause_ok for r in known) / len(known) if known else 1.0
 
 
+    @property
+    def family(self) -> float:
+        return sum(r.family_ok for r in self.results) / len(self.results)
+
+
 FIELD = REPO / "tests" / "data" / "logs" / "field"
 CORPORA = (CORPUS, FIELD)
 
@@ -125,6 +142,7 @@ def load_corpus(corpus: Path = CORPUS) -> list[CorpusLog]:
                 split=entry.get("split", "train"),
                 project=entry.get("project", ""),
                 stage=entry.get("stage", ""),
+                family=entry.get("family", ""),
                 corpus=corpus,
             )
             for entry in data["log"]
@@ -160,8 +178,9 @@ def evaluate(corpus: Path | Sequence[Path] = CORPUS, rules_path: Path | None = N
             LogResult(
                 log=log,
                 first_error=first.line if first is not None else None,
-                cause=primary.family if primary is not None else None,
+                cause=primary.cause_group if primary is not None else None,
                 fix=primary.fix if primary is not None else None,
+                family=report.family.id if report.family is not None else None,
             )
         )
     return Scores(tuple(results))
@@ -216,6 +235,10 @@ def report(scores: Scores, *, verbose: bool) -> None:
         f"{'cause recall':<18}{scores.recall:>8.1%}  "
         f"{sum(r.cause_ok for r in scores.known):>4}/{len(scores.known):<4}  >= 85 %"
     )
+    print(
+        f"{'family right':<18}{scores.family:>8.1%}  "
+        f"{sum(r.family_ok for r in results):>4}/{len(results):<4}  >= 95 %"
+    )
     projects = sorted({r.log.project for r in results if r.log.project})
     if projects:
         print(f"projects: {len(projects)} ({', '.join(projects)})")
@@ -225,6 +248,8 @@ def report(scores: Scores, *, verbose: bool) -> None:
                 print(f"- first error {r.log.file}: got {r.first_error!r}")
             if not r.cause_ok:
                 print(f"- cause {r.log.file}: expected {r.log.cause}, got {r.cause or UNKNOWN}")
+            if not r.family_ok:
+                print(f"- family {r.log.file}: expected {r.log.family}, got {r.family}")
     return 0
 
 

@@ -20,6 +20,7 @@ from .catalog import (
     Recipe,
 )
 from .cli_consent import confirm
+from .diagnose import DiagnosisReport
 from .durations import duration
 from .environment import PythonEnv, discover_candidates, inspect_python
 from .errors import EnvironmentProbeError, ExitCode, WizardError
@@ -155,6 +156,18 @@ def wheel_at(url: str, recipe: Recipe, env: PythonEnv, *, force: bool) -> WheelC
     return candidate
 
 
+def failure_lines(report: DiagnosisReport | None) -> list[str]:
+    """What a failed build's diagnosis says on the terminal: where it stopped (its family) and
+    the next step right for it, then the first error line verbatim."""
+    lines: list[str] = []
+    if report is not None and report.family is not None:
+        lines.append(f"Stopped while {report.family.title}: {report.family.next_step}")
+    if report is not None and report.first_error is not None:
+        lines.append(f"First error (log line {report.first_error.line_number}): "
+                     f"{report.first_error.line.strip()}")
+    return lines
+
+
 def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
     report = outcome.diagnosis
     return {
@@ -173,10 +186,13 @@ def outcome_json(outcome: BuildOutcome) -> dict[str, Any]:
         "units": len(outcome.units),
         "slowest_units": [{"name": u.name, "seconds": round(u.seconds, 2)}
                           for u in outcome.slowest_units],
-        "diagnoses": [{"id": h.signature_id, "family": h.family, "title": h.title,
+        "diagnoses": [{"id": h.signature_id, "cause_group": h.cause_group, "title": h.title,
                        "cause": h.cause, "fix": h.fix, "facts": dict(h.facts),
                        "line": h.line_number} for h in (report.hits if report else ())],
         "cause_unknown": bool(report and report.cause_unknown),
+        "family": None if report is None or report.family is None else {
+            "id": report.family.id, "title": report.family.title,
+            "next_step": report.family.next_step},
         "first_error": report.first_error.line if report and report.first_error else None,
         "download": None if outcome.download is None else {
             "url": outcome.download.url,
@@ -333,9 +349,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     else:
         human.write(f"✖ {outcome.message}\n  {outcome.hint}\n")
         report = outcome.diagnosis
-        if report is not None and report.first_error is not None:
-            human.write(f"  First error (log line {report.first_error.line_number}): "
-                        f"{report.first_error.line.strip()}\n")
+        human.write("".join(f"  {line}\n" for line in failure_lines(report)))
         human.write(f"  Full log: {outcome.log_path}\n")
     code = {
         BuildStatus.SUCCEEDED: ExitCode.OK,

@@ -104,9 +104,13 @@ TEXT = Texts("Build", {
     "what_to_do": "  What to do: {fix}",
     "other_hit": "○ {title} (line {line})",
     "first_error": "First error (line {line}):",
+    "stopped": "Stopped while {family}: {next_step}",
     "cause_unknown": "The wizard does not know this cause. The lines above are where the build "
                      "failed; save the report bundle (the button above) and attach it when you "
                      "ask for help.",
+    "cause_unknown_family": "The cause is not one the wizard knows; it stopped while {family}: "
+                            "that usually means {usually}. Save the report bundle (the button "
+                            "above) and attach it when you ask for help.",
     "full_log": "Full log: {path}",
     "see_log": "See the log: {path}",
     "error_why": "Why: {why}",
@@ -547,12 +551,19 @@ class BuildPage(SessionPage):
         primary = report.primary
         if primary is not None:
             parts.append(cls.hit_text(primary) + "\n")
+        family = report.family
+        if family is not None:  # where it stopped, and the next step right for that stage
+            parts.append(TEXT["stopped"].format(family=tr_core(family.title),
+                                                next_step=tr_core(family.next_step)) + "\n")
         first = report.first_error
         if first is not None:
             context = "\n".join(first.context_before[-3:])
             parts.append(f"{TEXT['first_error'].format(line=first.line_number)}\n{context}\n"
                          f"→ {first.line}\n")
-        if report.cause_unknown:  # never "no errors": the build failed, the cause is not known
+        if report.cause_unknown and family is not None:  # never "no errors"
+            parts.append(TEXT["cause_unknown_family"].format(
+                family=tr_core(family.title), usually=tr_core(family.usually)) + "\n")
+        elif report.cause_unknown:  # never "no errors": the build failed, the cause is unknown
             parts.append(TEXT["cause_unknown"] + "\n")
         for hit in report.hits:
             if hit is not primary:

@@ -28,14 +28,24 @@ when nothing after it explains the failure (no error at all, or only a Python ex
 a known cause). Advice can depend on versions the log shows: the "Visual Studio too new" advice
 names the MSVC toolsets that the CUDA version in the log accepts.
 
+Two levels (issue 31): every failed log gets a **family** (``DiagnosisReport.family``, from
+:mod:`.families`): where it stopped (prerequisites and environment, resolving or downloading,
+configuring, compiling, the compiler crashing, linking, packaging, importing, first use), with a
+next step right for the family. A **specific cause** (``DiagnosisReport.primary``) is added only
+when a signature's evidence is unambiguous; otherwise ``primary`` is None and the report says
+that the cause is not one the wizard knows, where it stopped and what that usually means.
+Signatures of one kind of cause form a **cause group** (``Diagnosis.cause_group``).
+
 The package: :mod:`.rules` (the failures file: loading, validation, the prefilter),
 :mod:`.facts` (versions and OS read off the log, advice that depends on them),
-:mod:`.matcher` (the streaming matcher and its report).
+:mod:`.matcher` (the streaming matcher and its report), :mod:`.families` (the stage a log
+stopped at).
 """
 
 from __future__ import annotations
 
 from .facts import LogFacts, msvc_bound_for_cuda, read_facts
+from .families import FAMILIES, FAMILY_IDS, Family, family_of
 from .matcher import (
     DEFAULT_AFTER_LINES,
     DEFAULT_CONTEXT_LINES,
@@ -67,6 +77,9 @@ __all__ = [
     "Diagnosis",
     "DiagnosisReport",
     "DiagnosisRules",
+    "FAMILIES",
+    "FAMILY_IDS",
+    "Family",
     "FailureSignature",
     "FirstError",
     "LineRule",
@@ -77,6 +90,7 @@ __all__ = [
     "default_rules",
     "diagnose_file",
     "diagnose_lines",
+    "family_of",
     "load_rules",
     "msvc_bound_for_cuda",
     "read_facts",

@@ -24,16 +24,21 @@ class KernelContext:
     arch_setting: str = ""
     force_build: str = ""
     gpu_text: str = ""
+    memory_note: str = ""  # how much memory its compiler processes need (its own numbers)
+    jobs_setting: str = ""  # its settings for parallel compile jobs and threads
 
     def facts(self) -> dict[str, str]:
-        """Values for the ``{package}``, ``{arch_setting}``, ``{force_build}`` and
-        ``{gpu_text}`` placeholders of failures.toml (generic words where not known)."""
+        """Values for the ``{package}``, ``{arch_setting}``, ``{force_build}``, ``{gpu_text}``,
+        ``{memory_note}`` and ``{jobs_setting}`` placeholders of failures.toml (generic words
+        where not known: never another package's numbers or switches)."""
         generic = GENERIC.facts()
         return {
             "package": self.package or generic["package"],
             "arch_setting": self.arch_setting or generic["arch_setting"],
             "force_build": self.force_build or generic["force_build"],
             "gpu_text": self.gpu_text or generic["gpu_text"],
+            "memory_note": self.memory_note or generic["memory_note"],
+            "jobs_setting": self.jobs_setting or generic["jobs_setting"],
         }
 
 
@@ -46,6 +51,9 @@ class _Generic(KernelContext):
             "force_build": N_("the package's own switch that skips the download and builds "
                               "from source, if its setup.py has one"),
             "gpu_text": N_("the GPUs the package's documentation lists"),
+            "memory_note": N_("compiling CUDA kernels can take several GB of RAM per compiler "
+                              "process"),
+            "jobs_setting": N_("MAX_JOBS for most PyTorch extensions"),
         }
 
 
@@ -59,7 +67,9 @@ KNOWN: Mapping[str, KernelContext] = {
     "flash-attn": KernelContext(
         "flash-attn", arch_setting="FLASH_ATTN_CUDA_ARCHS (e.g. 80;90)",
         force_build="FLASH_ATTENTION_FORCE_BUILD=TRUE",
-        gpu_text=N_("FlashAttention 2 needs an Ampere GPU (RTX 30 series, A100) or newer")),
+        gpu_text=N_("FlashAttention 2 needs an Ampere GPU (RTX 30 series, A100) or newer"),
+        memory_note=N_("FlashAttention needs about 5 GB of RAM per compiler thread"),
+        jobs_setting=N_("MAX_JOBS, and NVCC_THREADS for FlashAttention's compiler threads")),
     "causal-conv1d": KernelContext("causal-conv1d", force_build="CAUSAL_CONV1D_FORCE_BUILD=TRUE"),
     "mamba-ssm": KernelContext("mamba-ssm", force_build="MAMBA_FORCE_BUILD=TRUE"),
     "flash-mla": KernelContext(
@@ -105,6 +115,8 @@ def context_for_recipe(package: str, arch_setting: str, force_build: str,
         force_build=force_build or known.force_build,
         gpu_text=msg("{package} needs {gpus}", package=package, gpus=gpu_text) if gpu_text
         else known.gpu_text,
+        memory_note=known.memory_note,
+        jobs_setting=known.jobs_setting,
     )
 
 

@@ -134,6 +134,41 @@ def _msvc_too_new_advice(facts: LogFacts) -> str | None:
     return join([advice, last_resort])
 
 
+_BARE_VERSION = re.compile(r"\d+(?:\.\d+)*\+?")
+_BOUND = re.compile(r"(>=|~=|>|==)\s*(\d[\w.]*)")
+
+
+def floor_words(required: str) -> str:
+    """A version requirement in words: a bare version or ">=" is a floor ("5 or newer", never
+    "5"), ">" says "newer than", "==" says "exactly"; anything else is kept as it is."""
+    text = required.strip()
+    if _BARE_VERSION.fullmatch(text) is not None:
+        return msg("{version} or newer", version=text.rstrip("+"))
+    bound = _BOUND.fullmatch(text)
+    if bound is None:
+        return required
+    version = bound.group(2)
+    if bound.group(1) in (">=", "~="):
+        return msg("{version} or newer", version=version)
+    if bound.group(1) == ">":
+        return msg("newer than {version}", version=version)
+    return msg("exactly {version}", version=version)
+
+
+def worded_facts(cause_id: str, shown: dict[str, str], lines: Iterable[str]) -> dict[str, str]:
+    """The facts a matched line showed, worded for a person who is not an expert: a version
+    requirement as a floor ("GCC 5 or newer"), "C compiler" as the product that is one on the
+    log's platform (Visual Studio Build Tools (MSVC) on Windows)."""
+    worded = dict(shown)
+    if cause_id == "tool-version-required" and "required" in worded:
+        worded["required"] = floor_words(worded["required"])
+    if worded.get("tool", "").lower() == "c compiler":
+        facts = read_facts(lines)
+        worded["tool"] = (N_("Visual Studio Build Tools (MSVC), the C compiler on Windows")
+                          if facts.windows else N_("a C compiler (gcc or clang)"))
+    return worded
+
+
 # Signatures whose advice depends on the facts around the match.
 ADVISERS: dict[str, Callable[[LogFacts], str | None]] = {
     "msvc-too-new-for-cuda": _msvc_too_new_advice,

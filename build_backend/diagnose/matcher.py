@@ -9,9 +9,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..words import Msg
+from ..words import Msg, msg
 from .context import GENERIC, KernelContext, context_for_package, package_in_line
-from .facts import ADVISERS, LogFacts, read_facts
+from .facts import ADVISERS, LogFacts, read_facts, worded_facts
+from .families import JIT_MARKS, Family, family_of
 from .rules import DiagnosisRules, FailureSignature, RetryAction, Severity, default_rules
 
 DEFAULT_CONTEXT_LINES = 6  # lines kept before the first error
@@ -35,11 +36,12 @@ class Diagnosis:
     line: str
     line_number: int  # 1-based, counting every line fed
     facts: tuple[tuple[str, str], ...] = ()  # what the matched line showed (tool, version, ...)
-    cause_id: str = ""  # the family of causes it belongs to ("": its signature_id)
+    cause_id: str = ""  # the group of causes it belongs to ("": its signature_id)
 
     @property
-    def family(self) -> str:
-        """The cause reports name: the signature's family, else the signature itself."""
+    def cause_group(self) -> str:
+        """The cause reports name: the signature's cause group, else the signature itself
+        (not to be confused with the report's :attr:`DiagnosisReport.family`, the stage)."""
         return self.cause_id or self.signature_id
 
 
@@ -68,6 +70,9 @@ class DiagnosisReport:
     retry: RetryAction | None  # the automatic retry worth trying, if any
     lines_seen: int
     failed: bool = False  # the process failed (the report never says "no errors" then)
+    # Where the log stopped (the first level of the diagnosis), for every failed log and every
+    # log with an error; None for a log that shows no failure
+    family: Family | None = None
 
     @property
     def cause_unknown(self) -> bool:
@@ -94,9 +99,13 @@ class DiagnosisReport:
             parts.append("The build failed, and the log shows no line that says why.")
         elif not self.hits:
             parts.append("No errors and no known problems found in the log.")
+        if self.family is not None:
+            parts.append(f"Stopped while {self.family.title}: {self.family.next_step}")
         if self.cause_unknown:
-            parts.append("Cause: not one the wizard knows. The report bundle (log, plan and "
-                         "machine facts) is what to attach when asking for help.")
+            usually = (f" It stopped while {self.family.title}: that usually means "
+                       f"{self.family.usually}." if self.family is not None else "")
+            parts.append("Cause: not one the wizard knows." + usually + " The report bundle "
+                         "(log, plan and machine facts) is what to attach when asking for help.")
         for hit in self.hits:
             parts.append(
                 f"[{hit.severity.value}] {hit.title} (line {hit.line_number})\n"
@@ -106,6 +115,11 @@ class DiagnosisReport:
             parts.append(f"Suggested automatic retry: {self.retry.value}")
         return "\n".join(parts)
 
+
+# --------------------------------------------------------------------------------------------
+# Causes whose advice is to build the kernel again; when the log shows no build at all, the module
+# came as a wheel, and reinstalling the wheel that fits is the usual fix.
+_REINSTALLABLE = frozenset({"extension-abi-mismatch"})
 
 # --------------------------------------------------------------------------------------------
 # What "looks like an error": the generic part, independent of the known signatures.
@@ -182,6 +196,14 @@ _TOOL_NAME = re.compile(
     r"(?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)(?:\.exe)?",
     re.IGNORECASE)
 _TOOL_REPORT = re.compile(r"(?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:", re.IGNORECASE)
+
+
+# The compiler running (ninja's "[3/24]", setuptools' "building 'x' extension", MSBuild's
+# "ClCompile", a compiler's command line) and a build at all (pip, setup.py, CMake).
+_COMPILING = re.compile(r"\[\d+/\d+\]\s|building '|(?i:ClCompile|Compiling\s)")
+_BUILDING = re.compile(r"(?i:Building wheel|running build|setup\.py|Building editable|"
+                       r"-- The (?:C|CXX|CUDA) compiler|Getting requirements to build|"
+                       r"Preparing metadata|Running setup|cmake)")
 
 
 def _not_a_message(text: str) -> bool:
@@ -309,6 +331,11 @@ class LogDiagnoser:
         # the best failure-looking line so far (a wrapper only until something better comes)
         self._failure: tuple[str, int, tuple[str, ...]] | None = None
         self._failure_rank = 3  # 0 a failure, 1 a wrapper of one, 2 a traceback's header
+        # What the log showed before its first error: the compiler running (its command lines,
+        # ninja's [n/N]), a build at all (pip building a wheel, setup.py, CMake)
+        self._compiled = False
+        self._built = False
+        self._jit = False  # code compiled when first used (a JIT-loaded extension, Triton)
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -324,6 +351,10 @@ class LogDiagnoser:
         collecting_after = first_found and len(self._after) < self._after_limit
 
         head = text[:40].lstrip()
+        if not first_found and not self._compiled and head:
+            self._note_stage(head, text)
+        if not self._jit and any(mark in text for mark in JIT_MARKS):
+            self._jit = True
         if not head or head.startswith(_NOISE) \
                 or (len(text) > _LONG_LINE and _not_a_message(text)):
             if collecting_after:
@@ -381,7 +412,7 @@ class LogDiagnoser:
                 if sig.id not in self._seen:
                     self._seen.add(sig.id)
                     shown = sig.facts_of(text)
-                    title, cause, fix = self._texts(sig, shown)
+                    title, cause, fix = self._texts(sig, shown, text)
                     if facts is not None and sig.id in ADVISERS:
                         self._facts[sig.id] = facts
                         fix = ADVISERS[sig.id](facts) or fix
@@ -437,6 +468,15 @@ class LogDiagnoser:
         self._previous = kept
         return new_hits
 
+    def _note_stage(self, head: str, text: str) -> None:
+        """Remember whether the log showed a build, and the compiler running (before its
+        first error): the family of a failure that no known cause explains depends on it."""
+        if _COMPILING.match(head) is not None or (
+                len(text) > 60 and _not_a_message(text)):
+            self._compiled = self._built = True
+        elif not self._built and _BUILDING.search(head) is not None:
+            self._built = True
+
     def feed_lines(self, lines: Iterable[str]) -> list[Diagnosis]:
         """Feed many lines (e.g. an open file); return all hits new during them."""
         new_hits: list[Diagnosis] = []
@@ -452,12 +492,15 @@ class LogDiagnoser:
             return context_for_package(self._log_package)
         return GENERIC
 
-    def _texts(self, sig: FailureSignature, shown: dict[str, str]) -> tuple[str, str, str]:
+    def _texts(self, sig: FailureSignature, shown: dict[str, str],
+               text: str = "") -> tuple[str, str, str]:
         """The signature's title, cause and fix, with this log's facts filled in (each a
         translatable sentence that keeps its template)."""
         names = sig.placeholders
         if not names:
             return sig.title, sig.cause, sig.fix
+        if "required" in shown or "tool" in shown:
+            shown = worded_facts(sig.cause_id, shown, (*self._ring, text))
         every = {**self.context().facts(), **sig.defaults, **shown}
         values: dict[str, object] = {k: v for k, v in every.items() if k in names}
         return (Msg(sig.title, values), Msg(sig.cause, values), Msg(sig.fix, values))
@@ -561,7 +604,24 @@ class LogDiagnoser:
             # Nothing failed that we can see: a warning's retry (e.g. skip flash-attn's wheel
             # download) is the only thing worth trying, if the build failed at all.
             retry = next((h.retry for h in hits if h.retry is not None), None)
+        if primary is not None and primary.signature_id in _REINSTALLABLE \
+                and not (self._built or self._compiled or self._jit):
+            # nothing was built: the module that fails to load came ready-made (a wheel)
+            advised = replace(primary, fix=msg(
+                "The log shows no build, so {package} was installed ready-made (a wheel): "
+                "reinstall the wheel made for the PyTorch, CUDA and Python installed now (pip "
+                "install --force-reinstall with the matching version, or the index URL its "
+                "documentation gives). Rebuild it only when no such wheel exists.",
+                package=self.context().facts()["package"]))
+            hits = tuple(advised if h is primary else h for h in hits)
+            primary = advised
+        family: Family | None = None
+        if failed or first is not None or primary is not None:
+            family = family_of(primary.cause_group if primary is not None else None,
+                               first.line if first is not None else None,
+                               compiled=self._compiled, built=self._built, jit=self._jit)
         return DiagnosisReport(
+            family=family,
             hits=hits,
             first_error=first,
             primary=primary,

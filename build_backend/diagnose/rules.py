@@ -65,21 +65,21 @@ class FailureSignature:
     retry: RetryAction | None = None
     row: int | None = None  # row number in shared/knowledge/failures.md
     requires: tuple[str, ...] = ()  # facts the lines around a match must show ("windows", ...)
-    # A family of causes: its patterns' named groups ((?P<tool>...)) are this log's facts, and
+    # A group of causes: its patterns' named groups ((?P<tool>...)) are this log's facts, and
     # its title, cause and fix name them ({tool}); ``defaults`` stand in for a fact a match did
     # not show. Context facts ({package}, {arch_setting}, ...) come from the kernel being built.
     defaults: Mapping[str, str] = field(default_factory=dict)
-    family: str = ""  # a variant of this family of causes (its id); "" for the family itself
+    group: str = ""  # a variant of this group of causes (its id); "" for the group itself
 
     @property
     def generic(self) -> bool:
-        """A general family (or a variant of one): it gives way to a specific signature."""
-        return self.cause_id in FAMILIES
+        """A general cause group (or a variant of one): it gives way to a specific signature."""
+        return self.cause_id in CAUSE_GROUPS
 
     @property
     def cause_id(self) -> str:
-        """The cause reports name: the family of a variant, else the signature's own id."""
-        return self.family or self.id
+        """The cause reports name: the group of a variant, else the signature's own id."""
+        return self.group or self.id
 
     def matches(self, line: str) -> bool:
         return any(p.search(line) is not None for p in self.patterns)
@@ -150,15 +150,16 @@ _SIGNATURE_KEYS = frozenset(
         "retry",
         "requires",
         "defaults",
-        "family",
+        "group",
     }
 )
 # Facts every signature may name: they describe the kernel being built (build_backend.diagnose
 # .context), or say so generically when the log's package is not known.
-CONTEXT_FACTS = frozenset({"package", "arch_setting", "force_build", "gpu_text"})
+CONTEXT_FACTS = frozenset({"package", "arch_setting", "force_build", "gpu_text", "memory_note",
+                           "jobs_setting"})
 # The general families (failures.toml, "Families"): on a line a specific signature explains too,
 # the specific one stands alone.
-FAMILIES = frozenset({"tool-version-required", "build-tool-missing", "bad-env-path",
+CAUSE_GROUPS = frozenset({"tool-version-required", "build-tool-missing", "bad-env-path",
                       "library-mismatch", "platform-unsupported", "torch-api-changed"})
 _RULE_KEYS = frozenset({"id", "patterns", "case_sensitive", "reason"})
 
@@ -284,7 +285,7 @@ def _signature(entry: _Entry) -> FailureSignature:
         row=row,
         requires=_requires(entry),
         defaults=_defaults(entry),
-        family=entry.slug_of("family") if "family" in entry.raw else "",
+        group=entry.slug_of("group") if "group" in entry.raw else "",
     )
     try:
         named = signature.placeholders

@@ -71,6 +71,8 @@ def test_a_failure_of_no_known_cause_is_never_shown_as_clean(
     assert page.banner.tone is Tone.ERROR
     shown = page.diagnosis.toPlainText()
     assert "→ ./build.sh: line 3: ./tools/gen: cannot execute binary file" in shown, shown
-    assert "The wizard does not know this cause" in shown
+    # the family (where it stopped) and its next step stand in for the unknown cause
+    assert "The cause is not one the wizard knows; it stopped while preparing the build" in shown
+    assert "Stopped while preparing the build" in shown
     assert "No errors" not in shown + page.banner.title.text() + page.banner.hint.text()
     assert page.bundle_button.isVisible()

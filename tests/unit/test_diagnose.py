@@ -80,13 +80,16 @@ CORPUS_SIGNATURES = {
     "arch-too-old-for-source",
     "host-compiler-unsupported",
     "permission-denied",
+    # issue 31: variants bound to their evidence
+    "torch-symbol-before-import",
+    "gpu-arch-dropped-by-cuda13",
 }
 
 
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 38
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 42
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -359,7 +362,7 @@ LINE_CASES = [
      "torch-python-api-missing"),
     # libraries (library-mismatch), platforms (platform-unsupported), compilers
     ("ImportError: /home/users/user/anaconda3/envs/zeronvs/lib/python3.8/site-packages/torch/lib/"
-     "libtorch_cuda.so: undefined symbol: ncclCommRegister", "library-mismatch"),
+     "libtorch_cuda.so: undefined symbol: ncclCommRegister", "library-symbol-missing"),
     ("argument of type 'WindowsPath' is not iterable", "platform-unsupported"),
     ('AssertionError: vLLM only supports Linux platform (including WSL).', "platform-unsupported"),
     ("cl : Command line error D8021 : invalid numeric argument '/Wno-cpp'",
@@ -630,6 +633,9 @@ def test_real_lines_match_their_signature(line: str, signature_id: str) -> None:
 
 def test_every_signature_has_a_real_example() -> None:
     covered = {sig for _, sig in LINE_CASES} | {"cuda13-windows-nvcc-command-line"}
+    # issue 31's variants, each tested with its line in tests/unit/test_diagnose_two_levels.py
+    covered |= {"gpu-arch-dropped-by-cuda13", "torch-symbol-before-import",
+                "torch-dll-load-failed"}
     covered |= {e for _, errors, _, _ in EXCERPT_CASES for e in errors}
     assert covered == {s.id for s in default_rules().signatures}
 
@@ -1064,9 +1070,11 @@ def test_a_device_link_symbol_is_not_blamed_on_pytorch() -> None:
     assert ids(torch_symbol) == ["extension-abi-mismatch"]
     other_symbol = diagnose_lines(["ImportError: /env/x.so: undefined symbol: cublasLtCreate"])
     # not every undefined symbol is PyTorch's: another library's is a library mismatch
-    assert ids(other_symbol) == ["library-mismatch"]
+    assert ids(other_symbol) == ["library-symbol-missing"]  # a variant of library-mismatch
     assert other_symbol.primary is not None
-    assert dict(other_symbol.primary.facts) == {"what": "cublasLtCreate"}
+    assert other_symbol.primary.cause_group == "library-mismatch"
+    assert other_symbol.primary is not None
+    assert dict(other_symbol.primary.facts) == {"symbol": "cublasLtCreate"}
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,0 +1,64 @@
+"""The Build page's diagnosis panel shows where a failed build stopped (issue 31): a line
+"Stopped while <family>: <next step>" and the first error line verbatim, also when no specific
+cause is known (then an honest sentence instead of a made-up cause), in English and Chinese."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QTranslator
+from PySide6.QtWidgets import QApplication
+
+from app.i18n import install_translator
+from app.pages.build import BuildPage
+from build_backend.build import BuildOutcome, BuildStatus
+from build_backend.diagnose import LogDiagnoser
+
+FIRST = 'a.cu(12): error: identifier "frobnicate" is undefined'
+
+
+def outcome(lines: list[str], tmp_path: Path) -> BuildOutcome:
+    diagnoser = LogDiagnoser()
+    diagnoser.feed_lines(lines)
+    return BuildOutcome(status=BuildStatus.FAILED, message="failed", hint="", plan=None,
+                        wheel=None, log_path=tmp_path / "build.log", seconds=1.0, attempts=1,
+                        exit_code=1, diagnosis=diagnoser.summary(failed=True))
+
+
+UNKNOWN = ["Building wheel for foo (setup.py) ... error",
+           "[1/3] /usr/local/cuda/bin/nvcc -c a.cu -o a.o", FIRST]
+
+
+@pytest.fixture
+def chinese(qapp: QApplication) -> Iterator[None]:
+    assert install_translator(qapp, {"KSW_LANG": "zh_CN"}, "en_US") == "zh_CN"
+    yield
+    for translator in qapp.findChildren(QTranslator):
+        qapp.removeTranslator(translator)
+
+
+def test_the_panel_says_where_it_stopped_and_the_first_error(qapp: QApplication,
+                                                             tmp_path: Path) -> None:
+    shown = BuildPage.failure_text(outcome(UNKNOWN, tmp_path))
+    assert "Stopped while compiling the package's source: Read the first error line" in shown
+    assert f"→ {FIRST}" in shown  # verbatim
+    assert "The cause is not one the wizard knows; it stopped while compiling the package's " \
+           "source: that usually means" in shown
+
+
+def test_a_known_cause_keeps_its_advice_beside_the_family(qapp: QApplication,
+                                                          tmp_path: Path) -> None:
+    shown = BuildPage.failure_text(outcome(
+        ["Building wheel for vllm (pyproject.toml) ... error", "Killed"], tmp_path))
+    assert "The compiler ran out of memory" in shown
+    assert "Stopped while compiling, when the compiler itself crashed or was stopped" in shown
+    assert "5 GB" not in shown  # FlashAttention's numbers are not vLLM's
+
+
+def test_the_family_in_chinese(chinese: None, tmp_path: Path) -> None:
+    shown = BuildPage.failure_text(outcome(UNKNOWN, tmp_path))
+    assert "出错阶段：编译软件包的源代码。" in shown
+    assert "这个原因不在向导已知的范围内" in shown
+    assert f"→ {FIRST}" in shown  # the compiler's line stays as it printed it
