@@ -272,6 +272,11 @@ def _parse(document: Mapping[str, Any], *, measured_at: str = "",
     )
 
 
+def speed_from_probe(document: Mapping[str, Any], *, measured_at: str = "") -> SdpaSpeed:
+    """An answer of ``resources/probes/sdpa_speed.py`` (a recorded one: tests, screenshots)."""
+    return _parse(document, measured_at=measured_at)
+
+
 def _extract(stdout: str) -> dict[str, Any] | None:
     start, end = stdout.rfind(BEGIN), stdout.rfind(END)
     if start < 0 or end < start:
@@ -509,4 +514,5 @@ def _shape_words(speed: SdpaSpeed, workload: str) -> str:
 __all__ = ["DEFAULT_WORKLOAD", "METHOD_WORDS", "Measure", "MethodTime", "REFERENCE", "SdpaSpeed",
            "SpeedUnavailable", "Verdict", "Workload", "WorkloadShape", "WorkloadTimes", "Worth",
            "cache_key", "load_measures", "load_workloads", "measure_sdpa", "sdpa_speed_here",
+           "speed_from_probe",
            "user_workloads", "workload_named", "worth_building"]

@@ -4,7 +4,9 @@
         [--python PATH]
 
 kernel.png: the recorded H100 (tests/data/nvml/h100-driver580.json) with a target Python whose
-PyTorch is a CUDA 13.0 build and the CUDA 13.0 toolkit (recorded ``nvcc --version``).
+PyTorch is a CUDA 13.0 build and the CUDA 13.0 toolkit (recorded ``nvcc --version``), and
+PyTorch's attention as the H200 timed it at every workload (tests/data/speed/h200-workloads.json):
+the speed line and the workload chooser. kernel-video.png: the same with "video" chosen.
 kernel-cpu.png: this machine as it is (its NVML, its toolkits) with --python as the target (by
 default the first interpreter the wizard discovers).
 """
@@ -38,20 +40,24 @@ from build_backend.nvml_record import ReplayNvmlApi  # noqa: E402
 from build_backend.session import FlowStep, SessionServices  # noqa: E402
 from build_backend.toolchain import parse_nvcc_version  # noqa: E402
 from build_backend.toolkits import CudaToolkit  # noqa: E402
+from build_backend.worth import speed_from_probe  # noqa: E402
 
 DATA = REPO / "tests" / "data"
 
 
 
 
-def shoot(services: SessionServices, hardware: HardwareReport, env: PythonEnv, path: Path) -> None:
+def shoot(services: SessionServices, hardware: HardwareReport, env: PythonEnv, path: Path,
+          workload: str = "") -> None:
     wizard = InstallerWizard(services)
     wizard.session.hardware, wizard.session.environment = hardware, env
+    wizard.session.workload_choice = workload
     wizard.setStartId(int(FlowStep.KERNEL))
-    wizard.resize(900, 680)
+    wizard.resize(900, int(os.environ.get("KSW_SHOT_HEIGHT", "680")))
     wizard.show()
     page = wizard.page_of(FlowStep.KERNEL)
     wait_until(lambda: not page.is_busy())  # type: ignore[attr-defined]
+    wait_until(lambda: page._speed_task is None)  # type: ignore[attr-defined]  # the speed line
     QCoreApplication.processEvents()
     wizard.grab().save(str(path))
     print(path)
@@ -75,7 +81,10 @@ def recorded_h100() -> tuple[SessionServices, HardwareReport, PythonEnv]:
     version = parse_nvcc_version((DATA / "nvcc" / "nvcc-13.0-linux.txt").read_text("utf-8"))
     root = Path("/usr/local/cuda-13.0")
     toolkit = CudaToolkit(root, root / "bin" / "nvcc", version, "recorded")
-    return SessionServices(discover_toolkits=lambda: [toolkit]), hardware, env
+    document = json.loads((DATA / "speed" / "h200-workloads.json").read_text(encoding="utf-8"))
+    speed = speed_from_probe(document["probe"], measured_at="2026-11-28 12:35")
+    return SessionServices(discover_toolkits=lambda: [toolkit],
+                           time_sdpa=lambda _hw, _env: speed), hardware, env
 
 
 def main() -> int:
@@ -91,6 +100,7 @@ def main() -> int:
 
     services, hardware, env = recorded_h100()
     shoot(services, hardware, env, args.out / "kernel.png")
+    shoot(services, hardware, env, args.out / "kernel-video.png", workload="video")
 
     python = args.python
     if python is None:
