@@ -62,3 +62,18 @@ def test_the_family_in_chinese(chinese: None, tmp_path: Path) -> None:
     assert "出错阶段：编译软件包的源代码。" in shown
     assert "这个原因不在向导已知的范围内" in shown
     assert f"→ {FIRST}" in shown  # the compiler's line stays as it printed it
+
+
+def test_a_version_floor_and_the_windows_compiler_in_chinese(chinese: None) -> None:
+    from app.i18n import tr_core
+    from build_backend.diagnose import diagnose_lines
+
+    floor = diagnose_lines(["#error We need GCC 9 or later."]).primary
+    assert floor is not None
+    assert "GCC 9 或更新版本" in tr_core(floor.title) and "GCC 9 或更新版本" in tr_core(floor.fix)
+    windows = diagnose_lines([
+        '  File "C:\\env\\Lib\\site-packages\\triton\\runtime\\build.py", line 32, in _build',
+        "RuntimeError: Failed to find C compiler. Please specify via CC environment variable."
+    ]).primary
+    assert windows is not None
+    assert "Visual Studio Build Tools（MSVC，Windows 上的 C 编译器）" in tr_core(windows.fix)
