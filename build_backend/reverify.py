@@ -18,6 +18,7 @@ from typing import Any
 from .advice import cli_command
 from .environment import inspect_python
 from .install import load_installs
+from .paths import env_key
 from .platforms import current as current_platform
 from .reports import Comparison, SavedReport, Stage, baseline_for, compare, save_report
 from .toolkits import CudaToolkit, discover_toolkits, runtime_path
@@ -145,12 +146,12 @@ def reverify_all(
     if records and toolkits is None:
         toolkits = discover_toolkits()
     system = os_name if os_name is not None else current_platform().name
-    by_python: dict[str, list[int]] = {}
+    by_python: dict[str, list[int]] = {}  # one process per environment, however spelled
     for index, record in enumerate(records):
-        by_python.setdefault(str(record["python"]), []).append(index)
+        by_python.setdefault(env_key(str(record["python"])), []).append(index)
     results: dict[int, ReverifyResult] = {}
-    for python_text, indices in by_python.items():
-        python = Path(python_text)
+    for indices in by_python.values():
+        python = Path(str(records[indices[0]]["python"]))
         group = [records[i] for i in indices]
         kernels = [str(r.get("kernel") or r["name"]) for r in group]
         # read before any report of this run is saved

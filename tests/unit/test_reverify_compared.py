@@ -115,7 +115,9 @@ def test_the_kernels_of_one_python_go_to_one_harness_run(
         {"kernel": "flash_attn", "name": "flash-attn", "python": "/envs/a/bin/python"},
         {"kernel": "probe", "name": "ksw-probe-kernel", "python": "/envs/b/bin/python",
          "adapter": "probe"},
-        {"kernel": "sageattention", "name": "sageattention", "python": "/envs/a/bin/python"},
+        # the same environment spelled another way (an install made from another folder)
+        {"kernel": "sageattention", "name": "sageattention",
+         "python": "/envs/a/bin/../bin/python"},
     ]
     calls: list[tuple[str, list[str], bool]] = []
 
