@@ -122,8 +122,12 @@ def search_query(line: str, limit: int = MAX_QUERY_CHARS) -> str:
     text = _ANSI.sub("", line).strip()
 
     def base(match: re.Match[str]) -> str:
-        name = re.split(r"[\\/]", match.group(0).rstrip("\\/"))[-1]
-        return f" {name} " if "." in name else " "
+        """A path's last part where it names something (a file, a package's folder such as
+        ComfyUI-WanVideoWrapper), never a home folder (a user's name)."""
+        parts = [p for p in re.split(r"[\\/]", match.group(0)) if p]
+        name = parts[-1] if parts else ""
+        home = len(parts) >= 2 and parts[-2].lower() in ("home", "users", "user")
+        return f" {name} " if not home and ("." in name or "-" in name) else " "
 
     text = _WIN_PATH.sub(base, text)
     text = _POSIX_PATH.sub(base, text)
@@ -345,13 +349,12 @@ class Explanation:
 
 
 def _family_of(report: DiagnosisReport) -> tuple[str, str, str, str] | None:
-    """The report's family (issue 31: ``DiagnosisReport.family``, where the log stopped) as its
-    id, title, next step and what it usually means; None where the diagnoser gives none."""
-    family: Any = getattr(report, "family", None)
-    if family is None or not getattr(family, "id", None):
+    """The report's family (issue 31: where the log stopped) as its id, title, next step and
+    what stopping there usually means; None where the report has none."""
+    family = report.family
+    if family is None:
         return None
-    return (str(family.id), getattr(family, "title", "") or "",
-            getattr(family, "next_step", "") or "", getattr(family, "usually", "") or "")
+    return family.id, family.title, family.next_step, family.usually
 
 
 def explain_lines(lines: Iterable[str], encoding: str = "utf-8") -> Explanation:

@@ -68,6 +68,7 @@ def test_a_real_failed_log_shows_its_first_error_verbatim(
     assert dialog.first_error.toPlainText() == expected.first_error.strip()
     assert f"line {expected.first_error_line}" in dialog.headline.text()
     details = dialog.details.text()
+    assert "Stopped while checking the prerequisites" in details
     assert "Cause: No CUDA toolkit was found" in details
     assert "Next step:" in details
     assert expected.search_url is not None

@@ -96,7 +96,7 @@ def test_the_cli_prints_the_first_error_verbatim_and_exits_1(name: str) -> None:
     assert expected.first_error is not None
     assert expected.first_error.strip() in text
     assert "Next step:" in text
-    assert expected.search_url in text
+    assert expected.search_url is not None and expected.search_url in text
 
 
 def test_recorded_successful_builds_are_clean(tmp_path: Path) -> None:
@@ -165,6 +165,8 @@ def test_stdin_is_read_and_json_has_the_schema() -> None:
     assert doc["first_error"].strip().startswith("RuntimeError: flash_attn was requested")
     assert doc["cause"]["id"] == "cuda-home-not-set"
     assert doc["search_url"].startswith("https://github.com/Dao-AILab/flash-attention/issues?q=")
+    assert doc["family"] == "environment"  # the report's family (issue 31, item 1)
+    assert doc["family_title"].startswith("checking the prerequisites")
 
     clean = (CLEAN / "comfyui-start-ok.log").read_bytes()
     run = subprocess.run([sys.executable, "-m", "app", "--headless", "explain", "-", "--json"],
@@ -224,6 +226,10 @@ def test_the_search_link_strips_paths_and_addresses_and_is_short() -> None:
                r"\host_config.h(153): fatal error C1189: #error: -- unsupported Microsoft "
                r"Visual Studio version!")
     assert search_query(windows).startswith("host_config.h : fatal error C1189")
+    comfy = r"   0.0 seconds (IMPORT FAILED): E:\ComfyUI\custom_nodes\ComfyUI-WanVideoWrapper"
+    assert search_query(comfy) == "0.0 seconds (IMPORT FAILED): ComfyUI-WanVideoWrapper"
+    home = "PermissionError: [Errno 13] Permission denied: '/home/john-doe'"
+    assert "john" not in search_query(home)
     url = search_url("ImportError: DLL load failed", "thu-ml/SageAttention")
     parsed = urlparse(url)
     assert (parsed.netloc, parsed.path) == ("github.com", "/thu-ml/SageAttention/issues")
@@ -258,6 +264,20 @@ def test_an_unknown_package_gets_a_general_search_with_its_name() -> None:
                             "error: command 'g++' failed with exit code 1"])
     assert result.tracker is None and result.search_url is not None
     assert result.search_url.startswith("https://github.com/search?q=mmcv-full+")
+
+
+def test_an_unknown_cause_gets_where_it_stopped_and_that_familys_next_step() -> None:
+    result = explain_lines(["Building wheel for mmcv-full (setup.py) ... error",
+                            "[1/3] /usr/local/cuda/bin/nvcc -c roi_align.cu -o roi_align.o",
+                            "roi_align.cu(12): error: expected a \";\"",
+                            "ninja: build stopped: subcommand failed."])
+    assert result.failed and result.cause is None
+    assert result.family == "compile"
+    assert result.first_error == 'roi_align.cu(12): error: expected a ";"'
+    text = result.describe()
+    assert "Stopped while compiling the package's source." in text
+    assert "The cause is not one the wizard knows. It stopped while" in text
+    assert result.advice and "Next step: " + result.advice in text
 
 
 def test_a_missing_file_is_an_error_not_a_traceback(tmp_path: Path,
