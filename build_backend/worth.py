@@ -235,7 +235,9 @@ class Worth:
 
 
 def cache_key(speed_gpu: str, driver: str, torch: str, cuda: str) -> str:
-    text = "\0".join((speed_gpu, driver, torch, cuda, PROBE_VERSION))
+    shapes = json.dumps([[w.id, [sh.as_dict() for sh in w.shapes]] for w in load_workloads()])
+    # a change of the probe or of the workloads' shapes measures again
+    text = "\0".join((speed_gpu, driver, torch, cuda, PROBE_VERSION, shapes))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
