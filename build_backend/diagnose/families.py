@@ -152,6 +152,7 @@ _RESOLVE = re.compile(
     r"|fatal: unable to access|Could not resolve host|RPC failed|early EOF"
     r"|fatal: could not read Username|Repository not found|did not match any file\(s\) known"
     r"|error: subprocess-exited-with-error.*git clone|Failed to clone"
+    r"|fatal: unable to connect to|errno=Connection|git clone .*did not run successfully"
     r"|is not a supported wheel on this platform|none of the candidates)"
 )
 _CRASH = re.compile(

@@ -142,6 +142,7 @@ _ERROR_LINE = re.compile(
     | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
     | (?i: \bCMake\s+Error\b )
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
+    | \bIllegal\s+instruction\b                  # SIGILL: code for a CPU feature this one lacks
     | ^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python exception
     # GNU ld / lld / collect2 ("/usr/bin/ld: cannot find -lcuda"), not its context lines
     # ("in function `f':", "skipping incompatible ... when searching for -lx") or warnings
@@ -172,6 +173,7 @@ _ERROR_WORDS = (
     "fehler", "erreur", "errore", "ошибка", "błąd", "错误", "エラー", "오류", "hata",
     "fatal",
     "killed",
+    "illegal instruction",
     "exception",
     "interrupt",
     "exit",

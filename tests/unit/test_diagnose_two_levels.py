@@ -224,3 +224,41 @@ def test_the_cli_says_where_a_failed_build_stopped() -> None:
         'First error (log line 3): a.cu(12): error: identifier "frobnicate" is undefined',
     ]
     assert failure_lines(None) == []
+
+
+# -- classes the late set of 2026-11-28 showed (scored once before these fixes; see its SCORE.md)
+
+@pytest.mark.parametrize("lines", [
+    [  # pip fetching a git:// dependency behind a firewall (PointMixup#16, Linux)
+        "  Running command git clone --filter=blob:none --quiet "
+        "git://github.com/erikwijmans/etw_pytorch_utils.git /tmp/pip-install-pm9z2bgw/etw",
+        "  fatal: unable to connect to github.com:",
+        "  github.com[0: 20.205.243.166]: errno=Connection timed out",
+        "  error: subprocess-exited-with-error",
+    ],
+    [  # the same on Windows, another project (play-with-mpv#95)
+        "  Cloning git://github.com/thann/play-with-mpv to c:\\users\\jason\\appdata\\local\\temp",
+        "  fatal: unable to connect to github.com:",
+        "  github.com[0: 140.82.121.4]: errno=Unknown error",
+        "  error: subprocess-exited-with-error",
+    ],
+])
+def test_a_git_fetch_that_cannot_connect_stopped_while_resolving(lines: list[str]) -> None:
+    report = diagnose_lines(lines)
+    assert report.family is not None and report.family.id == "resolve"
+    assert report.first_error is not None
+    assert report.first_error.line.strip() == "fatal: unable to connect to github.com:"
+
+
+def test_an_illegal_instruction_is_the_first_error_and_stops_at_import() -> None:
+    """A CPU without the instructions a library was built for (pytorch#37577: AVX2 code in
+    libtorch_cpu.so): SIGILL while loading, no Python error at all."""
+    report = diagnose_lines([
+        "Program received signal SIGILL, Illegal instruction.",
+        "0x00007fffe9076f17 in _GLOBAL__sub_I_BinaryOpsKernel.cpp.AVX2.cpp ()",
+        "   from /home/j/src/pytorch/torch/lib/libtorch_cpu.so",
+    ])
+    assert report.first_error is not None
+    assert report.first_error.line == "Program received signal SIGILL, Illegal instruction."
+    assert report.family is not None and report.family.id == "import"
+    assert report.primary is None  # no known cause: the family's honest sentence
