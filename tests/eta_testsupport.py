@@ -9,6 +9,7 @@ from pathlib import Path
 
 from build_backend.build import BuildEvent, BuildOutcome, run_build
 from build_backend.catalog import OsName, load_catalog
+from build_backend.eta import RunPlan
 from build_backend.parallelism import Parallelism
 from build_backend.plan import BuildEstimate, BuildPlan, estimate_build, make_plan
 
@@ -20,12 +21,16 @@ FLASHMLA = "flashmla-sm90-h100-pip"  # 24 units, 142 s on the H100 device
 
 
 def faster(estimate: BuildEstimate, speed: float) -> BuildEstimate:
-    """The recipe's estimate for a replay that runs ``speed`` times faster than the build."""
+    """The recipe's estimate for a replay that runs ``speed`` times faster than the build,
+    every planned run (a recipe of several extensions) too."""
     return replace(estimate, seconds=estimate.seconds / speed,
                    unit_seconds=estimate.unit_seconds / speed,
                    longest_unit_seconds=estimate.longest_unit_seconds / speed,
                    setup_seconds=estimate.setup_seconds / speed,
-                   tail_seconds=estimate.tail_seconds / speed)
+                   tail_seconds=estimate.tail_seconds / speed,
+                   runs=tuple(RunPlan(r.units, r.seconds / speed,
+                                      tuple((n, c / speed) for n, c in r.costs))
+                              for r in estimate.runs))
 
 
 def replay_plan(tmp_path: Path, speed: float, recording: str = FLASHMLA) -> BuildPlan:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from eta_testsupport import REPLAY, replay_output
+from eta_testsupport import REPLAY, faster, replay_output
 
 from build_backend import build as build_module
 from build_backend.build import (
@@ -26,24 +26,11 @@ from build_backend.build import (
 )
 from build_backend.buildtimes import load_records
 from build_backend.catalog import OsName, load_catalog
-from build_backend.eta import RunPlan
 from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildEstimate, estimate_build, make_plan
+from build_backend.plan import estimate_build, make_plan
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
 RUNS = (2, 8, 2, 2)  # units of each ninja run, in the order setup.py builds them
-
-
-def faster_estimate(estimate: BuildEstimate, speed: float) -> BuildEstimate:
-    """The recipe's estimate for a replay ``speed`` times faster, every planned run too."""
-    return replace(estimate, seconds=estimate.seconds / speed,
-                   unit_seconds=estimate.unit_seconds / speed,
-                   longest_unit_seconds=estimate.longest_unit_seconds / speed,
-                   setup_seconds=estimate.setup_seconds / speed,
-                   tail_seconds=estimate.tail_seconds / speed,
-                   runs=tuple(RunPlan(r.units, r.seconds / speed,
-                                      tuple((n, c / speed) for n, c in r.costs))
-                              for r in estimate.runs))
 
 
 def test_four_extensions_replayed(tmp_path: Path) -> None:
@@ -104,8 +91,7 @@ def test_four_extensions_replayed_with_their_timing(tmp_path: Path,
                      parallelism=Parallelism(16, 1, "16 jobs (as on the H100 device)"),
                      archs=("9.0",))
     estimate = estimate_build(recipe, version, ["9.0"], 16, 124.3, OsName.LINUX)
-    faster = faster_estimate(estimate, SPEED)
-    plan = replace(plan, estimate=faster, command=(
+    plan = replace(plan, estimate=faster(estimate, SPEED), command=(
         sys.executable, str(REPLAY), str(out), str(tlog), str(SPEED)))
     events: list[BuildEvent] = []
     outcome = run_build(plan, events.append)
