@@ -33,7 +33,7 @@ start)
         python3 -m pip install -q --no-index --no-deps .whl/*.whl
     fi
     cp -r "$HERE" /tmp/wizard  # the round runs from its own copy (the device may replace ours)
-    (cd /tmp/wizard && setsid nohup env PART=run ROUND="$ROUND" bash scripts/speed_round.sh \
+    (cd /tmp/wizard && setsid nohup env PART="${RUN:-run}" ROUND="$ROUND" bash scripts/speed_round.sh \
         >"$ROUND/run.log" 2>&1 &)
     sleep 5
     PART=wait WAIT=${WAIT:-560} bash "$0"
@@ -47,6 +47,28 @@ wait)
     mkdir -p "${OUT:-/tmp/out}"
     tar -czf "${OUT:-/tmp/out}/round.tar.gz" --exclude='*.whl' -C "$ROUND" . 2>/dev/null
     cp "$ROUND/steps.txt" "${OUT:-/tmp/out}/" 2>/dev/null
+    ;;
+run-mla)
+    # RUN=run-mla with PART=start: FlashMLA again after its size-check patches (issue 30), its
+    # sweep and upstream's tests, then FlashAttention 3 and the re-verification timed (issue 29)
+    export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step
+    nvidia-smi --query-gpu=index,name,driver_version --format=csv >"$R/machine.txt" 2>&1
+    step flashmla-build 900 python3 -m app --headless build --kernel flashmla \
+        --source /tmp/src/FlashMLA --json --yes
+    step flashmla-sweep 600 env PART=sweep KERNELS=flashmla SRC=/tmp/src OUT="$R/sweep-flashmla" \
+        CALL_LIMIT=60 bash scripts/boundary_all.sh
+    step flashmla-upstream 600 env PART=upstream SRC=/tmp/src OUT="$R/upstream" \
+        MLA_DENSE_LIMIT=120 MLA_SPARSE_DECODE_LIMIT=120 MLA_SPARSE_PREFILL_LIMIT=120 \
+        MLA_SM100_LIMIT=30 bash scripts/boundary_all.sh
+    step fa3-build 900 python3 -m app --headless build --kernel flash_attn_3 \
+        --source /tmp/src/flash-attention --json --yes
+    step installs 60 python3 -m app --headless installs
+    step reverify-quick 300 python3 benchmarks/reverify_bench.py --json "$R/reverify-quick.json"
+    step reverify-full 300 python3 benchmarks/reverify_bench.py --full --json "$R/reverify-full.json"
+    touch "$R/finished"
     ;;
 run)
     export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
