@@ -43,8 +43,8 @@ Everything the wizard does also runs without a window, for example:
 
 
 def missing_libraries(names: Sequence[str]) -> str:
-    from build_backend.advice import cli_command, program
-    from build_backend.platforms.linux import XCB_LIBRARIES
+    from kernel_wizard.base.advice import cli_command, program
+    from kernel_wizard.machine.platforms.linux import XCB_LIBRARIES
 
     return MISSING_LIBRARIES_TEMPLATE.format(
         libraries=", ".join(names), packages="; ".join(XCB_LIBRARIES.get(n, n) for n in names),
@@ -53,7 +53,7 @@ def missing_libraries(names: Sequence[str]) -> str:
 
 def usage() -> str:
     """The usage text, naming the program as it is started here (source or bundle)."""
-    from build_backend.advice import program
+    from kernel_wizard.base.advice import program
 
     name = program()
     width = max(len(f"{name} {args}") for args, _ in USAGE_ROWS) + 4
@@ -64,7 +64,7 @@ def usage() -> str:
 
 def no_display() -> str:
     """What to do without a display, with commands this program (source or bundle) takes."""
-    from build_backend.advice import cli_command, program
+    from kernel_wizard.base.advice import cli_command, program
 
     return NO_DISPLAY_TEMPLATE.format(detect=cli_command("detect"), help=cli_command("--help"),
                                       program=program())
@@ -75,13 +75,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args and args[0] in {"-h", "--help"}:
         print(usage(), end="")
         return 0
-    if args[:1] == ["--ksw-watchdog"]:  # the frozen program's watchdog (build_backend/lifetime)
-        from build_backend.watchdog import main as watchdog_main
+    if args[:1] == ["--ksw-watchdog"]:  # the frozen program's watchdog (machine/lifetime)
+        from kernel_wizard.machine.watchdog import main as watchdog_main
 
         return watchdog_main(args[1:])
     if "--headless" in args:
         args.remove("--headless")
-        from build_backend.cli import main as cli_main
+        from kernel_wizard.cli.main import main as cli_main
 
         return cli_main(args)
     if args and args[0] == "--self-test":
@@ -90,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return self_test_main(args[1:])
     if args and args[0] == "--verify":
         # after a driver or torch update: re-verify everything the wizard installed
-        from build_backend.cli import main as cli_main
+        from kernel_wizard.cli.main import main as cli_main
 
         return cli_main(["verify", *args[1:]])
     resume = reverify = False
@@ -102,8 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"unknown arguments: {' '.join(args)}\n\n{usage()}", end="", file=sys.stderr)
         return 2
 
-    from build_backend.errors import ExitCode
-    from build_backend.platforms import current
+    from kernel_wizard.base.errors import ExitCode
+    from kernel_wizard.machine.platforms import current
 
     if not current().has_display(os.environ):
         print(no_display(), end="", file=sys.stderr)

@@ -2,9 +2,9 @@
 
 :func:`install_excepthook` catches what a page action raised on the GUI thread (Qt hands an
 exception from a slot or a page's ``initializePage`` to ``sys.excepthook`` and carries on): an
-``OSError`` becomes the :class:`~build_backend.errors.StorageError` that names the path, the
-cause and the fix (:func:`build_backend.paths.storage_error`), a
-:class:`~build_backend.errors.WizardError` is shown as it is, anything else is shown as an
+``OSError`` becomes the :class:`~kernel_wizard.base.errors.StorageError` that names the path, the
+cause and the fix (:func:`kernel_wizard.base.paths.storage_error`), a
+:class:`~kernel_wizard.base.errors.WizardError` is shown as it is, anything else is shown as an
 unexpected problem with its details (and printed to stderr for a bug report). The wizard keeps
 running. :func:`check_data_folder` runs once at start: without a usable data folder nothing can
 be built, so the wizard says why and how to choose another one, and does not open.
@@ -19,8 +19,8 @@ from types import TracebackType
 
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from build_backend.errors import WizardError
-from build_backend.paths import check_data_dir, storage_error
+from kernel_wizard.base.errors import WizardError
+from kernel_wizard.base.paths import check_data_dir, storage_error
 
 from .i18n import tr, tr_core
 

@@ -10,9 +10,9 @@
 Linguist files a translator edits) and compiles them into the ``.qm`` files shipped with the
 wizard. Simplified Chinese is the first translation.
 
-Sentences made in the core (``build_backend``: diagnoses, reasons, hints) are English there
+Sentences made in the core (``kernel_wizard``: diagnoses, reasons, hints) are English there
 (the CLI prints them); :func:`tr_core` shows them in the user's language, through the same
-files (context ``core``; see ``build_backend/words.py``).
+files (context ``core``; see ``kernel_wizard/base/messages.py``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
-from build_backend import words
-from build_backend.resources import resources_root
+from kernel_wizard.base import messages as words
+from kernel_wizard.base.resources import resources_root
 
 CONTEXT = "ksw"
 NAMES_CONTEXT = "KernelNames"
@@ -44,7 +44,7 @@ def tr(text: str) -> str:
 
 
 def tr_core(text: str) -> str:
-    """A sentence the core made, in the user's language: a :class:`~build_backend.words.Msg`
+    """A sentence the core made, in the user's language: a :class:`~kernel_wizard.base.messages.Msg`
     by its template (its values filled in after, those that are sentences translated too: a
     :class:`Msg`, or a fixed sentence marked ``N_`` that the translation knows; a value it does
     not know, such as a path or a version, is shown as it is), a fixed sentence by itself.

@@ -17,8 +17,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtWidgets import QWizard
 
-from build_backend.prereqs.resume import ResumeState, clear_resume_state, load_resume_state
-from build_backend.session import FlowStep
+from kernel_wizard.flow.session import FlowStep
+from kernel_wizard.prereqs.resume import ResumeState, clear_resume_state, load_resume_state
 
 from .pages.hardware import HardwarePage
 

@@ -92,16 +92,16 @@ def _marks(stream: TextIO) -> tuple[str, str]:
 
 
 def _where() -> str:
-    from build_backend import __version__
-    from build_backend.resources import is_frozen, resources_root
+    from kernel_wizard import __version__
+    from kernel_wizard.base.resources import is_frozen, resources_root
 
     kind = "bundle" if is_frozen() else "source checkout"
     return f"version {__version__}, {kind}, resources at {resources_root()}"
 
 
 def _recipes(report: Report) -> None:
-    from build_backend.catalog import SourceKind, load_catalog
-    from build_backend.resources import resource_path
+    from kernel_wizard.base.resources import resource_path
+    from kernel_wizard.catalog import SourceKind, load_catalog
 
     try:
         catalog = load_catalog()
@@ -131,7 +131,7 @@ def _recipes(report: Report) -> None:
 
 def _files(*parts: str) -> Callable[[], str]:
     def check() -> str:
-        from build_backend.resources import resource_path
+        from kernel_wizard.base.resources import resource_path
 
         path = resource_path(*parts)
         if path.is_file() and path.stat().st_size == 0:
@@ -142,7 +142,7 @@ def _files(*parts: str) -> Callable[[], str]:
 
 
 def _probe_kernel() -> str:
-    from build_backend.resources import resource_path
+    from kernel_wizard.base.resources import resource_path
 
     root = resource_path("probe_kernel")
     needed = ["setup.py", "pyproject.toml", "csrc/probe_attention.cpp",
@@ -154,7 +154,7 @@ def _probe_kernel() -> str:
 
 
 def _verify_scripts() -> str:
-    from build_backend.verify import harness_path
+    from kernel_wizard.verify import harness_path
 
     harness = harness_path()
     for name in ("harness_common.py", "harness_measures.py", "harness_timing.py"):
@@ -166,8 +166,8 @@ def _verify_scripts() -> str:
 
 
 def _diagnosis() -> str:
-    from build_backend.diagnose import load_rules
-    from build_backend.resources import resource_path
+    from kernel_wizard.base.resources import resource_path
+    from kernel_wizard.diagnose import load_rules
 
     rules = load_rules(resource_path("diagnosis", "failures.toml"))
     return f"{len(rules.signatures)} known failures ({rules.source})"
@@ -177,7 +177,7 @@ def _diagnosis() -> str:
 
 
 def _hardware() -> str:
-    from build_backend.hardware import detect
+    from kernel_wizard.machine.hardware import detect
 
     report = detect()
     host = report.host
@@ -187,8 +187,8 @@ def _hardware() -> str:
 
 def _not_own_target() -> str:
     """Frozen, sys.executable is the wizard: it must never be offered as a target Python."""
-    from build_backend.environment import discover_candidates
-    from build_backend.resources import is_frozen
+    from kernel_wizard.base.resources import is_frozen
+    from kernel_wizard.machine.environment import discover_candidates
 
     candidates = discover_candidates()
     me = os.path.normcase(os.path.abspath(sys.executable))
@@ -200,7 +200,7 @@ def _not_own_target() -> str:
 
 
 def _child_environment() -> str:
-    from build_backend.resources import is_frozen
+    from kernel_wizard.base.resources import is_frozen
 
     bundle = getattr(sys, "_MEIPASS", None)
     if not is_frozen() or bundle is None:
@@ -224,7 +224,7 @@ def _child_environment() -> str:
 
 def _guarded_services(calls: list[str]) -> Any:
     """The wizard's services: real detection; a guard in place of anything that does work."""
-    from build_backend.session import SessionServices
+    from kernel_wizard.flow.session import SessionServices
 
     replaced: dict[str, Callable[..., Any]] = {}
     for item in dataclasses.fields(SessionServices):
@@ -270,7 +270,7 @@ def _platform_plugin_present() -> tuple[bool, str]:
 
 
 def _page_name(page_id: int) -> str:
-    from build_backend.session import FlowStep
+    from kernel_wizard.flow.session import FlowStep
 
     try:
         return FlowStep(page_id).name
@@ -295,7 +295,7 @@ def _page_detail(wizard: Any, name: str) -> tuple[bool, str]:
 
 
 def _gui(report: Report) -> None:
-    from build_backend.platforms import current
+    from kernel_wizard.machine.platforms import current
 
     if not current().has_display(os.environ):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -413,7 +413,7 @@ def _text_and_icu() -> str:
 def _icon() -> str:
     from PySide6.QtGui import QPixmap
 
-    from build_backend.resources import resource_path
+    from kernel_wizard.base.resources import resource_path
 
     path = resource_path("icons", "ksw.png")
     pixmap = QPixmap(str(path))

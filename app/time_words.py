@@ -1,17 +1,17 @@
 """Durations and time estimates in the user's language: "1 min 57 s", "about 25 s left".
 
-The rounding and the English forms are the core's (:mod:`build_backend.durations`, which the
+The rounding and the English forms are the core's (:mod:`kernel_wizard.base.durations`, which the
 command line prints as they are); here each form is a whole template (context ``Time``) that a
 translation can reorder.
 """
 
 from __future__ import annotations
 
-from build_backend.durations import duration, time_left
+from kernel_wizard.base.durations import duration, time_left
 
 from .i18n import Texts
 
-# The core's English forms (build_backend.durations.ENGLISH), written out here so that
+# The core's English forms (kernel_wizard.base.durations.ENGLISH), written out here so that
 # scripts/translations.py finds them; tests/gui/test_translation_prereqs.py keeps them equal.
 TEXT = Texts("Time", {
     "seconds": "{seconds} s",

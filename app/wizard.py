@@ -1,8 +1,8 @@
 """The wizard window: :class:`InstallerWizard`, one page per step of the flow.
 
-The wizard owns the core's flow object (:class:`build_backend.session.Session`): pages read
+The wizard owns the core's flow object (:class:`kernel_wizard.flow.session.Session`): pages read
 and change it and never call each other; the page ids are the session's steps
-(:class:`build_backend.session.FlowStep`). Tests swap the
+(:class:`kernel_wizard.flow.session.FlowStep`). Tests swap the
 session's services (a replayed NVML, a stand-in build), never the flow.
 """
 
@@ -16,11 +16,11 @@ from PySide6.QtCore import QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QWizard, QWizardPage
 
-from build_backend import __version__
-from build_backend.build import BuildStatus
-from build_backend.platforms import current as current_platform
-from build_backend.resources import resource_path
-from build_backend.session import FlowStep, Session, SessionServices
+from kernel_wizard import __version__
+from kernel_wizard.base.resources import resource_path
+from kernel_wizard.build.run import BuildStatus
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.machine.platforms import current as current_platform
 
 from .i18n import N_, install_translator, tr
 from .pages.base import SessionPage
@@ -205,7 +205,7 @@ def run_gui(resume: bool = False, reverify: bool = False) -> int:
     install_translator(app)  # the system's language (KSW_LANG overrides), when shipped
     app.setApplicationVersion(__version__)
     app.setAttribute(Qt.ApplicationAttribute.AA_DontShowIconsInMenus, False)
-    from build_backend.errors import ExitCode
+    from kernel_wizard.base.errors import ExitCode
 
     from .error_dialog import check_data_folder, error_box, install_excepthook
 
@@ -235,10 +235,10 @@ def run_gui(resume: bool = False, reverify: bool = False) -> int:
 def run_wizard(app: QApplication, wizard: InstallerWizard,
                after_show: Callable[[], None] | None = None) -> int:
     """Show ``wizard`` and run the event loop with the program's lifetime installed
-    (:mod:`build_backend.lifetime`): SIGTERM, SIGHUP or Ctrl-C stop every child's process
+    (:mod:`kernel_wizard.machine.lifetime`): SIGTERM, SIGHUP or Ctrl-C stop every child's process
     tree and quit with 128 + the signal; children die with the wizard even if it is killed
     outright (Linux: PR_SET_PDEATHSIG and the watchdog; Windows: the Job Object)."""
-    from build_backend.lifetime import Interruption, guard
+    from kernel_wizard.machine.lifetime import Interruption, guard
 
     def on_stop(stop: Interruption) -> None:  # on the GUI thread, inside a signal handler
         QTimer.singleShot(0, lambda: wizard.stop_and_quit(stop.exit_code))

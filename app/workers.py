@@ -3,7 +3,7 @@
 :class:`BackgroundTask` runs a plain callable of the core on its own QThread and emits
 ``finished(result)`` or ``failed(exception)`` back on the GUI thread. An ``OSError`` from the
 work (a full or read-only disk, a name too long, ...) arrives as the
-:class:`~build_backend.errors.StorageError` that explains it (:func:`plain_error`), so every
+:class:`~kernel_wizard.base.errors.StorageError` that explains it (:func:`plain_error`), so every
 page shows it like any other error the core explains.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from build_backend.paths import storage_error
+from kernel_wizard.base.paths import storage_error
 
 
 def plain_error(exc: BaseException) -> BaseException:
@@ -158,7 +158,7 @@ class BuildSession(QObject):
         return self._thread.is_alive() or not self._done
 
     def _sink(self, event: object) -> None:  # runs on the build thread
-        from build_backend.build import LogLine, ProgressEvent
+        from kernel_wizard.build.run import LogLine, ProgressEvent
 
         if isinstance(event, LogLine):
             self._lines.append(event.text)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from build_backend.environment import inspect_python  # noqa: E402
-from build_backend.hardware import detect  # noqa: E402
+from kernel_wizard.machine.environment import inspect_python  # noqa: E402
+from kernel_wizard.machine.hardware import detect  # noqa: E402
 
 
 def main() -> int:

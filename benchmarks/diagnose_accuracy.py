@@ -44,7 +44,7 @@ else:  # pragma: no cover - Python 3.10
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from build_backend.diagnose import LogDiagnoser, default_rules, load_rules  # noqa: E402
+from kernel_wizard.diagnose import LogDiagnoser, default_rules, load_rules  # noqa: E402
 
 CORPUS = REPO / "tests" / "data" / "logs" / "real"
 UNKNOWN = "unknown"
@@ -64,7 +64,7 @@ class CorpusLog:
     split: str = "train"  # "train" or "heldout" (by thread)
     project: str = ""
     stage: str = ""
-    family: str = ""  # where it stopped: a family id of build_backend.diagnose.families
+    family: str = ""  # where it stopped: a family id of kernel_wizard.diagnose.families
     corpus: Path = CORPUS
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from build_backend.diagnose import LogDiagnoser, default_rules  # noqa: E402
+from kernel_wizard.diagnose import LogDiagnoser, default_rules  # noqa: E402
 
 SHARED_LOGS = REPO / "tests" / "data" / "logs" / "flashmla"  # copied from shared/logs
 
@@ -62,7 +62,7 @@ PATHOLOGICAL = {  # what a damaged or hostile log can be (Reliability 3: 9.8 s, 
 
 
 def pathological() -> int:
-    from build_backend.diagnose import diagnose_lines
+    from kernel_wizard.diagnose import diagnose_lines
 
     worst = 0.0
     for name, lines in PATHOLOGICAL.items():

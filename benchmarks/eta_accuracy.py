@@ -10,7 +10,7 @@ and at every moment from 25 % of the elapsed time to the end).
 Each recording (``tests/data/buildtimes/index.toml``) is a real build's output with every
 line's arrival time (``NAME.tlog``) and ninja's own ``NAME.ninja_log`` (a build of several
 torch extensions: every extension's log, in the order they were built, each with its own
-``# ninja log`` header). The replay feeds :class:`build_backend.eta.EtaEstimator` exactly what
+``# ninja log`` header). The replay feeds :class:`kernel_wizard.build.eta.EtaEstimator` exactly what
 the build runner feeds it live: the ``[n/N]`` lines when they arrived, each ninja run's start
 and unit count when its ``build.ninja`` appears (seen at the runner's next poll), and the
 ``.ninja_log`` entries of finished units. It compares the estimated time left with the time
@@ -56,10 +56,10 @@ else:  # pragma: no cover - Python 3.10
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from build_backend.buildtimes import BuildRecord, Machine, make_record, prior_from_record  # noqa: E402
-from build_backend.catalog import OsName, load_catalog  # noqa: E402
-from build_backend.eta import EtaEstimator, Prior, UnitTime, parse_ninja_log  # noqa: E402
-from build_backend.plan import estimate_build  # noqa: E402
+from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record  # noqa: E402
+from kernel_wizard.build.eta import EtaEstimator, Prior, UnitTime, parse_ninja_log  # noqa: E402
+from kernel_wizard.build.plan import estimate_build  # noqa: E402
+from kernel_wizard.catalog import OsName, load_catalog  # noqa: E402
 
 DATA = REPO / "tests" / "data" / "buildtimes"
 CHECKPOINTS = (10, 25, 50, 75)

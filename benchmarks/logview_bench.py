@@ -31,9 +31,9 @@ from PySide6.QtWidgets import QApplication
 
 from app.widgets.log_view import LogView
 from app.workers import BuildSession
-from build_backend.build import run_build
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import make_plan
+from kernel_wizard.build.run import run_build
 
 STANDIN = REPO / "tests" / "data" / "standins" / "fake_build.py"
 

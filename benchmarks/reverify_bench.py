@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from build_backend.verify import (  # noqa: E402
+from kernel_wizard.verify import (  # noqa: E402
     VerifyReport,
     run_verification,
     run_verifications,
@@ -94,9 +94,9 @@ def installed(args: argparse.Namespace) -> dict[str, Any]:
 
 def separate(results: list[dict[str, Any]], *, quick: bool) -> dict[str, Any]:
     """Each installed kernel in a harness process of its own, one after the other."""
-    from build_backend.platforms import current
-    from build_backend.reverify import runtime_path_for
-    from build_backend.toolkits import discover_toolkits
+    from kernel_wizard.flow.reverify import runtime_path_for
+    from kernel_wizard.machine.platforms import current
+    from kernel_wizard.machine.toolkits import discover_toolkits
 
     toolkits, system = discover_toolkits(), current().name
     rows = []

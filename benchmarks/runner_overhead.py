@@ -24,12 +24,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from build_backend.build import BuildStatus, run_build
-from build_backend.catalog import load_catalog
-from build_backend.environment import inspect_python
-from build_backend.hardware import detect
-from build_backend.paths import timestamp
-from build_backend.plan import BuildRequest, plan_build
+from kernel_wizard.base.paths import timestamp
+from kernel_wizard.build.plan import BuildRequest, plan_build
+from kernel_wizard.build.run import BuildStatus, run_build
+from kernel_wizard.catalog import load_catalog
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.machine.hardware import detect
 
 
 def clean(source: Path, out: Path) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from build_backend.verify import Timing, VerifyReport, run_verification  # noqa: E402
+from kernel_wizard.verify import Timing, VerifyReport, run_verification  # noqa: E402
 
 RECORDED = ROOT / "docs" / "recorded"
 

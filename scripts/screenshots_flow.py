@@ -33,11 +33,11 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication
 
 from app.wizard import DEFAULT_SIZE, InstallerWizard
-from build_backend.build import BuildPlan
-from build_backend.environment import Candidate
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.session import FlowStep, Session, SessionServices
+from kernel_wizard.build.run import BuildPlan
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.machine.environment import Candidate
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 STANDIN = REPO / "tests" / "data" / "standins" / "fake_build.py"
 H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"

@@ -28,19 +28,19 @@ from PySide6.QtCore import QCoreApplication  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from app.wizard import InstallerWizard  # noqa: E402
-from build_backend.environment import (  # noqa: E402
+from kernel_wizard.catalog.worth import speed_from_probe  # noqa: E402
+from kernel_wizard.flow.session import FlowStep, SessionServices  # noqa: E402
+from kernel_wizard.machine.environment import (  # noqa: E402
     EnvStatus,
     PythonEnv,
     TorchInfo,
     discover_candidates,
     inspect_python,
 )
-from build_backend.hardware import HardwareReport, detect  # noqa: E402
-from build_backend.nvml_record import ReplayNvmlApi  # noqa: E402
-from build_backend.session import FlowStep, SessionServices  # noqa: E402
-from build_backend.toolchain import parse_nvcc_version  # noqa: E402
-from build_backend.toolkits import CudaToolkit  # noqa: E402
-from build_backend.worth import speed_from_probe  # noqa: E402
+from kernel_wizard.machine.hardware import HardwareReport, detect  # noqa: E402
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi  # noqa: E402
+from kernel_wizard.machine.toolchain import parse_nvcc_version  # noqa: E402
+from kernel_wizard.machine.toolkits import CudaToolkit  # noqa: E402
 
 DATA = REPO / "tests" / "data"
 

@@ -32,20 +32,20 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from app.pages.prereqs import PrereqsPage
 from app.wizard import InstallerWizard
-from build_backend.environment import Candidate, EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import HardwareReport, HostInfo, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.platforms.windows import ElevationDeclined
-from build_backend.prereqs import CheckId, CheckResult, SystemFacts, run_checks
-from build_backend.prereqs.facts import (
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import Candidate, EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import HardwareReport, HostInfo, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.machine.platforms.windows import ElevationDeclined
+from kernel_wizard.machine.toolchain import parse_reg_query_dword
+from kernel_wizard.prereqs import CheckId, CheckResult, SystemFacts, run_checks
+from kernel_wizard.prereqs.facts import (
     GitFacts,
     LongPathsFacts,
     MsvcFacts,
     ToolkitFacts,
 )
-from build_backend.prereqs.fixes import LongPathsFix
-from build_backend.session import FlowStep, SessionServices
-from build_backend.toolchain import parse_reg_query_dword
+from kernel_wizard.prereqs.fixes import LongPathsFix
 
 DATA = REPO / "tests" / "data"
 H100 = DATA / "nvml" / "h100-driver580.json"

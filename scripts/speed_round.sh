@@ -81,7 +81,7 @@ run)
         echo "cores: $(nproc)"
         python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)'
     } >"$R/machine.txt" 2>&1
-    WORKLOADS=$(python3 -c 'import json, sys; sys.path.insert(0, "."); from build_backend.worth import load_workloads
+    WORKLOADS=$(python3 -c 'import json, sys; sys.path.insert(0, "."); from kernel_wizard.catalog.worth import load_workloads
 print(json.dumps([{"id": w.id, "shapes": [s.as_dict() for s in w.shapes]} for w in sorted(load_workloads(), key=lambda w: w.id != "reference")]))')
     step probe 240 python3 resources/probes/sdpa_speed.py --workloads "$WORKLOADS"
     # SageAttention in the background, recorded for the ETA benchmark (a fresh build folder and

@@ -8,7 +8,7 @@
 The texts are found by reading the source (nothing is imported). In ``app/``: every
 ``tr("...")`` (context ``ksw``), every ``N_("...")`` (a text marked where it is defined and
 translated with ``tr()`` where it is shown) and every value of a ``Texts("Context", {...})``.
-In the core (``build_backend/``, context ``core``; see build_backend/words.py): every
+In the core (``kernel_wizard/``, context ``core``; see kernel_wizard/base/messages.py): every
 ``N_("...")`` and ``msg("...", ...)``, and the title, cause and fix of every known build
 failure in resources/diagnosis/failures.toml, and what the kernel recipes in resources/recipes
 say to the user (a kernel's description, its GPUs, why a build is blocked, warnings, notes),
@@ -39,7 +39,7 @@ else:  # pragma: no cover - Python 3.10
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "app"
-CORE = ROOT / "build_backend"
+CORE = ROOT / "kernel_wizard"
 FAILURES = ROOT / "resources" / "diagnosis" / "failures.toml"
 RECIPES = ROOT / "resources" / "recipes"
 APP_FACTS = ROOT / "resources" / "apps"  # how each AI program is told to use a kernel

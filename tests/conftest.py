@@ -259,6 +259,5 @@ def _advice_for_the_wizard() -> Iterator[None]:
     """A test that runs the CLI in-process (cli.main calls advice.use_terminal()) must not leave
     the advice of later tests in the same worker naming commands instead of wizard pages."""
     yield
-    from build_backend import advice
-
+    from kernel_wizard.base import advice
     advice.use_terminal(False)

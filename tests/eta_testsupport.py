@@ -7,11 +7,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from build_backend.build import BuildEvent, BuildOutcome, run_build
-from build_backend.catalog import OsName, load_catalog
-from build_backend.eta import RunPlan
-from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildEstimate, BuildPlan, estimate_build, make_plan
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.eta import RunPlan
+from kernel_wizard.build.plan import BuildEstimate, BuildPlan, estimate_build, make_plan
+from kernel_wizard.build.run import BuildEvent, BuildOutcome, run_build
+from kernel_wizard.catalog import OsName, load_catalog
 
 TESTS = Path(__file__).resolve().parent
 REPLAY = TESTS / "data" / "standins" / "replay_build.py"

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from build_backend.build import BuildOutcome
-    from build_backend.plan import BuildPlan
-    from build_backend.session import BuildRunner, Session
+    from kernel_wizard.build.plan import BuildPlan
+    from kernel_wizard.build.run import BuildOutcome
+    from kernel_wizard.flow.session import BuildRunner, Session
 
 
 def pip_freeze(python: Path) -> str:
@@ -29,7 +29,7 @@ def build_this_plan(make_plan: Callable[[Session], BuildPlan],
     """A session build step that builds exactly the plan ``make_plan(session)`` gives, with the
     real build runner (or ``run``: a stand-in), in place of the source → patches → plan
     pipeline (for a build from a test's own folder)."""
-    from build_backend.build import PlanEvent, run_build
+    from kernel_wizard.build.run import PlanEvent, run_build
 
     runner = run if run is not None else run_build
 
@@ -45,7 +45,7 @@ def build_this_plan(make_plan: Callable[[Session], BuildPlan],
 def probe_plan(session: Session) -> BuildPlan:
     """The plan of a bundled probe build for the session's target (what the screenshots and
     some tests start from)."""
-    from build_backend.plan import BuildRequest, plan_build
+    from kernel_wizard.build.plan import BuildRequest, plan_build
 
     env, hardware = session.require_target()
     probe = session.catalog().get("probe")

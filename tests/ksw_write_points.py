@@ -155,7 +155,7 @@ def sweep(tmp_path: Path, python: Path, data: Path, command: list[str],
 REINSTALL = """
 import sys
 from pathlib import Path
-from build_backend.install import install_wheel
+from kernel_wizard.install.installer import install_wheel
 install_wheel(Path(sys.argv[1]), Path(sys.argv[2]), kernel="probe",
               verification={"status": "pass", "report": "/reports/b/report.json"})
 """

@@ -1,7 +1,7 @@
 """What every page shares: typed access to the wizard and the session, the Back lock, and the
 background work it runs (so the wizard can ask any page whether it may close, and wait for it).
 
-Pages read and change the :class:`~build_backend.session.Session`; they never call each other.
+Pages read and change the :class:`~kernel_wizard.flow.session.Session`; they never call each other.
 The wizard maps the session's state to pages; a page's Next is the session's gate
 (:meth:`SessionPage.flow_allows`).
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget, QWizard, QWizardPage
 
-from build_backend.session import FlowStep, Session
+from kernel_wizard.flow.session import FlowStep, Session
 
 from ..workers import BackgroundTask
 from .navigation import lock_back

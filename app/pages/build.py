@@ -20,7 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.build import (
+from kernel_wizard.base.errors import ExitCode, WizardError
+from kernel_wizard.base.paths import logs_dir
+from kernel_wizard.build.eta import Phase, UnitTime
+from kernel_wizard.build.plan import BuildPlan
+from kernel_wizard.build.run import (
     BuildOutcome,
     BuildStatus,
     DiagnosisEvent,
@@ -32,12 +36,8 @@ from build_backend.build import (
     StepEvent,
     StepState,
 )
-from build_backend.diagnose import Diagnosis
-from build_backend.errors import ExitCode, WizardError
-from build_backend.eta import Phase, UnitTime
-from build_backend.paths import logs_dir
-from build_backend.plan import BuildPlan
-from build_backend.session import FlowStep
+from kernel_wizard.diagnose import Diagnosis
+from kernel_wizard.flow.session import FlowStep
 
 from ..i18n import N_, Texts, kernel_name, tr, tr_core
 from ..time_words import duration_text as format_duration

@@ -28,14 +28,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from build_backend.advice import program
-from build_backend.ai_apps.usage import UseHint, hint_for_python
-from build_backend.paths import data_dir, logs_dir, reports_dir
-from build_backend.platforms import current as current_platform
-from build_backend.platforms.shortcuts import create_shortcuts, reverify_shortcut
-from build_backend.resources import resource_path
-from build_backend.verify import CaseStatus, VerifyReport
-from build_backend.verify.words import case_words, error_share
+from kernel_wizard.base.advice import program
+from kernel_wizard.base.paths import data_dir, logs_dir, reports_dir
+from kernel_wizard.base.resources import resource_path
+from kernel_wizard.machine.ai_apps.usage import UseHint, hint_for_python
+from kernel_wizard.machine.platforms import current as current_platform
+from kernel_wizard.machine.platforms.shortcuts import create_shortcuts, reverify_shortcut
+from kernel_wizard.verify import CaseStatus, VerifyReport
+from kernel_wizard.verify.wording import case_words, error_share
 
 from ..i18n import Texts, kernel_name, tr_core
 from ..widgets.banner import Banner, Tone

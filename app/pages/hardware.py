@@ -21,13 +21,13 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-from build_backend.ai_apps import AppEnvironment, environments_in_folder
-from build_backend.environment import Candidate, EnvStatus, PythonEnv
-from build_backend.hardware import HardwareReport, NvmlState, existing_folder, format_bytes
-from build_backend.platforms import current as current_platform
-from build_backend.prereqs import FixOutcome, FixStatus
-from build_backend.prereqs.pipfix import EnsurePipFix
-from build_backend.session import FlowStep
+from kernel_wizard.flow.session import FlowStep
+from kernel_wizard.machine.ai_apps import AppEnvironment, environments_in_folder
+from kernel_wizard.machine.environment import Candidate, EnvStatus, PythonEnv
+from kernel_wizard.machine.hardware import HardwareReport, NvmlState, existing_folder, format_bytes
+from kernel_wizard.machine.platforms import current as current_platform
+from kernel_wizard.prereqs import FixOutcome, FixStatus
+from kernel_wizard.prereqs.pipfix import EnsurePipFix
 
 from ..i18n import N_, Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone
@@ -38,7 +38,7 @@ from .base import SessionPage
 
 GPU_COLUMNS = ("#", "GPU", N_("Architecture"), N_("Compute capability"),
                N_("Memory (free / total)"), N_("Status"))
-# where a Python environment was found (build_backend.environment's fixed words; those with a
+# where a Python environment was found (machine.environment's fixed words; those with a
 # name in them, such as "active conda env 'ml'", are shown as they are)
 ORIGINS = (N_("active virtual environment"), N_("the Python running this wizard"),
            N_("chosen by you"))

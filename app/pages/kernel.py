@@ -5,7 +5,7 @@ picker, whether it fits); what doesn't fit is greyed and the details area lists 
 what to do (:mod:`.kernel_texts`). Whether a version fits is the session's verdict: the recipe's
 requirements plus what the prerequisite checks found missing for it (a kernel a missing
 prerequisite rules out says so, with a button back to the Prerequisites page and its Fix). The
-recommendation (:func:`build_backend.recommend.recommend_kernel`) is preselected and explained.
+recommendation (:func:`kernel_wizard.flow.recommend.recommend_kernel`) is preselected and explained.
 Below: how to get it (:mod:`.kernel_source`: a matching prebuilt wheel or a build, and where the
 source comes from), with the estimate for this machine.
 """
@@ -29,7 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.catalog import (
+from kernel_wizard.base.errors import WizardError
+from kernel_wizard.build.plan import build_archs
+from kernel_wizard.catalog import (
     Catalog,
     Machine,
     Recipe,
@@ -37,14 +39,12 @@ from build_backend.catalog import (
     Verdict,
     recommended_version,
 )
-from build_backend.errors import WizardError
-from build_backend.pipeline import SourceMode
-from build_backend.plan import build_archs
-from build_backend.recommend import KernelPick, is_probe, recommend_kernel
-from build_backend.session import FlowStep, KernelRequest
-from build_backend.toolkits import CudaToolkit
-from build_backend.worth import SdpaSpeed, SpeedUnavailable, user_workloads
-from build_backend.worth import Verdict as SpeedVerdict
+from kernel_wizard.catalog.worth import SdpaSpeed, SpeedUnavailable, user_workloads
+from kernel_wizard.catalog.worth import Verdict as SpeedVerdict
+from kernel_wizard.flow.pipeline import SourceMode
+from kernel_wizard.flow.recommend import KernelPick, is_probe, recommend_kernel
+from kernel_wizard.flow.session import FlowStep, KernelRequest
+from kernel_wizard.machine.toolkits import CudaToolkit
 
 from ..error_dialog import error_box
 from ..i18n import Texts, kernel_name, tr, tr_core
@@ -143,13 +143,13 @@ class KernelPage(SessionPage):
         self.details.setOpenExternalLinks(True)
         self.details.setMinimumHeight(130)
         details_column.addWidget(self.details, 1)
-        self.speed_label = QLabel()  # worth building here? (measured, see build_backend.worth)
+        self.speed_label = QLabel()  # worth building here? (measured, see catalog.worth)
         self.speed_label.setWordWrap(True)
         self.speed_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.speed_label.setVisible(False)
         workload_row = QHBoxLayout()
         self.workload_caption = QLabel(TEXT["workload"])
-        self.workload_box = QComboBox()  # what the speed advice judges at (build_backend.worth)
+        self.workload_box = QComboBox()  # what the speed advice judges at (catalog.worth)
         for workload in user_workloads():
             self.workload_box.addItem(tr_core(workload.name), workload.id)
         self.workload_box.currentIndexChanged.connect(self._on_workload_changed)

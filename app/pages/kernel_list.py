@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.catalog import Recipe, RecipeVersion, Verdict
+from kernel_wizard.catalog import Recipe, RecipeVersion, Verdict
 
 from ..i18n import N_, kernel_name, tr, tr_core
 from .kernel_texts import reasons_tooltip, row_status, version_text

@@ -24,16 +24,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.catalog import Machine, Recipe, RecipeVersion, SourceKind, Verdict
-from build_backend.pipeline import SourceMode
-from build_backend.recommend import (
+from kernel_wizard.catalog import Machine, Recipe, RecipeVersion, SourceKind, Verdict
+from kernel_wizard.catalog.wheels import WheelCandidate
+from kernel_wizard.flow.pipeline import SourceMode
+from kernel_wizard.flow.recommend import (
     PREBUILT_SECONDS,
     HowToGet,
     how_to_get,
     minutes_text,
     source_build_estimate,
 )
-from build_backend.wheels import WheelCandidate
 
 from ..i18n import Texts, kernel_name, tr, tr_core
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from build_backend.catalog import Catalog, Machine, Reason, Recipe, RecipeVersion, Verdict
-from build_backend.toolkits import CudaToolkit
+from kernel_wizard.catalog import Catalog, Machine, Reason, Recipe, RecipeVersion, Verdict
+from kernel_wizard.machine.toolkits import CudaToolkit
 
 from ..i18n import Texts, kernel_name, tr_core
 

@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.build import LogLine
-from build_backend.prereqs import (
+from kernel_wizard.build.run import LogLine
+from kernel_wizard.flow.session import FlowStep
+from kernel_wizard.prereqs import (
     CheckId,
     CheckResult,
     CheckStatus,
@@ -33,7 +34,6 @@ from build_backend.prereqs import (
     FixStatus,
     load_resume_state,
 )
-from build_backend.session import FlowStep
 
 from ..i18n import Texts, tr, tr_core
 from ..widgets.banner import Banner, Tone

@@ -33,12 +33,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.install import InstallResult, RollbackResult
-from build_backend.paths import data_dir
-from build_backend.reverify import ReverifyResult
-from build_backend.session import FlowStep
-from build_backend.verify import CaseStatus, ErrorMeasure, VerifyReport
-from build_backend.verify.words import (
+from kernel_wizard.base.paths import data_dir
+from kernel_wizard.flow.reverify import ReverifyResult
+from kernel_wizard.flow.session import FlowStep
+from kernel_wizard.flow.verify_install import VerifyInstallOutcome
+from kernel_wizard.install.installer import InstallResult, RollbackResult
+from kernel_wizard.verify import CaseStatus, ErrorMeasure, VerifyReport
+from kernel_wizard.verify.wording import (
     NOTHING_INSTALLED,
     case_reason,
     case_words,
@@ -47,7 +48,6 @@ from build_backend.verify.words import (
     speed_text,
     verdict_sentence,
 )
-from build_backend.verify_install import VerifyInstallOutcome
 
 from ..i18n import N_, Texts, kernel_name, tr, tr_core
 from ..widgets.error_chart import ErrorChart
@@ -401,7 +401,7 @@ class VerifyPage(SessionPage):
     @Slot(object)
     def _on_failed(self, exc: object) -> None:
         self._task_done()
-        from build_backend.errors import WizardError
+        from kernel_wizard.base.errors import WizardError
 
         if isinstance(exc, WizardError):
             self._show_error(tr_core(exc.what), tr_core(exc.hint))

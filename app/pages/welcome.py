@@ -7,7 +7,7 @@ import html
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QRadioButton
 
-from build_backend.session import FlowStep
+from kernel_wizard.flow.session import FlowStep
 
 from ..i18n import N_, Texts, tr, tr_core
 from ..widgets.explain_dialog import TEXT as EXPLAIN_TEXT

@@ -1,6 +1,6 @@
 """One prerequisite check on the Prerequisites page: its status, what it means, and its fix.
 
-A :class:`CheckRow` shows a :class:`~build_backend.prereqs.CheckResult` (status badge, title,
+A :class:`CheckRow` shows a :class:`~kernel_wizard.prereqs.CheckResult` (status badge, title,
 one-line summary, expandable detail) and, where the check offers a fix, either a **Fix** button
 (an automatic fix; the UAC shield when Windows will ask for administrator rights) or the exact
 command to run with a **Copy** button (a manual fix). While a fix runs, the row shows its output,
@@ -29,14 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.prereqs import (
+from kernel_wizard.prereqs import (
     CheckId,
     CheckResult,
     CheckStatus,
     FixOutcome,
     FixProgress,
 )
-from build_backend.prereqs import FixStatus as FixStatusEnum
+from kernel_wizard.prereqs import FixStatus as FixStatusEnum
 
 from ..i18n import N_, Texts, tr, tr_core
 from .banner import Tone

@@ -14,8 +14,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from build_backend.verify import VerifyCase, VerifyReport
-from build_backend.verify.words import TIMING_NAMES, case_words
+from kernel_wizard.verify import VerifyCase, VerifyReport
+from kernel_wizard.verify.wording import TIMING_NAMES, case_words
 
 from ..i18n import Texts, tr_core
 

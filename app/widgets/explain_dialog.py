@@ -1,7 +1,7 @@
 """"Explain a log…": a saved log of any failed build, install or import, explained.
 
 For failures outside the wizard too (a ``pip install flash-attn`` that failed in a terminal, a
-ComfyUI node that failed to load). The core reads the log (build_backend/diagnose/explain.py);
+ComfyUI node that failed to load). The core reads the log (kernel_wizard/diagnose/explain.py);
 this dialog shows the first error line verbatim, where the log stopped, the cause when it is
 known, the next step, and a link that searches the first error line in the failing package's
 issue tracker. :func:`pick_and_explain` asks for the file and reads it off the GUI thread.
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from build_backend.diagnose.explain import Explanation, explain_file
+from kernel_wizard.diagnose.explain import Explanation, explain_file
 
 from ..i18n import Texts, tr_core
 from ..workers import BackgroundTask

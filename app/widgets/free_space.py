@@ -1,7 +1,7 @@
 """"Free space…": how much the old builds take, a question, then their removal.
 
 The same housekeeping as ``python -m app --headless clean --all``
-(:mod:`build_backend.housekeeping`): every old build, build log beyond the last few and
+(:mod:`kernel_wizard.install.housekeeping`): every old build, build log beyond the last few and
 downloaded source that nothing uses; installed kernels, their backups and the verification
 reports stay. Measuring and removing run off the GUI thread (a FlashAttention source tree has
 tens of thousands of files); the dialogs do not block, so the rest of the window stays alive.
@@ -12,7 +12,13 @@ from __future__ import annotations
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QPushButton, QWidget
 
-from build_backend.housekeeping import CleanPlan, CleanResult, clean, format_size, plan_clean
+from kernel_wizard.install.housekeeping import (
+    CleanPlan,
+    CleanResult,
+    clean,
+    format_size,
+    plan_clean,
+)
 
 from ..i18n import Texts, tr_core
 from ..workers import BackgroundTask
@@ -125,7 +131,7 @@ class FreeSpaceButton(QPushButton):
     @Slot(object)
     def _failed(self, exc: object) -> None:
         self._reset()
-        from build_backend.errors import WizardError
+        from kernel_wizard.base.errors import WizardError
 
         if isinstance(exc, WizardError):
             self._show(QMessageBox.Icon.Warning, tr_core(exc.what), tr_core(exc.hint))

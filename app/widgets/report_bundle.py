@@ -1,6 +1,6 @@
 """"Save report bundle…": one zip with what a bug report needs, from any page that can fail.
 
-The bundle (:func:`build_backend.reports.make_bundle`) holds the wizard's logs, verification
+The bundle (:func:`kernel_wizard.verify.history.make_bundle`) holds the wizard's logs, verification
 reports and install records, this machine's hardware and target Python as the session knows
 them, and any extra files the page names (a build log kept outside the data folder). The Build
 and Verify pages use the same button.
@@ -14,9 +14,9 @@ from pathlib import Path
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QPushButton, QWidget
 
-from build_backend.paths import timestamp
-from build_backend.reports import make_bundle
-from build_backend.session import Session
+from kernel_wizard.base.paths import timestamp
+from kernel_wizard.flow.session import Session
+from kernel_wizard.verify.history import make_bundle
 
 from ..i18n import tr
 

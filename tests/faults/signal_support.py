@@ -142,11 +142,11 @@ from PySide6.QtWidgets import QApplication
 
 from app.wizard import InstallerWizard, run_wizard
 from ksw_testsupport import build_this_plan
-from build_backend.environment import inspect_python
-from build_backend.hardware import detect
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
-from build_backend.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import make_plan
+from kernel_wizard.flow.session import FlowStep, SessionServices
 
 python, source, out = (Path(a) for a in sys.argv[1:4])
 
@@ -191,13 +191,13 @@ import sys
 import threading
 from pathlib import Path
 
-from build_backend.catalog import WheelSourceKind
-from build_backend.environment import inspect_python
-from build_backend.hardware import detect
-from build_backend.lifetime import guard, run_cancellable
-from build_backend.pipeline import KernelChoice, run_pipeline
-from build_backend.session import Session
-from build_backend.wheels import WheelCandidate, WheelMatch
+from kernel_wizard.catalog import WheelSourceKind
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.lifetime import guard, run_cancellable
+from kernel_wizard.flow.pipeline import KernelChoice, run_pipeline
+from kernel_wizard.flow.session import Session
+from kernel_wizard.catalog.wheels import WheelCandidate, WheelMatch
 
 python, url = Path(sys.argv[1]), sys.argv[2]
 filename = url.rsplit("/", 1)[1]

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from ksw_state_support import cli, faults_conftest
 
-from build_backend.install_records import write_journal
+from kernel_wizard.install.records import write_journal
 
 _faults = faults_conftest()
 assert_clean_failure = _faults.assert_clean_failure

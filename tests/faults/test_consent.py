@@ -25,8 +25,8 @@ from ksw_faults import REPO, assert_clean_failure, cli_env, run_cli
 from ksw_state_support import fresh_env, padded_wheel, wheel_source
 from ksw_testsupport import pip_freeze
 
-from build_backend.errors import ExitCode
-from build_backend.install import install_wheel, load_installs
+from kernel_wizard.base.errors import ExitCode
+from kernel_wizard.install.installer import install_wheel, load_installs
 
 USAGE = int(ExitCode.USAGE)
 CANCELLED = int(ExitCode.CANCELLED)
@@ -146,7 +146,7 @@ def test_rollback_on_a_terminal_asks_and_a_yes_rolls_back(installed: Path, data:
 def test_rollback_of_a_lost_backup_is_refused_before_asking(tmp_path: Path,
                                                             data: Path) -> None:
     """rollback whose backup is gone, on a terminal → exit 1, nothing asked"""
-    from build_backend.statefile import write_json
+    from kernel_wizard.base.statefile import write_json
 
     env = tmp_path / "env" / "bin" / "python"
     write_json(data / "installs.json", [{

@@ -29,8 +29,8 @@ from disk_faults import (
 )
 from ksw_testsupport import pip_freeze
 
-from build_backend.errors import ExitCode
-from build_backend.session import SessionServices
+from kernel_wizard.base.errors import ExitCode
+from kernel_wizard.flow.session import SessionServices
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # the wizard's trials run offscreen
 STORAGE = int(ExitCode.STORAGE)
@@ -326,7 +326,7 @@ def test_rollback_on_a_full_disk_changes_nothing(tmp_path: Path,
     listing what was gone)"""
     from ksw_state_support import padded_wheel
 
-    from build_backend.install import install_wheel
+    from kernel_wizard.install.installer import install_wheel
 
     with tmpfs(tmp_path / "data", size="2m") as data:
         os.environ["KSW_DATA_DIR"] = str(data)  # the test's own: reset by the autouse fixture
@@ -348,7 +348,7 @@ def test_rollback_that_cannot_take_its_lock_is_a_storage_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """rollback, the environment's lock file cannot be made (a folder in its place) → exit 6
     naming the path, not 1; the install record is kept"""
-    from build_backend.paths import env_lock_path
+    from kernel_wizard.base.paths import env_lock_path
 
     data = tmp_path / "data"
     env = tmp_path / "env" / "bin" / "python"

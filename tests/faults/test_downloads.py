@@ -24,7 +24,7 @@ import pytest
 from download_testsupport import big_wheel, rewrite_wheel, tls_context
 from ksw_testsupport import pip_freeze
 
-from build_backend.download import size_text
+from kernel_wizard.base.download import size_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
 from loopback_http import LoopbackServer, Resource, refused_port  # noqa: E402

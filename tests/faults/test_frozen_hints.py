@@ -6,7 +6,7 @@ The real CLI runs in a subprocess as the frozen program would: ``sys.frozen`` se
 ``sys.executable`` the bundle's program — here a stand-in launcher (``kernel-setup-wizard``, with
 ``kernel-setup-wizard-cli`` beside it, as installer.spec lays them out) in a folder whose name has
 spaces, which starts the wizard from source (so that what the frozen program starts itself, the
-watchdog, runs too). ``build_backend.advice.program`` is also checked directly, with
+watchdog, runs too). ``kernel_wizard.base.advice.program`` is also checked directly, with
 ``sys.frozen``/``sys.executable`` monkeypatched.
 """
 
@@ -21,8 +21,8 @@ import pytest
 from ksw_faults import REPO, cli_env, run_cli
 
 from app.__main__ import USAGE_ROWS
-from build_backend import advice
-from build_backend.statefile import write_json
+from kernel_wizard.base import advice
+from kernel_wizard.base.statefile import write_json
 
 FROZEN = """
 import sys

@@ -26,7 +26,7 @@ from disk_faults import (
     tmpfs,
 )
 
-from build_backend.errors import ExitCode
+from kernel_wizard.base.errors import ExitCode
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # the wizard's trials run offscreen
 STAMPS = ["20200101-000001", "20200102-000002", "20200103-000003", "20200104-000004",

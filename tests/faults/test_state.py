@@ -35,10 +35,10 @@ from ksw_state_support import (
 )
 from ksw_testsupport import pip_freeze as freeze
 
-from build_backend.install import install_wheel, load_installs
-from build_backend.install_records import write_journal, write_receipt
-from build_backend.paths import env_lock_path
-from build_backend.statefile import write_json
+from kernel_wizard.base.paths import env_lock_path
+from kernel_wizard.base.statefile import write_json
+from kernel_wizard.install.installer import install_wheel, load_installs
+from kernel_wizard.install.records import write_journal, write_receipt
 
 _faults = faults_conftest()  # tests/faults/conftest.py: the suite's shared checks
 assert_clean_failure = _faults.assert_clean_failure
@@ -64,7 +64,7 @@ def record(python: Path | str, version: str = "0.1.0", **extra: Any) -> dict[str
 HOLD = """
 import sys, time
 from pathlib import Path
-from build_backend.locks import hold
+from kernel_wizard.base.locks import hold
 with hold(Path(sys.argv[1]), sys.argv[2]):
     print("held", flush=True)
     time.sleep(300)
@@ -177,7 +177,7 @@ def test_verify_names_a_kernel_changed_outside_the_wizard(
 FINISH_THEN_DIE = """
 import os, sys
 from pathlib import Path
-import build_backend.install as install
+import kernel_wizard.install.installer as install
 install._commit = lambda journal: os._exit(9)  # killed right after pip finished
 install.install_wheel(Path(sys.argv[1]), Path(sys.argv[2]), kernel="probe")
 """
@@ -424,7 +424,7 @@ def test_install_waits_for_another_run_naming_it_on_screen_and_in_the_log(
 HOLD_ENV = """
 import sys, time
 from pathlib import Path
-from build_backend.paths import hold_env
+from kernel_wizard.base.paths import hold_env
 with hold_env(Path(sys.argv[1]), sys.argv[2]):
     print("held", flush=True)
     time.sleep(300)

@@ -16,14 +16,14 @@ from ksw_faults import assert_clean_failure, run_cli, wait_until_gone
 from ksw_target_pythons import answering_python, real_python, recorded_python2, torch_crash_env
 from ksw_testsupport import pip_freeze
 
-from build_backend.environment import PROBE_BEGIN
+from kernel_wizard.machine.environment import PROBE_BEGIN
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX venvs and stand-ins")
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 H100 = NVML / "h100-driver580.json"
 NO_DRIVER = NVML / "no-driver-linux.json"
-ENVIRONMENT, USAGE = 3, 2  # build_backend.errors.ExitCode
+ENVIRONMENT, USAGE = 3, 2  # kernel_wizard.base.errors.ExitCode
 
 
 def recording_target(folder: Path, real: Path) -> tuple[Path, Path]:

@@ -16,8 +16,8 @@ import ksw_faults
 import pytest
 from ksw_testsupport import pip_freeze
 
-from build_backend.cli import build_parser
-from build_backend.errors import ExitCode
+from kernel_wizard.base.errors import ExitCode
+from kernel_wizard.cli.main import build_parser
 
 _faults = ksw_faults
 run_cli = _faults.run_cli

@@ -8,7 +8,7 @@ import pytest
 from ksw_state_support import cli, faults_conftest, padded_wheel
 from ksw_write_points import PASS, importable, recorded, sweep
 
-from build_backend.install import install_wheel
+from kernel_wizard.install.installer import install_wheel
 
 _faults = faults_conftest()
 assert_clean_failure = _faults.assert_clean_failure

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 
-from build_backend.hardware import NvmlState, detect
+from kernel_wizard.machine.hardware import NvmlState, detect
 
 
 def _smi(*args: str) -> str:

@@ -15,8 +15,8 @@ import textwrap
 import time
 from pathlib import Path
 
-from build_backend.verify import VerifyStatus, run_verification
-from build_backend.verify.words import speed_text
+from kernel_wizard.verify import VerifyStatus, run_verification
+from kernel_wizard.verify.wording import speed_text
 
 STANDIN = textwrap.dedent('''
     """A stand-in for flash_attn 2: flash_attn_func / flash_attn_varlen_func computed by SDPA

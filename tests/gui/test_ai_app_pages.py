@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QFileDialog
 from test_verify_page import install, walk_to_verify, wizard_for
 from test_wizard_shell import open_hardware_page
 
-from build_backend.environment import Candidate, Candidates, inspect_python
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.session import FlowStep, SessionServices
-from build_backend.words import msg
+from kernel_wizard.base.messages import msg
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import Candidate, Candidates, inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 TESTS = Path(__file__).resolve().parents[1]
 H100 = TESTS / "data" / "nvml" / "h100-driver580.json"

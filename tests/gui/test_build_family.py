@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication
 
 from app.i18n import install_translator
 from app.pages.build import BuildPage
-from build_backend.build import BuildOutcome, BuildStatus
-from build_backend.diagnose import LogDiagnoser
+from kernel_wizard.build.run import BuildOutcome, BuildStatus
+from kernel_wizard.diagnose import LogDiagnoser
 
 FIRST = 'a.cu(12): error: identifier "frobnicate" is undefined'
 
@@ -66,7 +66,7 @@ def test_the_family_in_chinese(chinese: None, tmp_path: Path) -> None:
 
 def test_a_version_floor_and_the_windows_compiler_in_chinese(chinese: None) -> None:
     from app.i18n import tr_core
-    from build_backend.diagnose import diagnose_lines
+    from kernel_wizard.diagnose import diagnose_lines
 
     floor = diagnose_lines(["#error We need GCC 9 or later."]).primary
     assert floor is not None

@@ -15,13 +15,13 @@ from PySide6.QtWidgets import QMessageBox, QWizard
 from app.pages.build import BuildPage
 from app.widgets.banner import Tone
 from app.wizard import InstallerWizard
-from build_backend.build import BuildStatus, run_build
-from build_backend.environment import Candidate
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildPlan, make_plan
-from build_backend.session import FlowStep, Session, SessionServices
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.build.run import BuildStatus, run_build
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.machine.environment import Candidate
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -152,8 +152,8 @@ def test_a_diagnosed_failure_is_explained(qtbot: Any, tmp_path: Path, torch_venv
 def test_changing_the_kernel_after_a_build_builds_again(
     qtbot: Any, tmp_path: Path, torch_venv: Path
 ) -> None:
-    from build_backend.catalog import load_catalog
-    from build_backend.pipeline import KernelChoice, SourceMode
+    from kernel_wizard.catalog import load_catalog
+    from kernel_wizard.flow.pipeline import KernelChoice, SourceMode
 
     wizard, page = open_build_page(qtbot, standin(tmp_path, "ok", "2"), torch_venv)
     qtbot.waitUntil(page.isComplete, timeout=30_000)

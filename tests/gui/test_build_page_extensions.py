@@ -18,9 +18,9 @@ from PySide6.QtWidgets import QApplication
 
 from app.i18n import install_translator
 from app.pages.build import BuildPage
-from build_backend.build import BuildEvent, ProgressEvent
-from build_backend.eta import Phase
-from build_backend.terminal import progress_text
+from kernel_wizard.build.eta import Phase
+from kernel_wizard.build.run import BuildEvent, ProgressEvent
+from kernel_wizard.cli.terminal import progress_text
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
 

@@ -12,15 +12,15 @@ import pytest
 from eta_testsupport import replay
 
 from app.pages.build import BuildPage
-from build_backend import build as build_module
-from build_backend.build import (
+from kernel_wizard.build import run as build_module
+from kernel_wizard.build.eta import Phase
+from kernel_wizard.build.run import (
     BuildEvent,
     BuildOutcome,
     BuildStatus,
     LogLine,
     ProgressEvent,
 )
-from build_backend.eta import Phase
 
 SPEED = 40.0
 

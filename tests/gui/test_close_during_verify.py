@@ -17,11 +17,11 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from app.wizard import InstallerWizard
-from build_backend.build import BuildOutcome, BuildStatus
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.processes import stream
-from build_backend.session import FlowStep, SessionServices
+from kernel_wizard.base.processes import stream
+from kernel_wizard.build.run import BuildOutcome, BuildStatus
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 LOOP = "import time\nwhile True: time.sleep(0.2)"

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QFileDialog
 from app.pages.welcome import WelcomePage
 from app.widgets.explain_dialog import ExplainDialog
 from app.wizard import InstallerWizard
-from build_backend.diagnose.explain import explain_file
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.session import SessionServices
+from kernel_wizard.diagnose.explain import explain_file
+from kernel_wizard.flow.session import SessionServices
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 FAILED = LOGS / "field" / "flash-attention-509-nvcc-not-found.log"  # a training log

@@ -9,10 +9,10 @@ from typing import Any
 
 from test_wizard_shell import open_hardware_page
 
-from build_backend.environment import Candidate, inspect_python
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.session import SessionServices
+from kernel_wizard.flow.session import SessionServices
+from kernel_wizard.machine.environment import Candidate, inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 

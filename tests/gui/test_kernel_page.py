@@ -22,18 +22,18 @@ from test_prereqs_page import linux
 from app.pages.kernel import GREY, KernelPage
 from app.widgets.banner import Tone
 from app.wizard import InstallerWizard
-from build_backend.catalog import load_catalog
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo, inspect_python
-from build_backend.errors import WizardError
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.pipeline import SourceMode
-from build_backend.plan import BuildRequest, plan_build
-from build_backend.recommend import minutes_text
-from build_backend.resources import resource_path
-from build_backend.session import FlowStep, Session, SessionServices
-from build_backend.toolchain import parse_nvcc_version
-from build_backend.toolkits import CudaToolkit
+from kernel_wizard.base.errors import WizardError
+from kernel_wizard.base.resources import resource_path
+from kernel_wizard.build.plan import BuildRequest, plan_build
+from kernel_wizard.catalog import load_catalog
+from kernel_wizard.flow.pipeline import SourceMode
+from kernel_wizard.flow.recommend import minutes_text
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo, inspect_python
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.machine.toolchain import parse_nvcc_version
+from kernel_wizard.machine.toolkits import CudaToolkit
 
 TESTS = Path(__file__).resolve().parents[1]
 H100 = TESTS / "data" / "nvml" / "h100-driver580.json"
@@ -524,7 +524,7 @@ def test_another_environment_chosen_on_the_way_back_is_reassessed(
 
 def recorded_h100_speed(_hardware: Any, _env: Any) -> Any:
     """What resources/probes/sdpa_speed.py printed on the lent H100 (tests/data/speed)."""
-    from build_backend.worth import _parse
+    from kernel_wizard.catalog.worth import _parse
 
     document = json.loads((TESTS / "data" / "speed" / "h100-sdpa.json").read_text("utf-8"))
     return _parse(document["probe"])

@@ -25,12 +25,12 @@ from test_prereqs_page import gcc, linux, open_page, python_env, settle
 
 from app.pages.hardware import HardwarePage, browse_start, python_file_filter
 from app.wizard import DEFAULT_SIZE, MIN_SIZE, InstallerWizard, initial_size, wizard_style
-from build_backend.build import BuildStatus
-from build_backend.environment import Candidate, inspect_python
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.prereqs import CheckId
-from build_backend.session import FlowStep, SessionServices
+from kernel_wizard.build.run import BuildStatus
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import Candidate, inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.prereqs import CheckId
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 

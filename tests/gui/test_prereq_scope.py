@@ -23,15 +23,15 @@ from app.pages.build import BuildPage
 from app.pages.kernel import KernelPage
 from app.pages.prereqs import PrereqsPage
 from app.wizard import InstallerWizard
-from build_backend.build import BuildStatus, run_build
-from build_backend.environment import Candidate, PythonEnv
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.plan import BuildPlan
-from build_backend.prereqs import CheckId, CheckStatus, SystemFacts
-from build_backend.prereqs.facts import GccFacts, GitFacts, LongPathsFacts, parse_os_release
-from build_backend.session import FlowStep, Session, SessionServices
-from build_backend.toolchain import parse_gcc_version
+from kernel_wizard.build.plan import BuildPlan
+from kernel_wizard.build.run import BuildStatus, run_build
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.machine.environment import Candidate, PythonEnv
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.machine.toolchain import parse_gcc_version
+from kernel_wizard.prereqs import CheckId, CheckStatus, SystemFacts
+from kernel_wizard.prereqs.facts import GccFacts, GitFacts, LongPathsFacts, parse_os_release
 
 TESTS = Path(__file__).resolve().parents[1]
 H100 = TESTS / "data" / "nvml" / "h100-driver580.json"

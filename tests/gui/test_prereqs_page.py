@@ -26,11 +26,21 @@ from app.resume import resume
 from app.widgets.banner import Tone
 from app.widgets.check_row import STATUS_STYLE, CheckRow
 from app.wizard import InstallerWizard
-from build_backend.environment import Candidate, EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import HardwareReport, HostInfo, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.platforms.windows import ElevationDeclined
-from build_backend.prereqs import (
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import Candidate, EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import HardwareReport, HostInfo, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.machine.platforms.windows import ElevationDeclined
+from kernel_wizard.machine.toolchain import (
+    parse_gcc_version,
+    parse_host_config,
+    parse_msvc_toolsets,
+    parse_nvcc_version,
+    parse_vctools_default,
+    parse_vswhere,
+)
+from kernel_wizard.machine.toolkits import CudaToolkit
+from kernel_wizard.prereqs import (
     CheckId,
     CheckResult,
     CheckStatus,
@@ -41,7 +51,7 @@ from build_backend.prereqs import (
     load_resume_state,
     run_checks,
 )
-from build_backend.prereqs.facts import (
+from kernel_wizard.prereqs.facts import (
     GccFacts,
     GitFacts,
     LongPathsFacts,
@@ -52,18 +62,8 @@ from build_backend.prereqs.facts import (
     parse_os_release,
     prereq_platform,
 )
-from build_backend.prereqs.fixes import GitLongPathsFix, ManualCommandFix
-from build_backend.prereqs.resume import RUN_ONCE_NAME, restart_pending, save_resume_state
-from build_backend.session import FlowStep, SessionServices
-from build_backend.toolchain import (
-    parse_gcc_version,
-    parse_host_config,
-    parse_msvc_toolsets,
-    parse_nvcc_version,
-    parse_vctools_default,
-    parse_vswhere,
-)
-from build_backend.toolkits import CudaToolkit
+from kernel_wizard.prereqs.fixes import GitLongPathsFix, ManualCommandFix
+from kernel_wizard.prereqs.resume import RUN_ONCE_NAME, restart_pending, save_resume_state
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 GIB = 1024**3

@@ -11,13 +11,13 @@ from typing import Any
 
 from app.pages.verify import VerifyPage
 from app.wizard import InstallerWizard
-from build_backend.environment import Candidate
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.reports import Stage, compare, save_report
-from build_backend.reverify import ReverifyResult
-from build_backend.session import FlowStep, SessionServices
-from build_backend.verify import VerifyReport
+from kernel_wizard.flow.reverify import ReverifyResult
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import Candidate
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.verify import VerifyReport
+from kernel_wizard.verify.history import Stage, compare, save_report
 
 TESTS = Path(__file__).resolve().parents[1]
 H100 = TESTS / "data" / "nvml" / "h100-driver580.json"

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 MARK = "KSW-FIRST-PAGE"
 LIMIT_S = 120  # generous: a loaded 2-core machine shows the first page in about 1-3 s
 
-# Shown when its page is used, imported lazily (build_backend: locks, hardware, process_tree…;
+# Shown when its page is used, imported lazily (kernel_wizard: locks, hardware, process_tree…;
 # requests and urllib3, about 80 ms, only when something is downloaded: download, tags, sources).
 NOT_BEFORE_THE_FIRST_PAGE = ("psutil", "filelock", "requests", "urllib3")
 

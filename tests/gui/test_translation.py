@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.i18n import choose_language, install_translator, translations_dir
 from app.wizard import InstallerWizard
-from build_backend.session import SessionServices
+from kernel_wizard.flow.session import SessionServices
 
 REPO = Path(__file__).resolve().parents[2]
 SHOWN_BY = {"setTitle", "setSubTitle", "setText", "setToolTip", "setWindowTitle",
@@ -126,7 +126,7 @@ def test_core_sentences_are_shown_translated_with_their_values(
     after (a value that is a sentence too is translated); a translation whose template does
     not fit the values falls back to the English sentence, never to an error."""
     from app.i18n import tr_core
-    from build_backend.words import join, msg
+    from kernel_wizard.base.messages import join, msg
 
     translator = _translator_from(tmp_path, qapp, "core", {
         "{n} checks failed": "{n} 项检查失败",

@@ -20,9 +20,9 @@ from test_build_page import open_build_page, standin
 
 from app.i18n import install_translator, tr_core
 from app.widgets.banner import Tone
-from build_backend.build import RetryEvent, StallEvent, retry_plan
-from build_backend.diagnose import RetryAction
-from build_backend.diagnose.facts import LogFacts, _msvc_too_new_advice
+from kernel_wizard.build.run import RetryEvent, StallEvent, retry_plan
+from kernel_wizard.diagnose import RetryAction
+from kernel_wizard.diagnose.facts import LogFacts, _msvc_too_new_advice
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
 LOG = LOGS / "msvc-unsupported-vs.log"

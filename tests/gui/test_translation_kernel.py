@@ -21,10 +21,10 @@ from test_kernel_page import cuda_env, h100, open_kernel_page
 from test_wizard_shell import open_hardware_page
 
 from app.i18n import install_translator
-from build_backend.environment import Candidate, inspect_python
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.session import SessionServices
+from kernel_wizard.flow.session import SessionServices
+from kernel_wizard.machine.environment import Candidate, inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 

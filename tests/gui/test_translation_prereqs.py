@@ -21,10 +21,10 @@ from app.i18n import install_translator, tr_core
 from app.pages.prereqs import TEXT, summarize
 from app.time_words import duration_text, time_left_text
 from app.widgets.check_row import CheckRow
-from build_backend.environment import EnvStatus
-from build_backend.hardware import HostInfo
-from build_backend.prereqs import SystemFacts, run_checks
-from build_backend.prereqs.facts import GitFacts, LongPathsFacts, MsvcFacts
+from kernel_wizard.machine.environment import EnvStatus
+from kernel_wizard.machine.hardware import HostInfo
+from kernel_wizard.prereqs import SystemFacts, run_checks
+from kernel_wizard.prereqs.facts import GitFacts, LongPathsFacts, MsvcFacts
 
 GIB = 1024**3
 
@@ -98,7 +98,7 @@ def test_durations_and_estimates_speak_chinese(chinese: None) -> None:
 
 def test_durations_in_english_are_what_the_command_line_says() -> None:
     from app.time_words import TEXT
-    from build_backend.durations import ENGLISH, duration, time_left
+    from kernel_wizard.base.durations import ENGLISH, duration, time_left
 
     assert {key: TEXT.english(key) for key in TEXT} == dict(ENGLISH)  # one set of forms
     for seconds in (0, 7, 42, 117, 3599, 3600, 7380):

@@ -18,13 +18,13 @@ from app.error_dialog import error_box
 from app.i18n import install_translator, tr_core
 from app.pages.verify import RESULT_COLUMN, VerifyPage
 from app.wizard import InstallerWizard
-from build_backend.oserrors import explain
-from build_backend.reports import SavedReport
-from build_backend.session import FlowStep, SessionServices
-from build_backend.verify import CaseStatus, VerifyReport, run_verification
-from build_backend.verify.words import case_reason, failure_details, speed_text, verdict_sentence
-from build_backend.verify_install import VerifyInstallOutcome
-from build_backend.words import Msg
+from kernel_wizard.base.messages import Msg
+from kernel_wizard.base.oserrors import explain
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.flow.verify_install import VerifyInstallOutcome
+from kernel_wizard.verify import CaseStatus, VerifyReport, run_verification
+from kernel_wizard.verify.history import SavedReport
+from kernel_wizard.verify.wording import case_reason, failure_details, speed_text, verdict_sentence
 
 TESTS = Path(__file__).resolve().parents[1]
 WRONG_SCALE = TESTS / "data" / "verify" / "probe-cpu-quick-wrong-scale.json"  # the real harness's
@@ -101,7 +101,7 @@ def test_the_same_page_in_english_reads_as_the_cli_does(qtbot: Any, tmp_path: Pa
 def test_the_speed_line_is_translated_with_its_numbers(chinese: None) -> None:
     from dataclasses import replace
 
-    from build_backend.verify import Timing
+    from kernel_wizard.verify import Timing
 
     timing = Timing("forward", {"q": (2, 4096, 16, 128)}, "float16", kernel_ms=0.8,
                     sdpa_ms=0.5, speedup=0.625, math_ms=9.6, label="float16 · batch 2")

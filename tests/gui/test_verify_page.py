@@ -21,13 +21,13 @@ from PySide6.QtWidgets import QMessageBox, QWizard
 
 from app.pages.verify import RESULT_COLUMN, VerifyPage
 from app.wizard import InstallerWizard
-from build_backend.environment import Candidate
-from build_backend.hardware import detect
-from build_backend.install import load_installs
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildPlan, make_plan
-from build_backend.session import FlowStep, Session, SessionServices
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.install.installer import load_installs
+from kernel_wizard.machine.environment import Candidate
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -229,7 +229,7 @@ def test_reverify_needs_an_install(qtbot: Any, tmp_path: Path, scratch_torch_env
 def test_reverify_from_the_welcome_page(
     qtbot: Any, tmp_path: Path, scratch_torch_env: Path, kernel_wheel: Any
 ) -> None:
-    from build_backend.verify_install import verify_then_install
+    from kernel_wizard.flow.verify_install import verify_then_install
 
     verify_then_install(scratch_torch_env, kernel_wheel("correct"), kernel="probe",
                         adapter="probe")

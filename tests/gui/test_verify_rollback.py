@@ -19,13 +19,13 @@ from PySide6.QtWidgets import QMessageBox
 
 from app.pages.verify import VerifyPage
 from app.wizard import InstallerWizard
-from build_backend.environment import Candidate
-from build_backend.hardware import detect
-from build_backend.install import install_wheel, load_installs
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildPlan, make_plan
-from build_backend.session import FlowStep, Session, SessionServices
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.install.installer import install_wheel, load_installs
+from kernel_wizard.machine.environment import Candidate
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"
@@ -106,8 +106,8 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
 def test_the_welcome_page_finishes_an_interrupted_install_first_and_says_so(
     qtbot: Any, tmp_path: Path
 ) -> None:
-    from build_backend.install_records import write_journal
-    from build_backend.paths import backups_dir
+    from kernel_wizard.base.paths import backups_dir
+    from kernel_wizard.install.records import write_journal
 
     folder = backups_dir() / "tx-cut"
     (folder / "files").mkdir(parents=True)

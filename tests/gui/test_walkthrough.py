@@ -35,14 +35,14 @@ from PySide6.QtWidgets import QWidget, QWizard
 from test_prereqs_page import linux
 
 from app.wizard import DEFAULT_SIZE, InstallerWizard, initial_size
-from build_backend.build import run_build
-from build_backend.environment import Candidate
-from build_backend.hardware import detect
-from build_backend.install import load_installs
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.parallelism import choose_parallelism
-from build_backend.plan import BuildPlan, make_plan
-from build_backend.session import FlowStep, Session, SessionServices
+from kernel_wizard.base.parallelism import choose_parallelism
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.build.run import run_build
+from kernel_wizard.flow.session import FlowStep, Session, SessionServices
+from kernel_wizard.install.installer import load_installs
+from kernel_wizard.machine.environment import Candidate
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 TESTS = Path(__file__).resolve().parents[1]
 STANDIN = TESTS / "data" / "standins" / "fake_build.py"

@@ -32,7 +32,7 @@ from test_walkthrough import Buttons, at_every_size, click, make_wizard, screens
 
 from app.i18n import install_translator
 from app.wizard import InstallerWizard
-from build_backend.session import FlowStep
+from kernel_wizard.flow.session import FlowStep
 
 
 @pytest.fixture

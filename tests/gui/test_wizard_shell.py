@@ -14,10 +14,10 @@ from PySide6.QtWidgets import QAbstractButton, QLabel, QWizard
 from app.pages.hardware import HardwarePage
 from app.widgets.banner import Tone
 from app.wizard import InstallerWizard
-from build_backend.environment import Candidate, inspect_python
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.session import FlowStep, SessionServices
+from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.machine.environment import Candidate, inspect_python
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 

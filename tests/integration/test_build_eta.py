@@ -20,13 +20,13 @@ from pathlib import Path
 import pytest
 from eta_testsupport import replay
 
-from build_backend import build as build_module
-from build_backend.build import BuildEvent, BuildOutcome, BuildStatus, ProgressEvent
-from build_backend.buildtimes import load_records
-from build_backend.catalog import OsName, load_catalog
-from build_backend.eta import Phase, PriorSource
-from build_backend.plan import estimate_build
-from build_backend.terminal import TerminalProgress
+from kernel_wizard.build import run as build_module
+from kernel_wizard.build.buildtimes import load_records
+from kernel_wizard.build.eta import Phase, PriorSource
+from kernel_wizard.build.plan import estimate_build
+from kernel_wizard.build.run import BuildEvent, BuildOutcome, BuildStatus, ProgressEvent
+from kernel_wizard.catalog import OsName, load_catalog
+from kernel_wizard.cli.terminal import TerminalProgress
 
 SPEED = 40.0
 

@@ -14,8 +14,11 @@ from pathlib import Path
 import pytest
 from eta_testsupport import REPLAY, faster, replay_output
 
-from build_backend import build as build_module
-from build_backend.build import (
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build import run as build_module
+from kernel_wizard.build.buildtimes import load_records
+from kernel_wizard.build.plan import estimate_build, make_plan
+from kernel_wizard.build.run import (
     BuildEvent,
     BuildStatus,
     ProgressEvent,
@@ -24,10 +27,7 @@ from build_backend.build import (
     StepState,
     run_build,
 )
-from build_backend.buildtimes import load_records
-from build_backend.catalog import OsName, load_catalog
-from build_backend.parallelism import Parallelism
-from build_backend.plan import estimate_build, make_plan
+from kernel_wizard.catalog import OsName, load_catalog
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
 RUNS = (2, 8, 2, 2)  # units of each ninja run, in the order setup.py builds them

@@ -16,7 +16,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from build_backend.build import (
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.build.run import (
     BuildEvent,
     BuildStatus,
     DiagnosisEvent,
@@ -29,9 +31,7 @@ from build_backend.build import (
     StepState,
     run_build,
 )
-from build_backend.diagnose import RetryAction
-from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildPlan, make_plan
+from kernel_wizard.diagnose import RetryAction
 
 STANDIN = Path(__file__).resolve().parents[1] / "data" / "standins" / "fake_build.py"
 SHARED_LOGS = Path(__file__).resolve().parents[1] / "data" / "logs" / "flashmla"  # from shared/logs

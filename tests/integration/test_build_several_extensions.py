@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.build import (
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import make_plan
+from kernel_wizard.build.run import (
     BuildEvent,
     BuildStatus,
     ProgressEvent,
@@ -19,8 +21,6 @@ from build_backend.build import (
     StepState,
     run_build,
 )
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
 
 pytestmark = pytest.mark.slow
 

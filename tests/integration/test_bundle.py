@@ -95,7 +95,7 @@ def test_self_test_from_source_names_every_item(tmp_path: Path) -> None:
 BROKEN_RESOURCES = """\
 import sys
 from pathlib import Path
-import build_backend.resources as resources
+import kernel_wizard.base.resources as resources
 resources.resources_root = lambda: Path(sys.argv[1])
 from app.__main__ import main
 sys.exit(main(["--self-test"]))
@@ -188,8 +188,7 @@ def test_bundle_layout_contents_and_size(bundle: Bundle) -> None:
 
 @pytest.mark.slow
 def test_windows_version_resource_comes_from_the_project_version(bundle: Bundle) -> None:
-    from build_backend import __version__
-
+    from kernel_wizard import __version__
     if bundle.work is None:
         pytest.skip("the bundle's PyInstaller work folder is unknown (KSW_BUNDLE_WORK)")
     text = (bundle.work / f"version-{NAME}.txt").read_text(encoding="utf-8")

@@ -20,16 +20,16 @@ from typing import Any
 
 import pytest
 
-from build_backend.build import BuildOutcome, BuildStatus
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.install import load_installs
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
-from build_backend.reverify import reverify_all, runtime_path_for
-from build_backend.session import Session, SessionServices
-from build_backend.toolchain import CudaVersion
-from build_backend.toolkits import CudaToolkit, cuda_bin_dirs, runtime_path
-from build_backend.verify_install import verify_then_install
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import make_plan
+from kernel_wizard.build.run import BuildOutcome, BuildStatus
+from kernel_wizard.flow.reverify import reverify_all, runtime_path_for
+from kernel_wizard.flow.session import Session, SessionServices
+from kernel_wizard.flow.verify_install import verify_then_install
+from kernel_wizard.install.installer import load_installs
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.toolchain import CudaVersion
+from kernel_wizard.machine.toolkits import CudaToolkit, cuda_bin_dirs, runtime_path
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the wrapper is a POSIX script")
 
@@ -137,8 +137,8 @@ class Recorder:
 
 
 def test_the_session_verifies_with_the_toolkit_the_build_used(tmp_path: Path) -> None:
-    from build_backend.hardware import detect
-    from build_backend.nvml_record import ReplayNvmlApi
+    from kernel_wizard.machine.hardware import detect
+    from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
     cuda = cuda_folder(tmp_path, "13.0")
     plan = make_plan(kernel="probe", version="0.1.0", source_dir=tmp_path, python=Path("py"),

@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from loopback_http import LoopbackServer, Resource, refused_port
 
-from build_backend.download import (
+from kernel_wizard.base.download import (
     DownloadError,
     DownloadProgress,
     download,
     part_path,
     record_path,
 )
-from build_backend.download.words import check_scheme
-from build_backend.errors import Cancelled, ExitCode
+from kernel_wizard.base.download.wording import check_scheme
+from kernel_wizard.base.errors import Cancelled, ExitCode
 
 SIZE = 2 * 1024 * 1024 + 12345  # a little over 2 MiB: many chunks, still fast
 DATA = bytes((i * 7 + i // 251) % 256 for i in range(SIZE))

@@ -7,12 +7,12 @@ import sys
 import threading
 from pathlib import Path
 
-from build_backend.environment import EnvStatus, inspect_python
-from build_backend.hardware import HardwareReport, HostInfo, NvmlState
-from build_backend.prereqs import CheckStatus, FixStatus
-from build_backend.prereqs.facts import GitFacts, LongPathsFacts, SystemFacts
-from build_backend.prereqs.pipfix import EnsurePipFix
-from build_backend.prereqs.target import check_python_env
+from kernel_wizard.machine.environment import EnvStatus, inspect_python
+from kernel_wizard.machine.hardware import HardwareReport, HostInfo, NvmlState
+from kernel_wizard.prereqs import CheckStatus, FixStatus
+from kernel_wizard.prereqs.facts import GitFacts, LongPathsFacts, SystemFacts
+from kernel_wizard.prereqs.pipfix import EnsurePipFix
+from kernel_wizard.prereqs.target import check_python_env
 
 
 def venv_without_pip(folder: Path) -> Path:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.environment import (
+from kernel_wizard.machine.environment import (
     EnvStatus,
     _env_from_facts,
     _extract_probe_json,
     discover_candidates,
     inspect_python,
 )
-from build_backend.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX venv layout")
 
@@ -119,7 +119,7 @@ def test_interpreter_that_hangs(tmp_path: Path) -> None:
 
 def _real_probe_facts(python: Path) -> dict:
     """What the probe printed for a real interpreter (to vary one fact a test can't make)."""
-    from build_backend.resources import resource_path
+    from kernel_wizard.base.resources import resource_path
 
     out = subprocess.run(
         [str(python), str(resource_path("probes", "inspect_env.py"))],

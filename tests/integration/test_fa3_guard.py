@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from build_backend.catalog import OsName
-from build_backend.catalog.load import load_recipe
-from build_backend.patches import PatchContext, PatchStatus, apply_patches
+from kernel_wizard.build.patches import PatchContext, PatchStatus, apply_patches
+from kernel_wizard.catalog import OsName
+from kernel_wizard.catalog.load import load_recipe
 
 REPO = Path(__file__).resolve().parents[2]
 RECIPE = REPO / "resources" / "recipes" / "flash_attn_3.toml"

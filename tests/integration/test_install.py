@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from ksw_testsupport import pip_freeze as freeze
 
-from build_backend.install import (
+from kernel_wizard.install.installer import (
     InstallError,
     backup_distribution,
     install_wheel,

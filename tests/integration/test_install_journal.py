@@ -17,8 +17,8 @@ from ksw_state_support import (
 )
 from ksw_testsupport import pip_freeze as freeze
 
-from build_backend.cli import main
-from build_backend.install import install_wheel, load_installs
+from kernel_wizard.cli.main import main
+from kernel_wizard.install.installer import install_wheel, load_installs
 
 
 def run(*args: str, capsys: Any) -> tuple[int, str, str]:

@@ -17,9 +17,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from build_backend import lifetime, process_guard
-from build_backend.errors import Cancelled
-from build_backend.processes import MARKER_VAR, run_captured, stream
+from kernel_wizard.base import process_guard
+from kernel_wizard.base.errors import Cancelled
+from kernel_wizard.base.processes import MARKER_VAR, run_captured, stream
+from kernel_wizard.machine import lifetime
 
 REPO = Path(__file__).resolve().parents[2]
 LOOP = "import time\nwhile True: time.sleep(0.2)"
@@ -107,7 +108,7 @@ def test_cancel_stops_a_daemon_that_left_with_setsid_and_an_empty_environment(
 
 MIDDLE = """
 import sys, threading
-from build_backend.processes import stream
+from kernel_wizard.base.processes import stream
 child = [sys.executable, "-c", {loop!r}, {word!r}]
 worker = threading.Thread(target=lambda: stream(child, lambda lines: None))
 worker.start()
@@ -141,7 +142,7 @@ def test_the_watchdog_stops_what_the_program_left_once_it_is_gone(word: str) -> 
     marked = start({MARKER_VAR: f"{token}-abc"}, "marked")  # found by the marker
     reported = start({}, "reported")  # no marker: found because it was reported
     bystander = start({MARKER_VAR: "1-othertoken-abc"}, "bystander")  # another wizard's
-    watchdog = subprocess.Popen([sys.executable, "-m", "build_backend.watchdog", token],
+    watchdog = subprocess.Popen([sys.executable, "-m", "kernel_wizard.machine.watchdog", token],
                                 stdin=subprocess.PIPE, cwd=REPO,
                                 env={**env, "PYTHONPATH": str(REPO)}, start_new_session=True)
     assert watchdog.stdin is not None

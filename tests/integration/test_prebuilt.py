@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from loopback_http import LoopbackServer, Resource
 
-from build_backend.build import BuildStatus, LogLine, Step, StepEvent, StepState
-from build_backend.catalog import WheelSourceKind, load_catalog
-from build_backend.environment import inspect_python
-from build_backend.hardware import detect
-from build_backend.install import load_installs
-from build_backend.pipeline import KernelChoice, run_pipeline
-from build_backend.verify_install import verify_then_install
-from build_backend.wheels import WheelCandidate, WheelMatch
+from kernel_wizard.build.run import BuildStatus, LogLine, Step, StepEvent, StepState
+from kernel_wizard.catalog import WheelSourceKind, load_catalog
+from kernel_wizard.catalog.wheels import WheelCandidate, WheelMatch
+from kernel_wizard.flow.pipeline import KernelChoice, run_pipeline
+from kernel_wizard.flow.verify_install import verify_then_install
+from kernel_wizard.install.installer import load_installs
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.machine.hardware import detect
 
 
 @pytest.fixture()

@@ -14,13 +14,13 @@ import pytest
 from download_testsupport import big_wheel, rewrite_wheel
 from loopback_http import LoopbackServer, Resource
 
-from build_backend.build import BuildOutcome, BuildStatus, LogLine, ProgressEvent
-from build_backend.catalog import WheelSourceKind
-from build_backend.download import DownloadError, download, part_path
-from build_backend.paths import url_cache_dir
-from build_backend.prebuilt import fetch_prebuilt
-from build_backend.terminal import progress_text
-from build_backend.wheels import WheelCandidate, WheelMatch
+from kernel_wizard.base.download import DownloadError, download, part_path
+from kernel_wizard.base.paths import url_cache_dir
+from kernel_wizard.build.prebuilt import fetch_prebuilt
+from kernel_wizard.build.run import BuildOutcome, BuildStatus, LogLine, ProgressEvent
+from kernel_wizard.catalog import WheelSourceKind
+from kernel_wizard.catalog.wheels import WheelCandidate, WheelMatch
+from kernel_wizard.cli.terminal import progress_text
 
 pytestmark = pytest.mark.usefixtures("no_proxy")  # tests/integration/conftest.py
 

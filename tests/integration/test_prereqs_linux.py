@@ -28,13 +28,14 @@ from pathlib import Path
 import pytest
 from loopback_http import LoopbackServer, Resource
 
-from build_backend.environment import inspect_python
-from build_backend.errors import Cancelled
-from build_backend.platforms.linux import LinuxPlatform
-from build_backend.platforms.windows import ERROR_CANCELLED, ElevationDeclined
-from build_backend.prereqs import CheckId, CheckStatus, FixStatus, gather_facts, run_checks
-from build_backend.prereqs.facts import GccFacts, gather_git, prereq_platform
-from build_backend.prereqs.fixes import (
+from kernel_wizard.base.errors import Cancelled
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.platforms.windows import ERROR_CANCELLED, ElevationDeclined
+from kernel_wizard.machine.toolchain import LONG_PATHS_KEY
+from kernel_wizard.prereqs import CheckId, CheckStatus, FixStatus, gather_facts, run_checks
+from kernel_wizard.prereqs.facts import GccFacts, gather_git, prereq_platform
+from kernel_wizard.prereqs.fixes import (
     VS_BUILDTOOLS_ARGS,
     CudaToolkitFix,
     FixLog,
@@ -45,13 +46,12 @@ from build_backend.prereqs.fixes import (
     VsBuildToolsFix,
     stream_command,
 )
-from build_backend.prereqs.model import FixProgress
-from build_backend.prereqs.resume import (
+from kernel_wizard.prereqs.model import FixProgress
+from kernel_wizard.prereqs.resume import (
     RUN_ONCE_NAME,
     load_resume_state,
     restart_pending,
 )
-from build_backend.toolchain import LONG_PATHS_KEY
 
 REPO = Path(__file__).resolve().parents[2]
 H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"
@@ -216,8 +216,8 @@ def test_the_git_longpaths_fix_sets_git_config_against_a_temp_home(tmp_path: Pat
     """the fix itself (offered on Windows) runs the real git against a temporary home"""
     import threading
 
-    from build_backend.prereqs.fixes import GitLongPathsFix
-    from build_backend.prereqs.model import FixStatus
+    from kernel_wizard.prereqs.fixes import GitLongPathsFix
+    from kernel_wizard.prereqs.model import FixStatus
 
     gitconfig = tmp_path / "gitconfig"
     env = dict(os.environ, HOME=str(tmp_path / "home"), GIT_CONFIG_GLOBAL=str(gitconfig))
@@ -503,9 +503,9 @@ def test_msvc_facts_gathered_through_a_stand_in_vswhere(tmp_path: Path) -> None:
     """The Windows gathering path (run vswhere, parse it, list each instance's toolsets, read
     its default-toolset file) on this machine: vswhere is a stand-in that prints the recorded
     Build Tools 2022 answer, pointed at a folder laid out like the real installation."""
-    from build_backend.msvc import MsvcFacts
-    from build_backend.prereqs.compiler import check_compiler
-    from build_backend.prereqs.facts import gather_compiler
+    from kernel_wizard.machine.msvc import MsvcFacts
+    from kernel_wizard.prereqs.compiler import check_compiler
+    from kernel_wizard.prereqs.facts import gather_compiler
 
     install = tmp_path / "Microsoft Visual Studio" / "2022" / "BuildTools"
     cl = install / "VC" / "Tools" / "MSVC" / "14.44.35207" / "bin" / "Hostx64" / "x64"
@@ -561,7 +561,7 @@ def test_a_vswhere_answering_in_the_japanese_code_page_is_read(tmp_path: Path) -
     """vswhere 3.0.1 ignores -utf8 (microsoft/vswhere#262): a real child process prints the
     recorded CP932 answer; the wizard finds the instance instead of offering to install Build
     Tools that are already there."""
-    from build_backend.msvc import gather_msvc
+    from kernel_wizard.machine.msvc import gather_msvc
 
     recorded = REPO / "tests" / "data" / "vswhere" / "community-2017-ja.cp932.json"
     vswhere = tmp_path / "vswhere"

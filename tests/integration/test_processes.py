@@ -1,4 +1,4 @@
-"""The one process runner (build_backend.processes) with real children.
+"""The one process runner (kernel_wizard.base.processes) with real children.
 
 Every child here is a real Python process; what is checked is what a person sees: the lines
 of a build's log in order and readable, a cancel that leaves nothing running (also a
@@ -20,8 +20,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from build_backend.errors import Cancelled, ProcessStartError, ProcessTimeout, WizardError
-from build_backend.processes import (
+from kernel_wizard.base.errors import Cancelled, ProcessStartError, ProcessTimeout, WizardError
+from kernel_wizard.base.processes import (
     MARKER_VAR,
     MULTICAST_OFF,
     EnvChange,

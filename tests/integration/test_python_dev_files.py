@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from loopback_http import LoopbackServer, Resource
 
-from build_backend.environment import inspect_python
-from build_backend.prereqs.fixes import PythonDevFilesFix, check_python_nupkg
-from build_backend.prereqs.model import CheckStatus, FixStatus
-from build_backend.prereqs.target import check_python_env
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.prereqs.fixes import PythonDevFilesFix, check_python_nupkg
+from kernel_wizard.prereqs.model import CheckStatus, FixStatus
+from kernel_wizard.prereqs.target import check_python_env
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit"))  # test_prereqs' facts
 

@@ -17,7 +17,7 @@ from ksw_target_pythons import (
     torch_crash_env,
 )
 
-from build_backend.environment import (
+from kernel_wizard.machine.environment import (
     PROBE_BEGIN,
     PROBE_END,
     EnvStatus,
@@ -31,7 +31,7 @@ PYTHON2 = real_python("2.7")
 
 
 def assert_python2_named(env_python: Path, env: object) -> None:
-    from build_backend.environment import PythonEnv
+    from kernel_wizard.machine.environment import PythonEnv
 
     assert isinstance(env, PythonEnv)
     assert env.status is EnvStatus.UNSUPPORTED_PYTHON and not env.usable
@@ -87,7 +87,7 @@ def test_a_torch_that_kills_the_interpreter_at_import(tmp_path: Path, crash: str
 
 
 def test_how_a_crash_is_told() -> None:
-    from build_backend.processes import exit_text as _exit_text
+    from kernel_wizard.base.processes import exit_text as _exit_text
 
     assert _exit_text(-6) == "killed by signal SIGABRT"
     assert _exit_text(7) == "exit code 7"

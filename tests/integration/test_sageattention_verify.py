@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.verify import CaseStatus, VerifyReport, VerifyStatus, run_verification
+from kernel_wizard.verify import CaseStatus, VerifyReport, VerifyStatus, run_verification
 
 REPO = Path(__file__).resolve().parents[2]
 STANDIN = REPO / "tests" / "data" / "bad_kernels" / "sageattention_standin"

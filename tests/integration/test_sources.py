@@ -23,10 +23,9 @@ import psutil
 import pytest
 from loopback_http import LoopbackServer, Resource, refused_port
 
-from build_backend.catalog import OsName, Patch, PatchKind, load_catalog
-from build_backend.errors import Cancelled
-from build_backend.patches import PatchContext, apply_patches
-from build_backend.sources import (
+from kernel_wizard.base.errors import Cancelled
+from kernel_wizard.build.patches import PatchContext, apply_patches
+from kernel_wizard.build.sources import (
     SOURCE_RECORD,
     FetchRoute,
     SourceError,
@@ -42,6 +41,7 @@ from build_backend.sources import (
     prepare_local_archive,
     source_spec,
 )
+from kernel_wizard.catalog import OsName, Patch, PatchKind, load_catalog
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 

@@ -24,8 +24,8 @@ from urllib.parse import parse_qsl
 import pytest
 from loopback_http import Hit, LoopbackServer, _Handler, refused_port
 
-from build_backend.catalog import Recipe, load_catalog
-from build_backend.tags import (
+from kernel_wizard.catalog import Recipe, load_catalog
+from kernel_wizard.catalog.tags import (
     FLASH_ATTN_TAG_PATTERN,
     NEW_VERSION_NOTES,
     FetchStatus,

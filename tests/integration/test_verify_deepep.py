@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.verify import ErrorKind, VerifyStatus, run_verification
-from build_backend.verify.markdown import render_markdown
-from build_backend.verify.words import speed_text
+from kernel_wizard.verify import ErrorKind, VerifyStatus, run_verification
+from kernel_wizard.verify.markdown import render_markdown
+from kernel_wizard.verify.wording import speed_text
 
 STANDIN = Path(__file__).resolve().parents[1] / "data" / "bad_kernels" / "deepep_standin"
 pytestmark = pytest.mark.slow

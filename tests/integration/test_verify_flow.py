@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from ksw_testsupport import pip_freeze as freeze
 
-from build_backend.install import load_installs
-from build_backend.reports import history
-from build_backend.verify_install import verify_then_install
+from kernel_wizard.flow.verify_install import verify_then_install
+from kernel_wizard.install.installer import load_installs
+from kernel_wizard.verify.history import history
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from build_backend.errors import Cancelled
-from build_backend.verify import (
+from kernel_wizard.base.errors import Cancelled
+from kernel_wizard.verify import (
     SCHEMA,
     CaseStatus,
     ErrorKind,

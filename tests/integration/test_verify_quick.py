@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from build_backend.install import install_wheel
-from build_backend.reports import Stage, history, save_report
-from build_backend.verify import VerifyReport
+from kernel_wizard.install.installer import install_wheel
+from kernel_wizard.verify import VerifyReport
+from kernel_wizard.verify.history import Stage, history, save_report
 
 REPO = Path(__file__).resolve().parents[2]
 FULL = REPO / "tests" / "data" / "verify" / "probe-cpu-full.json"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.errors import Cancelled
-from build_backend.verify import (
+from kernel_wizard.base.errors import Cancelled
+from kernel_wizard.verify import (
     ErrorKind,
     VerifyReport,
     VerifyStatus,

@@ -1,4 +1,4 @@
-"""Builds never write into the user's source folder: the build's own copy (build_backend.worktree).
+"""Builds never write into the user's source folder: the build's own copy (build.worktree).
 
 Real folders and files; the last test builds the probe kernel from a local folder for real, twice
 with the same settings (the second reuses the compiled files), and checks that the user's
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from build_backend import worktree
-from build_backend.worktree import SourceChanged, source_change, stage_source
+from kernel_wizard.build import worktree
+from kernel_wizard.build.worktree import SourceChanged, source_change, stage_source
 
 REPO = Path(__file__).resolve().parents[2]
 SETTINGS = {"python": "/envs/a/bin/python", "archs": ["9.0"], "env": [["X", "1"]]}

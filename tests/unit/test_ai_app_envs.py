@@ -16,15 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.ai_apps import (
+from kernel_wizard.machine.ai_apps import (
     environments_in_folder,
     scan_app_environments,
 )
-from build_backend.ai_apps.markers import app_of_environment
-from build_backend.environment import discover_candidates
-from build_backend.platforms.linux import LinuxPlatform
-from build_backend.platforms.windows import WindowsPlatform
-from build_backend.prereqs.triton import LINUX_TRITON, WINDOWS_TRITON
+from kernel_wizard.machine.ai_apps.markers import app_of_environment
+from kernel_wizard.machine.environment import discover_candidates
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.platforms.windows import WindowsPlatform
+from kernel_wizard.prereqs.triton import LINUX_TRITON, WINDOWS_TRITON
 
 LINUX = LinuxPlatform()
 WIN = WindowsPlatform()

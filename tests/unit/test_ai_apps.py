@@ -1,5 +1,5 @@
 """The AI programs' Pythons are found where each program keeps them, in real folder trees laid
-out as the programs' own install scripts lay them out (build_backend/ai_apps/layouts.py cites
+out as the programs' own install scripts lay them out (machine/ai_apps/layouts.py cites
 them): Windows layouts through the Windows platform's path rules (python.exe, Scripts\\),
 Linux layouts with Linux's (bin/python). Each program is named by its own files, never by the
 folder's name; nothing is dropped without a word."""
@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.ai_apps import (
+from kernel_wizard.machine.ai_apps import (
     NoPythonInFolder,
     environments_in_folder,
     find_app_environments,
     python_in_folder,
     scan_app_environments,
 )
-from build_backend.ai_apps.usage import app_of_python, hint_for_python, how_to_use
-from build_backend.environment import EnvStatus, discover_candidates, inspect_python
-from build_backend.platforms.linux import LinuxPlatform
-from build_backend.platforms.windows import WindowsPlatform
+from kernel_wizard.machine.ai_apps.usage import app_of_python, hint_for_python, how_to_use
+from kernel_wizard.machine.environment import EnvStatus, discover_candidates, inspect_python
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.platforms.windows import WindowsPlatform
 
 WIN = WindowsPlatform()
 LINUX = LinuxPlatform()
@@ -247,7 +247,7 @@ def test_second_disks_under_linux_mount_points(tmp_path: Path) -> None:
     comfy_python = venv_python(comfy / "venv", windows=False)
     forge_dir = forge(root / "run" / "media" / "zoe" / "Big Disk" / "forge")
     forge_python = venv_python(forge_dir / "venv", windows=False)
-    from build_backend.ai_apps import mount_roots
+    from kernel_wizard.machine.ai_apps import mount_roots
 
     mounts = mount_roots({"USER": "zoe"}, fs_root=root)
     assert root / "mnt" / "data" in mounts and root / "run" / "media" / "zoe" / "Big Disk" in mounts
@@ -410,7 +410,7 @@ def test_use_hints_come_from_the_data_files_with_their_sources(tmp_path: Path) -
     assert other is not None and "no start option" in other.how
     assert how_to_use("no-such-program", "flash_attn") is None
     # every program the layouts know has its facts
-    from build_backend.ai_apps import APPS
+    from kernel_wizard.machine.ai_apps import APPS
 
     assert all(how_to_use(app.id, "flash_attn") is not None for app in APPS)
 
@@ -431,7 +431,7 @@ def test_the_program_is_found_from_its_python(tmp_path: Path) -> None:
 
 def test_verify_says_how_the_program_is_told_to_use_it(tmp_path: Path) -> None:
     """What `verify` prints under an install into a ComfyUI portable's Python (and its JSON)."""
-    from build_backend.cli_build import _use_hint, _use_hint_json
+    from kernel_wizard.cli.build import _use_hint, _use_hint_json
 
     portable = tmp_path / "ComfyUI_windows_portable"
     python = touch(portable / "python_embeded" / "python.exe")

@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.build import (
+from kernel_wizard.base.parallelism import GIB, Parallelism, choose_parallelism
+from kernel_wizard.base.processes import EnvChange, EnvMode
+from kernel_wizard.build.eta import Phase
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.build.run import (
     BuildClock,
     LogLine,
     ProgressEvent,
@@ -17,11 +21,7 @@ from build_backend.build import (
     decode_line,
     retry_plan,
 )
-from build_backend.diagnose import RetryAction
-from build_backend.eta import Phase
-from build_backend.parallelism import GIB, Parallelism, choose_parallelism
-from build_backend.plan import BuildPlan, make_plan
-from build_backend.processes import EnvChange, EnvMode
+from kernel_wizard.diagnose import RetryAction
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,10 @@ from typing import Any
 
 import pytest
 
-from build_backend.catalog import (
+from kernel_wizard.base.errors import RecipeError
+from kernel_wizard.base.resources import resource_path
+from kernel_wizard.build.plan import arch_env, estimate_build, estimate_build_seconds
+from kernel_wizard.catalog import (
     ArchKnob,
     ArchSelection,
     Catalog,
@@ -34,12 +37,9 @@ from build_backend.catalog import (
     recommended_version,
     select_targets,
 )
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.errors import RecipeError
-from build_backend.hardware import HardwareReport, NvmlState, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.plan import arch_env, estimate_build, estimate_build_seconds
-from build_backend.resources import resource_path
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import HardwareReport, NvmlState, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 NVML = Path(__file__).resolve().parent.parent / "data" / "nvml"
 RECIPES = resource_path("recipes")
@@ -645,7 +645,7 @@ def test_multi_gpu_arch_union(catalog: Catalog) -> None:
 
 
 def env_of(recipe: Recipe, version: str, selection: object) -> dict[str, str]:
-    """What the build plan tells the arch knob (:func:`build_backend.plan.arch_env`)."""
+    """What the build plan tells the arch knob (:func:`kernel_wizard.build.plan.arch_env`)."""
     assert isinstance(selection, ArchSelection)
     return {c.name: c.value for c in arch_env(recipe, recipe.version(version), selection)}
 

@@ -12,11 +12,11 @@ SCRIPT = r"""
 import importlib, pkgutil, sys
 sys.modules["PySide6"] = None  # any 'import PySide6...' now raises ImportError
 sys.modules["app"] = None      # and the core may not reach into the GUI either
-import build_backend
-names = [m.name for m in pkgutil.walk_packages(build_backend.__path__, "build_backend.")]
+import kernel_wizard
+names = [m.name for m in pkgutil.walk_packages(kernel_wizard.__path__, "kernel_wizard.")]
 for name in names:
     importlib.import_module(name)
-from build_backend.cli import main
+from kernel_wizard.cli.main import main
 assert main(["detect", "--json", "--python", sys.executable]) == 0
 print("imported", len(names), "modules")
 """

@@ -7,12 +7,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from build_backend.build import _failed, retry_plan
-from build_backend.diagnose import RetryAction, diagnose_lines
-from build_backend.diagnose.facts import LogFacts, _msvc_too_new_advice
-from build_backend.parallelism import Parallelism
-from build_backend.plan import BuildPlan, make_plan
-from build_backend.words import Msg
+from kernel_wizard.base.messages import Msg
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.build.run import _failed, retry_plan
+from kernel_wizard.diagnose import RetryAction, diagnose_lines
+from kernel_wizard.diagnose.facts import LogFacts, _msvc_too_new_advice
 
 
 def _plan(tmp_path: Path, jobs: int = 8, threads: int = 1,
@@ -79,7 +79,7 @@ def test_the_visual_studio_advice_reads_as_before() -> None:
 
 
 def test_a_lost_download_reads_as_before() -> None:
-    from build_backend.download.words import stopped_error
+    from kernel_wizard.base.download.wording import stopped_error
 
     error = stopped_error("x.whl", "https://example.org/x.whl", 2_000_000, 5_000_000,
                           "the connection was reset", kept=True, retries=2)

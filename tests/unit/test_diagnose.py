@@ -14,7 +14,9 @@ from types import ModuleType
 
 import pytest
 
-from build_backend.diagnose import (
+from kernel_wizard.base.errors import DiagnosisDataError, WizardError
+from kernel_wizard.base.resources import resource_path
+from kernel_wizard.diagnose import (
     MAX_LINE_CHARS,
     DiagnosisReport,
     LogDiagnoser,
@@ -26,8 +28,6 @@ from build_backend.diagnose import (
     load_rules,
     required_literal,
 )
-from build_backend.errors import DiagnosisDataError, WizardError
-from build_backend.resources import resource_path
 
 REPO = Path(__file__).resolve().parents[2]
 EXCERPTS = REPO / "tests" / "data" / "logs"
@@ -1153,6 +1153,6 @@ def test_no_prefilter_needle_is_common_in_a_successful_build(name: str) -> None:
 ])
 def test_a_compilers_own_command_line_is_told_from_a_message(line: str, command: bool) -> None:
     """read token by token (the regex before backtracked quadratically on runs of '/')"""
-    from build_backend.diagnose.matcher import _not_a_message
+    from kernel_wizard.diagnose.matcher import _not_a_message
 
     assert _not_a_message(line) is command

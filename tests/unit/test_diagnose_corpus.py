@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from test_diagnose import _accuracy_module
 
-from build_backend.diagnose import LogDiagnoser
+from kernel_wizard.diagnose import LogDiagnoser
 
 REPO = Path(__file__).resolve().parents[2]
 FIELD = REPO / "tests" / "data" / "logs" / "field"

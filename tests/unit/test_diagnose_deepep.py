@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from build_backend.diagnose import diagnose_file
+from kernel_wizard.diagnose import diagnose_file
 
 LOG = Path(__file__).resolve().parents[1] / "data" / "logs" / "deepep" / "deepep-v2-nccl-2.28.log"
 

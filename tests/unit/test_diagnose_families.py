@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from build_backend.build import diagnosis_context
-from build_backend.diagnose import LogDiagnoser
-from build_backend.diagnose.context import context_for_package, package_in_line
-from build_backend.diagnose.facts import floor_words
-from build_backend.diagnose.matcher import diagnose_lines
-from build_backend.words import Msg
+from kernel_wizard.base.messages import Msg
+from kernel_wizard.build.run import diagnosis_context
+from kernel_wizard.diagnose import LogDiagnoser
+from kernel_wizard.diagnose.context import context_for_package, package_in_line
+from kernel_wizard.diagnose.facts import floor_words
+from kernel_wizard.diagnose.matcher import diagnose_lines
 
 # -- families: one rule, many instances, each named with its own facts ------------------------
 

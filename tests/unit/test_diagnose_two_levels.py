@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.diagnose import LogDiagnoser, diagnose_lines
-from build_backend.diagnose.context import KernelContext
-from build_backend.diagnose.families import FAMILIES, FAMILY_IDS, family_of
+from kernel_wizard.diagnose import LogDiagnoser, diagnose_lines
+from kernel_wizard.diagnose.context import KernelContext
+from kernel_wizard.diagnose.families import FAMILIES, FAMILY_IDS, family_of
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -211,7 +211,7 @@ def test_a_wheel_that_fails_at_import_is_reinstalled_not_rebuilt() -> None:
 
 
 def test_the_cli_says_where_a_failed_build_stopped() -> None:
-    from build_backend.cli_build import failure_lines
+    from kernel_wizard.cli.build import failure_lines
 
     report = failed(["Building wheel for foo (setup.py) ... error",
                      "[1/3] /usr/local/cuda/bin/nvcc -c a.cu -o a.o",

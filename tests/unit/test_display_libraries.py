@@ -9,9 +9,9 @@ import sys
 import pytest
 
 import app.__main__ as entry
-from build_backend.errors import ExitCode
-from build_backend.platforms import linux
-from build_backend.platforms.linux import missing_xcb_libraries
+from kernel_wizard.base.errors import ExitCode
+from kernel_wizard.machine.platforms import linux
+from kernel_wizard.machine.platforms.linux import missing_xcb_libraries
 
 
 def never(_name: str) -> bool:

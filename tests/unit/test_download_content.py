@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from download_testsupport import member, rewrite_wheel
 
-from build_backend.download import DownloadError, check_wheel, sniff
+from kernel_wizard.base.download import DownloadError, check_wheel, sniff
 
 WheelMaker = Callable[[str], Path]
 NAME = "ksw_probe_kernel-0.1.0-py3-none-any.whl"

@@ -8,9 +8,9 @@ import os
 import sys
 from pathlib import Path
 
-from build_backend.environment import inspect_python
-from build_backend.install_records import drop_record, find_record, load_installs, put_record
-from build_backend.paths import env_identity, env_key, env_lock_path, same_env
+from kernel_wizard.base.paths import env_identity, env_key, env_lock_path, same_env
+from kernel_wizard.install.records import drop_record, find_record, load_installs, put_record
+from kernel_wizard.machine.environment import inspect_python
 
 
 def spellings(tmp_path: Path) -> tuple[Path, Path, Path]:
@@ -62,7 +62,7 @@ def test_install_records_of_two_spellings_are_one_record(tmp_path: Path) -> None
 
 def test_python_and_python3_of_one_venv_are_one_candidate(tmp_path: Path) -> None:
     """``detect`` listed the active venv twice (as bin/python and as bin/python3)."""
-    from build_backend.environment import _key
+    from kernel_wizard.machine.environment import _key
 
     venvs = []
     for name in ("one", "two"):

@@ -16,7 +16,8 @@ from types import ModuleType
 
 import pytest
 
-from build_backend.buildtimes import (
+from kernel_wizard.base.durations import time_left
+from kernel_wizard.build.buildtimes import (
     KEEP_PER_KEY,
     Machine,
     find_record,
@@ -25,9 +26,7 @@ from build_backend.buildtimes import (
     prior_from_record,
     save_record,
 )
-from build_backend.catalog import OsName, load_catalog
-from build_backend.durations import time_left
-from build_backend.eta import (
+from kernel_wizard.build.eta import (
     EtaEstimator,
     NinjaLogReader,
     Phase,
@@ -41,8 +40,9 @@ from build_backend.eta import (
     schedule,
     unit_name,
 )
-from build_backend.plan import estimate_build
-from build_backend.terminal import progress_text, slowest_text
+from kernel_wizard.build.plan import estimate_build
+from kernel_wizard.catalog import OsName, load_catalog
+from kernel_wizard.cli.terminal import progress_text, slowest_text
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "buildtimes"
@@ -378,7 +378,7 @@ def test_the_estimate_prefers_the_users_own_last_build() -> None:
 
 
 def test_progress_is_worded_for_a_person() -> None:
-    from build_backend.build import ProgressEvent
+    from kernel_wizard.build.run import ProgressEvent
 
     event = ProgressEvent(12, 73, 9 * 60 + 4, 250.0, Phase.COMPILE)
     assert progress_text(event) == "compile 12/73 units · 4 min 10 s elapsed · about 9 min left"

@@ -22,9 +22,8 @@ from types import ModuleType
 
 import pytest
 
-from build_backend.buildtimes import BuildRecord, Machine, make_record, prior_from_record
-from build_backend.catalog import load_catalog
-from build_backend.eta import (
+from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record
+from kernel_wizard.build.eta import (
     EtaEstimator,
     Phase,
     PriorSource,
@@ -32,6 +31,7 @@ from build_backend.eta import (
     find_ninja_dirs,
     parse_ninja_log,
 )
+from kernel_wizard.catalog import load_catalog
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "buildtimes"
@@ -326,8 +326,8 @@ def test_a_prior_without_a_plan_reads_as_before() -> None:
     of one run at a time."""
     recipe = load_catalog().get("sageattention3")
     assert recipe.build.extensions == 2 and not recipe.build.extension_list
-    from build_backend.catalog import OsName
-    from build_backend.plan import estimate_build
+    from kernel_wizard.build.plan import estimate_build
+    from kernel_wizard.catalog import OsName
 
     version = recipe.versions[-1]
     targets = [t.arch for t in recipe.targets][:1]

@@ -18,8 +18,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from build_backend.cli import main as cli_main
-from build_backend.diagnose.explain import (
+from kernel_wizard.cli.main import main as cli_main
+from kernel_wizard.diagnose.explain import (
     SCHEMA,
     explain_file,
     explain_lines,

@@ -23,14 +23,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from build_backend.buildtimes import load_records
-from build_backend.catalog.load import recipe_from_data
-from build_backend.diagnose import diagnose_lines
-from build_backend.errors import ExitCode, HardwareError
-from build_backend.install import load_backup
-from build_backend.install_records import journal_entries, read_installs
-from build_backend.locks import owner_file, read_holder
-from build_backend.nvml_record import read_recording
+from kernel_wizard.base.errors import ExitCode, HardwareError
+from kernel_wizard.base.locks import owner_file, read_holder
+from kernel_wizard.build.buildtimes import load_records
+from kernel_wizard.catalog.load import recipe_from_data
+from kernel_wizard.diagnose import diagnose_lines
+from kernel_wizard.install.installer import load_backup
+from kernel_wizard.install.records import journal_entries, read_installs
+from kernel_wizard.machine.nvml_record import read_recording
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -147,7 +147,7 @@ def test_build_time_records_load_or_are_empty(tmp_path: Path, content: bytes) ->
 @given(content=file_bytes | keyed.map(lambda v: json.dumps({"calls": v}).encode())
        | st.deferred(lambda: mutated(RECORDINGS)).map(lambda v: json.dumps(v).encode()))
 def test_nvml_recordings_replay_or_are_refused_in_words(tmp_path: Path, content: bytes) -> None:
-    from build_backend.hardware import detect
+    from kernel_wizard.machine.hardware import detect
 
     path = fresh(tmp_path) / "rec.json"
     path.write_bytes(content)
@@ -233,7 +233,7 @@ SAFE = ("installs", "clean", "rollback", "verify")  # commands that decide witho
                                                  max_size=6))
 def test_command_lines_get_a_documented_exit_code(tmp_path: Path, first: str,
                                                  rest: list[str]) -> None:
-    from build_backend.cli import main
+    from kernel_wizard.cli.main import main
 
     argv = [first, *rest]
     if first == "clean" and "--dry-run" not in argv:

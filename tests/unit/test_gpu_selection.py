@@ -9,19 +9,19 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.cli_build import parse_gpus
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.errors import ExitCode
-from build_backend.hardware import (
+from kernel_wizard.base.errors import ExitCode
+from kernel_wizard.cli.build import parse_gpus
+from kernel_wizard.flow.pipeline import KernelChoice
+from kernel_wizard.flow.session import KernelRequest, Session, SessionServices
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import (
     GpuSelectionError,
     HardwareReport,
     check_gpu_selection,
     describe_gpus,
     detect,
 )
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.pipeline import KernelChoice
-from build_backend.session import KernelRequest, Session, SessionServices
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 

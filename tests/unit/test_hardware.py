@@ -12,7 +12,7 @@ from typing import Any
 import pynvml
 import pytest
 
-from build_backend.hardware import (
+from kernel_wizard.machine.hardware import (
     NvmlState,
     arch_name,
     decode_cuda_driver_version,
@@ -20,7 +20,7 @@ from build_backend.hardware import (
     detect_host,
     format_bytes,
 )
-from build_backend.nvml_record import ReplayNvmlApi, record
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi, record
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "nvml"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.catalog import Machine, assess, load_catalog
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import detect
-from build_backend.nvml_record import ReplayNvmlApi
+from kernel_wizard.catalog import Machine, assess, load_catalog
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 

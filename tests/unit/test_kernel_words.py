@@ -1,18 +1,18 @@
 """The Kernel page's core sentences (fit reasons, advice, the parallelism and build estimate, the
-GPU links) are translatable (build_backend/words.py) and still read, word for word, as the
+GPU links) are translatable (kernel_wizard/base/messages.py) and still read, word for word, as the
 English the CLI has always printed (tests/gui/test_translation_kernel.py shows them in
 Chinese)."""
 
 from __future__ import annotations
 
-from build_backend import advice
-from build_backend.catalog import OsName, Reason, ReasonKind, Verdict, load_catalog
-from build_backend.catalog.model import Requirements
-from build_backend.hardware import Interconnect
-from build_backend.parallelism import GIB, choose_parallelism
-from build_backend.plan import estimate_build, plan_parallelism
-from build_backend.recommend import minutes_text
-from build_backend.words import Msg
+from kernel_wizard.base import advice
+from kernel_wizard.base.messages import Msg
+from kernel_wizard.base.parallelism import GIB, choose_parallelism
+from kernel_wizard.build.plan import estimate_build, plan_parallelism
+from kernel_wizard.catalog import OsName, Reason, ReasonKind, Verdict, load_catalog
+from kernel_wizard.catalog.model import Requirements
+from kernel_wizard.flow.recommend import minutes_text
+from kernel_wizard.machine.hardware import Interconnect
 
 
 def test_the_parallelism_reads_as_before_and_keeps_its_template() -> None:

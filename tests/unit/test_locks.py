@@ -13,15 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.errors import Cancelled
-from build_backend.locks import LockBusy, hold, read_holder
+from kernel_wizard.base.errors import Cancelled
+from kernel_wizard.base.locks import LockBusy, hold, read_holder
 
 REPO = Path(__file__).resolve().parents[2]
 
 HOLDER = """
 import sys, time
 from pathlib import Path
-from build_backend.locks import hold
+from kernel_wizard.base.locks import hold
 with hold(Path(sys.argv[1]), "building probe 0.1.0"):
     print("held", flush=True)
     time.sleep(120)

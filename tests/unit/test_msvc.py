@@ -12,7 +12,10 @@ from pathlib import Path
 import pytest
 from test_prereqs import COMMUNITY_2026, msvc  # recorded vswhere + toolset listings
 
-from build_backend.msvc import (
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.base.processes import EnvChange
+from kernel_wizard.build.plan import make_plan
+from kernel_wizard.machine.msvc import (
     CompilerEnvError,
     MsvcFacts,
     VsInstanceFacts,
@@ -27,15 +30,12 @@ from build_backend.msvc import (
     vswhere_query,
     windows_build_env,
 )
-from build_backend.parallelism import Parallelism
-from build_backend.plan import make_plan
-from build_backend.platforms import ProgramOutput
-from build_backend.platforms.linux import LinuxPlatform
-from build_backend.prereqs.compiler import check_compiler
-from build_backend.prereqs.model import CheckStatus
-from build_backend.processes import EnvChange
-from build_backend.toolchain import parse_host_config
-from build_backend.toolkits import cuda_bin_dirs
+from kernel_wizard.machine.platforms import ProgramOutput
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.toolchain import parse_host_config
+from kernel_wizard.machine.toolkits import cuda_bin_dirs
+from kernel_wizard.prereqs.compiler import check_compiler
+from kernel_wizard.prereqs.model import CheckStatus
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 CAPTURE = (DATA / "windows" / "vcvarsall-x64-14.44-set.utf16le.txt").read_bytes()
@@ -348,8 +348,8 @@ def test_cuda_13_on_windows_puts_bin_x64_on_path_before_bin(tmp_path: Path) -> N
 
 
 def test_the_verification_gets_the_same_path(tmp_path: Path) -> None:
-    from build_backend.processes import child_environment
-    from build_backend.verify.runner import harness_env_changes
+    from kernel_wizard.base.processes import child_environment
+    from kernel_wizard.verify.runner import harness_env_changes
 
     cuda = Path(r"C:\CUDA\v13.0")
     changes = harness_env_changes([], path_prepend=cuda_bin_dirs(cuda, (13, 0), "windows"))

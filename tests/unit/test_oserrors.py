@@ -1,4 +1,4 @@
-"""OSError → a plain message (build_backend.oserrors): every cause names the path and the fix.
+"""OSError → a plain message (kernel_wizard.base.oserrors): every cause names the path and the fix.
 
 Linux errors are made for real (a file in the way, a name too long, a missing folder); Windows
 errors cannot happen here, so they are built as Python on Windows raises them: the system error
@@ -15,16 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.cli import error_document, error_kind, exit_code_epilog
-from build_backend.errors import EXIT_CODE_MEANINGS, Cancelled, ExitCode, StorageError
-from build_backend.oserrors import (
+from kernel_wizard.base.errors import EXIT_CODE_MEANINGS, Cancelled, ExitCode, StorageError
+from kernel_wizard.base.oserrors import (
     Cause,
     cause_in_output,
     cause_of,
     explain,
     write_text_atomic,
 )
-from build_backend.paths import short_name, storage_error
+from kernel_wizard.base.paths import short_name, storage_error
+from kernel_wizard.cli.main import error_document, error_kind, exit_code_epilog
 
 REPO = Path(__file__).resolve().parents[2]
 

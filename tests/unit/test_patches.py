@@ -15,15 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.catalog import (
-    OsName,
-    Patch,
-    PatchCondition,
-    PatchKind,
-    RecipeVersion,
-    load_catalog,
-)
-from build_backend.patches import (
+from kernel_wizard.build.patches import (
     LEDGER_DIR,
     PatchContext,
     PatchError,
@@ -31,6 +23,14 @@ from build_backend.patches import (
     apply_patches,
     condition_reason,
     revert_patches,
+)
+from kernel_wizard.catalog import (
+    OsName,
+    Patch,
+    PatchCondition,
+    PatchKind,
+    RecipeVersion,
+    load_catalog,
 )
 
 LINUX = PatchContext(os=OsName.LINUX, cuda=(12, 8), recipe="Demo Kernel")

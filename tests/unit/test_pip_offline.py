@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import socket
 
-from build_backend.prereqs.fixes import pip_was_offline
+from kernel_wizard.prereqs.fixes import pip_was_offline
 
 RETRYING = ("WARNING: Retrying (Retry(total=4, connect=None, read=None, redirect=None, "
             "status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3"

@@ -1,4 +1,4 @@
-"""build_backend.plan: one request → the exact plan, for every recipe on recorded machines."""
+"""kernel_wizard.build.plan: one request → the exact plan, for every recipe on recorded machines."""
 
 from __future__ import annotations
 
@@ -9,11 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.catalog import Catalog, Recipe, load_catalog
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.plan import (
+from kernel_wizard.build.plan import (
     BuildRequest,
     PlanError,
     build_archs,
@@ -22,8 +18,12 @@ from build_backend.plan import (
     plan_build,
     plan_parallelism,
 )
-from build_backend.platforms.linux import LinuxPlatform
-from build_backend.toolkits import discover_toolkits
+from kernel_wizard.catalog import Catalog, Recipe, load_catalog
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.toolkits import discover_toolkits
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 CUDA13 = Path("/usr/local/cuda-13.0")
@@ -321,7 +321,7 @@ def test_the_full_flash_attention_3_build_is_one_choice_away_and_estimated_as_su
 
 def test_an_unknown_variant_lists_the_known_ones(catalog: Catalog, tmp_path: Path,
                                                  data_dir: Path) -> None:
-    from build_backend.errors import UnknownChoiceError
+    from kernel_wizard.base.errors import UnknownChoiceError
 
     with pytest.raises(UnknownChoiceError) as caught:
         plan_build(fa3_request(catalog, tmp_path, "tiny"), build_root=tmp_path / "root",

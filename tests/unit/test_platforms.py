@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.platforms import current
-from build_backend.platforms.linux import LinuxPlatform
-from build_backend.platforms.windows import parse_py_launcher
+from kernel_wizard.machine.platforms import current
+from kernel_wizard.machine.platforms.linux import LinuxPlatform
+from kernel_wizard.machine.platforms.windows import parse_py_launcher
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "windows"
 
@@ -95,7 +95,7 @@ class StandInWinreg:
 
 
 def test_long_paths_read_with_winreg() -> None:
-    from build_backend.platforms.windows import read_dword_winreg
+    from kernel_wizard.machine.platforms.windows import read_dword_winreg
 
     reg = StandInWinreg((1, StandInWinreg.REG_DWORD))
     assert read_dword_winreg(reg, KEY, "LongPathsEnabled") == 1
@@ -106,8 +106,8 @@ def test_long_paths_read_with_winreg() -> None:
 
 
 def test_access_denied_is_not_read_as_not_set() -> None:
-    from build_backend.errors import WizardError
-    from build_backend.platforms.windows import read_dword_winreg
+    from kernel_wizard.base.errors import WizardError
+    from kernel_wizard.machine.platforms.windows import read_dword_winreg
 
     with pytest.raises(WizardError, match="did not let the wizard read"):
         read_dword_winreg(StandInWinreg(PermissionError(5, "Access is denied")), KEY,
@@ -117,8 +117,8 @@ def test_access_denied_is_not_read_as_not_set() -> None:
 def test_reg_exe_fallback_uses_the_exit_code_not_the_localized_text() -> None:
     """German reg.exe, OEM code page 850: "FEHLER: Der angegebene Registrierungsschlüssel bzw.
     Wert wurde nicht gefunden." (exit 1) while the key itself is readable → not set."""
-    from build_backend.platforms import ProgramOutput
-    from build_backend.platforms.windows import read_dword_reg_exe
+    from kernel_wizard.machine.platforms import ProgramOutput
+    from kernel_wizard.machine.platforms.windows import read_dword_reg_exe
 
     missing = (REG / "longpaths-missing-de.stderr.cp850.txt").read_bytes()
     calls: list[list[str]] = []
@@ -139,9 +139,9 @@ def test_reg_exe_fallback_uses_the_exit_code_not_the_localized_text() -> None:
 
 
 def test_reg_exe_access_denied_is_an_error_with_its_own_words() -> None:
-    from build_backend.errors import WizardError
-    from build_backend.platforms import ProgramOutput
-    from build_backend.platforms.windows import read_dword_reg_exe
+    from kernel_wizard.base.errors import WizardError
+    from kernel_wizard.machine.platforms import ProgramOutput
+    from kernel_wizard.machine.platforms.windows import read_dword_reg_exe
 
     denied = (REG / "access-denied.stderr.txt").read_bytes()
     with pytest.raises(WizardError) as caught:

@@ -15,49 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from build_backend import advice
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import GpuInfo, HardwareReport, HostInfo, NvmlState, detect
-from build_backend.msvc import MsvcFacts, VsInstanceFacts
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.platforms.windows import parse_windows_sdk_versions, run_once_command
-from build_backend.prereqs import CheckId, CheckStatus, FixStatus, run_checks
-from build_backend.prereqs.checks import find_fix, parse_check_id
-from build_backend.prereqs.compat import check_compat, describe_gcc_bound
-from build_backend.prereqs.compiler import check_compiler
-from build_backend.prereqs.cuda import check_cuda
-from build_backend.prereqs.distro import cuda_install_commands, gcc_install_commands
-from build_backend.prereqs.facts import (
-    GccFacts,
-    GitFacts,
-    LongPathsFacts,
-    SystemFacts,
-    ToolkitFacts,
-    parse_git_bool,
-    parse_os_release,
-)
-from build_backend.prereqs.fixes import (
-    CudaToolkitFix,
-    GitLongPathsFix,
-    LongPathsFix,
-    ManualCommandFix,
-    PipInstallFix,
-    VsBuildToolsFix,
-    interpret_cuda_installer_exit,
-    interpret_vs_installer_exit,
-    pip_progress_bar_mode,
-)
-from build_backend.prereqs.longpaths import check_long_paths
-from build_backend.prereqs.resources import check_resources
-from build_backend.prereqs.resume import resume_argv
-from build_backend.prereqs.target import check_python_env
-from build_backend.prereqs.versions import (
-    cc_support,
-    pick_cuda_release,
-    pick_torch_cuda,
-    windows_cuda_components,
-)
-from build_backend.toolchain import (
+from kernel_wizard.base import advice
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import GpuInfo, HardwareReport, HostInfo, NvmlState, detect
+from kernel_wizard.machine.msvc import MsvcFacts, VsInstanceFacts
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.machine.platforms.windows import parse_windows_sdk_versions, run_once_command
+from kernel_wizard.machine.toolchain import (
     CudaVersion,
     parse_cuda_version_json,
     parse_gcc_version,
@@ -68,7 +32,43 @@ from build_backend.toolchain import (
     parse_vctools_default,
     parse_vswhere,
 )
-from build_backend.toolkits import CudaToolkit
+from kernel_wizard.machine.toolkits import CudaToolkit
+from kernel_wizard.prereqs import CheckId, CheckStatus, FixStatus, run_checks
+from kernel_wizard.prereqs.checks import find_fix, parse_check_id
+from kernel_wizard.prereqs.compat import check_compat, describe_gcc_bound
+from kernel_wizard.prereqs.compiler import check_compiler
+from kernel_wizard.prereqs.cuda import check_cuda
+from kernel_wizard.prereqs.distro import cuda_install_commands, gcc_install_commands
+from kernel_wizard.prereqs.facts import (
+    GccFacts,
+    GitFacts,
+    LongPathsFacts,
+    SystemFacts,
+    ToolkitFacts,
+    parse_git_bool,
+    parse_os_release,
+)
+from kernel_wizard.prereqs.fixes import (
+    CudaToolkitFix,
+    GitLongPathsFix,
+    LongPathsFix,
+    ManualCommandFix,
+    PipInstallFix,
+    VsBuildToolsFix,
+    interpret_cuda_installer_exit,
+    interpret_vs_installer_exit,
+    pip_progress_bar_mode,
+)
+from kernel_wizard.prereqs.longpaths import check_long_paths
+from kernel_wizard.prereqs.resources import check_resources
+from kernel_wizard.prereqs.resume import resume_argv
+from kernel_wizard.prereqs.target import check_python_env
+from kernel_wizard.prereqs.versions import (
+    cc_support,
+    pick_cuda_release,
+    pick_torch_cuda,
+    windows_cuda_components,
+)
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 GIB = 1024**3
@@ -205,7 +205,7 @@ def windows(**kw: object) -> SystemFacts:
 def rules_out_gpu_kernels(result: object) -> bool:
     """What only the kernels with GPU code need never blocks (the probe builds its CPU part
     without it): it is a warning naming the kernels it rules out (issue 13, item 3)."""
-    from build_backend.prereqs import CheckResult
+    from kernel_wizard.prereqs import CheckResult
 
     assert isinstance(result, CheckResult)
     return (result.status is CheckStatus.WARNING and not result.blocks
@@ -325,7 +325,7 @@ def test_cpu_torch_gets_one_cuda_verdict_with_or_without_the_sessions_decision()
     (facts with the session's ToolkitChoice, which chooses none for a CPU PyTorch) said "none
     of their nvcc compilers runs" while 'check' (facts on their own) said CUDA 13.0 "will be
     used", for the same machine."""
-    from build_backend.toolkits import ToolkitChoice
+    from kernel_wizard.machine.toolkits import ToolkitChoice
 
     cpu = env(torch="2.13.0+cpu", cuda=None, available=False)
     alone = check_cuda(facts(env=cpu))
@@ -729,13 +729,13 @@ def test_pip_progress_modes() -> None:
 
 
 def test_plenty_of_disk_and_ram_states_the_parallelism() -> None:
-    from build_backend.parallelism import choose_parallelism
+    from kernel_wizard.base.parallelism import choose_parallelism
 
     result = check_resources(facts())
     plan = choose_parallelism(16, 60 * GIB, 5.0, 4)
     assert result.status is CheckStatus.OK
     # plain words, a folder that exists (the build folder is made later), no "nvcc threads"
-    from build_backend.hardware import existing_folder
+    from kernel_wizard.machine.hardware import existing_folder
 
     real = existing_folder(facts().build_root)
     assert real.is_dir()

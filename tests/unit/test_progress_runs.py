@@ -8,11 +8,11 @@ from dataclasses import replace
 
 import pytest
 
-from build_backend.build import ProgressEvent
-from build_backend.catalog import OsName, load_catalog
-from build_backend.eta import Eta, EtaEstimator, Phase, Prior
-from build_backend.plan import estimate_build
-from build_backend.terminal import TerminalProgress, progress_text
+from kernel_wizard.build.eta import Eta, EtaEstimator, Phase, Prior
+from kernel_wizard.build.plan import estimate_build
+from kernel_wizard.build.run import ProgressEvent
+from kernel_wizard.catalog import OsName, load_catalog
+from kernel_wizard.cli.terminal import TerminalProgress, progress_text
 
 
 def test_one_extension_reads_as_before() -> None:

@@ -6,8 +6,8 @@ import os
 import time
 from pathlib import Path
 
-from build_backend.housekeeping import Kind, plan_clean, prune_after_build
-from build_backend.plan import stage_bundled_source
+from kernel_wizard.build.plan import stage_bundled_source
+from kernel_wizard.install.housekeeping import Kind, plan_clean, prune_after_build
 
 
 def copies(root: Path, name: str, count: int) -> list[Path]:

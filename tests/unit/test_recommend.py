@@ -6,11 +6,11 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from build_backend.catalog import Machine, assess, load_catalog
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.recommend import how_to_get, is_probe, minutes_text, recommend_kernel
+from kernel_wizard.catalog import Machine, assess, load_catalog
+from kernel_wizard.flow.recommend import how_to_get, is_probe, minutes_text, recommend_kernel
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-import build_backend.install
-import build_backend.reverify
-from build_backend.cli import main as cli_main
-from build_backend.reports import SavedReport, Stage, compare, save_report
-from build_backend.reverify import ReverifyResult, reverify_all
-from build_backend.verify import CaseStatus, VerifyReport
+import kernel_wizard.flow.reverify
+import kernel_wizard.install.installer
+from kernel_wizard.cli.main import main as cli_main
+from kernel_wizard.flow.reverify import ReverifyResult, reverify_all
+from kernel_wizard.verify import CaseStatus, VerifyReport
+from kernel_wizard.verify.history import SavedReport, Stage, compare, save_report
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "verify"
 NOT_COMPARED = "Not compared: the last passing verification ({when}) ran none of the checks "
@@ -98,8 +98,8 @@ def test_the_json_says_how_many_checks_were_compared(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     result = result_of(tmp_path, real("probe-cpu-full"), renamed(real("probe-cpu-quick"), "-q"))
-    monkeypatch.setattr(build_backend.install, "load_installs", lambda: [result.record])
-    monkeypatch.setattr(build_backend.reverify, "reverify_all", lambda **_: [result])
+    monkeypatch.setattr(kernel_wizard.install.installer, "load_installs", lambda: [result.record])
+    monkeypatch.setattr(kernel_wizard.flow.reverify, "reverify_all", lambda **_: [result])
     out = io.StringIO()
     cli_main(["verify", "--quick", "--json"], out=out)
     (document,) = json.loads(out.getvalue())
@@ -126,8 +126,8 @@ def test_the_kernels_of_one_python_go_to_one_harness_run(
         calls.append((str(python), list(adapters), kwargs["quick"]))
         return [replace(real("probe-cpu-quick"), adapter=a) for a in adapters]
 
-    monkeypatch.setattr(build_backend.reverify, "load_installs", lambda: records)
-    monkeypatch.setattr(build_backend.reverify, "run_verifications", run_verifications)
+    monkeypatch.setattr(kernel_wizard.flow.reverify, "load_installs", lambda: records)
+    monkeypatch.setattr(kernel_wizard.flow.reverify, "run_verifications", run_verifications)
     results = reverify_all(quick=True, toolkits=[], os_name="linux")
     assert calls == [("/envs/a/bin/python", ["flash_attn", "sageattention"], True),
                      ("/envs/b/bin/python", ["probe"], True)]

@@ -13,12 +13,12 @@ from test_catalog import machine, python_env
 from test_prereqs import env as prereq_env
 from test_prereqs import facts, windows
 
-from build_backend.catalog import Catalog, ReasonKind, assess, load_catalog, select_targets
-from build_backend.plan import arch_env
-from build_backend.prereqs import CheckId, CheckStatus, run_checks
-from build_backend.prereqs.triton import check_triton
-from build_backend.verify.report import ErrorMeasure
-from build_backend.wheels import candidate_wheel_urls, match
+from kernel_wizard.build.plan import arch_env
+from kernel_wizard.catalog import Catalog, ReasonKind, assess, load_catalog, select_targets
+from kernel_wizard.catalog.wheels import candidate_wheel_urls, match
+from kernel_wizard.prereqs import CheckId, CheckStatus, run_checks
+from kernel_wizard.prereqs.triton import check_triton
+from kernel_wizard.verify.report import ErrorMeasure
 
 RTX3090 = ("NVIDIA GeForce RTX 3090", (8, 6), 24)
 RTX4090 = ("NVIDIA GeForce RTX 4090", (8, 9), 24)
@@ -47,7 +47,7 @@ def test_recipe_pins_main_and_the_release(catalog: Catalog) -> None:
     assert [v.commit for v in sage.versions] == ["eb615cf6cf4d221338033340ee2de1c37fbdba4a",
                                                  "d1a57a546c3d395b1ffcbeecc66d81db76f3b4b5"]
     assert sage.versions[0].tag == "v2.2.0"
-    from build_backend.catalog import OsName
+    from kernel_wizard.catalog import OsName
     assert sage.recommended_for(OsName.LINUX) is sage.versions[1]  # main d1a57a5
     assert sage.recommended_for(OsName.WINDOWS) is sage.versions[1]
     assert sage.env == {"EXT_PARALLEL": "1"}  # MAX_JOBS alone decides the compile jobs
@@ -202,7 +202,7 @@ def test_linux_uses_the_triton_that_comes_with_torch() -> None:
 
 
 def test_the_probe_reads_triton_from_package_metadata(tmp_path: Path) -> None:
-    from build_backend.environment import _libraries
+    from kernel_wizard.machine.environment import _libraries
 
     found = _libraries({"triton": {"dist": "triton-windows", "version": "3.4.0.post21"}}, {})
     assert found == {"triton": "3.4.0.post21", "triton_dist": "triton-windows"}

@@ -12,15 +12,11 @@ from typing import Any
 import pytest
 from ksw_testsupport import build_this_plan
 
-from build_backend.build import BuildOutcome, BuildStatus, PlanEvent
-from build_backend.catalog import load_catalog
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.pipeline import KernelChoice, SourceMode
-from build_backend.plan import BuildPlan, BuildRequest, plan_build
-from build_backend.prereqs import CheckId, CheckResult, CheckStatus
-from build_backend.session import (
+from kernel_wizard.build.plan import BuildPlan, BuildRequest, plan_build
+from kernel_wizard.build.run import BuildOutcome, BuildStatus, PlanEvent
+from kernel_wizard.catalog import load_catalog
+from kernel_wizard.flow.pipeline import KernelChoice, SourceMode
+from kernel_wizard.flow.session import (
     ChoiceError,
     FlowError,
     FlowOptions,
@@ -30,6 +26,10 @@ from build_backend.session import (
     SessionServices,
     StepNotice,
 )
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.prereqs import CheckId, CheckResult, CheckStatus
 
 H100 = Path(__file__).resolve().parents[1] / "data" / "nvml" / "h100-driver580.json"
 

@@ -1,4 +1,4 @@
-"""The "Re-verify GPU kernels" shortcut (build_backend/platforms/shortcuts.py).
+"""The "Re-verify GPU kernels" shortcut (kernel_wizard/machine/platforms/shortcuts.py).
 
 Linux: real files in a temporary home, launched by GLib's own desktop-entry reader (``gio
 launch``), so the Exec quoting is checked by the program that reads it. Windows: the PowerShell
@@ -19,9 +19,9 @@ from pathlib import Path, PureWindowsPath
 
 import pytest
 
-from build_backend.errors import ProcessStartError
-from build_backend.platforms import ProgramOutput
-from build_backend.platforms.shortcuts import (
+from kernel_wizard.base.errors import ProcessStartError
+from kernel_wizard.machine.platforms import ProgramOutput
+from kernel_wizard.machine.platforms.shortcuts import (
     REVERIFY_NAME,
     WINDOWS_SCRIPT,
     Shortcut,

@@ -10,14 +10,14 @@ import sys
 import threading
 from pathlib import Path
 
-from build_backend.build import LogLine
-from build_backend.catalog import load_catalog
-from build_backend.paths import build_lock_path
-from build_backend.pipeline import KernelChoice, build_slot
-from build_backend.plan import stage_bundled_source
-from build_backend.reports import history, last_passing, load_saved, save_report
-from build_backend.resources import resource_path
-from build_backend.verify import VerifyReport, VerifyStatus
+from kernel_wizard.base.paths import build_lock_path
+from kernel_wizard.base.resources import resource_path
+from kernel_wizard.build.plan import stage_bundled_source
+from kernel_wizard.build.run import LogLine
+from kernel_wizard.catalog import load_catalog
+from kernel_wizard.flow.pipeline import KernelChoice, build_slot
+from kernel_wizard.verify import VerifyReport, VerifyStatus
+from kernel_wizard.verify.history import history, last_passing, load_saved, save_report
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,7 +40,7 @@ def test_a_report_that_is_a_list_or_truncated_is_skipped(tmp_path: Path) -> None
 HOLD = """
 import sys, time
 from pathlib import Path
-from build_backend.locks import hold
+from kernel_wizard.base.locks import hold
 with hold(Path(sys.argv[1]), "building Probe kernel 0.1.0"):
     print("held", flush=True)
     time.sleep(120)
@@ -79,7 +79,7 @@ def test_a_second_bundled_build_gets_its_own_folder(tmp_path: Path) -> None:
 
 
 def test_only_the_stash_folders_of_the_kernel_are_cleaned(tmp_path: Path) -> None:
-    from build_backend.install import clean_pip_stash
+    from kernel_wizard.install.installer import clean_pip_stash
 
     site = tmp_path / "site-packages"
     for name in ("~sw_probe", "~-w_probe", "~sw_probe_kernel-0.1.0.dist-info",  # pip's stash

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from build_backend.statefile import (
+from kernel_wizard.base.statefile import (
     StateFileError,
     StateStatus,
     read_json,
@@ -98,8 +98,7 @@ def test_a_state_file_on_a_read_only_drive_is_not_told_to_free_space(
     cause. (A read-only mount needs privileges a test lacks: the OS error is raised here.)"""
     import errno
 
-    from build_backend import statefile
-
+    from kernel_wizard.base import statefile
     def read_only(path: Path, data: bytes) -> None:
         raise OSError(errno.EROFS, "Read-only file system", str(path))
 

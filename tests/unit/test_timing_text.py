@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from build_backend.verify.report import Timing, _timing_text
+from kernel_wizard.verify.report import Timing, _timing_text
 
 
 def timing(kernel_ms: float, sdpa_ms: float, math_ms: float) -> Timing:

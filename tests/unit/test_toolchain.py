@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.toolchain import (
+from kernel_wizard.machine.toolchain import (
     CudaVersion,
     HostCompilerBounds,
     MsvcToolset,

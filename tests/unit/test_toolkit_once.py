@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from test_session import h100
 
-import build_backend.toolkits as toolkits_module
-from build_backend.build import BuildOutcome, BuildStatus, PlanEvent
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.session import KernelRequest, Session, SessionServices
-from build_backend.toolchain import CudaVersion, parse_nvcc_version
+import kernel_wizard.machine.toolkits as toolkits_module
+from kernel_wizard.build.run import BuildOutcome, BuildStatus, PlanEvent
+from kernel_wizard.flow.session import KernelRequest, Session, SessionServices
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.toolchain import CudaVersion, parse_nvcc_version
 
 
 def fake_toolkit(root: Path) -> Path:
@@ -47,7 +47,7 @@ def test_nvcc_discovery_runs_once_in_a_session_flow(
         return BuildOutcome(BuildStatus.SUCCEEDED, "Built.", "", plan, None,
                             tmp_path / "build.log", 1.0, 1, 0, None)
 
-    monkeypatch.setattr("build_backend.pipeline.run_build", stand_in_build)
+    monkeypatch.setattr("kernel_wizard.flow.pipeline.run_build", stand_in_build)
     session = Session(SessionServices(detect=h100, discover=lambda: []))
     session.detect()
     torch = TorchInfo("2.9.0+cu130", "13.0", True, 1, ("sm_90",), True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from build_backend.install import Backup, RollbackResult
-from build_backend.reports import Change
-from build_backend.statefile import StateRead, StateStatus
-from build_backend.words import Msg
+from kernel_wizard.base.messages import Msg
+from kernel_wizard.base.statefile import StateRead, StateStatus
+from kernel_wizard.install.installer import Backup, RollbackResult
+from kernel_wizard.verify.history import Change
 
 PYTHON = Path("/envs/ml/bin/python")
 BACKUP = Backup("ksw-probe-kernel", "0.0.9", Path("/site"), Path("/backups/x"), ())

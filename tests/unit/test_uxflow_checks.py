@@ -19,25 +19,25 @@ from pathlib import Path
 import pytest
 from test_prereqs import GIB, HOST, env, facts, gcc_facts, windows
 
-from build_backend import advice
-from build_backend.catalog import assess, load_catalog, recommended_label
-from build_backend.cli import main as cli_main
-from build_backend.environment import EnvStatus
-from build_backend.hardware import HardwareReport, detect
-from build_backend.nvml_record import ReplayNvmlApi
-from build_backend.prereqs import CheckId, CheckStatus, run_checks
-from build_backend.prereqs.compiler import check_compiler
-from build_backend.prereqs.facts import (
+from kernel_wizard.base import advice
+from kernel_wizard.catalog import assess, load_catalog, recommended_label
+from kernel_wizard.cli.main import main as cli_main
+from kernel_wizard.flow.session import Session, SessionServices
+from kernel_wizard.machine.environment import EnvStatus
+from kernel_wizard.machine.hardware import HardwareReport, detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
+from kernel_wizard.prereqs import CheckId, CheckStatus, run_checks
+from kernel_wizard.prereqs.compiler import check_compiler
+from kernel_wizard.prereqs.facts import (
     CompilerVariable,
     gather_compiler,
     gather_compiler_variables,
     prereq_platform,
 )
-from build_backend.prereqs.fixes import PipInstallFix
-from build_backend.prereqs.kernels import with_prerequisites
-from build_backend.prereqs.resources import check_resources
-from build_backend.prereqs.target import check_python_env
-from build_backend.session import Session, SessionServices
+from kernel_wizard.prereqs.fixes import PipInstallFix
+from kernel_wizard.prereqs.kernels import with_prerequisites
+from kernel_wizard.prereqs.resources import check_resources
+from kernel_wizard.prereqs.target import check_python_env
 
 NVML = Path(__file__).resolve().parents[1] / "data" / "nvml"
 

@@ -12,9 +12,9 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from build_backend.reports import Stage, baseline_for, compare, history, save_report
-from build_backend.reverify import ReverifyResult
-from build_backend.verify import CaseStatus, VerifyReport
+from kernel_wizard.flow.reverify import ReverifyResult
+from kernel_wizard.verify import CaseStatus, VerifyReport
+from kernel_wizard.verify.history import Stage, baseline_for, compare, history, save_report
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "verify"
 

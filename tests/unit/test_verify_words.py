@@ -8,8 +8,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
-from build_backend.verify import Timing, VerifyReport, render_markdown
-from build_backend.verify.words import (
+from kernel_wizard.verify import Timing, VerifyReport, render_markdown
+from kernel_wizard.verify.wording import (
     case_words,
     failure_details,
     speed_text,

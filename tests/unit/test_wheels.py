@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from build_backend.catalog import Catalog, CudaMatch, WheelSourceKind, load_catalog
-from build_backend.environment import EnvStatus, PythonEnv, TorchInfo
-from build_backend.wheels import (
+from kernel_wizard.catalog import Catalog, CudaMatch, WheelSourceKind, load_catalog
+from kernel_wizard.catalog.wheels import (
     MismatchKind,
     candidate_from_url,
     candidate_wheel_urls,
@@ -21,6 +20,7 @@ from build_backend.wheels import (
     parse_cuda_tag,
     parse_wheel_name,
 )
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
 
 RELEASES = "https://github.com/Dao-AILab/flash-attention/releases/download"
 COMMUNITY = "https://github.com/mjun0812/flash-attention-prebuild-wheels/releases/download"

@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
-from build_backend import lifetime, process_guard
-from build_backend.platforms.windows import (
+from kernel_wizard.base import process_guard
+from kernel_wizard.base.processes import run_captured
+from kernel_wizard.machine import lifetime
+from kernel_wizard.machine.platforms.windows import (
     CONSOLE_CLOSE_GRACE_S,
     CREATE_SUSPENDED,
     CTRL_BREAK_EVENT,
@@ -29,7 +31,6 @@ from build_backend.platforms.windows import (
     install_console_close_handler,
     kill_on_close_limits,
 )
-from build_backend.processes import run_captured
 
 
 class FakeKernel32:

@@ -1,4 +1,4 @@
-"""The core's translatable sentences (build_backend/words.py): English wherever the core's text
+"""The core's translatable sentences (base/messages.py): English wherever the core's text
 is used as a string (the CLI, logs, reports, comparisons), with the template and values kept
 for the GUI's translation (tests/gui/test_translation.py shows them translated)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import pickle
 
-from build_backend.words import Msg, join, msg
+from kernel_wizard.base.messages import Msg, join, msg
 
 
 def test_a_message_is_its_english_sentence_everywhere_a_string_is_used() -> None:

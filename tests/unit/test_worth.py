@@ -14,10 +14,7 @@ from typing import cast
 
 import pytest
 
-from build_backend.ai_apps.usage import workload_for_python
-from build_backend.environment import PythonEnv
-from build_backend.session import Session
-from build_backend.worth import (
+from kernel_wizard.catalog.worth import (
     Measure,
     MethodTime,
     SdpaSpeed,
@@ -31,6 +28,9 @@ from build_backend.worth import (
     measure_sdpa,
     worth_building,
 )
+from kernel_wizard.flow.session import Session
+from kernel_wizard.machine.ai_apps.usage import workload_for_python
+from kernel_wizard.machine.environment import PythonEnv
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "speed"
 

@@ -1,0 +1,161 @@
+"""``--headless installs`` and ``--headless rollback``: what the wizard installed, and undoing it.
+
+Every CLI start also finishes or rolls back an install that was cut off earlier
+(:func:`announce_recovery`), and says so before the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from kernel_wizard.base.advice import cli_command
+from kernel_wizard.base.errors import ExitCode, WizardError
+from kernel_wizard.base.paths import same_env
+from kernel_wizard.cli.consent import add_yes_option, confirm
+from kernel_wizard.install.installer import (
+    load_backup,
+    read_installs,
+    rollback_backup,
+    rollback_install,
+    startup_notices,
+    unfinished_installs,
+)
+from kernel_wizard.install.records import Record
+
+INSTALLS_SCHEMA = "ksw.installs/1"
+
+
+def add_parsers(commands: Any) -> None:
+    installs = commands.add_parser(
+        "installs",
+        help="list what the wizard installed where, with the backups a roll-back restores",
+        description="List every kernel the wizard installed (environment, version, "
+        "verification) and what a roll-back would put back.",
+    )
+    installs.add_argument("--json", action="store_true", help="print JSON (ksw.installs/1)")
+    rollback = commands.add_parser(
+        "rollback",
+        help="undo the wizard's install of a kernel: put back what it replaced",
+        description="Remove a kernel the wizard installed and put back what was installed "
+        "before it (or nothing, if nothing was). The install record of what comes back "
+        "returns too.",
+    )
+    rollback.add_argument("--kernel", help="the kernel (or distribution) to roll back "
+                          "(default: the one install the wizard recorded, if only one)")
+    rollback.add_argument("--python", type=Path, help="the environment it is installed in "
+                          "(default: any environment with a matching install)")
+    add_yes_option(rollback)
+
+
+def announce_recovery(err: TextIO) -> None:
+    """Finish or roll back installs that were cut off; tell the person first."""
+    for notice in startup_notices():
+        err.write(f"! {notice}\n")
+
+
+def _kernel(record: Record) -> str:
+    return str(record.get("kernel") or record["name"])
+
+
+def _verification(record: Record) -> str:
+    verification = record.get("verification") or {}
+    status = verification.get("status") if isinstance(verification, dict) else None
+    if not status:
+        return "not recorded"
+    names = {"pass": "passed", "fail": "FAILED", "error": "could not run",
+             "skipped": "skipped (installed without verifying, as asked)"}
+    text = names.get(str(status), str(status))
+    if isinstance(verification, dict) and verification.get("installed_despite_failure"):
+        text += " (installed anyway, as chosen)"
+    return text
+
+
+def _backup_text(record: Record) -> tuple[str, str | None]:
+    folder = record.get("transaction") or record.get("backup")
+    backup = load_backup(Path(folder)) if folder else None
+    if backup is not None:
+        return f"{backup.name} {backup.version}", str(backup.folder)
+    if record.get("backup"):
+        return "missing (the copy is gone)", str(record["backup"])
+
+    return "nothing (it was not installed before)", None
+
+
+def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
+    found = read_installs()
+    records = found.records
+    pending = [j for j in unfinished_installs() if j.entry is not None]
+    if args.json:
+        json.dump({
+            "schema": INSTALLS_SCHEMA,
+            "installs": [{
+                "kernel": _kernel(r), "name": r["name"], "version": r["version"],
+                "python": r["python"], "installed": r.get("installed"),
+                "verification": r.get("verification"),
+                "rollback_restores": _backup_text(r)[0], "backup": _backup_text(r)[1],
+                "previous": r.get("previous"),
+            } for r in records],
+            "unfinished": [{"python": j.entry["python"], "name": j.entry["name"],
+                            "version": j.entry.get("version"), "journal": str(j.path)}
+                           for j in pending if j.entry is not None],
+            "notices": list(found.notices),
+        }, out, indent=2)
+        out.write("\n")
+        return int(ExitCode.OK)
+    if not records:
+        out.write("The wizard has not installed any kernel yet.\n")
+    for record in records:
+        restores, folder = _backup_text(record)
+        out.write(f"{_kernel(record)}: {record['name']} {record['version']}\n"
+                  f"  in {record['python']}\n"
+                  f"  installed {record.get('installed') or 'at an unknown time'}; "
+                  f"verification {_verification(record)}\n"
+                  f"  a roll-back puts back: {restores}\n")
+        if folder:
+            out.write(f"  backup: {folder}\n")
+    for journal in pending:
+        entry = journal.entry or {}
+        out.write(f"! an install of {entry.get('name')} into {entry.get('python')} is running "
+                  "now (or was cut off; the next start finishes or undoes it)\n")
+    return int(ExitCode.OK)
+
+
+def _say(out: TextIO, line: str) -> None:
+    out.write(f"  {line}\n")
+    out.flush()  # a wait for another run's lock is seen while it lasts
+
+
+def run_rollback_command(args: argparse.Namespace, out: TextIO) -> int:
+    records = read_installs().records
+    python = str(args.python) if args.python is not None else None
+    matching = [r for r in records
+                if (args.kernel is None or args.kernel in (_kernel(r), r["name"]))
+                and (python is None or same_env(r["python"], python))]
+    wanted = " ".join(filter(None, [f"--kernel {args.kernel}" if args.kernel else "",
+                                    f"--python {python}" if python else ""]))
+    if not matching:
+        raise WizardError(
+            "Nothing to roll back: the wizard has no record of installing "
+            + (f"{args.kernel}" if args.kernel else "a kernel")
+            + (f" into {python}." if python else "."),
+            hint=f"'{cli_command('installs')}' lists what the wizard installed.")
+    if len(matching) > 1:
+        choices = "\n".join(f"  --kernel {_kernel(r)} --python {r['python']}" for r in matching)
+        out.write(f"Several installs match{' ' + wanted if wanted else ''}; name one:\n"
+                  f"{choices}\n")
+        return int(ExitCode.USAGE)
+    record = matching[0]
+    backup = rollback_backup(record)  # a copy that is gone: said before anything is asked
+    removes = f"{record['name']} {record['version']} from {record['python']}"
+    change = (f"This removes {removes} and puts back {backup.name} {backup.version}."
+              if backup is not None else
+              f"This removes {removes}; nothing was installed there before.")
+    confirm(change, "Roll it back?", yes=args.yes,
+            arguments=getattr(args, "arguments", ["rollback"]), out=out)
+    result = rollback_install(Path(record["python"]), str(record["name"]),
+                              on_line=lambda line: _say(out, line))
+    out.write(f"✔ {result.message}\n")
+    return int(ExitCode.OK)

@@ -1,0 +1,298 @@
+"""The first level of a diagnosis: the *family* of a failure, read from where the log stopped.
+
+Every failed log gets one, whether or not a specific cause is known: prerequisites and
+environment, resolving or downloading, configuring, compiling the package's source, the
+compiler itself crashing, linking, packaging, importing, first use. Each family has a title in
+words and a next step that is right for the whole family; a specific cause (the second level,
+``DiagnosisReport.primary``) is added only when the evidence is unambiguous.
+
+:func:`family_of` decides from the specific cause when there is one (its stage is known), else
+from the shape of the first error line and what the log showed before it (compiler command
+lines, pip's wheel-building lines, an import of the built module).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernel_wizard.base.messages import N_
+
+
+@dataclass(frozen=True)
+class Family:
+    """Where a failed log stopped: ``id`` (one of :data:`FAMILY_IDS`), a title in words (it
+    completes "Stopped while ..."), and the next step right for the family."""
+
+    id: str
+    title: str
+    next_step: str
+    usually: str  # what stopping there usually means (said when the cause is not known)
+
+
+_FAMILIES = (
+    Family("environment",
+           N_("checking the prerequisites (compiler, CUDA toolkit, PyTorch, Python)"),
+           N_("Check the prerequisites the build needs before anything compiles: the C++ "
+              "compiler, the CUDA toolkit and its version, PyTorch, Python and the settings "
+              "(CUDA_HOME, PATH) that point at them. The wizard's Prerequisites page checks "
+              "each one."),
+           N_("a prerequisite is missing, is the wrong version, or a setting points at the "
+              "wrong place")),
+    Family("resolve",
+           N_("resolving or downloading packages"),
+           N_("Check the package name and version pin, the index URL for builds such as "
+              "+cu121 (pip's --index-url or --extra-index-url), and the network connection "
+              "(proxy, firewall, git access)."),
+           N_("pip or git could not find or fetch something: a version that does not exist "
+              "for this Python or platform, a pin without its index URL, or the network")),
+    Family("configure",
+           N_("preparing the build (setup.py, CMake, package metadata)"),
+           N_("Read the first error line: the package's build script stopped before compiling. "
+              "Usually a tool or package the script looks for is missing or not the version "
+              "it expects."),
+           N_("the build script stopped before compiling, most often because it did not find "
+              "a tool, library or package it looks for")),
+    Family("compile",
+           N_("compiling the package's source"),
+           N_("Read the first error line: the compiler rejected the package's source. Check "
+              "that the package's version fits your PyTorch, CUDA and compiler versions (its "
+              "README or issue tracker), or try another version of the package."),
+           N_("the compiler rejected the package's source, often because the source was "
+              "written for other versions of PyTorch, CUDA or the compiler")),
+    Family("compiler-crash",
+           N_("compiling, when the compiler itself crashed or was stopped"),
+           N_("Build again with fewer parallel jobs (MAX_JOBS=1 or 2) and close other "
+              "programs; if it stops again at the same file, use another version of the "
+              "compiler that the CUDA toolkit accepts."),
+           N_("the compiler was stopped by the system (most often short of memory) or "
+              "crashed on its own")),
+    Family("link",
+           N_("linking the compiled files"),
+           N_("Read the first error line for the library or symbol the linker could not find; "
+              "make sure that library is installed and is the version the build expects, then "
+              "build again from a clean build folder."),
+           N_("a library is missing, or the compiled parts do not fit a library they use")),
+    Family("package",
+           N_("building or installing the wheel"),
+           N_("Check that the build and install folders (the output folder, site-packages) may "
+              "be written by you, and that no program holds the old files open; install into "
+              "a virtual environment you own rather than a system Python."),
+           N_("the files could not be written or copied where the wheel or the installation "
+              "goes")),
+    Family("import",
+           N_("importing the installed package"),
+           N_("Make sure the installed wheel fits this Python, PyTorch and CUDA (reinstall the "
+              "wheel made for them, or rebuild it against the PyTorch installed now), and "
+              "import torch before the package."),
+           N_("the installed files do not fit the PyTorch, CUDA or Python loading them, or a "
+              "library they need is not found")),
+    Family("first-use",
+           N_("running the kernel for the first time"),
+           N_("Check that the kernel supports your GPU and that it was built for your GPU's "
+              "architecture (its compute capability); rebuild it for this GPU if not."),
+           N_("the kernel was built without code for this GPU, or does not support it")),
+)
+FAMILIES: dict[str, Family] = {f.id: f for f in _FAMILIES}
+FAMILY_IDS: tuple[str, ...] = tuple(FAMILIES)
+
+# The family of a specific cause whose stage it fixes (the cause group: failures.toml's id or
+# its group).
+CAUSE_FAMILY: dict[str, str] = {
+    # prerequisites and environment
+    "cuda-home-not-set": "environment", "msvc-not-found": "environment",
+    "msvc-too-new-for-cuda": "environment", "msvc-stl-needs-newer-cuda": "environment",
+    "gcc-too-new-for-cuda": "environment", "host-compiler-unsupported": "environment",
+    "msvc-env-incomplete": "environment",
+    "torch-missing-in-build": "environment", "python-dev-files-missing": "environment",
+    "build-deps-missing": "environment", "windows-long-paths": "environment",
+    "disk-full": "environment", "cccl-headers-missing": "environment",
+    "crlf-shell-script": "environment", "cuda-too-old-for-gpu-arch": "environment",
+    # resolving or downloading
+    "wheel-download-failed": "resolve", "flash-attn-wheel-404": "resolve",
+    # compiling the package's source
+    "torch-api-changed": "compile", "msvc-gnu-extensions": "compile",
+    "msvc-cplusplus-macro": "compile", "cutlass-submodule-missing": "compile",
+    "arch-too-old-for-source": "compile",
+    "cuda13-windows-nvcc-command-line": "compile", "windows-command-line-too-long": "compile",
+    "ninja-createprocess-failed": "compile",
+    # the compiler itself
+    "out-of-memory": "compiler-crash", "compiler-crashed": "compiler-crash",
+    # linking
+    "libcuda-not-found": "link", "link-unresolved-symbols": "link",
+    "cuda-device-link-missing": "link", "nvshmem-link-failed": "link",
+    # importing
+    "nccl-too-old-for-deepep": "import",
+    # first use
+    "gpu-arch-unsupported": "first-use", "built-without-cuda": "first-use",
+    "flashmla-head-dim-unsupported": "first-use",
+}
+# Causes met at several stages (a version requirement, a library that does not fit: at link
+# time or at import): the first error line's shape decides, else this default.
+CAUSE_DEFAULT: dict[str, str] = {
+    "tool-version-required": "environment", "build-tool-missing": "environment",
+    "bad-env-path": "environment", "library-mismatch": "import",
+    "extension-abi-mismatch": "import", "platform-unsupported": "import",
+    "permission-denied": "package", "cuda-torch-mismatch": "environment",
+}
+# Shapes of the first error line that tell the stage of such a cause: the others (a compiler's
+# #error that a version requirement raises, a build tool that could not run) keep its default.
+# Causes a package's own check raises at import as well (a version it needs, a library)
+_CHECKED_AT_IMPORT = frozenset({"tool-version-required", "library-mismatch",
+                                "extension-abi-mismatch", "platform-unsupported"})
+_TELLING = frozenset({"resolve", "compiler-crash", "link", "package", "import", "first-use"})
+
+# -- the shape of the first error line -------------------------------------------------------
+_RESOLVE = re.compile(
+    r"(?i:No matching distribution found|Could not find a version that satisfies"
+    r"|ResolutionImpossible|Could not fetch URL|Failed to establish a new connection"
+    r"|Max retries exceeded|Name or service not known|Temporary failure in name resolution"
+    r"|getaddrinfo failed|Connection (?:timed out|refused|reset)|SSLError|urlopen error"
+    r"|HTTP Error \d{3}|HTTPError|ReadTimeoutError|ProxyError"
+    r"|fatal: unable to access|Could not resolve host|RPC failed|early EOF"
+    r"|fatal: could not read Username|Repository not found|did not match any file\(s\) known"
+    r"|error: subprocess-exited-with-error.*git clone|Failed to clone"
+    r"|fatal: unable to connect to|errno=Connection|git clone .*did not run successfully"
+    r"|is not a supported wheel on this platform|none of the candidates)"
+)
+_CRASH = re.compile(
+    r"(?i:^\s*Killed\s*$|\bKilled signal\b|internal compiler error|died due to signal"
+    r"|terminated (?:with|by) signal|killed by signal|Segmentation fault|core dumped"
+    r"|out of (?:heap|memory)|virtual memory exhausted|Cannot allocate memory|std::bad_alloc"
+    r"|signal terminated program|\bC1001\b|\bC1060\b|\bC1076\b|\bC1002\b|\bLNK1102\b"
+    r"|signal (?:9|11|6)\b)"
+)
+_LINK = re.compile(
+    r"(?i:undefined reference to|multiple definition of|\bLNK\d{4}\b|collect2|"
+    r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|ld\.lld)(?:\.exe)?:\s|cannot find -l|nvlink error"
+    r"|unresolved external symbol|ld returned|g\+\+: error: \S+\.o(?:bj)?: No such file)"
+)
+_IMPORT = re.compile(
+    r"(?i:\bImportError\b|ModuleNotFoundError|DLL load failed|undefined symbol"
+    r"|cannot open shared object|\bWinError 12[67]\b|Illegal instruction"
+    r"|OSError: .*\.(?:so|dll)\b|image not found|Library not loaded"
+    r"|was compiled against|compiled with different|is not compiled with CUDA"
+    r"|Torch not compiled with CUDA"
+    r"|specified module could not be found|specified procedure could not be found"
+    r"|找不到指定的(?:模块|程序))"
+)
+# A failure that can only happen when the kernel runs
+_FIRST_USE_STRONG = re.compile(
+    r"(?i:no kernel image is available|invalid device function|No such operator"
+    r"|provided PTX was compiled|Cuda failure|No operator found|requires device with capability"
+    r"|is not compatible with the current PyTorch installation)"
+)
+_FIRST_USE = re.compile(
+    r"(?i:no kernel image is available|CUDA error|invalid device function"
+    r"|not compatible with the current PyTorch installation|sm_\d+ is not"
+    r"|only supports|is not supported on|unsupported (?:GPU|architecture|gpu)"
+    r"|cudaError|CUBLAS_STATUS|CUDNN_STATUS|illegal memory access|device-side assert"
+    r"|No operator found|NotImplementedError|requires device with capability)"
+)
+_PACKAGE = re.compile(
+    r"(?i:Could not install packages due to an|RECORD file|\bRECORD\b"
+    r"|site-packages.*(?:Permission denied|Access is denied|拒绝访问)"
+    r"|(?:Permission denied|Access is denied|拒绝访问).*(?:site-packages|\.egg|\.whl|dist-info"
+    r"|build[\\/](?:lib|bdist))|error: could not create|could not copy|copying .*(?:denied|failed)"
+    r"|PermissionError|bdist_wheel|error: \[Errno 13\]|WinError 5\b|WinError 32\b"
+    r"|wheel .*is not a valid|Invalid wheel filename)"
+)
+_CONFIGURE = re.compile(
+    r"(?i:CMake Error|CMakeLists|egg_info|metadata-generation-failed"
+    r"|Getting requirements to build|error in .* setup command|setup\.py"
+    r"|pyproject\.toml|Preparing metadata|build dependencies|configure: error"
+    r"|Could NOT find|Could not find a package configuration file)"
+)
+_ENVIRONMENT = re.compile(
+    r"(?i:CUDA_HOME|CUDA_PATH|\bnvcc\b.*(?:not found|not recognized)"
+    r"|cl(?:\.exe)?['\"]?\s*(?:not found|is not recognized)|checking compiler version for cl|"
+    r"Microsoft Visual C\+\+ (?:14\.0 )?or greater is required|unsupported Microsoft Visual Studio"
+    r"|unsupported GNU version|No CUDA runtime is found|Python\.h|python\d+\.lib"
+    r"|The detected CUDA version|mismatches the version that was used to compile PyTorch"
+    r"|No module named ['\"]?torch['\"]?$|is not recognized as an internal or external command"
+    r"|command not found|Failed to find C compiler|No such file or directory: ['\"].*(?:nvcc|cl|gcc"
+    r"|g\+\+|ninja|cmake)['\"]|requires (?:at least )?(?:GCC|CUDA|Python|torch|PyTorch|cmake)"
+    r"|Unknown compiler|CC environment variable)"
+)
+# A compiler-style error in a source file: "x.cu(12): error", "x.cpp:5:10: error:", "error C2039"
+_COMPILE = re.compile(
+    r"(?i:\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp|hxx|inl)(?:\(\d+\)|:\d+)[^\n]*\b(?:error|错误|fehler"
+    r"|erreur|ошибка)\b|\berror\s+C\d{4}\b|\bC\d{4}\s*:|#error|catastrophic error"
+    r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
+    r"|incomplete|invalid|use of|call of|'|\")|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
+    r"|(?-i:^\s*FAILED:)|ninja: build stopped"
+    r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed)"
+)
+
+
+def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, bool]:
+    """The family a first error line shows by its shape alone, and whether the shape is telling
+    (False: a guess from what the log showed before it). ``compiled``: the log showed the
+    compiler running before it; ``built``: it showed a build (pip building a wheel, setup.py,
+    CMake) at all."""
+    if _CRASH.search(line):
+        return "compiler-crash", True
+    if _RESOLVE.search(line):
+        return "resolve", True
+    if _LINK.search(line) and "undefined symbol" not in line:
+        return "link", True
+    if _PACKAGE.search(line):
+        return "package", True
+    if _FIRST_USE_STRONG.search(line):
+        return "first-use", True
+    if _ENVIRONMENT.search(line):
+        return "environment", True
+    if _COMPILE.search(line):
+        return "compile", True
+    if _CONFIGURE.search(line):
+        return ("compile" if compiled else "configure"), False
+    if _IMPORT.search(line):
+        if compiled and not _IMPORT_ONLY.search(line):
+            return "compile", False
+        return "import", True
+    if _FIRST_USE.search(line):
+        return "first-use", True
+    if compiled:
+        return "compile", False
+    if built:
+        return "configure", False
+    return "import", False
+
+
+# Lines that show loading whatever ran before them (a build can be followed by its test import)
+_IMPORT_ONLY = re.compile(r"(?i:undefined symbol|DLL load failed|cannot open shared object"
+                          r"|WinError 12[67]|Illegal instruction)")
+
+
+def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
+              built: bool = False, jit: bool = False) -> Family:
+    """The family of a failed log: from its specific cause when that cause's stage is known,
+    else from its first error line (``line``; None: no line shows the failure). ``jit``: the
+    log shows code compiled when it was first used (a PyTorch extension loaded with
+    ``torch.utils.cpp_extension.load``, Triton's launcher), so whatever failed, failed there."""
+    if jit:
+        return FAMILIES["first-use"]
+    staged = CAUSE_FAMILY.get(cause or "")
+    if staged is not None:
+        return FAMILIES[staged]
+    shape, strong = structural_family(line or "", compiled=compiled, built=built)
+    if cause in CAUSE_DEFAULT:
+        if strong and shape in _TELLING:
+            return FAMILIES[shape]
+        if cause in _CHECKED_AT_IMPORT and not (compiled or built) \
+                and _PY_EXCEPTION.match(line or "") is not None:
+            return FAMILIES["import"]  # a Python exception and no build: a check at import
+        return FAMILIES[CAUSE_DEFAULT[cause or ""]]
+    return FAMILIES[shape]
+
+
+_PY_EXCEPTION = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\b")
+
+# A build run when the code is first used (a PyTorch extension's JIT load, Triton's launcher)
+JIT_MARKS = ("torch_extensions", "_jit_compile", "load_inline", "__triton_launcher",
+             "cuda_utils.c", "triton/runtime/build", "triton\\runtime\\build",
+             "triton/runtime/compiler",
+             "triton\\runtime\\compiler")
+
+__all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_MARKS", "Family",
+           "family_of", "structural_family"]

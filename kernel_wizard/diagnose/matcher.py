@@ -1,0 +1,672 @@
+"""The streaming matcher: :class:`LogDiagnoser` fed a build log line by line, the first real
+error, and the report (:class:`DiagnosisReport`)."""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from kernel_wizard.base.messages import Msg, msg
+from kernel_wizard.diagnose.context import (
+    GENERIC,
+    KernelContext,
+    context_for_package,
+    package_in_line,
+)
+from kernel_wizard.diagnose.facts import ADVISERS, LogFacts, read_facts, worded_facts
+from kernel_wizard.diagnose.families import JIT_MARKS, Family, family_of
+from kernel_wizard.diagnose.rules import (
+    DiagnosisRules,
+    FailureSignature,
+    RetryAction,
+    Severity,
+    default_rules,
+)
+
+DEFAULT_CONTEXT_LINES = 6  # lines kept before the first error
+DEFAULT_AFTER_LINES = 3  # lines kept after it (gcc's caret, a wrapped Python message)
+MAX_LINE_CHARS = 2000  # longer lines are cut in the context kept (nvcc command lines: ~3000)
+# A known error this many lines below an unexplained first error explains it (the rest of one
+# message: xFormers' list of operators it could not use, CMake's follow-up errors).
+FOLLOWING_LINES = 30
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A signature found in the log, with the line where it was first seen."""
+
+    signature_id: str
+    title: str
+    cause: str
+    fix: str
+    severity: Severity
+    retry: RetryAction | None
+    line: str
+    line_number: int  # 1-based, counting every line fed
+    facts: tuple[tuple[str, str], ...] = ()  # what the matched line showed (tool, version, ...)
+    cause_id: str = ""  # the group of causes it belongs to ("": its signature_id)
+
+    @property
+    def cause_group(self) -> str:
+        """The cause reports name: the signature's cause group, else the signature itself
+        (not to be confused with the report's :attr:`DiagnosisReport.family`, the stage)."""
+        return self.cause_id or self.signature_id
+
+
+@dataclass(frozen=True)
+class FirstError:
+    """The first line of the log that looks like a real error, with the lines around it."""
+
+    line: str
+    line_number: int  # 1-based
+    context_before: tuple[str, ...]  # up to ``context_lines`` lines just before it
+    context_after: tuple[str, ...] = ()  # up to ``after_lines`` lines just after it
+    signature_ids: tuple[str, ...] = ()  # signatures matched on this line or the lines after
+    from_warning: bool = False  # a warning that names the cause (no real error explained it)
+    # No known error line: the last line that shows the failure (a tool that could not run, a
+    # Python exception, ninja's FAILED:, a non-zero exit), shown because the build failed
+    fallback: bool = False
+
+
+@dataclass(frozen=True)
+class DiagnosisReport:
+    """What the diagnosis found in a whole log."""
+
+    hits: tuple[Diagnosis, ...]  # in the order they appeared, one per signature
+    first_error: FirstError | None
+    primary: Diagnosis | None  # the hit that explains the failure, if one does
+    retry: RetryAction | None  # the automatic retry worth trying, if any
+    lines_seen: int
+    failed: bool = False  # the process failed (the report never says "no errors" then)
+    # Where the log stopped (the first level of the diagnosis), for every failed log and every
+    # log with an error; None for a log that shows no failure
+    family: Family | None = None
+
+    @property
+    def cause_unknown(self) -> bool:
+        """The build failed and no known cause explains it (the report says so plainly)."""
+        return self.failed and self.primary is None
+
+    @property
+    def errors(self) -> tuple[Diagnosis, ...]:
+        return tuple(h for h in self.hits if h.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Diagnosis, ...]:
+        return tuple(h for h in self.hits if h.severity is Severity.WARNING)
+
+    def describe(self) -> str:
+        """Plain text for the CLI and the saved log: the first error, then each known problem."""
+        parts: list[str] = []
+        if self.first_error is not None:
+            parts.append(
+                f"First error (line {self.first_error.line_number}): "
+                f"{self.first_error.line.strip()}"
+            )
+        elif self.failed:
+            parts.append("The build failed, and the log shows no line that says why.")
+        elif not self.hits:
+            parts.append("No errors and no known problems found in the log.")
+        if self.family is not None:
+            parts.append(f"Stopped while {self.family.title}: {self.family.next_step}")
+        if self.cause_unknown:
+            usually = (f" It stopped while {self.family.title}: that usually means "
+                       f"{self.family.usually}." if self.family is not None else "")
+            parts.append("Cause: not one the wizard knows." + usually + " The report bundle "
+                         "(log, plan and machine facts) is what to attach when asking for help.")
+        for hit in self.hits:
+            parts.append(
+                f"[{hit.severity.value}] {hit.title} (line {hit.line_number})\n"
+                f"  Why: {hit.cause}\n  What to do: {hit.fix}"
+            )
+        if self.retry is not None:
+            parts.append(f"Suggested automatic retry: {self.retry.value}")
+        return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# Causes whose advice is to build the kernel again; when the log shows no build at all, the module
+# came as a wheel, and reinstalling the wheel that fits is the usual fix.
+_REINSTALLABLE = frozenset({"extension-abi-mismatch"})
+
+# --------------------------------------------------------------------------------------------
+# What "looks like an error": the generic part, independent of the known signatures.
+# --------------------------------------------------------------------------------------------
+
+_ERROR_LINE = re.compile(
+    r"""
+    (?i:                            # gcc/clang/nvcc/MSVC/link/pip/git messages, at line start
+      (?: ^\s*(?:\d+>)? | :\s+ )    # (or MSBuild's "3>") or after a location ("file:1: ")
+      (?: fatal\s+ )? error (?: \s+[a-z]+\d+ )? \s*:   # error: / error C2039: / fatal error LNK1
+    )
+    | (?i: ^\s*fatal\s*: )                      # git: "fatal: unable to access ..."
+    # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ..."
+    | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+catastrophic\s+error\s*: )
+    # gcc in other languages, after a location ("x.c:40:1: error fatal:", "x.cpp:5:10: ошибка:")
+    | (?i: :\d+(?::\d+)?:\s+(?:error\s+fatal|(?:schwerwiegender\s+)?Fehler|erreur(?:\s+fatale)?
+            |errore(?:\s+fatale)?|(?:фатальная\s+)?ошибка|błąd|致命错误|错误|致命的エラー|エラー|오류|hata)
+            \s*[:：] )
+    | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
+    | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
+    | (?i: \bCMake\s+Error\b )
+    | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
+    | \bIllegal\s+instruction\b                  # SIGILL: code for a CPU feature this one lacks
+    | ^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python exception
+    # GNU ld / lld / collect2 ("/usr/bin/ld: cannot find -lcuda"), not its context lines
+    # ("in function `f':", "skipping incompatible ... when searching for -lx") or warnings
+    | ^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|collect2)(?:\.exe)?:\s
+        (?! .*:\s+in\s+function\s ) (?! .*\bskipping\s+incompatible\b ) (?! \s*warning\b )
+    | \bundefined\s+reference\s+to\b | \bmultiple\s+definition\s+of\b
+    | \bninja:\s+(?:fatal|error)\s*: | \bCreateProcess\s+failed\b
+    # the shell reporting a program it could not run ("/bin/sh: 1: /opt/x/g++: not found")
+    | ^\s*(?:\S*/)?(?:ba|da|z)?sh:\s.*(?:\bnot\s+found|No\s+such\s+file\s+or\s+directory)\s*$
+    """,
+    re.VERBOSE,
+)
+# A Python exception line (the end of a traceback), as opposed to a compiler's or linker's error.
+_PY_EXCEPTION = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)"
+)
+# Python's warning line ("x.py:383: UserWarning: ..."); the line after it echoes the source.
+_PY_WARNING = re.compile(r":\d+: [A-Z]\w*Warning: ")
+# A Python traceback's frame line; the line after it echoes source code, which may well contain
+# the text of an error message ("raise OSError('CUDA_HOME environment variable is not set')").
+_FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+# Warnings are never "the first error", even when they mention a known problem; a warning that
+# names a cause can still be the headline when nothing else explains the failure.
+_WARNING_LINE = re.compile(r"(?i:\bwarning\s*(?:[a-z]*\d+|\#\d+-d)?\s*:)|\b[A-Z]\w*Warning:")
+# Every line _ERROR_LINE can match contains one of these (lower-cased).
+_ERROR_WORDS = (
+    "error",
+    "fehler", "erreur", "errore", "ошибка", "błąd", "错误", "エラー", "오류", "hata",
+    "fatal",
+    "killed",
+    "illegal instruction",
+    "exception",
+    "interrupt",
+    "exit",
+    "ld:",
+    "lld:",
+    "collect2",
+    "undefined reference",
+    "multiple definition",
+    "createprocess",
+    "not found",
+    "no such file",
+)
+_ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
+# Long lines that are never a failure and never name one: a compiler or linker command echoed
+# by ninja or setuptools ("[3/24] /usr/local/cuda/bin/nvcc -I...", "cl /showIncludes ..."),
+# whatever error-ish words its flags contain (-Werror, -I.../nvshmem/include), and the CUDA
+# tools' info and warning lines ("ptxas info    : Compiling entry function '_ZN...'"), which
+# carry kilobytes of mangled names. Checked on long lines only: they are most of a log's bytes.
+_LONG_LINE = 400  # characters from which a line is checked by _not_a_message
+_PROGRESS_PREFIX = re.compile(r"\[\d+/\d+\]\s+")
+_TOOL_NAME = re.compile(
+    r"(?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)(?:\.exe)?",
+    re.IGNORECASE)
+_TOOL_REPORT = re.compile(r"(?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:", re.IGNORECASE)
+
+
+# The compiler running (ninja's "[3/24]", setuptools' "building 'x' extension", MSBuild's
+# "ClCompile", a compiler's command line) and a build at all (pip, setup.py, CMake).
+_COMPILING = re.compile(r"\[\d+/\d+\]\s|building '|(?i:ClCompile|Compiling\s)")
+_BUILDING = re.compile(r"(?i:Building wheel|running build|setup\.py|Building editable|"
+                       r"-- The (?:C|CXX|CUDA) compiler|Getting requirements to build|"
+                       r"Preparing metadata|Running setup|cmake)")
+
+
+def _not_a_message(text: str) -> bool:
+    """A compiler's own command line (``[3/10] /usr/bin/c++ -MMD ...``, ``"cl.exe" /c``, a
+    ``x86_64-linux-gnu-g++ -shared``) or a CUDA tool's report (``ptxas info :``): never a
+    message. Read token by token, in linear time: the regex it replaces backtracked
+    quadratically over a long run of slashes (10,000 lines of '/' took seconds)."""
+    head = text[:1024].lstrip()
+    if _TOOL_REPORT.match(head) is not None:
+        return True
+    progress = _PROGRESS_PREFIX.match(head)
+    if progress is not None:
+        head = head[progress.end():]
+    parts = head.split(None, 1)
+    token, rest = (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
+    if len(token) > 600 or not rest:
+        return False
+    name = re.split(r"[\\/]", token.strip("\"'"))[-1]
+    if any(q in token.strip("\"'") for q in "\"'"):
+        return False
+    return _TOOL_NAME.fullmatch(name) is not None and rest[:1] in ("-", "/")
+# Lines that are never a failure whatever their length, settled before any other test: blank
+# lines, and the CUDA assembler's reports (a third of a kernel build's lines)
+_NOISE = ("ptxas info", "ptxas warning", "0 bytes stack frame")
+# Lines that show a failure without being a compiler-style error: a tool that could not be run,
+# a non-zero exit, ninja's FAILED:, pip's summary. The last one stands as the first error of a
+# failed build when nothing else does (a failed build is never reported clean).
+_FAILURE_LINE = re.compile(
+    r"""(?i:
+        \bPermission\s+denied\b | \bExec\s+format\s+error\b | \bcannot\s+execute\b
+      | \bcommand\s+not\s+found\b | \bis\s+not\s+recognized\s+as\s+an\s+internal\b
+      | \bnot\s+found\b.*\b(?:nvcc|ninja|cmake|git|cl|gcc|g\+\+)\b
+      | ^\s*FAILED:\s | \breturned\s+non-zero\s+exit\s+status\b
+      | \bexit\s+(?:code|status)\s*:?\s*[1-9]\d* | \bexited\s+with\s+(?:code\s+)?[1-9]
+      | \bfailed\s+with\s+exit\s+(?:code|status)\b | \bCommand\s.*\bfailed\b
+      | \bsubprocess-exited-with-error\b | \bdid\s+not\s+run\s+successfully\b
+      | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
+      | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
+    )""",
+    re.VERBOSE,
+)
+# Every line _FAILURE_LINE can match contains one of these (lower-cased): most lines are
+# settled by these substring tests.
+_FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
+                  "build stopped",
+                  "failed", "non-zero", "exit", "error", "traceback", "no rule")
+_FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
+# A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
+# ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
+# transformers' "... because of the following error (look up to see its traceback):"): the
+# message is what a person should see first.
+_BARE_EXCEPTION = re.compile(
+    r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):"
+    r"\s*(?:[^\s:]+:|.*\bthe following error\b.*:)?\s*$"
+)
+# CMake's "CMake Error at CMakeLists.txt:6 (project):" says where; its message follows on the
+# next lines. When the first of them names a known cause, it is what a person should see first.
+_CMAKE_HEADER = re.compile(r"\bCMake Error\b.*:\s*$")
+# Python source that a log quotes without a frame line before it ("raise RuntimeError('Ninja is
+# required ...')", "warnings.warn(msg)"): the text of a message in code, never the message.
+_PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()")
+# Lines that only wrap the failure above them: shown only when nothing better is found.
+_WRAPPER_LIKE = re.compile(
+    r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:"
+    r"|^\s*ninja:\s+build\s+stopped)"
+)
+# A traceback's header says least of all: any other failure line is shown before it.
+_TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\)")
+
+
+# --------------------------------------------------------------------------------------------
+# The streaming matcher
+# --------------------------------------------------------------------------------------------
+
+
+def _clip(line: str) -> str:
+    return line if len(line) <= MAX_LINE_CHARS else line[:MAX_LINE_CHARS] + " …"
+
+
+class LogDiagnoser:
+    """Feed a build log line by line; get each known problem once, and the first real error.
+
+    Memory stays bounded whatever the log's length: a ring of the last ``context_lines`` lines,
+    at most ``after_lines`` lines after the first error, and one hit per signature.
+    Not thread-safe: feed it from the one thread that reads the build's output.
+    """
+
+    def __init__(
+        self,
+        rules: DiagnosisRules | None = None,
+        *,
+        context_lines: int = DEFAULT_CONTEXT_LINES,
+        after_lines: int = DEFAULT_AFTER_LINES,
+        context: KernelContext | None = None,
+    ) -> None:
+        """``context``: the package being built (its own switches for advice); without it, the
+        package the log names, else generic words."""
+        if context_lines < 0 or after_lines < 0:
+            raise ValueError("context_lines and after_lines must be >= 0")
+        self.rules = rules if rules is not None else default_rules()
+        self._literals = self.rules.literals
+        # each needle with the characters it needs: a line that lacks one of them cannot hold
+        # it, and a set test costs far less than a substring search of a long line (10,000
+        # lines of one repeated character took 9.8 s: every needle searched every line)
+        self._needles = [(literal, frozenset(literal)) for literal in self._literals]
+        self._unfiltered = self.rules.unfiltered
+        self._ring: deque[str] = deque(maxlen=context_lines)
+        self._after_limit = after_lines
+        self._line_number = 0
+        self._hits: list[Diagnosis] = []
+        self._seen: set[str] = set()
+        # First error: found once, then filled with the lines after it.
+        self._first: tuple[str, int, tuple[str, ...]] | None = None
+        self._first_is_exception = False  # a Python exception line, not a tool's error
+        self._bare_first = False  # the first error is "XError:" alone: its message follows
+        self._cmake_first = False  # the first error is CMake's header: its message may follow
+        self._first_ids: list[str] = []
+        self._after: list[str] = []
+        # The first warning that names an error-severity cause (line, number, before, ids).
+        self._warning_cause: tuple[str, int, tuple[str, ...], tuple[str, ...]] | None = None
+        self._facts: dict[str, LogFacts] = {}  # per advised signature: facts around its hit
+        self._previous = ""
+        self._context = context
+        self._log_package: str | None = None  # the package the log says it builds
+        # the best failure-looking line so far (a wrapper only until something better comes)
+        self._failure: tuple[str, int, tuple[str, ...]] | None = None
+        self._failure_rank = 3  # 0 a failure, 1 a wrapper of one, 2 a traceback's header
+        # What the log showed before its first error: the compiler running (its command lines,
+        # ninja's [n/N]), a build at all (pip building a wheel, setup.py, CMake)
+        self._compiled = False
+        self._built = False
+        self._jit = False  # code compiled when first used (a JIT-loaded extension, Triton)
+
+    # -- feeding --------------------------------------------------------------------------
+
+    def feed(self, line: str) -> list[Diagnosis]:
+        """Take one line of output (its line ending is ignored); return hits seen for the first
+        time on it (usually none)."""
+        text = line.rstrip("\r\n")
+        if "\r" in text:  # a terminal line redrawn: what it finally shows (progress, then error)
+            text = next((part for part in reversed(text.split("\r")) if part.strip()), "")
+        kept = text if len(text) <= MAX_LINE_CHARS else _clip(text)
+        self._line_number += 1
+        first_found = self._first is not None
+        collecting_after = first_found and len(self._after) < self._after_limit
+
+        head = text[:40].lstrip()
+        if not first_found and not self._compiled and head:
+            self._note_stage(head, text)
+        if not self._jit and any(mark in text for mark in JIT_MARKS):
+            self._jit = True
+        if not head or head.startswith(_NOISE) \
+                or (len(text) > _LONG_LINE and _not_a_message(text)):
+            if collecting_after:
+                self._after.append(kept)
+            self._ring.append(kept)
+            self._previous = kept
+            return []
+
+        # Almost every line stops here: none of the needles, so no signature can match.
+        low = text.lower()
+        candidates: Sequence[FailureSignature] = self._unfiltered
+        present = frozenset(low)
+        for literal, needs in self._needles:
+            if needs <= present and literal in low:
+                candidates = self.rules.signatures
+                break
+        if self._context is None and self._log_package is None \
+                and ("uild" in text or "wheel URL" in text):
+            self._log_package = package_in_line(text)
+        if not first_found and any(needs <= present and w in low
+                                   for w, needs in _FAILURE_NEEDLES) \
+                and _FAILURE_LINE.search(text) is not None:
+            rank = (2 if _TRACEBACK_HEADER.search(text) is not None
+                    else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
+            if rank <= self._failure_rank:  # the last of the most telling kind
+                self._failure = (kept, self._line_number, tuple(self._ring))
+                self._failure_rank = rank
+        maybe_error = False
+        if not first_found:
+            for word, needs in _ERROR_NEEDLES:
+                if needs <= present and word in low:
+                    maybe_error = _ERROR_LINE.search(text) is not None
+                    break
+        matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
+        if len(matched) > 1 and any(not s.generic and s.severity is Severity.ERROR
+                                    for s in matched):
+            matched = [sig for sig in matched if not sig.generic]  # the specific cause alone
+        elif len(matched) > 1 and all(s.generic for s in matched):
+            # several families read the same line (a program path that is malformed, and so
+            # not found): the first listed, the more precise, names it
+            matched = matched[:1]
+        facts: LogFacts | None = None
+        if any(sig.requires or sig.id in ADVISERS for sig in matched):
+            facts = read_facts((*self._ring, text))
+            matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
+
+        new_hits: list[Diagnosis] = []
+        if (matched or maybe_error) and (self._quotes_source(text)
+                                         or _PY_SOURCE.match(text) is not None):
+            pass  # source code quoted by a Python traceback, not a message
+        elif (matched or maybe_error) and self._is_ignored(text):
+            pass  # a known-harmless line: no diagnosis, never the first error
+        elif matched or maybe_error:
+            for sig in matched:
+                if sig.id not in self._seen:
+                    self._seen.add(sig.id)
+                    shown = sig.facts_of(text)
+                    title, cause, fix = self._texts(sig, shown, text)
+                    if facts is not None and sig.id in ADVISERS:
+                        self._facts[sig.id] = facts
+                        fix = ADVISERS[sig.id](facts) or fix
+                    hit = Diagnosis(
+                        signature_id=sig.id,
+                        title=title,
+                        cause=cause,
+                        fix=fix,
+                        severity=sig.severity,
+                        retry=sig.retry,
+                        line=kept,
+                        line_number=self._line_number,
+                        facts=tuple(sorted(shown.items())),
+                        cause_id=sig.cause_id,
+                    )
+                    self._hits.append(hit)
+                    new_hits.append(hit)
+            if collecting_after:
+                self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
+            elif not first_found:
+                names_cause = any(s.severity is Severity.ERROR for s in matched)
+                is_warning = _WARNING_LINE.search(text) is not None
+                is_error = maybe_error or (names_cause and not is_warning)
+                if is_warning and names_cause and self._warning_cause is None:
+                    self._warning_cause = (
+                        kept,
+                        self._line_number,
+                        tuple(self._ring),
+                        tuple(s.id for s in matched if s.severity is Severity.ERROR),
+                    )
+                elif is_error and not self._is_wrapper(text):
+                    self._first = (kept, self._line_number, tuple(self._ring))
+                    self._bare_first = _BARE_EXCEPTION.match(text) is not None
+                    self._cmake_first = _CMAKE_HEADER.search(text) is not None
+                    self._first_is_exception = _PY_EXCEPTION.match(text) is not None
+                    self._first_ids = [s.id for s in matched]
+
+        if collecting_after:
+            names_cause = any(s.severity is Severity.ERROR for s in matched)
+            if text.strip() and (self._bare_first or (self._cmake_first and names_cause)):
+                # "RuntimeError:" alone, or CMake's header: its message (this line) is the
+                # first error
+                line, _number, before = self._first  # type: ignore[misc]
+                self._first = (kept, self._line_number, (*before, line)[-self._ring.maxlen:]
+                               if self._ring.maxlen else ())
+                self._bare_first = self._cmake_first = False
+                self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
+            else:
+                if text.strip():
+                    self._cmake_first = False
+                self._after.append(kept)
+        self._ring.append(kept)
+        self._previous = kept
+        return new_hits
+
+    def _note_stage(self, head: str, text: str) -> None:
+        """Remember whether the log showed a build, and the compiler running (before its
+        first error): the family of a failure that no known cause explains depends on it."""
+        if _COMPILING.match(head) is not None or (
+                len(text) > 60 and _not_a_message(text)):
+            self._compiled = self._built = True
+        elif not self._built and _BUILDING.search(head) is not None:
+            self._built = True
+
+    def feed_lines(self, lines: Iterable[str]) -> list[Diagnosis]:
+        """Feed many lines (e.g. an open file); return all hits new during them."""
+        new_hits: list[Diagnosis] = []
+        for line in lines:
+            new_hits.extend(self.feed(line))
+        return new_hits
+
+    def context(self) -> KernelContext:
+        """The package this log belongs to, as far as known."""
+        if self._context is not None:
+            return self._context
+        if self._log_package is not None:
+            return context_for_package(self._log_package)
+        return GENERIC
+
+    def _texts(self, sig: FailureSignature, shown: dict[str, str],
+               text: str = "") -> tuple[str, str, str]:
+        """The signature's title, cause and fix, with this log's facts filled in (each a
+        translatable sentence that keeps its template)."""
+        names = sig.placeholders
+        if not names:
+            return sig.title, sig.cause, sig.fix
+        if "required" in shown or "tool" in shown:
+            shown = worded_facts(sig.cause_id, shown, (*self._ring, text))
+        every = {**self.context().facts(), **sig.defaults, **shown}
+        values: dict[str, object] = {k: v for k, v in every.items() if k in names}
+        return (Msg(sig.title, values), Msg(sig.cause, values), Msg(sig.fix, values))
+
+    def _quotes_source(self, text: str) -> bool:
+        """Whether ``text`` is a source line that Python quotes: under a traceback's ``File ...``
+        frame (indented deeper than it; frames without source go straight on to the next one),
+        or under a warning (``x.py:383: UserWarning: ...`` then ``  warnings.warn(...)``)."""
+        previous = self._previous
+        if _FRAME.match(previous):
+            frame_indent = len(previous) - len(previous.lstrip())
+            return len(text) - len(text.lstrip()) > frame_indent
+        return (
+            text[:1].isspace()
+            and _PY_WARNING.search(previous) is not None
+            and len(text) - len(text.lstrip()) > len(previous) - len(previous.lstrip())
+        )
+
+    def _is_ignored(self, text: str) -> bool:
+        return any(rule.matches(text) for rule in self.rules.ignore)
+
+    def _is_wrapper(self, text: str) -> bool:
+        return any(rule.matches(text) for rule in self.rules.wrappers)
+
+    # -- results --------------------------------------------------------------------------
+
+    @property
+    def lines_seen(self) -> int:
+        return self._line_number
+
+    @property
+    def ring_size(self) -> int:
+        """How many recent lines are kept at most (the context before the first error)."""
+        return self._ring.maxlen or 0
+
+    @property
+    def buffered_lines(self) -> int:
+        """How many recent lines are held right now (never more than :attr:`ring_size`)."""
+        return len(self._ring)
+
+    @property
+    def hits(self) -> tuple[Diagnosis, ...]:
+        return tuple(self._hits)
+
+    @property
+    def first_error(self) -> FirstError | None:
+        """The first real error so far: never a traceback's header or frames, never a wrapper
+        line. A warning that names a cause stands in when nothing after it explains the failure
+        (no error at all, or a Python exception without a known cause of its own)."""
+        real: FirstError | None = None
+        if self._first is not None:
+            line, number, before = self._first
+            real = FirstError(line, number, before, tuple(self._after), tuple(self._first_ids))
+        warned = self._warning_cause
+        if warned is None:
+            return real
+        explained = real is not None and any(
+            self.rules.signature(i).severity is Severity.ERROR for i in real.signature_ids
+        )
+        if real is None or (self._first_is_exception and not explained):
+            line, number, before, ids = warned
+            return FirstError(line, number, before, (), ids, from_warning=True)
+        return real
+
+    def summary(self, failed: bool = False) -> DiagnosisReport:
+        """The report for everything fed so far (it can be asked for again after more lines).
+        ``failed``: the process failed, so a log with no recognised error still gets its
+        last failure-looking line as the first error (never "no errors found")."""
+        first = self.first_error
+        hits = tuple(self._advised(h, first) for h in self._hits)
+        by_id = {h.signature_id: h for h in hits}
+        primary: Diagnosis | None = None
+        if first is not None:
+            primary = next(
+                (
+                    by_id[i]
+                    for i in first.signature_ids
+                    if i in by_id and by_id[i].severity is Severity.ERROR
+                ),
+                None,
+            )
+            if primary is None:
+                # The first error names no known cause; a known error a few lines below it
+                # (the rest of the same message, e.g. "xFormers wasn't build with CUDA support"
+                # under "No operator found", or CMake's second error) explains it.
+                primary = next(
+                    (h for h in hits if h.severity is Severity.ERROR
+                     and 0 < h.line_number - first.line_number <= FOLLOWING_LINES),
+                    None,
+                )
+        else:
+            primary = next((h for h in hits if h.severity is Severity.ERROR), None)
+        if first is None and failed and self._failure is not None:
+            line, number, before = self._failure
+            first = FirstError(line, number, before, fallback=True)
+
+        retry: RetryAction | None = None
+        if primary is not None:
+            retry = primary.retry
+        elif first is None and not any(h.severity is Severity.ERROR for h in hits):
+            # Nothing failed that we can see: a warning's retry (e.g. skip flash-attn's wheel
+            # download) is the only thing worth trying, if the build failed at all.
+            retry = next((h.retry for h in hits if h.retry is not None), None)
+        if primary is not None and primary.signature_id in _REINSTALLABLE \
+                and not (self._built or self._compiled or self._jit):
+            # nothing was built: the module that fails to load came ready-made (a wheel)
+            advised = replace(primary, fix=msg(
+                "The log shows no build, so {package} was installed ready-made (a wheel): "
+                "reinstall the wheel made for the PyTorch, CUDA and Python installed now (pip "
+                "install --force-reinstall with the matching version, or the index URL its "
+                "documentation gives). Rebuild it only when no such wheel exists.",
+                package=self.context().facts()["package"]))
+            hits = tuple(advised if h is primary else h for h in hits)
+            primary = advised
+        family: Family | None = None
+        if failed or first is not None or primary is not None:
+            family = family_of(primary.cause_group if primary is not None else None,
+                               first.line if first is not None else None,
+                               compiled=self._compiled, built=self._built, jit=self._jit)
+        return DiagnosisReport(
+            family=family,
+            hits=hits,
+            first_error=first,
+            primary=primary,
+            retry=retry,
+            lines_seen=self._line_number,
+            failed=failed,
+        )
+
+    def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
+        """``hit`` with its advice re-read from everything seen around it (the lines after the
+        first error name the compiler too: MSBuild prints nvcc's command line after C1189)."""
+        adviser = ADVISERS.get(hit.signature_id)
+        if adviser is None:
+            return hit
+        facts = self._facts.get(hit.signature_id, LogFacts())
+        if first is not None and first.line_number == hit.line_number:
+            facts = facts.merged(
+                read_facts((*first.context_before, first.line, *first.context_after))
+            )
+        advice = adviser(facts)
+        return replace(hit, fix=advice) if advice is not None and advice != hit.fix else hit
+
+
+def diagnose_lines(lines: Iterable[str], rules: DiagnosisRules | None = None) -> DiagnosisReport:
+    """Diagnose a whole log at once (e.g. a saved one)."""
+    diagnoser = LogDiagnoser(rules)
+    for line in lines:
+        diagnoser.feed(line)
+    return diagnoser.summary()
+
+
+def diagnose_file(path: Path, rules: DiagnosisRules | None = None) -> DiagnosisReport:
+    """Diagnose a saved log file, streaming it (any encoding; undecodable bytes are replaced)."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        return diagnose_lines(handle, rules)

@@ -1,0 +1,175 @@
+"""Re-verify every kernel the wizard installed (``python -m app --verify``).
+
+Reads ``installs.json``, runs each kernel's verification in its environment, saves the report,
+compares with the last passing report of that kernel there (of the same mode, quick or full,
+where there is one: see :func:`.reports.baseline_for`), and says what changed (driver, CUDA,
+torch, kernel version) and what regressed among the checks that ran both times. Exit code 0
+only when everything passes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kernel_wizard.base.advice import cli_command
+from kernel_wizard.base.messages import msg
+from kernel_wizard.base.paths import env_key
+from kernel_wizard.install.installer import load_installs
+from kernel_wizard.machine.environment import inspect_python
+from kernel_wizard.machine.platforms import current as current_platform
+from kernel_wizard.machine.toolkits import CudaToolkit, discover_toolkits, runtime_path
+from kernel_wizard.verify import CaseStatus, VerifyReport, run_verifications
+from kernel_wizard.verify.history import (
+    Comparison,
+    SavedReport,
+    Stage,
+    baseline_for,
+    compare,
+    save_report,
+)
+
+_RAN = (CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR)  # SKIPPED: did not run
+
+
+@dataclass(frozen=True)
+class ReverifyResult:
+    record: dict[str, Any]
+    saved: SavedReport
+    previous: SavedReport | None  # the last passing report before this run
+    comparison: Comparison | None
+
+    @property
+    def report(self) -> VerifyReport:
+        return self.saved.report
+
+    @property
+    def label(self) -> str:
+        return msg("{kernel} in {python}", kernel=self.record.get("kernel") or self.record["name"],
+                   python=self.record["python"])
+
+    @property
+    def disagreement(self) -> str | None:
+        """What the environment has when it is not what the wizard's record names (the kernel
+        was changed outside the wizard, or an install or roll-back was cut off); None when
+        they agree or the harness could not tell."""
+        kernel = self.report.kernel
+        found = (kernel.dist_version or kernel.version) if kernel is not None else None
+        recorded = str(self.record.get("version") or "")
+        if not found or not recorded or found.split("+")[0] == recorded.split("+")[0]:
+            return None
+        return msg("The wizard's record says {name} {recorded} is installed in {python}, but "
+                   "{found} was verified there: it was changed outside the wizard. Install the "
+                   "version you want with the wizard ('{command}' lists what it recorded).",
+                   name=self.record["name"], recorded=recorded, python=self.record["python"],
+                   found=found, command=cli_command("installs"))
+
+    @property
+    def comparison_sentence(self) -> str | None:
+        """How this run compares with the last passing one, in one sentence (the changes, when
+        it names some, follow it as lines); None when there was none. A comparison that had no
+        check in common says that nothing could be compared, never that nothing changed."""
+        comparison, previous = self.comparison, self.previous
+        if comparison is None or previous is None:
+            return None
+        when = previous.saved_at
+        other_mode = previous.report.quick != self.report.quick
+        mode = "quick" if previous.report.quick else "full"
+        n = comparison.compared
+        if n == 0:
+            if other_mode:
+                when = f"{when}, a {mode} one"
+            if not any(case.status in _RAN for case in self.report.cases):
+                return (f"Not compared: this verification ran no check to compare with the last "
+                        f"passing one ({when}).")
+            return (f"Not compared: the last passing verification ({when}) ran none of the "
+                    "checks this one ran.")
+        if other_mode:
+            when = (f"{when}, a {mode} one; only the {n} check{'s' if n != 1 else ''} both "
+                    f"ran {'is' if n == 1 else 'are'} compared")
+        if comparison.changes:
+            return f"Changed since the last passing verification ({when}):"
+        return f"Nothing changed since the last passing verification ({when})."
+
+    def lines(self) -> list[str]:
+        out = [("✔ " if self.report.passed else "✖ ") + self.label, *(
+            "  " + line for line in self.report.summary_lines())]
+        if self.disagreement is not None:
+            out.append("  NOTE: " + self.disagreement)
+        comparison, previous = self.comparison, self.previous
+        if comparison is not None and previous is not None:
+            out.append("  " + str(self.comparison_sentence))
+            if comparison.changes:
+                if comparison.compared == 0:
+                    out.append("  Changed since then:")
+                out += [f"    {change}" for change in comparison.changes]
+            elif comparison.compared == 0:
+                out.append("  The driver, CUDA, PyTorch, GPU, Python and kernel version are the "
+                           "same as then.")
+            if comparison.regressions:
+                out.append("  REGRESSION: these checks passed before and fail now: "
+                           + ", ".join(comparison.regressions))
+            if comparison.not_run and comparison.compared and (
+                    previous.report.quick == self.report.quick):
+                count = len(comparison.not_run)
+                out.append(f"  Not run this time ({count} check{'s' if count != 1 else ''} "
+                           "that ran before; not compared): " + ", ".join(comparison.not_run))
+        else:
+            out.append("  (no earlier passing verification to compare with)")
+        out.append(f"  Report: {self.saved.markdown_path}")
+        return out
+
+
+def runtime_path_for(python: Path, toolkits: Sequence[CudaToolkit], os_name: str) -> list[Path]:
+    """The CUDA folders a re-verification in ``python`` gets first on PATH: those of the
+    toolkit a build for it would use. Only when toolkits of several CUDA versions are
+    installed is the environment asked for torch's CUDA (that runs it once)."""
+    releases = {t.release for t in toolkits if t.release is not None}
+    torch_cuda: tuple[int, int] | None = None
+    if len(releases) > 1:
+        env = inspect_python(python)
+        torch_cuda = env.torch.cuda_version if env.torch is not None else None
+    return runtime_path(toolkits, torch_cuda, os_name)
+
+
+def reverify_all(
+    *,
+    quick: bool = False,
+    on_line: Callable[[str], None] | None = None,
+    cancel: threading.Event | None = None,
+    toolkits: Sequence[CudaToolkit] | None = None,
+    os_name: str | None = None,
+) -> list[ReverifyResult]:
+    """Re-verify every recorded install. ``toolkits`` (default: discovered once, when there is
+    anything to verify) and ``os_name`` (default: this OS) decide the CUDA folders put first
+    on the harness's PATH (:func:`runtime_path_for`). The kernels of one Python are verified
+    in one harness process where they can be (:func:`~.verify.runner.run_verifications`: one
+    torch import and CUDA start for all; each still reported, saved and compared on its own).
+    The results come in the order of the records."""
+    records = load_installs()
+    if records and toolkits is None:
+        toolkits = discover_toolkits()
+    system = os_name if os_name is not None else current_platform().name
+    by_python: dict[str, list[int]] = {}  # one process per environment, however spelled
+    for index, record in enumerate(records):
+        by_python.setdefault(env_key(str(record["python"])), []).append(index)
+    results: dict[int, ReverifyResult] = {}
+    for indices in by_python.values():
+        python = Path(str(records[indices[0]]["python"]))
+        group = [records[i] for i in indices]
+        kernels = [str(r.get("kernel") or r["name"]) for r in group]
+        # read before any report of this run is saved
+        previous = [baseline_for(kernel, python, quick=quick) for kernel in kernels]
+        reports = run_verifications(python, [str(r.get("adapter") or k)
+                                             for r, k in zip(group, kernels, strict=True)],
+                                    quick=quick, on_line=on_line, cancel=cancel,
+                                    path_prepend=runtime_path_for(python, toolkits or (), system))
+        for index, record, kernel, before, report in zip(indices, group, kernels, previous,
+                                                         reports, strict=True):
+            saved = save_report(report, kernel=kernel, python=python, stage=Stage.INSTALLED)
+            comparison = compare(before.report, report) if before is not None else None
+            results[index] = ReverifyResult(record, saved, before, comparison)
+    return [results[i] for i in range(len(records))]

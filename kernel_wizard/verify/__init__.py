@@ -1,0 +1,80 @@
+"""Verify a kernel in the target environment: run ``resources/verify/verify_kernel.py`` with the
+target interpreter and read its JSON report into :class:`VerifyReport`.
+
+The wizard never imports torch or the kernel itself: the harness runs in a subprocess (an
+argument list, never a shell string), its output lines are streamed to ``on_line`` as they come,
+and the report (schema ``ksw.verify/1``) is read from the file it writes (or, failing that, from
+between the markers it prints). A staged wheel (``pip install --target <dir>``) is verified
+before it is installed by passing that folder in ``extra_pythonpath``: it is put first on the
+child's ``PYTHONPATH``. :func:`run_verifications` verifies the kernels of several adapters in
+one Python in one harness process (one torch import and CUDA start), each reported as alone.
+
+Outcomes: :class:`VerifyStatus` PASS / FAIL (the kernel computed something wrong, crashed, or
+lacks a backward) / ERROR (the verification could not run: kernel not importable, no GPU,
+timeout...). Only cancellation raises (:class:`~kernel_wizard.base.errors.Cancelled`); a bad
+adapter or device name raises :class:`VerifyError`. Reports round-trip through
+:meth:`VerifyReport.to_json` / :meth:`VerifyReport.from_json`; :func:`write_markdown` writes a
+readable summary.
+
+The package: :mod:`.report` (the report model and its JSON), :mod:`.runner` (running the
+harness), :mod:`.markdown` (the readable summary).
+"""
+
+from __future__ import annotations
+
+from kernel_wizard.verify.markdown import render_markdown, write_markdown
+from kernel_wizard.verify.report import (
+    SCHEMA,
+    CaseStatus,
+    EnvironmentFacts,
+    ErrorKind,
+    ErrorMeasure,
+    KernelFacts,
+    Timing,
+    VerifyCase,
+    VerifyError,
+    VerifyReport,
+    VerifyStatus,
+)
+from kernel_wizard.verify.runner import (
+    ADAPTERS,
+    BEGIN,
+    DEFAULT_TIMEOUT_S,
+    DEVICES,
+    END,
+    LOG_TAIL_LINES,
+    PROGRESS_PREFIX,
+    harness_command,
+    harness_env_changes,
+    harness_path,
+    run_verification,
+    run_verifications,
+)
+
+__all__ = [
+    "ADAPTERS",
+    "BEGIN",
+    "DEFAULT_TIMEOUT_S",
+    "DEVICES",
+    "END",
+    "LOG_TAIL_LINES",
+    "PROGRESS_PREFIX",
+    "SCHEMA",
+    "CaseStatus",
+    "EnvironmentFacts",
+    "ErrorKind",
+    "ErrorMeasure",
+    "KernelFacts",
+    "Timing",
+    "VerifyCase",
+    "VerifyError",
+    "VerifyReport",
+    "VerifyStatus",
+    "harness_command",
+    "harness_env_changes",
+    "harness_path",
+    "render_markdown",
+    "run_verification",
+    "run_verifications",
+    "write_markdown",
+]
