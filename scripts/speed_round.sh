@@ -32,7 +32,13 @@ start)
     if ! python3 -c 'import platformdirs' 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
         python3 -m pip install -q --no-index --no-deps .whl/*.whl
     fi
-    cp -r "$HERE" /tmp/wizard  # the round runs from its own copy (the device may replace ours)
+    # the round runs from its own copy (the device may replace ours): the committed tree from
+    # .gpu-src/head/wizard.tar.xz (git archive --prefix=wizard/ HEAD) when carried, else this one
+    if [ -f .gpu-src/head/wizard.tar.xz ]; then
+        rm -rf /tmp/wizard && tar -xJf .gpu-src/head/wizard.tar.xz -C /tmp
+    else
+        cp -r "$HERE" /tmp/wizard
+    fi
     (cd /tmp/wizard && setsid nohup env PART="${RUN:-run}" ROUND="$ROUND" bash scripts/speed_round.sh \
         >"$ROUND/run.log" 2>&1 &)
     sleep 5
@@ -47,6 +53,23 @@ wait)
     mkdir -p "${OUT:-/tmp/out}"
     tar -czf "${OUT:-/tmp/out}/round.tar.gz" --exclude='*.whl' -C "$ROUND" . 2>/dev/null
     cp "$ROUND/steps.txt" "${OUT:-/tmp/out}/" 2>/dev/null
+    ;;
+run-deepep)
+    # RUN=run-deepep with PART=start on 2+ NVLink GPUs: DeepEP (deepep.tar.xz) built through
+    # the wizard, its boundary sweep and upstream's intranode test (issue 30)
+    export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
+    export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step
+    nvidia-smi --query-gpu=index,name,driver_version --format=csv >"$R/machine.txt" 2>&1
+    step deepep-build 900 python3 -m app --headless build --kernel deepep \
+        --version 1.2.1+567632d --source /tmp/src/DeepEP --json --yes
+    step deepep-sweep 600 env PART=sweep KERNELS=deepep SRC=/tmp/src OUT="$R/sweep-deepep" \
+        CALL_LIMIT=120 bash scripts/boundary_all.sh
+    step deepep-upstream 400 env PART=upstream SRC=/tmp/src OUT="$R/upstream" \
+        DEEPEP_LIMIT=240 bash scripts/boundary_all.sh
+    touch "$R/finished"
     ;;
 run-mla)
     # RUN=run-mla with PART=start: FlashMLA again after its size-check patches (issue 30), its
