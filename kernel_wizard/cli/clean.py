@@ -19,16 +19,12 @@ from kernel_wizard.install.housekeeping import KEEP, CleanResult, clean, format_
 SCHEMA = "ksw.clean/1"
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``clean`` on the headless CLI's subparsers."""
-    cmd = commands.add_parser(
-        "clean",
-        help="free disk space: remove old builds, logs and temporary folders",
-        description=f"Remove old builds (all but the last {KEEP} of each kernel), their logs "
-        "and leftover temporary folders, and say how much space that freed. Installed "
-        "kernels, their backups and the verification reports are always kept, and so is "
-        "anything a running build uses.",
-    )
+def clean_options(cmd: argparse.ArgumentParser) -> None:
+    """``clean``'s description and options (the command registry: :mod:`.main`)."""
+    cmd.description = (f"Remove old builds (all but the last {KEEP} of each kernel), their "
+                       "logs and leftover temporary folders, and say how much space that "
+                       "freed. Installed kernels, their backups and the verification reports "
+                       "are always kept, and so is anything a running build uses.")
     cmd.add_argument("--all", dest="everything", action="store_true",
                      help="remove every old build and downloaded source, not only the older "
                      "ones (the next build fetches and compiles again)")

@@ -13,23 +13,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from kernel_wizard.base.errors import StorageError
 from kernel_wizard.diagnose.explain import SCHEMA, explain_file
 
 
-def add_parser(commands: Any) -> None:
-    """Register ``explain`` on the headless CLI's subparsers."""
-    cmd = commands.add_parser(
-        "explain",
-        help="explain why a build, install or import log failed (any log, e.g. a failed "
-        "pip install flash-attn)",
-        description="Read a saved log (FILE, or - for standard input) of a build, install or "
-        "import that failed, also outside the wizard, and say where it stopped, the first "
-        "error line, the cause when it is known, what to do next, and where to search for "
-        "the error. Exit code 1 when the log shows a failure, 0 when it shows none.",
-    )
+def explain_options(cmd: argparse.ArgumentParser) -> None:
+    """``explain``'s description and options (the command registry: :mod:`.main`)."""
+    cmd.description = ("Read a saved log (FILE, or - for standard input) of a build, install "
+                       "or import that failed, also outside the wizard, and say where it "
+                       "stopped, the first error line, the cause when it is known, what to do "
+                       "next, and where to search for the error. Exit code 1 when the log "
+                       "shows a failure, 0 when it shows none.")
     cmd.add_argument("file", metavar="FILE", help="the log file, or - to read standard input")
     cmd.add_argument("--json", action="store_true", help=f"print JSON (schema {SCHEMA})")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from kernel_wizard.base.advice import cli_command
 from kernel_wizard.base.errors import ExitCode, WizardError
@@ -28,21 +28,18 @@ from kernel_wizard.install.records import Record
 INSTALLS_SCHEMA = "ksw.installs/1"
 
 
-def add_parsers(commands: Any) -> None:
-    installs = commands.add_parser(
-        "installs",
-        help="list what the wizard installed where, with the backups a roll-back restores",
-        description="List every kernel the wizard installed (environment, version, "
-        "verification) and what a roll-back would put back.",
-    )
+def installs_options(installs: argparse.ArgumentParser) -> None:
+    """``installs``' description and options (the command registry: :mod:`.main`)."""
+    installs.description = ("List every kernel the wizard installed (environment, version, "
+                            "verification) and what a roll-back would put back.")
     installs.add_argument("--json", action="store_true", help="print JSON (ksw.installs/1)")
-    rollback = commands.add_parser(
-        "rollback",
-        help="undo the wizard's install of a kernel: put back what it replaced",
-        description="Remove a kernel the wizard installed and put back what was installed "
-        "before it (or nothing, if nothing was). The install record of what comes back "
-        "returns too.",
-    )
+
+
+def rollback_options(rollback: argparse.ArgumentParser) -> None:
+    """``rollback``'s description and options (the command registry: :mod:`.main`)."""
+    rollback.description = ("Remove a kernel the wizard installed and put back what was "
+                            "installed before it (or nothing, if nothing was). The install "
+                            "record of what comes back returns too.")
     rollback.add_argument("--kernel", help="the kernel (or distribution) to roll back "
                           "(default: the one install the wizard recorded, if only one)")
     rollback.add_argument("--python", type=Path, help="the environment it is installed in "

@@ -11,12 +11,14 @@ one JSON document on stdout (docs/error-schema.md).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import re
 import sys
 import textwrap
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -84,7 +86,80 @@ def exit_code_epilog() -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Command:
+    """One headless command, as pip's ``commands_dict`` holds them: the one line ``--help``
+    lists for it, the function that describes its parser (its description and options), and the
+    function that runs it (``(args, out) -> exit code``).
+
+    Both functions are named ``"module:function"`` and imported only when they are needed: the
+    runner only when its command runs, so that ``detect`` does not import what a build needs.
+    """
+
+    summary: str
+    options: str
+    run: str
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        """Describe the command on its (sub)parser."""
+        describe: Callable[[argparse.ArgumentParser], None] = _resolve(self.options)
+        describe(parser)
+
+    def runner(self) -> Callable[[argparse.Namespace, TextIO], int]:
+        """The function that runs the command."""
+        run: Callable[[argparse.Namespace, TextIO], int] = _resolve(self.run)
+        return run
+
+
+def _resolve(reference: str) -> Any:
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+_CLI = "kernel_wizard.cli"
+
+# Every headless command, in the order ``--help`` lists them: the parser and the dispatch are
+# both made from this table, and a command exists exactly when it is named here.
+COMMANDS: dict[str, Command] = {
+    "detect": Command(
+        "show GPUs, driver, host resources and the target Python environment",
+        options=f"{__name__}:detect_options", run=f"{__name__}:run_detect_command"),
+    "build": Command(
+        "build a kernel, verify it, and install it",
+        options=f"{__name__}:build_options", run=f"{_CLI}.build:run_build_command"),
+    "verify": Command(
+        "re-verify installed kernels (after a driver or torch update)",
+        options=f"{__name__}:verify_options", run=f"{_CLI}.build:run_verify_command"),
+    "kernels": Command(
+        "list the kernels and versions, and whether each fits this computer",
+        options=f"{__name__}:kernels_options", run=f"{_CLI}.build:run_kernels_command"),
+    "check": Command(
+        "check the prerequisites (compiler, CUDA, long paths, Python, disk/RAM)",
+        options=f"{_CLI}.prereqs:check_options", run=f"{_CLI}.prereqs:run_check_command"),
+    "fix": Command(
+        "run the fix a check offers (e.g. 'fix long-paths', 'fix python-env')",
+        options=f"{_CLI}.prereqs:fix_options", run=f"{_CLI}.prereqs:run_fix_command"),
+    "installs": Command(
+        "list what the wizard installed where, with the backups a roll-back restores",
+        options=f"{_CLI}.installs:installs_options",
+        run=f"{_CLI}.installs:run_installs_command"),
+    "rollback": Command(
+        "undo the wizard's install of a kernel: put back what it replaced",
+        options=f"{_CLI}.installs:rollback_options",
+        run=f"{_CLI}.installs:run_rollback_command"),
+    "clean": Command(
+        "free disk space: remove old builds, logs and temporary folders",
+        options=f"{_CLI}.clean:clean_options", run=f"{_CLI}.clean:run_clean_command"),
+    "explain": Command(
+        "explain why a build, install or import log failed (any log, e.g. a failed pip "
+        "install flash-attn)",
+        options=f"{_CLI}.explain:explain_options", run=f"{_CLI}.explain:run_explain_command"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
+    """The headless command line: the program's options, and one subparser per entry of
+    :data:`COMMANDS` (its summary is the line ``--help`` lists)."""
     parser = _Parser(
         prog=cli_prefix(),  # the bundle: its own program's name, never "python -m app"
         description="Kernel Setup Wizard, headless: the wizard's steps from the command line.",
@@ -92,136 +167,125 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    for name, command in COMMANDS.items():
+        command.add_options(subparsers.add_parser(name, help=command.summary))
+    return parser
 
-    detect_cmd = commands.add_parser(
-        "detect",
-        help="show GPUs, driver, host resources and the target Python environment",
-        description="Detect NVIDIA GPUs (through NVML), host resources, and inspect the "
-        "target Python environment.",
-    )
-    detect_cmd.add_argument("--json", action="store_true", help="print JSON (schema ksw.detect/1)")
-    detect_cmd.add_argument(
+
+def detect_options(parser: argparse.ArgumentParser) -> None:
+    """``detect``: what it shows, and where it looks."""
+    parser.description = ("Detect NVIDIA GPUs (through NVML), host resources, and inspect the "
+                          "target Python environment.")
+    parser.add_argument("--json", action="store_true", help="print JSON (schema ksw.detect/1)")
+    parser.add_argument(
         "--python",
         metavar="PATH",
         type=Path,
         help="the interpreter to inspect, or an AI program's folder (its Python is found by "
         f"the program's own layout) ({PYTHON_DEFAULT})",
     )
-    detect_cmd.add_argument(
+    parser.add_argument(
         "--app-folder",
         metavar="DIR",
         type=Path,
         help="an AI program installed where the search does not look: its Pythons are listed "
         "and the first is inspected (default: only the usual places are searched)",
     )
-    detect_cmd.add_argument(
+    parser.add_argument(
         "--record",
         metavar="FILE",
         type=Path,
         help="also save NVML's raw answers to FILE, for a bug report (default: not saved)",
     )
-    detect_cmd.add_argument(
+    parser.add_argument(
         "--replay",
         metavar="FILE",
         type=Path,
         help="show the GPUs of a recorded machine (a file written by --record) instead of "
         "this one's (default: this computer's)",
     )
-    build_cmd = commands.add_parser(
-        "build",
-        help="build a kernel, verify it, and install it",
-        description="Build a kernel library into a wheel for the target Python (in a staging "
-        "folder), verify it against PyTorch from there, and install it only if it passes.",
-    )
-    build_cmd.add_argument("--kernel", default="probe", help="the kernel to build (default: probe)")
-    build_cmd.add_argument("--version", dest="kernel_version",
-                           help="the kernel version (default: the one recommended for this "
-                           "computer; 'kernels' lists them)")
-    build_cmd.add_argument("--source", type=Path,
-                           help="a local source folder or archive to build from (default: "
-                           "download the recipe's source)")
-    build_cmd.add_argument("--python", type=python_argument, metavar="PATH",
-                           help="the interpreter that gets the kernel, or an AI program's "
-                           f"folder ({PYTHON_DEFAULT})")
-    build_cmd.add_argument("--variant", metavar="NAME",
-                           help="the build variant, for kernels that have several (FlashAttention "
-                           "3: compact, the default, or full); 'kernels' lists them")
-    build_cmd.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
-    build_cmd.add_argument("--replay", metavar="FILE", type=Path,
-                           help="plan for a recorded machine (a file written by 'detect "
-                           "--record') instead of this one's GPUs (default: this computer)")
-    build_cmd.add_argument("--no-install", action="store_true",
-                           help="stop after the verification; do not install")
-    add_yes_option(build_cmd)  # installing changes the environment: the consent rule
-    build_cmd.add_argument("--skip-verify", action="store_true",
-                           help="install without verifying first (not recommended)")
-    build_cmd.add_argument("--allow-failed", action="store_true",
-                           help="install even if the verification fails (you are warned)")
-    build_cmd.add_argument("--quick-verify", action="store_true",
-                           help="run only the essential verification cases")
-    build_cmd.add_argument("--prebuilt", nargs="?", const=True, default=False, metavar="URL",
-                           help="download a matching prebuilt wheel instead of building; with "
-                           "URL, that wheel (a mirror, or one you found; a published digest "
-                           "as URL#sha256=HEX; default: build from source)")
-    build_cmd.add_argument("--force", action="store_true",
-                           help="build even if the catalog says the kernel does not fit")
-    build_cmd.add_argument("--plan-only", action="store_true",
-                           help="print what would run, and run nothing")
-    build_cmd.add_argument("--verbose", "-v", action="store_true",
-                           help="print every line of the build log")
-    build_cmd.add_argument("--json", action="store_true", help="print the outcome as JSON")
-    verify_cmd = commands.add_parser(
-        "verify",
-        help="re-verify installed kernels (after a driver or torch update)",
-        description="Verify kernels the wizard installed, compare with the last passing "
-        "report, and name what changed. Exit code 0 only when everything passes.",
-    )
-    verify_cmd.add_argument("--kernel",
-                            help="only this kernel (with --python; default: every kernel the "
-                            "wizard installed)")
-    verify_cmd.add_argument("--python", type=Path,
-                            help="only the kernel installed in this interpreter (default: "
-                            "every environment the wizard installed into)")
-    verify_cmd.add_argument("--quick", action="store_true",
-                            help="only the essential checks (default: all of them); compared "
-                            "with earlier quick verifications")
-    verify_cmd.add_argument("--json", action="store_true", help="print the reports as JSON")
 
-    kernels_cmd = commands.add_parser(
-        "kernels",
-        help="list the kernels and versions, and whether each fits this computer",
-    )
-    kernels_cmd.add_argument("--python", type=python_argument, metavar="PATH",
-                             help="the interpreter that gets the kernel, or an AI program's "
-                             f"folder ({PYTHON_DEFAULT})")
-    kernels_cmd.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
-    kernels_cmd.add_argument("--online", action="store_true",
-                             help="also ask GitHub for versions newer than the bundled list")
-    kernels_cmd.add_argument("--no-speed", action="store_true",
-                             help="do not time PyTorch's own attention on this GPU (default: "
-                             "time it once per GPU, driver and PyTorch, a few seconds, and say "
-                             "per kernel whether building it is expected to pay off)")
-    kernels_cmd.add_argument("--workload", choices=("llm", "image", "video"), default=None,
-                             help="what you run attention for, to judge speed at its shapes: "
-                             "llm (prompts, 2k-8k tokens, causal), image (4k tokens), video "
-                             "(16k-32k tokens) (default: from the AI program whose Python it "
-                             "is, else llm)")
-    from kernel_wizard.cli.prereqs import add_parsers as add_prereq_parsers
 
-    add_prereq_parsers(commands)  # check, fix
-    from kernel_wizard.cli.installs import add_parsers as add_state_parsers
+def build_options(parser: argparse.ArgumentParser) -> None:
+    """``build``: which kernel, for which Python, and how far to go."""
+    parser.description = ("Build a kernel library into a wheel for the target Python (in a "
+                          "staging folder), verify it against PyTorch from there, and install "
+                          "it only if it passes.")
+    parser.add_argument("--kernel", default="probe", help="the kernel to build (default: probe)")
+    parser.add_argument("--version", dest="kernel_version",
+                        help="the kernel version (default: the one recommended for this "
+                        "computer; 'kernels' lists them)")
+    parser.add_argument("--source", type=Path,
+                        help="a local source folder or archive to build from (default: "
+                        "download the recipe's source)")
+    parser.add_argument("--python", type=python_argument, metavar="PATH",
+                        help="the interpreter that gets the kernel, or an AI program's "
+                        f"folder ({PYTHON_DEFAULT})")
+    parser.add_argument("--variant", metavar="NAME",
+                        help="the build variant, for kernels that have several (FlashAttention "
+                        "3: compact, the default, or full); 'kernels' lists them")
+    parser.add_argument("--gpus", help="GPU indices to build for, e.g. 0,1 (default: all)")
+    parser.add_argument("--replay", metavar="FILE", type=Path,
+                        help="plan for a recorded machine (a file written by 'detect "
+                        "--record') instead of this one's GPUs (default: this computer)")
+    parser.add_argument("--no-install", action="store_true",
+                        help="stop after the verification; do not install")
+    add_yes_option(parser)  # installing changes the environment: the consent rule
+    parser.add_argument("--skip-verify", action="store_true",
+                        help="install without verifying first (not recommended)")
+    parser.add_argument("--allow-failed", action="store_true",
+                        help="install even if the verification fails (you are warned)")
+    parser.add_argument("--quick-verify", action="store_true",
+                        help="run only the essential verification cases")
+    parser.add_argument("--prebuilt", nargs="?", const=True, default=False, metavar="URL",
+                        help="download a matching prebuilt wheel instead of building; with "
+                        "URL, that wheel (a mirror, or one you found; a published digest "
+                        "as URL#sha256=HEX; default: build from source)")
+    parser.add_argument("--force", action="store_true",
+                        help="build even if the catalog says the kernel does not fit")
+    parser.add_argument("--plan-only", action="store_true",
+                        help="print what would run, and run nothing")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="print every line of the build log")
+    parser.add_argument("--json", action="store_true", help="print the outcome as JSON")
 
-    add_state_parsers(commands)  # installs, rollback
 
-    from kernel_wizard.cli.clean import add_parser as add_clean_parser
+def verify_options(parser: argparse.ArgumentParser) -> None:
+    """``verify``: which installed kernels, and how thoroughly."""
+    parser.description = ("Verify kernels the wizard installed, compare with the last passing "
+                          "report, and name what changed. Exit code 0 only when everything "
+                          "passes.")
+    parser.add_argument("--kernel",
+                        help="only this kernel (with --python; default: every kernel the "
+                        "wizard installed)")
+    parser.add_argument("--python", type=Path,
+                        help="only the kernel installed in this interpreter (default: "
+                        "every environment the wizard installed into)")
+    parser.add_argument("--quick", action="store_true",
+                        help="only the essential checks (default: all of them); compared "
+                        "with earlier quick verifications")
+    parser.add_argument("--json", action="store_true", help="print the reports as JSON")
 
-    add_clean_parser(commands)  # clean
-    from kernel_wizard.cli.explain import add_parser as add_explain_parser
 
-    add_explain_parser(commands)  # explain
-    return parser
+def kernels_options(parser: argparse.ArgumentParser) -> None:
+    """``kernels``: for which Python, and what to judge speed by."""
+    parser.add_argument("--python", type=python_argument, metavar="PATH",
+                        help="the interpreter that gets the kernel, or an AI program's "
+                        f"folder ({PYTHON_DEFAULT})")
+    parser.add_argument("--json", action="store_true", help="print JSON (ksw.kernels/1)")
+    parser.add_argument("--online", action="store_true",
+                        help="also ask GitHub for versions newer than the bundled list")
+    parser.add_argument("--no-speed", action="store_true",
+                        help="do not time PyTorch's own attention on this GPU (default: "
+                        "time it once per GPU, driver and PyTorch, a few seconds, and say "
+                        "per kernel whether building it is expected to pay off)")
+    parser.add_argument("--workload", choices=("llm", "image", "video"), default=None,
+                        help="what you run attention for, to judge speed at its shapes: "
+                        "llm (prompts, 2k-8k tokens, causal), image (4k tokens), video "
+                        "(16k-32k tokens) (default: from the AI program whose Python it "
+                        "is, else llm)")
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
@@ -253,39 +317,7 @@ def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:
         from kernel_wizard.cli.installs import announce_recovery
 
         announce_recovery(sys.stderr)  # an install cut off earlier is finished or undone first
-        if args.command == "detect":
-            return _detect(args, stream)
-        if args.command == "build":
-            from kernel_wizard.cli.build import run_build_command
-
-            return run_build_command(args, stream)
-        if args.command == "verify":
-            from kernel_wizard.cli.build import run_verify_command
-
-            return run_verify_command(args, stream)
-        if args.command == "kernels":
-            from kernel_wizard.cli.build import run_kernels_command
-
-            return run_kernels_command(args, stream)
-        if args.command in ("installs", "rollback"):
-            from kernel_wizard.cli.installs import run_installs_command, run_rollback_command
-
-            state_command = (run_installs_command if args.command == "installs"
-                             else run_rollback_command)
-            return state_command(args, stream)
-        if args.command in ("check", "fix"):
-            from kernel_wizard.cli.prereqs import run_check_command, run_fix_command
-
-            run = run_check_command if args.command == "check" else run_fix_command
-            return run(args, stream)
-        if args.command == "clean":
-            from kernel_wizard.cli.clean import run_clean_command
-
-            return run_clean_command(args, stream)
-        if args.command == "explain":
-            from kernel_wizard.cli.explain import run_explain_command
-
-            return run_explain_command(args, stream)
+        return COMMANDS[args.command].runner()(args, stream)
     except WizardError as exc:
         return report_error(exc, stream, as_json=as_json, command=args.command)
     except OSError as exc:  # a disk or path problem no step explained: explained here
@@ -299,7 +331,6 @@ def _run(args: argparse.Namespace, stream: TextIO, as_json: bool) -> int:
                           "above.")
         return report_error(bug, stream, as_json=as_json, command=args.command,
                             kind="internal")
-    raise AssertionError(f"unknown command {args.command}")  # pragma: no cover - argparse
 
 
 def _command_word(arguments: Sequence[str]) -> str | None:
@@ -350,7 +381,8 @@ def report_error(exc: WizardError, out: TextIO, *, as_json: bool, command: str |
     return int(exc.exit_code)
 
 
-def _detect(args: argparse.Namespace, out: TextIO) -> int:
+def run_detect_command(args: argparse.Namespace, out: TextIO) -> int:
+    """``detect``: the GPUs (or a recorded machine's), the host, and the target Python."""
     if args.replay is not None:
         replay = read_recording(args.replay)
         hardware = detect(lambda: replay)

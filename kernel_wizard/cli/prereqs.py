@@ -42,23 +42,19 @@ SCHEMA = "ksw.check/1"
 FIX_IDS = ("git-longpaths", "ninja")  # fixes that can be asked for by name at any time
 
 
-def add_parsers(commands: Any) -> None:
-    """Register ``check`` and ``fix`` on the headless CLI's subparsers."""
-    check = commands.add_parser(
-        "check",
-        help="check the prerequisites (compiler, CUDA, long paths, Python, disk/RAM)",
-        description="Check everything a kernel build needs. Exit code 0 when nothing blocks "
-        "the build, 1 when something does.",
-    )
+def check_options(check: argparse.ArgumentParser) -> None:
+    """``check``'s description and options (the command registry: :mod:`.main`)."""
+    check.description = ("Check everything a kernel build needs. Exit code 0 when nothing "
+                         "blocks the build, 1 when something does.")
     _common(check)
     check.add_argument("--json", action="store_true", help=f"print JSON (schema {SCHEMA})")
-    fix = commands.add_parser(
-        "fix",
-        help="run the fix a check offers (e.g. 'fix long-paths', 'fix python-env')",
-        description="Run the fix for one check, then check again. ID is a check id "
-        f"({', '.join(c.value for c in CHECKS)}) or a fix id ({', '.join(FIX_IDS)}, or the "
-        "one 'check' shows).",
-    )
+
+
+def fix_options(fix: argparse.ArgumentParser) -> None:
+    """``fix``'s description and options (the command registry: :mod:`.main`)."""
+    fix.description = ("Run the fix for one check, then check again. ID is a check id "
+                       f"({', '.join(c.value for c in CHECKS)}) or a fix id "
+                       f"({', '.join(FIX_IDS)}, or the one 'check' shows).")
     fix.add_argument("target", metavar="ID", help="the check (or fix) to fix")
     _common(fix)
     add_yes_option(fix)
@@ -277,5 +273,5 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
     return int(ExitCode.FAILURE if after.blocks else ExitCode.OK)
 
 
-__all__ = ["SCHEMA", "add_parsers", "document", "format_result", "run_check_command",
-           "run_fix_command"]
+__all__ = ["SCHEMA", "check_options", "document", "fix_options", "format_result",
+           "run_check_command", "run_fix_command"]

@@ -154,8 +154,13 @@ for index, setup in enumerate(job["calls"]):
     sys.stdout.flush()
 """
 
-# what a forked child runs: the call's setup, the call, then its check
+# what a forked child runs: the call's setup, the call, then its check. An exception that
+# carries one of CUDA's sticky errors (a kernel that trapped or ran wild) is no error a program
+# can catch and go on from: the process's GPU context is lost, every later CUDA call fails.
+# That counts as a crash, not as "raised".
 _FORKED_CHILD = r"""
+GPU_LOST = ("unspecified launch failure", "illegal memory access", "device-side assert",
+            "misaligned address", "illegal instruction was encountered")
 g = {}
 try:
     exec(SETUP, g)
@@ -166,7 +171,13 @@ else:
         result = g["call"]()
         g["sync"]()
     except BaseException as exc:
-        say("raised", "%s: %s" % (type(exc).__name__, str(exc)[:1500]))
+        text = "%s: %s" % (type(exc).__name__, str(exc)[:1500])
+        lost = [words for words in GPU_LOST if words in text]
+        if lost:
+            say("crashed", "the GPU stopped the call (%s): this process cannot use the GPU "
+                "any more; %s" % (lost[0], text))
+        else:
+            say("raised", text)
     else:
         judge = g.get("check")
         if judge is None:
