@@ -712,4 +712,11 @@ def deepep_calls(timeout_s, cpu=False):
          deepep((tokens, 100, experts, topk), timeout_s)),
         ("dispatch+combine, 1025 experts per GPU (above DeepEP's 1024)", None,
          deepep((tokens, hidden, 1025, topk), timeout_s)),
-    ]
+    ] + ([] if cpu else [
+        # the NVLink dispatch's staging buffer: bf16 rows up to 8,176 fit, 8,192 does not
+        # (deepseek-ai/DeepEP issue 722)
+        ("dispatch+combine, hidden 8176 (the largest bf16 row the NVLink dispatch moves)", None,
+         deepep((tokens, 8176, experts, topk), timeout_s)),
+        ("dispatch+combine, hidden 8192 (one row too large for the NVLink dispatch)", None,
+         deepep((tokens, 8192, experts, topk), timeout_s)),
+    ])
