@@ -172,7 +172,6 @@ _IMPORT = re.compile(
     r"|cannot open shared object|\bWinError 12[67]\b|Illegal instruction"
     r"|OSError: .*\.(?:so|dll)\b|image not found|Library not loaded"
     r"|was compiled against|compiled with different|is not compiled with CUDA"
-    r"|Torch not compiled with CUDA"
     r"|specified module could not be found|specified procedure could not be found"
     r"|找不到指定的(?:模块|程序))"
 )
@@ -220,7 +219,7 @@ _COMPILE = re.compile(
     r"|erreur|ошибка)\b|\berror\s+C\d{4}\b|\bC\d{4}\s*:|#error|catastrophic error"
     r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
     r"|incomplete|invalid|use of|call of|'|\")|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
-    r"|(?-i:^\s*FAILED:)|ninja: build stopped"
+    r"|(?-i:^\s*FAILED:)|ninja: build stopped|\berrors? detected in the compilation of\b"
     r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed)"
 )
 
@@ -230,6 +229,14 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
     (False: a guess from what the log showed before it). ``compiled``: the log showed the
     compiler running before it; ``built``: it showed a build (pip building a wheel, setup.py,
     CMake) at all."""
+    if _TOOL_CANNOT_RUN.search(line):
+        return "environment", True  # the program itself could not run: not the source's fault
+    if _OUTPUT_DENIED.search(line):
+        return "package", True  # the linker or installer may not write its output there
+    if _NO_CUDA_AT_RUN.search(line):
+        # a check that CUDA is there: in a build script (before compiling), the environment;
+        # anywhere else, when the code first uses the GPU
+        return ("environment" if built and not compiled else "first-use"), True
     if _CRASH.search(line):
         return "compiler-crash", True
     if _RESOLVE.search(line):
@@ -287,6 +294,27 @@ def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
 
 
 _PY_EXCEPTION = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\b")
+
+# A program that could not run at all, whatever it was asked to do: a tool in a toolkit's bin
+# folder that may not be executed, "cannot execute", Python's distutils reporting no exit status
+# ("error: command 'cl.exe' failed: None": the program was never started), another program of a
+# compiler's name first on PATH (a Python script's optparse: "cl: error: no such option: -E"),
+# CMake that cannot enable a language (no working compiler: "CMAKE_CXX_COMPILER not set", an
+# error at project()) or whose Find module for a toolkit fails (FindCUDA.cmake).
+_TOOL_CANNOT_RUN = re.compile(
+    r"(?i:Permission denied:?\s*['\"]?[^'\"\s]*[\\/]bin[\\/][\w.+-]+['\"]?\s*$"
+    r"|\bcannot execute\b|\bexecvp\b|^\s*error: command '[^']*' failed: None\b"
+    r"|^\s*(?:\S*[\\/])?(?:cl|gcc|g\+\+|c\+\+|cc|nvcc|clang)(?:\.exe)?: error: no such option"
+    r"|CMAKE_\w+_COMPILER not set|No CMAKE_\w+_COMPILER could be found"
+    r"|CMake Error\W*at CMakeLists\.txt:\d+ \(project\)"
+    r"|CMake Error at \S*Find(?:CUDA|CUDAToolkit|Python\w*|Torch)\.cmake)"
+)
+# The linker or an installer may not write its output where it was told to
+_OUTPUT_DENIED = re.compile(r"(?i:cannot open output file .*Permission denied)")
+# A check that CUDA is usable: "Torch not compiled with CUDA enabled" (a CPU-only PyTorch),
+# "CUDA is not available", "No CUDA GPUs are available"
+_NO_CUDA_AT_RUN = re.compile(
+    r"(?i:Torch not compiled with CUDA enabled|\bCUDA is not availab|No CUDA GPUs are available)")
 
 # A build run when the code is first used (a PyTorch extension's JIT load, Triton's launcher)
 JIT_MARKS = ("torch_extensions", "_jit_compile", "load_inline", "__triton_launcher",

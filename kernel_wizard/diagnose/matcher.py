@@ -161,6 +161,8 @@ _ERROR_LINE = re.compile(
         (?! .*:\s+in\s+function\s ) (?! .*\bskipping\s+incompatible\b ) (?! \s*warning\b )
     | \bundefined\s+reference\s+to\b | \bmultiple\s+definition\s+of\b
     | \bninja:\s+(?:fatal|error)\s*: | \bCreateProcess\s+failed\b
+    # nvcc's count of the errors in one file ("2 errors detected in the compilation of "x.cu".")
+    | (?<!\d)\d+\s+errors?\s+detected\s+in\s+the\s+compilation\s+of\b
     # the shell reporting a program it could not run ("/bin/sh: 1: /opt/x/g++: not found")
     | ^\s*(?:\S*/)?(?:ba|da|z)?sh:\s.*(?:\bnot\s+found|No\s+such\s+file\s+or\s+directory)\s*$
     """,
@@ -255,6 +257,7 @@ _FAILURE_LINE = re.compile(
       | \bsubprocess-exited-with-error\b | \bdid\s+not\s+run\s+successfully\b
       | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
       | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
+      | \bError\s+building\s+extension\b
     )""",
     re.VERBOSE,
 )
@@ -281,10 +284,12 @@ _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()"
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:"
-    r"|^\s*ninja:\s+build\s+stopped)"
+    r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
 )
-# A traceback's header says least of all: any other failure line is shown before it.
-_TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\)")
+# A traceback's header says least of all: any other failure line is shown before it; so does
+# Python's report that a child process failed (CalledProcessError for ninja), when the child's
+# own summary ("ninja: build stopped") is in the log too.
+_SAYS_LEAST = re.compile(r"Traceback \(most recent call last\)|\bCalledProcessError\b")
 
 
 # --------------------------------------------------------------------------------------------
@@ -390,7 +395,7 @@ class LogDiagnoser:
         if not first_found and any(needs <= present and w in low
                                    for w, needs in _FAILURE_NEEDLES) \
                 and _FAILURE_LINE.search(text) is not None:
-            rank = (2 if _TRACEBACK_HEADER.search(text) is not None
+            rank = (2 if _SAYS_LEAST.search(text) is not None
                     else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
             if rank <= self._failure_rank:  # the last of the most telling kind
                 self._failure = (kept, self._line_number, tuple(self._ring))
