@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from kernel_wizard.base.advice import choose_python, prerequisite_fix
@@ -275,45 +275,97 @@ def _strictest(needs: Sequence[tuple[Ver, str]]) -> tuple[Ver, str] | None:
     return top, ("" if "" in whys else whys[0])
 
 
+@dataclass
+class _Findings:
+    """What :func:`assess` looks at, and what its steps have found so far.
+
+    Each step reads the machine and the version's requirements and adds to the three lists:
+    ``reasons`` block the kernel; ``gpu_reasons`` block it too, except for a recipe with a CPU
+    fallback, where they become warnings (its CPU part still fits); ``warnings`` never block.
+    """
+
+    recipe: Recipe
+    version: RecipeVersion
+    machine: Machine
+    req: Requirements
+    archs: list[str]
+    selection: ArchSelection
+    reasons: list[Reason] = field(default_factory=list)
+    gpu_reasons: list[Reason] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    alternative: str | None = None  # "wsl2": where a blocked native build can run
+
+    @property
+    def name(self) -> str:
+        return self.recipe.name
+
+    @property
+    def gpu_name(self) -> str:
+        """The kernel a GPU build is about. A recipe with a CPU fallback (the probe) still fits
+        without a GPU build: what a GPU build needs is said of its GPU part, never of the
+        kernel that is shown as fitting."""
+        return _gpu_part(self.name, self.req.cpu_fallback)
+
+    @property
+    def gpus(self) -> tuple[GpuInfo, ...]:
+        return self.machine.gpus
+
+    @property
+    def several(self) -> bool:
+        return len(self.gpus) > 1
+
+    @property
+    def fitting(self) -> list[GpuInfo]:
+        """The selected GPUs whose compute capability the requirements allow."""
+        return [g for g in self.gpus if g.compute_capability is not None
+                and self.req.cc_ok(g.compute_capability)]
+
+
 def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
     """Does this kernel version fit this machine? Every reason it doesn't, and warnings.
 
     Reasons block the kernel (``available`` is False); warnings don't. For a recipe with
     ``cpu_fallback`` (the probe), GPU and CUDA problems become warnings and ``cpu_only`` is set.
+    The steps run in the order the reasons and warnings are listed.
     """
-    req = recipe.requirements_for(version)
-    reasons: list[Reason] = []
-    gpu_reasons: list[Reason] = []  # what a CPU fallback turns into warnings
-    warnings: list[str] = []
-    alternative: str | None = None
-    gpus = machine.gpus
-    several = len(gpus) > 1
-    archs = arch_list(gpus)
-    ccs = [parse_cc(a) for a in archs]
-    selection = select_targets(recipe, version, archs)
-    torch = machine.torch
-    name = recipe.name
-    # a recipe with a CPU fallback (the probe) still fits without a GPU build: what a GPU
-    # build needs is said of its GPU part, never of the kernel that is shown as fitting
-    gpu_name = _gpu_part(name, req.cpu_fallback)
+    archs = arch_list(machine.gpus)
+    found = _Findings(recipe, version, machine, recipe.requirements_for(version), archs,
+                      select_targets(recipe, version, archs))
+    _check_os(found)
+    _check_gpus(found)
+    _check_version_targets(found)
+    _check_native_blocks(found)
+    _check_gpu_count(found)
+    found.reasons.extend(library_reasons(recipe, version, machine.env))
+    _check_torch(found)
+    _check_cuda(found)
+    _check_python(found)
+    return _verdict(found)
 
-    # -- operating system ---------------------------------------------------------------------
-    if machine.os not in req.os:
-        reasons.append(Reason(
+
+def _check_os(found: _Findings) -> None:
+    """The operating system: one the version runs on."""
+    req, system = found.req, found.machine.os
+    if system not in req.os:
+        found.reasons.append(Reason(
             ReasonKind.OS,
-            msg("{name} runs on {systems} only; this computer runs {system}.", name=name,
-                systems=or_list(o.label for o in req.os), system=machine.os.label),
+            msg("{name} runs on {systems} only; this computer runs {system}.", name=found.name,
+                systems=or_list(o.label for o in req.os), system=system.label),
             N_("Use a Linux machine (WSL2 counts).") if OsName.LINUX in req.os else "",
         ))
 
-    # -- GPUs ---------------------------------------------------------------------------------
+
+def _check_gpus(found: _Findings) -> None:
+    """The GPUs: a compute capability that can be read, at least one selected, each of a
+    generation the version supports."""
+    machine, req = found.machine, found.req
     unreadable = [g for g in machine.hardware.gpus
                   if g.compute_capability is None
                   and (machine.selected is None or g.index in machine.selected)]
     for g in unreadable:
-        warnings.append(msg("The compute capability of GPU {index} could not be read; it is "
-                            "left out.", index=g.index))
-    if not gpus:
+        found.warnings.append(msg("The compute capability of GPU {index} could not be read; "
+                                  "it is left out.", index=g.index))
+    if not found.gpus:
         state = machine.hardware.state
         if state is NvmlState.OK and machine.hardware.usable_gpus:
             text = N_("No GPU is selected.")
@@ -324,60 +376,76 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                 text = msg("No NVIDIA GPU detected: {problem}",
                            problem=data_text(machine.hardware.message))
             hint = machine.hardware.hint or N_("This kernel needs an NVIDIA GPU.")
-        gpu_reasons.append(Reason(ReasonKind.NO_GPU, text, hint))
-    fitting = [g for g in gpus if g.compute_capability is not None
-               and req.cc_ok(g.compute_capability)]
-    for g in gpus:
+        found.gpu_reasons.append(Reason(ReasonKind.NO_GPU, text, hint))
+    fitting = found.fitting
+    for g in found.gpus:
         cc = g.compute_capability
         assert cc is not None  # machine.gpus only holds GPUs with a known cc
         if not req.cc_ok(cc):
-            hint = (N_("Deselect this GPU to build for the others.") if several and fitting
+            hint = (N_("Deselect this GPU to build for the others.")
+                    if found.several and fitting
                     else N_("Choose a kernel that supports this GPU (the probe kernel runs on "
                             "any)."))
-            gpu_reasons.append(Reason(
+            found.gpu_reasons.append(Reason(
                 ReasonKind.GPU_UNSUPPORTED,
                 msg("{gpu} is {arch} (cc {cc}); {kernel} needs {gpus}.",
-                    gpu=_gpu_label(g, several), arch=g.arch, cc=cc_text(cc), kernel=gpu_name,
-                    gpus=req.describe_gpus()),
+                    gpu=_gpu_label(g, found.several), arch=g.arch, cc=cc_text(cc),
+                    kernel=found.gpu_name, gpus=req.describe_gpus()),
                 hint,
             ))
+
+
+def _check_version_targets(found: _Findings) -> None:
+    """A recipe with targets: this version builds code that each supported GPU can run (else
+    the newest version that does is named)."""
+    recipe, version = found.recipe, found.version
+    if not recipe.targets:
+        return
     version_targets = recipe.targets_for(version)
-    if recipe.targets:
-        for g in fitting:
-            cc = g.compute_capability
-            assert cc is not None
-            if any(t.serves(cc) for t in version_targets):
-                continue
-            newer = [v for v in recipe.versions
-                     if any(t.serves(cc) for t in recipe.targets_for(v))]
-            hint = (msg("Choose version {version} or newer.", version=newer[0].label)
-                    if newer else "")
-            built = and_list(t.name for t in version_targets) or msg("no GPU code")
-            gpu_reasons.append(Reason(
-                ReasonKind.VERSION_LACKS_ARCH,
-                msg("{name} {version} builds code only for {targets}, which {gpu} ({arch}, "
-                    "cc {cc}) cannot run.", name=name, version=version.label, targets=built,
-                    gpu=_gpu_label(g, several, start=False), arch=g.arch, cc=cc_text(cc)),
-                hint,
-            ))
-    for block in req.blocked:
-        if block.os is not machine.os:
+    for g in found.fitting:
+        cc = g.compute_capability
+        assert cc is not None
+        if any(t.serves(cc) for t in version_targets):
             continue
-        hit = [g for g in fitting if g.compute_capability in block.archs]
+        newer = [v for v in recipe.versions
+                 if any(t.serves(cc) for t in recipe.targets_for(v))]
+        hint = (msg("Choose version {version} or newer.", version=newer[0].label)
+                if newer else "")
+        built = and_list(t.name for t in version_targets) or msg("no GPU code")
+        found.gpu_reasons.append(Reason(
+            ReasonKind.VERSION_LACKS_ARCH,
+            msg("{name} {version} builds code only for {targets}, which {gpu} ({arch}, "
+                "cc {cc}) cannot run.", name=found.name, version=version.label, targets=built,
+                gpu=_gpu_label(g, found.several, start=False), arch=g.arch, cc=cc_text(cc)),
+            hint,
+        ))
+
+
+def _check_native_blocks(found: _Findings) -> None:
+    """Builds the recipe knows cannot run natively on this system for these GPUs (and where
+    they can: WSL2)."""
+    system = found.machine.os
+    for block in found.req.blocked:
+        if block.os is not system:
+            continue
+        hit = [g for g in found.fitting if g.compute_capability in block.archs]
         if not hit:
             continue
         text = msg("{name} cannot be built natively on {system} for {target}: {reason}.",
-                   name=name, system=machine.os.label, target=data_text(block.label),
+                   name=found.name, system=system.label, target=data_text(block.label),
                    reason=data_text(block.reason))
         hint = ""
         if block.alternative == "wsl2":
             text = join([text, N_("Use WSL2 (the wizard can build there).")])
             hint = N_("Run the wizard inside WSL2 (Ubuntu) on this PC and build there.")
-            alternative = "wsl2"
-        gpu_reasons.append(Reason(ReasonKind.NATIVE_BUILD_BLOCKED, text, hint))
+            found.alternative = "wsl2"
+        found.gpu_reasons.append(Reason(ReasonKind.NATIVE_BUILD_BLOCKED, text, hint))
 
-    # -- GPU count and NVLink --------------------------------------------------------------------
-    count = len(gpus)
+
+def _check_gpu_count(found: _Findings) -> None:
+    """Multi-GPU kernels: how many GPUs are selected, and whether NVLink connects them."""
+    req, machine, name = found.req, found.machine, found.name
+    count = len(found.gpus)
     total = len(machine.hardware.usable_gpus)
     count_bad = (req.gpu_counts and count not in req.gpu_counts) or count < req.min_gpus
     if count_bad and (req.min_gpus > 1 or req.gpu_counts):
@@ -385,7 +453,7 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
                   else msg("at least {count}", count=req.min_gpus))
         have = msg("this machine has {total}", total=total) if count == total else msg(
             "{count} of this machine's {total} are selected", count=count, total=total)
-        reasons.append(Reason(
+        found.reasons.append(Reason(
             ReasonKind.GPU_COUNT,
             msg("{name} needs {wanted} GPUs connected with NVLink; {have}.", name=name,
                 wanted=wanted, have=have) if req.nvlink else
@@ -395,155 +463,181 @@ def assess(recipe: Recipe, version: RecipeVersion, machine: Machine) -> Verdict:
         ))
     elif req.nvlink and count >= 2:
         if machine.nvlink is False:
-            reasons.append(Reason(
+            found.reasons.append(Reason(
                 ReasonKind.NVLINK,
                 msg("{name} needs the GPUs connected with NVLink; the selected GPUs are not.",
                     name=name),
             ))
         elif machine.nvlink is None:
-            warnings.append(msg("Whether the GPUs are connected with NVLink could not be "
-                                "checked; {name} needs NVLink.", name=name))
+            found.warnings.append(msg("Whether the GPUs are connected with NVLink could not "
+                                      "be checked; {name} needs NVLink.", name=name))
 
-    reasons.extend(library_reasons(recipe, version, machine.env))
 
-    # -- PyTorch ----------------------------------------------------------------------------------
+def _check_torch(found: _Findings) -> None:
+    """PyTorch in the target Python: importable, new enough, and a CUDA build."""
+    machine, req, name = found.machine, found.req, found.name
+    torch = machine.torch
     if torch is None:
         broken = machine.env.status is EnvStatus.TORCH_BROKEN
-        reasons.append(Reason(
+        found.reasons.append(Reason(
             ReasonKind.NO_TORCH,
             N_("PyTorch is installed in this Python but fails to import.") if broken
             else N_("PyTorch is not installed in this Python."),
             msg("Install PyTorch into this Python: {fix}.", fix=prerequisite_fix("python-env")),
             fix_check="python-env",
         ))
-    else:
-        torch_v = _torch_version(torch)
-        if req.min_torch is not None and torch_v is not None and torch_v < req.min_torch:
-            reasons.append(Reason(
-                ReasonKind.TORCH_TOO_OLD,
-                msg("{name} needs PyTorch {need} or newer; this Python has PyTorch {have}.",
-                    name=name, need=ver_text(req.min_torch), have=torch.version),
-                msg("Install PyTorch {need} or newer.", need=ver_text(req.min_torch)),
-            ))
-        if torch.cuda is None:
-            gpu_reasons.append(Reason(
-                ReasonKind.TORCH_CPU_ONLY,
-                msg("PyTorch is a CPU-only build ({version}); {kernel} needs a CUDA build of "
-                    "PyTorch.", version=torch.version, kernel=gpu_name),
-                # without a GPU, the Fix installs the CPU build: it cannot help here
-                msg("Install a CUDA build of PyTorch into this Python: {fix}.",
-                    fix=prerequisite_fix("python-env")) if machine.hardware.usable_gpus else
-                N_("A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and "
-                   "its driver."),
-                fix_check="python-env" if machine.hardware.usable_gpus else "",
-            ))
+        return
+    torch_v = _torch_version(torch)
+    if req.min_torch is not None and torch_v is not None and torch_v < req.min_torch:
+        found.reasons.append(Reason(
+            ReasonKind.TORCH_TOO_OLD,
+            msg("{name} needs PyTorch {need} or newer; this Python has PyTorch {have}.",
+                name=name, need=ver_text(req.min_torch), have=torch.version),
+            msg("Install PyTorch {need} or newer.", need=ver_text(req.min_torch)),
+        ))
+    if torch.cuda is None:
+        found.gpu_reasons.append(Reason(
+            ReasonKind.TORCH_CPU_ONLY,
+            msg("PyTorch is a CPU-only build ({version}); {kernel} needs a CUDA build of "
+                "PyTorch.", version=torch.version, kernel=found.gpu_name),
+            # without a GPU, the Fix installs the CPU build: it cannot help here
+            msg("Install a CUDA build of PyTorch into this Python: {fix}.",
+                fix=prerequisite_fix("python-env")) if machine.hardware.usable_gpus else
+            N_("A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and "
+               "its driver."),
+            fix_check="python-env" if machine.hardware.usable_gpus else "",
+        ))
 
-    # -- CUDA ---------------------------------------------------------------------------------
-    torch_cuda = torch.cuda_version if torch is not None else None
-    cuda_ok_for_build = True
-    if torch_cuda is not None:
-        strictest = _strictest(_cuda_needs(recipe, req, selection, ccs))
-        toolkit = machine.toolkit
-        if toolkit is not None and toolkit[0] != torch_cuda[0]:
-            cuda_ok_for_build = False
-            gpu_reasons.append(Reason(
-                ReasonKind.TOOLKIT_MISMATCH,
-                msg("The selected CUDA toolkit {toolkit} does not match the CUDA {torch_cuda} "
-                    "that PyTorch was built with: the major versions must be the same to build "
-                    "extensions.", toolkit=cc_text(toolkit), torch_cuda=cc_text(torch_cuda)),
-                msg("Choose a CUDA {major}.x toolkit, or a PyTorch built for CUDA "
-                    "{toolkit_major}.", major=torch_cuda[0], toolkit_major=toolkit[0]),
-            ))
-        if strictest is not None:
-            need, why = strictest
-            if toolkit is not None:
-                if toolkit < need[:2]:
-                    cuda_ok_for_build = False
-                    gpu_reasons.append(Reason(
-                        ReasonKind.CUDA_TOO_OLD,
-                        msg("{kernel} needs CUDA {need} or newer{why}; the selected toolkit is "
-                            "{toolkit}.", kernel=_gpu_part(name, req.cpu_fallback, start=True),
-                            need=ver_text(need), why=why, toolkit=cc_text(toolkit)),
-                        msg("Install CUDA {need} or newer (with a PyTorch built for the same "
-                            "CUDA major version).", need=ver_text(need)),
-                    ))
-            elif torch_cuda[0] < need[0]:
-                cuda_ok_for_build = False
-                gpu_reasons.append(Reason(
-                    ReasonKind.CUDA_TOO_OLD,
-                    msg("{kernel} needs CUDA {need} or newer{why}; PyTorch here is built for "
-                        "CUDA {torch_cuda}, and the toolkit must have the same major version as "
-                        "PyTorch's.", kernel=_gpu_part(name, req.cpu_fallback, start=True),
-                        need=ver_text(need), why=why, torch_cuda=cc_text(torch_cuda)),
-                    msg("Install a PyTorch built for CUDA {need} or newer.",
-                        need=ver_text(need)),
-                ))
-            else:
-                warnings.append(msg(
-                    "No CUDA toolkit is selected yet: building {kernel} needs CUDA {need} or "
-                    "newer{why}, version {major}.x to match PyTorch.", kernel=gpu_name,
-                    need=ver_text(need), why=why, major=torch_cuda[0]))
-        elif toolkit is None:
-            warnings.append(msg("No CUDA toolkit is selected yet: building {kernel} needs one "
-                                "of version {major}.x to match PyTorch.", kernel=gpu_name,
-                                major=torch_cuda[0]))
-        if (machine.os is OsName.WINDOWS and toolkit is not None and toolkit < (12, 4)
-                and cuda_ok_for_build):
-            warnings.append(msg("CUDA {toolkit} is older than 12.4: current Visual Studio 2022 "
-                                "C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.",
-                                toolkit=cc_text(toolkit)))
-        driver = machine.hardware.cuda_driver_version
-        if gpus and driver is not None and torch_cuda[0] > driver[0]:
-            warnings.append(msg("The NVIDIA driver supports CUDA up to {driver}, but PyTorch "
-                                "here uses CUDA {torch_cuda}: update the driver before the "
-                                "kernel can run.", driver=cc_text(driver),
-                                torch_cuda=cc_text(torch_cuda)))
 
-    # -- Python -------------------------------------------------------------------------------
-    py = machine.python
+def _check_cuda(found: _Findings) -> None:
+    """CUDA, for a CUDA build of PyTorch: the chosen toolkit matches PyTorch's major version
+    and is new enough for the version and the GPUs, and the driver can run it."""
+    machine = found.machine
+    torch_cuda = machine.torch.cuda_version if machine.torch is not None else None
+    if torch_cuda is None:
+        return
+    toolkit = machine.toolkit
+    mismatch = toolkit is not None and toolkit[0] != torch_cuda[0]
+    if toolkit is not None and mismatch:
+        found.gpu_reasons.append(Reason(
+            ReasonKind.TOOLKIT_MISMATCH,
+            msg("The selected CUDA toolkit {toolkit} does not match the CUDA {torch_cuda} "
+                "that PyTorch was built with: the major versions must be the same to build "
+                "extensions.", toolkit=cc_text(toolkit), torch_cuda=cc_text(torch_cuda)),
+            msg("Choose a CUDA {major}.x toolkit, or a PyTorch built for CUDA "
+                "{toolkit_major}.", major=torch_cuda[0], toolkit_major=toolkit[0]),
+        ))
+    new_enough = _check_cuda_minimum(found, torch_cuda)
+    if (machine.os is OsName.WINDOWS and toolkit is not None and toolkit < (12, 4)
+            and not mismatch and new_enough):
+        found.warnings.append(msg("CUDA {toolkit} is older than 12.4: current Visual Studio "
+                                  "2022 C++ libraries refuse it (STL1002); choose CUDA 12.4 "
+                                  "or newer.", toolkit=cc_text(toolkit)))
+    driver = machine.hardware.cuda_driver_version
+    if found.gpus and driver is not None and torch_cuda[0] > driver[0]:
+        found.warnings.append(msg("The NVIDIA driver supports CUDA up to {driver}, but PyTorch "
+                                  "here uses CUDA {torch_cuda}: update the driver before the "
+                                  "kernel can run.", driver=cc_text(driver),
+                                  torch_cuda=cc_text(torch_cuda)))
+
+
+def _check_cuda_minimum(found: _Findings, torch_cuda: tuple[int, int]) -> bool:
+    """The strictest CUDA minimum of the version, its targets and the GPUs' archs, against the
+    chosen toolkit (or, with none chosen yet, PyTorch's CUDA major). False: too old."""
+    req, toolkit = found.req, found.machine.toolkit
+    ccs = [parse_cc(a) for a in found.archs]
+    strictest = _strictest(_cuda_needs(found.recipe, req, found.selection, ccs))
+    kernel = _gpu_part(found.name, req.cpu_fallback, start=True)
+    if strictest is None:
+        if toolkit is None:
+            found.warnings.append(msg("No CUDA toolkit is selected yet: building {kernel} needs "
+                                      "one of version {major}.x to match PyTorch.",
+                                      kernel=found.gpu_name, major=torch_cuda[0]))
+        return True
+    need, why = strictest
+    if toolkit is not None:
+        if toolkit >= need[:2]:
+            return True
+        found.gpu_reasons.append(Reason(
+            ReasonKind.CUDA_TOO_OLD,
+            msg("{kernel} needs CUDA {need} or newer{why}; the selected toolkit is "
+                "{toolkit}.", kernel=kernel, need=ver_text(need), why=why,
+                toolkit=cc_text(toolkit)),
+            msg("Install CUDA {need} or newer (with a PyTorch built for the same "
+                "CUDA major version).", need=ver_text(need)),
+        ))
+        return False
+    if torch_cuda[0] < need[0]:
+        found.gpu_reasons.append(Reason(
+            ReasonKind.CUDA_TOO_OLD,
+            msg("{kernel} needs CUDA {need} or newer{why}; PyTorch here is built for "
+                "CUDA {torch_cuda}, and the toolkit must have the same major version as "
+                "PyTorch's.", kernel=kernel, need=ver_text(need), why=why,
+                torch_cuda=cc_text(torch_cuda)),
+            msg("Install a PyTorch built for CUDA {need} or newer.", need=ver_text(need)),
+        ))
+        return False
+    found.warnings.append(msg(
+        "No CUDA toolkit is selected yet: building {kernel} needs CUDA {need} or "
+        "newer{why}, version {major}.x to match PyTorch.", kernel=found.gpu_name,
+        need=ver_text(need), why=why, major=torch_cuda[0]))
+    return True
+
+
+def _check_python(found: _Findings) -> None:
+    """The target Python: inspectable, and within the version's Python range."""
+    req, name, label = found.req, found.name, found.version.label
+    py = found.machine.python
     if py is None:
-        reasons.append(Reason(ReasonKind.PYTHON, N_("The target Python could not be inspected."),
-                              msg("Use a working Python: {where}.", where=choose_python())))
-    else:
-        if req.min_python is not None and py < req.min_python:
-            reasons.append(Reason(
-                ReasonKind.PYTHON,
-                msg("{name} {version} needs Python {need} or newer; the target Python is "
-                    "{have}.", name=name, version=version.label, need=ver_text(req.min_python),
-                    have=ver_text(py)),
-                N_("Choose an environment with a newer Python."),
-            ))
-        if req.max_python is not None and py > req.max_python:
-            reasons.append(Reason(
-                ReasonKind.PYTHON,
-                msg("{name} {version} supports Python up to {most}; the target Python is "
-                    "{have}.", name=name, version=version.label, most=ver_text(req.max_python),
-                    have=ver_text(py)),
-                N_("Choose an environment with an older Python."),
-            ))
+        found.reasons.append(Reason(ReasonKind.PYTHON,
+                                    N_("The target Python could not be inspected."),
+                                    msg("Use a working Python: {where}.",
+                                        where=choose_python())))
+        return
+    if req.min_python is not None and py < req.min_python:
+        found.reasons.append(Reason(
+            ReasonKind.PYTHON,
+            msg("{name} {version} needs Python {need} or newer; the target Python is "
+                "{have}.", name=name, version=label, need=ver_text(req.min_python),
+                have=ver_text(py)),
+            N_("Choose an environment with a newer Python."),
+        ))
+    if req.max_python is not None and py > req.max_python:
+        found.reasons.append(Reason(
+            ReasonKind.PYTHON,
+            msg("{name} {version} supports Python up to {most}; the target Python is "
+                "{have}.", name=name, version=label, most=ver_text(req.max_python),
+                have=ver_text(py)),
+            N_("Choose an environment with an older Python."),
+        ))
 
-    # -- collect ------------------------------------------------------------------------------
-    cpu_only = False
-    if req.cpu_fallback and gpu_reasons:
-        cpu_only = True
-        for r in gpu_reasons:
+
+def _verdict(found: _Findings) -> Verdict:
+    """The findings as a verdict: a CPU fallback turns the GPU reasons into warnings, else
+    every reason is listed in the order of :class:`ReasonKind`; then the recipe's own
+    warnings for this system and what the wizard does not check."""
+    req, system = found.req, found.machine.os
+    reasons, warnings = found.reasons, found.warnings
+    cpu_only = bool(req.cpu_fallback and found.gpu_reasons)
+    if cpu_only:
+        for r in found.gpu_reasons:
             warnings.append(msg("{reason} Only the {name}'s CPU part is built here.",
-                                reason=r.text, name=name))
+                                reason=r.text, name=found.name))
     else:
         order = list(ReasonKind)
-        reasons = sorted(reasons + gpu_reasons, key=lambda r: order.index(r.kind))
-    if machine.os in req.os_warnings and machine.os in req.os:
-        warnings.append(data_text(req.os_warnings[machine.os]))
+        reasons = sorted(reasons + found.gpu_reasons, key=lambda r: order.index(r.kind))
+    if system in req.os_warnings and system in req.os:
+        warnings.append(data_text(req.os_warnings[system]))
     for item in req.unchecked:
         warnings.append(msg("Not checked by the wizard: {item}.", item=data_text(item)))
     return Verdict(
-        recipe_id=recipe.id,
-        version=version.label,
+        recipe_id=found.recipe.id,
+        version=found.version.label,
         reasons=tuple(reasons),
         warnings=tuple(warnings),
-        archs=tuple(archs),
+        archs=tuple(found.archs),
         cpu_only=cpu_only,
-        alternative=alternative,
+        alternative=found.alternative,
     )
 
 

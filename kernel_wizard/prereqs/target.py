@@ -6,11 +6,11 @@ driver)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from kernel_wizard.base.advice import choose_python
 from kernel_wizard.base.messages import N_, Msg, join, msg
-from kernel_wizard.machine.environment import EnvStatus
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
 from kernel_wizard.prereqs.cuda import gpu_ccs
 from kernel_wizard.prereqs.facts import SystemFacts
 from kernel_wizard.prereqs.fixes import PipInstallFix, PipStep, PythonDevFilesFix
@@ -101,20 +101,85 @@ def _arch_supported(arch_list: tuple[str, ...], cc: tuple[int, int]) -> bool:
     return False
 
 
+class _Finding(NamedTuple):
+    """One thing wrong with the environment. ``gpu_only``: only the kernels with GPU code need
+    it put right (a CPU-only or mismatched PyTorch, a missing ninja: the probe still builds its
+    CPU part), so it rules those out instead of stopping every build."""
+
+    status: CheckStatus
+    text: Msg | str
+    hint: Msg | str
+    gpu_only: bool
+
+
+# What a fix installs with pip, each with the words that say so.
+_Steps = list[tuple[PipStep, Msg | str]]
+
+_UNUSABLE = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.UNREADABLE,
+             EnvStatus.BITS32, EnvStatus.UNSUPPORTED_PYTHON}
+
+
 def check_python_env(facts: SystemFacts) -> CheckResult:
+    """Check 5: the target Python can build kernels (its C files, PyTorch, ninja). The worst
+    finding leads, except that what rules the GPU kernels out leads over a warning; the fix
+    installs the missing development files first, else what pip can install."""
     env = facts.env
     if env is None:
-        # choose_python() for a first choice: "choose one on the Hardware step" (the GUI's,
-        # marked here for translation) or "pass one with --python PATH"
-        N_("choose one on the Hardware step")
-        where = Msg(str(choose_python()).replace("another one", "one"))
-        return CheckResult(CheckId.PYTHON_ENV, TITLE, CheckStatus.MISSING,
-                           N_("No Python environment is chosen for the kernel."),
-                           N_("The wizard found no Python interpreter to install into."),
-                           msg("Choose the Python that should get the kernel: {where}.",
-                               where=where))
+        return _no_environment()
+    payload = _payload(env)
+    lines = _environment_lines(env)
+
+    def done(status: CheckStatus, summary: Msg | str, hint: Msg | str = "",
+             fix: Fix | None = None, needed_for: tuple[str, ...] = ()) -> CheckResult:
+        return CheckResult(CheckId.PYTHON_ENV, TITLE, status, summary,
+                           join([*lines, WHY], "\n"), hint, fix, payload, needed_for)
+
+    if env.status in _UNUSABLE:
+        return done(CheckStatus.BLOCKED, env.summary, env.hint)
+    if env.status is EnvStatus.NO_PIP:  # Python's own ensurepip installs it (no download)
+        return done(CheckStatus.BLOCKED, env.summary, "", EnsurePipFix(env.executable))
+
+    dev_fix, dev_finding = _dev_files(env, payload, lines)
+    findings, steps = _torch_findings(facts, env)
+    if env.ninja is None:
+        findings.append(_Finding(CheckStatus.MISSING, N_("ninja is missing, so the big kernels "
+                                 "would compile one file at a time (hours instead of "
+                                 "minutes)."), "", True))
+        steps.append((ninja_step(), NINJA_TEXT))
+    if dev_finding is not None:
+        findings.insert(0, dev_finding)
+    fix: Fix | None = packages_fix(env.executable, env.pip_version, steps) if steps else None
+    if dev_fix is not None:
+        fix = dev_fix  # first things first: without headers nothing builds (pip fixes next)
+    ruled_out = any(f.status.blocks and f.gpu_only for f in findings)
+    findings = [f._replace(status=scoped(f.status, f.gpu_only)) for f in findings]
+    status = worst(*(f.status for f in findings))
+    if not findings:
+        return done(CheckStatus.OK, _ready_summary(env))
+    lead = next(f for f in findings if f.status is status)
+    if ruled_out and not status.blocks:  # lead with what rules the GPU kernels out
+        lead = next(f for f in findings if f.gpu_only)
+    lines += [msg("• {finding}", finding=f.text) for f in findings if f is not lead]
+    return done(status, lead.text, lead.hint, fix, facts.gpu_kernels if ruled_out else ())
+
+
+def _no_environment() -> CheckResult:
+    """No interpreter found to install into: say where to choose one."""
+    # choose_python() for a first choice: "choose one on the Hardware step" (the GUI's,
+    # marked here for translation) or "pass one with --python PATH"
+    N_("choose one on the Hardware step")
+    where = Msg(str(choose_python()).replace("another one", "one"))
+    return CheckResult(CheckId.PYTHON_ENV, TITLE, CheckStatus.MISSING,
+                       N_("No Python environment is chosen for the kernel."),
+                       N_("The wizard found no Python interpreter to install into."),
+                       msg("Choose the Python that should get the kernel: {where}.",
+                           where=where))
+
+
+def _payload(env: PythonEnv) -> dict[str, Any]:
+    """The check's data for ``check --json``."""
     torch = env.torch
-    payload: dict[str, Any] = {
+    return {
         "python": str(env.executable),
         "status": env.status.value,
         "python_version": env.version,
@@ -125,6 +190,11 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
         "torch_cuda": torch.cuda if torch else None,
         "torch_cuda_available": torch.cuda_available if torch else None,
     }
+
+
+def _environment_lines(env: PythonEnv) -> list[Msg | str]:
+    """The details' first lines: the interpreter, its Python, pip, ninja and PyTorch."""
+    torch = env.torch
     lines: list[Msg | str] = [msg("Python: {python}", python=env.executable)]
     if env.version:
         lines.append(msg("Python {version}, {bits}-bit; pip {pip}; ninja {ninja}",
@@ -139,121 +209,106 @@ def check_python_env(facts: SystemFacts) -> CheckResult:
                          archs=" ".join(torch.arch_list) or msg("none")))
     if env.detail:
         lines.append(env.detail)
+    return lines
 
-    def done(status: CheckStatus, summary: str, hint: str = "", fix: Fix | None = None,
-             needed_for: tuple[str, ...] = ()) -> CheckResult:
-        return CheckResult(CheckId.PYTHON_ENV, TITLE, status, summary,
-                           join([*lines, WHY], "\n"), hint, fix, payload, needed_for)
 
-    unusable = {EnvStatus.NOT_AN_INTERPRETER, EnvStatus.BROKEN, EnvStatus.UNREADABLE,
-                EnvStatus.BITS32, EnvStatus.UNSUPPORTED_PYTHON}
-    if env.status in unusable:
-        return done(CheckStatus.BLOCKED, env.summary, env.hint)
-    if env.status is EnvStatus.NO_PIP:  # Python's own ensurepip installs it (no download)
-        return done(CheckStatus.BLOCKED, env.summary, "", EnsurePipFix(env.executable))
-
-    dev_fix: PythonDevFilesFix | None = None
-    dev_finding: tuple[CheckStatus, Msg | str, Msg | str] | None = None
+def _dev_files(env: PythonEnv, payload: dict[str, Any],
+               lines: list[Msg | str]) -> tuple[PythonDevFilesFix | None, _Finding | None]:
+    """Python's C headers and import library, which every build needs: what is missing (added
+    to ``payload`` and ``lines``), and the fix that copies them in where one can."""
     dev = env.dev_files
-    if dev is not None and dev.missing:
-        payload["missing_dev_files"] = list(dev.missing)
-        headers = msg("C headers (Python.h)") if not dev.python_h else None
-        library = (msg("import library ({name})", name=dev.import_lib)
-                   if dev.import_lib_present is False else None)
-        what: Msg | str = (msg("{first} and {second}", first=headers, second=library)
-                           if headers and library else headers or library or "")
-        lines.append(msg("Missing: {files}. Embedded Pythons (ComfyUI portable, python.org's "
-                         "embeddable zip) come without them.", files=", ".join(dev.missing)))
-        fixable = (env.implementation in (None, "CPython") and dev.release_level == "final"
-                   and env.version is not None and dev.include_dir is not None)
-        if fixable:
-            assert env.version is not None and dev.include_dir is not None
-            dev_fix = PythonDevFilesFix(env.version, dev.include_dir, dev.libs_dir,
-                                        dev.import_lib if dev.import_lib_present is False
-                                        else None)
-        dev_finding = (CheckStatus.MISSING, msg("This Python has no {what}, so no kernel can "
-                       "be built for it.", what=what), "" if fixable else
-                       msg("Install the full Python {version} from python.org (it has them) and "
-                           "use that instead.", version=env.version))
+    if dev is None or not dev.missing:
+        return None, None
+    payload["missing_dev_files"] = list(dev.missing)
+    headers = msg("C headers (Python.h)") if not dev.python_h else None
+    library = (msg("import library ({name})", name=dev.import_lib)
+               if dev.import_lib_present is False else None)
+    what: Msg | str = (msg("{first} and {second}", first=headers, second=library)
+                       if headers and library else headers or library or "")
+    lines.append(msg("Missing: {files}. Embedded Pythons (ComfyUI portable, python.org's "
+                     "embeddable zip) come without them.", files=", ".join(dev.missing)))
+    fix: PythonDevFilesFix | None = None
+    if (env.implementation in (None, "CPython") and dev.release_level == "final"
+            and env.version is not None and dev.include_dir is not None):
+        fix = PythonDevFilesFix(env.version, dev.include_dir, dev.libs_dir,
+                                dev.import_lib if dev.import_lib_present is False else None)
+    return fix, _Finding(CheckStatus.MISSING, msg("This Python has no {what}, so no kernel can "
+                         "be built for it.", what=what), "" if fix is not None else
+                         msg("Install the full Python {version} from python.org (it has them) "
+                             "and use that instead.", version=env.version), False)
 
-    driver = facts.hardware.cuda_driver_version
-    has_gpu = bool(facts.hardware.usable_gpus)
-    # (status, text, hint, only the kernels with GPU code need it): no PyTorch stops every
-    # build; a CPU-only or mismatched PyTorch only rules out the GPU kernels (the probe builds
-    # its CPU part), and so does a missing ninja (the probe's two files compile without it)
-    findings: list[tuple[CheckStatus, Msg | str, Msg | str, bool]] = []
-    steps: list[tuple[PipStep, Msg | str]] = []
+
+def _torch_findings(facts: SystemFacts, env: PythonEnv) -> tuple[list[_Finding], _Steps]:
+    """PyTorch: installed and importable, and a CUDA build where there is a GPU (no PyTorch
+    stops every build; a CPU-only one only rules out the GPU kernels); with the pip steps that
+    install the PyTorch that fits."""
+    torch = env.torch
     if env.status is EnvStatus.NO_TORCH:
-        step = torch_step(facts, replace=False)
-        findings.append((CheckStatus.MISSING, N_("PyTorch is not installed in this "
-                                                 "environment."), "", False))
-        steps.append(step)
-    elif env.status is EnvStatus.TORCH_BROKEN or torch is None:
-        findings.append((CheckStatus.BLOCKED, env.summary, env.hint, False))
+        return ([_Finding(CheckStatus.MISSING, N_("PyTorch is not installed in this "
+                                                  "environment."), "", False)],
+                [torch_step(facts, replace=False)])
+    if env.status is EnvStatus.TORCH_BROKEN or torch is None:
+        return ([_Finding(CheckStatus.BLOCKED, env.summary, env.hint, False)],
+                [torch_step(facts, replace=True)])
+    if torch.cuda is not None:
+        return _cuda_torch_findings(facts, env, torch)
+    if facts.hardware.usable_gpus:  # (without one, the Fix could only reinstall the CPU build)
+        return ([_Finding(CheckStatus.MISSING, msg("PyTorch {version} here is a CPU-only "
+                          "build, so GPU kernels can't be built for it (the probe kernel's "
+                          "CPU part can).", version=torch.version), "", True)],
+                [torch_step(facts, replace=True)])
+    return ([_Finding(CheckStatus.WARNING, msg("PyTorch {version} is a CPU-only build and "
+                      "there is no NVIDIA GPU: only the CPU probe kernel can be built.",
+                      version=torch.version), "", False)], [])
+
+
+def _cuda_torch_findings(facts: SystemFacts, env: PythonEnv,
+                         torch: TorchInfo) -> tuple[list[_Finding], _Steps]:
+    """A CUDA build of PyTorch: its CUDA against the driver's, its architectures against the
+    GPUs', and whether it can use the GPU now."""
+    findings: list[_Finding] = []
+    steps: _Steps = []
+    driver = facts.hardware.cuda_driver_version
+    torch_cuda = torch.cuda_version
+    if torch_cuda is not None and driver is not None and torch_cuda[0] > driver[0]:
+        findings.append(_Finding(CheckStatus.BLOCKED, msg("PyTorch is built for CUDA {cuda}, "
+                                 "but the driver supports only CUDA {driver}: PyTorch can't "
+                                 "use the GPU.", cuda=torch.cuda, driver=vtext(driver)),
+                                 N_("Install the PyTorch that fits the driver (Fix), or update "
+                                    "the NVIDIA driver."), True))
         steps.append(torch_step(facts, replace=True))
-    elif torch.cuda is None:
-        if has_gpu:  # (without one, the Fix could only reinstall the CPU build it has)
-            findings.append((CheckStatus.MISSING, msg("PyTorch {version} here is a CPU-only "
-                             "build, so GPU kernels can't be built for it (the probe kernel's "
-                             "CPU part can).", version=torch.version), "", True))
+    elif torch_cuda is not None and driver is not None and torch_cuda > driver:
+        findings.append(_Finding(CheckStatus.WARNING, msg("PyTorch is built for CUDA {cuda}, "
+                                 "newer than the driver's CUDA {driver}; it works through minor "
+                                 "version compatibility.", cuda=torch.cuda,
+                                 driver=vtext(driver)),
+                                 N_("Updating the NVIDIA driver is safer."), False))
+    missing_arch = [g for g in facts.hardware.usable_gpus if g.compute_capability is not None
+                    and torch.arch_list
+                    and not _arch_supported(torch.arch_list, g.compute_capability)]
+    if missing_arch:
+        names = ", ".join(f"{g.label} (sm_{g.sm})" for g in missing_arch)
+        findings.append(_Finding(CheckStatus.BLOCKED, msg("This PyTorch has no code for "
+                                                          "{names}.", names=names),
+                                 N_("Install a PyTorch built for a newer CUDA (Fix)."), True))
+        if not steps:
             steps.append(torch_step(facts, replace=True))
-        else:
-            findings.append((CheckStatus.WARNING, msg("PyTorch {version} is a CPU-only build "
-                             "and there is no NVIDIA GPU: only the CPU probe kernel can be "
-                             "built.", version=torch.version), "", False))
-    else:
-        torch_cuda = torch.cuda_version
-        if torch_cuda is not None and driver is not None and torch_cuda[0] > driver[0]:
-            findings.append((CheckStatus.BLOCKED, msg("PyTorch is built for CUDA {cuda}, but "
-                             "the driver supports only CUDA {driver}: PyTorch can't use the "
-                             "GPU.", cuda=torch.cuda, driver=vtext(driver)),
-                             N_("Install the PyTorch that fits the driver (Fix), or update the "
-                                "NVIDIA driver."), True))
-            steps.append(torch_step(facts, replace=True))
-        elif torch_cuda is not None and driver is not None and torch_cuda > driver:
-            findings.append((CheckStatus.WARNING, msg("PyTorch is built for CUDA {cuda}, newer "
-                             "than the driver's CUDA {driver}; it works through minor version "
-                             "compatibility.", cuda=torch.cuda, driver=vtext(driver)),
-                             N_("Updating the NVIDIA driver is safer."), False))
-        missing_arch = [g for g in facts.hardware.usable_gpus if g.compute_capability is not None
-                        and torch.arch_list
-                        and not _arch_supported(torch.arch_list, g.compute_capability)]
-        if missing_arch:
-            names = ", ".join(f"{g.label} (sm_{g.sm})" for g in missing_arch)
-            findings.append((CheckStatus.BLOCKED, msg("This PyTorch has no code for {names}.",
-                                                      names=names),
-                             N_("Install a PyTorch built for a newer CUDA (Fix)."), True))
-            if not steps:
-                steps.append(torch_step(facts, replace=True))
-        if not torch.cuda_available and driver is not None and not findings:
-            findings.append((CheckStatus.WARNING, N_("PyTorch cannot use the GPU right now, so "
-                             "kernels can be built but not verified."), env.hint, False))
-    if env.ninja is None:
-        findings.append((CheckStatus.MISSING, N_("ninja is missing, so the big kernels would "
-                         "compile one file at a time (hours instead of minutes)."), "", True))
-        steps.append((ninja_step(), NINJA_TEXT))
-    if dev_finding is not None:
-        findings.insert(0, (*dev_finding, False))
-    fix: Fix | None = packages_fix(env.executable, env.pip_version, steps) if steps else None
-    if dev_fix is not None:
-        fix = dev_fix  # first things first: without headers nothing builds (pip fixes next)
-    ruled_out = any(f[0].blocks and f[3] for f in findings)
-    findings = [(scoped(f[0], f[3]), f[1], f[2], f[3]) for f in findings]
-    status = worst(*(f[0] for f in findings))
-    if not findings:
-        assert torch is not None
-        return done(CheckStatus.OK, msg("Python {version} with PyTorch {torch} (CUDA {cuda}, "
-                                        "GPU usable), pip and ninja.", version=env.version,
-                                        torch=torch.version, cuda=torch.cuda)
-                    if torch.cuda_available else
-                    msg("Python {version} with PyTorch {torch} (CUDA {cuda}), pip and ninja.",
-                        version=env.version, torch=torch.version, cuda=torch.cuda))
-    lead = next(f for f in findings if f[0] is status)
-    if ruled_out and not status.blocks:  # lead with what rules the GPU kernels out
-        lead = next(f for f in findings if f[3])
-    others = [msg("• {finding}", finding=f[1]) for f in findings if f is not lead]
-    lines += others
-    return done(status, lead[1], lead[2], fix, facts.gpu_kernels if ruled_out else ())
+    if not torch.cuda_available and driver is not None and not findings:
+        findings.append(_Finding(CheckStatus.WARNING, N_("PyTorch cannot use the GPU right "
+                                 "now, so kernels can be built but not verified."), env.hint,
+                                 False))
+    return findings, steps
+
+
+def _ready_summary(env: PythonEnv) -> Msg:
+    """The summary when nothing is wrong: the Python, its PyTorch and CUDA."""
+    torch = env.torch
+    assert torch is not None
+    if torch.cuda_available:
+        return msg("Python {version} with PyTorch {torch} (CUDA {cuda}, GPU usable), pip and "
+                   "ninja.", version=env.version, torch=torch.version, cuda=torch.cuda)
+    return msg("Python {version} with PyTorch {torch} (CUDA {cuda}), pip and ninja.",
+               version=env.version, torch=torch.version, cuda=torch.cuda)
 
 
 __all__ = ["check_python_env", "packages_fix", "torch_step"]
