@@ -37,13 +37,12 @@ from kernel_wizard.catalog import (
     Recipe,
     RecipeVersion,
     Verdict,
-    recommended_version,
 )
 from kernel_wizard.catalog.worth import SdpaSpeed, SpeedUnavailable, user_workloads
 from kernel_wizard.catalog.worth import Verdict as SpeedVerdict
 from kernel_wizard.flow.pipeline import SourceMode
 from kernel_wizard.flow.recommend import KernelPick, is_probe, recommend_kernel
-from kernel_wizard.flow.session import FlowStep, KernelRequest
+from kernel_wizard.flow.session import FlowStep, KernelRequest, KernelRow
 from kernel_wizard.machine.toolkits import CudaToolkit
 
 from ..error_dialog import error_box
@@ -93,7 +92,9 @@ class KernelPage(SessionPage):
         self._selected_gpus: set[int] = set()
         self._versions: dict[str, RecipeVersion] = {}  # recipe id → the version shown
         self._user_versions: set[str] = set()  # recipe ids whose version the user picked
-        self._verdicts: dict[tuple[str, str], Verdict] = {}
+        # the session's table for self.machine: every kernel's versions judged, the
+        # recommended version (the same rows as the 'kernels' command's)
+        self._table: dict[str, KernelRow] = {}
         self._checks_seen: tuple[object, ...] = ()  # the prerequisite results verdicts used
         self._user_picked = False  # the user chose a kernel: don't follow the recommendation
         # PyTorch's attention timed here (for the "worth building?" line); never blocks Next
@@ -377,7 +378,7 @@ class KernelPage(SessionPage):
         fresh = self.machine is None or self.machine.env != machine.env or hardware_changed
         self.machine = machine
         self._checks_seen = checks
-        self._verdicts.clear()
+        self._table = {row.recipe.id: row for row in state.kernel_table(machine)}
         if fresh:  # a new computer or environment: start again from the recommendation
             self._user_versions.clear()
             self._user_picked = False
@@ -424,12 +425,10 @@ class KernelPage(SessionPage):
         return tuple(g.index for g in machine.gpus)
 
     def verdict(self, recipe: Recipe, version: RecipeVersion) -> Verdict:
-        """The session's verdict for this machine (requirements and prerequisites)."""
+        """The session's verdict for this machine (requirements and prerequisites), from its
+        kernel table."""
         assert self.machine is not None
-        key = (recipe.id, version.label)
-        if key not in self._verdicts:
-            self._verdicts[key] = self.session.verdict(recipe, version, self.machine)
-        return self._verdicts[key]
+        return self._table[recipe.id].verdict(version)
 
     def _judge(self, recipe: Recipe, version: RecipeVersion, _machine: Machine) -> Verdict:
         return self.verdict(recipe, version)
@@ -441,15 +440,12 @@ class KernelPage(SessionPage):
         return [r for r in recipes if is_probe(r)] + [r for r in recipes if not is_probe(r)]
 
     def _populate(self, current_id: str | None) -> None:
-        machine = self.machine
-        assert machine is not None
-        recipes = self._ordered()
-        recommended = {r.id: recommended_version(r, machine, self._judge) for r in recipes}
-        for recipe in recipes:
-            if recipe.id not in self._user_versions or recipe.id not in self._versions:
-                self._versions[recipe.id] = recommended[recipe.id]
-        self.tree.populate(recipes, self._versions, recommended,
-                           lambda r, v: self.verdict(r, v), current_id)
+        rows = [self._table[r.id] for r in self._ordered()]
+        for row in rows:
+            recipe_id = row.recipe.id
+            if recipe_id not in self._user_versions or recipe_id not in self._versions:
+                self._versions[recipe_id] = row.recommended
+        self.tree.populate(rows, self._versions, current_id)
         self._on_selection()
 
     # -- selection -------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ page decides what fits (the session's verdicts) and what happens next.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPalette, QResizeEvent
@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernel_wizard.catalog import Recipe, RecipeVersion, Verdict
+from kernel_wizard.catalog import RecipeVersion, Verdict
+from kernel_wizard.flow.session import KernelRow
 
 from ..i18n import N_, kernel_name, tr, tr_core
 from .kernel_texts import reasons_tooltip, row_status, version_text
@@ -36,8 +37,6 @@ DESCRIPTION_ROLE = Qt.ItemDataRole.UserRole + 1
 GREY = QColor("#8a8a8a")
 GREEN = QColor("#1d6b32")
 RED = QColor("#a11d1d")
-
-Judge = Callable[[Recipe, RecipeVersion], Verdict]
 
 
 class KernelDelegate(QStyledItemDelegate):
@@ -114,16 +113,17 @@ class KernelList(QTreeWidget):
 
     # -- filling -------------------------------------------------------------------------------
 
-    def populate(self, recipes: Sequence[Recipe], shown: dict[str, RecipeVersion],
-                 recommended: dict[str, RecipeVersion], judge: Judge,
+    def populate(self, rows: Sequence[KernelRow], shown: dict[str, RecipeVersion],
                  current_id: str | None) -> None:
-        """One row per recipe, showing ``shown[recipe.id]``; each picker lists every version
-        (newest first), marking those that do not fit and the recommended one (if it fits)."""
+        """One row per kernel of the session's table, in the order given, showing
+        ``shown[recipe.id]``; each picker lists every version (newest first), marking those
+        that do not fit and the recommended one (if it fits)."""
         self.populating = True
         self.clear()
         self._items.clear()
         self._combos.clear()
-        for recipe in recipes:
+        for row_of in rows:
+            recipe = row_of.recipe
             item = QTreeWidgetItem(self)
             name = kernel_name(recipe.name)
             item.setText(0, name)
@@ -134,10 +134,9 @@ class KernelList(QTreeWidget):
             combo = QComboBox()
             combo.setSizeAdjustPolicy(
                 QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            for version in reversed(recipe.versions):  # newest first
-                verdict = judge(recipe, version)
-                combo.addItem(version_text(version, verdict,
-                                           version is recommended.get(recipe.id)),
+            for judged in reversed(row_of.versions):  # newest first
+                version, verdict = judged.version, judged.verdict
+                combo.addItem(version_text(version, verdict, version is row_of.recommended),
                               version.label)
                 row = combo.count() - 1
                 if not verdict.available:
@@ -155,7 +154,7 @@ class KernelList(QTreeWidget):
             self.setItemWidget(item, 1, holder)
             self._items[recipe.id] = item
             self._combos[recipe.id] = combo
-            self.show_row(recipe.id, judge(recipe, shown[recipe.id]))
+            self.show_row(recipe.id, row_of.verdict(shown[recipe.id]))
         self.fit_height()
         self.fit_columns()
         target = self._items.get(current_id or "") or (

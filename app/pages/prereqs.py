@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from kernel_wizard.build.run import LogLine
 from kernel_wizard.flow.session import FlowStep
+from kernel_wizard.install.installer import LOCK_TAG
 from kernel_wizard.prereqs import (
     CheckId,
     CheckResult,
@@ -288,12 +289,16 @@ class PrereqsPage(SessionPage):
         if not self.confirm_fix(row):
             return False
 
+        flow = self.session
+
         def run(sink: Callable[[object], None], cancel: threading.Event) -> FixOutcome:
             # BuildSession batches LogLines for the GUI and hands FixProgress on as events
-            return fix.run(lambda text: sink(LogLine(text, 0)), cancel, sink)
+            # the session runs it (holding the environment's lock, as an install does);
+            return flow.run_fix(fix, lambda text: sink(LogLine(text, 0)), cancel, sink)
 
         session = BuildSession(run, parent=self)  # lines batched, progress as events
         session.lines.connect(row.append_lines)
+        session.lines.connect(self._on_fix_lines)
         session.other_event.connect(self._on_fix_event)
         session.finished.connect(self._on_fix_finished)
         self.fix_job = session
@@ -303,6 +308,14 @@ class PrereqsPage(SessionPage):
         self._update_busy()
         session.start()
         return True
+
+    @Slot(list)
+    def _on_fix_lines(self, lines: list[str]) -> None:
+        """A wait for another run's lock on the environment: the busy line says whom it waits
+        for (instead of "Running: …" over a fix that does not move)."""
+        waiting = [line for line in lines if line.startswith(LOCK_TAG)]
+        if waiting:
+            self.busy_label.setText(tr_core(waiting[-1]).removeprefix(LOCK_TAG).strip())
 
     @Slot(object)
     def _on_fix_event(self, event: object) -> None:

@@ -415,10 +415,10 @@ def plan_build(
             hint=f"Install a CUDA build of PyTorch ({prerequisite_fix('python-env')}), or "
             f"{choose_python()}.",
         )
-    bundled = recipe.source.kind is SourceKind.LOCAL
     source = request.source_dir
+    shipped = source is None  # the bundled route: the source that comes with the wizard
     if source is None:
-        if not bundled:
+        if recipe.source.kind is not SourceKind.LOCAL:
             raise PlanError(f"{recipe.name} needs its source first.",
                             hint=f"Say where the source comes from: {choose_source()}.")
         source = resource_path(recipe.source.path or "")
@@ -437,7 +437,7 @@ def plan_build(
     if prepare:
         try:
             root.mkdir(parents=True, exist_ok=True)
-            if bundled and request.source_dir is None:
+            if shipped:
                 source = stage_bundled_source(source, root, request.build_slot)
                 # the build runs in the copy: the program's own folder is never written
                 package_dir = source / recipe.source.subdir if recipe.source.subdir else source

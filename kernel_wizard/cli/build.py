@@ -25,24 +25,23 @@ from kernel_wizard.catalog import (
 from kernel_wizard.catalog.tags import FLASH_ATTN_TAG_PATTERN
 from kernel_wizard.catalog.wheels import WheelCandidate
 from kernel_wizard.catalog.worth import (
-    DEFAULT_WORKLOAD,
     METHOD_WORDS,
     SdpaSpeed,
     SpeedUnavailable,
     Verdict,
-    sdpa_speed_here,
+    Worth,
     user_workloads,
     workload_named,
-    worth_building,
 )
 from kernel_wizard.cli.consent import confirm
 from kernel_wizard.cli.terminal import TerminalProgress, slowest_text
 from kernel_wizard.diagnose import DiagnosisReport
-from kernel_wizard.flow.pipeline import KernelChoice, SourceMode
+from kernel_wizard.flow.pipeline import KernelChoice
 from kernel_wizard.flow.session import (
-    ChoiceError,
+    DoesNotFit,
     FlowOptions,
     KernelRequest,
+    NoMatchingWheel,
     Session,
     SessionServices,
     StepNotice,
@@ -122,12 +121,12 @@ def make_choice(args: argparse.Namespace, env: PythonEnv, session: Session,
                             prebuilt=wheel, force=args.force, gpu_option="--gpus")
     try:
         return session.choose(request).choice
-    except ChoiceError as exc:
-        if "does not fit" not in exc.what:
-            raise WizardError(exc.what, hint="Build from source (run the same command "
-                              "without --prebuilt).") from exc
+    except DoesNotFit as exc:
         raise WizardError(exc.what, hint="Choose another kernel or version ('kernels' lists "
                           "what fits), or pass --force to try anyway.") from exc
+    except NoMatchingWheel as exc:
+        raise WizardError(exc.what, hint="Build from source (run the same command "
+                          "without --prebuilt).") from exc
 
 
 def wheel_at(url: str, recipe: Recipe, env: PythonEnv, *, force: bool) -> WheelCandidate:
@@ -297,8 +296,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         if choice.prebuilt is not None:
             human.write(f"Would download {choice.prebuilt.url}, verify it and install it.\n")
             return int(ExitCode.OK)
-        if choice.source_mode is SourceMode.DOWNLOAD or (
-                choice.local_path is not None and choice.local_path.is_file()):
+        if choice.route.needs_fetch:
             human.write("The plan needs the source first (a download or an archive to "
                         "extract); run without --plan-only.\n")
             return int(ExitCode.OK)
@@ -462,34 +460,30 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
     session = Session(hardware=hardware, environment=env)
     machine = session.machine()
     catalog = session.catalog()
-    speed = None if args.no_speed else sdpa_speed_here(hardware, env)
+    speed = None if args.no_speed else session.speed_here()
     session.workload_choice = args.workload or ""
     workload, why_workload = session.workload()
-    rows = []
-    for recipe in catalog:
-        recommended = session.recommended_version(recipe, machine)
-        for version in recipe.versions:
-            verdict = session.verdict(recipe, version, machine)
-            rows.append((recipe, version, verdict, version is recommended))
+    table = session.kernel_table(machine, speed)  # the Kernel page's rows too
     if args.json:
         json.dump({
             "schema": "ksw.kernels/1",
             "problems": [str(p) for p in catalog.problems],
             "kernels": [{
-                "id": r.id, "name": r.name, "version": v.label,
-                "recommended": rec and d.available,  # never a version that does not fit
+                "id": row.recipe.id, "name": row.recipe.name, "version": v.label,
+                # never a version that does not fit
+                "recommended": v is row.recommended and d.available,
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
-                "speed_here": _worth_json(r.id, speed, workload) if rec else None,
+                "speed_here": _worth_json(row.worth) if v is row.recommended else None,
                 "variants": [{
                     "id": variant.id, "label": variant.label,
                     "description": variant.description,
-                    "default": variant is r.default_variant,
+                    "default": variant is row.recipe.default_variant,
                     "build_seconds": estimate_build_seconds(
-                        r, v, list(d.archs), machine.cpu_cores, machine.ram_gb, machine.os,
-                        variant=variant) if d.available else None,
-                } for variant in r.variants],
-            } for r, v, d, rec in rows],
+                        row.recipe, v, list(d.archs), machine.cpu_cores, machine.ram_gb,
+                        machine.os, variant=variant) if d.available else None,
+                } for variant in row.recipe.variants],
+            } for row in table for v, d in ((r.version, r.verdict) for r in row.versions)],
             "sdpa_speed": _speed_json(speed),
             "workload": {"id": workload, "why": why_workload},
         }, out, indent=2)
@@ -500,17 +494,17 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
         named = workload_named(workload)
         out.write(f"Speed is judged for {named.name if named else workload} ({why_workload}); "
                   "choose another with --workload llm|image|video.\n\n")
-    for recipe in catalog:
+    for row in table:
+        recipe = row.recipe
         out.write(f"{recipe.name} ({recipe.id}) — {recipe.description}\n")
-        mine = [(v, d, rec) for r, v, d, rec in rows if r is recipe]
-        fits = [v.label for v, d, _ in mine if d.available]
-        best = next(((v, d) for v, d, rec in mine if rec), None)
-        if best is not None and best[1].available:
+        fits = [r.version.label for r in row.versions if r.verdict.available]
+        best = (row.recommended, row.recommended_verdict)
+        if best[1].available:
             estimate = estimate_build_seconds(recipe, best[0], list(best[1].archs),
                                               machine.cpu_cores, machine.ram_gb, machine.os)
             out.write(f"  ✔ recommended: {best[0].label} — {best[1].summary} "
                       f"(build ≈ {duration(estimate)})\n")
-        elif best is not None:
+        else:
             out.write(f"  ✖ does not fit: {best[1].summary}\n")
             for reason in best[1].reasons:
                 out.write(f"      - {reason.text}\n")
@@ -521,7 +515,7 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
             out.write("  build variants (build --variant NAME):\n")
             for variant in recipe.variants:
                 took = ""
-                if best is not None and best[1].available:
+                if best[1].available:
                     seconds = estimate_build_seconds(
                         recipe, best[0], list(best[1].archs), machine.cpu_cores,
                         machine.ram_gb, machine.os, variant=variant)
@@ -529,7 +523,7 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 default = ", the default" if variant is recipe.default_variant else ""
                 out.write(f"    {variant.id}{default}: {variant.label} — "
                           f"{variant.description}{took}\n")
-        worth = session.worth(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None
+        worth = row.worth
         if worth is not None:
             mark = {Verdict.PAYS_OFF: "✔", Verdict.NOT_WORTH: "✖"}.get(worth.verdict, "•")
             out.write(f"  {mark} speed on this GPU: {worth.sentence}\n")
@@ -575,11 +569,7 @@ def _speed_json(speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | 
             "not_available": dict(speed.failed)}
 
 
-def _worth_json(kernel: str, speed: SdpaSpeed | SpeedUnavailable | None,
-                workload: str = DEFAULT_WORKLOAD) -> dict[str, Any] | None:
-    if not isinstance(speed, SdpaSpeed):
-        return None
-    worth = worth_building(kernel, speed, workload=workload)
+def _worth_json(worth: Worth | None) -> dict[str, Any] | None:
     if worth is None:
         return None
     return {"verdict": worth.verdict.value, "sentence": worth.sentence,
@@ -589,10 +579,7 @@ def _worth_json(kernel: str, speed: SdpaSpeed | SpeedUnavailable | None,
             "other_workloads": [{"workload": n, "speedup": r} for n, r in worth.others]}
 
 
-# Recipes whose upstream tags follow a pattern the wizard can merge (see tags.merge_versions).
 TAG_PATTERNS = {"flash_attn": FLASH_ATTN_TAG_PATTERN}
-
-
 def online_versions(catalog: Any) -> str:
     """Upstream versions newer than the bundled list, from GitHub's API (cached with its ETag;
     offline or rate-limited: says so and keeps the bundled list)."""

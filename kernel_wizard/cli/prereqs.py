@@ -8,15 +8,13 @@ import json
 import sys
 import threading
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, TextIO
 
 from kernel_wizard.base.advice import fix_command
 from kernel_wizard.base.errors import ExitCode
-from kernel_wizard.base.messages import join
-from kernel_wizard.base.paths import hold_env
 from kernel_wizard.cli.consent import add_yes_option, confirm
+from kernel_wizard.flow.session import Session
 from kernel_wizard.machine.ai_apps import python_argument
 from kernel_wizard.machine.environment import PYTHON_DEFAULT, discover_candidates
 from kernel_wizard.machine.hardware import NvmlApi
@@ -24,19 +22,14 @@ from kernel_wizard.machine.lifetime import run_cancellable
 from kernel_wizard.machine.platforms import current as current_platform
 from kernel_wizard.prereqs.checks import CHECKS, find_fix, run_check, run_checks
 from kernel_wizard.prereqs.facts import SystemFacts, gather_facts, refresh
-from kernel_wizard.prereqs.fixes import PipInstallFix
 from kernel_wizard.prereqs.model import (
     CheckResult,
     CheckStatus,
-    Fix,
     FixOutcome,
     FixProgress,
     FixStatus,
     needed_for_text,
 )
-from kernel_wizard.prereqs.pipfix import EnsurePipFix
-
-LOCK_TAG = "[lock]"  # as the build's and the install's lines about a lock
 
 SCHEMA = "ksw.check/1"
 FIX_IDS = ("git-longpaths", "ninja")  # fixes that can be asked for by name at any time
@@ -197,18 +190,6 @@ def _nothing_to_fix(fix_id: str, facts: SystemFacts) -> str:
     return "nothing needs it."
 
 
-def _environment_lock(fix: Fix, printer: _Printer,
-                      cancel: threading.Event) -> AbstractContextManager[object]:
-    """A fix that installs into the target Python (PyTorch, ninja, pip) holds that
-    environment's lock, as an install of a kernel does: a second run that installs there waits
-    (and names this one), and this one waits for it, saying whom it waits for."""
-    python = fix.python if isinstance(fix, (PipInstallFix, EnsurePipFix)) else None
-    if python is None:
-        return nullcontext()
-    return hold_env(python, f"running the fix '{fix.title}' in {python}",
-                    on_wait=lambda text: printer.line(join((LOCK_TAG, text))), cancel=cancel)
-
-
 def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
     facts = _gather(args)
     results = run_checks(facts)
@@ -250,9 +231,8 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
     printer = _Printer(out)
     cancel = threading.Event()
 
-    def run() -> FixOutcome:
-        with _environment_lock(fix, printer, cancel):
-            return fix.run(printer.line, cancel, printer.progress)
+    def run() -> FixOutcome:  # the session's one way to run a fix (the environment's lock)
+        return Session().run_fix(fix, printer.line, cancel, printer.progress)
 
     outcome = run_cancellable(run, cancel, f"the fix '{fix.title}'")
     mark = "✔" if outcome.status.succeeded else "✖"

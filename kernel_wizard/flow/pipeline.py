@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -59,9 +59,43 @@ class SourceMode(Enum):
     LOCAL = "local"  # a folder or archive the user chose (offline, air-gapped)
 
 
+class SourceRoute(Enum):
+    """How the build gets what it installs: decided once per choice (:class:`KernelChoice`'s
+    ``route``), read by every step after (the source, the build folder's lock, the plan, the
+    preview, the command line's ``--plan-only``), none of which derives it again."""
+
+    BUNDLED = "bundled"  # shipped with the wizard (the probe): copied per build, slots
+    PREBUILT = "prebuilt wheel"  # no source: a matching wheel is downloaded
+    DOWNLOAD = "download"  # the recipe's pinned ref: git, else source archives (fetch decides)
+    ARCHIVE = "archive"  # a .tar.gz/.zip the user chose, extracted into the cache
+    LOCAL_FOLDER = "local folder"  # a folder the user chose, copied for the build
+
+    @property
+    def needs_fetch(self) -> bool:
+        """Whether the exact plan needs the source fetched or extracted first (so a preview
+        can only say so): a download or an archive."""
+        return self in (SourceRoute.DOWNLOAD, SourceRoute.ARCHIVE)
+
+
+def source_route(recipe: Recipe, source_mode: SourceMode, local_path: Path | None,
+                 prebuilt: WheelCandidate | None) -> SourceRoute:
+    """The one formula of the route: a prebuilt wheel; else the user's folder or archive
+    (``SourceMode.LOCAL``); else the recipe's own source, shipped (bundled) or downloaded."""
+    if prebuilt is not None:
+        return SourceRoute.PREBUILT
+    if source_mode is SourceMode.LOCAL:
+        return SourceRoute.ARCHIVE if local_path is not None and local_path.is_file() \
+            else SourceRoute.LOCAL_FOLDER
+    if recipe.source.kind is SourceKind.LOCAL:
+        return SourceRoute.BUNDLED
+    return SourceRoute.DOWNLOAD
+
+
 @dataclass(frozen=True)
 class KernelChoice:
-    """What the Kernel page (or the build command's options) chose."""
+    """What the Kernel page (or the build command's options) chose, as
+    :meth:`~kernel_wizard.flow.session.Session.choose` decided it. ``route`` follows from the
+    rest when the choice is made (and again for every changed copy: it cannot go stale)."""
 
     recipe: Recipe
     version: RecipeVersion
@@ -70,11 +104,19 @@ class KernelChoice:
     gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
     prebuilt: WheelCandidate | None = None  # set: download this wheel instead of building
     variant: str | None = None  # the recipe's build variant ("compact"/"full"); None: default
+    route: SourceRoute = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "route", source_route(self.recipe, self.source_mode,
+                                                       self.local_path, self.prebuilt))
 
     @classmethod
     def default(cls, recipe: Recipe, version: RecipeVersion) -> KernelChoice:
-        bundled = recipe.source.kind is SourceKind.LOCAL
-        return cls(recipe, version, SourceMode.BUNDLED if bundled else SourceMode.DOWNLOAD)
+        """The recipe's own source, built: shipped with the wizard (bundled) or downloaded."""
+        choice = cls(recipe, version)
+        if choice.route is SourceRoute.BUNDLED:
+            return replace(choice, source_mode=SourceMode.BUNDLED)
+        return choice
 
 
 def acquire_source(
@@ -95,18 +137,18 @@ def acquire_source(
     def say(text: object) -> None:
         emit(LogLine(f"[source] {text}", 0))
 
-    recipe, version = choice.recipe, choice.version
-    if choice.source_mode is SourceMode.LOCAL:
+    recipe, version, route = choice.recipe, choice.version, choice.route
+    if route in (SourceRoute.ARCHIVE, SourceRoute.LOCAL_FOLDER):
         if choice.local_path is None:
             raise PlanError("No local source was chosen.",
                             hint="Choose the folder (or archive) with the kernel's source.")
         spec = source_spec(recipe, version) if recipe.source.kind is not SourceKind.LOCAL \
             else None
-        if choice.local_path.is_file():
+        if route is SourceRoute.ARCHIVE:
             tree = prepare_local_archive(choice.local_path, spec, on_event=say)
         else:
             tree = prepare_local(choice.local_path, spec, on_event=say)
-    elif choice.source_mode is SourceMode.BUNDLED or recipe.source.kind is SourceKind.LOCAL:
+    elif route is SourceRoute.BUNDLED:
         tree = fetch_recipe_source(recipe, version, on_event=say)
     else:
         tree = fetch_source(source_spec(recipe, version), on_event=say, on_line=say,
@@ -164,7 +206,7 @@ def run_pipeline(
         toolkit = decided.chosen
         os_name = OsName.parse(plat.name) or OsName.LINUX  # the OS this build runs on
         patches = recipe.patches_for(version, os_name, toolkit.release if toolkit else None)
-        bundled = _is_bundled(choice)
+        bundled = choice.route is SourceRoute.BUNDLED
         request = BuildRequest(recipe, version, env, hardware,
                                source_dir=None if bundled else source,
                                gpu_indices=choice.gpu_indices, build_slot=slot,
@@ -260,11 +302,6 @@ def _discard_empty(log: Path, folder: Path) -> None:
         pass
 
 
-def _is_bundled(choice: KernelChoice) -> bool:
-    return choice.recipe.source.kind is SourceKind.LOCAL and \
-        choice.source_mode is not SourceMode.LOCAL
-
-
 @contextmanager
 def build_slot(choice: KernelChoice, emit: Callable[[BuildEvent], None],
                cancel: threading.Event) -> Iterator[int]:
@@ -281,7 +318,7 @@ def build_slot(choice: KernelChoice, emit: Callable[[BuildEvent], None],
 
     stack = ExitStack()
     slot = 0
-    if _is_bundled(choice):
+    if choice.route is SourceRoute.BUNDLED:
         busy: LockBusy | None = None
         for candidate in range(1, MAX_BUNDLED_SLOTS + 1):
             try:
@@ -297,7 +334,8 @@ def build_slot(choice: KernelChoice, emit: Callable[[BuildEvent], None],
                     "a folder of its own.")
             break
     if slot == 0:
-        if choice.source_mode is SourceMode.LOCAL and choice.local_path is not None:
+        if choice.route in (SourceRoute.ARCHIVE, SourceRoute.LOCAL_FOLDER) \
+                and choice.local_path is not None:
             key = "local:" + os.path.normcase(os.path.abspath(choice.local_path))
         else:
             key = f"source:{recipe.id}:{choice.version.label}:{choice.source_mode.value}"

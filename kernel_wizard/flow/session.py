@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
 from kernel_wizard.base.advice import choose_python
-from kernel_wizard.base.errors import WizardError
+from kernel_wizard.base.errors import Cancelled, WizardError
 from kernel_wizard.base.messages import N_, Msg, msg
+from kernel_wizard.base.paths import hold_env
 from kernel_wizard.build.plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
 from kernel_wizard.build.run import BuildOutcome, BuildStatus
 from kernel_wizard.catalog import (
@@ -52,7 +54,7 @@ from kernel_wizard.catalog.worth import (
     sdpa_speed_here,
     worth_building,
 )
-from kernel_wizard.flow.pipeline import KernelChoice, SourceMode, run_pipeline
+from kernel_wizard.flow.pipeline import KernelChoice, SourceMode, SourceRoute, run_pipeline
 from kernel_wizard.flow.recommend import how_to_get
 from kernel_wizard.flow.reverify import ReverifyResult, reverify_all
 from kernel_wizard.flow.verify_install import VerifyInstallOutcome, verify_then_install
@@ -63,6 +65,7 @@ from kernel_wizard.install.installer import (
     has_journals,
     install_wheel,
     load_installs,
+    lock_line,
     rollback_install,
     startup_notices,
 )
@@ -84,12 +87,18 @@ from kernel_wizard.machine.toolkits import (
 from kernel_wizard.prereqs import (
     CheckId,
     CheckResult,
+    Fix,
+    FixOutcome,
+    FixProgress,
+    FixStatus,
     SystemFacts,
     gather_facts,
     refresh,
     run_checks,
 )
+from kernel_wizard.prereqs.fixes import PipInstallFix
 from kernel_wizard.prereqs.kernels import with_prerequisites
+from kernel_wizard.prereqs.pipfix import EnsurePipFix
 
 
 class FlowStep(IntEnum):
@@ -109,8 +118,17 @@ class FlowError(WizardError):
 
 
 class ChoiceError(WizardError):
-    """The kernel asked for cannot be chosen here (it does not fit, or no prebuilt wheel
-    matches): the message says why, each reason on its own line."""
+    """The kernel asked for cannot be chosen here: the message says why, each reason on its
+    own line. Raised as one of its two kinds, so that a front end gives the hint right for it
+    without reading the message: :class:`DoesNotFit` or :class:`NoMatchingWheel`."""
+
+
+class DoesNotFit(ChoiceError):
+    """The kernel version does not fit this computer (choose another, or force it)."""
+
+
+class NoMatchingWheel(ChoiceError):
+    """A prebuilt wheel was asked for and none matches this environment (build it instead)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +151,36 @@ class KernelRequest:
 
 
 @dataclass(frozen=True)
+class KernelVersionRow:
+    """One version of a kernel on this machine: whether it fits (the session's verdict)."""
+
+    version: RecipeVersion
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class KernelRow:
+    """One kernel as both front ends list it (the Kernel page's row, a ``kernels`` entry):
+    every version with its verdict, the version recommended here, the route its own source
+    takes, and whether building it pays off on this GPU (where PyTorch's attention was
+    timed)."""
+
+    recipe: Recipe
+    versions: tuple[KernelVersionRow, ...]  # as the recipe lists them (oldest first)
+    recommended: RecipeVersion  # preselected here (it may not fit when no version does)
+    route: SourceRoute  # of the recipe's own source: bundled or a download
+    worth: Worth | None = None  # the speed advice; None: not timed, or nothing measured
+
+    def verdict(self, version: RecipeVersion) -> Verdict:
+        """The verdict of one of this kernel's versions."""
+        return next(row.verdict for row in self.versions if row.version is version)
+
+    @property
+    def recommended_verdict(self) -> Verdict:
+        return self.verdict(self.recommended)
+
+
+@dataclass(frozen=True)
 class KernelDecision:
     """What :meth:`Session.choose` decided: the choice (with its prebuilt wheel, if any), the
     verdict for this machine and the machine it was judged on."""
@@ -151,6 +199,12 @@ def default_build(session: Session, sink: Callable[[object], None],
     env, hardware = session.require_target()
     choice = session.effective_choice()
     return run_pipeline(choice, env, hardware, sink, cancel, toolkits=session.toolkit_choice())
+
+
+def fix_environment(fix: Fix) -> Path | None:
+    """The Python environment ``fix`` installs into (PyTorch, ninja, pip: a pip run in it);
+    None for a fix that changes the system instead (a compiler, a setting)."""
+    return fix.python if isinstance(fix, (PipInstallFix, EnsurePipFix)) else None
 
 
 @dataclass
@@ -197,6 +251,9 @@ class StepNotice:
     """A line for the person watching: what the flow is doing next."""
 
     text: str
+
+
+# what the headless flow reports: the build's events, then what it does after the build
 
 
 @dataclass(frozen=True)
@@ -380,6 +437,27 @@ class Session:
             self.update_environment(facts.env)  # e.g. PyTorch was just installed into it
         return results
 
+    def run_fix(self, fix: Fix, on_line: Callable[[str], None], cancel: threading.Event,
+                on_progress: Callable[[FixProgress], None] | None = None) -> FixOutcome:
+        """Run a prerequisite's fix: the one way both front ends run one (the Prerequisites
+        page's Fix button, the ``fix`` command). A fix that installs into a Python (PyTorch,
+        ninja, pip) holds that environment's lock for its whole run, the lock a kernel's
+        install holds: while another run (a build command installing, another wizard's fix)
+        changes the same environment, this one waits, telling ``on_line`` once whom it waits
+        for (a ``[lock]`` line); another environment is not waited for. ``cancel`` stops the
+        wait too (a cancelled outcome). The lock is let go however the fix ends, an exception
+        included. The caller checks again afterwards (:meth:`recheck`)."""
+        python = fix_environment(fix)
+        with ExitStack() as held:
+            if python is not None:
+                try:
+                    held.enter_context(hold_env(
+                        python, f"running the fix '{fix.title}' in {python}",
+                        on_wait=lambda text: on_line(lock_line(text)), cancel=cancel))
+                except Cancelled as stopped:  # while waiting: the fix never started
+                    return FixOutcome(FixStatus.CANCELLED, stopped.what)
+            return fix.run(on_line, cancel, on_progress)
+
     def blocking_checks(self) -> list[CheckResult]:
         """What no kernel can do without (the wizard cannot go on to the Kernel step)."""
         return [r for r in self.checks if r.blocks]
@@ -394,16 +472,45 @@ class Session:
 
     # -- choose -----------------------------------------------------------------------
 
-    def recommended_version(self, recipe: Recipe, machine: Machine) -> RecipeVersion:
-        """The version of ``recipe`` to preselect on ``machine`` (judged by :meth:`verdict`)."""
-        return recommended_version(recipe, machine,
-                                   lambda r, v, m: self.verdict(r, v, m))
+    def recommended_version(self, recipe: Recipe, machine: Machine,
+                            verdicts: dict[str, Verdict] | None = None) -> RecipeVersion:
+        """The version of ``recipe`` to preselect on ``machine`` (judged by :meth:`verdict`;
+        ``verdicts``: those already made, by version label, which judging adds to)."""
+        known = verdicts if verdicts is not None else {}
+
+        def judge(r: Recipe, version: RecipeVersion, m: Machine) -> Verdict:
+            if version.label not in known:
+                known[version.label] = self.verdict(r, version, m)
+            return known[version.label]
+
+        return recommended_version(recipe, machine, judge)
+
+    def kernel_table(self, machine: Machine | None = None,
+                     speed: SdpaSpeed | SpeedUnavailable | None = None) -> list[KernelRow]:
+        """Every kernel of the catalog on ``machine`` (default: :meth:`machine`, every usable
+        GPU), one :class:`KernelRow` each in the catalog's order: the one table the Kernel page
+        and the ``kernels`` command show. Each version is judged once (:meth:`verdict`); the
+        recommended version is :meth:`recommended_version`'s, from those verdicts; ``speed``
+        (PyTorch's attention timed here) adds the advice for :meth:`workload`."""
+        judged = machine if machine is not None else self.machine()
+        rows = []
+        for recipe in self.catalog():
+            verdicts = {version.label: self.verdict(recipe, version, judged)
+                        for version in recipe.versions}
+            recommended = self.recommended_version(recipe, judged, verdicts)
+            rows.append(KernelRow(
+                recipe,
+                tuple(KernelVersionRow(v, verdicts[v.label]) for v in recipe.versions),
+                recommended, KernelChoice.default(recipe, recommended).route,
+                self.worth(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None))
+        return rows
 
     def choose(self, request: KernelRequest) -> KernelDecision:
         """Decide the kernel choice from what the person asked for, for both front ends: the
         version (the recommended one when none is named), the GPU selection (checked once,
-        here), whether it fits (:meth:`verdict`; a :class:`ChoiceError` with every reason
-        unless ``force``), the build variant, the source and the prebuilt wheel. The choice
+        here), whether it fits (:meth:`verdict`; :class:`DoesNotFit` with every reason unless
+        ``force``), the build variant, the source and the prebuilt wheel
+        (:class:`NoMatchingWheel` when one is asked for and none matches). The choice
         becomes the session's; a build made for other choices is no longer current."""
         recipe = self.catalog().get(request.kernel)
         machine = self.machine(request.gpus, option=request.gpu_option)
@@ -413,7 +520,7 @@ class Session:
         if not verdict.available and not request.force:
             reasons = "\n".join(f"  - {r.text}" + (f" ({r.hint})" if r.hint else "")
                                  for r in verdict.reasons)
-            raise ChoiceError(msg("{kernel} {version} does not fit this computer:\n{reasons}",
+            raise DoesNotFit(msg("{kernel} {version} does not fit this computer:\n{reasons}",
                                   kernel=recipe.name, version=version.label, reasons=reasons),
                               hint=N_("Choose another kernel or version, one that fits."))
         choice = KernelChoice.default(recipe, version)
@@ -432,7 +539,7 @@ class Session:
         elif request.prebuilt:
             wheel = how_to_get(recipe, version, verdict, machine).prebuilt
             if wheel is None:
-                raise ChoiceError(
+                raise NoMatchingWheel(
                     msg("No prebuilt {kernel} {version} wheel matches this environment.",
                         kernel=recipe.name, version=version.label),
                     hint=N_("Build it from source instead."))
@@ -441,13 +548,6 @@ class Session:
         self.kernel_choice = choice
         self.prebuilt = wheel
         return KernelDecision(replace(choice, prebuilt=wheel), verdict, machine)
-
-    def choose_kernel(self, choice: KernelChoice | None,
-                      prebuilt: WheelCandidate | None = None) -> None:
-        """Set the kernel choice as it is (None: the probe), without deciding anything:
-        :meth:`choose` is how a front end chooses."""
-        self.kernel_choice = choice
-        self.prebuilt = prebuilt
 
     # -- plan and build -----------------------------------------------------------------
 
@@ -491,13 +591,12 @@ class Session:
         """The plan the build would run, without side effects (``--plan-only``; pages)."""
         env, hardware = self.require_target()
         choice = self.effective_choice()
-        if choice.prebuilt is not None:
+        if choice.route is SourceRoute.PREBUILT:
             raise PlanError("A prebuilt wheel is downloaded, not built: there is no build plan.")
-        if choice.source_mode is SourceMode.DOWNLOAD or (
-                choice.local_path is not None and choice.local_path.is_file()):
+        if choice.route.needs_fetch:
             raise PlanError("The exact plan needs the source first (a download or an archive to "
                             "extract); it is shown once the build has the source.")
-        bundled = choice.source_mode is SourceMode.BUNDLED
+        bundled = choice.route is SourceRoute.BUNDLED
         request = BuildRequest(choice.recipe, choice.version, env, hardware,
                                source_dir=None if bundled else choice.local_path,
                                gpu_indices=choice.gpu_indices, variant=choice.variant)
@@ -770,7 +869,8 @@ class Session:
 
 
 __all__ = [
-    "ChoiceError", "FlowError", "FlowOptions", "BuildFlowResult", "KernelDecision",
-    "KernelRequest", "Session", "SessionServices",
+    "ChoiceError", "DoesNotFit", "FlowError", "NoMatchingWheel", "FlowOptions",
+    "BuildFlowResult", "KernelDecision",
+    "KernelRequest", "KernelRow", "KernelVersionRow", "Session", "SessionServices",
     "FlowStep", "StepNotice", "default_build",
 ]

@@ -583,6 +583,9 @@ def test_flash_attention_3_offers_its_compact_build_and_the_full_one(
         wizard.grab().save(os.environ["KSW_SHOT_FA3"])
     source = tmp_path / "flash-attention"
     (source / "hopper").mkdir(parents=True)
+    # a community FA3 wheel fits torch 2.11 + CUDA 13 here and is offered first: build instead
+    assert page.prebuilt_choice.isChecked()
+    page.build_choice.click()
     page.local_choice.click()
     dialogs.folder = str(source)
     page.folder_button.click()
@@ -605,3 +608,50 @@ def test_the_more_reasons_tail_never_breaks_inside_its_brackets() -> None:
         assert head == text[:start]  # the line may still break before the brackets
         assert " " not in tail and all(tail[i] == "\u2060" for i in range(1, len(tail), 2))
         assert tail.replace("\u2060", "").replace("\u00a0", " ") == text[start:]
+
+
+def test_the_kernels_command_and_the_kernel_page_show_the_same_table(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One recorded machine (the H100 recording, a CUDA 13.0 PyTorch, the CUDA 13.0 toolkit):
+    ``kernels --json`` and the Kernel page list the same kernels, each version fitting or not
+    alike, with the same recommended version (both read Session.kernel_table)."""
+    import argparse
+    import io
+    from functools import partial
+
+    import kernel_wizard.cli.build as cli_build
+
+    env = cuda_env(tmp_path)
+    wizard, page = open_kernel_page(qtbot, h100(), env)
+    monkeypatch.setattr(cli_build, "resolve_env", lambda _python: env)
+    monkeypatch.setattr(cli_build, "detect", h100)
+    monkeypatch.setattr(cli_build, "Session", partial(
+        Session, SessionServices(discover_toolkits=lambda: [cuda_13()])))
+    out = io.StringIO()
+    args = argparse.Namespace(python=env.executable, json=True, no_speed=True, workload=None,
+                              online=False)
+    assert cli_build.run_kernels_command(args, out) == 0
+    listed = json.loads(out.getvalue())["kernels"]
+
+    cli: dict[str, dict[str, bool]] = {}  # kernel → version → fits
+    cli_recommended: dict[str, str] = {}
+    for entry in listed:
+        cli.setdefault(entry["id"], {})[entry["version"]] = entry["available"]
+        if entry["recommended"]:
+            cli_recommended[entry["id"]] = entry["version"]
+    tree = page.tree
+    shown: dict[str, dict[str, bool]] = {}
+    shown_recommended: dict[str, str] = {}
+    for kernel in tree.kernel_ids():
+        combo = tree.combo(kernel)
+        shown[kernel] = {str(combo.itemData(i)): not combo.itemText(i).startswith("✖ ")
+                         for i in range(combo.count())}
+        marked = [str(combo.itemData(i)) for i in range(combo.count())
+                  if "(recommended)" in combo.itemText(i)]
+        if marked:
+            shown_recommended[kernel] = marked[0]
+            assert tree.picked_label(kernel) == marked[0]  # and preselected
+    assert shown == cli and len(cli) >= 5  # the whole catalog, every version alike
+    assert shown_recommended == cli_recommended and "flash_attn" in cli_recommended
+    assert any(not fits for versions in cli.values() for fits in versions.values())

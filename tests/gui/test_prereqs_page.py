@@ -9,6 +9,7 @@ and is cancelled, and the --resume walk back to this page.
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Sequence
@@ -62,7 +63,7 @@ from kernel_wizard.prereqs.facts import (
     parse_os_release,
     prereq_platform,
 )
-from kernel_wizard.prereqs.fixes import GitLongPathsFix, ManualCommandFix
+from kernel_wizard.prereqs.fixes import GitLongPathsFix, ManualCommandFix, PipInstallFix
 from kernel_wizard.prereqs.resume import RUN_ONCE_NAME, restart_pending, save_resume_state
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -549,6 +550,66 @@ def test_a_fix_that_works_unblocks_next(qtbot: Any, monkeypatch: pytest.MonkeyPa
     assert page.banner.tone is Tone.OK and next_enabled(wizard)
     assert not any(r.blocks for r in wizard.session.checks)
     assert wizard.session.environment is not None and wizard.session.environment.torch
+
+
+# what a kernel install does with the environment (kernel_wizard.install.installer): hold it
+# until told "done" on stdin
+INSTALLING = """
+import sys
+from pathlib import Path
+from kernel_wizard.base.paths import hold_env
+
+python = Path(sys.argv[1])
+with hold_env(python, f"installing ksw-probe-kernel into {python}"):
+    print("held", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_a_fix_waits_for_a_cli_install_into_the_same_environment_and_says_so(
+        qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build command installing into the environment holds its lock: the Fix button's pip
+    run waits for it, the busy line names that run (no silent hang), and it runs once the
+    install has finished."""
+    ran = threading.Event()
+    python = Path("/envs/ml/bin/python")
+
+    @dataclass(frozen=True)
+    class NinjaFix(PipInstallFix):
+        def run(self, on_line: Callable[[str], None], cancel: threading.Event,
+                on_progress: object = None) -> FixOutcome:
+            ran.set()
+            on_line("Successfully installed ninja")
+            return FixOutcome(FixStatus.DONE, "Installed ninja.")
+
+    fix = NinjaFix("ninja", "Install ninja", "Runs pip to install ninja.", python, ())
+    facts = linux(env=python_env(ninja=False))
+    wizard, page = open_page(
+        qtbot, lambda **_: facts,
+        checks=lambda f: [replace(r, fix=fix) if r.id is CheckId.PYTHON_ENV else r
+                          for r in run_checks(f)])
+    row = page.rows[CheckId.PYTHON_ENV]
+    holder = subprocess.Popen([sys.executable, "-c", INSTALLING, str(python)],
+                              cwd=Path(__file__).resolve().parents[2], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        monkeypatch.setattr(QMessageBox, "question",
+                            lambda *a, **k: QMessageBox.StandardButton.Yes)
+        click(qtbot, row.fix_button)
+        qtbot.waitUntil(lambda: page.busy_label.text().startswith("Waiting: process "),
+                        timeout=10_000)
+        waiting = page.busy_label.text()
+        assert f"process {holder.pid} " in waiting and "installing ksw-probe-kernel" in waiting
+        assert page.busy.isVisible() and page.is_busy() and not ran.is_set()
+        assert "Waiting: process" in row.log.toPlainText()
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.write("done\n")
+        holder.stdin.flush()
+        holder.wait(10)
+    qtbot.waitUntil(lambda: not page.is_busy(), timeout=10_000)
+    assert ran.is_set() and "Installed ninja." in row.fix_status.text()
 
 
 # -- --resume ----------------------------------------------------------------------------------

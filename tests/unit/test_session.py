@@ -11,11 +11,12 @@ from typing import Any
 
 import pytest
 from ksw_testsupport import build_this_plan
+from session_testsupport import set_kernel_choice
 
-from kernel_wizard.build.plan import BuildPlan, BuildRequest, plan_build
+from kernel_wizard.build.plan import BuildPlan, BuildRequest, PlanError, plan_build
 from kernel_wizard.build.run import BuildOutcome, BuildStatus, PlanEvent
 from kernel_wizard.catalog import load_catalog
-from kernel_wizard.flow.pipeline import KernelChoice, SourceMode
+from kernel_wizard.flow.pipeline import KernelChoice, SourceMode, SourceRoute
 from kernel_wizard.flow.session import (
     ChoiceError,
     FlowError,
@@ -115,13 +116,13 @@ def test_a_build_belongs_to_the_choices_it_was_made_for(tmp_path: Path) -> None:
 
     catalog = load_catalog()
     mla = catalog.get("flashmla")
-    session.choose_kernel(KernelChoice(mla, mla.newest, SourceMode.LOCAL, tmp_path))
+    set_kernel_choice(session, KernelChoice(mla, mla.newest, SourceMode.LOCAL, tmp_path))
     assert session.current_build() is None  # built for the probe, not for FlashMLA
     assert session.current_verification() is None
     with pytest.raises(FlowError):
         session.install_unverified()
 
-    session.choose_kernel(None)  # back to the probe: that build is current again
+    set_kernel_choice(session, None)  # back to the probe: that build is current again
     assert session.current_build() is outcome
     session.choose_environment(cpu_env(tmp_path, "other"))  # another Python
     assert session.current_build() is None
@@ -348,3 +349,74 @@ def test_local_source_and_variant_are_part_of_the_choice(tmp_path: Path) -> None
     assert decision.choice.source_mode is SourceMode.LOCAL
     assert decision.choice.local_path == tmp_path
     assert decision.choice.variant == "compact"
+
+
+def test_the_build_command_gives_the_hint_the_kind_of_refusal_asks_for(
+        tmp_path: Path) -> None:
+    """``make_choice`` picks its hint from the refusal's type, not from its wording: a kernel
+    that does not fit → choose another or --force; no matching prebuilt wheel → build it."""
+    from argparse import Namespace
+
+    from kernel_wizard.base.errors import WizardError
+    from kernel_wizard.cli.build import make_choice
+    from kernel_wizard.flow.session import DoesNotFit, NoMatchingWheel
+
+    session = cuda_session(tmp_path)
+    assert session.environment is not None
+
+    def options(kernel: str, **given: Any) -> Namespace:
+        return Namespace(**{"kernel": kernel, "kernel_version": None, "variant": None,
+                            "source": None, "prebuilt": False, "force": False, **given})
+
+    with pytest.raises(WizardError) as unfit:
+        make_choice(options("deepep"), session.environment, session, None)
+    assert isinstance(unfit.value.__cause__, DoesNotFit)
+    assert "pass --force" in unfit.value.hint and "does not fit" in unfit.value.what
+    with pytest.raises(WizardError) as no_wheel:
+        make_choice(options("probe", prebuilt=True), session.environment, session, None)
+    assert isinstance(no_wheel.value.__cause__, NoMatchingWheel)
+    assert no_wheel.value.hint == "Build from source (run the same command without --prebuilt)."
+    chosen = make_choice(options("deepep", force=True), session.environment, session, None)
+    assert chosen.recipe.id == "deepep"
+
+
+def test_the_kernel_table_judges_every_version_and_recommends_once(tmp_path: Path) -> None:
+    """Session.kernel_table: every kernel of the catalog, every version with the session's
+    verdict, the recommended version as choose() would preselect it, the route of its source."""
+    session = cuda_session(tmp_path)
+    machine = session.machine()
+    table = session.kernel_table(machine)
+    assert [row.recipe.id for row in table] == [r.id for r in session.catalog()]
+    for row in table:
+        assert [v.version for v in row.versions] == list(row.recipe.versions)
+        for judged in row.versions:
+            assert judged.verdict == session.verdict(row.recipe, judged.version, machine)
+        assert row.recommended is session.recommended_version(row.recipe, machine)
+    rows = {row.recipe.id: row for row in table}
+    assert rows["probe"].route is SourceRoute.BUNDLED
+    assert rows["flash_attn"].route is SourceRoute.DOWNLOAD
+    assert rows["flash_attn"].recommended is session.choose(
+        KernelRequest("flash_attn")).choice.version
+    assert not rows["deepep"].recommended_verdict.available  # shown, with why it does not fit
+    assert all(row.worth is None for row in table)  # not timed: no speed advice
+
+
+def test_the_source_route_is_decided_with_the_choice(tmp_path: Path) -> None:
+    """One formula: the route follows the choice (and every changed copy of it), and every
+    step reads it — bundled, a download, a local folder, an archive, a prebuilt wheel."""
+    session = cuda_session(tmp_path)
+    archive = tmp_path / "flash-attention.tar.gz"
+    archive.write_bytes(b"")
+    assert session.choose(KernelRequest("probe")).choice.route is SourceRoute.BUNDLED
+    assert session.choose(KernelRequest("flash_attn")).choice.route is SourceRoute.DOWNLOAD
+    folder = session.choose(KernelRequest("flash_attn", local_path=tmp_path)).choice
+    assert folder.route is SourceRoute.LOCAL_FOLDER and not folder.route.needs_fetch
+    packed = session.choose(KernelRequest("flash_attn", local_path=archive)).choice
+    assert packed.route is SourceRoute.ARCHIVE and packed.route.needs_fetch
+    with pytest.raises(PlanError, match="needs the source first"):
+        session.plan_preview()  # an archive is extracted by the build first
+    wheel = SimpleNamespace(url="https://example.invalid/w.whl")
+    assert replace(folder, prebuilt=wheel).route is SourceRoute.PREBUILT  # type: ignore[arg-type]
+    shipped = session.catalog().get("probe")
+    probe = KernelChoice.default(shipped, shipped.newest)
+    assert probe.route is SourceRoute.BUNDLED and probe.source_mode is SourceMode.BUNDLED
