@@ -84,7 +84,9 @@ that differ: ``translation_units_per_arch``, ``core_seconds_per_unit``,
 "official" | "community"``, ``name``, ``homepage``, ``os``, ``url`` (a template: ``{tag}``,
 ``{filename}`` or ``{asset}``), ``filename`` (official: a template with ``{version}``,
 ``{cuda}``, ``{torch}``, ``{cxx11abi}``, ``{python}``, ``{platform}``), ``cuda_match = "major" |
-"major_minor"``, ``assets`` (community: "release/filename" entries) and ``note``.
+"major_minor"``, ``assets`` (community: "release/filename" entries), ``wheel_list`` (the
+publisher's list in resources/wheels/<name>.json: a community source's wheels instead of
+``assets`` and ``url``; for an official source, which computed names exist) and ``note``.
 
 ``[[versions]]`` (oldest first): ``tag`` and/or ``commit`` (git), ``label``, ``version`` (PEP 440,
 default: the tag without its "v"), ``released``, ``recommended`` (list of OS), ``notes``, and

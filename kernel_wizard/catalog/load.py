@@ -505,15 +505,22 @@ def _patch(f: Fields, versions: Sequence[RecipeVersion]) -> Patch:
 
 def _wheel_source(f: Fields) -> WheelSource:
     kind = f.enum("kind", WheelSourceKind, what="wheel source kind") or WheelSourceKind.OFFICIAL
-    url = f.text("url")
+    wheel_list = f.opt_text("wheel_list")
+    if wheel_list is not None and not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", wheel_list):
+        f.problem("wheel_list", f"expected the name of a file in resources/wheels, got "
+                                f"{wheel_list!r}")
+    listed = kind is WheelSourceKind.COMMUNITY and wheel_list is not None
+    url = f.text("url", required=not listed)  # a listed wheel carries its own address
     if url and not url.startswith("https://"):
         f.problem("url", f"must be an https:// URL template, got {url!r}")
     filename = f.opt_text("filename")
     if kind is WheelSourceKind.OFFICIAL and filename is None:
         f.problem("filename", "missing (an official source computes its file names)")
-    if kind is WheelSourceKind.COMMUNITY and "{asset}" not in url:
+    if kind is WheelSourceKind.COMMUNITY and not listed and "{asset}" not in url:
         f.problem("url", "a community source's URL must contain {asset}")
     assets = f.texts("assets")
+    if listed and assets:
+        f.problem("assets", "a source with a wheel_list takes its wheels from that list")
     for i, asset in enumerate(assets):
         if asset.count("/") != 1 or not asset.endswith(".whl"):
             f.problem(f"assets[{i}]", f"expected \"release/file.whl\", got {asset!r}")
@@ -529,6 +536,7 @@ def _wheel_source(f: Fields) -> WheelSource:
         or CudaMatch.MAJOR_MINOR,
         assets=assets,
         note=f.text("note", required=False),
+        wheel_list=wheel_list,
     )
 
 

@@ -294,6 +294,8 @@ class WheelSource:
     cuda_match: CudaMatch = CudaMatch.MAJOR_MINOR
     assets: tuple[str, ...] = ()  # community: "release/filename"
     note: str = ""
+    # the publisher's list in resources/wheels/<name>.json (catalog.wheels), instead of assets
+    wheel_list: str | None = None
 
 
 @dataclass(frozen=True)

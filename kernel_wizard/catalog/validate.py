@@ -245,6 +245,7 @@ PATCH_KEYS = {"id", "file", "kind", "pattern", "replacement", "expected_count", 
 WHEN_KEYS = {"os", "min_cuda", "max_cuda", "versions"}
 WHEEL_KEYS = {
     "id", "kind", "name", "homepage", "os", "url", "filename", "cuda_match", "assets", "note",
+    "wheel_list",
 }
 VERSION_KEYS = {
     "tag", "commit", "label", "version", "released", "recommended", "notes", "min_python",

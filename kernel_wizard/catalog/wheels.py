@@ -22,11 +22,23 @@ Names understood (from the recipes' wheel sources)::
     flash_attn-2.8.3+cu128torch2.9-cp312-cp312-win_amd64.whl                 (mjun0812, community)
     sageattention-2.2.0+cu128torch2.7.1.post3-cp39-abi3-win_amd64.whl        (woct0rdho)
     sageattention-2.2.0+cu130torch2.10.0andhigher.post6-cp310-abi3-win_amd64.whl
+    flash_attn_3-3.0.0+cu128torch2.9gite2743ab-cp39-abi3-win_amd64.whl        (mjun0812, FA3)
+    flash_attn_3-3.0.0+20260318.cu128torch2100cxx11abitrue.8afc61-cp39-abi3-win_amd64.whl
+                                                                   (windreamer: build date,
+                                                                    torch 2.10.0 packed)
 
 (``andhigher``: built on libtorch's stable ABI, for that PyTorch and every newer one.)
 
-:func:`candidate_wheel_urls` computes upstream's release URL for the environment (the rule in
-``setup.py``: see the recipe's ``wheel_cuda``) and picks the community wheels that match;
+**Publishers' lists.** A wheel source may name a *wheel list* (``wheel_list = "mjun0812"``):
+``resources/wheels/<name>.json``, the publisher's wheels as last read (each wheel's address
+and, where the publisher gives them, its SHA-256 and size), with the date and where it was
+read; ``scripts/refresh_wheel_lists.py`` rewrites it from the publisher's GitHub release list.
+A community source offers exactly the listed wheels; upstream's official source still computes
+its file name (the rule in ``setup.py``: see the recipe's ``wheel_cuda``) and the list says
+whether that wheel exists and what its digest is (a list that could not be read leaves
+upstream's build matrix, ``official_wheels``, to judge).
+
+:func:`candidate_wheel_urls` puts these together for one version and environment;
 :func:`candidate_from_url` takes a wheel the person names by its address (a mirror, a release
 they found), matched the same way.
 Downloading is :mod:`kernel_wizard.base.download`'s job.
@@ -34,15 +46,19 @@ Downloading is :mod:`kernel_wizard.base.download`'s job.
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache, lru_cache
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from packaging.tags import Tag, compatible_tags, cpython_tags
 from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
+from kernel_wizard.base.resources import resources_root
 from kernel_wizard.catalog import (
     CudaMatch,
     OsName,
@@ -59,6 +75,13 @@ _LOCAL_RE = re.compile(
     r"(?:\.\d+)?(?P<and_higher>andhigher)?"
     r"(?:cxx11abi(?P<abi>true|false))?"
 )
+# windreamer's FA3 wheels: "<build date>.cu128torch2100cxx11abitrue.<commit>", the PyTorch
+# version packed without dots (280 = 2.8.0, 291 = 2.9.1, 2100 = 2.10.0)
+_PACKED_LOCAL_RE = re.compile(
+    r"^(?:\d{8}\.)?cu(?P<cuda>\d+)torch(?P<torch_major>\d)(?P<torch_minor>\d{1,2})\d"
+    r"cxx11abi(?P<abi>true|false)\b"
+)
+_SHA256_HEX = re.compile(r"^[0-9a-f]{64}$")
 _MANYLINUX_RE = re.compile(r"^manylinux(?:_(?P<major>\d+)_(?P<minor>\d+)|(?P<legacy>1|2010|2014))_"
                            r"(?P<arch>.+)$")
 _FRAGMENT_SHA256 = re.compile(r"sha256=([0-9a-fA-F]{64})")
@@ -140,6 +163,122 @@ class WheelCandidate:
     sha256: str | None = None  # the published digest, when the source publishes one
     size: int | None = None  # the published size in bytes, when known
 
+    @property
+    def origin(self) -> str:
+        """Who publishes it, for a person: "mjun0812/…, a community build", "Dao-AILab/…
+        releases"; empty for a wheel the person named by its address."""
+        if self.source_id == "address":
+            return ""
+        if self.source_kind is WheelSourceKind.COMMUNITY:
+            return f"{self.source_name}, a community build"
+        return self.source_name
+
+
+@dataclass(frozen=True)
+class PublishedWheel:
+    """One wheel in a publisher's list: its address, and its digest and size where given."""
+
+    filename: str
+    url: str
+    sha256: str | None = None
+    size: int | None = None
+
+
+@dataclass(frozen=True)
+class WheelList:
+    """A publisher's wheels as last read (``resources/wheels/<id>.json``).
+
+    ``wheels`` is None when the list could not be read at all (``origin`` says why); a list
+    that is not ``complete`` holds only the wheels seen published, not all of them."""
+
+    id: str
+    publisher: str
+    homepage: str
+    read: str  # the date it was read, ISO 8601
+    origin: str  # where (and how) it was read
+    complete: bool
+    wheels: tuple[PublishedWheel, ...] | None
+
+    def find(self, filename: str) -> PublishedWheel | None:
+        return next((w for w in self.wheels or () if w.filename == filename), None)
+
+
+def wheel_lists_dir() -> Path:
+    """Where the publishers' wheel lists are kept."""
+    return resources_root() / "wheels"
+
+
+def wheel_list_from_json(list_id: str, data: Mapping[str, object]) -> WheelList:
+    """A wheel list from its JSON form; ValueError naming the first thing that is wrong."""
+    def text(key: str) -> str:
+        value = data.get(key)
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"wheel list {list_id}: {key!r} must be a non-empty string")
+        return value
+
+    complete = data.get("complete")
+    if not isinstance(complete, bool):
+        raise ValueError(f"wheel list {list_id}: 'complete' must be true or false")
+    raw = data.get("wheels")
+    wheels: tuple[PublishedWheel, ...] | None = None
+    if raw is not None:
+        if not isinstance(raw, list):
+            raise ValueError(f"wheel list {list_id}: 'wheels' must be a list or null")
+        wheels = tuple(_published_wheel(list_id, i, entry) for i, entry in enumerate(raw))
+    return WheelList(id=list_id, publisher=text("publisher"), homepage=text("homepage"),
+                     read=text("read"), origin=text("from"), complete=complete, wheels=wheels)
+
+
+def _published_wheel(list_id: str, index: int, entry: object) -> PublishedWheel:
+    where = f"wheel list {list_id}: wheels[{index}]"
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where} must be an object")
+    url = entry.get("url")
+    if not isinstance(url, str) or not url.startswith("https://") or not url.endswith(".whl"):
+        raise ValueError(f"{where}: 'url' must be an https:// address of a .whl file")
+    sha256 = entry.get("sha256")
+    if sha256 is not None and not (isinstance(sha256, str) and _SHA256_HEX.match(sha256)):
+        raise ValueError(f"{where}: 'sha256' must be 64 lower-case hex digits")
+    size = entry.get("size")
+    if size is not None and not (isinstance(size, int) and size > 0):
+        raise ValueError(f"{where}: 'size' must be a positive number of bytes")
+    return PublishedWheel(filename=unquote(urlsplit(url).path.rsplit("/", 1)[-1]), url=url,
+                          sha256=sha256, size=size)
+
+
+def wheel_list_to_json(wheel_list: WheelList) -> dict[str, object]:
+    """The JSON form :func:`wheel_list_from_json` reads (the refresh script writes it)."""
+    wheels: list[dict[str, object]] | None = None
+    if wheel_list.wheels is not None:
+        wheels = []
+        for w in wheel_list.wheels:
+            entry: dict[str, object] = {"url": w.url}
+            if w.sha256 is not None:
+                entry["sha256"] = w.sha256
+            if w.size is not None:
+                entry["size"] = w.size
+            wheels.append(entry)
+    return {"publisher": wheel_list.publisher, "homepage": wheel_list.homepage,
+            "read": wheel_list.read, "from": wheel_list.origin,
+            "complete": wheel_list.complete, "wheels": wheels}
+
+
+def read_wheel_list(path: Path) -> WheelList:
+    """The wheel list in ``path`` (its id is the file's stem); ValueError when unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"wheel list {path.stem}: cannot be read ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"wheel list {path.stem}: expected a JSON object")
+    return wheel_list_from_json(path.stem, data)
+
+
+@cache
+def load_wheel_list(list_id: str) -> WheelList:
+    """The shipped wheel list ``list_id`` (read once per process)."""
+    return read_wheel_list(wheel_lists_dir() / f"{list_id}.json")
+
 
 def parse_cuda_tag(digits: str) -> tuple[int, ...]:
     """'12' → (12,), '128' → (12, 8), '118' → (11, 8), '1210' → (12, 10), '9' → (9,)."""
@@ -148,6 +287,7 @@ def parse_cuda_tag(digits: str) -> tuple[int, ...]:
     return int(digits[:2]), int(digits[2:])
 
 
+@lru_cache(maxsize=8192)  # a publisher's list is matched once per version and environment
 def parse_wheel_name(filename: str) -> WheelName:
     """Parse a kernel wheel's file name; ValueError when it is not a valid wheel name."""
     try:
@@ -162,12 +302,12 @@ def parse_wheel_name(filename: str) -> WheelName:
     and_higher = False
     if local:
         # packaging lower-cases the label: "cu12torch2.8cxx11abiTRUE" → "...cxx11abitrue"
-        m = _LOCAL_RE.match(local)
+        m = _LOCAL_RE.match(local) or _PACKED_LOCAL_RE.match(local)
         if m is not None:
             cuda = parse_cuda_tag(m.group("cuda"))
             cuda_tag = "cu" + m.group("cuda")
             torch = int(m.group("torch_major")), int(m.group("torch_minor"))
-            and_higher = m.group("and_higher") is not None
+            and_higher = m.groupdict().get("and_higher") is not None
             if m.group("abi") is not None:
                 abi = m.group("abi") == "true"
     return WheelName(
@@ -211,8 +351,13 @@ def supported_tags(
 ) -> frozenset[Tag]:
     """The wheel tags the target interpreter accepts (CPython only), as pip would compute them
     from its interpreter and platform tags."""
-    py = _python_version(env.interpreter_tag)
-    plat = env.platform_tag
+    return _tags(env.interpreter_tag, env.platform_tag, glibc)
+
+
+@lru_cache(maxsize=64)
+def _tags(interpreter_tag: str | None, plat: str | None,
+          glibc: tuple[int, int] | None) -> frozenset[Tag]:
+    py = _python_version(interpreter_tag)
     if py is None or not plat:
         return frozenset()
     platforms = [plat]
@@ -262,8 +407,8 @@ def match(
     env_plat = env.platform_tag or "unknown"
     supported = supported_tags(env, glibc)
     if not (wheel.tags & supported):
-        py_ok = any((t.interpreter, t.abi) in {(s.interpreter, s.abi) for s in supported}
-                    for t in wheel.tags)
+        accepted = {(s.interpreter, s.abi) for s in supported}
+        py_ok = any((t.interpreter, t.abi) in accepted for t in wheel.tags)
         plat_ok = any(_platform_ok(t.platform, env_plat, glibc) for t in wheel.tags)
         if not py_ok:
             built = _or_join(sorted({_python_text(t) for t in wheel.tags}))
@@ -394,10 +539,18 @@ def candidate_wheel_urls(
             result = match(filename, env, cuda_match=source.cuda_match)
             if not result.matched:
                 continue
-            listed = _listed(version, env)
+            published = _wheel_list(source)
+            entry = published.find(filename) if published is not None else None
+            if published is not None and published.complete:
+                if entry is None:
+                    continue  # the publisher's whole list has no such wheel: a sure 404
+                listed = True
+            else:
+                listed = entry is not None or _listed(version, env)
             found.append(WheelCandidate(
-                url=source.url.format(tag=version.tag or f"v{version.version}",
-                                      version=version.version, filename=filename),
+                url=entry.url if entry is not None else source.url.format(
+                    tag=version.tag or f"v{version.version}", version=version.version,
+                    filename=filename),
                 filename=filename,
                 source_id=source.id,
                 source_kind=source.kind,
@@ -406,27 +559,32 @@ def candidate_wheel_urls(
                 listed=listed,
                 note=source.note or ("" if listed else
                                      "Not in the release's build matrix: it may not exist."),
+                sha256=entry.sha256 if entry is not None else None,
+                size=entry.size if entry is not None else None,
             ))
             continue
-        for asset in source.assets:
-            filename = asset.split("/", 1)[1]
+        for published_wheel in _community_wheels(source):
             try:
-                wheel = parse_wheel_name(filename)
+                wheel = parse_wheel_name(published_wheel.filename)
             except ValueError:
                 continue
-            if wheel.base_version != version.version:
-                continue
-            result = match(filename, env, cuda_match=source.cuda_match)
+            if wheel.base_version != version.version or (
+                    recipe.package and canonicalize_name(wheel.distribution)
+                    != canonicalize_name(recipe.package)):
+                continue  # another version, or another package of the same publisher
+            result = match(published_wheel.filename, env, cuda_match=source.cuda_match)
             if result.matched:
                 found.append(WheelCandidate(
-                    url=source.url.format(asset=asset),
-                    filename=filename,
+                    url=published_wheel.url,
+                    filename=published_wheel.filename,
                     source_id=source.id,
                     source_kind=source.kind,
                     source_name=source.name,
                     match=result,
                     listed=True,
                     note=source.note,
+                    sha256=published_wheel.sha256,
+                    size=published_wheel.size,
                 ))
     torch_cuda = env.torch.cuda_version
 
@@ -436,6 +594,24 @@ def candidate_wheel_urls(
 
     found.sort(key=rank)  # stable: listed first, then an exact CUDA major.minor; source order
     return found
+
+
+def _wheel_list(source: WheelSource) -> WheelList | None:
+    """The source's wheel list when it names one and the list was read (None otherwise)."""
+    if source.wheel_list is None:
+        return None
+    listed = load_wheel_list(source.wheel_list)
+    return listed if listed.wheels is not None else None
+
+
+def _community_wheels(source: WheelSource) -> tuple[PublishedWheel, ...]:
+    """A community source's wheels: its publisher's list, else the assets the recipe names."""
+    if source.wheel_list is not None:
+        listed = load_wheel_list(source.wheel_list)
+        return listed.wheels or ()
+    return tuple(PublishedWheel(filename=asset.split("/", 1)[1],
+                                url=source.url.format(asset=asset))
+                 for asset in source.assets)
 
 
 def candidate_from_url(url: str, recipe: Recipe, env: PythonEnv) -> WheelCandidate:

@@ -280,7 +280,9 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     after_build.session = session
     choice = make_choice(args, env, session, selection)
     recipe = choice.recipe
-    source = (f"prebuilt wheel: {choice.prebuilt.url}" if choice.prebuilt is not None
+    wheel_from = choice.prebuilt.origin if choice.prebuilt is not None else ""
+    source = (f"prebuilt wheel{' from ' + wheel_from if wheel_from else ''}: "
+              f"{choice.prebuilt.url}" if choice.prebuilt is not None
               else f"source: {choice.local_path or choice.source_mode.value}")
     # the version is the wheel's own where a prebuilt wheel is used (it may differ from the
     # recipe version it was found for: the header read "0.1.0 (prebuilt wheel: …-0.2.0-…)")

@@ -272,13 +272,30 @@ _IMPORT_ONLY = re.compile(r"(?i:undefined symbol|DLL load failed|cannot open sha
 
 
 def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
-              built: bool = False, jit: bool = False) -> Family:
+              built: bool = False, jit: bool = False, ran: bool = False) -> Family:
     """The family of a failed log: from its specific cause when that cause's stage is known,
     else from its first error line (``line``; None: no line shows the failure). ``jit``: the
     log shows code compiled when it was first used (a PyTorch extension loaded with
-    ``torch.utils.cpp_extension.load``, Triton's launcher), so whatever failed, failed there."""
+    ``torch.utils.cpp_extension.load``, Triton's launcher), so whatever failed, failed there.
+    ``ran``: the log shows a program being run (``python chat.py``, a script's traceback) and no
+    package build: a failure of a build step (a compiler, a linker, a build tool or setting
+    missing) came from code compiled when it was first used; any other failure stays where it
+    stopped (an import, a kernel's first call)."""
     if jit:
         return FAMILIES["first-use"]
+    family = _family_of(cause, line, compiled=compiled, built=built)
+    if ran and not built and family.id in _BUILD_STEPS:
+        shape, strong = structural_family(line or "", compiled=compiled, built=built)
+        if not strong or shape in _BUILD_STEPS:  # (a module that fails to load: an import)
+            return FAMILIES["first-use"]
+    return family
+
+
+# The families of a build step: met while a program runs, the build ran when first used
+_BUILD_STEPS = frozenset({"environment", "configure", "compile", "compiler-crash", "link"})
+
+
+def _family_of(cause: str | None, line: str | None, *, compiled: bool, built: bool) -> Family:
     staged = CAUSE_FAMILY.get(cause or "")
     if staged is not None:
         return FAMILIES[staged]
@@ -289,6 +306,9 @@ def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
         if cause in _CHECKED_AT_IMPORT and not (compiled or built) \
                 and _PY_EXCEPTION.match(line or "") is not None:
             return FAMILIES["import"]  # a Python exception and no build: a check at import
+        if CAUSE_DEFAULT[cause or ""] == "import" and (compiled or built) and strong \
+                and shape == "compile":
+            return FAMILIES["compile"]  # met by the compiler in a build ("#error ... SSE2")
         return FAMILIES[CAUSE_DEFAULT[cause or ""]]
     return FAMILIES[shape]
 
@@ -316,11 +336,24 @@ _OUTPUT_DENIED = re.compile(r"(?i:cannot open output file .*Permission denied)")
 _NO_CUDA_AT_RUN = re.compile(
     r"(?i:Torch not compiled with CUDA enabled|\bCUDA is not availab|No CUDA GPUs are available)")
 
+# A program being run, not a package being built: its command line ("python chat.py",
+# "python3 -m sglang.launch_server"; not setup.py, pip or build), the outermost frame of its
+# traceback (a script's "<module>" outside site-packages), PyCUDA compiling a kernel.
+RUN_MARK = re.compile(
+    r"^\s*(?:\([\w.-]+\)\s*)?(?:\S*[>$#]\s*)?python[\d.]*(?:\.exe)?\s+(?:-u\s+)?"
+    r"(?:-m\s+(?!pip\b|build\b|setuptools\b|pytest\b)\w[\w.]*"
+    r"|(?![\w./\\-]*setup\w*\.py\b)[\w./\\-]+\.py\b(?!.*\b(?:install|develop|build\w*|bdist\w*)\b))"
+    r"|^\s*File \"(?![^\"]*(?:site|dist)-packages)[^\"]*[\\/](?!setup\w*\.py\")[\w.-]+\.py\", "
+    r"line \d+, in <module>"
+    r"|pycuda\.driver\.CompileError"
+)
+
 # A build run when the code is first used (a PyTorch extension's JIT load, Triton's launcher)
 JIT_MARKS = ("torch_extensions", "_jit_compile", "load_inline", "__triton_launcher",
              "cuda_utils.c", "triton/runtime/build", "triton\\runtime\\build",
              "triton/runtime/compiler",
              "triton\\runtime\\compiler")
 
-__all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_MARKS", "Family",
+__all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_MARKS", "RUN_MARK",
+           "Family",
            "family_of", "structural_family"]

@@ -17,7 +17,7 @@ from kernel_wizard.diagnose.context import (
     package_in_line,
 )
 from kernel_wizard.diagnose.facts import ADVISERS, LogFacts, read_facts, worded_facts
-from kernel_wizard.diagnose.families import JIT_MARKS, Family, family_of
+from kernel_wizard.diagnose.families import JIT_MARKS, RUN_MARK, Family, family_of
 from kernel_wizard.diagnose.rules import (
     DiagnosisRules,
     FailureSignature,
@@ -354,6 +354,7 @@ class LogDiagnoser:
         self._compiled = False
         self._built = False
         self._jit = False  # code compiled when first used (a JIT-loaded extension, Triton)
+        self._ran = False  # a program being run (its command line, its script's traceback)
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -373,6 +374,9 @@ class LogDiagnoser:
             self._note_stage(head, text)
         if not self._jit and any(mark in text for mark in JIT_MARKS):
             self._jit = True
+        if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \
+                and RUN_MARK.search(text[:400]) is not None:
+            self._ran = True
         if not head or head.startswith(_NOISE) \
                 or (len(text) > _LONG_LINE and _not_a_message(text)):
             if collecting_after:
@@ -637,7 +641,8 @@ class LogDiagnoser:
         if failed or first is not None or primary is not None:
             family = family_of(primary.cause_group if primary is not None else None,
                                first.line if first is not None else None,
-                               compiled=self._compiled, built=self._built, jit=self._jit)
+                               compiled=self._compiled, built=self._built, jit=self._jit,
+                               ran=self._ran)
         return DiagnosisReport(
             family=family,
             hits=hits,

@@ -583,6 +583,9 @@ def test_flash_attention_3_offers_its_compact_build_and_the_full_one(
         wizard.grab().save(os.environ["KSW_SHOT_FA3"])
     source = tmp_path / "flash-attention"
     (source / "hopper").mkdir(parents=True)
+    # a community FA3 wheel fits torch 2.11 + CUDA 13 here and is offered first: build instead
+    assert page.prebuilt_choice.isChecked()
+    page.build_choice.click()
     page.local_choice.click()
     dialogs.folder = str(source)
     page.folder_button.click()

@@ -167,3 +167,50 @@ def test_the_compiler_error_inside_a_jit_build_message_is_the_first_error() -> N
     assert report.first_error is not None and report.first_error.line == error
     assert report.primary is not None and report.primary.cause_group == "torch-api-changed"
     assert family(report) == "compile"
+
+
+# -- a program run, and code compiled when it first ran (field corpus, training part) --------
+
+def test_a_build_step_failing_while_a_program_runs_is_first_use() -> None:
+    # exllamav2 #21: the extension is compiled when chat.py first loads it
+    report = failed(["PyTorch version: 2.0.1+cu117", "CUDA version: 11.7",
+                     'python examples/chat.py -m model.safetensors -p "Are you alive?"',
+                     "nvcc fatal   : Unknown option '-generate-dependencies-with-compile'"])
+    assert report.primary is not None and report.primary.cause_group == "tool-version-required"
+    assert family(report) == "first-use"
+    # sglang #4120: a module run with -m
+    served = failed(["python3 -m sglang.launch_server --model /m --port 8123",
+                     "nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
+                     "ninja: build stopped: subcommand failed."])
+    assert family(served) == "first-use"
+    # pydrr #6: PyCUDA compiles the kernel at run time
+    pycuda = failed(["pycuda.driver.CompileError:",
+                     "command: nvcc --cubin --ptxas-options=-v -arch sm_61 -m64 ...",
+                     "stdout:", "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH"])
+    assert family(pycuda) == "first-use"
+
+
+def test_a_setup_script_run_by_hand_is_a_build_not_a_program() -> None:
+    # py-faster-rcnn-windows #31: "python setup_cuda.py install" builds the package
+    report = failed(["python setup_cuda.py install",
+                     "nvcc fatal   : Host compiler targets unsupported OS."])
+    assert family(report) == "environment"
+
+
+def test_a_module_that_fails_to_load_while_a_program_runs_stays_an_import() -> None:
+    report = failed(['  File "/home/me/test.py", line 3, in <module>',
+                     "    import deep_ep",
+                     "ImportError: /x/deep_ep_cpp.cpython-312-x86_64-linux-gnu.so: undefined "
+                     "symbol: _ZN3c104cuda9SetDeviceEi"])
+    assert family(report) == "import"
+
+
+def test_a_cause_met_at_import_is_compile_when_the_compiler_met_it() -> None:
+    # bitsandbytes #1190: the platform check is a #error in a header, met by the compiler
+    report = failed([
+        "[ 14%] Building CXX object CMakeFiles/bitsandbytes.dir/csrc/common.cpp.o",
+        "                 from /root/bitsandbytes/csrc/common.cpp:1:",
+        "/root/bitsandbytes/include/Portable.h:35:2: error: #error Compiler must support SSE2",
+        "   35 | #error Compiler must support SSE2"])
+    assert report.primary is not None and report.primary.cause_group == "platform-unsupported"
+    assert family(report) == "compile"

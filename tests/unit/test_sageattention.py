@@ -119,11 +119,15 @@ def test_an_andhigher_wheel_fits_every_newer_torch_of_its_cuda_major(catalog: Ca
     sage = catalog.get("sageattention")
     found = candidate_wheel_urls(sage, sage.newest, windows_env("2.13.0+cu130", "3.13.2"))
     assert [c.url for c in found] == [
-        f"{WOCT}/v2.2.0-windows.post4/sageattention-2.2.0+cu130torch2.9.0andhigher.post4-cp39-"
+        f"{WOCT}/v2.2.0-windows.post4/sageattention-2.2.0%2Bcu130torch2.9.0andhigher.post4-cp39-"
         "abi3-win_amd64.whl",
-        f"{WOCT}/v2.2.0-windows.post6/sageattention-2.2.0+cu130torch2.10.0andhigher.post6-"
+        f"{WOCT}/v2.2.0-windows.post5/sageattention-2.2.0%2Bcu130torch2.10.0andhigher.post5-"
+        "cp310-abi3-win_amd64.whl",
+        f"{WOCT}/v2.2.0-windows.post6/sageattention-2.2.0%2Bcu130torch2.10.0andhigher.post6-"
         "cp310-abi3-win_amd64.whl",
     ]
+    # the digest published beside the post5 wheel goes with it to the download check
+    assert [c.sha256 is not None for c in found] == [False, True, False]
     # torch 2.9: the post3 wheel built for 2.9.0 and the andhigher one from 2.9.0 on
     names = [c.filename for c in candidate_wheel_urls(sage, sage.newest,
                                                       windows_env("2.9.1+cu130"))]
@@ -134,12 +138,17 @@ def test_an_andhigher_wheel_fits_every_newer_torch_of_its_cuda_major(catalog: Ca
 
 def test_no_wheel_where_nothing_matches_exactly(catalog: Catalog) -> None:
     sage = catalog.get("sageattention")
-    # CUDA 12 PyTorch 2.10: the andhigher wheels are CUDA 13 builds
-    assert candidate_wheel_urls(sage, sage.newest, windows_env("2.10.0+cu128")) == []
-    # torch 2.7 on Python 3.11: only the abi3 wheel (the cp312 one does not fit)
+    # CUDA 12 PyTorch 2.10: only the CUDA 12 andhigher wheel (the 2.10 ones are CUDA 13 builds)
+    names = [c.filename for c in candidate_wheel_urls(sage, sage.newest,
+                                                      windows_env("2.10.0+cu128"))]
+    assert names == ["sageattention-2.2.0+cu128torch2.9.0andhigher.post4-cp39-abi3-"
+                     "win_amd64.whl"]
+    # torch 2.7 on Python 3.11: the cp311 wheel and the abi3 ones (not the cp312/cp313 ones)
     names = [c.filename for c in candidate_wheel_urls(sage, sage.newest,
                                                       windows_env("2.7.1+cu128", "3.11.9"))]
-    assert names == ["sageattention-2.2.0+cu128torch2.7.1.post3-cp39-abi3-win_amd64.whl"]
+    assert names == ["sageattention-2.2.0+cu128torch2.7.1-cp311-cp311-win_amd64.whl",
+                     "sageattention-2.2.0+cu128torch2.7.1.post2-cp39-abi3-win_amd64.whl",
+                     "sageattention-2.2.0+cu128torch2.7.1.post3-cp39-abi3-win_amd64.whl"]
     # Linux: woct0rdho publishes Windows wheels only; a source build
     assert candidate_wheel_urls(sage, sage.newest, python_env("2.9.0+cu130")) == []
     older = match("sageattention-2.2.0+cu130torch2.10.0andhigher.post6-cp310-abi3-win_amd64.whl",

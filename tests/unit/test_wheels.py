@@ -14,6 +14,7 @@ import pytest
 from kernel_wizard.catalog import Catalog, CudaMatch, WheelSourceKind, load_catalog
 from kernel_wizard.catalog.wheels import (
     MismatchKind,
+    WheelCandidate,
     candidate_from_url,
     candidate_wheel_urls,
     match,
@@ -223,8 +224,13 @@ def test_official_url_per_version_family(
 
 def test_no_official_cu13_wheel_before_2_8_3_post1(catalog: Catalog) -> None:
     fa = catalog.get("flash_attn")
-    assert candidate_wheel_urls(fa, fa.version("2.8.3"), env("2.10.0+cu130")) == []
-    post1 = candidate_wheel_urls(fa, fa.version("2.8.3.post1"), env("2.10.0+cu130"))
+
+    def official(version: str) -> list[WheelCandidate]:
+        return [c for c in candidate_wheel_urls(fa, fa.version(version), env("2.10.0+cu130"))
+                if c.source_kind is WheelSourceKind.OFFICIAL]
+
+    assert official("2.8.3") == []
+    post1 = official("2.8.3.post1")
     assert [c.filename for c in post1] == [
         "flash_attn-2.8.3.post1+cu13torch2.10cxx11abiTRUE-cp312-cp312-linux_x86_64.whl"]
 
@@ -249,8 +255,8 @@ def test_windows_gets_community_wheels_exact_cuda_first(catalog: Catalog) -> Non
     found = candidate_wheel_urls(fa, fa.version("2.7.4.post1"), windows)
     assert all(c.source_kind is WheelSourceKind.COMMUNITY for c in found)  # no official ones
     assert [c.url for c in found] == [
-        f"{COMMUNITY}/v0.4.19/flash_attn-2.7.4.post1+cu126torch2.6-cp312-cp312-win_amd64.whl",
-        f"{COMMUNITY}/v0.4.19/flash_attn-2.7.4.post1+cu124torch2.6-cp312-cp312-win_amd64.whl",
+        f"{COMMUNITY}/v0.4.19/flash_attn-2.7.4.post1%2Bcu126torch2.6-cp312-cp312-win_amd64.whl",
+        f"{COMMUNITY}/v0.4.19/flash_attn-2.7.4.post1%2Bcu124torch2.6-cp312-cp312-win_amd64.whl",
     ]
     assert all(c.listed and c.match.matched for c in found)
     assert "Community build" in found[0].note
@@ -260,7 +266,7 @@ def test_windows_newest_community_release_is_used(catalog: Catalog) -> None:
     fa = catalog.get("flash_attn")
     found = candidate_wheel_urls(fa, fa.version("2.8.3"),
                                  env("2.9.1+cu128", platform="win_amd64", cxx11_abi=False))
-    assert found[0].url == (f"{COMMUNITY}/v0.9.28/flash_attn-2.8.3+cu128torch2.9-cp312-cp312-"
+    assert found[0].url == (f"{COMMUNITY}/v0.9.28/flash_attn-2.8.3%2Bcu128torch2.9-cp312-cp312-"
                             "win_amd64.whl")
     # Nothing for a torch the community never built for this version.
     assert candidate_wheel_urls(fa, fa.version("2.7.4.post1"),
