@@ -12,11 +12,13 @@ from __future__ import annotations
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from kernel_wizard.base.paths import storage_error
+from kernel_wizard.build.progress_view import ProgressView
+from kernel_wizard.build.run import LogLine, ProgressEvent
 
 
 def plain_error(exc: BaseException) -> BaseException:
@@ -112,33 +114,41 @@ class BackgroundTask(QObject):
         self.failed.emit(exc)
 
 
-class BuildSession(QObject):
-    """Runs a build on its own thread and hands its events to the GUI in batches.
+EventT = TypeVar("EventT")
+
+
+class BuildWorker(QObject, Generic[EventT]):
+    """Runs a build (or any long step that reports like one: a prerequisite's fix) on its own
+    thread and hands its events to the GUI in batches.
 
     The backend may print tens of thousands of lines per second; one Qt signal per line would
     flood the event loop. Instead the build thread appends to thread-safe queues and a GUI
     timer drains them every ``interval_ms``: ``lines`` carries a batch of log lines,
-    ``progress`` only the newest progress, ``event`` every other event (steps, diagnoses,
-    stalls, retries) in order, and ``finished`` the outcome.
+    ``progress`` a :class:`~kernel_wizard.build.progress_view.ProgressFrame` whenever
+    ``view`` says an update is due (and the last one before ``finished``), ``other_event``
+    every other event (steps, diagnoses, stalls, retries) in order, and ``finished`` the
+    outcome. Without a ``view``, progress events go with the other events.
     """
 
     lines = Signal(list)
-    progress = Signal(object)
+    progress = Signal(object)  # a ProgressFrame
     other_event = Signal(object)  # every other event object (not "event": QObject.event)
     finished = Signal(object)
 
     def __init__(
         self,
-        run: Callable[[Callable[[object], None], threading.Event], object],
+        run: Callable[[Callable[[EventT], None], threading.Event], object],
         interval_ms: int = 25,
         parent: QObject | None = None,
+        *,
+        view: ProgressView | None = None,
     ) -> None:
         super().__init__(parent)
         self._run = run
         self.cancel_event = threading.Event()
         self._lines: deque[str] = deque()
-        self._events: deque[object] = deque()
-        self._progress: object | None = None
+        self._events: deque[EventT] = deque()
+        self._view = view
         self._lock = threading.Lock()
         self._outcome: object | None = None
         self._done = False
@@ -157,13 +167,11 @@ class BuildSession(QObject):
     def is_running(self) -> bool:
         return self._thread.is_alive() or not self._done
 
-    def _sink(self, event: object) -> None:  # runs on the build thread
-        from kernel_wizard.build.run import LogLine, ProgressEvent
-
+    def _sink(self, event: EventT) -> None:  # runs on the build thread
         if isinstance(event, LogLine):
             self._lines.append(event.text)
-        elif isinstance(event, ProgressEvent):
-            self._progress = event
+        elif isinstance(event, ProgressEvent) and self._view is not None:
+            self._view.feed(event)
         else:
             with self._lock:
                 self._events.append(event)
@@ -187,9 +195,11 @@ class BuildSession(QObject):
             pass
         if batch:
             self.lines.emit(batch)
-        progress, self._progress = self._progress, None
-        if progress is not None:
-            self.progress.emit(progress)
+        if self._view is not None:
+            # the newest progress when an update is due; at the end, the last one always
+            frame = self._view.last() if finished else self._view.take()
+            if frame is not None:
+                self.progress.emit(frame)
         with self._lock:
             events = list(self._events)
             self._events.clear()

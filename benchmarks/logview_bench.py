@@ -3,7 +3,7 @@
     QT_QPA_PLATFORM=offscreen python benchmarks/logview_bench.py [--lines 200000]
 
 A real child process (tests/data/standins/fake_build.py, mode 'flood') prints N ninja-style
-lines as fast as it can; they go through the real runner (run_build), the BuildSession batching
+lines as fast as it can; they go through the real runner (run_build), the BuildWorker batching
 and into the LogView of a shown window. Measured: lines per second from the first line shown to
 the last, the event loop's stalls (a 5 ms QTimer records the gap between its ticks: p50/p99/max),
 the lines kept by the view (bounded) and the process's peak RSS growth.
@@ -30,7 +30,7 @@ from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
 from PySide6.QtWidgets import QApplication
 
 from app.widgets.log_view import LogView
-from app.workers import BuildSession
+from app.workers import BuildWorker
 from kernel_wizard.base.parallelism import Parallelism
 from kernel_wizard.build.plan import make_plan
 from kernel_wizard.build.run import run_build
@@ -57,7 +57,7 @@ def main() -> int:
                      parallelism=Parallelism(1, 1, "bench"))
     plan = replace(plan, command=(sys.executable, str(STANDIN), str(out / "staging"), "flood",
                                   str(args.lines), str(args.rate)))
-    session = BuildSession(lambda sink, cancel: run_build(plan, sink, cancel))
+    session = BuildWorker(lambda sink, cancel: run_build(plan, sink, cancel))
     first_shown: list[float] = []
 
     def on_lines(lines: list[str]) -> None:

@@ -22,12 +22,15 @@ from PySide6.QtWidgets import (
 
 from kernel_wizard.base.errors import ExitCode, WizardError
 from kernel_wizard.base.paths import logs_dir
-from kernel_wizard.build.eta import Phase, UnitTime
+from kernel_wizard.build.eta import UnitTime
 from kernel_wizard.build.plan import BuildPlan
+from kernel_wizard.build.progress_view import ProgressFrame, ProgressView
 from kernel_wizard.build.run import (
+    BuildEvent,
     BuildOutcome,
     BuildStatus,
     DiagnosisEvent,
+    LogLine,
     PlanEvent,
     ProgressEvent,
     RetryEvent,
@@ -35,18 +38,19 @@ from kernel_wizard.build.run import (
     Step,
     StepEvent,
     StepState,
+    unhandled,
 )
 from kernel_wizard.diagnose import Diagnosis
 from kernel_wizard.flow.session import FlowStep
 
 from ..i18n import N_, Texts, kernel_name, tr, tr_core
+from ..time_words import TEXT as TIME_WORDS
 from ..time_words import duration_text as format_duration
-from ..time_words import time_left_text as time_left
 from ..widgets.banner import Banner, Tone
 from ..widgets.dialogs import ask
 from ..widgets.log_view import LogView
 from ..widgets.report_bundle import ReportBundleButton
-from ..workers import BuildSession
+from ..workers import BuildWorker
 from .base import SessionPage
 from .navigation import lock_back
 
@@ -89,12 +93,17 @@ TEXT = Texts("Build", {
     "downloaded": "{name}: the prebuilt wheel is downloaded and ready to be verified.",
     "wheel_file": "Wheel: {file}",
     "plan_waiting": "The exact commands appear once the source is ready.",
+    # the progress bar and the words beside it: kernel_wizard.build.progress_view's forms
+    # (ENGLISH), written out here so that scripts/translations.py finds them;
+    # tests/gui/test_build_progress_agree.py keeps them equal
+    "bar": "{done} / {total} units",
+    "bar_download": "{done} / {total} {unit}",
     "preparing": "preparing",
     "packaging": "packaging",
     # a build of several extensions (one ninja run each); {run}: which one compiles
     "extension": "extension {run}",
-    "bar_runs": "extension {run} · %v / %m units",
-    "bar_runs_so_far": "extension {run} · %v / %m units so far",
+    "bar_runs": "extension {run} · {done} / {total} units",
+    "bar_runs_so_far": "extension {run} · {done} / {total} units so far",
     "elapsed": "{duration} elapsed",
     "took": "took {duration}",
     "slowest": "Slowest to compile: {units}",
@@ -136,7 +145,8 @@ class BuildPage(SessionPage):
         super().__init__()
         self.setTitle(tr("Build"))
         self.setSubTitle(tr("The kernel is compiled into a wheel. Nothing is installed yet."))
-        self.job: BuildSession | None = None
+        self.job: BuildWorker[BuildEvent] | None = None
+        self._frame: ProgressFrame | None = None  # the progress shown last
         self.plan: BuildPlan | None = None
         self._step_items: dict[Step, QTreeWidgetItem] = {}
 
@@ -166,7 +176,6 @@ class BuildPage(SessionPage):
         progress_row = QHBoxLayout()
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)  # busy until the number of units is known
-        self.progress.setFormat(tr("%v / %m units"))
         self.eta = QLabel()  # "4 min 10 s elapsed · about 9 min left"
         self.cancel_button = QPushButton(tr("Cancel build"))
         self.cancel_button.clicked.connect(self.ask_cancel)
@@ -265,10 +274,8 @@ class BuildPage(SessionPage):
         self.bundle_saved.setVisible(False)
         self.banner.show_message(Tone.INFO, TEXT["building"].format(name=self.kernel_text()))
 
-        def run(sink: object, cancel: object) -> object:
-            return session.build(sink, cancel)  # type: ignore[arg-type]
-
-        self.job = BuildSession(run, parent=self)
+        self.job = BuildWorker(session.build, parent=self,
+                               view=ProgressView.for_display(TEXT, TIME_WORDS))
         self.job.lines.connect(self.log.append_lines)
         self.job.progress.connect(self._on_progress)
         self.job.other_event.connect(self._on_event)
@@ -336,46 +343,22 @@ class BuildPage(SessionPage):
             self.banner.show_message(Tone.INFO, tr("Stopping the build and its compilers…"))
             self.job.cancel()
 
+    def show_progress(self, event: ProgressEvent) -> None:
+        """Show ``event`` now (the worker's view decides when during a build)."""
+        self._on_progress(ProgressFrame.of(event, TEXT, TIME_WORDS))
+
     @Slot(object)
-    def _on_progress(self, event: object) -> None:
-        assert isinstance(event, ProgressEvent)
-        if event.total:  # a determinate bar once the number of units is known
-            self.progress.setFormat(self.bar_format(event))
-            self.progress.setProperty("several_runs", event.several_runs)
-            self.progress.setRange(0, event.total)
-            self.progress.setValue(event.done)
+    def _on_progress(self, frame: ProgressFrame) -> None:
+        """Render the core's frame: the bar (busy until the count is known) and the words
+        beside it."""
+        self._frame = frame
+        if frame.determinate:
+            self.progress.setFormat(frame.bar)
+            self.progress.setRange(0, frame.event.total)
+            self.progress.setValue(frame.event.done)
         else:
             self.progress.setRange(0, 0)
-        self.eta.setText(self.progress_text(event))
-
-    @staticmethod
-    def bar_format(event: ProgressEvent) -> str:
-        """The bar's text: "%v / %m units"; several extensions (one ninja run each): "extension
-        2 · %v / %m units" (the units of every extension so far; "so far" while more are
-        expected)."""
-        if event.unit == "units":
-            if not event.several_runs:
-                return tr("%v / %m units")
-            text = TEXT["bar_runs_so_far"] if event.more_expected else TEXT["bar_runs"]
-            return text.replace("{run}", str(max(1, event.run)))
-        return tr("%v / %m KiB") if event.unit == "KiB" else f"%v / %m {event.unit}"
-
-    @staticmethod
-    def progress_text(event: ProgressEvent) -> str:
-        """'4 min 10 s elapsed · about 9 min left' (a download: only the time left)."""
-        parts = []
-        if event.unit == "units":
-            if event.phase is Phase.SETUP:
-                parts.append(TEXT["preparing"])
-            elif event.phase is Phase.FINISH:
-                parts.append(TEXT["packaging"])
-            elif event.several_runs:
-                parts.append(TEXT["extension"].format(run=max(1, event.run)))
-            parts.append(TEXT["elapsed"].format(duration=format_duration(event.elapsed_seconds)))
-        left = time_left(event.eta_seconds, event.overdue)
-        if left:
-            parts.append(left)
-        return " · ".join(parts)
+        self.eta.setText(frame.status)
 
     @staticmethod
     def slowest_text(units: tuple[UnitTime, ...]) -> str:
@@ -386,8 +369,14 @@ class BuildPage(SessionPage):
             f"{u.name.rsplit('/', 1)[-1]} {format_duration(u.seconds)}" for u in units))
 
     @Slot(object)
-    def _on_event(self, event: object) -> None:
-        if isinstance(event, PlanEvent):
+    def _on_event(self, event: BuildEvent) -> None:
+        """Every event but the log's lines and the progress (the worker hands those on by
+        themselves); those two are shown too if they come this way."""
+        if isinstance(event, LogLine):
+            self.log.append_lines([event.text])
+        elif isinstance(event, ProgressEvent):
+            self.show_progress(event)
+        elif isinstance(event, PlanEvent):
             self._show_plan(event.plan)
         elif isinstance(event, StepEvent):
             item = self._step_items.get(event.step)
@@ -414,6 +403,8 @@ class BuildPage(SessionPage):
                                      reason)
             self.diagnosis.appendPlainText(f"↻ {reason}\n")
             self._fit_top()
+        else:
+            unhandled(event)
         if not isinstance(event, StallEvent):
             self.stall.setVisible(False)
 
@@ -444,10 +435,9 @@ class BuildPage(SessionPage):
             return
 
         if outcome.status is BuildStatus.SUCCEEDED:
-            if self.progress.maximum() > 0:  # the units counted: all of them ("24 / 24 units")
-                self.progress.setValue(self.progress.maximum())
-                if self.progress.property("several_runs"):  # every extension's units
-                    self.progress.setFormat(tr("%v / %m units"))
+            if self.progress.maximum() > 0 and self._frame is not None:
+                # the units counted: all of them, every extension's ("24 / 24 units")
+                self._on_progress(self._frame.completed(TEXT, TIME_WORDS))
             else:  # a build that never said how many units (no ninja): a full bar, "Done"
                 self.progress.setRange(0, 1)
                 self.progress.setValue(1)
@@ -487,8 +477,8 @@ class BuildPage(SessionPage):
         red, and says so ("Failed: 3 of 24 units compiled"). None: a fresh bar for a new build."""
         bar = self.progress
         if status is None:
+            self._frame = None
             bar.setFormat(tr("%v / %m"))
-            bar.setProperty("several_runs", False)
             bar.setStyleSheet("")
             return
         failed = status is BuildStatus.FAILED

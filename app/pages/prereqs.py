@@ -41,7 +41,7 @@ from ..widgets.banner import Banner, Tone
 from ..widgets.busy import BusyRow
 from ..widgets.check_row import CheckRow
 from ..widgets.dialogs import ask
-from ..workers import BackgroundTask, BuildSession
+from ..workers import BackgroundTask, BuildWorker
 from .base import SessionPage
 
 TEXT = Texts("PrereqsPage", {
@@ -121,7 +121,7 @@ class PrereqsPage(SessionPage):
                          "is missing, the wizard can usually fix it for you."))
         self.rows: dict[CheckId, CheckRow] = {}
         self.task: BackgroundTask | None = None  # gathering or re-checking
-        self.fix_job: BuildSession | None = None  # a running fix
+        self.fix_job: BuildWorker[object] | None = None  # a running fix
         self.fix_row: CheckRow | None = None
         self._stale = False  # the environment changed while something ran: check again after
         self._hooked = False
@@ -292,11 +292,11 @@ class PrereqsPage(SessionPage):
         flow = self.session
 
         def run(sink: Callable[[object], None], cancel: threading.Event) -> FixOutcome:
-            # BuildSession batches LogLines for the GUI and hands FixProgress on as events
             # the session runs it (holding the environment's lock, as an install does);
+            # BuildWorker batches LogLines for the GUI and hands FixProgress on as events
             return flow.run_fix(fix, lambda text: sink(LogLine(text, 0)), cancel, sink)
 
-        session = BuildSession(run, parent=self)  # lines batched, progress as events
+        session = BuildWorker(run, parent=self)  # lines batched, progress as events
         session.lines.connect(row.append_lines)
         session.lines.connect(self._on_fix_lines)
         session.other_event.connect(self._on_fix_event)

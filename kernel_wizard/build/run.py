@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 from kernel_wizard.base.download import DownloadResult
 from kernel_wizard.base.errors import Cancelled, ProcessStartError
@@ -158,6 +158,13 @@ BuildEvent = (
 )
 
 
+def unhandled(event: NoReturn) -> NoReturn:
+    """The last branch of a dispatch over :data:`BuildEvent` (``typing.assert_never`` for
+    Python 3.10): mypy reports a call that can be reached, i.e. a kind of event the dispatch
+    forgot."""
+    raise AssertionError(f"an event nobody shows: {event!r}")
+
+
 class BuildStatus(Enum):
     SUCCEEDED = "succeeded"
     FAILED = "failed"
@@ -200,7 +207,10 @@ _NINJA_FAILED = re.compile(r"^\s*FAILED: ")  # the unit of the [n/N] line before
 
 
 POLL_S = 1.0  # how often the build folder is looked at (build.ninja, .ninja_log)
-ESTIMATE_INTERVAL = 0.02  # [n/N] lines closer than this share one estimate (a flood of units)
+# [n/N] lines closer than this share one estimate: it bounds the estimator's work in a flood of
+# units (an estimate looks at every unit); what is shown, and how often, is the display's
+# business (:class:`.progress_view.ProgressView`)
+ESTIMATE_INTERVAL = 0.02
 
 
 class BuildClock:
@@ -353,7 +363,7 @@ _WHEEL = re.compile(r"^\s*(installing to build/bdist|creating '.*\.whl'|Created 
 # -- the runner -------------------------------------------------------------------------------
 
 
-EventSink = Callable[[BuildEvent], None]
+EventSink = Callable[[BuildEvent], None]  # where a build's events go (every front end's type)
 DEFAULT_STALL_S = 180.0
 
 
@@ -773,7 +783,8 @@ def disk_full_in(plan: BuildPlan) -> Path | None:
 
 
 __all__ = [
-    "BuildEvent", "BuildOutcome", "BuildStatus", "DiagnosisEvent", "LogLine", "PlanEvent",
+    "BuildEvent", "BuildOutcome", "BuildStatus", "DiagnosisEvent", "EventSink", "LogLine",
+    "PlanEvent",
     "BuildClock", "ProgressEvent", "RetryEvent", "StallEvent", "Step", "StepEvent",
-    "StepState", "StepTiming", "decode_line", "retry_plan", "run_build",
+    "StepState", "StepTiming", "decode_line", "retry_plan", "run_build", "unhandled",
 ]

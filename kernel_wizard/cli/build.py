@@ -18,7 +18,7 @@ from kernel_wizard.base.durations import duration
 from kernel_wizard.base.errors import EnvironmentProbeError, ExitCode, WizardError
 from kernel_wizard.base.paths import same_env
 from kernel_wizard.build.plan import estimate_build_seconds
-from kernel_wizard.build.run import BuildOutcome, BuildStatus, LogLine, PlanEvent
+from kernel_wizard.build.run import BuildOutcome, BuildStatus
 from kernel_wizard.catalog import (
     Recipe,
 )
@@ -39,6 +39,7 @@ from kernel_wizard.diagnose import DiagnosisReport
 from kernel_wizard.flow.pipeline import KernelChoice
 from kernel_wizard.flow.session import (
     DoesNotFit,
+    FlowEvent,
     FlowOptions,
     KernelRequest,
     NoMatchingWheel,
@@ -315,22 +316,15 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     progress = TerminalProgress(human, verbose=args.verbose)
     after_build.progress = progress
 
-    def on_event(event: object) -> None:
-        if isinstance(event, PlanEvent):
-            human.write("What will run:\n" + "".join(
-                f"  {line}\n" for line in event.plan.describe().splitlines()))
-            human.write(f"Log: {event.plan.log_path}\n")
-        elif isinstance(event, LogLine) and event.text.startswith(("[source]", "[patch]",
-                                                                   "[lock]")):
-            human.write(f"  {event.text}\n")
-        elif isinstance(event, StepNotice):
+    def on_event(event: FlowEvent) -> None:
+        if isinstance(event, StepNotice):
             progress.close()
             text = str(event.text)
             human.write(f"  {text}\n" if text.startswith(LOCK_TAG) else f"• {text}\n")
             human.flush()
             after_build.log(text)
-        else:
-            progress(event)  # type: ignore[arg-type]
+        else:  # the build's own events: the plan, the source's lines, steps, progress, ...
+            progress(event)
 
     options = FlowOptions(verify=not args.skip_verify, install=not args.no_install,
                           allow_failed=args.allow_failed, quick=args.quick_verify)

@@ -34,7 +34,7 @@ from kernel_wizard.base.errors import Cancelled, WizardError
 from kernel_wizard.base.messages import N_, Msg, msg
 from kernel_wizard.base.paths import hold_env
 from kernel_wizard.build.plan import BuildPlan, BuildRequest, PlanError, machine_for, plan_build
-from kernel_wizard.build.run import BuildOutcome, BuildStatus
+from kernel_wizard.build.run import BuildEvent, BuildOutcome, BuildStatus, EventSink
 from kernel_wizard.catalog import (
     Catalog,
     Machine,
@@ -190,10 +190,10 @@ class KernelDecision:
     machine: Machine
 
 
-BuildRunner = Callable[["Session", Callable[[object], None], threading.Event], BuildOutcome]
+BuildRunner = Callable[["Session", EventSink, threading.Event], BuildOutcome]
 
 
-def default_build(session: Session, sink: Callable[[object], None],
+def default_build(session: Session, sink: EventSink,
                   cancel: threading.Event) -> BuildOutcome:
     """Source, patches, plan and build of the session's choice (the probe when none)."""
     env, hardware = session.require_target()
@@ -254,6 +254,7 @@ class StepNotice:
 
 
 # what the headless flow reports: the build's events, then what it does after the build
+FlowEvent = BuildEvent | StepNotice
 
 
 @dataclass(frozen=True)
@@ -602,7 +603,7 @@ class Session:
                                gpu_indices=choice.gpu_indices, variant=choice.variant)
         return plan_build(request, toolkits=self.toolkit_choice(), prepare=False)
 
-    def build(self, on_event: Callable[[object], None] | None = None,
+    def build(self, on_event: EventSink | None = None,
               cancel: threading.Event | None = None) -> BuildOutcome:
         """Build the chosen kernel (or download the chosen prebuilt wheel) into staging.
 
@@ -843,7 +844,7 @@ class Session:
     # -- the headless flow ------------------------------------------------------------------
 
     def run_build_flow(self, options: FlowOptions,
-                       on_event: Callable[[object], None] | None = None,
+                       on_event: Callable[[FlowEvent], None] | None = None,
                        cancel: threading.Event | None = None) -> BuildFlowResult:
         """Build, then verify from staging and install (as ``options`` say): the headless
         front end's whole sequence, made of the same steps the pages call."""
@@ -869,7 +870,7 @@ class Session:
 
 
 __all__ = [
-    "ChoiceError", "DoesNotFit", "FlowError", "NoMatchingWheel", "FlowOptions",
+    "ChoiceError", "DoesNotFit", "FlowError", "FlowEvent", "NoMatchingWheel", "FlowOptions",
     "BuildFlowResult", "KernelDecision",
     "KernelRequest", "KernelRow", "KernelVersionRow", "Session", "SessionServices",
     "FlowStep", "StepNotice", "default_build",

@@ -4,27 +4,27 @@
   <context>
     <name>Build</name>
     <message>
-      <location filename="../../app/pages/build.py" line="104" />
+      <location filename="../../app/pages/build.py" line="113" />
       <source>  What to do: {fix}</source>
       <translation>  怎么办：{fix}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="103" />
+      <location filename="../../app/pages/build.py" line="112" />
       <source>  Why: {cause}</source>
       <translation>  原因：{cause}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="121" />
+      <location filename="../../app/pages/build.py" line="130" />
       <source>Attempt {attempt}</source>
       <translation>第 {attempt} 次尝试</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="87" />
+      <location filename="../../app/pages/build.py" line="91" />
       <source>Building {name}…</source>
       <translation>正在编译 {name}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="124" />
+      <location filename="../../app/pages/build.py" line="133" />
       <source>Cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -33,32 +33,32 @@
       <translation type="obsolete">已取消（%v / %m 步）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="126" />
+      <location filename="../../app/pages/build.py" line="135" />
       <source>Cancelled: %v of %m units compiled</source>
       <translation>已取消：已编译 %v / %m 个单元</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="86" />
+      <location filename="../../app/pages/build.py" line="90" />
       <source>Click “Build again” to start it over, or Back to choose something else.</source>
       <translation>点击“重新编译”重新开始，或点击“上一步”选择其他内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="71" />
+      <location filename="../../app/pages/build.py" line="75" />
       <source>Compiling one file at a time: this computer's processor and memory allow no more. The details are under “What will run”.</source>
       <translation>每次编译一个文件：这台电脑的处理器和内存只允许这么多。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="73" />
+      <location filename="../../app/pages/build.py" line="77" />
       <source>Compiling {jobs} files at a time: as many as this computer's processor and memory allow. The details are under “What will run”.</source>
       <translation>每次同时编译 {jobs} 个文件：这是这台电脑的处理器和内存允许的最大数量。详细信息见“将要运行的命令”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="123" />
+      <location filename="../../app/pages/build.py" line="132" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="122" />
+      <location filename="../../app/pages/build.py" line="131" />
       <source>Failed</source>
       <translation>失败</translation>
     </message>
@@ -67,162 +67,170 @@
       <translation type="obsolete">失败（%v / %m 步）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="125" />
+      <location filename="../../app/pages/build.py" line="134" />
       <source>Failed: %v of %m units compiled</source>
       <translation>失败：已编译 %v / %m 个单元</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="106" />
+      <location filename="../../app/pages/build.py" line="115" />
       <source>First error (line {line}):</source>
       <translation>第一个错误（第 {line} 行）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="114" />
+      <location filename="../../app/pages/build.py" line="123" />
       <source>Full log: {path}</source>
       <translation>完整日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="79" />
+      <location filename="../../app/pages/build.py" line="83" />
       <source>Keep building</source>
       <translation>继续编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="101" />
+      <location filename="../../app/pages/build.py" line="110" />
       <source>Log: {path}</source>
       <translation>日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="118" />
+      <location filename="../../app/pages/build.py" line="127" />
       <source>No output for {quiet}. Still running: {running}. Large kernels can compile for many minutes without printing.</source>
       <translation>已经 {quiet} 没有输出。仍在运行：{running}。大型内核可能编译好几分钟都不输出任何内容。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="127" />
+      <location filename="../../app/pages/build.py" line="136" />
       <source>Report bundle saved: {bundle} — attach it to your bug report.</source>
       <translation>报告包已保存：{bundle} — 请把它附在你的问题报告中。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="115" />
+      <location filename="../../app/pages/build.py" line="124" />
       <source>See the log: {path}</source>
       <translation>请查看日志：{path}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="100" />
+      <location filename="../../app/pages/build.py" line="109" />
       <source>Slowest to compile: {units}</source>
       <translation>编译最慢的：{units}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="129" />
+      <location filename="../../app/pages/build.py" line="138" />
       <source>State</source>
       <translation>状态</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="128" />
+      <location filename="../../app/pages/build.py" line="137" />
       <source>Step</source>
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="84" />
+      <location filename="../../app/pages/build.py" line="88" />
       <source>Stop and close</source>
       <translation>停止并关闭</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="78" />
+      <location filename="../../app/pages/build.py" line="82" />
       <source>Stop the build</source>
       <translation>停止编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="80" />
+      <location filename="../../app/pages/build.py" line="84" />
       <source>Stop the build and close the wizard?</source>
       <translation>停止编译并关闭向导？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="76" />
+      <location filename="../../app/pages/build.py" line="80" />
       <source>Stop the build now? Everything compiled so far is discarded. Nothing has been installed, so your Python environment stays as it is.</source>
       <translation>现在停止编译吗？已编译的部分会被丢弃。还没有安装任何东西，你的 Python 环境保持不变。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="75" />
+      <location filename="../../app/pages/build.py" line="79" />
       <source>Stop the build?</source>
       <translation>停止编译？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="107" />
+      <location filename="../../app/pages/build.py" line="116" />
       <source>Stopped while {family}: {next_step}</source>
       <translation>出错阶段：{family}。{next_step}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="81" />
+      <location filename="../../app/pages/build.py" line="85" />
       <source>The build is still running. Stop it and close the wizard? Everything compiled so far is discarded. Nothing has been installed, so your Python environment stays as it is.</source>
       <translation>编译仍在进行。要停止编译并关闭向导吗？已编译的部分会被丢弃。还没有安装任何东西，你的 Python 环境保持不变。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="85" />
+      <location filename="../../app/pages/build.py" line="89" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="111" />
+      <location filename="../../app/pages/build.py" line="120" />
       <source>The cause is not one the wizard knows; it stopped while {family}: that usually means {usually}. Save the report bundle (the button above) and attach it when you ask for help.</source>
       <translation>这个原因不在向导已知的范围内；出错阶段：{family}，这通常意味着{usually}。请保存报告包（上面的按钮），求助时附上它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="91" />
+      <location filename="../../app/pages/build.py" line="95" />
       <source>The exact commands appear once the source is ready.</source>
       <translation>源码准备好后，这里会显示确切的命令。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="108" />
+      <location filename="../../app/pages/build.py" line="117" />
       <source>The wizard does not know this cause. The lines above are where the build failed; save the report bundle (the button above) and attach it when you ask for help.</source>
       <translation>向导不认识这个原因。上面几行是构建失败的位置；请保存报告包（上方的按钮），求助时附上它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="130" />
+      <location filename="../../app/pages/build.py" line="139" />
       <source>Time</source>
       <translation>用时</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="117" />
+      <location filename="../../app/pages/build.py" line="126" />
       <source>What to do: {hint}</source>
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="90" />
+      <location filename="../../app/pages/build.py" line="94" />
       <source>Wheel: {file}</source>
       <translation>wheel 文件：{file}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="116" />
+      <location filename="../../app/pages/build.py" line="125" />
       <source>Why: {why}</source>
       <translation>原因：{why}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="95" />
+      <location filename="../../app/pages/build.py" line="104" />
       <source>extension {run}</source>
       <translation>第 {run} 个扩展</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="96" />
       <source>extension {run} · %v / %m units</source>
-      <translation>第 {run} 个扩展 · %v / %m 个编译单元</translation>
+      <translation type="obsolete">第 {run} 个扩展 · %v / %m 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="97" />
       <source>extension {run} · %v / %m units so far</source>
-      <translation>第 {run} 个扩展 · 目前 %v / %m 个编译单元</translation>
+      <translation type="obsolete">第 {run} 个扩展 · 目前 %v / %m 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="120" />
+      <location filename="../../app/pages/build.py" line="105" />
+      <source>extension {run} · {done} / {total} units</source>
+      <translation>第 {run} 个扩展 · {done} / {total} 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="106" />
+      <source>extension {run} · {done} / {total} units so far</source>
+      <translation>第 {run} 个扩展 · 目前 {done} / {total} 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="129" />
       <source>no compiler process found</source>
       <translation>没有找到编译器进程</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="93" />
+      <location filename="../../app/pages/build.py" line="102" />
       <source>packaging</source>
       <translation>打包中</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="92" />
+      <location filename="../../app/pages/build.py" line="101" />
       <source>preparing</source>
       <translation>准备中</translation>
     </message>
@@ -231,32 +239,42 @@
       <translation type="obsolete">探测内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="99" />
+      <location filename="../../app/pages/build.py" line="108" />
       <source>took {duration}</source>
       <translation>用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="98" />
+      <location filename="../../app/pages/build.py" line="99" />
+      <source>{done} / {total} units</source>
+      <translation>{done} / {total} 个编译单元</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="100" />
+      <source>{done} / {total} {unit}</source>
+      <translation>{done} / {total} {unit}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/build.py" line="107" />
       <source>{duration} elapsed</source>
       <translation>已用时 {duration}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="88" />
+      <location filename="../../app/pages/build.py" line="92" />
       <source>{name} is built and ready to be verified.</source>
       <translation>{name} 已编译完成，可以进行验证。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="89" />
+      <location filename="../../app/pages/build.py" line="93" />
       <source>{name}: the prebuilt wheel is downloaded and ready to be verified.</source>
       <translation>{name}：预编译的 wheel 已下载，可以进行验证。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="105" />
+      <location filename="../../app/pages/build.py" line="114" />
       <source>○ {title} (line {line})</source>
       <translation>○ {title}（第 {line} 行）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="102" />
+      <location filename="../../app/pages/build.py" line="111" />
       <source>● {title} (line {line})</source>
       <translation>● {title}（第 {line} 行）</translation>
     </message>
@@ -689,67 +707,67 @@
   <context>
     <name>FreeSpace</name>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="28" />
+      <location filename="../../app/widgets/free_space.py" line="34" />
       <source>Free space</source>
       <translation>释放空间</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="23" />
+      <location filename="../../app/widgets/free_space.py" line="29" />
       <source>Free space…</source>
       <translation>释放空间…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="36" />
+      <location filename="../../app/widgets/free_space.py" line="42" />
       <source>Freed {size}.</source>
       <translation>已释放 {size}。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="35" />
+      <location filename="../../app/widgets/free_space.py" line="41" />
       <source>Freed {size}; {count} item(s) could not be removed.</source>
       <translation>已释放 {size}；有 {count} 项无法删除。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="33" />
+      <location filename="../../app/widgets/free_space.py" line="39" />
       <source>Installed kernels, their backups and the verification reports are kept. A later build downloads and compiles again.</source>
       <translation>已安装的内核、它们的备份和验证报告会保留。以后的编译会重新下载和编译。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="26" />
+      <location filename="../../app/widgets/free_space.py" line="32" />
       <source>Measuring…</source>
       <translation>正在计算…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="29" />
+      <location filename="../../app/widgets/free_space.py" line="35" />
       <source>Nothing to remove: there are no old builds or downloaded sources.</source>
       <translation>没有可删除的东西：没有旧的编译结果或下载的源码。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="32" />
+      <location filename="../../app/widgets/free_space.py" line="38" />
       <source>Old builds and downloaded sources take {size}. Remove them?</source>
       <translation>旧的编译结果和下载的源码占用 {size}。要删除它们吗？</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="24" />
+      <location filename="../../app/widgets/free_space.py" line="30" />
       <source>Remove old builds and downloaded sources that nothing uses any more (installed kernels, their backups and reports are kept).</source>
       <translation>删除不再使用的旧编译结果和下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="27" />
+      <location filename="../../app/widgets/free_space.py" line="33" />
       <source>Removing…</source>
       <translation>正在删除…</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="37" />
+      <location filename="../../app/widgets/free_space.py" line="43" />
       <source>The old builds could not be measured or removed.</source>
       <translation>无法计算或删除旧的编译结果。</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="31" />
+      <location filename="../../app/widgets/free_space.py" line="37" />
       <source>• and {count} more</source>
       <translation>• 还有 {count} 项</translation>
     </message>
     <message>
-      <location filename="../../app/widgets/free_space.py" line="30" />
+      <location filename="../../app/widgets/free_space.py" line="36" />
       <source>• {size} — {kind}: {name}</source>
       <translation>• {size} — {kind}：{name}</translation>
     </message>
@@ -1167,7 +1185,7 @@ This will run:
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="67" />
+      <location filename="../../app/pages/kernel.py" line="66" />
       <source>GPU {index}: {name} ({cc})</source>
       <translation>GPU {index}：{name}（{cc}）</translation>
     </message>
@@ -1207,7 +1225,7 @@ This will run:
       <translation>将为 {names} 编译。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="73" />
+      <location filename="../../app/pages/kernel.py" line="72" />
       <source>Judge speed for:</source>
       <translation>按此用途评估速度：</translation>
     </message>
@@ -1237,7 +1255,7 @@ This will run:
       <translation>PyTorch {version}（CUDA {cuda}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="72" />
+      <location filename="../../app/pages/kernel.py" line="71" />
       <source>PyTorch's own attention was not timed: {reason}</source>
       <translation>未测量 PyTorch 自带注意力的速度：{reason}</translation>
     </message>
@@ -1247,12 +1265,12 @@ This will run:
       <translation>PyTorch：未安装</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="66" />
+      <location filename="../../app/pages/kernel.py" line="65" />
       <source>Recommended: {kernel} {version}</source>
       <translation>推荐：{kernel} {version}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="71" />
+      <location filename="../../app/pages/kernel.py" line="70" />
       <source>Speed on this GPU: {sentence}</source>
       <translation>此 GPU 上的速度：{sentence}</translation>
     </message>
@@ -1277,12 +1295,12 @@ This will run:
 4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="69" />
+      <location filename="../../app/pages/kernel.py" line="68" />
       <source>Timing PyTorch's own attention on this GPU, to say which kernels pay off here (a few seconds, once per GPU and PyTorch)…</source>
       <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="74" />
+      <location filename="../../app/pages/kernel.py" line="73" />
       <source>What you run attention for: the advice compares speed at its sizes (LLM prompts: 2k-8k tokens, causal; images: 4k tokens; video: 16k-32k tokens). Chosen from the AI program found, where there is one ({why}).</source>
       <translation>你用注意力做什么：建议按该用途的尺寸比较速度（LLM 提示词：2k–8k 个 token，因果；图像：4k 个 token；视频：16k–32k 个 token）。若找到了 AI 程序，则按它选择（{why}）。</translation>
     </message>
@@ -1297,7 +1315,7 @@ This will run:
       <translation>发布于 {date}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="68" />
+      <location filename="../../app/pages/kernel.py" line="67" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -1448,87 +1466,87 @@ This will run:
   <context>
     <name>PrereqsPage</name>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="47" />
+      <location filename="../../app/pages/prereqs.py" line="48" />
       <source>1 thing must be fixed before building</source>
       <translation>编译前必须修复 1 个问题</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="69" />
+      <location filename="../../app/pages/prereqs.py" line="70" />
       <source>Checking again: {title}…</source>
       <translation>正在重新检查：{title}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="67" />
+      <location filename="../../app/pages/prereqs.py" line="68" />
       <source>Checking the compiler, CUDA toolkit, long paths and the Python environment…</source>
       <translation>正在检查编译器、CUDA 工具包、长路径和 Python 环境…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="63" />
+      <location filename="../../app/pages/prereqs.py" line="64" />
       <source>Everything a build needs is in place.</source>
       <translation>编译所需的一切都已就绪。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="50" />
+      <location filename="../../app/pages/prereqs.py" line="51" />
       <source>Follow the advice in each row, then Re-check. Next is enabled once nothing blocks.</source>
       <translation>请按照每一行的建议操作，然后点击“重新检查”。没有阻碍后即可点击“下一步”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="66" />
+      <location filename="../../app/pages/prereqs.py" line="67" />
       <source>Not now</source>
       <translation>暂不</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="52" />
+      <location filename="../../app/pages/prereqs.py" line="53" />
       <source>Nothing blocks the build</source>
       <translation>没有任何问题阻碍编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="53" />
+      <location filename="../../app/pages/prereqs.py" line="54" />
       <source>Nothing blocks the build (1 warning)</source>
       <translation>没有任何问题阻碍编译（1 个警告）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="54" />
+      <location filename="../../app/pages/prereqs.py" line="55" />
       <source>Nothing blocks the build ({count} warnings)</source>
       <translation>没有任何问题阻碍编译（{count} 个警告）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="71" />
+      <location filename="../../app/pages/prereqs.py" line="72" />
       <source>Running: {title}…</source>
       <translation>正在运行：{title}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="57" />
+      <location filename="../../app/pages/prereqs.py" line="58" />
       <source>The probe kernel can be built now; {kernels} need what the {rows} row found missing: use the Fix button first, or come back later.</source>
       <translation>现在可以编译探测内核；{kernels} 需要“{rows}”一行发现缺少的东西：请先使用“修复”按钮，或者以后再回来。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="59" />
+      <location filename="../../app/pages/prereqs.py" line="60" />
       <source>The probe kernel can be built now; {kernels} need what the {rows} rows found missing: use the Fix button first, or come back later.</source>
       <translation>现在可以编译探测内核；{kernels} 需要“{rows}”这几行发现缺少的东西：请先使用“修复”按钮，或者以后再回来。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="55" />
+      <location filename="../../app/pages/prereqs.py" line="56" />
       <source>The probe kernel can be built now; {kernels} needs what the {rows} row found missing: use the Fix button first, or come back later.</source>
       <translation>现在可以编译探测内核；{kernels} 需要“{rows}”一行发现缺少的东西：请先使用“修复”按钮，或者以后再回来。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="62" />
+      <location filename="../../app/pages/prereqs.py" line="63" />
       <source>The warnings don't stop the build; read them before you go on.</source>
       <translation>警告不会阻止编译；继续之前请先阅读它们。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="49" />
+      <location filename="../../app/pages/prereqs.py" line="50" />
       <source>Use the Fix buttons below, then Re-check. Next is enabled once nothing blocks.</source>
       <translation>请使用下面的“修复”按钮，然后点击“重新检查”。没有阻碍后即可点击“下一步”。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="48" />
+      <location filename="../../app/pages/prereqs.py" line="49" />
       <source>{count} things must be fixed before building</source>
       <translation>编译前必须修复 {count} 个问题</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="64" />
+      <location filename="../../app/pages/prereqs.py" line="65" />
       <source>{description}
 
 This will run:
@@ -1539,19 +1557,19 @@ This will run:
 {commands}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="70" />
+      <location filename="../../app/pages/prereqs.py" line="71" />
       <source>{error}
 Click “Check all again” to try once more.</source>
       <translation>{error}
 点击“全部重新检查”再试一次。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="61" />
+      <location filename="../../app/pages/prereqs.py" line="62" />
       <source>{first} and {second}</source>
       <translation>{first}和{second}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="65" />
+      <location filename="../../app/pages/prereqs.py" line="66" />
       <source>{text}
 
 Windows will ask for administrator rights for this step.</source>
@@ -1943,7 +1961,7 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>core</name>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="55" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="61" />
       <source>  (none found)</source>
       <translation>  （没有找到）</translation>
     </message>
@@ -1958,17 +1976,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>  • CUDA {version}，位于 {root}（{origin}）← 编译使用这一个</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="63" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="69" />
       <source>  • MSVC {toolset} in {name} is not used: {reason}.</source>
       <translation>  • {name} 中的 MSVC {toolset} 不会被使用：{reason}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="51" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="57" />
       <source>  • {name} at {path} can't be used: {why}</source>
       <translation>  • {name}，位于 {path}，无法使用：{why}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="30" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="36" />
       <source>  • {name} at {path}: {toolsets}</source>
       <translation>  • {name}，位于 {path}：{toolsets}</translation>
     </message>
@@ -1983,17 +2001,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="200" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="207" />
       <source> ({percent}% of the elements)</source>
       <translation>（占元素的 {percent}%）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="183" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="190" />
       <source> at index {index}</source>
       <translation>（位于索引 {index}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="182" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="189" />
       <source> at index {index} ({layout})</source>
       <translation>（位于索引 {index}，各维依次为 {layout}）</translation>
     </message>
@@ -2032,17 +2050,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>'{command}' 会列出要运行的命令</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="506" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="517" />
       <source>(git: {message})</source>
       <translation>（git：{message}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="458" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="460" />
       <source>(not in the wizard's catalog yet)</source>
       <translation>（尚未收入向导的内核目录）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="59" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="65" />
       <source>(vswhere answered in the {encoding} code page although it was asked for UTF-8; the wizard read it in that code page.)</source>
       <translation>（虽然要求使用 UTF-8，vswhere 仍用 {encoding} 代码页回答；向导按那个代码页读取了它。）</translation>
     </message>
@@ -2057,7 +2075,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>，重试 {n} 次后仍然如此。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="643" />
+      <location filename="../../kernel_wizard/build/plan.py" line="649" />
       <source>, × {factor:g} on Windows</source>
       <translation>，在 Windows 上 × {factor:g}</translation>
     </message>
@@ -2067,22 +2085,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="641" />
+      <location filename="../../kernel_wizard/build/plan.py" line="647" />
       <source>; bound by its slowest unit (~{seconds:,.0f} s)</source>
       <translation>；受最慢的编译单元限制（约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="638" />
+      <location filename="../../kernel_wizard/build/plan.py" line="644" />
       <source>; one extension after another, each bound by its slowest unit (~{seconds:,.0f} s in all)</source>
       <translation>；扩展逐个编译，每个都受其最慢的编译单元限制（共约 {seconds:,.0f} 秒）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="677" />
+      <location filename="../../kernel_wizard/build/plan.py" line="683" />
       <source>; this one runs {jobs}</source>
       <translation>；这次运行 {jobs} 个</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="436" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="506" />
       <source>A CUDA build of PyTorch is of use only on a computer with an NVIDIA GPU and its driver.</source>
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
@@ -2092,7 +2110,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法加载 PyTorch 自身的 DLL：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1129" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1133" />
       <source>A build tool is missing or cannot be run: {tool}</source>
       <translation>缺少编译工具或无法运行：{tool}</translation>
     </message>
@@ -2112,7 +2130,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器、链接器或 pip 无法写入输出：磁盘（或临时文件夹所在的磁盘，或用户配额）已满。构建 CUDA 内核会写入数 GB 的中间文件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="839" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="850" />
       <source>A file</source>
       <translation>某个文件</translation>
     </message>
@@ -2137,7 +2155,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="718" />
+      <location filename="../../kernel_wizard/flow/session.py" line="830" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2157,12 +2175,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{previous} {previous_version} 已重新安装。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1180" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1180" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
       <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
       <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
     </message>
@@ -2187,17 +2205,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>一个小型注意力扩展，用来证明这台电脑能够编译并运行 PyTorch 内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="200" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="211" />
       <source>A source archive has no submodules, and the commit to fetch is not known.</source>
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="939" />
+      <location filename="../../resources/diagnosis/failures.toml" line="943" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="472" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="474" />
       <source>About as fast as PyTorch's own {method} attention here ({best} ms; {name} about {expected} ms at {shape}): building gains little speed.</source>
       <translation>与 PyTorch 自带的 {method} 注意力在此处速度相当（{best} ms；{name} 约 {expected} ms，尺寸 {shape}）：构建带来的提速很小。</translation>
     </message>
@@ -2211,12 +2229,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="749" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="760" />
       <source>Add Python {version}'s C headers</source>
       <translation>添加 Python {version} 的 C 头文件</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="747" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="758" />
       <source>Add Python {version}'s C headers and import library</source>
       <translation>添加 Python {version} 的 C 头文件和导入库</translation>
     </message>
@@ -2231,7 +2249,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已将“{name}”添加到应用程序菜单（{path}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="486" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="497" />
       <source>Also sets git's core.longpaths to true for you (no administrator rights).</source>
       <translation>同时为你把 git 的 core.longpaths 设为 true（不需要管理员权限）。</translation>
     </message>
@@ -2251,17 +2269,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="88" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="94" />
       <source>Another installation can't be used (see details).</source>
       <translation>另一个安装无法使用（见详细信息）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="525" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="536" />
       <source>Ask an administrator to set LongPathsEnabled to 1.</source>
       <translation>请让管理员把 LongPathsEnabled 设为 1。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="48" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="54" />
       <source>Asked vswhere ({vswhere}) for Visual Studio with the x64 C++ tools:</source>
       <translation>已向 vswhere（{vswhere}）查询带有 x64 C++ 工具的 Visual Studio：</translation>
     </message>
@@ -2275,7 +2293,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="240" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="288" />
       <source>Best fit to install: CUDA {cuda} ({reason}).</source>
       <translation>最适合安装的版本：CUDA {cuda}（{reason}）。</translation>
     </message>
@@ -2339,17 +2357,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="606" />
+      <location filename="../../kernel_wizard/flow/session.py" line="718" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="426" />
+      <location filename="../../kernel_wizard/flow/session.py" line="546" />
       <source>Build it from source instead.</source>
       <translation>请改为从源代码构建。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="540" />
+      <location filename="../../kernel_wizard/flow/session.py" line="652" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2377,7 +2395,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1041" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1045" />
       <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
       <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
     </message>
@@ -2387,7 +2405,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1088" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1092" />
       <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
       <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
     </message>
@@ -2412,7 +2430,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="689" />
+      <location filename="../../kernel_wizard/build/run.py" line="699" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -2427,17 +2445,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="23" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="29" />
       <source>C compiler</source>
       <translation>C 编译器</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="160" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="223" />
       <source>C headers (Python.h)</source>
       <translation>C 头文件（Python.h）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="17" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="23" />
       <source>C++ compiler</source>
       <translation>C++ 编译器</translation>
     </message>
@@ -2477,7 +2495,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="222" />
+      <location filename="../../kernel_wizard/verify/history.py" line="229" />
       <source>CUDA driver API</source>
       <translation>CUDA 驱动 API</translation>
     </message>
@@ -2487,17 +2505,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 工具包</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="226" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="274" />
       <source>CUDA toolkits found:</source>
       <translation>找到的 CUDA 工具包：</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="227" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="275" />
       <source>CUDA toolkits found: none</source>
       <translation>找到的 CUDA 工具包：没有</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="139" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="160" />
       <source>CUDA toolkits were found, but none of their nvcc compilers runs.</source>
       <translation>找到了 CUDA 工具包，但它们的 nvcc 编译器都无法运行。</translation>
     </message>
@@ -2522,7 +2540,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 接受 {accepted}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="214" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="261" />
       <source>CUDA {cuda} at {root} will be used, matching PyTorch's CUDA {torch}.</source>
       <translation>将使用位于 {root} 的 CUDA {cuda}，与 PyTorch 的 CUDA {torch} 一致。</translation>
     </message>
@@ -2531,7 +2549,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">将使用位于 {root} 的 CUDA {cuda}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="217" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="264" />
       <source>CUDA {cuda} at {root} works; builds use it once PyTorch here is a CUDA build.</source>
       <translation>位于 {root} 的 CUDA {cuda} 可用；当此处的 PyTorch 为 CUDA 版本后，构建将使用它。</translation>
     </message>
@@ -2541,27 +2559,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda}，位于 {root}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="198" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="243" />
       <source>CUDA {cuda} cannot compile for your GPU: {which}.</source>
       <translation>CUDA {cuda} 无法为你的 GPU 编译：{which}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="200" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="245" />
       <source>CUDA {cuda} cannot compile for {count} of your GPUs: {which}.</source>
       <translation>CUDA {cuda} 无法为你的 {count} 块 GPU 编译：{which}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="157" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="186" />
       <source>CUDA {cuda} differs from PyTorch's CUDA {torch} in the minor version; PyTorch only warns about that, and builds normally work.</source>
       <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 次版本号不同；PyTorch 只会对此发出警告，编译通常可以正常进行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="148" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="177" />
       <source>CUDA {cuda} does not match PyTorch's CUDA {torch}: PyTorch refuses to build extensions when the major versions differ.</source>
       <translation>CUDA {cuda} 与 PyTorch 的 CUDA {torch} 不一致：主版本号不同时，PyTorch 拒绝编译扩展。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="687" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="698" />
       <source>CUDA {cuda} is installed.</source>
       <translation>已安装 CUDA {cuda}。</translation>
     </message>
@@ -2581,7 +2599,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 CUDA {cuda} 对编译器的限制；编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="492" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="533" />
       <source>CUDA {toolkit} is older than 12.4: current Visual Studio 2022 C++ libraries refuse it (STL1002); choose CUDA 12.4 or newer.</source>
       <translation>CUDA {toolkit} 早于 12.4：当前的 Visual Studio 2022 C++ 库不接受它（STL1002）；请选择 CUDA 12.4 或更新版本。</translation>
     </message>
@@ -2611,32 +2629,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="746" />
+      <location filename="../../kernel_wizard/flow/session.py" line="858" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="818" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="829" />
       <source>Cancelled before anything was written.</source>
       <translation>在写入任何文件之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="377" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="388" />
       <source>Cancelled before pip started.</source>
       <translation>在 pip 启动之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="182" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="193" />
       <source>Cancelled before the installer started.</source>
       <translation>在安装程序启动之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="509" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="520" />
       <source>Cancelled before the registry was changed.</source>
       <translation>在更改注册表之前已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="445" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="456" />
       <source>Cancelled.</source>
       <translation>已取消。</translation>
     </message>
@@ -2681,7 +2699,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="451" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="462" />
       <source>Check that your ~/.gitconfig is writable.</source>
       <translation>请检查你的 ~/.gitconfig 是否可写。</translation>
     </message>
@@ -2701,7 +2719,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="207" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="218" />
       <source>Check the internet connection (and proxy settings), then try again.</source>
       <translation>请检查网络连接（以及代理设置），然后重试。</translation>
     </message>
@@ -2711,12 +2729,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查网络连接（如果你的网络使用代理，也请检查代理设置），然后重试。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="396" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="407" />
       <source>Check the internet connection (and the proxy, if this network uses one: set HTTPS_PROXY), then run the fix again. Nothing was installed into {python}; pip's output is in {log}.</source>
       <translation>请检查网络连接（如果此网络使用代理，请设置 HTTPS_PROXY），然后再次运行修复。{python} 中没有安装任何内容；pip 的输出在 {log}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="173" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="184" />
       <source>Check the internet connection and try again, or choose a local copy of the source (Kernel page → Local folder).</source>
       <translation>请检查网络连接后重试，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
@@ -2751,27 +2769,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>目标 Python 装有 CUDA 版 PyTorch 后才检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="519" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="530" />
       <source>Choose Fix again and answer Yes, or ask an administrator.</source>
       <translation>请再次选择“修复”并回答“是”，或者请管理员帮忙。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="681" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="692" />
       <source>Choose Fix again and answer Yes, or install CUDA yourself.</source>
       <translation>请再次选择“修复”并回答“是”，或者自己安装 CUDA。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="600" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="611" />
       <source>Choose Fix again and answer Yes, or install the Build Tools yourself.</source>
       <translation>请再次选择“修复”并回答“是”，或者自己安装 Build Tools。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="203" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="214" />
       <source>Choose Fix again to install the C++ build tools.</source>
       <translation>再次选择“修复”即可安装 C++ 编译工具。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="239" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="250" />
       <source>Choose Fix again to install the toolkit.</source>
       <translation>再次选择“修复”即可安装工具包。</translation>
     </message>
@@ -2781,12 +2799,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择内核源码的 .tar.gz 或 .zip 文件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="454" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="527" />
       <source>Choose a CUDA {major}.x toolkit, or a PyTorch built for CUDA {toolkit_major}.</source>
       <translation>请选择 CUDA {major}.x 工具包，或为 CUDA {toolkit_major} 编译的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="335" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="387" />
       <source>Choose a kernel that supports this GPU (the probe kernel runs on any).</source>
       <translation>请选择支持这个 GPU 的内核（探测内核在任何 GPU 上都能运行）。</translation>
     </message>
@@ -2796,17 +2814,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="711" />
+      <location filename="../../kernel_wizard/flow/session.py" line="823" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="514" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="603" />
       <source>Choose an environment with a newer Python.</source>
       <translation>请选择 Python 版本更新的环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="522" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="611" />
       <source>Choose an environment with an older Python.</source>
       <translation>请选择 Python 版本更旧的环境。</translation>
     </message>
@@ -2821,32 +2839,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="406" />
+      <location filename="../../kernel_wizard/flow/session.py" line="526" />
       <source>Choose another kernel or version, one that fits.</source>
       <translation>请选择另一个适合的内核或版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="182" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="193" />
       <source>Choose another version on the Kernel page, or report this if the version came with the wizard.</source>
       <translation>请在内核页面选择其他版本；如果这个版本是向导自带的，请报告这个问题。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="167" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="173" />
       <source>Choose another version, or report this to the wizard's maintainers.</source>
       <translation>请选择其他版本，或者把这个问题报告给向导的维护者。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="388" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="399" />
       <source>Choose the Python environment again; it may have moved.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="281" />
+      <location filename="../../kernel_wizard/flow/session.py" line="351" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="114" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="175" />
       <source>Choose the Python that should get the kernel: {where}.</source>
       <translation>请选择要安装内核的 Python：{where}。</translation>
     </message>
@@ -2866,7 +2884,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请改为选择文件夹 {folder}：即包含 {subdir} 的仓库。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/pipeline.py" line="245" />
+      <location filename="../../kernel_wizard/flow/pipeline.py" line="287" />
       <source>Choose the kernel's source again.</source>
       <translation>请重新选择内核的源码。</translation>
     </message>
@@ -2891,12 +2909,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择内核源码的顶层文件夹：包含 setup.py 的那个。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="353" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="412" />
       <source>Choose version {version} or newer.</source>
       <translation>请选择 {version} 或更新的版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="218" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="229" />
       <source>Close every Visual Studio window and installer, then try again.</source>
       <translation>请关闭所有 Visual Studio 窗口和安装程序，然后重试。</translation>
     </message>
@@ -2980,7 +2998,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1180" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
       <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
@@ -3005,12 +3023,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法连接服务器 {host} 来下载 {name}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="171" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="182" />
       <source>Could not reach {host} to download {what}.</source>
       <translation>无法连接 {host} 来下载 {what}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="344" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="350" />
       <source>Could not reach {host} to fetch {name}.</source>
       <translation>无法连接 {host} 来获取 {name}。</translation>
     </message>
@@ -3035,7 +3053,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法{action}：{cause}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="40" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="47" />
       <source>Decoding step</source>
       <translation>解码步骤</translation>
     </message>
@@ -3065,7 +3083,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>DeepSeek 的 MLA 解码与稀疏预填充内核，适用于 Hopper 和 Blackwell 数据中心 GPU。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="334" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="385" />
       <source>Deselect this GPU to build for the others.</source>
       <translation>取消选择这个 GPU，为其他 GPU 编译。</translation>
     </message>
@@ -3095,22 +3113,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已下载 {name}（{size}），从之前停在 {earlier} 的下载处继续；已检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="164" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="175" />
       <source>Downloading {name}</source>
       <translation>正在下载 {name}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="569" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="580" />
       <source>Downloads Microsoft's Visual Studio Build Tools 2022 installer (from {url}) and installs the 'Desktop development with C++' workload with its recommended parts: the MSVC compiler and the Windows SDK (several GB). Windows asks for administrator rights; the installer shows its own progress window.</source>
       <translation>下载微软的 Visual Studio Build Tools 2022 安装程序（来自 {url}），并安装“使用 C++ 的桌面开发”工作负载及其推荐组件：MSVC 编译器和 Windows SDK（几 GB）。Windows 会请求管理员权限；安装程序会显示自己的进度窗口。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="646" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="657" />
       <source>Downloads NVIDIA's CUDA {cuda} network installer ({reason}) and installs, without questions, only what building PyTorch extensions needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no samples). Windows asks for administrator rights.</source>
       <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序（{reason}），并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="651" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="662" />
       <source>Downloads NVIDIA's CUDA {cuda} network installer and installs, without questions, only what building PyTorch extensions needs: the nvcc compiler, the runtime and the cuBLAS/cuSPARSE/cuSOLVER/cuRAND headers (no driver, no samples). Windows asks for administrator rights.</source>
       <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序，并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
     </message>
@@ -3120,12 +3138,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>出错</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="465" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="467" />
       <source>Expected to pay off: about {x}× as fast as PyTorch's fastest attention here ({method}, {best} ms; {name} about {expected} ms at {shape}).</source>
       <translation>预计值得构建：约为此处 PyTorch 最快注意力（{method}，{best} 毫秒）的 {x} 倍速度（{name} 在 {shape} 下约 {expected} 毫秒）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="433" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="435" />
       <source>Expected to pay off: this PyTorch has only its slow math attention on this GPU ({ms} ms at {shape}), and fast kernels are many times faster than that.</source>
       <translation>预计值得构建：此 PyTorch 在这块 GPU 上只有较慢的 math 注意力（{shape} 下 {ms} 毫秒），快速内核要快很多倍。</translation>
     </message>
@@ -3150,7 +3168,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>适用于 Ampere 及更新 NVIDIA GPU 的快速精确注意力（前向和反向）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/pipeline.py" line="236" />
+      <location filename="../../kernel_wizard/flow/pipeline.py" line="278" />
       <source>Files were written or removed in it at the same time (an editor, a git checkout or another build).</source>
       <translation>同时有文件在其中被写入或删除（编辑器、git 检出或另一次编译）。</translation>
     </message>
@@ -3215,7 +3233,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>对用 Transformers 加载器加载的模型，在 Model 标签页把 attn-implementation 选为 flash_attention_2，或带 --attn-implementation flash_attention_2 启动（写在 user_data/CMD_FLAGS.txt 中）。ExLlamaV2/V3 在已安装 FlashAttention 时会自动使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="488" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="490" />
       <source>For {workload}: {sentence}</source>
       <translation>对于{workload}：{sentence}</translation>
     </message>
@@ -3225,12 +3243,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Forge 没有针对这个内核的启动选项：它的注意力选项是 --attention-pytorch、--attention-split、--attention-quad 和 xformers（已安装时自动使用，除非指定 --disable-xformers）。只有导入这个内核的扩展才会使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="39" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="46" />
       <source>Forward and backward</source>
       <translation>前向和反向计算</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="38" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="45" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
@@ -3263,7 +3281,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>如果大的编译失败，请释放一些空间。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="334" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="340" />
       <source>Free some space on the drive of {folder} (the source with its submodules can take a few GB), then try again.</source>
       <translation>请在 {folder} 所在的磁盘上腾出一些空间（源码连同子模块可能要占几 GB），然后重试。</translation>
     </message>
@@ -3317,7 +3335,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="278" />
+      <location filename="../../kernel_wizard/flow/session.py" line="348" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -3337,7 +3355,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Hopper（cc 9.0）或 Blackwell 数据中心 GPU（cc 10.0、10.3）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="185" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="196" />
       <source>If this computer has no internet access, choose a local copy of the source (Kernel page → Local folder).</source>
       <translation>如果这台电脑无法上网，请选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
@@ -3377,27 +3395,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="467" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="566" />
       <source>Install CUDA {need} or newer (with a PyTorch built for the same CUDA major version).</source>
       <translation>请安装 CUDA {need} 或更新版本（并搭配为相同 CUDA 主版本编译的 PyTorch）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="152" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="181" />
       <source>Install CUDA {torch}, or a PyTorch built for CUDA {major}.</source>
       <translation>请安装 CUDA {torch}，或者为 CUDA {major} 构建的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="416" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="486" />
       <source>Install PyTorch into this Python: {fix}.</source>
       <translation>请把 PyTorch 安装到这个 Python 中：{fix}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="426" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="496" />
       <source>Install PyTorch {need} or newer.</source>
       <translation>请安装 PyTorch {need} 或更新版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="563" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="574" />
       <source>Install Visual Studio Build Tools 2022 (C++)</source>
       <translation>安装 Visual Studio Build Tools 2022（C++）</translation>
     </message>
@@ -3407,7 +3425,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 Visual Studio Build Tools 2022（其中的 MSVC 14.44 适合），或者更新的 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="434" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="504" />
       <source>Install a CUDA build of PyTorch into this Python: {fix}.</source>
       <translation>请把 CUDA 版本的 PyTorch 安装到这个 Python 中：{fix}。</translation>
     </message>
@@ -3426,17 +3444,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="478" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="577" />
       <source>Install a PyTorch built for CUDA {need} or newer.</source>
       <translation>请安装为 CUDA {need} 或更新版本编译的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="225" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="293" />
       <source>Install a PyTorch built for a newer CUDA (Fix).</source>
       <translation>请安装为更新的 CUDA 构建的 PyTorch（修复）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1056" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1060" />
       <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
       <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
@@ -3461,17 +3479,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="591" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="685" />
       <source>Install a newer NCCL next to PyTorch: {command} (or choose another version of {kernel}).</source>
       <translation>请在 PyTorch 旁安装更新的 NCCL：{command}（或选择 {kernel} 的其他版本）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="160" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="166" />
       <source>Install gcc and g++</source>
       <translation>安装 gcc 和 g++</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="165" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="171" />
       <source>Install gcc and g++ with your distribution's package manager.</source>
       <translation>请用你的发行版的包管理器安装 gcc 和 g++。</translation>
     </message>
@@ -3481,12 +3499,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 git（https://git-scm.com），或者让向导改为下载源码压缩包。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="202" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="213" />
       <source>Install git and try again, or choose a local copy with the submodule (Kernel page → Local folder).</source>
       <translation>请安装 git 后重试，或者选择一份包含该子模块的本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="222" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="233" />
       <source>Install git and try again, or choose a local copy.</source>
       <translation>请安装 git 后重试，或者选择一份本地副本。</translation>
     </message>
@@ -3506,12 +3524,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用系统的包管理器安装它：sudo apt install python3-pip python3-venv — 然后点击“重新检查”。或者改为选择一个虚拟环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="579" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="673" />
       <source>Install it: {command}</source>
       <translation>请安装：{command}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="600" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="694" />
       <source>Install it: {command} (or choose a version of {kernel} that builds without NVSHMEM).</source>
       <translation>请安装：{command}（或选择一个不需要 NVSHMEM 就能编译的 {kernel} 版本）。</translation>
     </message>
@@ -3541,7 +3559,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用这个 Python 所属系统的包管理器安装 pip，或者另选一个 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="85" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="91" />
       <source>Install the Build Tools' recommended parts (they include the Windows SDK).</source>
       <translation>请安装 Build Tools 推荐的组件（其中包括 Windows SDK）。</translation>
     </message>
@@ -3566,7 +3584,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请为你的 GPU 安装 NVIDIA 驱动（nvidia.com/drivers），重启后再运行本向导。在 WSL2 中，请在 Windows 上安装驱动，而不是在 Linux 里。没有 GPU 时，你仍然可以编译并验证 CPU 版的探测内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="183" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="202" />
       <source>Install the NVIDIA driver to run kernels on this computer.</source>
       <translation>请安装 NVIDIA 驱动，才能在这台电脑上运行内核。</translation>
     </message>
@@ -3576,12 +3594,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请向它安装适合这台电脑的 PyTorch 版本：{where}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="210" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="277" />
       <source>Install the PyTorch that fits the driver (Fix), or update the NVIDIA driver.</source>
       <translation>请安装适合驱动的 PyTorch（修复），或者更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1254" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1259" />
       <source>Install the PyTorch version {package} asks for (its requirements or README name it), or a version of {package} made for the PyTorch you have, then build again.</source>
       <translation>请安装 {package} 所要求的 PyTorch 版本（其依赖要求或 README 中写明了版本），或安装为你现有 PyTorch 制作的 {package} 版本，然后重新构建。</translation>
     </message>
@@ -3601,12 +3619,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="176" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="237" />
       <source>Install the full Python {version} from python.org (it has them) and use that instead.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="729" />
+      <location filename="../../kernel_wizard/flow/session.py" line="841" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
@@ -3621,7 +3639,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从微软官网安装最新的 Microsoft Visual C++ 可再发行组件（Visual Studio 2015-2022，x64），然后重新启动程序。如果 PyTorch 仍然无法加载，请在此环境中重新安装 PyTorch（从 pytorch.org 选择与你的 CUDA 版本对应的构建）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1072" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1076" />
       <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
     </message>
@@ -3631,7 +3649,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 {package} {version}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1129" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1133" />
       <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
@@ -3656,7 +3674,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已将 pip 安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="406" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="417" />
       <source>Installed {what} into {python}.</source>
       <translation>已将 {what} 安装到 {python}。</translation>
     </message>
@@ -3671,7 +3689,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="382" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="393" />
       <source>Installing {what} was cancelled.</source>
       <translation>{what} 的安装已取消。</translation>
     </message>
@@ -3691,7 +3709,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>从 NVIDIA 的软件包仓库安装 CUDA {cuda} 工具包（编译器和库，不含驱动）（{reason}）。需要 sudo：请自己运行这些命令。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="161" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="167" />
       <source>Installs the GNU C and C++ compilers with the system package manager (needs sudo; run the command yourself).</source>
       <translation>用系统的包管理器安装 GNU C 和 C++ 编译器（需要 sudo；请自己运行命令）。</translation>
     </message>
@@ -3756,17 +3774,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它已另存为 {name}；没有删除任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="83" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="94" />
       <source>It was made from commit {made_from}; the recipe expects {commit} ({ref}).</source>
       <translation>它由提交 {made_from} 生成；配方要求的是 {commit}（{ref}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="116" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="127" />
       <source>It was made from {made_from}; {name} pins {commit}.</source>
       <translation>它由 {made_from} 生成；{name} 固定的是 {commit}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="99" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="110" />
       <source>Its .gitmodules file has no entry for that folder.</source>
       <translation>它的 .gitmodules 文件中没有这个文件夹的条目。</translation>
     </message>
@@ -3821,7 +3839,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="420" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="431" />
       <source>Let git use long paths</source>
       <translation>让 git 使用长路径</translation>
     </message>
@@ -3846,7 +3864,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>长路径已开启，但之后 Windows 还没有重启，所以程序还看不到它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="540" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="551" />
       <source>Long paths are turned on; Windows must restart before programs can use them.</source>
       <translation>长路径已开启；Windows 必须重启后程序才能使用它。</translation>
     </message>
@@ -3916,7 +3934,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请确认已安装的 wheel 与当前的 Python、PyTorch 和 CUDA 相符（重新安装为它们构建的 wheel，或针对当前安装的 PyTorch 重新构建），并在导入该软件包之前先导入 torch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="939" />
+      <location filename="../../resources/diagnosis/failures.toml" line="943" />
       <source>Make the build use {tool} {required} (install it, or select it if it is installed), or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
       <translation>请让构建使用 {tool} {required}（安装它，或在已安装时选中它），或选择为你现有版本制作的 {package} 版本，然后重新构建。向导的前提条件检查会显示正在使用的版本。</translation>
     </message>
@@ -3936,7 +3954,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内存：可用 {available}，共 {total}；{cores} 个逻辑 CPU 核心</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="165" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="228" />
       <source>Missing: {files}. Embedded Pythons (ComfyUI portable, python.org's embeddable zip) come without them.</source>
       <translation>缺少：{files}。嵌入式 Python（ComfyUI 便携版、python.org 的 embeddable ZIP 包）没有附带它们。</translation>
     </message>
@@ -3951,12 +3969,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA GPU</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="221" />
+      <location filename="../../kernel_wizard/verify/history.py" line="228" />
       <source>NVIDIA driver</source>
       <translation>NVIDIA 驱动</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="608" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="619" />
       <source>Newest installer log: {log}</source>
       <translation>最新的安装程序日志：{log}</translation>
     </message>
@@ -3966,37 +3984,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下一步：{advice}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="105" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="111" />
       <source>No C++ compiler: Visual Studio Build Tools are not installed.</source>
       <translation>没有 C++ 编译器：没有安装 Visual Studio Build Tools。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="176" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="182" />
       <source>No C++ compiler: gcc and g++ is not installed.</source>
       <translation>没有 C++ 编译器：没有安装 gcc 和 g++。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="174" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="180" />
       <source>No C++ compiler: {program} is not installed.</source>
       <translation>没有 C++ 编译器：没有安装 {program}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="130" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="152" />
       <source>No CUDA toolkit is installed.</source>
       <translation>没有安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="134" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="155" />
       <source>No CUDA toolkit is installed; without an NVIDIA GPU and a CUDA build of PyTorch only the CPU probe kernel can be built.</source>
       <translation>没有安装 CUDA 工具包；没有 NVIDIA GPU 和 CUDA 版本的 PyTorch 时，只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="482" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="580" />
       <source>No CUDA toolkit is selected yet: building {kernel} needs CUDA {need} or newer{why}, version {major}.x to match PyTorch.</source>
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 CUDA {need} 或更新版本{why}，且须为 {major}.x 版本以与 PyTorch 匹配。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="487" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="553" />
       <source>No CUDA toolkit is selected yet: building {kernel} needs one of version {major}.x to match PyTorch.</source>
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
     </message>
@@ -4006,12 +4024,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="125" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="120" />
       <source>No CUDA version fits your driver, GPU and PyTorch together: update the NVIDIA driver first, or see {page}.</source>
       <translation>没有哪个 CUDA 版本能同时适合你的驱动、GPU 和 PyTorch：请先更新 NVIDIA 驱动，或者参见 {page}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="319" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="371" />
       <source>No GPU is selected.</source>
       <translation>没有选择 GPU。</translation>
     </message>
@@ -4021,17 +4039,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有选择 GPU；{kernel} 会编译它的 CPU 部分。选择一个 GPU 即可看到哪些库适合。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="322" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="374" />
       <source>No NVIDIA GPU detected.</source>
       <translation>未检测到 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="324" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="376" />
       <source>No NVIDIA GPU detected: {problem}</source>
       <translation>未检测到 NVIDIA GPU：{problem}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="181" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="200" />
       <source>No NVIDIA driver answered, so whether it supports this CUDA is unknown; kernels can be built here but not run or verified.</source>
       <translation>没有 NVIDIA 驱动回答，所以不知道它是否支持这个 CUDA；这里可以编译内核，但无法运行或验证。</translation>
     </message>
@@ -4041,12 +4059,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="280" />
+      <location filename="../../kernel_wizard/flow/session.py" line="350" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="112" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="173" />
       <source>No Python environment is chosen for the kernel.</source>
       <translation>还没有为内核选择 Python 环境。</translation>
     </message>
@@ -4061,7 +4079,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="424" />
+      <location filename="../../kernel_wizard/flow/session.py" line="544" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
       <translation>没有与此环境匹配的 {kernel} {version} 预编译 wheel。</translation>
     </message>
@@ -4095,7 +4113,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>目前没有一个库适合{gpus}（选中一个库可查看原因）；{kernel} 能在几分钟内证明工具链可以正常工作。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="538" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="632" />
       <source>Not checked by the wizard: {item}.</source>
       <translation>本向导不检查：{item}。</translation>
     </message>
@@ -4105,7 +4123,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未检查：未在此环境中查找 Triton。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="452" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="454" />
       <source>Not comparable here: the methods PyTorch ran on this GPU are not those {name} was measured against.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
@@ -4115,12 +4133,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="479" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="481" />
       <source>Not expected to pay off: PyTorch's own {method} attention is about {x}× faster on this GPU ({best} ms; {name} about {expected} ms at {shape}). You can still build it, e.g. for a program that calls it directly.</source>
       <translation>预计不值得构建：在这块 GPU 上 PyTorch 自带的 {method} 注意力约快 {x} 倍（{best} 毫秒；{name} 在 {shape} 下约 {expected} 毫秒）。你仍然可以构建它，例如给直接调用它的程序使用。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="443" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="445" />
       <source>Not measured on {family} GPUs yet: whether it beats PyTorch's own attention here is not known. PyTorch's fastest method here ({method}) takes {ms} ms at {shape} ({tflops} TFLOPs).</source>
       <translation>尚未在 {family} GPU 上实测：不知道它在这里是否比 PyTorch 自带的注意力更快。此处 PyTorch 最快的方法（{method}）在 {shape} 下用时 {ms} 毫秒（{tflops} TFLOPs）。</translation>
     </message>
@@ -4135,7 +4153,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不需要：没有 CUDA 工具包，也没有 GPU，所以只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="205" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="250" />
       <source>Not sure this CUDA supports {which}.</source>
       <translation>不确定这个 CUDA 是否支持 {which}。</translation>
     </message>
@@ -4154,12 +4172,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="647" />
+      <location filename="../../kernel_wizard/flow/session.py" line="759" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="539" />
+      <location filename="../../kernel_wizard/flow/session.py" line="651" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -4169,7 +4187,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>什么都没有改变：你回答了“否”。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="29" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="36" />
       <source>Nothing was installed: your Python environment is as it was.</source>
       <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
     </message>
@@ -4184,7 +4202,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>什么都没有运行。{change}向导在更改环境或系统之前会先询问，但这里没有可以询问的终端（标准输入不是终端）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="769" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="780" />
       <source>NuGet publishes no SHA-256 for it that could be checked in advance, so the wizard checks that it is a NuGet package of exactly Python {version} (its include/patchlevel.h) with the files needed</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
@@ -4234,12 +4252,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Open WebUI 不在它自己的 Python 中运行模型：装在这里的内核不会被它使用。请把内核安装到它所连接的模型服务器的 Python 中。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="98" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="104" />
       <source>Open the Visual Studio Installer and repair it, or let the wizard install the Build Tools.</source>
       <translation>请打开 Visual Studio Installer 修复它，或者让向导安装 Build Tools。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="225" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="236" />
       <source>Or install 'Desktop development with C++' from the Visual Studio Installer yourself.</source>
       <translation>或者自己从 Visual Studio Installer 安装“使用 C++ 的桌面开发”。</translation>
     </message>
@@ -4274,7 +4292,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>为 CUDA {cuda} 构建的 PyTorch（来自 {url}，你的驱动支持的最新 CUDA）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="229" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="297" />
       <source>PyTorch cannot use the GPU right now, so kernels can be built but not verified.</source>
       <translation>PyTorch 现在无法使用 GPU，所以可以编译内核，但无法验证。</translation>
     </message>
@@ -4294,7 +4312,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里的 PyTorch 是仅 CPU 版本，所以暂时无法编译任何 GPU 库；{kernel} 会编译它的 CPU 部分，证明工具链可以正常工作。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="431" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="501" />
       <source>PyTorch is a CPU-only build ({version}); {kernel} needs a CUDA build of PyTorch.</source>
       <translation>PyTorch 是仅 CPU 版本（{version}）；{kernel} 需要 CUDA 版本的 PyTorch。</translation>
     </message>
@@ -4304,12 +4322,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 需要下载 {size}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="207" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="274" />
       <source>PyTorch is built for CUDA {cuda}, but the driver supports only CUDA {driver}: PyTorch can't use the GPU.</source>
       <translation>PyTorch 是为 CUDA {cuda} 构建的，但驱动只支持 CUDA {driver}：PyTorch 无法使用 GPU。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="214" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="281" />
       <source>PyTorch is built for CUDA {cuda}, newer than the driver's CUDA {driver}; it works through minor version compatibility.</source>
       <translation>PyTorch 是为 CUDA {cuda} 构建的，比驱动的 CUDA {driver} 新；它通过次版本兼容仍然可以工作。</translation>
     </message>
@@ -4319,7 +4337,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里装有 PyTorch，但无法导入。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="414" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="484" />
       <source>PyTorch is installed in this Python but fails to import.</source>
       <translation>这个 Python 中装有 PyTorch，但无法导入。</translation>
     </message>
@@ -4329,12 +4347,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>所选的 Python 中没有安装 PyTorch，而每个内核都需要它；请先安装（{fix}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="415" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="485" />
       <source>PyTorch is not installed in this Python.</source>
       <translation>这个 Python 中没有安装 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="188" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="247" />
       <source>PyTorch is not installed in this environment.</source>
       <translation>这个环境中没有安装 PyTorch。</translation>
     </message>
@@ -4354,17 +4372,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch {torch}；{package}：{have}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="196" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="256" />
       <source>PyTorch {version} here is a CPU-only build, so GPU kernels can't be built for it (the probe kernel's CPU part can).</source>
       <translation>这里的 PyTorch {version} 是仅 CPU 版本，所以无法为它编译 GPU 内核（探测内核的 CPU 部分可以）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="201" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="260" />
       <source>PyTorch {version} is a CPU-only build and there is no NVIDIA GPU: only the CPU probe kernel can be built.</source>
       <translation>PyTorch {version} 是仅 CPU 版本，而且没有 NVIDIA GPU：只能编译探测内核的 CPU 部分。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="135" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="205" />
       <source>PyTorch {version}, CUDA {cuda}, GPU usable from PyTorch: {usable}, architectures: {archs}</source>
       <translation>PyTorch {version}，CUDA {cuda}，PyTorch 能否使用 GPU：{usable}，GPU 架构：{archs}</translation>
     </message>
@@ -4379,37 +4397,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 的 CPU 版本需要下载 {size}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="224" />
+      <location filename="../../kernel_wizard/verify/history.py" line="231" />
       <source>PyTorch's CUDA</source>
       <translation>PyTorch 的 CUDA</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="232" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="280" />
       <source>PyTorch's CUDA: {torch}; no NVIDIA driver answered, so the newest CUDA it supports is unknown.</source>
       <translation>PyTorch 的 CUDA：{torch}；没有 NVIDIA 驱动回答，所以不知道它最高支持哪个 CUDA。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="230" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="278" />
       <source>PyTorch's CUDA: {torch}; the driver supports CUDA up to {driver}.</source>
       <translation>PyTorch 的 CUDA：{torch}；驱动最高支持 CUDA {driver}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="325" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="327" />
       <source>PyTorch's attention could not be timed ({tail}).</source>
       <translation>无法测量 PyTorch 注意力的速度（{tail}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="438" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="440" />
       <source>PyTorch's attention could not be timed at these shapes on this GPU.</source>
       <translation>无法在此 GPU 上以这些尺寸为 PyTorch 的注意力计时。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="320" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="322" />
       <source>PyTorch's attention could not be timed: {why}</source>
       <translation>无法测量 PyTorch 注意力的速度：{why}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="320" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="327" />
       <source>PyTorch's {backend} could not be timed ({why})</source>
       <translation>无法给 PyTorch 的{backend}计时（{why}）</translation>
     </message>
@@ -4434,7 +4452,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），但 PyTorch 现在无法使用 GPU。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="249" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="310" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}), pip and ninja.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}），pip 和 ninja。</translation>
     </message>
@@ -4444,7 +4462,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，1 块 GPU 可用）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="245" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="308" />
       <source>Python {version} with PyTorch {torch} (CUDA {cuda}, GPU usable), pip and ninja.</source>
       <translation>Python {version}，装有 PyTorch {torch}（CUDA {cuda}，GPU 可用），pip 和 ninja。</translation>
     </message>
@@ -4469,22 +4487,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Python {version} 可以运行，但导入 {name} 时会崩溃（{how}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="846" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="857" />
       <source>Python {version}'s C headers and import library are in place.</source>
       <translation>Python {version} 的 C 头文件和导入库已就位。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="849" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="860" />
       <source>Python {version}'s C headers are in place.</source>
       <translation>Python {version} 的 C 头文件已就位。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="130" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="200" />
       <source>Python {version}, {bits}-bit; pip {pip}; ninja {ninja}</source>
       <translation>Python {version}，{bits} 位；pip {pip}；ninja {ninja}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="128" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="198" />
       <source>Python: {python}</source>
       <translation>Python：{python}</translation>
     </message>
@@ -4534,7 +4552,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用同一版本的 Python 重新创建它（python -m venv --clear {prefix}），再重新安装程序需要的包（AI 程序：再运行一次它的安装或更新脚本），或者选择另一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="447" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="458" />
       <source>Reinstall Git for Windows.</source>
       <translation>请重新安装 Git for Windows。</translation>
     </message>
@@ -4564,7 +4582,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请改为重新安装你想要的版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="121" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="127" />
       <source>Remove the {name} environment variable (Settings → System → About → Advanced system settings → Environment Variables) or point it to an installed {role}, then start the wizard again.</source>
       <translation>请删除 {name} 环境变量（设置 → 系统 → 关于 → 高级系统设置 → 环境变量），或者让它指向已安装的{role}，然后重新启动向导。</translation>
     </message>
@@ -4589,22 +4607,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重命名或删除文件夹 {path}，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="128" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="139" />
       <source>Report this; meanwhile choose a local copy (Kernel page → Local folder).</source>
       <translation>请报告这个问题；在此期间可以选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="195" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="206" />
       <source>Restart Windows, then run the wizard again.</source>
       <translation>请重启 Windows，然后重新运行向导。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="539" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="550" />
       <source>Restart Windows, then start the wizard again yourself.</source>
       <translation>请重启 Windows，然后自己重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="528" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="539" />
       <source>Restart Windows. The wizard opens again after the restart and continues here.</source>
       <translation>请重启 Windows。重启后向导会重新打开，并从这里继续。</translation>
     </message>
@@ -4614,7 +4632,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重启 Windows；向导会重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="95" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="101" />
       <source>Restart the computer, then run the wizard again.</source>
       <translation>请重启电脑，然后重新运行向导。</translation>
     </message>
@@ -4634,7 +4652,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="622" />
+      <location filename="../../kernel_wizard/flow/session.py" line="734" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4658,7 +4676,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>再次运行修复即可完成。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="841" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="852" />
       <source>Run the wizard as a user who may write into this Python's folder, or copy the files yourself.</source>
       <translation>请以可以写入这个 Python 文件夹的用户身份运行向导，或者自己复制这些文件。</translation>
     </message>
@@ -4668,17 +4686,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请以有权访问 GPU 的用户身份运行本向导（在 Linux 上：检查 /dev/nvidia* 的权限，或是否属于 'video' 用户组）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="222" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="233" />
       <source>Run the wizard from an account that may install software.</source>
       <translation>请从一个可以安装软件的帐户运行向导。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="375" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="440" />
       <source>Run the wizard inside WSL2 (Ubuntu) on this PC and build there.</source>
       <translation>在这台电脑的 WSL2（Ubuntu）中运行本向导，并在那里编译。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="241" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="252" />
       <source>Run {installer} yourself to see what went wrong (it shows its own messages), or download the toolkit from developer.nvidia.com/cuda-downloads.</source>
       <translation>请自己运行 {installer}，看看哪里出了问题（它会显示自己的消息），或者从 developer.nvidia.com/cuda-downloads 下载工具包。</translation>
     </message>
@@ -4713,7 +4731,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>SageAttention 的 Triton 内核运行时需要 Triton 3.0 或更新版本（见 README）：Linux 上使用 PyTorch 自带的版本；Windows 上需要与 PyTorch 版本匹配的 triton-windows 包（前置条件步骤会检查）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="200" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="211" />
       <source>Save your work: Windows is restarting. Run the wizard again afterwards.</source>
       <translation>请保存你的工作：Windows 正在重启。之后请重新运行向导。</translation>
     </message>
@@ -4733,7 +4751,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="738" />
+      <location filename="../../kernel_wizard/build/run.py" line="748" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
@@ -4748,32 +4766,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请查看 triton-windows 的 README，找到与此 PyTorch 匹配的版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="393" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="461" />
       <source>Select a matching number of GPUs.</source>
       <translation>请选择数量相符的 GPU。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="320" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="372" />
       <source>Select at least one GPU.</source>
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1103" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1107" />
       <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="426" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="437" />
       <source>Sets git's core.longpaths to true in your own git settings (~/.gitconfig), so git can check out sources with paths longer than 260 characters (CUTLASS, FlashAttention). Nothing else changes.</source>
       <translation>在你自己的 git 设置（~/.gitconfig）中把 git 的 core.longpaths 设为 true，让 git 能检出路径超过 260 个字符的源码（CUTLASS、FlashAttention）。不会更改其他任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="481" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="492" />
       <source>Sets the Windows setting LongPathsEnabled to 1 ({key}). Windows asks for administrator rights for this one change. It takes effect after a restart; the wizard then opens again by itself and continues here.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="600" />
+      <location filename="../../kernel_wizard/build/run.py" line="610" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4788,17 +4806,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码压缩包从 GitHub 下载；这个仓库不在 GitHub 上。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="36" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="43" />
       <source>Speed was not measured.</source>
       <translation>没有测量速度。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="34" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="41" />
       <source>Speed was not measured: it is measured on an NVIDIA GPU only, and these checks ran on the CPU.</source>
       <translation>没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="428" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="435" />
       <source>Speed, measured on {what}:</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
@@ -4813,7 +4831,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="665" />
+      <location filename="../../kernel_wizard/build/run.py" line="675" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4857,12 +4875,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里的 'triton' 包不是 triton-windows；在 Windows 上 SageAttention 需要 triton-windows {want}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="106" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="112" />
       <source>The Build Tools are free; the Fix button installs them.</source>
       <translation>Build Tools 是免费的；“修复”按钮会安装它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1041" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1045" />
       <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
       <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
     </message>
@@ -4872,12 +4890,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1004" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
       <source>The CUDA compiler (nvcc) does not compile {required}</source>
       <translation>CUDA 编译器（nvcc）不支持编译 {required}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1022" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1026" />
       <source>The CUDA compiler (nvcc) is older than the build expects: it does not know {option}</source>
       <translation>CUDA 编译器（nvcc）比构建所需的版本旧：它不认识 {option}</translation>
     </message>
@@ -4892,12 +4910,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="238" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="249" />
       <source>The CUDA installation was cancelled.</source>
       <translation>CUDA 安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="240" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="251" />
       <source>The CUDA installer failed (exit code {code}).</source>
       <translation>CUDA 安装程序失败了（退出代码 {code}）。</translation>
     </message>
@@ -4907,12 +4925,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="233" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="244" />
       <source>The CUDA toolkit is installed.</source>
       <translation>已安装 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="235" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="246" />
       <source>The CUDA toolkit is installed; Windows must restart to finish.</source>
       <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
@@ -4947,22 +4965,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="986" />
+      <location filename="../../resources/diagnosis/failures.toml" line="990" />
       <source>The NVIDIA driver is too old for this CUDA version</source>
       <translation>NVIDIA 驱动对此 CUDA 版本来说太旧</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="497" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="538" />
       <source>The NVIDIA driver supports CUDA up to {driver}, but PyTorch here uses CUDA {torch_cuda}: update the driver before the kernel can run.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，但这里的 PyTorch 使用 CUDA {torch_cuda}：请先更新驱动，内核才能运行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="173" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="215" />
       <source>The NVIDIA driver supports CUDA up to {driver}, older than CUDA {cuda}: kernels still run (minor version compatibility), but code compiled just-in-time from PTX would not.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}，比 CUDA {cuda} 旧：内核仍然可以运行（次版本兼容），但从 PTX 即时编译的代码不行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="165" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="207" />
       <source>The NVIDIA driver supports CUDA up to {driver}; kernels built with CUDA {cuda} would not run on it.</source>
       <translation>NVIDIA 驱动最高支持 CUDA {driver}；用 CUDA {cuda} 编译的内核无法在它上面运行。</translation>
     </message>
@@ -4992,32 +5010,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="45" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="51" />
       <source>The Visual Studio Installer (vswhere.exe) is not installed, so there is no Visual Studio on this computer.</source>
       <translation>没有安装 Visual Studio Installer（vswhere.exe），所以这台电脑上没有 Visual Studio。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="205" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="216" />
       <source>The Visual Studio Installer could not download its files.</source>
       <translation>Visual Studio Installer 无法下载它的文件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="101" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="107" />
       <source>The Visual Studio Installer did not answer properly, so no compiler could be found.</source>
       <translation>Visual Studio Installer 没有正常回答，所以找不到编译器。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="223" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="234" />
       <source>The Visual Studio Installer failed (exit code {code}).</source>
       <translation>Visual Studio Installer 失败了（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="221" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="232" />
       <source>The Visual Studio Installer needs administrator rights.</source>
       <translation>Visual Studio Installer 需要管理员权限。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="210" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="221" />
       <source>The Visual Studio Installer rejected its command line.</source>
       <translation>Visual Studio Installer 拒绝了它的命令行。</translation>
     </message>
@@ -5027,7 +5045,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>WebUI 没有针对这个内核的启动选项：它的注意力选项是 --xformers、--opt-sdp-attention 和 --opt-sdp-no-mem-attention（写在 webui-user.bat 或 webui-user.sh 的 COMMANDLINE_ARGS 中）。只有导入这个内核的扩展才会使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="84" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="90" />
       <source>The Windows SDK is missing, so C++ programs cannot be linked.</source>
       <translation>缺少 Windows SDK，所以无法链接 C++ 程序。</translation>
     </message>
@@ -5042,27 +5060,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导无法从地址 {url} 下载。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="183" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="194" />
       <source>The administrator prompt was declined; nothing was installed.</source>
       <translation>管理员权限请求被拒绝；没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="517" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="528" />
       <source>The administrator prompt was declined; the Windows setting is unchanged.</source>
       <translation>管理员权限请求被拒绝；Windows 设置没有改变。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="221" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="232" />
       <source>The answer named {sha}, not a commit.</source>
       <translation>返回的结果是 {sha}，不是一个提交。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="214" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="225" />
       <source>The answer was not understood ({error}).</source>
       <translation>无法理解返回的结果（{error}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="125" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="136" />
       <source>The archive of {path} at {commit} does not look like the submodule {name} needs: the folder {problem}.</source>
       <translation>{path} 在 {commit} 的压缩包看起来不是 {name} 需要的子模块：该文件夹{problem}。</translation>
     </message>
@@ -5097,7 +5115,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>后端的日志（Server → Logs）会显示 "Using sage attention"。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1056" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1060" />
       <source>The build asks for GPU architecture {arch} (the detected GPU, or TORCH_CUDA_ARCH_LIST), and the installed PyTorch is older than that GPU generation, so its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer).</source>
       <translation>编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
     </message>
@@ -5117,17 +5135,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="725" />
+      <location filename="../../kernel_wizard/build/run.py" line="735" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="724" />
+      <location filename="../../kernel_wizard/build/run.py" line="734" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="696" />
+      <location filename="../../kernel_wizard/build/run.py" line="706" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -5137,7 +5155,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="726" />
+      <location filename="../../kernel_wizard/flow/session.py" line="838" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
@@ -5152,17 +5170,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建或安装无法写入目标位置：{path}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1022" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1026" />
       <source>The build passes {option} to the compiler, and this compiler is older than that option: the CUDA toolkit (or the C++ compiler) is older than what PyTorch's extension builder or the kernel's build files expect.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="582" />
+      <location filename="../../kernel_wizard/build/run.py" line="592" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1103" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1107" />
       <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
       <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
     </message>
@@ -5172,12 +5190,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译通过 vcvarsall.bat x64 -vcvars_ver={version} 选择它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1129" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1133" />
       <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="730" />
+      <location filename="../../kernel_wizard/build/run.py" line="740" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
@@ -5187,7 +5205,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="673" />
+      <location filename="../../kernel_wizard/build/run.py" line="683" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
@@ -5207,12 +5225,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导不认识这个原因。请在该软件包的 issues 中搜索第一个错误行（见下方链接）；求助时请附上完整日志。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1254" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1259" />
       <source>The code calls {symbol} in {module}, which the installed PyTorch does not have: it was written for another PyTorch version (a newer one, if the name is new; an older one, if PyTorch removed it).</source>
       <translation>代码调用了 {module} 中的 {symbol}，而已安装的 PyTorch 没有它：这段代码是为另一个 PyTorch 版本编写的（如果这个名称是新增的，则是更新的版本；如果 PyTorch 已移除它，则是更旧的版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1072" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1076" />
       <source>The code imports {symbol} from {tool}, and the installed {tool} does not have it: the two packages are versions that were not made for each other.</source>
       <translation>代码从 {tool} 导入 {symbol}，而已安装的 {tool} 中没有它：这两个软件包的版本彼此不匹配。</translation>
     </message>
@@ -5242,7 +5260,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器内存不足</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="314" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="366" />
       <source>The compute capability of GPU {index} could not be read; it is left out.</source>
       <translation>无法读取 GPU {index} 的计算能力，已将它略过。</translation>
     </message>
@@ -5277,7 +5295,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>磁盘已满</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="331" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="337" />
       <source>The disk is full: git could not write {name}'s source.</source>
       <translation>磁盘已满：git 无法写入 {name} 的源码。</translation>
     </message>
@@ -5302,12 +5320,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 的下载在 {received} 处中断。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="188" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="199" />
       <source>The download of {what} failed: {error}</source>
       <translation>{what} 下载失败：{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="804" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="815" />
       <source>The download was cancelled; nothing was changed.</source>
       <translation>下载已取消；没有做任何更改。</translation>
     </message>
@@ -5317,7 +5335,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="114" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="125" />
       <source>The downloaded archive of {path} is not the pinned commit.</source>
       <translation>下载的 {path} 压缩包不是固定的那个提交。</translation>
     </message>
@@ -5327,12 +5345,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载的文件 {name} 已损坏，或者服务器上的文件已更改。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="812" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="823" />
       <source>The downloaded package is not the one expected: {problem}. Nothing was changed.</source>
       <translation>下载的包不是预期的那个：{problem}。没有做任何更改。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="81" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="92" />
       <source>The downloaded {name} archive is not the expected version.</source>
       <translation>下载的 {name} 压缩包不是预期的版本。</translation>
     </message>
@@ -5357,12 +5375,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="735" />
+      <location filename="../../kernel_wizard/build/run.py" line="745" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1103" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1107" />
       <source>The folder of a program the build runs is malformed: {value}</source>
       <translation>构建所运行程序的文件夹路径格式有误：{value}</translation>
     </message>
@@ -5387,12 +5405,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="277" />
+      <location filename="../../kernel_wizard/flow/session.py" line="347" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="593" />
+      <location filename="../../kernel_wizard/build/run.py" line="603" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5426,7 +5444,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="202" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="213" />
       <source>The installation was cancelled in the Visual Studio Installer.</source>
       <translation>安装在 Visual Studio Installer 中被取消了。</translation>
     </message>
@@ -5436,7 +5454,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1254" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1259" />
       <source>The installed PyTorch does not have {symbol}</source>
       <translation>已安装的 PyTorch 中没有 {symbol}</translation>
     </message>
@@ -5446,12 +5464,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="705" />
+      <location filename="../../kernel_wizard/flow/session.py" line="817" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="188" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="199" />
       <source>The installer's logs are the dd_*.log files in %TEMP%.</source>
       <translation>安装程序的日志是 %TEMP% 中的 dd_*.log 文件。</translation>
     </message>
@@ -5466,22 +5484,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核（或它加载的某个库）需要 {what}，但找不到这个库，或者找到的比内核编译时所用的更旧、或版本不同：内核是在另一个系统上或用另一个工具包编译的，或者某个库路径（LD_LIBRARY_PATH、PATH）指向了错误的副本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="263" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="270" />
       <source>The kernel computes the same results as PyTorch in all {n} checks, and it is installed.</source>
       <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致，并且已经安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="265" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="272" />
       <source>The kernel computes the same results as PyTorch in all {n} checks.</source>
       <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="274" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="281" />
       <source>The kernel could not be checked:</source>
       <translation>无法检查这个内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="275" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="282" />
       <source>The kernel could not be checked: {reason}</source>
       <translation>无法检查这个内核：{reason}</translation>
     </message>
@@ -5496,7 +5514,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="722" />
+      <location filename="../../kernel_wizard/flow/session.py" line="834" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5511,7 +5529,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核需要 PyTorch Python 绑定中的符号 {symbol}，但它尚未加载</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="986" />
+      <location filename="../../resources/diagnosis/failures.toml" line="990" />
       <source>The kernel or PyTorch was built with a CUDA version that needs a newer NVIDIA driver than the one installed ({found}): each CUDA release requires a minimum driver version.</source>
       <translation>内核或 PyTorch 所用的 CUDA 版本需要比已安装的驱动（{found}）更新的 NVIDIA 驱动：每个 CUDA 版本都要求最低驱动版本。</translation>
     </message>
@@ -5549,7 +5567,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>该内核的软件包位于其仓库的 {subdir} 中。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="404" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="415" />
       <source>The last lines of pip's output say why; the full output is in {log}.</source>
       <translation>pip 输出的最后几行说明了原因；完整输出在 {log} 中。</translation>
     </message>
@@ -5589,12 +5607,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>日志显示出现了失败，但没有任何一行说明原因。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/matcher.py" line="610" />
+      <location filename="../../kernel_wizard/diagnose/matcher.py" line="628" />
       <source>The log shows no build, so {package} was installed ready-made (a wheel): reinstall the wheel made for the PyTorch, CUDA and Python installed now (pip install --force-reinstall with the matching version, or the index URL its documentation gives). Rebuild it only when no such wheel exists.</source>
       <translation>日志中没有构建过程，因此 {package} 是以现成的 wheel 安装的：请重新安装为当前 PyTorch、CUDA 和 Python 构建的 wheel（使用 pip install --force-reinstall 并指定匹配的版本，或其文档给出的索引地址）。只有在没有这样的 wheel 时才需要重新构建。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="332" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="334" />
       <source>The measurement of PyTorch's attention was not readable.</source>
       <translation>PyTorch 注意力的测量结果无法读取。</translation>
     </message>
@@ -5634,7 +5652,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个包的安装脚本在编译时需要 PyTorch，但 pip 在一个单独的临时环境中运行编译，而那个环境里没有 PyTorch（pip 的“编译隔离”）；或者所选的 Python 中根本没有安装 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="168" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="179" />
       <source>The part already downloaded is kept for next time.</source>
       <translation>已经下载的部分会保留，供下次使用。</translation>
     </message>
@@ -5644,17 +5662,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="714" />
+      <location filename="../../kernel_wizard/flow/session.py" line="826" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="198" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="209" />
       <source>The recipe does not pin the commit of {name}'s submodule {path}.</source>
       <translation>配方没有固定 {name} 的子模块 {path} 的提交。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="164" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="170" />
       <source>The recipe expects {expected}, the repository has {commit}: the tag was moved upstream, so this is not the source the recipe was tested with.</source>
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
@@ -5669,7 +5687,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>修复后的列表暂时无法保存。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="154" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="160" />
       <source>The repository was reached, but it does not contain that version (a tag removed or renamed upstream, or a typing error in a local recipe).</source>
       <translation>已连接到仓库，但其中没有这个版本（上游删除或重命名了标签，或者本地配方中有拼写错误）。</translation>
     </message>
@@ -5693,7 +5711,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法与 {host} 建立安全连接。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="451" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="524" />
       <source>The selected CUDA toolkit {toolkit} does not match the CUDA {torch_cuda} that PyTorch was built with: the major versions must be the same to build extensions.</source>
       <translation>所选的 CUDA 工具包 {toolkit} 与编译 PyTorch 所用的 CUDA {torch_cuda} 不匹配：要编译扩展，两者的主版本号必须相同。</translation>
     </message>
@@ -5748,7 +5766,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译期间源码文件夹 {folder} 发生了变化；wheel 是从编译开始时复制的副本编译的（{copy}）。要包含这些变化，请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/pipeline.py" line="234" />
+      <location filename="../../kernel_wizard/flow/pipeline.py" line="276" />
       <source>The source folder {folder} changed while the wizard copied it.</source>
       <translation>向导复制源码文件夹 {folder} 时，它发生了变化。</translation>
     </message>
@@ -5758,7 +5776,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译后无法读取源码文件夹 {folder}；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/pipeline.py" line="243" />
+      <location filename="../../kernel_wizard/flow/pipeline.py" line="285" />
       <source>The source folder {folder} disappeared before the build started.</source>
       <translation>源码文件夹 {folder} 在编译开始前消失了。</translation>
     </message>
@@ -5773,12 +5791,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1041" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1045" />
       <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
       <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1004" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
       <source>The source or PyTorch needs {required}, and the CUDA compiler does not compile it: the CUDA toolkit is older than that standard (C++17 needs CUDA 11 or newer, C++20 CUDA 12), or the build asks for an older standard.</source>
       <translation>源码或 PyTorch 需要 {required}，而 CUDA 编译器不支持：CUDA 工具包比该标准更旧（C++17 需要 CUDA 11 或更新版本，C++20 需要 CUDA 12），或者构建要求的是更旧的标准。</translation>
     </message>
@@ -5798,27 +5816,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源代码以只有较新 GPU 架构才提供的形式使用了 {function}（double 类型的 atomicAdd 需要计算能力 6.0），而构建针对的是更旧的架构：nvcc 或 CMake 的默认值，或架构列表中的旧条目。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1225" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1229" />
       <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
       <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1088" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1092" />
       <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
       <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1088" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1092" />
       <source>The source was written for another CUDA version</source>
       <translation>源码是为其他 CUDA 版本编写的</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1225" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1229" />
       <source>The source was written for another PyTorch version: {symbol}</source>
       <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="939" />
+      <location filename="../../resources/diagnosis/failures.toml" line="943" />
       <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
       <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
@@ -5833,7 +5851,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="505" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="593" />
       <source>The target Python could not be inspected.</source>
       <translation>无法检查目标 Python。</translation>
     </message>
@@ -5878,7 +5896,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导不通过不加密的 HTTP 下载（{host}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="113" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="174" />
       <source>The wizard found no Python interpreter to install into.</source>
       <translation>向导没有找到可以安装到的 Python 解释器。</translation>
     </message>
@@ -5903,27 +5921,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="57" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="64" />
       <source>The wizard's record says {name} {recorded} is installed in {python}, but {found} was verified there: it was changed outside the wizard. Install the version you want with the wizard ('{command}' lists what it recorded).</source>
       <translation>向导的记录显示 {python} 中安装的是 {name} {recorded}，但在那里验证的是 {found}：它在向导之外被更改过。请用向导安装你想要的版本（'{command}' 会列出它记录的内容）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="97" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="108" />
       <source>The {name} source does not say where its submodule {path} comes from.</source>
       <translation>{name} 源码没有说明它的子模块 {path} 从哪里获取。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="117" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="123" />
       <source>The {name} submodules are incomplete after the clone: {problem}.</source>
       <translation>克隆后 {name} 的子模块不完整：{problem}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="162" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="168" />
       <source>The {name} tag {ref} now points at a different commit.</source>
       <translation>{name} 的标签 {ref} 现在指向了另一个提交。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="116" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="122" />
       <source>The {name} variable is set to {value}, but no such program exists: the build uses the {role} {name} names, so it would fail.</source>
       <translation>{name} 变量被设为 {value}，但这个程序不存在：编译使用 {name} 指定的{role}，所以会失败。</translation>
     </message>
@@ -5933,7 +5951,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name}的 GPU 部分</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="273" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="284" />
       <source>Then choose 'Check again'.</source>
       <translation>然后选择“重新检查”。</translation>
     </message>
@@ -5953,17 +5971,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="589" />
+      <location filename="../../kernel_wizard/flow/session.py" line="701" />
       <source>There is no verification of this build to decide about.</source>
       <translation>这次编译还没有可供决定的验证结果。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="618" />
+      <location filename="../../kernel_wizard/flow/session.py" line="730" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="667" />
+      <location filename="../../kernel_wizard/build/run.py" line="677" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
@@ -5983,12 +6001,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>此 CUDA 版本已不再支持为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1056" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1060" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="223" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="291" />
       <source>This PyTorch has no code for {names}.</source>
       <translation>这个 PyTorch 没有 {names} 的代码。</translation>
     </message>
@@ -6003,12 +6021,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 在 {seconds} 秒内没有回答。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="774" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="785" />
       <source>This Python has no C headers or import library, which every extension build needs. Downloads python.org's package of Python {version} from {source} (about 15 MB; {check}) and copies {where}. Files already there are left as they are; nothing else changes.</source>
       <translation>这个 Python 没有 C 头文件和导入库，而每次编译扩展都需要它们。将从 {source} 下载 python.org 的 Python {version} 包（约 15 MB；{check}），并复制{where}。已存在的文件保持不变；不会更改其他任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="778" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="789" />
       <source>This Python has no C headers, which every extension build needs. Downloads python.org's package of Python {version} from {source} (about 15 MB; {check}) and copies {where}. Files already there are left as they are; nothing else changes.</source>
       <translation>这个 Python 没有 C 头文件，而每次编译扩展都需要它们。将从 {source} 下载 python.org 的 Python {version} 包（约 15 MB；{check}），并复制{where}。已存在的文件保持不变；不会更改其他任何东西。</translation>
     </message>
@@ -6018,22 +6036,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有 ensurepip 模块，所以它无法自己安装 pip。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="174" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="235" />
       <source>This Python has no {what}, so no kernel can be built for it.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="604" />
+      <location filename="../../kernel_wizard/flow/session.py" line="716" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="621" />
+      <location filename="../../kernel_wizard/flow/session.py" line="733" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="213" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="224" />
       <source>This computer does not meet Visual Studio Build Tools' requirements.</source>
       <translation>这台电脑不满足 Visual Studio Build Tools 的要求。</translation>
     </message>
@@ -6043,7 +6061,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这是位于 {python} 的 Python {version}；内核需要 Python {need} 或更新版本，并装有 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="211" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="222" />
       <source>This is a bug in the wizard; please report it with the log.</source>
       <translation>这是向导的一个错误；请附上日志报告它。</translation>
     </message>
@@ -6063,7 +6081,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这是服务器端的问题：请几分钟后重试。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="326" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="378" />
       <source>This kernel needs an NVIDIA GPU.</source>
       <translation>这个内核需要 NVIDIA GPU。</translation>
     </message>
@@ -6073,7 +6091,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个程序的表现不像一个正常工作的 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="271" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="282" />
       <source>This step needs the system's package manager; run the commands shown yourself.</source>
       <translation>这一步需要系统的包管理器；请自己运行显示的命令。</translation>
     </message>
@@ -6088,12 +6106,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个虚拟环境（venv）所基于的 Python（{base}）已不存在，因此它无法启动；请重新创建这个虚拟环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="379" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="386" />
       <source>Timed as a model runs them: {calls} calls queued back to back between two CUDA events after a warm-up; each time is the median per call.</source>
       <translation>按模型的运行方式计时：预热后，在两个 CUDA 事件之间连续排队 {calls} 次调用；每个时间都是单次调用的中位数。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="382" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="389" />
       <source>Timed one call at a time (a report of an earlier version of the wizard): Python's overhead of each call is in every time, which a model hides.</source>
       <translation>逐次单独计时（旧版向导的报告）：每次调用的 Python 开销都计入了时间，而模型运行时会把它隐藏掉。</translation>
     </message>
@@ -6134,12 +6152,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请稍后或换一个网络再试；公司网络可能会阻止下载。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="85" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="96" />
       <source>Try again later; if it persists, report this to the wizard's maintainers.</source>
       <translation>请稍后重试；如果问题持续存在，请报告给向导的维护者。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="814" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="825" />
       <source>Try again later; if it repeats, install the full Python {version} from python.org and use it instead.</source>
       <translation>请稍后重试；如果问题重复出现，请从 python.org 安装完整的 Python {version}，并改用它。</translation>
     </message>
@@ -6159,12 +6177,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重试；如果再次发生，这个环境可能已损坏（某个导入卡住了）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="119" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="125" />
       <source>Try again; if it keeps failing, choose a local copy (Kernel page → Local folder).</source>
       <translation>请重试；如果一直失败，请选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="352" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="358" />
       <source>Try again; if it keeps failing, let the wizard download the source archive or choose a local copy (Kernel page → Local folder).</source>
       <translation>请重试；如果一直失败，请让向导下载源码压缩包，或者选择一份本地副本（内核页面 → 本地文件夹）。</translation>
     </message>
@@ -6179,7 +6197,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="475" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="486" />
       <source>Turn on long paths</source>
       <translation>开启长路径</translation>
     </message>
@@ -6194,37 +6212,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请先卸载它（{command}），再安装 triton-windows {want}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="220" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="226" />
       <source>Unset {names} to build with cl.exe (the tested way).</source>
       <translation>取消设置 {names}，即可用 cl.exe 编译（经过测试的方式）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="124" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="130" />
       <source>Unset {name} (in a terminal: unset {name}) or point it to an installed {role}, then start the wizard again from that terminal.</source>
       <translation>请取消设置 {name}（在终端中：unset {name}），或者让它指向已安装的{role}，然后从那个终端重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="103" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="109" />
       <source>Update or repair the Visual Studio Installer; installing the Build Tools also updates it.</source>
       <translation>请更新或修复 Visual Studio Installer；安装 Build Tools 也会更新它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="168" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="210" />
       <source>Update the NVIDIA driver (CUDA {major} needs driver {need} or newer).</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="986" />
+      <location filename="../../resources/diagnosis/failures.toml" line="990" />
       <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
       <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="217" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="285" />
       <source>Updating the NVIDIA driver is safer.</source>
       <translation>更新 NVIDIA 驱动会更稳妥。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="177" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="219" />
       <source>Updating the NVIDIA driver removes this limit.</source>
       <translation>更新 NVIDIA 驱动可以去掉这个限制。</translation>
     </message>
@@ -6239,22 +6257,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>上游 main 分支：带 NCCL Gin 后端（NCCL 2.30.4+）和 NVSHMEM 的 V2；V2 内核为 JIT 编译，仍包含旧版 Buffer API。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="374" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="439" />
       <source>Use WSL2 (the wizard can build there).</source>
       <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1022" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1026" />
       <source>Use a CUDA toolkit that matches your PyTorch's CUDA version (and a C++ compiler it supports), then build again; the wizard's "CUDA toolkit" check shows both versions.</source>
       <translation>请使用与你的 PyTorch 的 CUDA 版本相匹配的 CUDA 工具包（以及它支持的 C++ 编译器），然后重新构建；向导的“CUDA 工具包”检查会显示两者的版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1004" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
       <source>Use a CUDA toolkit that supports {required} and matches your PyTorch (PyTorch 2 needs C++17, so CUDA 11.8 or newer), then build again.</source>
       <translation>请使用支持 {required} 且与你的 PyTorch 匹配的 CUDA 工具包（PyTorch 2 需要 C++17，因此需要 CUDA 11.8 或更新版本），然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="306" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="354" />
       <source>Use a Linux machine (WSL2 counts).</source>
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
@@ -6269,12 +6287,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1225" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1229" />
       <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
       <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1200" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1204" />
       <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
@@ -6289,7 +6307,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用更短的文件夹名或文件名，或者更靠近驱动器根目录的文件夹（在 Windows 上：在“前置条件”步骤中开启长路径支持）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="506" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="594" />
       <source>Use a working Python: {where}.</source>
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
@@ -6304,7 +6322,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用该文件的 https:// 地址；如果这个地址是向导自带的，请把它作为问题报告。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="207" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="252" />
       <source>Use the newest CUDA toolkit if the build fails.</source>
       <translation>如果编译失败，请使用最新的 CUDA 工具包。</translation>
     </message>
@@ -6323,12 +6341,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="590" />
+      <location filename="../../kernel_wizard/flow/session.py" line="702" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="214" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="225" />
       <source>Visual Studio 2022 needs 64-bit Windows 10 or 11 with current updates.</source>
       <translation>Visual Studio 2022 需要安装了最新更新的 64 位 Windows 10 或 11。</translation>
     </message>
@@ -6338,32 +6356,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio Build Tools（MSVC，Windows 上的 C 编译器）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="194" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="205" />
       <source>Visual Studio Build Tools are installed; Windows must restart to finish.</source>
       <translation>已安装 Visual Studio Build Tools；Windows 必须重启才能完成。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="198" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="209" />
       <source>Visual Studio Build Tools are installed; the installer has started a restart.</source>
       <translation>已安装 Visual Studio Build Tools；安装程序已开始重启电脑。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="190" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="201" />
       <source>Visual Studio Build Tools with the C++ compiler are installed.</source>
       <translation>已安装带有 C++ 编译器的 Visual Studio Build Tools。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="93" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="99" />
       <source>Visual Studio is installed but Windows must restart to finish installing it.</source>
       <translation>已安装 Visual Studio，但 Windows 必须重启才能完成安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="96" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="102" />
       <source>Visual Studio is installed but cannot be used: {why}.</source>
       <translation>已安装 Visual Studio，但无法使用：{why}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="217" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="228" />
       <source>Visual Studio is running, so the installer could not change it.</source>
       <translation>Visual Studio 正在运行，所以安装程序无法更改它。</translation>
     </message>
@@ -6373,7 +6391,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio 的 C++ 库需要 CUDA 12.4 或更高版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/pipeline.py" line="238" />
+      <location filename="../../kernel_wizard/flow/pipeline.py" line="280" />
       <source>Wait until nothing writes into it, then build again.</source>
       <translation>请等到没有程序再写入它，然后重新编译。</translation>
     </message>
@@ -6403,7 +6421,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FramePack 启动时，控制台会显示 "Sage Attn is installed!" 或 "Flash Attn is installed!"。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="404" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="472" />
       <source>Whether the GPUs are connected with NVLink could not be checked; {name} needs NVLink.</source>
       <translation>无法检查 GPU 是否通过 NVLink 连接；{name} 需要 NVLink。</translation>
     </message>
@@ -6413,17 +6431,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法从驱动读取 GPU 是否通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="219" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="230" />
       <source>Which commit {name} pins for {path} could not be read.</source>
       <translation>无法读取 {name} 为 {path} 固定的是哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="18" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="24" />
       <source>Why it matters: PyTorch builds C++/CUDA extensions with Microsoft's C++ compiler (cl.exe), and nvcc uses it for the host code. It comes with Visual Studio or the free Visual Studio Build Tools.</source>
       <translation>为什么重要：PyTorch 用微软的 C++ 编译器（cl.exe）编译 C++/CUDA 扩展，nvcc 也用它编译主机代码。它随 Visual Studio 或免费的 Visual Studio Build Tools 提供。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="21" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="27" />
       <source>Why it matters: PyTorch builds C++/CUDA extensions with g++, and nvcc uses gcc for the host code.</source>
       <translation>为什么重要：PyTorch 用 g++ 编译 C++/CUDA 扩展，nvcc 用 gcc 编译主机代码。</translation>
     </message>
@@ -6468,7 +6486,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 Windows PowerShell，所以没有创建快捷方式（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="67" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="73" />
       <source>Windows SDK: {sdks} (needed for windows.h and the system libraries).</source>
       <translation>Windows SDK：{sdks}（windows.h 和系统库需要它）。</translation>
     </message>
@@ -6573,7 +6591,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 中有一个名称太长（{longest} 个字符；这个驱动器最多允许 {limit} 个）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="162" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="204" />
       <source>a newer one</source>
       <translation>更新的版本</translation>
     </message>
@@ -6633,12 +6651,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>任何 gcc 版本（这个 CUDA 不做检查）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="324" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="331" />
       <source>as fast as PyTorch's {backend}</source>
       <translation>与 PyTorch 的{backend}一样快</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="337" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="344" />
       <source>as fast as plain PyTorch ({reference}) doing the same work</source>
       <translation>与完成相同工作的纯 PyTorch（{reference}）一样快</translation>
     </message>
@@ -6647,12 +6665,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">与搬运相同数据的纯 PyTorch 做法（{reference}）一样快</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="385" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="453" />
       <source>at least {count}</source>
       <translation>至少 {count} 个</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="32" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="39" />
       <source>backward: the kernel's output is not connected to autograd, so no gradients can be computed (this build has no backward).</source>
       <translation>反向：内核的输出没有接入 autograd，因此无法计算梯度（这个编译版本没有反向计算）。</translation>
     </message>
@@ -6692,17 +6710,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>只编译 sm_80 和 sm_90（需要 nvcc &gt;= 11.8）：不支持 Blackwell</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="49" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="56" />
       <source>built-in attention (SDPA's {method} method, the fastest here)</source>
       <translation>内置注意力（SDPA 的 {method} 方法，本机上最快）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="46" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="53" />
       <source>built-in attention (SDPA, its fastest method here)</source>
       <translation>内置注意力（SDPA，这里它最快的方法）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="25" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="32" />
       <source>causal</source>
       <translation>因果掩码</translation>
     </message>
@@ -6712,7 +6730,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>检查前提条件（编译器、CUDA 工具包、PyTorch、Python）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="768" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="779" />
       <source>checks its SHA-256</source>
       <translation>会校验它的 SHA-256</translation>
     </message>
@@ -6762,7 +6780,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在“内核”步骤中选择</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="109" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="170" />
       <source>choose one on the Hardware step</source>
       <translation>在“硬件”步骤中选择一个</translation>
     </message>
@@ -6782,7 +6800,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译时编译器本身崩溃或被终止</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="27" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="34" />
       <source>decoding</source>
       <translation>解码</translation>
     </message>
@@ -6792,7 +6810,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已下载的源码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="666" />
+      <location filename="../../kernel_wizard/build/plan.py" line="672" />
       <source>earlier</source>
       <translation>更早</translation>
     </message>
@@ -6855,17 +6873,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>剩余空间未知</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="26" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="33" />
       <source>full attention</source>
       <translation>完整注意力</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="191" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="197" />
       <source>gcc and g++ {version} are installed.</source>
       <translation>已安装 gcc 和 g++ {version}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="188" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="194" />
       <source>gcc and g++ {version} are installed; the build uses {chosen}.</source>
       <translation>已安装 gcc 和 g++ {version}；编译使用 {chosen}。</translation>
     </message>
@@ -6875,12 +6893,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>比 gcc {version} 更旧的版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="196" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="202" />
       <source>gcc {gcc} and g++ {gxx} are installed.</source>
       <translation>已安装 gcc {gcc} 和 g++ {gxx}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="193" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="199" />
       <source>gcc {gcc} and g++ {gxx} are installed; the build uses {chosen}.</source>
       <translation>已安装 gcc {gcc} 和 g++ {gxx}；编译使用 {chosen}。</translation>
     </message>
@@ -6905,7 +6923,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>gcc {version} 或更旧版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="181" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="187" />
       <source>gcc/g++ are there but did not report a gcc version (is it clang?).</source>
       <translation>gcc/g++ 存在，但没有报告 gcc 版本（是 clang 吗？）。</translation>
     </message>
@@ -6915,12 +6933,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git（{git}）：core.longpaths = {state}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="449" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="460" />
       <source>git config failed (exit code {code}).</source>
       <translation>git config 失败了（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="350" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="356" />
       <source>git could not fetch {name}.</source>
       <translation>git 无法获取 {name}。</translation>
     </message>
@@ -6930,7 +6948,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>以这种方式获取 {name} 需要 git，但没有安装 git。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="452" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="463" />
       <source>git now allows long paths (core.longpaths = true).</source>
       <translation>git 现在允许长路径（core.longpaths = true）。</translation>
     </message>
@@ -6940,7 +6958,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git 的 core.longpaths 已关闭，所以克隆层级很深的源码可能会失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="505" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="516" />
       <source>git's long paths are on.</source>
       <translation>git 的长路径已开启。</translation>
     </message>
@@ -6950,7 +6968,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="576" />
+      <location filename="../../kernel_wizard/build/run.py" line="586" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -6960,7 +6978,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>头大小 128，fp16 和 bf16，前向和反向，因果掩码、GQA 和变长批次（6 个编译单元）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="128" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="135" />
       <source>head size {d}</source>
       <translation>头维度 {d}</translation>
     </message>
@@ -6970,7 +6988,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>图像</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="161" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="224" />
       <source>import library ({name})</source>
       <translation>导入库（{name}）</translation>
     </message>
@@ -6990,7 +7008,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>installs.json 已损坏：它可能指向这里</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="143" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="150" />
       <source>invalid numbers (NaN or infinity)</source>
       <translation>无效数值（NaN 或无穷大）</translation>
     </message>
@@ -7000,12 +7018,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它自行中止了（abort 或某项检查失败）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="721" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="732" />
       <source>its headers are Python {found}, not {version}</source>
       <translation>它的头文件属于 Python {found}，而不是 {version}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="228" />
+      <location filename="../../kernel_wizard/verify/history.py" line="235" />
       <source>kernel version</source>
       <translation>内核版本</translation>
     </message>
@@ -7045,7 +7063,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>与 PyTorch 的 CUDA {cuda} 一致</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="132" />
+      <location filename="../../kernel_wizard/build/sources/local.py" line="227" />
       <source>missing</source>
       <translation>不存在</translation>
     </message>
@@ -7065,7 +7083,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="232" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="145" />
       <source>ninja is missing, so the big kernels would compile one file at a time (hours instead of minutes).</source>
       <translation>缺少 ninja，所以大的内核只能一次编译一个文件（要几个小时而不是几分钟）。</translation>
     </message>
@@ -7075,17 +7093,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="138" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="208" />
       <source>no</source>
       <translation>否</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="355" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="414" />
       <source>no GPU code</source>
       <translation>不含 GPU 代码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="29" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="35" />
       <source>no MSVC toolset</source>
       <translation>没有 MSVC 工具集</translation>
     </message>
@@ -7100,37 +7118,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有退出码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="328" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="330" />
       <source>no measurement</source>
       <translation>没有测量结果</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="30" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="37" />
       <source>no result</source>
       <translation>没有结果</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="139" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="209" />
       <source>none</source>
       <translation>无</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="137" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="207" />
       <source>none (CPU-only build)</source>
       <translation>没有（仅 CPU 版本）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="229" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="277" />
       <source>none (no CUDA build of PyTorch)</source>
       <translation>没有（不是 CUDA 版本的 PyTorch）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="66" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="72" />
       <source>none found</source>
       <translation>没有找到</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="213" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="219" />
       <source>not on PATH outside the Visual Studio environment</source>
       <translation>在 Visual Studio 环境之外不在 PATH 中</translation>
     </message>
@@ -7145,7 +7163,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未设置</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="183" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="189" />
       <source>nvcc checks the compiler itself when the build starts.</source>
       <translation>编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
@@ -7179,7 +7197,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>官方 wheel 也提供 CUDA 13（cu13）和 Linux aarch64 版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="28" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="35" />
       <source>on the CPU</source>
       <translation>在 CPU 上</translation>
     </message>
@@ -7204,17 +7222,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法安装 pip（ensurepip 退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="401" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="412" />
       <source>pip could not install {what} (exit code {code}).</source>
       <translation>pip 无法安装 {what}（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="393" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="404" />
       <source>pip could not reach the download server ({server}) to install {what}.</source>
       <translation>pip 无法连接下载服务器（{server}），未能安装 {what}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="384" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="395" />
       <source>pip leaves the environment consistent; run the fix again to finish.</source>
       <translation>pip 会让环境保持一致；再次运行修复即可完成。</translation>
     </message>
@@ -7229,12 +7247,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 提示之前已安装的软件包与新安装的软件包存在冲突（"pip's dependency resolver does not currently take into account ..."）：这只是提示，并不是本次安装失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="334" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="341" />
       <source>plain PyTorch ({reference}) could not be timed</source>
       <translation>纯 PyTorch 做法（{reference}）无法计时</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="48" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="55" />
       <source>plain math attention</source>
       <translation>普通数学注意力（math）</translation>
     </message>
@@ -7244,7 +7262,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>准备构建（setup.py、CMake、包元数据）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="523" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="534" />
       <source>reg.exe could not change the setting (exit code {code}).</source>
       <translation>reg.exe 无法更改这项设置（退出代码 {code}）。</translation>
     </message>
@@ -7274,12 +7292,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>main d1a57a5 时的 sageattention3_blackwell/（SM121 已在 1b68c96 中加入白名单）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="94" />
+      <location filename="../../kernel_wizard/verify/history.py" line="101" />
       <source>save the verification report</source>
       <translation>保存验证报告</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="131" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="138" />
       <source>scale {s}</source>
       <translation>缩放 {s}</translation>
     </message>
@@ -7304,7 +7322,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>text-generation-webui 没有针对这个内核的选项；便携版运行的是 llama.cpp，它有自己的注意力实现。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="627" />
+      <location filename="../../kernel_wizard/build/plan.py" line="633" />
       <source>the CPU part</source>
       <translation>CPU 部分</translation>
     </message>
@@ -7334,7 +7352,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>“前置条件”步骤会列出要运行的命令</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="394" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="405" />
       <source>the Python package index</source>
       <translation>Python 软件包索引</translation>
     </message>
@@ -7379,7 +7397,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前的编译正在使用它</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="685" />
+      <location filename="../../kernel_wizard/flow/session.py" line="797" />
       <source>the default; no AI program was recognised for this Python</source>
       <translation>默认值；未识别出此 Python 所属的 AI 程序</translation>
     </message>
@@ -7394,7 +7412,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 所在的磁盘已满（{free}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="718" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="729" />
       <source>the download is not a readable zip ({error})</source>
       <translation>下载的文件不是可读取的 ZIP 压缩包（{error}）</translation>
     </message>
@@ -7409,12 +7427,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>文件夹 {folder} 不存在</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="766" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="777" />
       <source>the headers (Python.h and the rest of tools/include) into {include}</source>
       <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="762" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="773" />
       <source>the headers (Python.h and the rest of tools/include) into {include}, and {libs} into {folder}</source>
       <translation>头文件（Python.h 以及 tools/include 中的其余文件）到 {include}，并把 {libs} 复制到 {folder}</translation>
     </message>
@@ -7434,12 +7452,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个向导知道的最新版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="712" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="723" />
       <source>the package has no {file}</source>
       <translation>包中没有 {file}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="715" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="726" />
       <source>the package holds an unsafe path: {name}</source>
       <translation>包中含有不安全的路径：{name}</translation>
     </message>
@@ -7489,22 +7507,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法解析服务器的名称</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="205" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="211" />
       <source>the submodule folder {path} is {problem}</source>
       <translation>子模块文件夹 {path} {problem}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="200" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="206" />
       <source>the submodule {path} is at {commit}, not at the commit the source pins</source>
       <translation>子模块 {path} 处于 {commit}，而不是源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="203" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="209" />
       <source>the submodule {path} is in a conflicted state</source>
       <translation>子模块 {path} 处于冲突状态</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="198" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="204" />
       <source>the submodule {path} is not checked out</source>
       <translation>子模块 {path} 没有检出</translation>
     </message>
@@ -7519,7 +7537,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 编译指南中称为稳定的版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="257" />
+      <location filename="../../kernel_wizard/verify/history.py" line="264" />
       <source>the whole verification</source>
       <translation>整个验证</translation>
     </message>
@@ -7529,7 +7547,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name}的 GPU 部分</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="386" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="454" />
       <source>this machine has {total}</source>
       <translation>这台机器有 {total} 个</translation>
     </message>
@@ -7554,7 +7572,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>triton-windows {have} 与 PyTorch {torch} 匹配。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="233" />
+      <location filename="../../kernel_wizard/verify/history.py" line="240" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -7564,7 +7582,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未知的 NVIDIA GPU</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="146" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="152" />
       <source>version unknown</source>
       <translation>版本未知</translation>
     </message>
@@ -7574,7 +7592,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>视频</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="57" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="63" />
       <source>vswhere did not give a usable answer: {error}</source>
       <translation>vswhere 没有给出可用的回答：{error}</translation>
     </message>
@@ -7584,17 +7602,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="684" />
+      <location filename="../../kernel_wizard/flow/session.py" line="796" />
       <source>what {app} runs</source>
       <translation>{app} 的用途</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="277" />
+      <location filename="../../kernel_wizard/verify/history.py" line="284" />
       <source>write the report bundle</source>
       <translation>写入报告包</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="138" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="208" />
       <source>yes</source>
       <translation>是</translation>
     </message>
@@ -7604,7 +7622,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="679" />
+      <location filename="../../kernel_wizard/flow/session.py" line="791" />
       <source>your choice</source>
       <translation>你的选择</translation>
     </message>
@@ -7614,7 +7632,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你的驱动最高支持 CUDA {cuda}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="674" />
+      <location filename="../../kernel_wizard/build/plan.py" line="680" />
       <source>your last build of it on this computer ({when}) took {took} with {jobs} parallel jobs</source>
       <translation>你上次在这台电脑上编译它（{when}）用了 {took}，使用 {jobs} 个并行任务</translation>
     </message>
@@ -7659,27 +7677,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找到 {count} 个 NVIDIA GPU。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="630" />
+      <location filename="../../kernel_wizard/build/plan.py" line="636" />
       <source>{count} arch × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="631" />
+      <location filename="../../kernel_wizard/build/plan.py" line="637" />
       <source>{count} archs × {units} units</source>
       <translation>{count} 个架构 × {units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="628" />
+      <location filename="../../kernel_wizard/build/plan.py" line="634" />
       <source>{count} extensions, {units} units</source>
       <translation>{count} 个扩展，{units} 个编译单元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="635" />
+      <location filename="../../kernel_wizard/build/plan.py" line="641" />
       <source>{count} job</source>
       <translation>{count} 个任务</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="636" />
+      <location filename="../../kernel_wizard/build/plan.py" line="642" />
       <source>{count} jobs</source>
       <translation>{count} 个任务</translation>
     </message>
@@ -7694,7 +7712,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{count} 个 nvcc 线程</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="386" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="454" />
       <source>{count} of this machine's {total} are selected</source>
       <translation>这台机器的 {total} 个中选择了 {count} 个</translation>
     </message>
@@ -7719,27 +7737,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{disk} 可用于编译（在 {folder} 中），内存 {ram}：对最大的内核，足够同时编译 {jobs} 个文件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="54" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="61" />
       <source>{failed} of {ran} checks failed: the kernel produced invalid numbers (NaN or infinity) or left part of its result unwritten.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核产生了无效数值（NaN 或无穷大），或者结果有一部分没有写入。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="60" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="67" />
       <source>{failed} of {ran} checks failed: the kernel stopped with an error.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核因出错而停止。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="57" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="64" />
       <source>{failed} of {ran} checks failed: the kernel's backward pass (needed for training) does not work.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核的反向计算（训练时需要）不能正常工作。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="62" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="69" />
       <source>{failed} of {ran} checks failed: the kernel's results are further from the exact answer than PyTorch's own are allowed to be.</source>
       <translation>{ran} 项检查中有 {failed} 项失败：内核结果与精确答案的差距超出了 PyTorch 自身结果所允许的范围。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="838" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="849" />
       <source>{file} could not be written: {error}.</source>
       <translation>无法写入 {file}：{error}。</translation>
     </message>
@@ -7749,7 +7767,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{file} 是一个文件，但这里应该是 {path} 的一个文件夹</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/target.py" line="163" />
+      <location filename="../../kernel_wizard/prereqs/target.py" line="226" />
       <source>{first} and {second}</source>
       <translation>{first}和{second}</translation>
     </message>
@@ -7769,17 +7787,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>剩余 {gb} GB</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="339" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="391" />
       <source>{gpu} is {arch} (cc {cc}); {kernel} needs {gpus}.</source>
       <translation>{gpu} 是 {arch} 架构（cc {cc}）；{kernel} 需要 {gpus}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="190" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="234" />
       <source>{gpu} — {why}</source>
       <translation>{gpu} — {why}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="236" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="284" />
       <source>{gpu}: {arch}, compute capability {cc}</source>
       <translation>{gpu}：{arch}，计算能力 {cc}</translation>
     </message>
@@ -7789,7 +7807,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{host} 的回应是 {reason}{after}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="178" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="189" />
       <source>{host} has no source archive of {what} at that version.</source>
       <translation>{host} 上没有 {what} 这个版本的源码压缩包。</translation>
     </message>
@@ -7809,7 +7827,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{hours} 小时 {minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="195" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="202" />
       <source>{inf} infinite</source>
       <translation>{inf} 个无穷大</translation>
     </message>
@@ -7824,7 +7842,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{items} 或 {last}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="341" />
+      <location filename="../../kernel_wizard/build/plan.py" line="347" />
       <source>{jobs} × {threads} (fixed by this version): limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
       <translation>{jobs} × {threads}（由该版本固定）：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
@@ -7834,7 +7852,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{jobs} × {threads}：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="44" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="51" />
       <source>{kernel} in {python}</source>
       <translation>{python} 中的 {kernel}</translation>
     </message>
@@ -7859,34 +7877,34 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 是适合{gpus}的最专门的库；另有 {others} 个库也适合。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="474" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="573" />
       <source>{kernel} needs CUDA {need} or newer{why}; PyTorch here is built for CUDA {torch_cuda}, and the toolkit must have the same major version as PyTorch's.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；这里的 PyTorch 是为 CUDA {torch_cuda} 编译的，而工具包的主版本号必须与 PyTorch 的相同。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="464" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="563" />
       <source>{kernel} needs CUDA {need} or newer{why}; the selected toolkit is {toolkit}.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="404" />
+      <location filename="../../kernel_wizard/flow/session.py" line="524" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
       <translation>{kernel} {version} 不适合这台电脑：
 {reasons}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="201" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="208" />
       <source>{label} contains {values} value(s){share}, the first{where}: the kernel produced invalid numbers or left part of its output unwritten.</source>
       <translation>{label} 含有 {values}{share}，第一个{where}：内核产生了无效数值，或者输出有一部分没有写入。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="219" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="226" />
       <source>{label} differs from the {reference} reference by up to {err}{where}, more than allowed ({factor} x PyTorch's own {dtype} error {own} + floor {floor} = {tolerance}); {percent}% of the elements are off by more than that.</source>
       <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}，超出了允许范围（{factor} × PyTorch 自身的 {dtype} 误差 {own} + 下限 {floor} = {tolerance}）；{percent}% 的元素偏差超过这个值。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="212" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="219" />
       <source>{label} differs from the {reference} reference by up to {err}{where}; {percent}% of the elements are outside upstream's tolerance (abs {abs_tol} or rel {rel_tol}).</source>
       <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}；{percent}% 的元素超出了上游的容差（绝对 {abs_tol} 或相对 {rel_tol}）。</translation>
     </message>
@@ -7896,22 +7914,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{label} 不是 .tar.gz 或 .zip 压缩包。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="207" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="214" />
       <source>{label}: cosine difference {diff} exceeds upstream's limit {limit}.</source>
       <translation>{label}：余弦差 {diff} 超出了上游的上限 {limit}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="186" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="193" />
       <source>{label}: the kernel returned nothing for it.</source>
       <translation>{label}：内核没有返回它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="188" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="195" />
       <source>{label}: wrong shape ({detail}).</source>
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="473" />
+      <location filename="../../kernel_wizard/build/plan.py" line="479" />
       <source>{label}: {description}</source>
       <translation>{label}：{description}</translation>
     </message>
@@ -7921,7 +7939,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{lowest}，且{highest}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="112" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="119" />
       <source>{low}–{high} cached tokens</source>
       <translation>{low}–{high} 个缓存词元</translation>
     </message>
@@ -7931,7 +7949,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>剩余 {mb} MB</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="709" />
+      <location filename="../../kernel_wizard/build/plan.py" line="715" />
       <source>{minutes:.0f} min</source>
       <translation>{minutes:.0f} 分钟</translation>
     </message>
@@ -7941,27 +7959,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="351" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="358" />
       <source>{ms} ms</source>
       <translation>{ms} 毫秒</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="350" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="357" />
       <source>{ms} ms, {rate}</source>
       <translation>{ms} 毫秒，{rate}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="218" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="224" />
       <source>{names} is set: the build uses it instead of the Visual Studio compiler (cl.exe) the wizard chose.</source>
       <translation>设置了 {names}：编译会使用它，而不是向导选择的 Visual Studio 编译器（cl.exe）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="170" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="177" />
       <source>{name} (gradient of {of})</source>
       <translation>{name}（{of} 的梯度）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="369" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="434" />
       <source>{name} cannot be built natively on {system} for {target}: {reason}.</source>
       <translation>{name} 无法在 {system} 上直接为 {target} 编译：{reason}。</translation>
     </message>
@@ -7971,42 +7989,42 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 无法作为程序运行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="152" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="158" />
       <source>{name} has no tag or commit '{ref}' at {url}.</source>
       <translation>{url} 上的 {name} 没有标签或提交“{ref}”。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="80" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="86" />
       <source>{name} is installed, with the x64 C++ compiler (MSVC {version}).</source>
       <translation>已安装 {name}，带有 x64 C++ 编译器（MSVC {version}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="577" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="671" />
       <source>{name} needs NCCL {wanted} or newer in the target Python; none was found there.</source>
       <translation>{name} 需要目标 Python 中有 NCCL {wanted} 或更新版本，但那里没有找到。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="582" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="676" />
       <source>{name} needs NCCL {wanted} or newer; PyTorch's NCCL here is {have}.</source>
       <translation>{name} 需要 NCCL {wanted} 或更新版本；这里 PyTorch 自带的 NCCL 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="585" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="679" />
       <source>{name} needs NCCL {wanted} or newer; the {package} package's NCCL here is {have}.</source>
       <translation>{name} 需要 NCCL {wanted} 或更新版本；这里 {package} 包中的 NCCL 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="598" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="692" />
       <source>{name} needs NVSHMEM in the target Python; it is not installed there.</source>
       <translation>{name} 需要目标 Python 中有 NVSHMEM，但那里没有安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="424" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="494" />
       <source>{name} needs PyTorch {need} or newer; this Python has PyTorch {have}.</source>
       <translation>{name} 需要 PyTorch {need} 或更新版本；这个 Python 中的是 PyTorch {have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="400" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="468" />
       <source>{name} needs the GPUs connected with NVLink; the selected GPUs are not.</source>
       <translation>{name} 需要通过 NVLink 连接的 GPU；所选的 GPU 没有通过 NVLink 连接。</translation>
     </message>
@@ -8016,17 +8034,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 需要 {path}（{where}）。GitHub 的“Download ZIP”或源码压缩包不包含子模块。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="390" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="458" />
       <source>{name} needs {wanted} GPUs connected with NVLink; {have}.</source>
       <translation>{name} 需要 {wanted} 个通过 NVLink 连接的 GPU；{have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="392" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="460" />
       <source>{name} needs {wanted} GPUs; {have}.</source>
       <translation>{name} 需要 {wanted} 个 GPU；{have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="304" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="352" />
       <source>{name} runs on {systems} only; this computer runs {system}.</source>
       <translation>{name} 只能在 {systems} 上运行；这台电脑运行的是 {system}。</translation>
     </message>
@@ -8036,32 +8054,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} 已损坏（{problem}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="358" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="417" />
       <source>{name} {version} builds code only for {targets}, which {gpu} ({arch}, cc {cc}) cannot run.</source>
       <translation>{name} {version} 只编译 {targets} 的代码，{gpu}（{arch}，cc {cc}）无法运行这些代码。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="511" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="600" />
       <source>{name} {version} needs Python {need} or newer; the target Python is {have}.</source>
       <translation>{name} {version} 需要 Python {need} 或更新版本；目标 Python 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="519" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="608" />
       <source>{name} {version} supports Python up to {most}; the target Python is {have}.</source>
       <translation>{name} {version} 最高支持 Python {most}；目标 Python 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="420" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="427" />
       <source>{name}: at this size, issuing one call takes the CPU {host} ms, about as long as the GPU needs ({kernel} ms): the Python around the kernel sets the pace here, not the kernel.</source>
       <translation>{name}：在此尺寸下，CPU 发出一次调用需要 {host} ms，与 GPU 所需时间（{kernel} ms）相当：这里决定速度的是内核周围的 Python，而不是内核本身。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="402" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="409" />
       <source>{name}: could not be timed ({why}).</source>
       <translation>{name}：无法计时（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="145" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="151" />
       <source>{name}: not found on PATH</source>
       <translation>{name}：在 PATH 中找不到</translation>
     </message>
@@ -8074,57 +8092,57 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">{name}：{kernel_ms} 毫秒 — {versus}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="412" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="419" />
       <source>{name}: {kernel} — {default}.</source>
       <translation>{name}：{kernel} — {default}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="416" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="423" />
       <source>{name}: {kernel} — {default}; {math}.</source>
       <translation>{name}：{kernel} — {default}；{math}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="406" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="413" />
       <source>{name}: {kernel} — {versus}.</source>
       <translation>{name}：{kernel} — {versus}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="148" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="154" />
       <source>{name}: {path} (from {variable}: the build uses it) ({version})</source>
       <translation>{name}：{path}（来自 {variable}：编译使用它）（{version}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="150" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="156" />
       <source>{name}: {path} ({version})</source>
       <translation>{name}：{path}（{version}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="214" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="220" />
       <source>{name}: {program}</source>
       <translation>{name}：{program}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="143" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="149" />
       <source>{name}: {variable} names no program</source>
       <translation>{name}：{variable} 没有指向任何程序</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="193" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="200" />
       <source>{nan} NaN</source>
       <translation>{nan} 个 NaN</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="191" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="198" />
       <source>{nan} NaN and {inf} infinite</source>
       <translation>{nan} 个 NaN 和 {inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="111" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="118" />
       <source>{n} cached tokens</source>
       <translation>{n} 个缓存词元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="125" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="132" />
       <source>{n} heads</source>
       <translation>{n} 个头</translation>
     </message>
@@ -8134,27 +8152,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="103" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="110" />
       <source>{n} sequences of {low}–{high} tokens</source>
       <translation>{n} 个序列，每个 {low}–{high} 个词元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="119" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="126" />
       <source>{n} tokens</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="573" />
+      <location filename="../../kernel_wizard/build/run.py" line="583" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="570" />
+      <location filename="../../kernel_wizard/build/run.py" line="580" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1200" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1204" />
       <source>{package} does not support this platform: {platform}</source>
       <translation>{package} 不支持这个平台：{platform}</translation>
     </message>
@@ -8164,7 +8182,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{package} 已安装，但其 GPU 代码从未被编译：构建时没有找到 CUDA 工具包或 CUDA 版 PyTorch（或构建时看不到 GPU），因此只构建了 CPU 部分，GPU 函数拒绝运行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1200" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1204" />
       <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
       <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
     </message>
@@ -8219,7 +8237,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 正被另一个程序使用</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/git.py" line="196" />
+      <location filename="../../kernel_wizard/build/sources/git.py" line="202" />
       <source>{path} is not a submodule of this source</source>
       <translation>{path} 不是这份源码的子模块</translation>
     </message>
@@ -8229,12 +8247,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{path} 位于只读驱动器上</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="154" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="161" />
       <source>{percent} % of the allowed error</source>
       <translation>允许误差的 {percent}%</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/fixes.py" line="144" />
+      <location filename="../../kernel_wizard/prereqs/fixes.py" line="155" />
       <source>{program} could not be started: {why}</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
@@ -8244,12 +8262,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="106" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="113" />
       <source>{q} queries, {k} keys</source>
       <translation>{q} 个查询，{k} 个键</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="123" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="130" />
       <source>{q} query heads sharing {k} key/value heads</source>
       <translation>{q} 个查询头共享 {k} 个键/值头</translation>
     </message>
@@ -8269,7 +8287,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{reason}（另有 {more} 个原因）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/assess.py" line="530" />
+      <location filename="../../kernel_wizard/catalog/assess.py" line="624" />
       <source>{reason} Only the {name}'s CPU part is built here.</source>
       <translation>{reason} 这里只编译 {name} 的 CPU 部分。</translation>
     </message>
@@ -8284,22 +8302,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{repo} 中源码固定的提交</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="708" />
+      <location filename="../../kernel_wizard/build/plan.py" line="714" />
       <source>{seconds:.0f} s</source>
       <translation>{seconds:.0f} 秒</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="490" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="492" />
       <source>{sentence} (Measured at this one shape only, not yet at {workload}.)</source>
       <translation>{sentence}（仅在这一个尺寸上测过，尚未在{workload}上测量。）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="495" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="497" />
       <source>{sentence} Elsewhere: {others}.</source>
       <translation>{sentence} 其他用途：{others}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="499" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="501" />
       <source>{sentence} Faster on {family} GPUs: {better} (measured).</source>
       <translation>{sentence} 在 {family} GPU 上更快的是：{better}（实测）。</translation>
     </message>
@@ -8314,12 +8332,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{symbol} 是 PyTorch 自身的库 libtorch_python 中的符号，由 “import torch” 加载。内核在 PyTorch 之前被导入，或者它是为提供该符号的另一个 PyTorch 版本构建的。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="155" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="162" />
       <source>{times}× the allowed error</source>
       <translation>允许误差的 {times} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="28" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="34" />
       <source>{toolset} (default)</source>
       <translation>{toolset}（默认）</translation>
     </message>
@@ -8329,7 +8347,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>将使用 {instance} 中的 {toolset}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1072" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1076" />
       <source>{tool} is not the version this code needs (it has no {symbol})</source>
       <translation>{tool} 不是这段代码需要的版本（它没有 {symbol}）</translation>
     </message>
@@ -8339,7 +8357,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{url} 不存在（或已不存在）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/sources/archive.py" line="180" />
+      <location filename="../../kernel_wizard/build/sources/archive.py" line="191" />
       <source>{url} does not exist: the tag or commit is not in the repository.</source>
       <translation>{url} 不存在：仓库中没有这个标签或提交。</translation>
     </message>
@@ -8349,7 +8367,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{url} 不是 https:// 地址，文件在传输途中可能被篡改。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/compiler.py" line="119" />
+      <location filename="../../kernel_wizard/prereqs/compiler.py" line="125" />
       <source>{variable}: {program} was not found.</source>
       <translation>{variable}：找不到 {program}。</translation>
     </message>
@@ -8359,12 +8377,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{version} 或更新版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="197" />
+      <location filename="../../kernel_wizard/verify/history.py" line="204" />
       <source>{what}: {before} → {after}</source>
       <translation>{what}：{before} → {after}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/plan.py" line="633" />
+      <location filename="../../kernel_wizard/build/plan.py" line="639" />
       <source>{what}: ~{work:,.0f} CPU-core-seconds on {parallel:.0f} compile threads ({jobs} × {threads}, {cores} cores, {ram_gb:.0f} GB RAM)</source>
       <translation>{what}：约 {work:,.0f} CPU 核心·秒，用 {parallel:.0f} 个编译线程（{jobs} × {threads}，{cores} 个核心，内存 {ram_gb:.0f} GB）</translation>
     </message>
@@ -8374,22 +8392,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{where}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="290" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="297" />
       <source>{words}: {reason}</source>
       <translation>{words}：{reason}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/worth.py" line="496" />
+      <location filename="../../kernel_wizard/catalog/worth.py" line="498" />
       <source>{workload} {x}× PyTorch's fastest</source>
       <translation>{workload}为 PyTorch 最快方法的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="326" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="333" />
       <source>{x}× as fast as PyTorch's {backend}</source>
       <translation>速度是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="340" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="347" />
       <source>{x}× as fast as plain PyTorch ({reference}) doing the same work</source>
       <translation>速度是完成相同工作的纯 PyTorch（{reference}）的 {x} 倍</translation>
     </message>
@@ -8398,12 +8416,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">是搬运相同数据的纯 PyTorch 做法（{reference}）的 {x} 倍速度</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="327" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="334" />
       <source>{x}× slower than PyTorch's {backend}</source>
       <translation>耗时是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="342" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="349" />
       <source>{x}× slower than plain PyTorch ({reference}) doing the same work</source>
       <translation>比完成相同工作的纯 PyTorch（{reference}）慢 {x} 倍</translation>
     </message>
@@ -8412,7 +8430,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">比搬运相同数据的纯 PyTorch 做法（{reference}）慢 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/prereqs/cuda.py" line="238" />
+      <location filename="../../kernel_wizard/prereqs/cuda.py" line="286" />
       <source>• {finding}</source>
       <translation>• {finding}</translation>
     </message>
@@ -8420,19 +8438,17 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>ksw</name>
     <message>
-      <location filename="../../app/pages/build.py" line="490" />
+      <location filename="../../app/pages/build.py" line="481" />
       <source>%v / %m</source>
       <translation>%v / %m</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="361" />
       <source>%v / %m KiB</source>
-      <translation>%v / %m KiB</translation>
+      <translation type="obsolete">%v / %m KiB</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="169" />
       <source>%v / %m units</source>
-      <translation>%v / %m 个编译单元</translation>
+      <translation type="obsolete">%v / %m 个编译单元</translation>
     </message>
     <message>
       <source>&lt;p&gt;This wizard installs a fast attention kernel library (FlashAttention&amp;nbsp;2, FlashMLA, or the
@@ -8517,7 +8533,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>有匹配的预编译 wheel</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="56" />
+      <location filename="../../app/pages/build.py" line="60" />
       <source>Apply patches</source>
       <translation>应用补丁</translation>
     </message>
@@ -8532,7 +8548,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>压缩包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="169" />
+      <location filename="../../app/pages/kernel.py" line="170" />
       <source>Back to the Prerequisites page, where the Fix buttons are; the kernel list is checked again when you return</source>
       <translation>返回“前置条件”页面，那里有“修复”按钮；返回后会重新检查内核列表</translation>
     </message>
@@ -8547,17 +8563,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>浏览…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="137" />
+      <location filename="../../app/pages/build.py" line="146" />
       <source>Build</source>
       <translation>编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="173" />
+      <location filename="../../app/pages/build.py" line="182" />
       <source>Build again</source>
       <translation>重新编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="129" />
+      <location filename="../../app/pages/kernel.py" line="130" />
       <source>Build for:</source>
       <translation>编译目标：</translation>
     </message>
@@ -8567,7 +8583,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="569" />
+      <location filename="../../app/pages/kernel.py" line="565" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
@@ -8582,22 +8598,22 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="171" />
+      <location filename="../../app/pages/build.py" line="180" />
       <source>Cancel build</source>
       <translation>取消编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="135" />
+      <location filename="../../app/pages/prereqs.py" line="136" />
       <source>Check all again</source>
       <translation>全部重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="193" />
+      <location filename="../../app/pages/prereqs.py" line="194" />
       <source>Checking what a build needs…</source>
       <translation>正在检查编译所需的条件…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="84" />
+      <location filename="../../app/pages/kernel.py" line="83" />
       <source>Choose the kernel library to install. Each one says whether it fits this computer and, if not, exactly why.</source>
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
@@ -8612,7 +8628,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>点击“浏览…”，选择要使用的环境中的 python 程序。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="57" />
+      <location filename="../../app/pages/build.py" line="61" />
       <source>Compile</source>
       <translation>编译</translation>
     </message>
@@ -8637,7 +8653,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="154" />
+      <location filename="../../app/pages/build.py" line="164" />
       <source>Copy the commands</source>
       <translation>复制命令</translation>
     </message>
@@ -8677,12 +8693,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>下载（git 或源码压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="54" />
+      <location filename="../../app/pages/build.py" line="58" />
       <source>Download the prebuilt wheel</source>
       <translation>下载预编译的 wheel</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="119" />
+      <location filename="../../app/pages/prereqs.py" line="120" />
       <source>Everything a build needs on this computer, checked. Where something is missing, the wizard can usually fix it for you.</source>
       <translation>已检查这台电脑上编译所需的一切。缺少的东西，向导通常可以帮你修复。</translation>
     </message>
@@ -8692,7 +8708,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>查找</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_list.py" line="33" />
+      <location filename="../../app/pages/kernel_list.py" line="34" />
       <source>Fits this computer?</source>
       <translation>适合这台电脑吗？</translation>
     </message>
@@ -8711,12 +8727,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">释放空间…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="55" />
+      <location filename="../../app/pages/build.py" line="59" />
       <source>Get the source</source>
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="370" />
+      <location filename="../../app/pages/kernel.py" line="371" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
@@ -8731,7 +8747,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>硬件检测意外失败。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="164" />
+      <location filename="../../app/pages/kernel.py" line="165" />
       <source>How to build this kernel in WSL2 on this PC</source>
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
@@ -8756,7 +8772,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>保持向导打开</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_list.py" line="33" />
+      <location filename="../../app/pages/kernel_list.py" line="34" />
       <source>Kernel</source>
       <translation>内核</translation>
     </message>
@@ -8766,7 +8782,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核安装向导</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="83" />
+      <location filename="../../app/pages/kernel.py" line="82" />
       <source>Kernel and version</source>
       <translation>内核与版本</translation>
     </message>
@@ -8776,7 +8792,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>最大误差</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="58" />
+      <location filename="../../app/pages/build.py" line="62" />
       <source>Link</source>
       <translation>链接</translation>
     </message>
@@ -8791,12 +8807,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>再检查一次（在你自己做了改动之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="136" />
+      <location filename="../../app/pages/prereqs.py" line="137" />
       <source>Look at everything again, e.g. after you installed something yourself</source>
       <translation>重新检查所有项目，例如在你自己安装了某些东西之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="116" />
+      <location filename="../../app/pages/kernel.py" line="117" />
       <source>Looking for CUDA toolkits…</source>
       <translation>正在查找 CUDA 工具包…</translation>
     </message>
@@ -8838,7 +8854,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正常</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="59" />
+      <location filename="../../app/pages/build.py" line="63" />
       <source>Package the wheel</source>
       <translation>打包 wheel</translation>
     </message>
@@ -8848,7 +8864,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>待检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="118" />
+      <location filename="../../app/pages/prereqs.py" line="119" />
       <source>Prerequisites</source>
       <translation>前置条件</translation>
     </message>
@@ -8868,12 +8884,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="243" />
+      <location filename="../../app/pages/kernel.py" line="244" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="507" />
+      <location filename="../../app/pages/kernel.py" line="503" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -8981,7 +8997,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>停止并关闭？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="336" />
+      <location filename="../../app/pages/build.py" line="343" />
       <source>Stopping the build and its compilers…</source>
       <translation>正在停止编译及其编译器进程…</translation>
     </message>
@@ -8991,7 +9007,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>这台电脑的 NVIDIA 显卡和资源，以及要安装到哪个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="441" />
+      <location filename="../../app/pages/build.py" line="432" />
       <source>The build stopped unexpectedly.</source>
       <translation>编译意外停止。</translation>
     </message>
@@ -9001,17 +9017,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="369" />
+      <location filename="../../app/pages/kernel.py" line="370" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="339" />
+      <location filename="../../app/pages/kernel.py" line="340" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="506" />
+      <location filename="../../app/pages/kernel.py" line="502" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
@@ -9021,7 +9037,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="138" />
+      <location filename="../../app/pages/build.py" line="147" />
       <source>The kernel is compiled into a wheel. Nothing is installed yet.</source>
       <translation>正在把内核编译成 wheel 包，暂不安装任何东西。</translation>
     </message>
@@ -9031,7 +9047,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核已经编译好（用时 {took}），但还没有安装。如果现在退出，下次运行时需要重新编译。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="234" />
+      <location filename="../../app/pages/prereqs.py" line="235" />
       <source>The prerequisites could not be checked.</source>
       <translation>无法检查前置条件。</translation>
     </message>
@@ -9059,12 +9075,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
 仍然要安装吗？（向导会保留被替换的内容，你可以回滚。）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/prereqs.py" line="194" />
+      <location filename="../../app/pages/prereqs.py" line="195" />
       <source>This takes a few seconds.</source>
       <translation>这需要几秒钟。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="163" />
+      <location filename="../../app/pages/kernel.py" line="164" />
       <source>Use WSL2…</source>
       <translation>使用 WSL2…</translation>
     </message>
@@ -9079,7 +9095,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>正在验证…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_list.py" line="33" />
+      <location filename="../../app/pages/kernel_list.py" line="34" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
@@ -9104,7 +9120,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>检查内容</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="149" />
+      <location filename="../../app/pages/build.py" line="159" />
       <source>What will run</source>
       <translation>将要运行的命令</translation>
     </message>
@@ -9134,7 +9150,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>当前激活的虚拟环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="65" />
+      <location filename="../../app/pages/build.py" line="69" />
       <source>cancelled</source>
       <translation>已取消</translation>
     </message>
@@ -9144,17 +9160,17 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>由你选择</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="63" />
+      <location filename="../../app/pages/build.py" line="67" />
       <source>done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="64" />
+      <location filename="../../app/pages/build.py" line="68" />
       <source>failed</source>
       <translation>失败</translation>
     </message>
     <message>
-      <location filename="../../app/pages/build.py" line="62" />
+      <location filename="../../app/pages/build.py" line="66" />
       <source>running…</source>
       <translation>进行中…</translation>
     </message>

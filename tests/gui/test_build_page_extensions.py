@@ -19,8 +19,8 @@ from PySide6.QtWidgets import QApplication
 from app.i18n import install_translator
 from app.pages.build import BuildPage
 from kernel_wizard.build.eta import Phase
+from kernel_wizard.build.progress_view import line_text as progress_text
 from kernel_wizard.build.run import BuildEvent, ProgressEvent
-from kernel_wizard.cli.terminal import progress_text
 
 RECORDED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-h100"
 
@@ -40,7 +40,7 @@ def shown(qtbot: Any, events: list[BuildEvent]) -> list[tuple[ProgressEvent, str
     out = []
     for event in events:
         if isinstance(event, ProgressEvent) and event.total:
-            page._on_progress(event)
+            page.show_progress(event)
             out.append((event, page.progress.text(), page.eta.text()))
     return out
 
@@ -74,13 +74,13 @@ def chinese(qapp: QApplication) -> Iterator[None]:
 def test_in_chinese(qtbot: Any, chinese: None) -> None:
     page = BuildPage()
     qtbot.addWidget(page)
-    page._on_progress(ProgressEvent(5, 10, 200.0, 250.0, Phase.COMPILE, run=2))
+    page.show_progress(ProgressEvent(5, 10, 200.0, 250.0, Phase.COMPILE, run=2))
     assert page.progress.text() == "第 2 个扩展 · 5 / 10 个编译单元"
     assert page.eta.text().startswith("第 2 个扩展 · ")
-    page._on_progress(ProgressEvent(2, 2, 300.0, 60.0, Phase.COMPILE, run=1,
+    page.show_progress(ProgressEvent(2, 2, 300.0, 60.0, Phase.COMPILE, run=1,
                                     more_expected=True))
     assert page.progress.text() == "第 1 个扩展 · 目前 2 / 2 个编译单元"
-    page._on_progress(ProgressEvent(12, 73, 540.0, 250.0, Phase.COMPILE, run=1))
+    page.show_progress(ProgressEvent(12, 73, 540.0, 250.0, Phase.COMPILE, run=1))
     assert page.progress.text() == "12 / 73 个编译单元"  # one extension: as before
     assert not page.eta.text().startswith("第")
 
@@ -88,7 +88,7 @@ def test_in_chinese(qtbot: Any, chinese: None) -> None:
 def test_one_extension_reads_as_before(qtbot: Any) -> None:
     page = BuildPage()
     qtbot.addWidget(page)
-    page._on_progress(ProgressEvent(12, 73, 9 * 60 + 4, 250.0, Phase.COMPILE, run=1))
+    page.show_progress(ProgressEvent(12, 73, 9 * 60 + 4, 250.0, Phase.COMPILE, run=1))
     assert page.progress.text() == "12 / 73 units"
     assert page.eta.text() == "4 min 10 s elapsed · about 9 min left"
 

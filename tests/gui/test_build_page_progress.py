@@ -47,7 +47,7 @@ def test_bar_and_label_follow_a_real_build(qtbot: Any, replayed: tuple[BuildOutc
         if isinstance(event, LogLine):
             continue
         if isinstance(event, ProgressEvent):
-            page._on_progress(event)
+            page.show_progress(event)
             state = (page.progress.minimum(), page.progress.maximum(), page.progress.text(),
                      page.eta.text())
             if event.phase is Phase.SETUP:
@@ -79,15 +79,15 @@ def test_bar_and_label_follow_a_real_build(qtbot: Any, replayed: tuple[BuildOutc
 def test_label_words(qtbot: Any) -> None:
     page = BuildPage()
     qtbot.addWidget(page)
-    page._on_progress(ProgressEvent(12, 73, 9 * 60 + 4, 250.0, Phase.COMPILE))
+    page.show_progress(ProgressEvent(12, 73, 9 * 60 + 4, 250.0, Phase.COMPILE))
     assert page.eta.text() == "4 min 10 s elapsed · about 9 min left"
     assert page.progress.text() == "12 / 73 units"
-    page._on_progress(ProgressEvent(73, 73, 3.0, 1520.0, Phase.FINISH, overdue=True))
+    page.show_progress(ProgressEvent(73, 73, 3.0, 1520.0, Phase.FINISH, overdue=True))
     assert page.eta.text() == ("packaging · 25 min 20 s elapsed · a few seconds left "
                                "(longer than estimated)")
-    page._on_progress(ProgressEvent(0, 0, None, 5.0, Phase.SETUP))  # nothing to go by
+    page.show_progress(ProgressEvent(0, 0, None, 5.0, Phase.SETUP))  # nothing to go by
     assert page.eta.text() == "preparing · 5 s elapsed"
     assert page.progress.maximum() == 0
-    page._on_progress(ProgressEvent(512, 2048, 4.0, unit="KiB"))  # a prebuilt wheel
+    page.show_progress(ProgressEvent(512, 2048, 4.0, unit="KiB"))  # a prebuilt wheel
     assert page.progress.text() == "512 / 2048 KiB"
     assert page.eta.text() == "a few seconds left"

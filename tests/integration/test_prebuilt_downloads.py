@@ -17,10 +17,10 @@ from loopback_http import LoopbackServer, Resource
 from kernel_wizard.base.download import DownloadError, download, part_path
 from kernel_wizard.base.paths import url_cache_dir
 from kernel_wizard.build.prebuilt import fetch_prebuilt
+from kernel_wizard.build.progress_view import line_text as progress_text
 from kernel_wizard.build.run import BuildOutcome, BuildStatus, LogLine, ProgressEvent
 from kernel_wizard.catalog import WheelSourceKind
 from kernel_wizard.catalog.wheels import WheelCandidate, WheelMatch
-from kernel_wizard.cli.terminal import progress_text
 
 pytestmark = pytest.mark.usefixtures("no_proxy")  # tests/integration/conftest.py
 

@@ -41,8 +41,9 @@ from kernel_wizard.build.eta import (
     unit_name,
 )
 from kernel_wizard.build.plan import estimate_build
+from kernel_wizard.build.progress_view import line_text as progress_text
 from kernel_wizard.catalog import OsName, load_catalog
-from kernel_wizard.cli.terminal import progress_text, slowest_text
+from kernel_wizard.cli.terminal import slowest_text
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "tests" / "data" / "buildtimes"

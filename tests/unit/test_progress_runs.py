@@ -10,9 +10,10 @@ import pytest
 
 from kernel_wizard.build.eta import Eta, EtaEstimator, Phase, Prior
 from kernel_wizard.build.plan import estimate_build
+from kernel_wizard.build.progress_view import line_text as progress_text
 from kernel_wizard.build.run import ProgressEvent
 from kernel_wizard.catalog import OsName, load_catalog
-from kernel_wizard.cli.terminal import TerminalProgress, progress_text
+from kernel_wizard.cli.terminal import TerminalProgress
 
 
 def test_one_extension_reads_as_before() -> None:
