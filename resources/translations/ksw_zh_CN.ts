@@ -380,12 +380,12 @@
   <context>
     <name>Done</name>
     <message>
-      <location filename="../../app/pages/done.py" line="107" />
+      <location filename="../../app/pages/done.py" line="105" />
       <source>&lt;p&gt;&lt;a href="{url}"&gt;{app}'s documentation&lt;/a&gt;. The wizard changed nothing in {app}: you decide whether to set this.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;a href="{url}"&gt;{app} 的文档&lt;/a&gt;。向导没有修改 {app} 中的任何内容：是否这样设置由你决定。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="57" />
+      <location filename="../../app/pages/done.py" line="55" />
       <source>&lt;p&gt;&lt;b&gt;Installed {kernel}&lt;/b&gt; (the Python package {package} {version}) into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;已安装 {kernel}&lt;/b&gt;（Python 包 {package} {version}），安装到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
@@ -394,52 +394,52 @@
       <translation type="obsolete">&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="105" />
+      <location filename="../../app/pages/done.py" line="103" />
       <source>&lt;p&gt;&lt;b&gt;{app}&lt;/b&gt;: {how}&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;{app}&lt;/b&gt;：{how}&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="80" />
+      <location filename="../../app/pages/done.py" line="78" />
       <source>&lt;p&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="78" />
+      <location filename="../../app/pages/done.py" line="76" />
       <source>&lt;p&gt;Build log: &lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;编译日志：&lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="59" />
+      <location filename="../../app/pages/done.py" line="57" />
       <source>&lt;p&gt;It replaced {name} {version}, kept in &lt;code&gt;{folder}&lt;/code&gt; so that it can be restored.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它替换了 {name} {version}，旧版本保存在 &lt;code&gt;{folder}&lt;/code&gt;，可以恢复。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="62" />
+      <location filename="../../app/pages/done.py" line="60" />
       <source>&lt;p&gt;Its verification did &lt;b&gt;not&lt;/b&gt; pass: it was installed because you chose to.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它&lt;b&gt;没有&lt;/b&gt;通过验证：是按你的选择安装的。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="61" />
+      <location filename="../../app/pages/done.py" line="59" />
       <source>&lt;p&gt;Its verification passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它通过了验证。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="67" />
+      <location filename="../../app/pages/done.py" line="65" />
       <source>&lt;p&gt;Nothing was installed, as you chose: the kernel passed its verification, and your Python environment &lt;code&gt;{python}&lt;/code&gt; is unchanged.&lt;/p&gt;&lt;p&gt;To install it later, open this wizard again and build the same kernel for the same Python (the second build is quicker), then click “Install into …” after its checks have passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;按你的选择，没有安装任何东西：内核通过了验证，你的 Python 环境 &lt;code&gt;{python}&lt;/code&gt; 没有改动。&lt;/p&gt;&lt;p&gt;以后要安装它，请再次打开本向导，为同一个 Python 编译同一个内核（第二次编译更快），在检查通过后点击“安装到 …”。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="66" />
+      <location filename="../../app/pages/done.py" line="64" />
       <source>&lt;p&gt;Nothing was installed. Your Python environment is as it was.&lt;/p&gt;</source>
       <translation>&lt;p&gt;没有安装任何东西。你的 Python 环境保持原样。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="64" />
+      <location filename="../../app/pages/done.py" line="62" />
       <source>&lt;p&gt;The installed kernels were checked again; the Verify step showed the results.&lt;/p&gt;</source>
       <translation>&lt;p&gt;已重新检查已安装的内核；结果显示在“验证”步骤中。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="106" />
+      <location filename="../../app/pages/done.py" line="104" />
       <source>&lt;p&gt;To see that it is: {check}&lt;/p&gt;</source>
       <translation>&lt;p&gt;确认方法：{check}&lt;/p&gt;</translation>
     </message>
@@ -448,162 +448,162 @@
       <translation type="obsolete">更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="92" />
+      <location filename="../../app/pages/done.py" line="90" />
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: {command})</source>
       <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：{command}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="110" />
+      <location filename="../../app/pages/done.py" line="108" />
       <source>Builds leave their folders and downloaded sources behind, so that a second build is quicker. They can take several GB; the kernel you installed does not need them.</source>
       <translation>编译会留下它们的文件夹和下载的源码，以便下次编译更快。它们可能占用几 GB；已安装的内核不需要它们。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="97" />
+      <location filename="../../app/pages/done.py" line="95" />
       <source>Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a driver or PyTorch update</source>
       <translation>检查内核安装向导安装的 GPU 内核，例如在更新驱动或 PyTorch 之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="91" />
+      <location filename="../../app/pages/done.py" line="89" />
       <source>Checking again later</source>
       <translation>以后再次检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="90" />
+      <location filename="../../app/pages/done.py" line="88" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="89" />
+      <location filename="../../app/pages/done.py" line="87" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="99" />
+      <location filename="../../app/pages/done.py" line="97" />
       <source>Create a “{name}” shortcut</source>
       <translation>创建“{name}”快捷方式</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="109" />
+      <location filename="../../app/pages/done.py" line="107" />
       <source>Disk space</source>
       <translation>磁盘空间</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="49" />
+      <location filename="../../app/pages/done.py" line="47" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="82" />
+      <location filename="../../app/pages/done.py" line="80" />
       <source>Files</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="88" />
+      <location filename="../../app/pages/done.py" line="86" />
       <source>In the Python it was installed into:</source>
       <translation>在安装了它的 Python 中：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="104" />
+      <location filename="../../app/pages/done.py" line="102" />
       <source>Is it actually used?</source>
       <translation>它真的会被使用吗？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="56" />
+      <location filename="../../app/pages/done.py" line="54" />
       <source>Nothing was installed</source>
       <translation>没有安装任何东西</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="52" />
+      <location filename="../../app/pages/done.py" line="50" />
       <source>Nothing was installed.</source>
       <translation>没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="85" />
+      <location filename="../../app/pages/done.py" line="83" />
       <source>Open the folder</source>
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="84" />
+      <location filename="../../app/pages/done.py" line="82" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="100" />
+      <location filename="../../app/pages/done.py" line="98" />
       <source>Puts a shortcut in the applications menu and on the desktop that opens this wizard straight at the check.</source>
       <translation>在应用程序菜单和桌面上放一个快捷方式，直接打开向导的检查步骤。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="96" />
+      <location filename="../../app/pages/done.py" line="94" />
       <source>Re-verify GPU kernels</source>
       <translation>重新验证 GPU 内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="102" />
+      <location filename="../../app/pages/done.py" line="100" />
       <source>Shortcut created.</source>
       <translation>快捷方式已创建。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="86" />
+      <location filename="../../app/pages/done.py" line="84" />
       <source>The folder with the reports and logs: {folder}</source>
       <translation>报告和日志所在的文件夹：{folder}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="51" />
+      <location filename="../../app/pages/done.py" line="49" />
       <source>The installed kernels were checked again.</source>
       <translation>已重新检查已安装的内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="50" />
+      <location filename="../../app/pages/done.py" line="48" />
       <source>The kernel is installed.</source>
       <translation>内核已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="103" />
+      <location filename="../../app/pages/done.py" line="101" />
       <source>The shortcut could not be created.</source>
       <translation>无法创建快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="87" />
+      <location filename="../../app/pages/done.py" line="85" />
       <source>Use it in your code</source>
       <translation>在代码中使用它</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="73" />
+      <location filename="../../app/pages/done.py" line="71" />
       <source>What was checked</source>
       <translation>检查了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="72" />
+      <location filename="../../app/pages/done.py" line="70" />
       <source>What was installed</source>
       <translation>安装了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="83" />
+      <location filename="../../app/pages/done.py" line="81" />
       <source>Where the files are</source>
       <translation>文件在哪里</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="77" />
+      <location filename="../../app/pages/done.py" line="75" />
       <source>Your Python environment</source>
       <translation>你的 Python 环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="74" />
+      <location filename="../../app/pages/done.py" line="72" />
       <source>{passed} of {count} checks passed. Each compares the kernel's results with PyTorch's, forward and backward; the share is of the error PyTorch itself is allowed.</source>
       <translation>{count} 项检查中有 {passed} 项通过。每一项都把内核的结果与 PyTorch 的结果比较（前向和反向）；百分比是相对于 PyTorch 自身允许的误差而言的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="54" />
+      <location filename="../../app/pages/done.py" line="52" />
       <source>⚠ {kernel} is installed, although its verification failed</source>
       <translation>⚠ {kernel} 已安装，但它没有通过验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="55" />
+      <location filename="../../app/pages/done.py" line="53" />
       <source>✔ The installed kernels were checked again</source>
       <translation>✔ 已重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="53" />
+      <location filename="../../app/pages/done.py" line="51" />
       <source>✔ {kernel} is installed and ready to use</source>
       <translation>✔ {kernel} 已安装，可以使用了</translation>
     </message>
@@ -1624,72 +1624,69 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Verify</name>
     <message>
-      <location filename="../../app/pages/verify.py" line="121" />
       <source>Changed since the last passing verification: {changes}.</source>
-      <translation>自上次通过验证以来的变化：{changes}。</translation>
+      <translation type="obsolete">自上次通过验证以来的变化：{changes}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="78" />
+      <location filename="../../app/pages/verify.py" line="43" />
       <source>Check the installed kernels again</source>
       <translation>重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="130" />
       <source>Check {id}</source>
-      <translation>检查项 {id}</translation>
+      <translation type="obsolete">检查项 {id}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="107" />
+      <location filename="../../app/widgets/verify_results.py" line="41" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="106" />
+      <location filename="../../app/widgets/verify_results.py" line="40" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="99" />
+      <location filename="../../app/widgets/verify_results.py" line="37" />
       <source>Details</source>
       <translation>详细信息</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="91" />
+      <location filename="../../app/widgets/install_offer.py" line="24" />
       <source>Finish without installing</source>
       <translation>不安装，直接结束</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="88" />
+      <location filename="../../app/widgets/install_offer.py" line="21" />
       <source>Install into {python}</source>
       <translation>安装到 {python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="93" />
+      <location filename="../../app/pages/verify.py" line="50" />
       <source>Installing into {python}…</source>
       <translation>正在安装到 {python}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="110" />
+      <location filename="../../app/pages/verify.py" line="56" />
       <source>Installs recorded in {path}.</source>
       <translation>安装记录保存在 {path}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="89" />
+      <location filename="../../app/widgets/install_offer.py" line="22" />
       <source>Installs the kernel into the Python environment in “{folder}”. What it replaces there is backed up first, and “Roll back” undoes the install.</source>
       <translation>把内核安装到“{folder}”中的 Python 环境。它在那里替换的内容会先备份，“回滚”可以撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="87" />
       <source>It is not installed yet: your Python environment is unchanged.</source>
-      <translation>它还没有安装：你的 Python 环境没有改动。</translation>
+      <translation type="obsolete">它还没有安装：你的 Python 环境没有改动。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="127" />
+      <location filename="../../app/widgets/install_offer.py" line="27" />
       <source>It replaced {name} {version}, which is kept: Roll back puts it back.</source>
       <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="82" />
+      <location filename="../../app/pages/verify.py" line="47" />
       <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed now: once every check has passed, you choose whether to install it.</source>
       <translation>把它的结果与 PyTorch 的结果比较，包括前向和反向。现在不会安装任何东西：所有检查都通过后，由你决定是否安装。</translation>
     </message>
@@ -1698,82 +1695,77 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">把它的前向和反向计算结果与 PyTorch 的结果比较。只有全部检查通过才会安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="92" />
+      <location filename="../../app/widgets/install_offer.py" line="25" />
       <source>Leave your Python environment as it is and go to the summary</source>
       <translation>保持你的 Python 环境不变，前往总结页</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="117" />
       <source>Not compared: the last passing verification ({when}) ran none of the checks this one ran.</source>
-      <translation>未比较：上次通过的验证（{when}）没有运行本次运行的任何检查。</translation>
+      <translation type="obsolete">未比较：上次通过的验证（{when}）没有运行本次运行的任何检查。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="119" />
       <source>Not compared: this verification ran no check to compare with the last passing one ({when}).</source>
-      <translation>未比较：本次验证没有运行可与上次通过的验证（{when}）比较的检查。</translation>
+      <translation type="obsolete">未比较：本次验证没有运行可与上次通过的验证（{when}）比较的检查。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="103" />
       <source>Notes:</source>
-      <translation>备注：</translation>
+      <translation type="obsolete">备注：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="116" />
       <source>Nothing changed since the last passing verification.</source>
-      <translation>自上次通过验证以来没有变化。</translation>
+      <translation type="obsolete">自上次通过验证以来没有变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="111" />
       <source>Nothing to check yet: this wizard has not installed a kernel.</source>
-      <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
+      <translation type="obsolete">暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="124" />
+      <location filename="../../app/pages/verify.py" line="57" />
       <source>Nothing to verify: the build did not produce a wheel.</source>
       <translation>没有可验证的内容：编译没有生成 wheel。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="128" />
+      <location filename="../../app/widgets/install_offer.py" line="28" />
       <source>Nothing was installed there before: Roll back removes it again.</source>
       <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="94" />
+      <location filename="../../app/pages/verify.py" line="51" />
       <source>Nothing was installed: your Python environment is as it was.</source>
       <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="108" />
+      <location filename="../../app/pages/verify.py" line="54" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="100" />
+      <location filename="../../app/pages/verify.py" line="52" />
       <source>Python: {python}</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="129" />
+      <location filename="../../app/pages/verify.py" line="59" />
       <source>Report bundle saved: {bundle}</source>
       <translation>报告包已保存：{bundle}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="101" />
+      <location filename="../../app/pages/verify.py" line="53" />
       <source>Report: {report}</source>
       <translation>报告：{report}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="104" />
+      <location filename="../../app/widgets/verify_results.py" line="38" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="109" />
+      <location filename="../../app/pages/verify.py" line="55" />
       <source>Testing the kernels this wizard installed again…</source>
       <translation>正在重新测试本向导安装的内核…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="81" />
+      <location filename="../../app/pages/verify.py" line="46" />
       <source>Testing {name}…</source>
       <translation>正在测试 {name}…</translation>
     </message>
@@ -1786,143 +1778,122 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">在安装任何东西之前，先用 PyTorch 测试这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="76" />
+      <location filename="../../app/pages/verify.py" line="41" />
       <source>The kernel is tested against PyTorch. Then you choose whether to install it: nothing is installed before that.</source>
       <translation>用 PyTorch 检验内核。之后由你决定是否安装：在此之前不会安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="79" />
+      <location filename="../../app/pages/verify.py" line="44" />
       <source>The kernels this wizard installed are tested against PyTorch again, and compared with their last passing check.</source>
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="125" />
+      <location filename="../../app/pages/verify.py" line="58" />
       <source>The verification could not run.</source>
       <translation>验证无法运行。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="122" />
       <source>There is no earlier passing verification to compare with.</source>
-      <translation>没有更早的通过验证可供比较。</translation>
+      <translation type="obsolete">没有更早的通过验证可供比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="123" />
       <source>These checks passed before and fail now: {checks}.</source>
-      <translation>这些检查以前通过，现在失败：{checks}。</translation>
+      <translation type="obsolete">这些检查以前通过，现在失败：{checks}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="105" />
+      <location filename="../../app/widgets/verify_results.py" line="39" />
       <source>Use it in your code</source>
       <translation>在你的代码中使用</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="75" />
+      <location filename="../../app/pages/verify.py" line="40" />
       <source>Verify</source>
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="102" />
       <source>What failed:</source>
-      <translation>失败的项目：</translation>
+      <translation type="obsolete">失败的项目：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="97" />
       <source>You can build it again, save a report bundle for a bug report, or install it anyway (not recommended).</source>
-      <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
+      <translation type="obsolete">你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="138" />
       <source>the output</source>
-      <translation>输出</translation>
+      <translation type="obsolete">输出</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="115" />
       <source>{kernel}: {sentence}</source>
-      <translation>{kernel}：{sentence}</translation>
+      <translation type="obsolete">{kernel}：{sentence}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="131" />
       <source>{label}: largest error {error}, allowed {limit}</source>
-      <translation>{label}：最大误差 {error}，允许 {limit}</translation>
+      <translation type="obsolete">{label}：最大误差 {error}，允许 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="132" />
       <source>{label}: largest error {error}, more than the {limit} allowed</source>
-      <translation>{label}：最大误差 {error}，超过允许的 {limit}</translation>
+      <translation type="obsolete">{label}：最大误差 {error}，超过允许的 {limit}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="137" />
       <source>{label}: not measured</source>
-      <translation>{label}：没有测量</translation>
+      <translation type="obsolete">{label}：没有测量</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="134" />
       <source>{label}: the kernel returned nothing</source>
-      <translation>{label}：内核没有返回任何结果</translation>
+      <translation type="obsolete">{label}：内核没有返回任何结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="135" />
       <source>{label}: wrong shape</source>
-      <translation>{label}：形状错误</translation>
+      <translation type="obsolete">{label}：形状错误</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="136" />
       <source>{label}: {nan} NaN and {inf} infinite values</source>
-      <translation>{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
+      <translation type="obsolete">{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="133" />
       <source>{label}: {value}</source>
-      <translation>{label}：{value}</translation>
+      <translation type="obsolete">{label}：{value}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="126" />
+      <location filename="../../app/widgets/install_offer.py" line="26" />
       <source>{name} {version} is now installed in {python}.</source>
       <translation>{name} {version} 现已安装到 {python}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="139" />
       <source>{name}, the gradient of {of}</source>
-      <translation>{name}，{of} 的梯度</translation>
+      <translation type="obsolete">{name}，{of} 的梯度</translation>
     </message>
     <message>
       <source>✔ PASS — all {n} installed kernel(s) work.</source>
       <translation type="obsolete">✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="112" />
       <source>✔ PASS — all {n} installed kernels work.</source>
-      <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
+      <translation type="obsolete">✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="113" />
       <source>✔ PASS — the installed kernel works.</source>
-      <translation>✔ 通过 — 已安装的内核工作正常。</translation>
+      <translation type="obsolete">✔ 通过 — 已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="85" />
       <source>✔ PASS — the kernel works, and it is installed.</source>
-      <translation>✔ 通过 — 内核工作正常，已安装。</translation>
+      <translation type="obsolete">✔ 通过 — 内核工作正常，已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="86" />
       <source>✔ PASS — the kernel works.</source>
-      <translation>✔ 通过 — 内核工作正常。</translation>
+      <translation type="obsolete">✔ 通过 — 内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="95" />
       <source>✖ FAIL — the kernel computes wrong results. It was not installed.</source>
-      <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
+      <translation type="obsolete">✖ 失败 — 内核计算结果错误，没有安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="114" />
       <source>✖ Something no longer works — see below.</source>
-      <translation>✖ 有内核不再正常工作 — 见下文。</translation>
+      <translation type="obsolete">✖ 有内核不再正常工作 — 见下文。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="96" />
       <source>✖ The kernel could not be checked, so it was not installed.</source>
-      <translation>✖ 无法检查这个内核，因此没有安装。</translation>
+      <translation type="obsolete">✖ 无法检查这个内核，因此没有安装。</translation>
     </message>
   </context>
   <context>
@@ -2001,17 +1972,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="207" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="242" />
       <source> ({percent}% of the elements)</source>
       <translation>（占元素的 {percent}%）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="190" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="225" />
       <source> at index {index}</source>
       <translation>（位于索引 {index}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="189" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="224" />
       <source> at index {index} ({layout})</source>
       <translation>（位于索引 {index}，各维依次为 {layout}）</translation>
     </message>
@@ -2035,7 +2006,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>'{command}' 会列出它们</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="662" />
+      <location filename="../../kernel_wizard/install/installer.py" line="660" />
       <source>'{command}' lists what it installed.</source>
       <translation>'{command}' 会列出它安装过的内容。</translation>
     </message>
@@ -2105,27 +2076,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="286" />
+      <location filename="../../resources/diagnosis/failures.toml" line="289" />
       <source>A DLL of PyTorch itself could not be loaded: {what}</source>
       <translation>无法加载 PyTorch 自身的 DLL：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1133" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1142" />
       <source>A build tool is missing or cannot be run: {tool}</source>
       <translation>缺少编译工具或无法运行：{tool}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="465" />
       <source>A command line was longer than Windows allows</source>
       <translation>命令行超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="443" />
+      <location filename="../../resources/diagnosis/failures.toml" line="452" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="820" />
+      <location filename="../../resources/diagnosis/failures.toml" line="829" />
       <source>A compiler, the linker or pip could not write its output: the disk (or the temporary folder's disk, or the user's quota) is full. Building CUDA kernels writes several GB of intermediate files.</source>
       <translation>编译器、链接器或 pip 无法写入输出：磁盘（或临时文件夹所在的磁盘，或用户配额）已满。构建 CUDA 内核会写入数 GB 的中间文件。</translation>
     </message>
@@ -2135,67 +2106,67 @@ Windows will ask for administrator rights for this step.</source>
       <translation>某个文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="911" />
+      <location filename="../../resources/diagnosis/failures.toml" line="920" />
       <source>A file could not be written or replaced ({path}): the folder belongs to another user (a system Python's site-packages, or files left by an earlier build run with sudo), or on Windows a program still has the file open.</source>
       <translation>无法写入或替换文件（{path}）：该文件夹属于其他用户（系统 Python 的 site-packages，或之前用 sudo 运行构建留下的文件），或者在 Windows 上有程序仍打开着该文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="160" />
+      <location filename="../../resources/diagnosis/failures.toml" line="163" />
       <source>A file path is longer than Windows allows</source>
       <translation>文件路径超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="321" />
+      <location filename="../../resources/diagnosis/failures.toml" line="324" />
       <source>A library the kernel loads does not provide the symbol {symbol}</source>
       <translation>内核加载的某个库没有提供符号 {symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="626" />
+      <location filename="../../resources/diagnosis/failures.toml" line="635" />
       <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="830" />
+      <location filename="../../kernel_wizard/flow/session.py" line="831" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="733" />
+      <location filename="../../kernel_wizard/install/installer.py" line="734" />
       <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted, and that Python no longer exists; its record was removed.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断，而该 Python 已不存在；其记录已被移除。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="747" />
+      <location filename="../../kernel_wizard/install/installer.py" line="748" />
       <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted; it was finished: {name} was removed.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="744" />
+      <location filename="../../kernel_wizard/install/installer.py" line="745" />
       <source>A roll-back of {name} {version} in {python} (started {started}) was interrupted; it was finished: {previous} {previous_version} is installed again.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{previous} {previous_version} 已重新安装。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1193" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1193" />
       <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
       <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="345" />
+      <location filename="../../resources/diagnosis/failures.toml" line="348" />
       <source>A shared library is missing or does not fit: {what}</source>
       <translation>共享库缺失或不匹配：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="472" />
+      <location filename="../../resources/diagnosis/failures.toml" line="481" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="472" />
+      <location filename="../../resources/diagnosis/failures.toml" line="481" />
       <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
@@ -2210,7 +2181,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="943" />
+      <location filename="../../resources/diagnosis/failures.toml" line="952" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
@@ -2224,7 +2195,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">与此处 PyTorch 自带的 {method} 注意力差不多快（{best} 毫秒；{name} 约 {expected} 毫秒）：构建它几乎不会提速。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="60" />
+      <location filename="../../resources/diagnosis/failures.toml" line="63" />
       <source>Add &lt;CUDA folder&gt;/include/cccl to the C++ include path and build again (on Linux the CPLUS_INCLUDE_PATH variable, on Windows the INCLUDE variable). The wizard can do this for you and retry.</source>
       <translation>把 &lt;CUDA 文件夹&gt;/include/cccl 加入 C++ 的头文件搜索路径后重新编译（Linux 上是 CPLUS_INCLUDE_PATH 变量，Windows 上是 INCLUDE 变量）。向导可以替你完成并自动重试。</translation>
     </message>
@@ -2239,7 +2210,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>添加 Python {version} 的 C 头文件和导入库</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="590" />
+      <location filename="../../resources/diagnosis/failures.toml" line="599" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
@@ -2259,12 +2230,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Ampere（cc 8.0）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="596" />
+      <location filename="../../kernel_wizard/install/installer.py" line="594" />
       <source>An interrupted install of {name} into {python} could not be finished or rolled back yet. {error}</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法完成或回滚。{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="600" />
+      <location filename="../../kernel_wizard/install/installer.py" line="598" />
       <source>An interrupted install of {name} into {python} could not be rolled back yet: {error}. The next start tries again.</source>
       <translation>把 {name} 安装到 {python} 时被中断，目前还无法回滚：{error}。下次启动时会再试。</translation>
     </message>
@@ -2288,7 +2259,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="641" />
+      <location filename="../../resources/diagnosis/failures.toml" line="650" />
       <source>Before compiling, the setup script of {package} tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
@@ -2312,12 +2283,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用更少的并行任务（MAX_JOBS=1 或 2）重新构建，并关闭其他程序；如果仍在同一个文件处停止，请换用 CUDA 工具包接受的其他编译器版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="838" />
+      <location filename="../../resources/diagnosis/failures.toml" line="847" />
       <source>Build again with fewer parallel jobs (the wizard can retry with half the jobs); if it crashes again at the same file, use another version of the compiler (gcc, or the Visual Studio toolset) that the CUDA toolkit accepts.</source>
       <translation>请用更少的并行任务重新构建（向导可以用一半的任务数重试）；如果仍在同一文件处崩溃，请换用 CUDA 工具包接受的另一个编译器版本（gcc 或 Visual Studio 工具集）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="181" />
+      <location filename="../../resources/diagnosis/failures.toml" line="184" />
       <source>Build again with fewer parallel jobs ({jobs_setting}). The wizard can retry with half the jobs; closing other programs also helps.</source>
       <translation>请用更少的并行任务重新构建（{jobs_setting}）。向导可以用减半的任务数重试；关闭其他程序也有帮助。</translation>
     </message>
@@ -2337,12 +2308,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹：{folder}（{length} 个字符；请保持在 {most} 个以内）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="421" />
+      <location filename="../../resources/diagnosis/failures.toml" line="424" />
       <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
       <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="878" />
+      <location filename="../../resources/diagnosis/failures.toml" line="887" />
       <source>Build for your GPU's architecture ({arch_setting}, or the -gencode / CMAKE_CUDA_ARCHITECTURES of the kernel's build files), leaving out architectures older than the source supports; the wizard sets it from the detected GPU.</source>
       <translation>请为你的 GPU 架构构建（{arch_setting}，或内核构建文件中的 -gencode / CMAKE_CUDA_ARCHITECTURES），去掉比源代码支持的更旧的架构；向导会根据检测到的 GPU 设置它。</translation>
     </message>
@@ -2352,9 +2323,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请改为从源码编译（内核页面）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="739" />
+      <location filename="../../resources/diagnosis/failures.toml" line="748" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="153" />
+      <source>Build it again for PyTorch {torch} (the wizard's Kernel step, or {command}), or go back to the PyTorch it was built for.</source>
+      <translation>请为 PyTorch {torch} 重新构建（向导的“内核”步骤，或 {command}），或者换回构建时所用的 PyTorch 版本。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/flow/session.py" line="718" />
@@ -2376,7 +2352,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请在这台机器上用这里安装的工具包和库编译内核（向导就是这样做的），或者安装它所需的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把另一份 {what} 排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="682" />
+      <location filename="../../resources/diagnosis/failures.toml" line="691" />
       <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
       <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
     </message>
@@ -2385,37 +2361,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="725" />
+      <location filename="../../resources/diagnosis/failures.toml" line="734" />
       <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
       <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="77" />
+      <location filename="../../resources/diagnosis/failures.toml" line="80" />
       <source>Build with a Visual Studio compiler toolset that this CUDA accepts: CUDA 12.4 to 13.x accept the Visual Studio 2022 toolsets up to 14.4x (not Visual Studio 2026); CUDA 11.6 to 12.3 accept toolsets up to 14.39 only (Visual Studio 2022 17.10 and later are too new for them); CUDA 11.0 to 11.5 accept Visual Studio 2019 (14.29) at most. Or install CUDA 12.4 or newer with the matching PyTorch. The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the build or the kernel may then fail or compute wrong results.</source>
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1045" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1054" />
       <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
       <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="46" />
+      <location filename="../../resources/diagnosis/failures.toml" line="49" />
       <source>Build with pip's --no-build-isolation option (the wizard always does this), and make sure a CUDA build of PyTorch is installed in the target environment before building.</source>
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1092" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1101" />
       <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
       <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="753" />
+      <location filename="../../resources/diagnosis/failures.toml" line="762" />
       <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="641" />
+      <location filename="../../resources/diagnosis/failures.toml" line="650" />
       <source>Build with {force_build} so that no download is tried (the wizard can retry that way for the kernels it knows), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
       <translation>请使用 {force_build} 编译，这样就不会尝试下载（对于向导已知的内核，它可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
@@ -2425,12 +2401,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Windows 上编译 FlashAttention 即使只针对一种 GPU 架构也要一到几个小时；会优先提供匹配的预编译 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="209" />
+      <location filename="../../resources/diagnosis/failures.toml" line="212" />
       <source>Building without ninja: the build will be very slow</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="699" />
+      <location filename="../../kernel_wizard/build/run.py" line="758" />
       <source>Built {wheel}.</source>
       <translation>已编译 {wheel}。</translation>
     </message>
@@ -2440,7 +2416,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>随向导附带；一两分钟即可编译完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="144" />
+      <location filename="../../resources/diagnosis/failures.toml" line="147" />
       <source>By default the Microsoft compiler reports an old C++ version in the __cplusplus macro, so the CUTLASS library (used by FlashAttention) switches off C++17 features it then still uses.</source>
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
     </message>
@@ -2465,37 +2441,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CPU 核心数</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="60" />
+      <location filename="../../resources/diagnosis/failures.toml" line="63" />
       <source>CUDA 13 headers (cuda/std/...) not found by the C++ compiler</source>
       <translation>C++ 编译器找不到 CUDA 13 的头文件（cuda/std/...）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="60" />
+      <location filename="../../resources/diagnosis/failures.toml" line="63" />
       <source>CUDA 13 moved part of its headers (the "CCCL" headers such as cuda/std/utility) into the folder include/cccl. The CUDA compiler still finds them there, but the ordinary C++ compiler that builds the non-CUDA files of the extension does not look in that folder.</source>
       <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <location filename="../../resources/diagnosis/failures.toml" line="565" />
       <source>CUDA 13 no longer compiles for the GPU architecture {arch}</source>
       <translation>CUDA 13 已不再为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="725" />
+      <location filename="../../resources/diagnosis/failures.toml" line="734" />
       <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
       <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="725" />
+      <location filename="../../resources/diagnosis/failures.toml" line="734" />
       <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
       <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="753" />
+      <location filename="../../resources/diagnosis/failures.toml" line="762" />
       <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="229" />
+      <location filename="../../kernel_wizard/verify/history.py" line="290" />
       <source>CUDA driver API</source>
       <translation>CUDA 驱动 API</translation>
     </message>
@@ -2609,7 +2585,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 CUDA 的 include/cccl 文件夹：某些内核的编译会失败。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="144" />
+      <location filename="../../resources/diagnosis/failures.toml" line="147" />
       <source>CUTLASS headers fail with MSVC (old __cplusplus value)</source>
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
@@ -2629,7 +2605,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="858" />
+      <location filename="../../kernel_wizard/flow/session.py" line="859" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2664,6 +2640,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>原因：{cause}</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="119" />
+      <source>Changed since the last passing verification: {changes}.</source>
+      <translation>自上次通过验证以来的变化：{changes}。</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/machine/hardware.py" line="335" />
       <source>Check that the GPU is seated and powered, and that it is not hidden from this system (CUDA_VISIBLE_DEVICES, a virtual machine without GPU passthrough).</source>
       <translation>请检查 GPU 是否插好并已通电，以及它是否对本系统隐藏了（CUDA_VISIBLE_DEVICES，或未启用 GPU 直通的虚拟机）。</translation>
@@ -2694,7 +2675,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请检查这个 Python 环境是否仍然可用，或者{choose}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="459" />
+      <location filename="../../kernel_wizard/install/installer.py" line="449" />
       <source>Check that this Python environment still works, then try again.</source>
       <translation>请检查这个 Python 环境是否仍然可用，然后重试。</translation>
     </message>
@@ -2764,6 +2745,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>检查编译开始前构建所需的前提条件：C++ 编译器、CUDA 工具包及其版本、PyTorch、Python，以及指向它们的设置（CUDA_HOME、PATH）。向导的“前提条件”页会逐项检查。</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/verify/view.py" line="87" />
+      <source>Check {id}</source>
+      <translation>检查项 {id}</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/prereqs/triton.py" line="113" />
       <source>Checked once the target Python has a CUDA build of PyTorch.</source>
       <translation>目标 Python 装有 CUDA 版 PyTorch 后才检查。</translation>
@@ -2814,7 +2800,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="823" />
+      <location filename="../../kernel_wizard/flow/session.py" line="824" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2983,7 +2969,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>精简构建</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="144" />
+      <location filename="../../resources/diagnosis/failures.toml" line="147" />
       <source>Compile with /Zc:__cplusplus (for nvcc: -Xcompiler /Zc:__cplusplus). flash-attn adds it when the environment variable DISTUTILS_USE_SDK=1 is set, which the wizard sets for its builds.</source>
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
     </message>
@@ -2993,12 +2979,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器与 CUDA 是否匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="604" />
+      <location filename="../../resources/diagnosis/failures.toml" line="613" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1193" />
       <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
@@ -3008,7 +2994,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法向 {python} 查询它安装了 {name} 的哪些文件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="442" />
+      <location filename="../../kernel_wizard/install/installer.py" line="432" />
       <source>Could not keep a copy of {name} {version} before replacing it; nothing was changed.</source>
       <translation>替换 {name} {version} 之前无法保留它的副本；没有做任何改动。</translation>
     </message>
@@ -3058,22 +3044,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>解码步骤</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <location filename="../../resources/diagnosis/failures.toml" line="794" />
       <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
       <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="768" />
+      <location filename="../../resources/diagnosis/failures.toml" line="777" />
       <source>DeepEP and the installed NVSHMEM do not fit together</source>
       <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="768" />
+      <location filename="../../resources/diagnosis/failures.toml" line="777" />
       <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
       <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <location filename="../../resources/diagnosis/failures.toml" line="794" />
       <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
@@ -3133,7 +3119,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>下载 NVIDIA 的 CUDA {cuda} 网络安装程序，并在不提问的情况下只安装编译 PyTorch 扩展所需的部分：nvcc 编译器、运行时以及 cuBLAS/cuSPARSE/cuSOLVER/cuRAND 头文件（不含驱动，不含示例）。Windows 会请求管理员权限。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/report.py" line="46" />
+      <location filename="../../kernel_wizard/verify/report.py" line="54" />
       <source>ERROR</source>
       <translation>出错</translation>
     </message>
@@ -3153,7 +3139,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>用于多 GPU NVLink 机器的专家并行（MoE）分发与合并内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/report.py" line="44" />
+      <location filename="../../kernel_wizard/verify/report.py" line="52" />
       <source>FAIL</source>
       <translation>失败</translation>
     </message>
@@ -3203,7 +3189,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 每个编译线程约需 5 GB 内存</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="487" />
+      <location filename="../../resources/diagnosis/failures.toml" line="496" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
     </message>
@@ -3213,7 +3199,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashMLA 需要 Hopper（SM90）或 Blackwell 数据中心（SM100）GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="487" />
+      <location filename="../../resources/diagnosis/failures.toml" line="496" />
       <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
@@ -3263,7 +3249,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个内核装在 FramePack 的 Python 中后，FramePack 会自动使用它，无需设置。请重新启动 FramePack。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="820" />
+      <location filename="../../resources/diagnosis/failures.toml" line="829" />
       <source>Free disk space, or point the build and temporary folders (TMPDIR / TEMP) at a disk with room (the wizard's Free space check says how much a build needs), then build again.</source>
       <translation>请释放磁盘空间，或将构建文件夹和临时文件夹（TMPDIR / TEMP）指向有空间的磁盘（向导的“释放空间”检查会说明一次构建需要多少空间），然后重新构建。</translation>
     </message>
@@ -3325,7 +3311,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="505" />
+      <location filename="../../resources/diagnosis/failures.toml" line="514" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
@@ -3360,7 +3346,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>如果这台电脑无法上网，请选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="304" />
+      <location filename="../../resources/diagnosis/failures.toml" line="307" />
       <source>Import torch before the kernel (put "import torch" first). If it still fails, the kernel does not fit the installed PyTorch: reinstall the wheel made for this PyTorch, or rebuild it against the PyTorch installed now.</source>
       <translation>请在内核之前导入 torch（把 “import torch” 放在最前面）。如果仍然失败，说明内核与已安装的 PyTorch 不匹配：请重新安装为此 PyTorch 构建的 wheel，或针对当前安装的 PyTorch 重新构建。</translation>
     </message>
@@ -3375,7 +3361,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在那个文件夹中运行：git submodule update --init --recursive {path} — 或者把 {where} 下载为压缩包并解压到 {path} — 或者让向导获取源码（内核页面 → 下载）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="106" />
+      <location filename="../../resources/diagnosis/failures.toml" line="109" />
       <source>Install "Build Tools for Visual Studio 2022" with the "Desktop development with C++" workload (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), then build again; the wizard runs the build inside the Visual Studio environment.</source>
       <translation>安装“Build Tools for Visual Studio 2022”及“使用 C++ 的桌面开发”工作负载（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），然后重新编译；向导会在 Visual Studio 环境中运行编译。</translation>
     </message>
@@ -3385,7 +3371,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 64 位的 Python（python.org：“Windows installer (64-bit)”）并选择它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="94" />
+      <location filename="../../resources/diagnosis/failures.toml" line="97" />
       <source>Install CUDA 12.4 or newer (matching the CUDA version of your PyTorch) and build again.</source>
       <translation>安装 CUDA 12.4 或更高版本（与你的 PyTorch 的 CUDA 版本一致），然后重新编译。</translation>
     </message>
@@ -3434,12 +3420,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="574" />
+      <location filename="../../resources/diagnosis/failures.toml" line="583" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU ({arch_setting}); the wizard sets it from the detected GPU.</source>
       <translation>请安装足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（{arch_setting}）；向导会根据检测到的 GPU 设置它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="242" />
+      <location filename="../../resources/diagnosis/failures.toml" line="245" />
       <source>Install a CUDA toolkit that matches PyTorch's CUDA version and select it in the wizard, and make sure the target environment has a CUDA build of PyTorch, not a CPU-only one.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
@@ -3454,12 +3440,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装为更新的 CUDA 构建的 PyTorch（修复）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1060" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1069" />
       <source>Install a PyTorch version (with its CUDA build) that knows your GPU, or, only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST.</source>
       <translation>请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <location filename="../../resources/diagnosis/failures.toml" line="531" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
@@ -3474,7 +3460,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装更新的 CUDA 工具包，或者用 Visual Studio Installer 添加一个 {accepted} 范围内的 MSVC 工具集（“单个组件”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="785" />
+      <location filename="../../resources/diagnosis/failures.toml" line="794" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
@@ -3514,9 +3500,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="911" />
+      <location filename="../../resources/diagnosis/failures.toml" line="920" />
       <source>Install into a Python environment you own (a virtual environment: the wizard always builds and installs into one), or give the folder back to your user; on Windows close the programs that use the environment (Python, ComfyUI, an IDE), then try again. Do not build with sudo.</source>
       <translation>请安装到你自己拥有的 Python 环境中（虚拟环境：向导总是在虚拟环境中构建和安装），或把该文件夹的所有权交还给你的用户；在 Windows 上请关闭使用该环境的程序（Python、ComfyUI、IDE），然后重试。不要用 sudo 构建。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="132" />
+      <source>Install it again into the environment the AI program uses now (the wizard's Kernel step; a verified wheel is reused where one fits).</source>
+      <translation>请将它重新安装到该 AI 程序现在使用的环境中（向导的“内核”步骤；如有合适的已验证 wheel，会直接复用）。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/pipfix.py" line="30" />
@@ -3539,7 +3530,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 ninja</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="209" />
+      <location filename="../../resources/diagnosis/failures.toml" line="212" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
     </message>
@@ -3574,7 +3565,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请先安装 CUDA 工具包（“CUDA 工具包”一行）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="223" />
+      <location filename="../../resources/diagnosis/failures.toml" line="226" />
       <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
@@ -3599,22 +3590,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装适合驱动的 PyTorch（修复），或者更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1259" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1268" />
       <source>Install the PyTorch version {package} asks for (its requirements or README name it), or a version of {package} made for the PyTorch you have, then build again.</source>
       <translation>请安装 {package} 所要求的 PyTorch 版本（其依赖要求或 README 中写明了版本），或安装为你现有 PyTorch 制作的 {package} 版本，然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="660" />
+      <location filename="../../resources/diagnosis/failures.toml" line="669" />
       <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
       <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="626" />
+      <location filename="../../resources/diagnosis/failures.toml" line="635" />
       <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
       <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="604" />
+      <location filename="../../resources/diagnosis/failures.toml" line="613" />
       <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
@@ -3624,24 +3615,29 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="841" />
+      <location filename="../../kernel_wizard/flow/session.py" line="842" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="345" />
+      <location filename="../../resources/diagnosis/failures.toml" line="348" />
       <source>Install the kernel's wheel made for this system (its CUDA, PyTorch and Python versions) or build the kernel on this machine with the toolkit and libraries installed here (the wizard does), or install the library version it needs; check that LD_LIBRARY_PATH / PATH do not put another copy of {what} first.</source>
       <translation>请安装为本系统（其 CUDA、PyTorch 和 Python 版本）构建的内核 wheel，或在本机用这里安装的工具包和库构建内核（向导就是这样做的），或安装它需要的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把 {what} 的另一个副本排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="286" />
+      <location filename="../../resources/diagnosis/failures.toml" line="289" />
       <source>Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) from Microsoft's website and restart the program. If PyTorch still does not load, reinstall PyTorch in this environment (the build for your CUDA version from pytorch.org).</source>
       <translation>请从微软官网安装最新的 Microsoft Visual C++ 可再发行组件（Visual Studio 2015-2022，x64），然后重新启动程序。如果 PyTorch 仍然无法加载，请在此环境中重新安装 PyTorch（从 pytorch.org 选择与你的 CUDA 版本对应的构建）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1076" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1085" />
       <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="150" />
+      <source>Install the wheel verified with PyTorch {torch} from the wizard's cache (verified on {date}): no compiling.</source>
+      <translation>从向导缓存中安装已在 PyTorch {torch} 上验证过的 wheel（验证于 {date}）：无需编译。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/triton.py" line="89" />
@@ -3649,7 +3645,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 {package} {version}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1133" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1142" />
       <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
@@ -3684,7 +3680,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="509" />
+      <location filename="../../kernel_wizard/install/installer.py" line="507" />
       <source>Installing {name} failed, and the environment could not be put back as it was.</source>
       <translation>安装 {name} 失败，而且无法把环境恢复原状。</translation>
     </message>
@@ -3694,12 +3690,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{what} 的安装已取消。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="457" />
+      <location filename="../../kernel_wizard/install/installer.py" line="447" />
       <source>Installing {wheel} did not finish; the environment was restored.</source>
       <translation>安装 {wheel} 没有完成；环境已恢复原状。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="468" />
+      <location filename="../../kernel_wizard/install/installer.py" line="458" />
       <source>Installing {wheel} failed; the environment was restored.</source>
       <translation>安装 {wheel} 失败；环境已恢复原状。</translation>
     </message>
@@ -3719,7 +3715,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>InvokeAI 用 invokeai.yaml 中的 attention_type 选择注意力实现（auto、normal、xformers、sliced、torch-sdp）；这个内核不在可选项中。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="137" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="146" />
       <source>It changes nothing; run it again whenever you like.</source>
       <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
     </message>
@@ -3762,6 +3758,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../kernel_wizard/machine/nvml_record.py" line="263" />
       <source>It is not a text file.</source>
       <translation>它不是文本文件。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="304" />
+      <source>It is not installed yet: your Python environment is unchanged.</source>
+      <translation>它还没有安装：你的 Python 环境没有改动。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/target.py" line="77" />
@@ -3829,12 +3830,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>LLM 提示词</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <location filename="../../resources/diagnosis/failures.toml" line="565" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}) and build for your own GPU's architecture; if your GPU is of that generation, use CUDA 12.x (the newest CUDA that still compiles for it) with a PyTorch made for it.</source>
       <translation>请从构建要求的架构中去掉 {arch}（{arch_setting}），只为你自己的 GPU 架构构建；如果你的 GPU 正是这一代，请使用 CUDA 12.x（仍支持为它编译的最新 CUDA）以及为其构建的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <location filename="../../resources/diagnosis/failures.toml" line="548" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}, or the list in the kernel's setup.py or CMakeLists.txt) and build for your own GPU's architecture; the wizard sets it from the detected GPU.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
     </message>
@@ -3879,7 +3880,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>LongPathsEnabled（{key}）：{value}（无法读取：{error}）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="443" />
+      <location filename="../../resources/diagnosis/failures.toml" line="452" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
@@ -3919,7 +3920,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>MSVC {toolset} 与 CUDA {cuda} 匹配，将会使用它。更新的 MSVC {skipped}（也已安装）被跳过：CUDA {cuda} 不接受它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="802" />
+      <location filename="../../resources/diagnosis/failures.toml" line="811" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
@@ -3934,7 +3935,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请确认已安装的 wheel 与当前的 Python、PyTorch 和 CUDA 相符（重新安装为它们构建的 wheel，或针对当前安装的 PyTorch 重新构建），并在导入该软件包之前先导入 torch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="943" />
+      <location filename="../../resources/diagnosis/failures.toml" line="952" />
       <source>Make the build use {tool} {required} (install it, or select it if it is installed), or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
       <translation>请让构建使用 {tool} {required}（安装它，或在已安装时选中它），或选择为你现有版本制作的 {package} 版本，然后重新构建。向导的前提条件检查会显示正在使用的版本。</translation>
     </message>
@@ -3944,7 +3945,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请让该驱动器可写，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="321" />
+      <location filename="../../resources/diagnosis/failures.toml" line="324" />
       <source>Make the kernel and its libraries fit: install the kernel's wheel made for this system, or build the kernel on this machine with the libraries installed here (the wizard does); check that LD_LIBRARY_PATH / PATH do not put another copy of the library that provides {symbol} first.</source>
       <translation>请让内核与其所用的库相匹配：安装为本系统构建的内核 wheel，或在本机用这里安装的库构建内核（向导就是这样做的）；并检查 LD_LIBRARY_PATH / PATH 没有把提供 {symbol} 的库的另一个副本排在前面。</translation>
     </message>
@@ -3959,7 +3960,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少：{files}。嵌入式 Python（ComfyUI 便携版、python.org 的 embeddable ZIP 包）没有附带它们。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/report.py" line="45" />
+      <location filename="../../kernel_wizard/verify/report.py" line="53" />
       <source>NOT RUN</source>
       <translation>未运行</translation>
     </message>
@@ -3969,7 +3970,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA GPU</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="228" />
+      <location filename="../../kernel_wizard/verify/history.py" line="289" />
       <source>NVIDIA driver</source>
       <translation>NVIDIA 驱动</translation>
     </message>
@@ -4019,7 +4020,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="242" />
+      <location filename="../../resources/diagnosis/failures.toml" line="245" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
@@ -4088,7 +4089,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="270" />
+      <location filename="../../resources/diagnosis/failures.toml" line="273" />
       <source>No ready-made wheel of {package} for this setup; building from source</source>
       <translation>没有适合当前配置的 {package} 现成 wheel；改为从源码编译</translation>
     </message>
@@ -4128,6 +4129,16 @@ Windows will ask for administrator rights for this step.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="113" />
+      <source>Not compared: the last passing verification ({when}) ran none of the checks this one ran.</source>
+      <translation>未比较：上次通过的验证（{when}）没有运行本次运行的任何检查。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="116" />
+      <source>Not compared: this verification ran no check to compare with the last passing one ({when}).</source>
+      <translation>未比较：本次验证没有运行可与上次通过的验证（{when}）比较的检查。</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/machine/hardware.py" line="231" />
       <source>Not every pair of GPUs is connected with NVLink (no NVLink between {pairs}); they talk over PCIe.</source>
       <translation>并非每对 GPU 都通过 NVLink 连接（{pairs} 之间没有 NVLink）；它们通过 PCIe 通信。</translation>
@@ -4158,13 +4169,28 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不确定这个 CUDA 是否支持 {which}。</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/verify/view.py" line="45" />
+      <source>Notes:</source>
+      <translation>备注：</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="158" />
+      <source>Nothing changed since the last passing verification.</source>
+      <translation>自上次通过验证以来没有变化。</translation>
+    </message>
+    <message>
       <source>Nothing is broken. To skip the download attempt next time, build with FLASH_ATTENTION_FORCE_BUILD=TRUE (the wizard can retry that way).</source>
       <translation type="obsolete">没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="270" />
+      <location filename="../../resources/diagnosis/failures.toml" line="273" />
       <source>Nothing is broken. To skip the download attempt next time, build with {force_build} (the wizard can retry that way for the kernels it knows).</source>
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="164" />
+      <source>Nothing to check yet: this wizard has not installed a kernel.</source>
+      <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/compat.py" line="83" />
@@ -4207,7 +4233,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="895" />
+      <location filename="../../resources/diagnosis/failures.toml" line="904" />
       <source>On Windows build inside the x64 developer environment of Visual Studio (vcvars64.bat, the x64 Native Tools prompt), which the wizard sets up; elsewhere point nvcc at a supported gcc (CC, CXX and -ccbin / NVCC_CCBIN).</source>
       <translation>在 Windows 上，请在 Visual Studio 的 x64 开发者环境（vcvars64.bat，x64 Native Tools 命令提示符）中构建，向导会设置好它；在其他系统上，请让 nvcc 使用受支持的 gcc（CC、CXX 以及 -ccbin / NVCC_CCBIN）。</translation>
     </message>
@@ -4227,7 +4253,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其中一个文件的压缩比为 {ratio} 比 1，只有损坏或恶意的压缩包才会这样。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="443" />
+      <location filename="../../resources/diagnosis/failures.toml" line="452" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
     </message>
@@ -4262,7 +4288,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>或者自己从 Visual Studio Installer 安装“使用 C++ 的桌面开发”。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/report.py" line="43" />
+      <location filename="../../kernel_wizard/verify/report.py" line="51" />
       <source>PASS</source>
       <translation>通过</translation>
     </message>
@@ -4297,9 +4323,14 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 现在无法使用 GPU，所以可以编译内核，但无法验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="242" />
+      <location filename="../../resources/diagnosis/failures.toml" line="245" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="142" />
+      <source>PyTorch does not import in {python} any more</source>
+      <translation>PyTorch 在 {python} 中已无法导入</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/target.py" line="49" />
@@ -4357,7 +4388,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个环境中没有安装 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="46" />
+      <location filename="../../resources/diagnosis/failures.toml" line="49" />
       <source>PyTorch was not found while building</source>
       <translation>编译时找不到 PyTorch</translation>
     </message>
@@ -4397,7 +4428,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 的 CPU 版本需要下载 {size}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="231" />
+      <location filename="../../kernel_wizard/verify/history.py" line="292" />
       <source>PyTorch's CUDA</source>
       <translation>PyTorch 的 CUDA</translation>
     </message>
@@ -4427,7 +4458,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法测量 PyTorch 注意力的速度：{why}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="327" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="390" />
       <source>PyTorch's {backend} could not be timed ({why})</source>
       <translation>无法给 PyTorch 的{backend}计时（{why}）</translation>
     </message>
@@ -4537,12 +4568,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请阅读第一条错误行：该软件包的构建脚本在编译之前就停止了。通常是脚本查找的某个工具或软件包缺失，或版本不符合预期。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <location filename="../../resources/diagnosis/failures.toml" line="394" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="859" />
+      <location filename="../../resources/diagnosis/failures.toml" line="868" />
       <source>Rebuild {package} where the CUDA toolkit is found (CUDA_HOME set, nvcc on PATH) and a CUDA build of PyTorch is installed; some packages build their CUDA part only when they see a GPU while building, and their README names the setting that forces it. The wizard builds with the toolkit and PyTorch it checked.</source>
       <translation>请在能找到 CUDA 工具包（已设置 CUDA_HOME、nvcc 在 PATH 中）并已安装 CUDA 版 PyTorch 的环境中重新构建 {package}；有些软件包只有在构建时看到 GPU 才会构建 CUDA 部分，其 README 会写明强制构建的设置。向导使用它检查过的工具包和 PyTorch 进行构建。</translation>
     </message>
@@ -4577,7 +4608,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新安装内核安装向导。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="676" />
+      <location filename="../../kernel_wizard/install/installer.py" line="674" />
       <source>Reinstall the version you want instead.</source>
       <translation>请改为重新安装你想要的版本。</translation>
     </message>
@@ -4587,12 +4618,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请删除 {name} 环境变量（设置 → 系统 → 关于 → 高级系统设置 → 环境变量），或者让它指向已安装的{role}，然后重新启动向导。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="130" />
+      <location filename="../../kernel_wizard/install/installer.py" line="131" />
       <source>Removed {name} {version} and put back {restored} {restored_version} in {python}.</source>
       <translation>已从 {python} 移除 {name} {version}，并恢复了 {restored} {restored_version}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="127" />
+      <location filename="../../kernel_wizard/install/installer.py" line="128" />
       <source>Removed {name} {version} from {python}; nothing was installed there before.</source>
       <translation>已从 {python} 移除 {name} {version}；那里之前没有安装过它。</translation>
     </message>
@@ -4605,6 +4636,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../kernel_wizard/base/oserrors.py" line="291" />
       <source>Rename or remove the folder {path}, or {alternative}.</source>
       <translation>请重命名或删除文件夹 {path}，或者{alternative}。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="143" />
+      <source>Repair PyTorch there first ({command}).</source>
+      <translation>请先修复那里的 PyTorch（{command}）。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/build/sources/archive.py" line="139" />
@@ -4666,7 +4702,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用这个解释器运行 'python -m ensurepip --upgrade'，或者另选一个。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="579" />
+      <location filename="../../kernel_wizard/install/installer.py" line="577" />
       <source>Run '{command}' to see what the wizard installed.</source>
       <translation>运行 '{command}' 可以查看向导安装了什么。</translation>
     </message>
@@ -4751,12 +4787,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请看“CUDA 工具包”一行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="748" />
+      <location filename="../../kernel_wizard/build/run.py" line="807" />
       <source>See the log for details: {log}</source>
       <translation>详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="470" />
+      <location filename="../../kernel_wizard/install/installer.py" line="460" />
       <source>See the message above; nothing of the new build remains installed.</source>
       <translation>请查看上面的信息；新编译的内容没有留在环境中。</translation>
     </message>
@@ -4776,7 +4812,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1107" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1116" />
       <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
     </message>
@@ -4791,7 +4827,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="610" />
+      <location filename="../../kernel_wizard/flow/changes.py" line="182" />
+      <source>Since {kernels} last passed verification, the {whats} changed. Re-verify now to be sure it still computes right.</source>
+      <translation>自 {kernels} 上次通过验证以来，{whats} 已更改。请立即重新验证，确认其计算结果仍然正确。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="178" />
+      <source>Since {kernels} last passed verification, the {what} changed ({before} → {after}). Re-verify now to be sure it still computes right.</source>
+      <translation>自 {kernels} 上次通过验证以来，{what} 已更改（{before} → {after}）。请立即重新验证，确认其计算结果仍然正确。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/build/run.py" line="669" />
       <source>Skipping the library's own wheel download and building.</source>
       <translation>跳过这个库自己的 wheel 下载，直接编译。</translation>
     </message>
@@ -4816,7 +4862,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="435" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="498" />
       <source>Speed, measured on {what}:</source>
       <translation>速度（测量条件：{what}）：</translation>
     </message>
@@ -4831,7 +4877,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 --attention sage2 启动 Wan2GP（SageAttention 2；版本 1 用 --attention sage），或在它的设置中把它选为注意力模式。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="675" />
+      <location filename="../../kernel_wizard/build/run.py" line="734" />
       <source>Start it again whenever you like; your environment is unchanged.</source>
       <translation>你可以随时重新开始；你的环境没有改变。</translation>
     </message>
@@ -4840,7 +4886,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请再次启动向导（或任意 'python -m app --headless' 命令）：它会完成撤销这次安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="511" />
+      <location filename="../../kernel_wizard/install/installer.py" line="509" />
       <source>Start the wizard (or any '{command}' command) again: it finishes undoing the install.</source>
       <translation>请再次启动向导（或任何 '{command}' 命令）：它会完成撤销安装。</translation>
     </message>
@@ -4880,32 +4926,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Build Tools 是免费的；“修复”按钮会安装它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1045" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1054" />
       <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
       <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="94" />
+      <location filename="../../resources/diagnosis/failures.toml" line="97" />
       <source>The C++ standard library that comes with current Visual Studio versions refuses to be compiled by CUDA toolkits older than 12.4.</source>
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1017" />
       <source>The CUDA compiler (nvcc) does not compile {required}</source>
       <translation>CUDA 编译器（nvcc）不支持编译 {required}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1026" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1035" />
       <source>The CUDA compiler (nvcc) is older than the build expects: it does not know {option}</source>
       <translation>CUDA 编译器（nvcc）比构建所需的版本旧：它不认识 {option}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="895" />
+      <location filename="../../resources/diagnosis/failures.toml" line="904" />
       <source>The CUDA compiler does not accept the host C++ compiler</source>
       <translation>CUDA 编译器不接受主机 C++ 编译器</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="753" />
+      <location filename="../../resources/diagnosis/failures.toml" line="762" />
       <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
@@ -4920,7 +4966,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 安装程序失败了（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="223" />
+      <location filename="../../resources/diagnosis/failures.toml" line="226" />
       <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
@@ -4935,17 +4981,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="574" />
+      <location filename="../../resources/diagnosis/failures.toml" line="583" />
       <source>The CUDA toolkit is too old for the requested GPU architecture</source>
       <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="505" />
+      <location filename="../../resources/diagnosis/failures.toml" line="514" />
       <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
       <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="106" />
+      <location filename="../../resources/diagnosis/failures.toml" line="109" />
       <source>The Microsoft C++ compiler (cl.exe) was not found</source>
       <translation>找不到 Microsoft C++ 编译器（cl.exe）</translation>
     </message>
@@ -4965,7 +5011,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="990" />
+      <location filename="../../resources/diagnosis/failures.toml" line="999" />
       <source>The NVIDIA driver is too old for this CUDA version</source>
       <translation>NVIDIA 驱动对此 CUDA 版本来说太旧</translation>
     </message>
@@ -5000,12 +5046,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>前置条件步骤会说明该怎么做</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="604" />
+      <location filename="../../resources/diagnosis/failures.toml" line="613" />
       <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
       <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="660" />
+      <location filename="../../resources/diagnosis/failures.toml" line="669" />
       <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
@@ -5115,37 +5161,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>后端的日志（Server → Logs）会显示 "Using sage attention"。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1060" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1069" />
       <source>The build asks for GPU architecture {arch} (the detected GPU, or TORCH_CUDA_ARCH_LIST), and the installed PyTorch is older than that GPU generation, so its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer).</source>
       <translation>编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="556" />
+      <location filename="../../resources/diagnosis/failures.toml" line="565" />
       <source>The build asks nvcc for {arch}, a GPU generation (Maxwell, Pascal or Volta) that CUDA 13 no longer compiles for: the toolkit is not too old, it is newer than that GPU generation. The kernel's build files or an architecture setting name it.</source>
       <translation>构建要求 nvcc 为 {arch} 编译，这是 CUDA 13 已不再支持编译的 GPU 代际（Maxwell、Pascal 或 Volta）：不是工具包太旧，而是它比这一代 GPU 更新。内核的构建文件或某个架构设置中指定了它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <location filename="../../resources/diagnosis/failures.toml" line="548" />
       <source>The build asks nvcc for {arch}, an old GPU generation that this CUDA toolkit no longer compiles for (CUDA 11 dropped compute_30 and older, CUDA 12 compute_35 and compute_37, CUDA 13 compute_50 to compute_72): the kernel's build files or an architecture setting name it.</source>
       <translation>构建要求 nvcc 编译 {arch}，这是此 CUDA 工具包已不再支持的旧一代 GPU（CUDA 11 移除了 compute_30 及更早的架构，CUDA 12 移除了 compute_35 和 compute_37，CUDA 13 移除了 compute_50 到 compute_72）：它来自内核的构建文件或某个架构设置。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="106" />
+      <location filename="../../resources/diagnosis/failures.toml" line="109" />
       <source>The build could not start the Microsoft C++ compiler: Visual Studio Build Tools with the C++ workload are not installed, or the build did not run inside the Visual Studio developer environment that puts cl.exe on the PATH.</source>
       <translation>编译无法启动 Microsoft C++ 编译器：没有安装带 C++ 工作负载的 Visual Studio Build Tools，或者编译没有在 Visual Studio 开发者环境中运行（这个环境会把 cl.exe 加入 PATH）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="735" />
+      <location filename="../../kernel_wizard/build/run.py" line="794" />
       <source>The build failed.</source>
       <translation>编译失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="734" />
+      <location filename="../../kernel_wizard/build/run.py" line="793" />
       <source>The build failed: {title}.</source>
       <translation>编译失败：{title}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="706" />
+      <location filename="../../kernel_wizard/build/run.py" line="765" />
       <source>The build finished but produced no wheel.</source>
       <translation>编译结束了，但没有生成 wheel。</translation>
     </message>
@@ -5155,32 +5201,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="838" />
+      <location filename="../../kernel_wizard/flow/session.py" line="839" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="590" />
+      <location filename="../../resources/diagnosis/failures.toml" line="599" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="911" />
+      <location filename="../../resources/diagnosis/failures.toml" line="920" />
       <source>The build or install may not write where it tries to: {path}</source>
       <translation>构建或安装无法写入目标位置：{path}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1026" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1035" />
       <source>The build passes {option} to the compiler, and this compiler is older than that option: the CUDA toolkit (or the C++ compiler) is older than what PyTorch's extension builder or the kernel's build files expect.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="592" />
+      <location filename="../../kernel_wizard/build/run.py" line="651" />
       <source>The build ran out of memory; trying again with {what}.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1107" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1116" />
       <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
       <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
     </message>
@@ -5190,27 +5236,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译通过 vcvarsall.bat x64 -vcvars_ver={version} 选择它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1133" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1142" />
       <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="740" />
+      <location filename="../../kernel_wizard/build/run.py" line="799" />
       <source>The build stopped: {why}.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="878" />
+      <location filename="../../resources/diagnosis/failures.toml" line="887" />
       <source>The build targets a GPU architecture older than the source supports ({function})</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="683" />
+      <location filename="../../kernel_wizard/build/run.py" line="742" />
       <source>The build was cancelled; nothing was installed.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <location filename="../../resources/diagnosis/failures.toml" line="394" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
     </message>
@@ -5225,37 +5271,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导不认识这个原因。请在该软件包的 issues 中搜索第一个错误行（见下方链接）；求助时请附上完整日志。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1259" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1268" />
       <source>The code calls {symbol} in {module}, which the installed PyTorch does not have: it was written for another PyTorch version (a newer one, if the name is new; an older one, if PyTorch removed it).</source>
       <translation>代码调用了 {module} 中的 {symbol}，而已安装的 PyTorch 没有它：这段代码是为另一个 PyTorch 版本编写的（如果这个名称是新增的，则是更新的版本；如果 PyTorch 已移除它，则是更旧的版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1076" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1085" />
       <source>The code imports {symbol} from {tool}, and the installed {tool} does not have it: the two packages are versions that were not made for each other.</source>
       <translation>代码从 {tool} 导入 {symbol}，而已安装的 {tool} 中没有它：这两个软件包的版本彼此不匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="802" />
+      <location filename="../../resources/diagnosis/failures.toml" line="811" />
       <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
       <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="660" />
+      <location filename="../../resources/diagnosis/failures.toml" line="669" />
       <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
       <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="838" />
+      <location filename="../../resources/diagnosis/failures.toml" line="847" />
       <source>The compiler crashed while compiling the kernel (an internal compiler error), instead of reporting a problem in the code. Most often it ran short of memory with many parallel jobs; otherwise it is a bug of this compiler version.</source>
       <translation>编译器在编译内核时崩溃（内部编译器错误），而不是报告代码中的问题。最常见的原因是并行任务太多导致内存不足；否则就是该编译器版本的缺陷。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="838" />
+      <location filename="../../resources/diagnosis/failures.toml" line="847" />
       <source>The compiler itself crashed</source>
       <translation>编译器本身崩溃了</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="181" />
+      <location filename="../../resources/diagnosis/failures.toml" line="184" />
       <source>The compiler ran out of memory</source>
       <translation>编译器内存不足</translation>
     </message>
@@ -5275,7 +5321,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>与 {host} 的连接中断了（{cause}）{after}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="673" />
+      <location filename="../../kernel_wizard/install/installer.py" line="671" />
       <source>The copy of what {name} replaced in {python} is missing.</source>
       <translation>{name} 在 {python} 中替换掉的内容的备份不见了。</translation>
     </message>
@@ -5290,7 +5336,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>详细信息中有错误内容。请修复这个环境（通常是某个损坏的包或 sitecustomize 导致的），或者另选一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="820" />
+      <location filename="../../resources/diagnosis/failures.toml" line="829" />
       <source>The disk is full</source>
       <translation>磁盘已满</translation>
     </message>
@@ -5305,7 +5351,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="641" />
+      <location filename="../../resources/diagnosis/failures.toml" line="650" />
       <source>The download of a ready-made wheel of {package} failed (network)</source>
       <translation>{package} 下载现成 wheel 失败（网络问题）</translation>
     </message>
@@ -5370,17 +5416,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>服务器上找不到文件 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="802" />
+      <location filename="../../resources/diagnosis/failures.toml" line="811" />
       <source>The final link step failed: symbols are missing or defined twice</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="745" />
+      <location filename="../../kernel_wizard/build/run.py" line="804" />
       <source>The first error was: {line} — see the log for details: {log}</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1107" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1116" />
       <source>The folder of a program the build runs is malformed: {value}</source>
       <translation>构建所运行程序的文件夹路径格式有误：{value}</translation>
     </message>
@@ -5410,7 +5456,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有检测硬件。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="603" />
+      <location filename="../../kernel_wizard/build/run.py" line="662" />
       <source>The host compiler could not find CUDA 13's CCCL headers; adding {folder} to its include path and trying again.</source>
       <translation>主机编译器找不到 CUDA 13 的 CCCL 头文件；正在把 {folder} 加入它的头文件搜索路径并重试。</translation>
     </message>
@@ -5419,27 +5465,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在 pip 完成后被中断；安装已补完并记录下来（可用 'python -m app --headless rollback' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="553" />
+      <location filename="../../kernel_wizard/install/installer.py" line="551" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted after pip had finished; it was completed and is now recorded (roll it back with '{command}').</source>
       <translation>{name} {version} 向 {python} 的安装（开始于 {started}）在 pip 完成后被中断；它已补全并记录下来（可以用 '{command}' 回滚）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="530" />
+      <location filename="../../kernel_wizard/install/installer.py" line="528" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted before it changed anything; nothing needed undoing.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）在做出任何改动之前被中断；不需要撤销任何内容。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="534" />
+      <location filename="../../kernel_wizard/install/installer.py" line="532" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted, and that Python no longer exists; nothing to undo.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断，而且那个 Python 已不存在；没有需要撤销的内容。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="567" />
+      <location filename="../../kernel_wizard/install/installer.py" line="565" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: the half-installed {name} was removed.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：安装了一半的 {name} 已被移除。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="563" />
+      <location filename="../../kernel_wizard/install/installer.py" line="561" />
       <source>The install of {name} {version} into {python} (started {started}) was interrupted; it was rolled back: {previous} {previous_version} is installed again, as before.</source>
       <translation>把 {name} {version} 安装到 {python} 的过程（开始于 {started}）被中断；已回滚：{previous} {previous_version} 已重新安装，和之前一样。</translation>
     </message>
@@ -5449,22 +5495,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装在 Visual Studio Installer 中被取消了。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="223" />
+      <location filename="../../resources/diagnosis/failures.toml" line="226" />
       <source>The installed CUDA toolkit (nvcc) has a different major version than the CUDA version your PyTorch was built with; extensions built this way would not work with your PyTorch.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1259" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1268" />
       <source>The installed PyTorch does not have {symbol}</source>
       <translation>已安装的 PyTorch 中没有 {symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="77" />
+      <location filename="../../resources/diagnosis/failures.toml" line="80" />
       <source>The installed Visual Studio C++ compiler is newer than what this CUDA toolkit was made for (for example Visual Studio 2026 with CUDA 12.x), so CUDA refuses to use it.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="817" />
+      <location filename="../../kernel_wizard/flow/session.py" line="818" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
@@ -5474,67 +5520,67 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装程序的日志是 %TEMP% 中的 dd_*.log 文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="321" />
+      <location filename="../../resources/diagnosis/failures.toml" line="324" />
       <source>The kernel (or a library it loads) needs the symbol {symbol}, and the library that should provide it is a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy of that library.</source>
       <translation>内核（或它加载的某个库）需要符号 {symbol}，而应当提供它的库版本不同：内核是在另一个系统上或用另一套工具包构建的，或者库路径（LD_LIBRARY_PATH、PATH）指向了该库的错误副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="345" />
+      <location filename="../../resources/diagnosis/failures.toml" line="348" />
       <source>The kernel (or a library it loads) needs {what}, and the one found is missing, older than it was built for, or a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy.</source>
       <translation>内核（或它加载的某个库）需要 {what}，但找不到这个库，或者找到的比内核编译时所用的更旧、或版本不同：内核是在另一个系统上或用另一个工具包编译的，或者某个库路径（LD_LIBRARY_PATH、PATH）指向了错误的副本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="270" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="333" />
       <source>The kernel computes the same results as PyTorch in all {n} checks, and it is installed.</source>
       <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致，并且已经安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="272" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="335" />
       <source>The kernel computes the same results as PyTorch in all {n} checks.</source>
       <translation>在全部 {n} 项检查中，内核的计算结果都与 PyTorch 一致。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="281" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="344" />
       <source>The kernel could not be checked:</source>
       <translation>无法检查这个内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="282" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="345" />
       <source>The kernel could not be checked: {reason}</source>
       <translation>无法检查这个内核：{reason}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="161" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="170" />
       <source>The kernel crashed the verification process ({exit}) during the check '{check}'. A kernel built for another GPU architecture or another PyTorch can do this: rebuild it.</source>
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="421" />
+      <location filename="../../resources/diagnosis/failures.toml" line="424" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="834" />
+      <location filename="../../kernel_wizard/flow/session.py" line="835" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="505" />
+      <location filename="../../resources/diagnosis/failures.toml" line="514" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="304" />
+      <location filename="../../resources/diagnosis/failures.toml" line="307" />
       <source>The kernel needs a symbol of PyTorch's Python bindings ({symbol}) that is not loaded</source>
       <translation>内核需要 PyTorch Python 绑定中的符号 {symbol}，但它尚未加载</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="990" />
+      <location filename="../../resources/diagnosis/failures.toml" line="999" />
       <source>The kernel or PyTorch was built with a CUDA version that needs a newer NVIDIA driver than the one installed ({found}): each CUDA release requires a minimum driver version.</source>
       <translation>内核或 PyTorch 所用的 CUDA 版本需要比已安装的驱动（{found}）更新的 NVIDIA 驱动：每个 CUDA 版本都要求最低驱动版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="391" />
+      <location filename="../../resources/diagnosis/failures.toml" line="394" />
       <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
       <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
     </message>
@@ -5543,17 +5589,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="421" />
+      <location filename="../../resources/diagnosis/failures.toml" line="424" />
       <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports ({gpu_text}).</source>
       <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（{gpu_text}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="708" />
+      <location filename="../../resources/diagnosis/failures.toml" line="717" />
       <source>The kernel's code uses GCC-style inline assembly (asm volatile(...)) in code that the Microsoft C++ compiler, nvcc's host compiler on Windows, compiles; it does not understand that syntax. The code is written for Linux.</source>
       <translation>内核代码在由 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）编译的部分使用了 GCC 风格的内联汇编（asm volatile(...)）；该编译器不理解这种语法。这段代码是为 Linux 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="682" />
+      <location filename="../../resources/diagnosis/failures.toml" line="691" />
       <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas, GCC's own compiler options (-Wno-...). FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
       <translation>内核代码使用了 GCC 和 Clang 的特性，而 Windows 上 nvcc 的主机编译器 Microsoft C++ 编译器不支持这些特性：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性、GCC 专有的编译选项（-Wno-...）。FlashMLA 和若干基于 CUTLASS 的内核只为 Linux 编写。</translation>
     </message>
@@ -5587,17 +5633,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="465" />
       <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
       <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="590" />
+      <location filename="../../resources/diagnosis/failures.toml" line="599" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="407" />
+      <location filename="../../kernel_wizard/install/installer.py" line="397" />
       <source>The lock on this environment left by {holder} — no longer running — was taken over.</source>
       <translation>{holder} 留下的这个环境的锁（它已不再运行）已被接管。</translation>
     </message>
@@ -5607,7 +5653,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>日志显示出现了失败，但没有任何一行说明原因。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/matcher.py" line="628" />
+      <location filename="../../kernel_wizard/diagnose/matcher.py" line="647" />
       <source>The log shows no build, so {package} was installed ready-made (a wheel): reinstall the wheel made for the PyTorch, CUDA and Python installed now (pip install --force-reinstall with the matching version, or the index URL its documentation gives). Rebuild it only when no such wheel exists.</source>
       <translation>日志中没有构建过程，因此 {package} 是以现成的 wheel 安装的：请重新安装为当前 PyTorch、CUDA 和 Python 构建的 wheel（使用 pip install --force-reinstall 并指定匹配的版本，或其文档给出的索引地址）。只有在没有这样的 wheel 时才需要重新构建。</translation>
     </message>
@@ -5632,7 +5678,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还安装了更新的 {newer}，但 CUDA {cuda} 只接受 {accepted}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="209" />
+      <location filename="../../resources/diagnosis/failures.toml" line="212" />
       <source>The ninja build tool is not installed in the target Python environment, so the build compiles one file at a time; with every GPU architecture enabled this can take hours.</source>
       <translation>目标 Python 环境中没有安装 ninja 编译工具，所以一次只能编译一个文件；如果启用了所有 GPU 架构，可能要花几个小时。</translation>
     </message>
@@ -5647,7 +5693,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法删除 {path} 中旧的源码副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="46" />
+      <location filename="../../resources/diagnosis/failures.toml" line="49" />
       <source>The package's setup script needs PyTorch while it builds, but pip ran the build in a separate, temporary environment that does not contain PyTorch (pip's "build isolation"), or PyTorch is not installed in the chosen Python at all.</source>
       <translation>这个包的安装脚本在编译时需要 PyTorch，但 pip 在一个单独的临时环境中运行编译，而那个环境里没有 PyTorch（pip 的“编译隔离”）；或者所选的 Python 中根本没有安装 PyTorch。</translation>
     </message>
@@ -5662,7 +5708,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="826" />
+      <location filename="../../kernel_wizard/flow/session.py" line="827" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
@@ -5677,12 +5723,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>配方要求的是 {expected}，仓库中是 {commit}：上游移动了这个标签，所以这不是配方测试过的源码。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="544" />
+      <location filename="../../kernel_wizard/install/installer.py" line="542" />
       <source>The reinstall of {name} {version} into {python} (started {started}) was interrupted before pip changed anything; the earlier build is still installed and recorded.</source>
       <translation>向 {python} 重新安装 {name} {version}（开始于 {started}）在 pip 做出任何更改之前被中断；之前的构建仍然已安装并有记录。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/records.py" line="150" />
+      <location filename="../../kernel_wizard/install/records.py" line="230" />
       <source>The repaired list could not be saved yet.</source>
       <translation>修复后的列表暂时无法保存。</translation>
     </message>
@@ -5746,7 +5792,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>服务器的证书未被接受（{error}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="270" />
+      <location filename="../../resources/diagnosis/failures.toml" line="273" />
       <source>The setup script of {package} first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
       <translation>{package} 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
@@ -5791,52 +5837,52 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1045" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1054" />
       <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
       <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1017" />
       <source>The source or PyTorch needs {required}, and the CUDA compiler does not compile it: the CUDA toolkit is older than that standard (C++17 needs CUDA 11 or newer, C++20 CUDA 12), or the build asks for an older standard.</source>
       <translation>源码或 PyTorch 需要 {required}，而 CUDA 编译器不支持：CUDA 工具包比该标准更旧（C++17 需要 CUDA 11 或更新版本，C++20 需要 CUDA 12），或者构建要求的是更旧的标准。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="708" />
+      <location filename="../../resources/diagnosis/failures.toml" line="717" />
       <source>The source uses GCC-style inline assembly, which Windows' compiler does not accept</source>
       <translation>源码使用了 GCC 风格的内联汇编，Windows 的编译器不接受</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="682" />
+      <location filename="../../resources/diagnosis/failures.toml" line="691" />
       <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
       <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="878" />
+      <location filename="../../resources/diagnosis/failures.toml" line="887" />
       <source>The source uses {function} in a form that only newer GPU architectures provide (atomicAdd on double needs compute capability 6.0), and the build compiles for an older architecture: nvcc's or CMake's default, or an old entry in the architecture list.</source>
       <translation>源代码以只有较新 GPU 架构才提供的形式使用了 {function}（double 类型的 atomicAdd 需要计算能力 6.0），而构建针对的是更旧的架构：nvcc 或 CMake 的默认值，或架构列表中的旧条目。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1229" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1238" />
       <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
       <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1092" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1101" />
       <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
       <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1092" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1101" />
       <source>The source was written for another CUDA version</source>
       <translation>源码是为其他 CUDA 版本编写的</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1229" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1238" />
       <source>The source was written for another PyTorch version: {symbol}</source>
       <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="943" />
+      <location filename="../../resources/diagnosis/failures.toml" line="952" />
       <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
       <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
@@ -5846,7 +5892,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <location filename="../../resources/diagnosis/failures.toml" line="531" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
@@ -5856,27 +5902,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查目标 Python。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="535" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="542" />
       <source>The verification did not finish within {seconds} seconds (it was running the check '{check}').</source>
       <translation>验证没有在 {seconds} 秒内完成（当时正在运行检查“{check}”）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="537" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="544" />
       <source>The verification did not finish within {seconds} seconds.</source>
       <translation>验证没有在 {seconds} 秒内完成。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="400" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="407" />
       <source>The verification of {kernels} in one process {what}: verifying {missing} each in a process of its own.</source>
       <translation>在同一进程中对 {kernels} 的验证{what}：现在将 {missing} 各自在单独的进程中验证。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="174" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="183" />
       <source>The verification process ended ({exit}) without a report.</source>
       <translation>验证进程结束了（{exit}），但没有生成报告。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="136" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="145" />
       <source>The verification was cancelled.</source>
       <translation>验证已取消。</translation>
     </message>
@@ -5901,22 +5947,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有找到可以安装到的 Python 解释器。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="660" />
+      <location filename="../../kernel_wizard/install/installer.py" line="658" />
       <source>The wizard has no record of installing {name} into {python}.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="472" />
+      <location filename="../../resources/diagnosis/failures.toml" line="481" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="640" />
+      <location filename="../../kernel_wizard/install/installer.py" line="638" />
       <source>The wizard's install records could not be checked: {error} ({file}).</source>
       <translation>无法检查向导的安装记录：{error}（{file}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/installer.py" line="642" />
+      <location filename="../../kernel_wizard/install/installer.py" line="640" />
       <source>The wizard's install records could not be checked: {error}.</source>
       <translation>无法检查向导的安装记录：{error}。</translation>
     </message>
@@ -5961,6 +6007,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有桌面文件夹，所以快捷方式只在菜单中。</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="157" />
+      <source>There is no earlier passing verification to compare with.</source>
+      <translation>没有更早的通过验证可供比较。</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/machine/environment.py" line="266" />
       <source>There is no file at this path.</source>
       <translation>此路径下没有文件。</translation>
@@ -5981,27 +6032,32 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="677" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="124" />
+      <source>These checks passed before and fail now: {checks}.</source>
+      <translation>这些检查以前通过，现在失败：{checks}。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/build/run.py" line="736" />
       <source>These processes of the build could not be stopped: {pids}. End them (Task Manager, 'kill'), then start again; your environment is unchanged.</source>
       <translation>编译的这些进程无法停止：{pids}。请结束它们（任务管理器或 'kill'），然后重新开始；你的环境没有改变。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="77" />
+      <location filename="../../resources/diagnosis/failures.toml" line="80" />
       <source>This CUDA version does not accept your Visual Studio version</source>
       <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="522" />
+      <location filename="../../resources/diagnosis/failures.toml" line="531" />
       <source>This CUDA version does not accept your gcc (or clang) version</source>
       <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="539" />
+      <location filename="../../resources/diagnosis/failures.toml" line="548" />
       <source>This CUDA version no longer compiles for the GPU architecture {arch}</source>
       <translation>此 CUDA 版本已不再支持为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1060" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1069" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
@@ -6106,12 +6162,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个虚拟环境（venv）所基于的 Python（{base}）已不存在，因此它无法启动；请重新创建这个虚拟环境。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="386" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="449" />
       <source>Timed as a model runs them: {calls} calls queued back to back between two CUDA events after a warm-up; each time is the median per call.</source>
       <translation>按模型的运行方式计时：预热后，在两个 CUDA 事件之间连续排队 {calls} 次调用；每个时间都是单次调用的中位数。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="389" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="452" />
       <source>Timed one call at a time (a report of an earlier version of the wizard): Python's overhead of each call is in every time, which a model hides.</source>
       <translation>逐次单独计时（旧版向导的报告）：每次调用的 Python 开销都计入了时间，而模型运行时会把它隐藏掉。</translation>
     </message>
@@ -6127,7 +6183,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">同时运行的编译器进程太多，超出了这台电脑的内存（RAM）所能承受的范围，所以系统强行结束了其中一个。FlashAttention 每个编译线程大约需要 5 GB 内存。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="181" />
+      <location filename="../../resources/diagnosis/failures.toml" line="184" />
       <source>Too many compiler processes ran at the same time for the amount of memory (RAM) in this computer, so the system stopped one of them; {memory_note}.</source>
       <translation>同时运行的编译进程太多，超出了这台计算机的内存（RAM），系统因此终止了其中一个；{memory_note}。</translation>
     </message>
@@ -6192,7 +6248,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其 CUDA 部分需要 Turing（cc 7.5）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="160" />
+      <location filename="../../resources/diagnosis/failures.toml" line="163" />
       <source>Turn on Windows long paths (LongPathsEnabled=1, then restart), set git's core.longpaths to true, and build in a short folder such as C:\ksw. The wizard does the first two (the Fix of its "Long paths" prerequisite, or `python -m app --headless fix long-paths`) and chooses a short build folder.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
     </message>
@@ -6232,7 +6288,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="990" />
+      <location filename="../../resources/diagnosis/failures.toml" line="999" />
       <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
       <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
     </message>
@@ -6262,12 +6318,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1026" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1035" />
       <source>Use a CUDA toolkit that matches your PyTorch's CUDA version (and a C++ compiler it supports), then build again; the wizard's "CUDA toolkit" check shows both versions.</source>
       <translation>请使用与你的 PyTorch 的 CUDA 版本相匹配的 CUDA 工具包（以及它支持的 C++ 编译器），然后重新构建；向导的“CUDA 工具包”检查会显示两者的版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1008" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1017" />
       <source>Use a CUDA toolkit that supports {required} and matches your PyTorch (PyTorch 2 needs C++17, so CUDA 11.8 or newer), then build again.</source>
       <translation>请使用支持 {required} 且与你的 PyTorch 匹配的 CUDA 工具包（PyTorch 2 需要 C++17，因此需要 CUDA 11.8 或更新版本），然后重新构建。</translation>
     </message>
@@ -6277,22 +6333,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="487" />
+      <location filename="../../resources/diagnosis/failures.toml" line="496" />
       <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
       <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="456" />
+      <location filename="../../resources/diagnosis/failures.toml" line="465" />
       <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1229" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1238" />
       <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
       <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1204" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1213" />
       <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
@@ -6312,7 +6368,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="768" />
+      <location filename="../../resources/diagnosis/failures.toml" line="777" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
     </message>
@@ -6336,7 +6392,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="397" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="404" />
       <source>Verified in a process of its own: the verification of {kernels} in one process {what}.</source>
       <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
     </message>
@@ -6386,7 +6442,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio 正在运行，所以安装程序无法更改它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="94" />
+      <location filename="../../resources/diagnosis/failures.toml" line="97" />
       <source>Visual Studio's C++ library needs CUDA 12.4 or newer</source>
       <translation>Visual Studio 的 C++ 库需要 CUDA 12.4 或更高版本</translation>
     </message>
@@ -6404,6 +6460,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../" line="resources/apps/wan2gp.toml" />
       <source>Wan2GP has no attention mode for this kernel.</source>
       <translation>Wan2GP 没有针对这个内核的注意力模式。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/view.py" line="44" />
+      <source>What failed:</source>
+      <translation>失败的项目：</translation>
     </message>
     <message>
       <location filename="../../" line="resources/apps/comfyui.toml" />
@@ -6491,7 +6552,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows SDK：{sdks}（windows.h 和系统库需要它）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="286" />
+      <location filename="../../resources/diagnosis/failures.toml" line="289" />
       <source>Windows could not load {what}, a part of PyTorch itself, not of the kernel. Most often the Microsoft Visual C++ Redistributable (the VC++ runtime that PyTorch's DLLs need) is missing or too old; otherwise the PyTorch installation is damaged or is not made for this system.</source>
       <translation>Windows 无法加载 {what}，它属于 PyTorch 本身，而不是内核。最常见的原因是缺少 Microsoft Visual C++ 可再发行组件（PyTorch 的 DLL 所需的 VC++ 运行库）或版本太旧；否则就是 PyTorch 的安装已损坏，或不是为这个系统构建的。</translation>
     </message>
@@ -6511,7 +6572,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 没有给出{place}的文件夹，所以没有在那里放快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="160" />
+      <location filename="../../resources/diagnosis/failures.toml" line="163" />
       <source>Windows limits file paths to 260 characters unless long paths are switched on, and the kernel sources contain very deeply nested files.</source>
       <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
     </message>
@@ -6521,7 +6582,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 长路径已关闭，所以层级很深的源码文件夹和编译文件会失败（“Filename too long”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="626" />
+      <location filename="../../resources/diagnosis/failures.toml" line="635" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
     </message>
@@ -6529,6 +6590,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../" line="resources/recipes/flash_attn_3.toml" />
       <source>With CUDA 12.3 to 12.7 or 12.9, hopper/setup.py downloads NVIDIA's nvcc 12.6 and ptxas 12.8 during the build (internet needed); with CUDA 12.8 or 13.x it builds offline with the toolkit it finds.</source>
       <translation>使用 CUDA 12.3 至 12.7 或 12.9 时，hopper/setup.py 会在构建期间下载 NVIDIA 的 nvcc 12.6 和 ptxas 12.8（需要联网）；使用 CUDA 12.8 或 13.x 时，它会用找到的工具包离线构建。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="305" />
+      <source>You can build it again, save a report bundle for a bug report, or install it anyway (not recommended).</source>
+      <translation>你可以重新编译、保存报告包用于问题报告，或者仍然安装（不推荐）。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/catalog/assess.py" line="239" />
@@ -6601,7 +6667,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>某个前提条件缺失或版本不对，或某个设置指向了错误的位置</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/housekeeping.py" line="335" />
+      <location filename="../../kernel_wizard/install/housekeeping.py" line="344" />
       <source>a running program uses it</source>
       <translation>有正在运行的程序在使用它</translation>
     </message>
@@ -6631,7 +6697,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/housekeeping.py" line="339" />
+      <location filename="../../kernel_wizard/install/housekeeping.py" line="348" />
       <source>an install record points to it</source>
       <translation>有安装记录指向它</translation>
     </message>
@@ -6651,12 +6717,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>任何 gcc 版本（这个 CUDA 不做检查）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="331" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="394" />
       <source>as fast as PyTorch's {backend}</source>
       <translation>与 PyTorch 的{backend}一样快</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="344" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="407" />
       <source>as fast as plain PyTorch ({reference}) doing the same work</source>
       <translation>与完成相同工作的纯 PyTorch（{reference}）一样快</translation>
     </message>
@@ -6820,12 +6886,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>是空的</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="551" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="558" />
       <source>ended ({exit}) during {kernel}</source>
       <translation>在 {kernel} 运行时结束（{exit}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="549" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="556" />
       <source>ended ({exit}) during {kernel}'s check '{check}'</source>
       <translation>在 {kernel} 的检查“{check}”中结束（{exit}）</translation>
     </message>
@@ -6968,7 +7034,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>git：没有安装（改为以压缩包形式下载源码）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="586" />
+      <location filename="../../kernel_wizard/build/run.py" line="645" />
       <source>halved after running out of memory: {what}</source>
       <translation>内存不足后减半：{what}</translation>
     </message>
@@ -7003,7 +7069,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不完整（缺少 {marker}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/housekeeping.py" line="337" />
+      <location filename="../../kernel_wizard/install/housekeeping.py" line="346" />
       <source>installs.json is damaged: it may point here</source>
       <translation>installs.json 已损坏：它可能指向这里</translation>
     </message>
@@ -7018,12 +7084,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它自行中止了（abort 或某项检查失败）</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="130" />
+      <source>its Python environment ({python}) is gone or does not start</source>
+      <translation>它所在的 Python 环境（{python}）已不存在或无法启动</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/prereqs/fixes.py" line="732" />
       <source>its headers are Python {found}, not {version}</source>
       <translation>它的头文件属于 Python {found}，而不是 {version}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="235" />
+      <location filename="../../kernel_wizard/verify/history.py" line="296" />
       <source>kernel version</source>
       <translation>内核版本</translation>
     </message>
@@ -7038,7 +7109,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>残留的临时文件夹</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/housekeeping.py" line="342" />
+      <location filename="../../kernel_wizard/install/housekeeping.py" line="351" />
       <source>less than a day old: a step may still write it</source>
       <translation>不到一天：某个步骤可能还会写入它</translation>
     </message>
@@ -7078,7 +7149,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>ninja（PyTorch 用来并行编译的编译工具，来自 PyPI）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="739" />
+      <location filename="../../resources/diagnosis/failures.toml" line="748" />
       <source>ninja could not start the compiler (CreateProcess failed)</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
@@ -7088,7 +7159,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 ninja，所以大的内核只能一次编译一个文件（要几个小时而不是几分钟）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="739" />
+      <location filename="../../resources/diagnosis/failures.toml" line="748" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
@@ -7113,7 +7184,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有及时响应</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="319" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="329" />
       <source>no exit code</source>
       <translation>没有退出码</translation>
     </message>
@@ -7168,12 +7239,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="895" />
+      <location filename="../../resources/diagnosis/failures.toml" line="904" />
       <source>nvcc compiles the host part of the kernel with another C++ compiler, and refuses {compiler}: on Windows usually the 32-bit (x86) cl.exe instead of the 64-bit one, elsewhere a compiler (clang, Apple clang) or version this CUDA release does not support.</source>
       <translation>nvcc 用另一个 C++ 编译器编译内核的主机部分，但拒绝了 {compiler}：在 Windows 上通常是用了 32 位（x86）的 cl.exe 而不是 64 位的，在其他系统上则是此 CUDA 版本不支持的编译器（clang、Apple clang）或版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="574" />
+      <location filename="../../resources/diagnosis/failures.toml" line="583" />
       <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have (CUDA 13 no longer compiles for compute_50 to compute_72).</source>
       <translation>nvcc 不认识构建所要求的 GPU 架构：工具包比该 GPU 代际更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更新版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包所没有的架构（CUDA 13 已不再支持 compute_50 到 compute_72）。</translation>
     </message>
@@ -7247,7 +7318,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 提示之前已安装的软件包与新安装的软件包存在冲突（"pip's dependency resolver does not currently take into account ..."）：这只是提示，并不是本次安装失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="341" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="404" />
       <source>plain PyTorch ({reference}) could not be timed</source>
       <translation>纯 PyTorch 做法（{reference}）无法计时</translation>
     </message>
@@ -7267,7 +7338,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>reg.exe 无法更改这项设置（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/housekeeping.py" line="390" />
+      <location filename="../../kernel_wizard/install/housekeeping.py" line="399" />
       <source>remove {path}</source>
       <translation>删除 {path}</translation>
     </message>
@@ -7292,7 +7363,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>main d1a57a5 时的 sageattention3_blackwell/（SM121 已在 1b68c96 中加入白名单）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="101" />
+      <location filename="../../kernel_wizard/verify/history.py" line="168" />
       <source>save the verification report</source>
       <translation>保存验证报告</translation>
     </message>
@@ -7307,7 +7378,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 csrc/cutlass 时，setup.py 会克隆 NVIDIA/cutlass（最新版，未固定版本）：构建需要 git 和网络</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="544" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="551" />
       <source>stopped after {kernel}: {why}</source>
       <translation>在 {kernel} 之后停止：{why}</translation>
     </message>
@@ -7392,12 +7463,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>连接被重置</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/housekeeping.py" line="333" />
+      <location filename="../../kernel_wizard/install/housekeeping.py" line="342" />
       <source>the current build uses it</source>
       <translation>当前的编译正在使用它</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="797" />
+      <location filename="../../kernel_wizard/flow/session.py" line="798" />
       <source>the default; no AI program was recognised for this Python</source>
       <translation>默认值；未识别出此 Python 所属的 AI 程序</translation>
     </message>
@@ -7450,6 +7521,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../kernel_wizard/prereqs/cuda.py" line="99" />
       <source>the newest this wizard knows</source>
       <translation>这个向导知道的最新版本</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="173" />
+      <source>the output</source>
+      <translation>输出</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/fixes.py" line="723" />
@@ -7537,7 +7613,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 编译指南中称为稳定的版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="264" />
+      <location filename="../../kernel_wizard/verify/history.py" line="325" />
       <source>the whole verification</source>
       <translation>整个验证</translation>
     </message>
@@ -7572,7 +7648,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>triton-windows {have} 与 PyTorch {torch} 匹配。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="240" />
+      <location filename="../../kernel_wizard/verify/history.py" line="301" />
       <source>unknown</source>
       <translation>未知</translation>
     </message>
@@ -7597,17 +7673,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>vswhere 没有给出可用的回答：{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="540" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="547" />
       <source>was stopped: {kernel} did not finish within {seconds} seconds</source>
       <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="796" />
+      <location filename="../../kernel_wizard/flow/session.py" line="797" />
       <source>what {app} runs</source>
       <translation>{app} 的用途</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="284" />
+      <location filename="../../kernel_wizard/verify/history.py" line="345" />
       <source>write the report bundle</source>
       <translation>写入报告包</translation>
     </message>
@@ -7622,7 +7698,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="791" />
+      <location filename="../../kernel_wizard/flow/session.py" line="792" />
       <source>your choice</source>
       <translation>你的选择</translation>
     </message>
@@ -7827,17 +7903,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{hours} 小时 {minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="202" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="237" />
       <source>{inf} infinite</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/model.py" line="528" />
+      <location filename="../../kernel_wizard/catalog/model.py" line="561" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/model.py" line="521" />
+      <location filename="../../kernel_wizard/catalog/model.py" line="554" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
@@ -7850,6 +7926,11 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../kernel_wizard/base/parallelism.py" line="56" />
       <source>{jobs} × {threads}: limited by {limit} ({cores} cores, {ram_gb:.1f} GB RAM available, ~{gb:g} GB per compile thread)</source>
       <translation>{jobs} × {threads}：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="169" />
+      <source>{kernels} may not work any more: {why}. Re-verify now to see what still works.</source>
+      <translation>{kernels} 可能已无法使用：{why}。请立即重新验证，查看哪些仍然可用。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/flow/reverify.py" line="51" />
@@ -7887,6 +7968,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{kernel} 需要 CUDA {need} 或更新版本{why}；所选的工具包是 {toolkit}。</translation>
     </message>
     <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="148" />
+      <source>{kernel} no longer imports after the PyTorch update: {error}</source>
+      <translation>PyTorch 更新后 {kernel} 已无法导入：{error}</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/flow/session.py" line="524" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
@@ -7894,17 +7980,22 @@ Windows will ask for administrator rights for this step.</source>
 {reasons}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="208" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="105" />
+      <source>{kernel}: {sentence}</source>
+      <translation>{kernel}：{sentence}</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="243" />
       <source>{label} contains {values} value(s){share}, the first{where}: the kernel produced invalid numbers or left part of its output unwritten.</source>
       <translation>{label} 含有 {values}{share}，第一个{where}：内核产生了无效数值，或者输出有一部分没有写入。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="226" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="261" />
       <source>{label} differs from the {reference} reference by up to {err}{where}, more than allowed ({factor} x PyTorch's own {dtype} error {own} + floor {floor} = {tolerance}); {percent}% of the elements are off by more than that.</source>
       <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}，超出了允许范围（{factor} × PyTorch 自身的 {dtype} 误差 {own} + 下限 {floor} = {tolerance}）；{percent}% 的元素偏差超过这个值。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="219" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="254" />
       <source>{label} differs from the {reference} reference by up to {err}{where}; {percent}% of the elements are outside upstream's tolerance (abs {abs_tol} or rel {rel_tol}).</source>
       <translation>{label} 与 {reference} 参考结果的差距最大为 {err}{where}；{percent}% 的元素超出了上游的容差（绝对 {abs_tol} 或相对 {rel_tol}）。</translation>
     </message>
@@ -7914,17 +8005,42 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{label} 不是 .tar.gz 或 .zip 压缩包。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="214" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="249" />
       <source>{label}: cosine difference {diff} exceeds upstream's limit {limit}.</source>
       <translation>{label}：余弦差 {diff} 超出了上游的上限 {limit}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="193" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="194" />
+      <source>{label}: largest error {error}, allowed {limit}</source>
+      <translation>{label}：最大误差 {error}，允许 {limit}</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="196" />
+      <source>{label}: largest error {error}, more than the {limit} allowed</source>
+      <translation>{label}：最大误差 {error}，超过允许的 {limit}</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="190" />
+      <source>{label}: not measured</source>
+      <translation>{label}：没有测量</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="183" />
+      <source>{label}: the kernel returned nothing</source>
+      <translation>{label}：内核没有返回任何结果</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="228" />
       <source>{label}: the kernel returned nothing for it.</source>
       <translation>{label}：内核没有返回它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="195" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="185" />
+      <source>{label}: wrong shape</source>
+      <translation>{label}：形状错误</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="230" />
       <source>{label}: wrong shape ({detail}).</source>
       <translation>{label}：形状错误（{detail}）。</translation>
     </message>
@@ -7932,6 +8048,16 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../kernel_wizard/build/plan.py" line="479" />
       <source>{label}: {description}</source>
       <translation>{label}：{description}</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="187" />
+      <source>{label}: {nan} NaN and {inf} infinite values</source>
+      <translation>{label}：{nan} 个 NaN 值和 {inf} 个无穷值</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="198" />
+      <source>{label}: {value}</source>
+      <translation>{label}：{value}</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/prereqs/compat.py" line="44" />
@@ -7959,12 +8085,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{minutes} 分钟</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="358" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="421" />
       <source>{ms} ms</source>
       <translation>{ms} 毫秒</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="357" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="420" />
       <source>{ms} ms, {rate}</source>
       <translation>{ms} 毫秒，{rate}</translation>
     </message>
@@ -7974,7 +8100,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>设置了 {names}：编译会使用它，而不是向导选择的 Visual Studio 编译器（cl.exe）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="177" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="212" />
       <source>{name} (gradient of {of})</source>
       <translation>{name}（{of} 的梯度）</translation>
     </message>
@@ -8069,12 +8195,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name} {version} 最高支持 Python {most}；目标 Python 是 {have}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="427" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="175" />
+      <source>{name}, the gradient of {of}</source>
+      <translation>{name}，{of} 的梯度</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="490" />
       <source>{name}: at this size, issuing one call takes the CPU {host} ms, about as long as the GPU needs ({kernel} ms): the Python around the kernel sets the pace here, not the kernel.</source>
       <translation>{name}：在此尺寸下，CPU 发出一次调用需要 {host} ms，与 GPU 所需时间（{kernel} ms）相当：这里决定速度的是内核周围的 Python，而不是内核本身。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="409" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="472" />
       <source>{name}: could not be timed ({why}).</source>
       <translation>{name}：无法计时（{why}）。</translation>
     </message>
@@ -8092,17 +8223,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">{name}：{kernel_ms} 毫秒 — {versus}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="419" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="482" />
       <source>{name}: {kernel} — {default}.</source>
       <translation>{name}：{kernel} — {default}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="423" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="486" />
       <source>{name}: {kernel} — {default}; {math}.</source>
       <translation>{name}：{kernel} — {default}；{math}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="413" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="476" />
       <source>{name}: {kernel} — {versus}.</source>
       <translation>{name}：{kernel} — {versus}。</translation>
     </message>
@@ -8127,12 +8258,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{name}：{variable} 没有指向任何程序</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="200" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="235" />
       <source>{nan} NaN</source>
       <translation>{nan} 个 NaN</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="198" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="233" />
       <source>{nan} NaN and {inf} infinite</source>
       <translation>{nan} 个 NaN 和 {inf} 个无穷大</translation>
     </message>
@@ -8147,7 +8278,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个头</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/install/records.py" line="145" />
+      <location filename="../../kernel_wizard/install/records.py" line="225" />
       <source>{n} install record(s) were rebuilt from the backups folder ({folder}).</source>
       <translation>已根据备份文件夹（{folder}）重建了 {n} 条安装记录。</translation>
     </message>
@@ -8162,27 +8293,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{n} 个词元</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="583" />
+      <location filename="../../kernel_wizard/build/run.py" line="642" />
       <source>{old} → {new} nvcc threads</source>
       <translation>nvcc 线程 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/build/run.py" line="580" />
+      <location filename="../../kernel_wizard/build/run.py" line="639" />
       <source>{old} → {new} parallel compile jobs</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1204" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1213" />
       <source>{package} does not support this platform: {platform}</source>
       <translation>{package} 不支持这个平台：{platform}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="859" />
+      <location filename="../../resources/diagnosis/failures.toml" line="868" />
       <source>{package} is installed, but its GPU code was never compiled: its build did not find the CUDA toolkit or a CUDA build of PyTorch (or no GPU was visible while it built), so it built only the CPU part, and the GPU function refuses to run.</source>
       <translation>{package} 已安装，但其 GPU 代码从未被编译：构建时没有找到 CUDA 工具包或 CUDA 版 PyTorch（或构建时看不到 GPU），因此只构建了 CPU 部分，GPU 函数拒绝运行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1204" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1213" />
       <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
       <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
     </message>
@@ -8192,7 +8323,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{package} 需要 {gpus}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="859" />
+      <location filename="../../resources/diagnosis/failures.toml" line="868" />
       <source>{package} was built without its CUDA code</source>
       <translation>{package} 构建时没有包含其 CUDA 代码</translation>
     </message>
@@ -8257,7 +8388,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="510" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="517" />
       <source>{python} could not be started to run the verification ({why}).</source>
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
@@ -8327,7 +8458,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 wheel 已下载的 {size} 保存在 {folder}：再次开始同样的下载，就会从那里继续。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="304" />
+      <location filename="../../resources/diagnosis/failures.toml" line="307" />
       <source>{symbol} is a symbol of PyTorch's own library libtorch_python, which "import torch" loads. The kernel was imported before PyTorch, or it was built for another PyTorch version that provides that symbol.</source>
       <translation>{symbol} 是 PyTorch 自身的库 libtorch_python 中的符号，由 “import torch” 加载。内核在 PyTorch 之前被导入，或者它是为提供该符号的另一个 PyTorch 版本构建的。</translation>
     </message>
@@ -8347,7 +8478,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>将使用 {instance} 中的 {toolset}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1076" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1085" />
       <source>{tool} is not the version this code needs (it has no {symbol})</source>
       <translation>{tool} 不是这段代码需要的版本（它没有 {symbol}）</translation>
     </message>
@@ -8377,7 +8508,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{version} 或更新版本</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/history.py" line="204" />
+      <location filename="../../kernel_wizard/verify/history.py" line="265" />
       <source>{what}: {before} → {after}</source>
       <translation>{what}：{before} → {after}</translation>
     </message>
@@ -8392,7 +8523,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{where}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="297" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="360" />
       <source>{words}: {reason}</source>
       <translation>{words}：{reason}</translation>
     </message>
@@ -8402,12 +8533,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{workload}为 PyTorch 最快方法的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="333" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="396" />
       <source>{x}× as fast as PyTorch's {backend}</source>
       <translation>速度是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="347" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="410" />
       <source>{x}× as fast as plain PyTorch ({reference}) doing the same work</source>
       <translation>速度是完成相同工作的纯 PyTorch（{reference}）的 {x} 倍</translation>
     </message>
@@ -8416,12 +8547,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">是搬运相同数据的纯 PyTorch 做法（{reference}）的 {x} 倍速度</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="334" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="397" />
       <source>{x}× slower than PyTorch's {backend}</source>
       <translation>耗时是 PyTorch 的{backend}的 {x} 倍</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/wording.py" line="349" />
+      <location filename="../../kernel_wizard/verify/wording.py" line="412" />
       <source>{x}× slower than plain PyTorch ({reference}) doing the same work</source>
       <translation>比完成相同工作的纯 PyTorch（{reference}）慢 {x} 倍</translation>
     </message>
@@ -8433,6 +8564,46 @@ Windows will ask for administrator rights for this step.</source>
       <location filename="../../kernel_wizard/prereqs/cuda.py" line="286" />
       <source>• {finding}</source>
       <translation>• {finding}</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/view.py" line="128" />
+      <source>• {line}</source>
+      <translation>• {line}</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="169" />
+      <source>✔ PASS — all {n} installed kernels work.</source>
+      <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="168" />
+      <source>✔ PASS — the installed kernel works.</source>
+      <translation>✔ 通过 — 已安装的内核工作正常。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="303" />
+      <source>✔ PASS — the kernel works, and it is installed.</source>
+      <translation>✔ 通过 — 内核工作正常，已安装。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="299" />
+      <source>✔ PASS — the kernel works.</source>
+      <translation>✔ 通过 — 内核工作正常。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="300" />
+      <source>✖ FAIL — the kernel computes wrong results. It was not installed.</source>
+      <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/reverify.py" line="166" />
+      <source>✖ Something no longer works — see below.</source>
+      <translation>✖ 有内核不再正常工作 — 见下文。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/verify/wording.py" line="301" />
+      <source>✖ The kernel could not be checked, so it was not installed.</source>
+      <translation>✖ 无法检查这个内核，因此没有安装。</translation>
     </message>
   </context>
   <context>
@@ -8752,12 +8923,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="619" />
+      <location filename="../../app/pages/verify.py" line="358" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="221" />
+      <location filename="../../app/pages/verify.py" line="97" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
@@ -8787,7 +8958,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核与版本</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="69" />
+      <location filename="../../app/widgets/verify_results.py" line="31" />
       <source>Largest error</source>
       <translation>最大误差</translation>
     </message>
@@ -8898,7 +9069,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="226" />
+      <location filename="../../app/pages/verify.py" line="102" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -8917,17 +9088,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>请重启 Windows 以完成。重启后向导会自动重新打开，并从你离开的地方继续。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="69" />
+      <location filename="../../app/widgets/verify_results.py" line="31" />
       <source>Result</source>
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="225" />
+      <location filename="../../app/pages/verify.py" line="101" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="647" />
+      <location filename="../../app/pages/verify.py" line="386" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -8992,7 +9163,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="357" />
+      <location filename="../../app/pages/verify.py" line="181" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
@@ -9032,7 +9203,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="358" />
+      <location filename="../../app/pages/verify.py" line="182" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
@@ -9066,7 +9237,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="620" />
+      <location filename="../../app/pages/verify.py" line="359" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -9090,7 +9261,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="176" />
+      <location filename="../../app/pages/verify.py" line="74" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -9115,7 +9286,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>怎么办：{hint}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="69" />
+      <location filename="../../app/widgets/verify_results.py" line="31" />
       <source>What was checked</source>
       <translation>检查内容</translation>
     </message>
@@ -9190,12 +9361,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="655" />
+      <location filename="../../app/pages/verify.py" line="394" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="637" />
+      <location filename="../../app/pages/verify.py" line="376" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>
