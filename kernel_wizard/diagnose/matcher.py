@@ -24,6 +24,7 @@ from kernel_wizard.diagnose.rules import (
     RetryAction,
     Severity,
     default_rules,
+    required_literal,
 )
 
 DEFAULT_CONTEXT_LINES = 6  # lines kept before the first error
@@ -355,6 +356,12 @@ class LogDiagnoser:
         self._built = False
         self._jit = False  # code compiled when first used (a JIT-loaded extension, Triton)
         self._ran = False  # a program being run (its command line, its script's traceback)
+        # signatures whose advice a line of the log contradicts (failures.toml's contradicted_by),
+        # each with the text every match of the contradicting pattern contains
+        self._contradictions = [
+            (sig.id, required_literal(pattern) or "", pattern)
+            for sig in self.rules.signatures for pattern in sig.contradicted_by]
+        self._contradicted: set[str] = set()
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -389,6 +396,10 @@ class LogDiagnoser:
         low = text.lower()
         candidates: Sequence[FailureSignature] = self._unfiltered
         present = frozenset(low)
+        for sig_id, literal, pattern in self._contradictions:
+            if sig_id not in self._contradicted and literal in low \
+                    and pattern.search(text) is not None:
+                self._contradicted.add(sig_id)
         for literal, needs in self._needles:
             if needs <= present and literal in low:
                 candidates = self.rules.signatures
@@ -619,6 +630,10 @@ class LogDiagnoser:
             line, number, before = self._failure
             first = FirstError(line, number, before, fallback=True)
 
+        if primary is not None and primary.signature_id in self._contradicted:
+            # the log says the symptom has another cause than this signature's: the family alone
+            hits = tuple(h for h in hits if h.signature_id != primary.signature_id)
+            primary = None
         retry: RetryAction | None = None
         if primary is not None:
             retry = primary.retry

@@ -70,6 +70,10 @@ class FailureSignature:
     # not show. Context facts ({package}, {arch_setting}, ...) come from the kernel being built.
     defaults: Mapping[str, str] = field(default_factory=dict)
     group: str = ""  # a variant of this group of causes (its id); "" for the group itself
+    # Lines that contradict its advice when the log shows them anywhere (PyTorch saying that it
+    # has no code for this GPU contradicts "build the kernel for your GPU"): then the symptom's
+    # cause is not the one this signature names, and the report names the family alone
+    contradicted_by: tuple[re.Pattern[str], ...] = ()
 
     @property
     def generic(self) -> bool:
@@ -151,6 +155,7 @@ _SIGNATURE_KEYS = frozenset(
         "requires",
         "defaults",
         "group",
+        "contradicted_by",
     }
 )
 # Facts every signature may name: they describe the kernel being built (kernel_wizard.diagnose
@@ -227,16 +232,16 @@ class _Entry:
             raise self._error(f"has a non-boolean '{key}'")
         return value
 
-    def patterns(self) -> tuple[re.Pattern[str], ...]:
-        sources = self.raw.get("patterns")
+    def patterns(self, key: str = "patterns") -> tuple[re.Pattern[str], ...]:
+        sources = self.raw.get(key)
         if sources is None:
-            raise self._error("is missing the field 'patterns'")
+            raise self._error(f"is missing the field '{key}'")
         if (
             not isinstance(sources, list)
             or not sources
             or not all(isinstance(s, str) and s for s in sources)
         ):
-            raise self._error("needs 'patterns' as a non-empty list of non-empty strings")
+            raise self._error(f"needs '{key}' as a non-empty list of non-empty strings")
         flags = 0 if self.flag("case_sensitive", False) else re.IGNORECASE
         compiled: list[re.Pattern[str]] = []
         for number, source in enumerate(sources, start=1):
@@ -286,6 +291,8 @@ def _signature(entry: _Entry) -> FailureSignature:
         requires=_requires(entry),
         defaults=_defaults(entry),
         group=entry.slug_of("group") if "group" in entry.raw else "",
+        contradicted_by=entry.patterns("contradicted_by") if "contradicted_by" in entry.raw
+        else (),
     )
     try:
         named = signature.placeholders

@@ -214,3 +214,24 @@ def test_a_cause_met_at_import_is_compile_when_the_compiler_met_it() -> None:
         "   35 | #error Compiler must support SSE2"])
     assert report.primary is not None and report.primary.cause_group == "platform-unsupported"
     assert family(report) == "compile"
+
+
+# -- a symptom whose cause the log itself contradicts ----------------------------------------
+
+def test_no_kernel_image_names_no_kernel_cause_when_pytorch_itself_lacks_the_gpu() -> None:
+    # pytorch #167244: PyTorch's own warning says it has no code for sm_120; "build the kernel
+    # for your GPU" would mislead
+    lines = ["RuntimeError: CUDA error: no kernel image is available for execution on the device",
+             "PyTorch prints:",
+             "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
+             "current PyTorch installation.",
+             "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 "
+             "sm_80 sm_86 sm_90."]
+    report = failed(lines)
+    assert report.primary is None and report.retry is None
+    assert all(h.signature_id != "gpu-arch-unsupported" for h in report.hits)
+    assert family(report) == "first-use"
+    assert report.first_error is not None and report.first_error.line == lines[0]
+    # without PyTorch's warning the kernel's missing code is the cause, as before
+    alone = failed(lines[:1])
+    assert alone.primary is not None and alone.primary.cause_group == "gpu-arch-unsupported"
