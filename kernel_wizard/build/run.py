@@ -20,7 +20,8 @@ import re
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
@@ -35,6 +36,7 @@ from kernel_wizard.base.paths import BUILD_ROOT_ALTERNATIVE, DATA_DIR_ALTERNATIV
 from kernel_wizard.base.processes import (
     EnvChange,
     EnvMode,
+    ProcessResult,
     decode_line,
     describe_pids,
     running_compilers,
@@ -389,8 +391,34 @@ def diagnosis_context(kernel: str) -> KernelContext | None:
     return context_for_recipe(recipe.name, arch, force, recipe.requirements.describe_gpus())
 
 
+class _InTurn:
+    """The attempt's events passed on in turn. The output thread and the poller both emit;
+    each computes its progress event under the clock's lock and emits it after, so an older
+    view can arrive second: it is dropped (a bar never steps back, the elapsed time never runs
+    backwards)."""
+
+    def __init__(self, emit: EventSink) -> None:
+        self._emit = emit
+        self._lock = threading.Lock()
+        self._shown = -1.0  # the elapsed time of the newest progress event passed on
+
+    def __call__(self, event: BuildEvent) -> None:
+        with self._lock:
+            if isinstance(event, ProgressEvent):
+                if event.elapsed_seconds < self._shown:
+                    return
+                self._shown = event.elapsed_seconds
+            self._emit(event)
+
+
 class _Attempt:
-    """One run of the plan's command."""
+    """One run of the plan's command: its output goes to the log, becomes events (lines,
+    progress, steps, known problems) and feeds the diagnosis; :meth:`run` says how it ended.
+
+    Reading order: :meth:`run` (start, stream, end), :meth:`_lines` (each batch of output:
+    :meth:`_progress_of` and :meth:`_follow_steps` per line), then the steps' bookkeeping
+    (:meth:`_enter`, :meth:`_link`, :meth:`_wheel`, :meth:`_last_link`, :meth:`_close_step`).
+    """
 
     def __init__(
         self,
@@ -402,21 +430,7 @@ class _Attempt:
         line_offset: int,
     ) -> None:
         self.plan = plan
-        lock = threading.Lock()
-        shown = [-1.0]  # the elapsed time of the newest progress event passed on
-
-        def emit_in_turn(event: BuildEvent) -> None:
-            """The output thread and the poller both emit; each computes its progress event
-            under the clock's lock and emits it after, so an older view can arrive second:
-            it is dropped (a bar never steps back, the elapsed time never runs backwards)."""
-            with lock:
-                if isinstance(event, ProgressEvent):
-                    if event.elapsed_seconds < shown[0]:
-                        return
-                    shown[0] = event.elapsed_seconds
-                emit(event)
-
-        self.emit = emit_in_turn
+        self.emit: EventSink = _InTurn(emit)
         self.log = log
         self.cancel = cancel
         self.stall_after_s = stall_after_s
@@ -430,6 +444,152 @@ class _Attempt:
         self._run = 0  # the ninja run the steps have seen last
         self._link_at: float | None = None  # the latest link line of this run
         self.leftover: list[int] = []
+
+    # -- the run ------------------------------------------------------------------------------
+
+    def run(self) -> tuple[int | None, bool]:
+        """(exit code or None, cancelled)."""
+        self._enter(Step.COMPILE)
+        self._note_withheld()
+        self.emit(self.clock.tick())  # elapsed and the estimate from the start
+        try:
+            with self._polling():
+                result = self._stream()
+        except ProcessStartError as exc:
+            return self._not_started(exc)
+        except Cancelled as exc:
+            return self._cancelled(exc)
+        return self._ended(result)
+
+    def _note_withheld(self) -> None:
+        """The log says which secrets of this environment the build does not get."""
+        withheld = withheld_names()
+        if withheld:
+            self.log.write("# not passed to the build (secrets it does not need): "
+                           + ", ".join(withheld) + "\n")
+
+    @contextmanager
+    def _polling(self) -> Iterator[None]:
+        """The poller looks at the build folder while the command runs; the attempt's time is
+        taken when it stops."""
+        stop = threading.Event()
+        poller = threading.Thread(target=self._poll, args=(stop,), name="build progress",
+                                  daemon=True)
+        poller.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            poller.join()
+            self.seconds = time.monotonic() - self.clock.started
+
+    def _stream(self) -> ProcessResult:
+        """The plan's command, its output in batches to :meth:`_lines`; a quiet spell becomes
+        a :class:`StallEvent` naming the compilers still running."""
+
+        def stalled(quiet: float, pid: int) -> None:
+            self.emit(StallEvent(quiet, tuple(running_compilers(pid))))
+
+        return stream(
+            self.plan.command, self._lines, cwd=self.plan.cwd,
+            env_changes=self.plan.env_changes, cancel=self.cancel,
+            stall_after_s=self.stall_after_s, on_stall=stalled,
+        )
+
+    def _not_started(self, exc: ProcessStartError) -> tuple[int | None, bool]:
+        self._line(f"[wizard] could not start {self.plan.command[0]}: {exc.why}")
+        self._close_step(StepState.FAILED)
+        return None, False
+
+    def _cancelled(self, exc: Cancelled) -> tuple[int | None, bool]:
+        self.leftover = list(exc.leftover_pids)
+        self._line(f"[wizard] {exc.reason}: the build and every compiler it started were "
+                   "stopped" + (f"; still running: {describe_pids(exc.leftover_pids)}"
+                                if exc.leftover_pids else ""))
+        self._close_step(StepState.CANCELLED)
+        return None, True
+
+    def _ended(self, result: ProcessResult) -> tuple[int | None, bool]:
+        """The command ended by itself: strays noted, the last unit and link accounted for,
+        the step closed as the exit code says."""
+        if result.strays:
+            self._line(f"[wizard] stopped {len(result.strays)} process(es) the build left "
+                       "running after it ended")
+        self.leftover = list(result.leftover_pids)
+        code = result.returncode
+        if code == 0:  # a build that succeeded compiled its last unit too
+            confirmed = self.clock.other_line()
+            if confirmed is not None:
+                self.emit(confirmed)
+        self._last_link()
+        self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
+        return code, False
+
+    def _poll(self, stop: threading.Event) -> None:
+        """Every POLL_S: a look at the build folder and the estimate now (the display's
+        elapsed time and ETA move on while the compiler prints nothing)."""
+        while not stop.wait(POLL_S):
+            try:
+                event = self.clock.tick()
+            except Exception:  # noqa: BLE001 - an estimate is never worth a failed build
+                continue
+            self.emit(event)
+
+    def units(self) -> list[UnitTime]:
+        try:
+            return self.clock.units()
+        except Exception:  # noqa: BLE001 - as above
+            return []
+
+    # -- the output ---------------------------------------------------------------------------
+
+    def _line(self, text: str) -> None:
+        self._lines([text])
+
+    def _lines(self, texts: list[str]) -> None:
+        """Process a batch of decoded lines: log file, events, progress, steps, diagnosis."""
+        self.log.write("\n".join(texts) + "\n")
+        self.log.flush()  # what the build printed is in the log even if the wizard is killed
+        emit = self.emit
+        feed = self.diagnoser.feed
+        progress: ProgressEvent | None = None
+        for text in texts:
+            self.line_number += 1
+            emit(LogLine(text, self.line_number))
+            event, unit_line = self._progress_of(text)
+            progress = event or progress
+            if unit_line:
+                continue  # a unit's [n/N] line says nothing more
+            self._follow_steps(text)
+            for hit in feed(text):
+                emit(DiagnosisEvent(hit))
+        if progress is not None:  # one progress event per batch is enough for any display
+            emit(progress)
+
+    def _progress_of(self, text: str) -> tuple[ProgressEvent | None, bool]:
+        """The progress a line moves (None: none), and whether it is a unit's ``[n/N]``
+        line. Ninja's ``FAILED:`` moves it too (that unit did not compile); any other line
+        after the last unit's line means that unit compiled."""
+        clock = self.clock
+        if "[" in text[:12] or "FAILED:" in text[:16]:  # cheap test before the regexes
+            event = clock.line(text)
+            if event is not None:
+                return event, not _NINJA_FAILED.match(text)
+        if clock.estimator.last_unconfirmed:
+            return clock.other_line(), False
+        return None, False
+
+    def _follow_steps(self, text: str) -> None:
+        """The steps a line shows: the next extension began (the link before was not the
+        last), a link, the wheel being packed."""
+        if self.clock.run != self._run:
+            self._run, self._link_at = self.clock.run, None
+        if self._step is Step.COMPILE and self._link_at is None and _LINK.search(text):
+            self._link()
+        if self._step is not Step.WHEEL and _WHEEL.search(text):
+            self._wheel()
+
+    # -- the steps ----------------------------------------------------------------------------
 
     def _enter(self, step: Step) -> None:
         if self._step is step:
@@ -468,107 +628,6 @@ class _Attempt:
         self.steps.append(StepTiming(self._step, state, seconds))
         self.emit(StepEvent(self._step, state, seconds))
         self._step = None
-
-    def _line(self, text: str) -> None:
-        self._lines([text])
-
-    def _lines(self, texts: list[str]) -> None:
-        """Process a batch of decoded lines: log file, events, progress, steps, diagnosis."""
-        self.log.write("\n".join(texts) + "\n")
-        self.log.flush()  # what the build printed is in the log even if the wizard is killed
-        emit = self.emit
-        feed = self.diagnoser.feed
-        progress: ProgressEvent | None = None
-        clock = self.clock
-        for text in texts:
-            self.line_number += 1
-            emit(LogLine(text, self.line_number))
-            if "[" in text[:12] or "FAILED:" in text[:16]:  # cheap test before the regexes
-                event = self.clock.line(text)
-                if event is not None:
-                    progress = event
-                    if not _NINJA_FAILED.match(text):
-                        continue  # a unit's line; a FAILED line goes on to the diagnosis
-                elif self.clock.estimator.last_unconfirmed:
-                    progress = self.clock.other_line() or progress
-            elif self.clock.estimator.last_unconfirmed:
-                progress = self.clock.other_line() or progress
-            if clock.run != self._run:  # the next extension: that link was not the last
-                self._run, self._link_at = clock.run, None
-            if self._step is Step.COMPILE and self._link_at is None and _LINK.search(text):
-                self._link()
-            if self._step is not Step.WHEEL and _WHEEL.search(text):
-                self._wheel()
-            for hit in feed(text):
-                emit(DiagnosisEvent(hit))
-        if progress is not None:  # one progress event per batch is enough for any display
-            emit(progress)
-
-    def run(self) -> tuple[int | None, bool]:
-        """(exit code or None, cancelled)."""
-        self._enter(Step.COMPILE)
-        withheld = withheld_names()
-        if withheld:
-            self.log.write("# not passed to the build (secrets it does not need): "
-                           + ", ".join(withheld) + "\n")
-
-        def stalled(quiet: float, pid: int) -> None:
-            self.emit(StallEvent(quiet, tuple(running_compilers(pid))))
-
-        self.emit(self.clock.tick())  # elapsed and the estimate from the start
-        stop = threading.Event()
-        poller = threading.Thread(target=self._poll, args=(stop,), name="build progress",
-                                  daemon=True)
-        poller.start()
-        try:
-            result = stream(
-                self.plan.command, self._lines, cwd=self.plan.cwd,
-                env_changes=self.plan.env_changes, cancel=self.cancel,
-                stall_after_s=self.stall_after_s, on_stall=stalled,
-            )
-        except ProcessStartError as exc:
-            self._line(f"[wizard] could not start {self.plan.command[0]}: {exc.why}")
-            self._close_step(StepState.FAILED)
-            return None, False
-        except Cancelled as exc:
-            self.leftover = list(exc.leftover_pids)
-            self._line(f"[wizard] {exc.reason}: the build and every compiler it started were "
-                       "stopped" + (f"; still running: {describe_pids(exc.leftover_pids)}"
-                                    if exc.leftover_pids else ""))
-            self._close_step(StepState.CANCELLED)
-            return None, True
-        finally:
-            stop.set()
-            poller.join()
-            self.seconds = time.monotonic() - self.clock.started
-        if result.strays:
-            self._line(f"[wizard] stopped {len(result.strays)} process(es) the build left "
-                       "running after it ended")
-        self.leftover = list(result.leftover_pids)
-        code = result.returncode
-        if code == 0:  # a build that succeeded compiled its last unit too
-            confirmed = self.clock.other_line()
-            if confirmed is not None:
-                self.emit(confirmed)
-        self._last_link()
-        self._close_step(StepState.DONE if code == 0 else StepState.FAILED)
-        return code, False
-
-    def _poll(self, stop: threading.Event) -> None:
-        """Every POLL_S: a look at the build folder and the estimate now (the display's
-        elapsed time and ETA move on while the compiler prints nothing)."""
-        while not stop.wait(POLL_S):
-            try:
-                event = self.clock.tick()
-            except Exception:  # noqa: BLE001 - an estimate is never worth a failed build
-                continue
-            self.emit(event)
-
-    def units(self) -> list[UnitTime]:
-        try:
-            return self.clock.units()
-        except Exception:  # noqa: BLE001 - as above
-            return []
 
 
 def retry_plan(plan: BuildPlan, action: RetryAction) -> tuple[BuildPlan, str] | None:
