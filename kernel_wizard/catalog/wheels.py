@@ -588,12 +588,30 @@ def candidate_wheel_urls(
                 ))
     torch_cuda = env.torch.cuda_version
 
-    def rank(c: WheelCandidate) -> tuple[bool, bool]:
-        exact = c.match.wheel is not None and c.match.wheel.cuda == torch_cuda
-        return (not c.listed, not exact)
+    order = {source.id: i for i, source in enumerate(recipe.wheel_sources)}
 
-    found.sort(key=rank)  # stable: listed first, then an exact CUDA major.minor; source order
+    def rank(c: WheelCandidate) -> tuple[bool, bool, int, int]:
+        exact = c.match.wheel is not None and c.match.wheel.cuda == torch_cuda
+        return (not c.listed, not exact, order.get(c.source_id, len(order)),
+                -build_number(c.match.wheel))
+
+    # listed first, then an exact CUDA major.minor, then the recipe's order of sources, and of
+    # one publisher its newest build of the version first (woct0rdho's .post6 before .post4:
+    # later posts fix bugs)
+    found.sort(key=rank)
     return found
+
+
+_BUILD_NUMBER_RE = re.compile(r"(?:^|\.)post(\d+)$|^(\d{8})\.")
+
+
+def build_number(wheel: WheelName | None) -> int:
+    """How new a publisher's build of one version is, from its local label: ``.postN``
+    (woct0rdho) or a leading build date (windreamer's ``20260318.``); 0 when it says neither."""
+    m = _BUILD_NUMBER_RE.search(wheel.local or "") if wheel is not None else None
+    if m is None:
+        return 0
+    return int(m.group(1) or m.group(2))
 
 
 def _wheel_list(source: WheelSource) -> WheelList | None:

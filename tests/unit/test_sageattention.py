@@ -118,22 +118,23 @@ def windows_env(torch: str, python: str = "3.12.9"):
 def test_an_andhigher_wheel_fits_every_newer_torch_of_its_cuda_major(catalog: Catalog) -> None:
     sage = catalog.get("sageattention")
     found = candidate_wheel_urls(sage, sage.newest, windows_env("2.13.0+cu130", "3.13.2"))
+    # the publisher's newest build first (later posts fix bugs)
     assert [c.url for c in found] == [
-        f"{WOCT}/v2.2.0-windows.post4/sageattention-2.2.0%2Bcu130torch2.9.0andhigher.post4-cp39-"
-        "abi3-win_amd64.whl",
-        f"{WOCT}/v2.2.0-windows.post5/sageattention-2.2.0%2Bcu130torch2.10.0andhigher.post5-"
-        "cp310-abi3-win_amd64.whl",
         f"{WOCT}/v2.2.0-windows.post6/sageattention-2.2.0%2Bcu130torch2.10.0andhigher.post6-"
         "cp310-abi3-win_amd64.whl",
+        f"{WOCT}/v2.2.0-windows.post5/sageattention-2.2.0%2Bcu130torch2.10.0andhigher.post5-"
+        "cp310-abi3-win_amd64.whl",
+        f"{WOCT}/v2.2.0-windows.post4/sageattention-2.2.0%2Bcu130torch2.9.0andhigher.post4-cp39-"
+        "abi3-win_amd64.whl",
     ]
     # the digest published beside the post5 wheel goes with it to the download check
     assert [c.sha256 is not None for c in found] == [False, True, False]
     # torch 2.9: the post3 wheel built for 2.9.0 and the andhigher one from 2.9.0 on
     names = [c.filename for c in candidate_wheel_urls(sage, sage.newest,
                                                       windows_env("2.9.1+cu130"))]
-    assert names == ["sageattention-2.2.0+cu130torch2.9.0.post3-cp39-abi3-win_amd64.whl",
-                     "sageattention-2.2.0+cu130torch2.9.0andhigher.post4-cp39-abi3-"
-                     "win_amd64.whl"]
+    assert names == ["sageattention-2.2.0+cu130torch2.9.0andhigher.post4-cp39-abi3-"
+                     "win_amd64.whl",
+                     "sageattention-2.2.0+cu130torch2.9.0.post3-cp39-abi3-win_amd64.whl"]
 
 
 def test_no_wheel_where_nothing_matches_exactly(catalog: Catalog) -> None:
@@ -146,9 +147,9 @@ def test_no_wheel_where_nothing_matches_exactly(catalog: Catalog) -> None:
     # torch 2.7 on Python 3.11: the cp311 wheel and the abi3 ones (not the cp312/cp313 ones)
     names = [c.filename for c in candidate_wheel_urls(sage, sage.newest,
                                                       windows_env("2.7.1+cu128", "3.11.9"))]
-    assert names == ["sageattention-2.2.0+cu128torch2.7.1-cp311-cp311-win_amd64.whl",
+    assert names == ["sageattention-2.2.0+cu128torch2.7.1.post3-cp39-abi3-win_amd64.whl",
                      "sageattention-2.2.0+cu128torch2.7.1.post2-cp39-abi3-win_amd64.whl",
-                     "sageattention-2.2.0+cu128torch2.7.1.post3-cp39-abi3-win_amd64.whl"]
+                     "sageattention-2.2.0+cu128torch2.7.1-cp311-cp311-win_amd64.whl"]
     # Linux: woct0rdho publishes Windows wheels only; a source build
     assert candidate_wheel_urls(sage, sage.newest, python_env("2.9.0+cu130")) == []
     older = match("sageattention-2.2.0+cu130torch2.10.0andhigher.post6-cp310-abi3-win_amd64.whl",

@@ -136,3 +136,15 @@ def test_a_list_with_a_wrong_digest_is_refused() -> None:
         wheel_list_from_json("p", data)
     data["wheels"] = None  # a list that could not be read at all
     assert wheel_list_from_json("p", data).wheels is None
+
+
+def test_a_publishers_newest_build_of_a_version_comes_first(catalog: Catalog) -> None:
+    """woct0rdho publishes SageAttention 2.2.0 again and again (.post3 ... .post6, later posts
+    fix bugs); for PyTorch 2.13 several stable-ABI wheels fit, and the newest is offered."""
+    sage = catalog.get("sageattention")
+    windows = env("2.13.0+cu130", python="cp312", platform="win_amd64", cxx11_abi=False)
+    found = [c.filename for c in candidate_wheel_urls(sage, sage.newest, windows)
+             if c.source_id == "woct0rdho-windows"]
+    assert len(found) >= 2, found
+    posts = [int(name.split(".post")[1].split("-")[0]) for name in found]
+    assert posts == sorted(posts, reverse=True) and posts[0] == 6, found
