@@ -34,8 +34,7 @@ from kernel_wizard.base.resources import resource_path
 from kernel_wizard.machine.ai_apps.usage import UseHint, hint_for_python
 from kernel_wizard.machine.platforms import current as current_platform
 from kernel_wizard.machine.platforms.shortcuts import create_shortcuts, reverify_shortcut
-from kernel_wizard.verify import CaseStatus, VerifyReport
-from kernel_wizard.verify.wording import case_words, error_share
+from kernel_wizard.verify import VerifyReport, report_view
 
 from ..i18n import Texts, kernel_name, tr_core
 from ..widgets.banner import Banner, Tone
@@ -359,19 +358,19 @@ class DonePage(SessionPage):
     def show_checks(self, report: VerifyReport) -> None:
         """The verification's checks in words, each with its result and its largest error."""
         e = html.escape
-        cases = list(report.cases)
-        passed = sum(1 for c in cases if c.status is CaseStatus.PASS)
+        checks = report_view(report).rows  # as the Verify page, the report and the CLI show them
+        passed = sum(1 for c in checks if c.passed)
         rows = "".join(
-            f"<tr><td>{e(tr_core(case_words(c)))}</td>"
+            f"<tr><td>{e(tr_core(c.words))}</td>"
             f"<td style='color:{'#1d6b32' if c.passed else '#a11d1d'}; padding: 0 12px'>"
-            f"{e(tr_core(c.status.label))}</td><td>{e(tr_core(error_share(c)))}</td></tr>"
-            for c in cases[:MAX_CHECKS])
-        more = f"<tr><td>… (+{len(cases) - MAX_CHECKS})</td></tr>" if len(cases) > MAX_CHECKS \
-            else ""
+            f"{e(tr_core(c.result))}</td><td>{e(tr_core(c.largest_error))}</td></tr>"
+            for c in checks[:MAX_CHECKS])
+        more = f"<tr><td>… (+{len(checks) - MAX_CHECKS})</td></tr>" \
+            if len(checks) > MAX_CHECKS else ""
         self.checks.setText(
-            f"<p>{e(TEXT['checks_summary'].format(passed=passed, count=len(cases)))}</p>"
+            f"<p>{e(TEXT['checks_summary'].format(passed=passed, count=len(checks)))}</p>"
             f"<table cellspacing='0' cellpadding='1'>{rows}{more}</table>")
-        self.checks_box.setVisible(bool(cases))
+        self.checks_box.setVisible(bool(checks))
 
     @Slot(bool)
     def _toggle_files(self, shown: bool) -> None:

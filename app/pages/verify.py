@@ -16,42 +16,20 @@ from pathlib import Path
 from typing import cast
 
 from PySide6.QtCore import Qt, QUrl, Slot
-from PySide6.QtGui import QDesktopServices, QFont, QFontDatabase, QFontMetrics, QGuiApplication
-from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHBoxLayout,
-    QHeaderView,
-    QLabel,
-    QMessageBox,
-    QPlainTextEdit,
-    QProgressBar,
-    QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QDesktopServices, QFont
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QProgressBar, QPushButton
 
 from kernel_wizard.base.paths import data_dir
-from kernel_wizard.flow.reverify import ReverifyResult
+from kernel_wizard.flow.reverify import ReverifyResult, reverify_title
 from kernel_wizard.flow.session import FlowStep
 from kernel_wizard.flow.verify_install import VerifyInstallOutcome
 from kernel_wizard.install.installer import InstallResult, RollbackResult
-from kernel_wizard.verify import CaseStatus, ErrorMeasure, VerifyReport
-from kernel_wizard.verify.wording import (
-    NOTHING_INSTALLED,
-    case_reason,
-    case_words,
-    error_share,
-    failure_details,
-    speed_text,
-    verdict_sentence,
-)
+from kernel_wizard.verify import ReportView, VerifyReport, report_view
 
-from ..i18n import N_, Texts, kernel_name, tr, tr_core
-from ..widgets.error_chart import ErrorChart
+from ..i18n import Texts, kernel_name, tr, tr_core
+from ..widgets.install_offer import InstallOffer, installed_text
 from ..widgets.report_bundle import ReportBundleButton
+from ..widgets.verify_results import VerifyResults
 from ..workers import BackgroundTask
 from .base import SessionPage
 from .navigation import lock_back
@@ -66,8 +44,6 @@ USAGE = {
     "flashmla": "from flash_mla import flash_mla_with_kvcache, get_mla_metadata\n"
                 "# see the FlashMLA README for the decoding call sequence",
 }
-COLUMNS = (N_("What was checked"), N_("Result"), N_("Largest error"))
-RESULT_COLUMN = 1
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
@@ -82,84 +58,17 @@ TEXT = Texts("Verify", {
     "verifying_text": "Its results are compared with PyTorch's, forward and backward. Nothing "
                       "is installed now: once every check has passed, you choose whether to "
                       "install it.",
-    "pass": "✔ PASS — the kernel works, and it is installed.",
-    "pass_not_installed": "✔ PASS — the kernel works.",
-    "not_yet": "It is not installed yet: your Python environment is unchanged.",
-    "install": "Install into {python}",
-    "install_note": "Installs the kernel into the Python environment in “{folder}”. What it "
-                    "replaces there is backed up first, and “Roll back” undoes the install.",
-    "skip": "Finish without installing",
-    "skip_tip": "Leave your Python environment as it is and go to the summary",
     "installing": "Installing into {python}…",
     "declined": "Nothing was installed: your Python environment is as it was.",
-    "fail": "✖ FAIL — the kernel computes wrong results. It was not installed.",
-    "error": "✖ The kernel could not be checked, so it was not installed.",
-    "fail_next": "You can build it again, save a report bundle for a bug report, or install "
-                 "it anyway (not recommended).",
-    "details": "Details",
     "details_python": "Python: {python}",
     "details_report": "Report: {report}",
-    "details_failed": "What failed:",
-    "details_notes": "Notes:",
-    "speed": "Speed",
-    "usage": "Use it in your code",
-    "copy": "Copy",
-    "copied": "Copied",
     "open_report": "Open the report",
     "reverifying": "Testing the kernels this wizard installed again…",
     "reverify_where": "Installs recorded in {path}.",
-    "reverify_none": "Nothing to check yet: this wizard has not installed a kernel.",
-    "reverify_pass": "✔ PASS — all {n} installed kernels work.",
-    "reverify_pass_one": "✔ PASS — the installed kernel works.",
-    "reverify_fail": "✖ Something no longer works — see below.",
-    "reverify_kernel": "{kernel}: {sentence}",
-    "reverify_same": "Nothing changed since the last passing verification.",
-    "reverify_not_compared": "Not compared: the last passing verification ({when}) ran none of "
-                             "the checks this one ran.",
-    "reverify_none_ran": "Not compared: this verification ran no check to compare with the "
-                         "last passing one ({when}).",
-    "reverify_changed": "Changed since the last passing verification: {changes}.",
-    "reverify_first": "There is no earlier passing verification to compare with.",
-    "reverify_regressed": "These checks passed before and fail now: {checks}.",
     "nothing_to_verify": "Nothing to verify: the build did not produce a wheel.",
     "could_not_run": "The verification could not run.",
-    "installed_anyway": "{name} {version} is now installed in {python}.",
-    "replaced_kept": "It replaced {name} {version}, which is kept: Roll back puts it back.",
-    "nothing_before": "Nothing was installed there before: Roll back removes it again.",
     "bundle_saved": "Report bundle saved: {bundle}",
-    "check_id": "Check {id}",
-    "measure": "{label}: largest error {error}, allowed {limit}",
-    "measure_over": "{label}: largest error {error}, more than the {limit} allowed",
-    "measure_other": "{label}: {value}",
-    "measure_missing": "{label}: the kernel returned nothing",
-    "measure_shape": "{label}: wrong shape",
-    "measure_invalid": "{label}: {nan} NaN and {inf} infinite values",
-    "measure_none": "{label}: not measured",
-    "output": "the output",
-    "gradient": "{name}, the gradient of {of}",
 })
-
-
-def measure_text(m: ErrorMeasure) -> str:
-    """One measure of a check in words: 'the output: largest error 1.8e-15, allowed 1e-08'."""
-    if m.name == "out":
-        label = TEXT["output"]
-    elif len(m.name) == 2 and m.name.startswith("d"):
-        label = TEXT["gradient"].format(name=m.name, of=m.name[1:])
-    else:
-        label = m.name
-    if m.problem == "missing":
-        return TEXT["measure_missing"].format(label=label)
-    if m.problem == "shape":
-        return TEXT["measure_shape"].format(label=label)
-    if m.nan_count or m.inf_count:
-        return TEXT["measure_invalid"].format(label=label, nan=m.nan_count, inf=m.inf_count)
-    if m.kernel_err is None:
-        return TEXT["measure_none"].format(label=label)
-    if m.problem is None and m.rule != "upstream_allclose":
-        return TEXT["measure" if m.passed else "measure_over"].format(
-            label=label, error=f"{m.kernel_err:.2g}", limit=f"{m.tolerance:.2g}")
-    return TEXT["measure_other"].format(label=label, value=m.cell())
 
 
 class VerifyPage(SessionPage):
@@ -189,31 +98,9 @@ class VerifyPage(SessionPage):
         layout.addWidget(self.busy)
 
         # after a pass: installing is asked for, the target named (visible without scrolling)
-        self.install_panel = QWidget()
-        panel = QVBoxLayout(self.install_panel)
-        panel.setContentsMargins(0, 6, 0, 6)
-        offer = QHBoxLayout()
-        self.install_button = QPushButton()
-        big = QFont(self.install_button.font())
-        big.setPointSizeF(big.pointSizeF() * 1.15)
-        big.setBold(True)
-        self.install_button.setFont(big)
-        self.install_button.setMinimumHeight(self.install_button.sizeHint().height() + 10)
-        self.install_button.setAutoDefault(False)
-        self.install_button.clicked.connect(self.do_install)
-        self.skip_install = QPushButton(TEXT["skip"])
-        self.skip_install.setToolTip(TEXT["skip_tip"])
-        self.skip_install.setAutoDefault(False)
-        self.skip_install.clicked.connect(self.finish_without_installing)
-        offer.addWidget(self.install_button)
-        offer.addWidget(self.skip_install)
-        offer.addStretch(1)
-        panel.addLayout(offer)
-        self.install_note = QLabel()
-        self.install_note.setWordWrap(True)
-        self.install_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        panel.addWidget(self.install_note)
-        self.install_panel.setVisible(False)
+        self.install_panel = InstallOffer()
+        self.install_panel.install_button.clicked.connect(self.do_install)
+        self.install_panel.skip_install.clicked.connect(self.finish_without_installing)
         layout.addWidget(self.install_panel)
 
         # what the person can do, right under the verdict (visible without scrolling)
@@ -238,63 +125,11 @@ class VerifyPage(SessionPage):
         buttons.addWidget(self.bundle_button)
         layout.addLayout(buttons)
 
-        self.details_toggle = QToolButton()
-        self.details_toggle.setText(TEXT["details"])
-        self.details_toggle.setCheckable(True)
-        self.details_toggle.setAutoRaise(True)
-        self.details_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.details_toggle.setArrowType(Qt.ArrowType.RightArrow)
-        self.details_toggle.toggled.connect(self._toggle_details)
-        self.details_toggle.setVisible(False)
-        layout.addWidget(self.details_toggle)
-        self.details = QLabel()
-        self.details.setWordWrap(True)
-        self.details.setTextFormat(Qt.TextFormat.PlainText)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setVisible(False)
-        layout.addWidget(self.details)
-
-        self.table = QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels([tr(column) for column in COLUMNS])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.table.setMinimumHeight(self._table_height(6))  # six rows before the page scrolls
-        self.table.setVisible(False)
-        layout.addWidget(self.table, 3)
-        self.chart = ErrorChart()
-        self.chart.setVisible(False)  # no axis labels before there are results
-        layout.addWidget(self.chart)
-
-        self.speed_heading = QLabel(f"<b>{TEXT['speed']}</b>")
-        self.speed = QLabel()
-        self.speed.setWordWrap(True)
-        self.speed.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.speed_heading)
-        layout.addWidget(self.speed)
-
-        usage_row = QHBoxLayout()
-        self.usage_heading = QLabel(f"<b>{TEXT['usage']}</b>")
-        self.copy_usage = QPushButton(TEXT["copy"])
-        self.copy_usage.clicked.connect(self._copy_usage)
-        usage_row.addWidget(self.usage_heading)
-        usage_row.addStretch(1)
-        usage_row.addWidget(self.copy_usage)
-        layout.addLayout(usage_row)
-        self.usage = QPlainTextEdit()
-        self.usage.setReadOnly(True)
-        self.usage.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.usage.setFixedHeight(self.usage.fontMetrics().lineSpacing() * 5 + 12)
-        layout.addWidget(self.usage)
+        self.results = VerifyResults()
+        layout.addWidget(self.results, 3)
         layout.addStretch(0)
-        self._show_results_area(False)
 
     # -- QWizardPage -----------------------------------------------------------------------
-
 
     def initializePage(self) -> None:
         if self._started:
@@ -425,107 +260,37 @@ class VerifyPage(SessionPage):
         assert isinstance(result, VerifyInstallOutcome)
         self._task_done()
         report = result.report
-        self.show_report(report)
+        installed = result.installed is not None
+        view = report_view(report, installed=installed)
+        self.show_report(view, report)
         env = self.session.environment
         lines = [TEXT["details_python"].format(python=env.executable if env else "?"),
                  TEXT["details_report"].format(report=result.saved.markdown_path)]
         self.report_path = result.saved.markdown_path
         self.report_button.setVisible(True)
-        if report.passed:
-            installed = result.installed is not None
-            self.verdict.setText(TEXT["pass"] if installed else TEXT["pass_not_installed"])
-            self.verdict.setStyleSheet("color: #1d6b32;")
-            sentence = tr_core(verdict_sentence(report, installed))
-            self.explanation.setText(sentence if installed else f"{sentence} {TEXT['not_yet']}")
-            self.usage.setPlainText(USAGE.get(report.adapter, ""))
-            if not installed:
-                self._offer_install()
-        else:
-            failed = report.status.value == "fail"
-            self.verdict.setText(TEXT["fail"] if failed else TEXT["error"])
-            self.verdict.setStyleSheet("color: #a11d1d;")
-            self.explanation.setText(" ".join((tr_core(verdict_sentence(report, False)),
-                                               tr_core(NOTHING_INSTALLED), TEXT["fail_next"])))
+        self.verdict.setText(tr_core(view.title))
+        self.verdict.setStyleSheet("color: #1d6b32;" if view.passed else "color: #a11d1d;")
+        self.explanation.setText(tr_core(view.explanation))
+        if view.passed and not installed:
+            self._offer_install()
+        elif not view.passed:
             self.install_anyway.setVisible(True)
             self.rebuild.setVisible(True)
-            problems = failure_details(report)
-            if problems:
-                lines += ["", TEXT["details_failed"], *(f"• {tr_core(p)}" for p in problems)]
-        if report.notes:
-            lines += ["", TEXT["details_notes"], *(f"• {tr_core(n)}" for n in report.notes)]
-        self.set_details(lines)
+        self.results.set_details([*lines, *(tr_core(line) for line in view.detail_lines())])
         self.completeChanged.emit()
 
-    def show_report(self, report: VerifyReport) -> None:
+    def show_report(self, view: ReportView, report: VerifyReport) -> None:
         """The checks in words with their results, the chart, the speed and the snippet."""
-        self.table.setRowCount(len(report.cases))
-        for row, case in enumerate(report.cases):
-            numbers = "\n".join(measure_text(m) for m in case.measures)
-            # a check that did not run is "NOT RUN" in grey, never a red failure
-            cells = (case_words(case), case.status.label, error_share(case))
-            for column, text in enumerate(cells):
-                item = QTableWidgetItem(tr_core(text))
-                if column == RESULT_COLUMN:
-                    item.setForeground(
-                        Qt.GlobalColor.darkGreen if case.passed else Qt.GlobalColor.gray
-                        if case.status is CaseStatus.SKIPPED else Qt.GlobalColor.red)
-                tip = "\n".join([TEXT["check_id"].format(id=case.name), numbers,
-                                 *(tr_core(case_reason(case, r)) for r in case.reasons)])
-                item.setToolTip(tip)
-                self.table.setItem(row, column, item)
-        # every check without a second scroll bar (up to 12; the page scrolls instead)
-        rows = max(len(report.cases), 1)
-        self.table.setMinimumHeight(self._table_height(min(rows, 12)))
-        self.table.setMaximumHeight(self._table_height(rows))
-        self.chart.set_report(report)
-        speed = speed_text(report)
-        self.speed.setText("\n".join(tr_core(line) for line in (speed.heading, *speed.lines)))
-        self._show_results_area(True)
-        self.usage.setPlainText(USAGE.get(report.adapter, "") if report.passed else "")
-        shown = bool(self.usage.toPlainText())
-        for widget in (self.usage, self.usage_heading, self.copy_usage):
-            widget.setVisible(shown)
-
-    def _table_height(self, rows: int) -> int:
-        table = self.table
-        row = table.verticalHeader().defaultSectionSize()
-        header = table.horizontalHeader().sizeHint().height()
-        return header + rows * row + 2 * table.frameWidth() + 2
-
-    def _show_results_area(self, shown: bool) -> None:
-        results: tuple[QWidget, ...] = (self.table, self.chart, self.speed_heading, self.speed)
-        for widget in results:
-            widget.setVisible(shown)
-        if not shown:
-            snippet: tuple[QWidget, ...] = (self.usage, self.usage_heading, self.copy_usage)
-            for widget in snippet:
-                widget.setVisible(False)
+        self.results.show_report(view, report, USAGE.get(report.adapter, ""))
 
     def _reset_view(self) -> None:
         self.verdict.setStyleSheet("")
-        self._show_results_area(False)
-        self.set_details([])
+        self.results.show_results(False)
+        self.results.set_details([])
         self.report_button.setVisible(False)
         self.install_panel.setVisible(False)
         for button in (self.install_anyway, self.rebuild, self.rollback_button):
             button.setVisible(False)
-
-    def set_details(self, lines: list[str]) -> None:
-        self.details.setText("\n".join(lines))
-        self.details_toggle.setVisible(bool(lines))
-        if not lines:
-            self.details_toggle.setChecked(False)
-
-    @Slot(bool)
-    def _toggle_details(self, shown: bool) -> None:
-        self.details.setVisible(shown)
-        self.details_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
-                                         else Qt.ArrowType.RightArrow)
-
-    @Slot()
-    def _copy_usage(self) -> None:
-        QGuiApplication.clipboard().setText(self.usage.toPlainText())
-        self.copy_usage.setText(TEXT["copied"])
 
     @Slot()
     def open_report(self) -> bool:
@@ -549,17 +314,9 @@ class VerifyPage(SessionPage):
         """"Install into <python>" (the target named; a long path shortened in the middle,
         whole in the tooltip and the environment folder in the line under it) and "Finish
         without installing"."""
-        python, folder = self.target_python(), self.target_folder()
-        if python is None:
-            return
-        metrics = QFontMetrics(self.install_button.font())
-        shown = metrics.elidedText(str(python), Qt.TextElideMode.ElideMiddle, 480)
-        self.install_button.setText(TEXT["install"].format(python=shown))
-        self.install_button.setToolTip(str(python))
-        self.install_note.setText(TEXT["install_note"].format(folder=folder))
-        self.install_button.setEnabled(True)
-        self.skip_install.setEnabled(True)
-        self.install_panel.setVisible(True)
+        python = self.target_python()
+        if python is not None:
+            self.install_panel.offer(python, self.target_folder())
 
     @Slot()
     def do_install(self) -> bool:
@@ -569,8 +326,7 @@ class VerifyPage(SessionPage):
         if flow is None or not flow.report.passed or flow.installed is not None \
                 or self.task is not None:
             return False
-        self.install_button.setEnabled(False)
-        self.skip_install.setEnabled(False)
+        self.install_panel.set_choosing(False)
         self.verdict.setText(TEXT["installing"].format(python=self.target_python()))
         self.verdict.setStyleSheet("")
         self._run(self.session.install_verified, self._on_installed, narrated=True)
@@ -582,19 +338,13 @@ class VerifyPage(SessionPage):
         assert isinstance(result, InstallResult)
         self.install_panel.setVisible(False)
         self.rollback_button.setVisible(True)
-        self.verdict.setText(TEXT["pass"])
+        flow = self._flow()
+        if flow is not None:
+            self.verdict.setText(tr_core(report_view(flow.report, installed=True).title))
         self.verdict.setStyleSheet("color: #1d6b32;")
-        self.explanation.setText(self._installed_text(result))
+        self.explanation.setText(installed_text(result))
         self._lock_back()
         self.completeChanged.emit()
-
-    def _installed_text(self, result: InstallResult) -> str:
-        replaced = (TEXT["replaced_kept"].format(name=result.previous.name,
-                                                 version=result.previous.version)
-                    if result.previous is not None else TEXT["nothing_before"])
-        installed = TEXT["installed_anyway"].format(name=result.name, version=result.version,
-                                                    python=result.python)
-        return f"{installed} {replaced}"
 
     @Slot()
     def finish_without_installing(self) -> None:
@@ -636,7 +386,7 @@ class VerifyPage(SessionPage):
         self.rollback_button.setVisible(True)
         self.verdict.setText(tr("⚠ Installed although the verification failed."))
         self.verdict.setStyleSheet("color: #8a5a00;")
-        self.explanation.setText(self._installed_text(result))
+        self.explanation.setText(installed_text(result))
         self._lock_back()
         self.completeChanged.emit()
 
@@ -687,49 +437,16 @@ class VerifyPage(SessionPage):
     def _on_reverified(self, result: object) -> None:
         self._task_done()
         results = list(cast("list[ReverifyResult]", result))  # the session keeps them too
-        ok = all(r.report.passed and not (r.comparison and r.comparison.regressed)
-                 for r in results)
-        if not results:
-            self.verdict.setText(TEXT["reverify_none"])
-        elif ok:
-            self.verdict.setText(TEXT["reverify_pass_one"] if len(results) == 1
-                                 else TEXT["reverify_pass"].format(n=len(results)))
-            self.verdict.setStyleSheet("color: #1d6b32;")
-        else:
-            self.verdict.setText(TEXT["reverify_fail"])
-            self.verdict.setStyleSheet("color: #a11d1d;")
-        self.explanation.setText("\n".join(self.reverify_lines()))
-        self.set_details([tr_core(line) for r in results for line in r.lines()
-                          if not line.startswith("    PASS")])
+        self.verdict.setText(tr_core(reverify_title(results)))
         if results:
-            self.show_report(results[-1].report)
+            self.verdict.setStyleSheet("color: #1d6b32;" if all(r.ok for r in results)
+                                       else "color: #a11d1d;")
+        self.explanation.setText("\n".join(tr_core(line) for r in results
+                                           for line in r.summary()))
+        self.results.set_details([tr_core(line) for r in results for line in r.lines()
+                                  if not line.startswith("    PASS")])
+        if results:
+            self.show_report(report_view(results[-1].report), results[-1].report)
             self.report_path = results[-1].saved.markdown_path
             self.report_button.setVisible(True)
         self.completeChanged.emit()
-
-    def reverify_lines(self) -> list[str]:
-        """Per kernel: whether it still works (one sentence), then what changed since its last
-        passing check."""
-        lines: list[str] = []
-        for result in self.session.reverify_results or []:
-            lines.append(TEXT["reverify_kernel"].format(
-                kernel=tr_core(result.label),
-                sentence=tr_core(verdict_sentence(result.report, installed=False))))
-            comparison = result.comparison
-            if comparison is None:
-                lines.append(TEXT["reverify_first"])
-                continue
-            if comparison.compared == 0:  # never "nothing changed" when nothing was compared
-                when = result.previous.saved_at if result.previous is not None else ""
-                ran = any(c.status is not CaseStatus.SKIPPED for c in result.report.cases)
-                lines.append(TEXT["reverify_not_compared" if ran else "reverify_none_ran"]
-                             .format(when=when))
-            if comparison.changes:
-                lines.append(TEXT["reverify_changed"].format(
-                    changes="; ".join(tr_core(c.sentence()) for c in comparison.changes)))
-            elif comparison.compared:
-                lines.append(TEXT["reverify_same"])
-            if comparison.regressions:
-                lines.append(TEXT["reverify_regressed"].format(
-                    checks=", ".join(comparison.regressions)))
-        return lines

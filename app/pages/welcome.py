@@ -119,7 +119,7 @@ class WelcomePage(SessionPage):
         installs = self.session.installs()
         self.reverify_choice.setEnabled(bool(installs))
         if installs:
-            names = ", ".join(sorted({str(r.get("kernel") or r["name"]) for r in installs}))
+            names = ", ".join(sorted({r.kernel_id for r in installs}))
             self.reverify_choice.setToolTip(TEXT["reverify_tip"].format(names=names))
         else:
             self.reverify_choice.setChecked(False)

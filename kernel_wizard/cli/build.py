@@ -48,12 +48,13 @@ from kernel_wizard.flow.session import (
     StepNotice,
 )
 from kernel_wizard.flow.verify_install import verify_then_install
-from kernel_wizard.install.installer import LOCK_TAG
+from kernel_wizard.install.installer import LOCK_TAG, InstallRecord
 from kernel_wizard.machine.ai_apps.usage import UseHint, hint_for_python
 from kernel_wizard.machine.environment import PythonEnv, discover_candidates, inspect_python
 from kernel_wizard.machine.hardware import CheckedGpus, GpuSelectionError, HardwareReport, detect
 from kernel_wizard.machine.lifetime import run_cancellable
 from kernel_wizard.machine.nvml_record import read_recording
+from kernel_wizard.verify import report_view
 
 
 def resolve_env(python: Path | None) -> PythonEnv:
@@ -354,7 +355,8 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         code = ExitCode.STORAGE  # a full disk, not a broken build
     flow = result.verification
     if flow is not None:
-        human.write("".join(f"  {line}\n" for line in flow.report.summary_lines()))
+        view = report_view(flow.report, installed=flow.installed is not None)
+        human.write("".join(f"  {line}\n" for line in view.lines()))
         human.write(f"{'✔' if flow.report.passed else '✖'} {flow.message}\n")
         human.write(f"  Report: {flow.saved.markdown_path}\n")
         if not flow.report.passed:
@@ -379,8 +381,7 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.kernel and args.python:
         records = [r for r in load_installs()
-                   if (r.get("kernel") or r["name"]) == args.kernel
-                   and same_env(r["python"], args.python)]
+                   if r.kernel_id == args.kernel and same_env(r.python, args.python)]
         if not records:
             raise WizardError(
                 f"The wizard has no record of installing {args.kernel} into {args.python}.",
@@ -398,14 +399,13 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
     results = run_cancellable(lambda: reverify_all(quick=args.quick, cancel=cancel), cancel,
                               "the verification")
     if args.kernel:
-        results = [r for r in results if (r.record.get("kernel") or r.record["name"])
-                   == args.kernel and (args.python is None
-                                       or same_env(r.record["python"], args.python))]
+        results = [r for r in results if r.record.kernel_id == args.kernel
+                   and (args.python is None or same_env(r.record.python, args.python))]
     ok = all(r.report.passed and not (r.comparison and r.comparison.regressed) for r in results)
     if args.json:
         json.dump([{
-            "kernel": r.record.get("kernel") or r.record["name"],
-            "python": r.record["python"],
+            "kernel": r.record.kernel_id,
+            "python": r.record.python,
             "status": r.report.status.value,
             "report": str(r.saved.json_path),
             "changes": [str(c) for c in (r.comparison.changes if r.comparison else ())],
@@ -431,12 +431,12 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
     return int(ExitCode.OK if ok else ExitCode.FAILURE)
 
 
-def _use_hint(record: dict[str, Any]) -> UseHint | None:
+def _use_hint(record: InstallRecord) -> UseHint | None:
     """How the AI program whose Python got this install is told to use the kernel."""
-    return hint_for_python(Path(str(record["python"])), str(record.get("kernel") or ""))
+    return hint_for_python(Path(record.python), record.kernel or "")
 
 
-def _use_hint_json(record: dict[str, Any]) -> dict[str, str] | None:
+def _use_hint_json(record: InstallRecord) -> dict[str, str] | None:
     hint = _use_hint(record)
     if hint is None:
         return None

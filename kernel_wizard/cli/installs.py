@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from kernel_wizard.base.advice import cli_command
 from kernel_wizard.base.errors import ExitCode, WizardError
 from kernel_wizard.base.paths import same_env
 from kernel_wizard.cli.consent import add_yes_option, confirm
 from kernel_wizard.install.installer import (
+    InstallRecord,
     load_backup,
     read_installs,
     rollback_backup,
@@ -23,7 +24,6 @@ from kernel_wizard.install.installer import (
     startup_notices,
     unfinished_installs,
 )
-from kernel_wizard.install.records import Record
 
 INSTALLS_SCHEMA = "ksw.installs/1"
 
@@ -53,32 +53,38 @@ def announce_recovery(err: TextIO) -> None:
         err.write(f"! {notice}\n")
 
 
-def _kernel(record: Record) -> str:
-    return str(record.get("kernel") or record["name"])
-
-
-def _verification(record: Record) -> str:
-    verification = record.get("verification") or {}
-    status = verification.get("status") if isinstance(verification, dict) else None
+def _verification(record: InstallRecord) -> str:
+    status = record.verification_status
     if not status:
         return "not recorded"
     names = {"pass": "passed", "fail": "FAILED", "error": "could not run",
              "skipped": "skipped (installed without verifying, as asked)"}
-    text = names.get(str(status), str(status))
-    if isinstance(verification, dict) and verification.get("installed_despite_failure"):
+    text = names.get(status, status)
+    if record.installed_despite_failure:
         text += " (installed anyway, as chosen)"
     return text
 
 
-def _backup_text(record: Record) -> tuple[str, str | None]:
-    folder = record.get("transaction") or record.get("backup")
+def _backup_text(record: InstallRecord) -> tuple[str, str | None]:
+    folder = record.transaction or record.backup
     backup = load_backup(Path(folder)) if folder else None
     if backup is not None:
         return f"{backup.name} {backup.version}", str(backup.folder)
-    if record.get("backup"):
-        return "missing (the copy is gone)", str(record["backup"])
+    if record.backup:
+        return "missing (the copy is gone)", record.backup
 
     return "nothing (it was not installed before)", None
+
+
+def _install_json(record: InstallRecord) -> dict[str, Any]:
+    """One install in ``ksw.installs/1``: the record's own keys, with the kernel named (also
+    for a record of before kernels were recorded) and what a roll-back would put back."""
+    document = record.to_json()
+    restores, backup = _backup_text(record)
+    return {"kernel": record.kernel_id, "name": record.name, "version": record.version,
+            "python": record.python, "installed": record.installed,
+            "verification": document["verification"], "rollback_restores": restores,
+            "backup": backup, "previous": document["previous"]}
 
 
 def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
@@ -88,13 +94,7 @@ def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         json.dump({
             "schema": INSTALLS_SCHEMA,
-            "installs": [{
-                "kernel": _kernel(r), "name": r["name"], "version": r["version"],
-                "python": r["python"], "installed": r.get("installed"),
-                "verification": r.get("verification"),
-                "rollback_restores": _backup_text(r)[0], "backup": _backup_text(r)[1],
-                "previous": r.get("previous"),
-            } for r in records],
+            "installs": [_install_json(r) for r in records],
             "unfinished": [{"python": j.entry["python"], "name": j.entry["name"],
                             "version": j.entry.get("version"), "journal": str(j.path)}
                            for j in pending if j.entry is not None],
@@ -106,9 +106,9 @@ def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write("The wizard has not installed any kernel yet.\n")
     for record in records:
         restores, folder = _backup_text(record)
-        out.write(f"{_kernel(record)}: {record['name']} {record['version']}\n"
-                  f"  in {record['python']}\n"
-                  f"  installed {record.get('installed') or 'at an unknown time'}; "
+        out.write(f"{record.kernel_id}: {record.name} {record.version}\n"
+                  f"  in {record.python}\n"
+                  f"  installed {record.installed or 'at an unknown time'}; "
                   f"verification {_verification(record)}\n"
                   f"  a roll-back puts back: {restores}\n")
         if folder:
@@ -129,8 +129,8 @@ def run_rollback_command(args: argparse.Namespace, out: TextIO) -> int:
     records = read_installs().records
     python = str(args.python) if args.python is not None else None
     matching = [r for r in records
-                if (args.kernel is None or args.kernel in (_kernel(r), r["name"]))
-                and (python is None or same_env(r["python"], python))]
+                if (args.kernel is None or args.kernel in (r.kernel_id, r.name))
+                and (python is None or same_env(r.python, python))]
     wanted = " ".join(filter(None, [f"--kernel {args.kernel}" if args.kernel else "",
                                     f"--python {python}" if python else ""]))
     if not matching:
@@ -140,19 +140,19 @@ def run_rollback_command(args: argparse.Namespace, out: TextIO) -> int:
             + (f" into {python}." if python else "."),
             hint=f"'{cli_command('installs')}' lists what the wizard installed.")
     if len(matching) > 1:
-        choices = "\n".join(f"  --kernel {_kernel(r)} --python {r['python']}" for r in matching)
+        choices = "\n".join(f"  --kernel {r.kernel_id} --python {r.python}" for r in matching)
         out.write(f"Several installs match{' ' + wanted if wanted else ''}; name one:\n"
                   f"{choices}\n")
         return int(ExitCode.USAGE)
     record = matching[0]
     backup = rollback_backup(record)  # a copy that is gone: said before anything is asked
-    removes = f"{record['name']} {record['version']} from {record['python']}"
+    removes = f"{record.name} {record.version} from {record.python}"
     change = (f"This removes {removes} and puts back {backup.name} {backup.version}."
               if backup is not None else
               f"This removes {removes}; nothing was installed there before.")
     confirm(change, "Roll it back?", yes=args.yes,
             arguments=getattr(args, "arguments", ["rollback"]), out=out)
-    result = rollback_install(Path(record["python"]), str(record["name"]),
+    result = rollback_install(Path(record.python), record.name,
                               on_line=lambda line: _say(out, line))
     out.write(f"✔ {result.message}\n")
     return int(ExitCode.OK)

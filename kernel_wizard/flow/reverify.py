@@ -13,16 +13,15 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from kernel_wizard.base.advice import cli_command
-from kernel_wizard.base.messages import msg
+from kernel_wizard.base.messages import N_, Msg, join, msg
 from kernel_wizard.base.paths import env_key
-from kernel_wizard.install.installer import load_installs
+from kernel_wizard.install.installer import InstallRecord, load_installs
 from kernel_wizard.machine.environment import inspect_python
 from kernel_wizard.machine.platforms import current as current_platform
 from kernel_wizard.machine.toolkits import CudaToolkit, discover_toolkits, runtime_path
-from kernel_wizard.verify import CaseStatus, VerifyReport, run_verifications
+from kernel_wizard.verify import CaseStatus, VerifyReport, report_view, run_verifications
 from kernel_wizard.verify.history import (
     Comparison,
     SavedReport,
@@ -31,13 +30,14 @@ from kernel_wizard.verify.history import (
     compare,
     save_report,
 )
+from kernel_wizard.verify.wording import verdict_sentence
 
 _RAN = (CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR)  # SKIPPED: did not run
 
 
 @dataclass(frozen=True)
 class ReverifyResult:
-    record: dict[str, Any]
+    record: InstallRecord
     saved: SavedReport
     previous: SavedReport | None  # the last passing report before this run
     comparison: Comparison | None
@@ -48,8 +48,8 @@ class ReverifyResult:
 
     @property
     def label(self) -> str:
-        return msg("{kernel} in {python}", kernel=self.record.get("kernel") or self.record["name"],
-                   python=self.record["python"])
+        return msg("{kernel} in {python}", kernel=self.record.kernel_id,
+                   python=self.record.python)
 
     @property
     def disagreement(self) -> str | None:
@@ -58,13 +58,13 @@ class ReverifyResult:
         they agree or the harness could not tell."""
         kernel = self.report.kernel
         found = (kernel.dist_version or kernel.version) if kernel is not None else None
-        recorded = str(self.record.get("version") or "")
+        recorded = self.record.version
         if not found or not recorded or found.split("+")[0] == recorded.split("+")[0]:
             return None
         return msg("The wizard's record says {name} {recorded} is installed in {python}, but "
                    "{found} was verified there: it was changed outside the wizard. Install the "
                    "version you want with the wizard ('{command}' lists what it recorded).",
-                   name=self.record["name"], recorded=recorded, python=self.record["python"],
+                   name=self.record.name, recorded=recorded, python=self.record.python,
                    found=found, command=cli_command("installs"))
 
     @property
@@ -94,9 +94,40 @@ class ReverifyResult:
             return f"Changed since the last passing verification ({when}):"
         return f"Nothing changed since the last passing verification ({when})."
 
+    @property
+    def ok(self) -> bool:
+        """It passed, and no check that passed last time fails now."""
+        return self.report.passed and not (self.comparison and self.comparison.regressed)
+
+    def summary(self) -> list[Msg | str]:
+        """For a person: whether the kernel still works (one sentence), then what changed since
+        its last passing check; never "nothing changed" when nothing could be compared."""
+        lines: list[Msg | str] = [msg("{kernel}: {sentence}", kernel=self.label,
+                                      sentence=verdict_sentence(self.report, installed=False))]
+        comparison = self.comparison
+        if comparison is None:
+            return [*lines, NO_EARLIER_PASS]
+        if comparison.compared == 0:
+            when = self.previous.saved_at if self.previous is not None else ""
+            if any(c.status is not CaseStatus.SKIPPED for c in self.report.cases):
+                lines.append(msg("Not compared: the last passing verification ({when}) ran none "
+                                 "of the checks this one ran.", when=when))
+            else:
+                lines.append(msg("Not compared: this verification ran no check to compare with "
+                                 "the last passing one ({when}).", when=when))
+        if comparison.changes:
+            lines.append(msg("Changed since the last passing verification: {changes}.",
+                             changes=join([c.sentence() for c in comparison.changes], "; ")))
+        elif comparison.compared:
+            lines.append(NOTHING_CHANGED)
+        if comparison.regressions:
+            lines.append(msg("These checks passed before and fail now: {checks}.",
+                             checks=", ".join(comparison.regressions)))
+        return lines
+
     def lines(self) -> list[str]:
         out = [("✔ " if self.report.passed else "✖ ") + self.label, *(
-            "  " + line for line in self.report.summary_lines())]
+            "  " + line for line in report_view(self.report).lines())]
         if self.disagreement is not None:
             out.append("  NOTE: " + self.disagreement)
         comparison, previous = self.comparison, self.previous
@@ -121,6 +152,21 @@ class ReverifyResult:
             out.append("  (no earlier passing verification to compare with)")
         out.append(f"  Report: {self.saved.markdown_path}")
         return out
+
+
+NO_EARLIER_PASS = N_("There is no earlier passing verification to compare with.")
+NOTHING_CHANGED = N_("Nothing changed since the last passing verification.")
+
+
+def reverify_title(results: Sequence[ReverifyResult]) -> Msg | str:
+    """The verdict of a re-verification of every install, in a few words."""
+    if not results:
+        return N_("Nothing to check yet: this wizard has not installed a kernel.")
+    if not all(r.ok for r in results):
+        return N_("✖ Something no longer works — see below.")
+    if len(results) == 1:
+        return N_("✔ PASS — the installed kernel works.")
+    return msg("✔ PASS — all {n} installed kernels work.", n=len(results))
 
 
 def runtime_path_for(python: Path, toolkits: Sequence[CudaToolkit], os_name: str) -> list[Path]:
@@ -155,16 +201,15 @@ def reverify_all(
     system = os_name if os_name is not None else current_platform().name
     by_python: dict[str, list[int]] = {}  # one process per environment, however spelled
     for index, record in enumerate(records):
-        by_python.setdefault(env_key(str(record["python"])), []).append(index)
+        by_python.setdefault(env_key(record.python), []).append(index)
     results: dict[int, ReverifyResult] = {}
     for indices in by_python.values():
-        python = Path(str(records[indices[0]]["python"]))
+        python = Path(records[indices[0]].python)
         group = [records[i] for i in indices]
-        kernels = [str(r.get("kernel") or r["name"]) for r in group]
+        kernels = [r.kernel_id for r in group]
         # read before any report of this run is saved
         previous = [baseline_for(kernel, python, quick=quick) for kernel in kernels]
-        reports = run_verifications(python, [str(r.get("adapter") or k)
-                                             for r, k in zip(group, kernels, strict=True)],
+        reports = run_verifications(python, [r.adapter or r.kernel_id for r in group],
                                     quick=quick, on_line=on_line, cancel=cancel,
                                     path_prepend=runtime_path_for(python, toolkits or (), system))
         for index, record, kernel, before, report in zip(indices, group, kernels, previous,

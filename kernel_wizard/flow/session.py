@@ -27,7 +27,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from pathlib import Path
-from typing import Any
 
 from kernel_wizard.base.advice import choose_python
 from kernel_wizard.base.errors import Cancelled, WizardError
@@ -60,6 +59,7 @@ from kernel_wizard.flow.reverify import ReverifyResult, reverify_all
 from kernel_wizard.flow.verify_install import VerifyInstallOutcome, verify_then_install
 from kernel_wizard.install.housekeeping import prune_after_build
 from kernel_wizard.install.installer import (
+    InstallRecord,
     InstallResult,
     RollbackResult,
     has_journals,
@@ -220,7 +220,7 @@ class SessionServices:
     verify_then_install: Callable[..., VerifyInstallOutcome] = verify_then_install
     install_wheel: Callable[..., InstallResult] = install_wheel
     reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
-    installs: Callable[[], list[dict[str, Any]]] = load_installs
+    installs: Callable[[], list[InstallRecord]] = load_installs
     rollback_install: Callable[..., RollbackResult] = rollback_install
     recover: Callable[[], list[str]] = startup_notices
     interrupted: Callable[[], bool] = has_journals  # cheap: is there anything to recover?
@@ -774,7 +774,8 @@ class Session:
         """Whether an install was cut off (then :meth:`recover_interrupted` runs pip)."""
         return self.services.interrupted()
 
-    def installs(self) -> list[dict[str, Any]]:
+    def installs(self) -> list[InstallRecord]:
+        """What the wizard installed where (installs.json), in the order it was recorded."""
         return self.services.installs()
 
     def speed_here(self) -> SdpaSpeed | SpeedUnavailable | None:

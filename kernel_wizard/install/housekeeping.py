@@ -38,7 +38,7 @@ from kernel_wizard.base.jsonfile import read_json_file
 from kernel_wizard.base.messages import N_, msg
 from kernel_wizard.base.paths import data_dir, logs_dir, staging_dir
 from kernel_wizard.base.statefile import DAMAGED_MARK, PREVIOUS_SUFFIX
-from kernel_wizard.install.records import undone
+from kernel_wizard.install.records import InstallRecord, undone
 from kernel_wizard.machine.platforms import current as current_platform
 
 KEEP = 3  # builds kept per kernel
@@ -258,9 +258,18 @@ def recorded_paths(root: Path | None = None) -> list[Path] | None:
         if state.name.startswith("installs.json") and isinstance(document, list):
             # a record whose install was rolled back (its receipt says so) points to nothing
             # that is installed: its build goes like any other ('installs' does not list it)
-            document = [r for r in document if not (isinstance(r, dict) and undone(r))]
+            document = [r for r in document if not _undone_json(r)]
         found += _paths_in(document)
     return found
+
+
+def _undone_json(document: object) -> bool:
+    """Whether ``document``, an item of an install list, is the record of an install that was
+    rolled back; an item that is no record is kept (what it points to stays)."""
+    try:
+        return undone(InstallRecord.from_json(document))
+    except ValueError:
+        return False
 
 
 def paths_in_use(roots: Sequence[Path]) -> list[Path]:

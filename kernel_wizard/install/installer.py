@@ -54,6 +54,7 @@ from kernel_wizard.base.processes import CapturedOutput, run_captured
 from kernel_wizard.base.resources import resource_path
 from kernel_wizard.base.statefile import write_json
 from kernel_wizard.install.records import (
+    InstallRecord,
     InstallsRead,
     JournalEntry,
     ReceiptState,
@@ -119,7 +120,7 @@ class RollbackResult:
     python: Path
     removed_version: str
     restored: Backup | None  # None: nothing was installed before; the kernel was removed
-    restored_record: Record | None  # the wizard's record of what is back (if it installed it)
+    restored_record: InstallRecord | None  # the wizard's record of what is back, if it made it
 
     @property
     def message(self) -> Msg:
@@ -132,8 +133,7 @@ class RollbackResult:
                    restored=self.restored.name, restored_version=self.restored.version,
                    python=self.python)
         if self.restored_record is not None:
-            verification = self.restored_record.get("verification") or {}
-            status = verification.get("status")
+            status = self.restored_record.verification_status
             if status == "pass":
                 return join((text, N_("Its verification had passed.")))
             if status:
@@ -360,16 +360,6 @@ def restore(python: Path, name: str, root: Path | None, members: Iterable[str],
 # -- the transaction ------------------------------------------------------------------------
 
 
-def _chain(record: Record | None, depth: int = PREVIOUS_DEPTH) -> Record | None:
-    """A record with at most ``depth`` records of what it replaced."""
-    if record is None or depth <= 0:
-        return None
-    trimmed = dict(record)
-    trimmed["previous"] = _chain(record.get("previous"), depth - 1)
-    trimmed.pop("rebuilt", None)
-    return trimmed
-
-
 LOCK_TAG = "[lock]"  # as the build's own lines about its folder's lock (pipeline.build_slot)
 
 
@@ -429,7 +419,7 @@ def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into:
         "verification": dict(verification) if verification else None, "folder": str(folder),
         "root": info.get("root") or info.get("purelib"), "members": members,
         "previous_version": info.get("version") if info.get("found") else None,
-        "previous_record": _chain(find_record(python, name)), "pid": os.getpid(),
+        "previous_record": _previous_json(find_record(python, name)), "pid": os.getpid(),
         "started": now(),
     }
     write_journal(journal)  # before anything changes
@@ -477,20 +467,28 @@ def _install_locked(python: Path, wheel: Path, on_line: Say | None, backup_into:
                          output, folder)
 
 
-def _record_of(journal: Mapping[str, Any]) -> Record:
+def _previous_json(record: InstallRecord | None) -> Record | None:
+    """What the journal keeps of the record an install replaces: the record with at most
+    :data:`PREVIOUS_DEPTH` records of what it replaced in turn."""
+    chained = record.chained(PREVIOUS_DEPTH) if record is not None else None
+    return chained.to_json() if chained is not None else None
+
+
+def _record_of(journal: Mapping[str, Any]) -> InstallRecord:
     folder = Path(journal["folder"])
-    return {
-        "name": journal["name"], "version": journal["version"], "python": journal["python"],
-        "wheel": journal.get("wheel"), "kernel": journal.get("kernel"),
-        "adapter": journal.get("adapter"),
-        "backup": str(folder) if load_backup(folder) is not None else None,
-        "transaction": str(folder), "installed": now(),
-        "verification": journal.get("verification"),
-        "previous": journal.get("previous_record"),
-    }
+    previous = journal.get("previous_record")
+    return InstallRecord(
+        name=journal["name"], version=journal["version"], python=journal["python"],
+        wheel=journal.get("wheel"), kernel=journal.get("kernel"),
+        adapter=journal.get("adapter"),
+        backup=str(folder) if load_backup(folder) is not None else None,
+        transaction=str(folder), installed=now(),
+        verification=journal.get("verification"),
+        previous=InstallRecord.from_json(previous) if previous is not None else None,
+    )
 
 
-def _commit(journal: Mapping[str, Any]) -> Record:
+def _commit(journal: Mapping[str, Any]) -> InstallRecord:
     record = _record_of(journal)
     write_receipt(Path(journal["folder"]), record, ReceiptState.INSTALLED)
     put_record(record)
@@ -664,20 +662,20 @@ def rollback_install(python: Path, name: str, *, on_line: Say | None = None,
         return _rollback_locked(python, name, record, rollback_backup(record))
 
 
-def rollback_backup(record: Record) -> Backup | None:
+def rollback_backup(record: InstallRecord) -> Backup | None:
     """What a roll-back of ``record`` puts back: its backup, or None when nothing was installed
     before it. Raises :class:`InstallError` when the copy it recorded is gone."""
-    folder = record.get("transaction") or record.get("backup")
+    folder = record.transaction or record.backup
     backup = load_backup(Path(folder)) if folder else None
-    if backup is None and record.get("backup"):
+    if backup is None and record.backup:
         raise InstallError(msg("The copy of what {name} replaced in {python} is missing.",
-                               name=record["name"], python=record["python"]),
-                           why=f"{record['backup']} has no backup.json",
+                               name=record.name, python=record.python),
+                           why=f"{record.backup} has no backup.json",
                            hint=N_("Reinstall the version you want instead."))
     return backup
 
 
-def _rollback_locked(python: Path, name: str, record: Record | None,
+def _rollback_locked(python: Path, name: str, record: InstallRecord | None,
                      backup: Backup | None) -> RollbackResult:
     """The roll-back as a transaction: (1) the records are written once unchanged, proving
     that the result can be recorded (a full disk or a read-only records file stop here, with
@@ -686,24 +684,25 @@ def _rollback_locked(python: Path, name: str, record: Record | None,
     finished by the next start (:func:`recover_interrupted`), so ``installs`` never lists a
     version the environment no longer has."""
     info = installed_files(python, name)
-    removed = str(info.get("version") or (record or {}).get("version") or "?")
+    removed = str(info.get("version") or (record.version if record is not None else "?"))
     members: list[str] = []
-    wheel = Path(record["wheel"]) if record and record.get("wheel") else None
+    wheel = Path(record.wheel) if record is not None and record.wheel else None
     if wheel is not None:
         members = wheel_members(wheel)
     if not members and info.get("found"):
         members = [str(f) for f in info.get("files", [])]
     root = Path(info["root"]) if info.get("root") else None
-    previous = (record or {}).get("previous")
+    previous = record.previous if record is not None else None
     back = previous if backup is not None and previous is not None \
-        and previous.get("version") == backup.version else None
+        and previous.version == backup.version else None
     rewrite_records()
     journal: Record = {
         "id": new_transaction_id(f"rollback-{canonicalize_name(name)}"), "kind": "rollback",
         "phase": "rollback", "python": str(python), "name": name, "version": removed,
         "folder": str(backup.folder) if backup is not None else "",
         "root": str(root) if root is not None else None, "members": members,
-        "restore_record": back, "transaction": (record or {}).get("transaction"),
+        "restore_record": back.to_json() if back is not None else None,
+        "transaction": record.transaction if record is not None else None,
         "started": now(),
     }
     write_journal(journal)
@@ -717,7 +716,9 @@ def _finish_rollback(journal: Mapping[str, Any], backup: Backup | None) -> None:
     python, name = Path(journal["python"]), str(journal["name"])
     restore(python, name, Path(journal["root"]) if journal.get("root") else None,
             journal.get("members") or [], backup)
-    drop_record(python, name, restore=journal.get("restore_record"))
+    back = journal.get("restore_record")
+    drop_record(python, name,
+                restore=InstallRecord.from_json(back) if back is not None else None)
     if journal.get("transaction"):
         mark_receipt(journal.get("transaction"), ReceiptState.ROLLED_BACK)
     remove_journal(str(journal["id"]))
@@ -756,7 +757,7 @@ def rollback(python: Path, name: str, backup: Backup | None) -> RollbackResult:
 
 
 __all__ = [
-    "Backup", "InstallError", "InstallResult", "InstallsRead", "RollbackResult",
+    "Backup", "InstallError", "InstallRecord", "InstallResult", "InstallsRead", "RollbackResult",
     "backup_distribution", "clean_pip_stash", "has_journals", "install_wheel", "installed_files",
     "installs_file", "load_backup", "load_installs", "read_installs", "read_receipt",
     "recover_interrupted", "restore", "rollback", "rollback_backup", "rollback_install",

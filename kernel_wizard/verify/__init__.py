@@ -13,11 +13,14 @@ Outcomes: :class:`VerifyStatus` PASS / FAIL (the kernel computed something wrong
 lacks a backward) / ERROR (the verification could not run: kernel not importable, no GPU,
 timeout...). Only cancellation raises (:class:`~kernel_wizard.base.errors.Cancelled`); a bad
 adapter or device name raises :class:`VerifyError`. Reports round-trip through
-:meth:`VerifyReport.to_json` / :meth:`VerifyReport.from_json`; :func:`write_markdown` writes a
-readable summary.
+:meth:`VerifyReport.to_json` / :meth:`VerifyReport.from_json`. What a report shows a person is
+decided once, in :func:`report_view` (a :class:`ReportView`): the Verify page, the Markdown
+summary (:func:`write_markdown`) and the command line render that.
 
 The package: :mod:`.report` (the report model and its JSON), :mod:`.runner` (running the
-harness), :mod:`.markdown` (the readable summary).
+harness), :mod:`.wording` (the report's sentences), :mod:`.view` (the view every front end
+renders), :mod:`.markdown` (the readable summary), :mod:`.history` (saved reports, compared
+over time).
 """
 
 from __future__ import annotations
@@ -50,15 +53,19 @@ from kernel_wizard.verify.runner import (
     run_verification,
     run_verifications,
 )
+from kernel_wizard.verify.view import CheckRow, MeasureLine, ReportView, report_view
 
 __all__ = [
     "ADAPTERS",
     "BEGIN",
+    "CheckRow",
     "DEFAULT_TIMEOUT_S",
     "DEVICES",
     "END",
     "LOG_TAIL_LINES",
+    "MeasureLine",
     "PROGRESS_PREFIX",
+    "ReportView",
     "SCHEMA",
     "CaseStatus",
     "EnvironmentFacts",
@@ -74,6 +81,7 @@ __all__ = [
     "harness_env_changes",
     "harness_path",
     "render_markdown",
+    "report_view",
     "run_verification",
     "run_verifications",
     "write_markdown",

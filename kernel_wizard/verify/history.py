@@ -44,14 +44,86 @@ class Stage:
 
 
 @dataclass(frozen=True)
-class SavedReport:
-    folder: Path
-    report: VerifyReport
+class VerificationRecord:
+    """What was verified where, kept beside the harness's report in ``report.json`` (under
+    :data:`META_KEY`). Read by :meth:`from_json` only, written by :meth:`to_json` only. A
+    report of the first wizard versions has no ``wheel_sha256``/``wheel_download``, one of
+    before the record has none of it: the report itself then names the kernel (its adapter)
+    and the Python, and the folder's name says when it was saved."""
+
     kernel: str
     python: str
-    stage: str
+    stage: str  # a :class:`Stage`; empty in a report of before the record
     wheel: str | None
-    saved_at: str
+    saved_at: str  # the timestamp the report's folder starts with
+    wheel_sha256: str | None = None
+    wheel_download: Mapping[str, Any] | None = None  # where a downloaded wheel came from
+    wizard_version: str | None = None
+
+    @classmethod
+    def from_json(cls, meta: object, report: VerifyReport, folder: Path) -> VerificationRecord:
+        """The record of a saved report (``meta``: what was under :data:`META_KEY`, None when
+        nothing was); raises ValueError when it is not a record."""
+        if meta is None:
+            meta = {}
+        if not isinstance(meta, dict):
+            raise ValueError("its description of what was verified is not an object")
+        download = meta.get("wheel_download")
+        return cls(
+            kernel=str(meta.get("kernel", report.adapter)),
+            python=str(meta.get("python", report.python)),
+            stage=str(meta.get("stage", "")),
+            wheel=_text_or_none(meta.get("wheel")),
+            saved_at=str(meta.get("saved_at", folder.name[:15])),
+            wheel_sha256=_text_or_none(meta.get("wheel_sha256")),
+            wheel_download=download if isinstance(download, dict) else None,
+            wizard_version=_text_or_none(meta.get("wizard_version")),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kernel": self.kernel,
+            "python": self.python,
+            "stage": self.stage,
+            "wheel": self.wheel,
+            "wheel_sha256": self.wheel_sha256,
+            "wheel_download": dict(self.wheel_download) if self.wheel_download else None,
+            "saved_at": self.saved_at,
+            "wizard_version": self.wizard_version,
+        }
+
+
+def _text_or_none(value: object) -> str | None:
+    return str(value) if value is not None else None
+
+
+@dataclass(frozen=True)
+class SavedReport:
+    """A verification report in its folder of the history, with its record."""
+
+    folder: Path
+    report: VerifyReport
+    record: VerificationRecord
+
+    @property
+    def kernel(self) -> str:
+        return self.record.kernel
+
+    @property
+    def python(self) -> str:
+        return self.record.python
+
+    @property
+    def stage(self) -> str:
+        return self.record.stage
+
+    @property
+    def wheel(self) -> str | None:
+        return self.record.wheel
+
+    @property
+    def saved_at(self) -> str:
+        return self.record.saved_at
 
     @property
     def json_path(self) -> Path:
@@ -78,18 +150,13 @@ def save_report(
     while folder.exists():  # two runs within one second
         suffix += 1
         folder = base / f"{stamp}-{kernel}-{suffix}"
-    document = report.to_json()
     origin = wheel_origin(wheel) if wheel else None
-    document[META_KEY] = {
-        "kernel": kernel,
-        "python": str(python),
-        "stage": stage,
-        "wheel": str(wheel) if wheel else None,
-        "wheel_sha256": origin["sha256"] if origin else None,
-        "wheel_download": origin.get("download") if origin else None,
-        "saved_at": stamp,
-        "wizard_version": __version__,
-    }
+    record = VerificationRecord(
+        kernel=kernel, python=str(python), stage=stage, wheel=str(wheel) if wheel else None,
+        saved_at=stamp, wheel_sha256=origin["sha256"] if origin else None,
+        wheel_download=origin.get("download") if origin else None,
+        wizard_version=__version__)
+    document = {**report.to_json(), META_KEY: record.to_json()}
     try:
         write_json(folder / "report.json", document, keep_previous=False)
         write_markdown(report, folder / "report.md")
@@ -99,17 +166,7 @@ def save_report(
     except OSError as exc:
         shutil.rmtree(folder, ignore_errors=True)  # no half-written report in the history
         raise storage_error(exc, path=folder, action=N_("save the verification report")) from exc
-    return SavedReport(folder, report, kernel, str(python), stage,
-                       str(wheel) if wheel else None, stamp)
-
-
-def _parse_saved(document: object) -> tuple[dict[str, Any], VerifyReport]:
-    if not isinstance(document, dict):
-        raise ValueError(f"a report is an object, not a {type(document).__name__}")
-    meta = document.get(META_KEY, {})
-    if not isinstance(meta, dict):
-        raise ValueError("its description of what was verified is not an object")
-    return meta, VerifyReport.from_json(document)
+    return SavedReport(folder, report, record)
 
 
 def wheel_origin(wheel: Path) -> dict[str, Any] | None:
@@ -145,13 +202,17 @@ def _wheel_markdown(wheel: Path, origin: Mapping[str, Any]) -> str:
 def load_saved(folder: Path) -> SavedReport | None:
     """A saved report; None for a folder without one or with a damaged one (skipped, never
     fatal: a damaged report is not a passing one, so it cannot hide a regression)."""
-    found = read_json(folder / "report.json", _parse_saved, repair=False)
-    if found.status is not StateStatus.OK or found.value is None:
-        return None
-    meta, report = found.value
-    return SavedReport(folder, report, str(meta.get("kernel", report.adapter)),
-                       str(meta.get("python", report.python)), str(meta.get("stage", "")),
-                       meta.get("wheel"), str(meta.get("saved_at", folder.name[:15])))
+    def parse(document: object) -> SavedReport:
+        if not isinstance(document, dict):
+            raise ValueError(f"a report is an object, not a {type(document).__name__}")
+        meta = document.get(META_KEY)
+        if meta is not None and not isinstance(meta, dict):  # before the report is parsed
+            raise ValueError("its description of what was verified is not an object")
+        report = VerifyReport.from_json(document)
+        return SavedReport(folder, report, VerificationRecord.from_json(meta, report, folder))
+
+    found = read_json(folder / "report.json", parse, repair=False)
+    return found.value if found.status is StateStatus.OK else None
 
 
 def history(kernel: str | None = None, python: Path | str | None = None,

@@ -27,6 +27,14 @@ class VerifyStatus(Enum):
     ERROR = "error"  # the verification could not run (see VerifyReport.error_kind)
 
 
+# the verdict in one word or three, as the logs, the command line and the Markdown report say it
+VERDICT_WORDS = {
+    VerifyStatus.PASS: "PASS",
+    VerifyStatus.FAIL: "FAIL",
+    VerifyStatus.ERROR: "could not be verified",
+}
+
+
 class CaseStatus(Enum):
     PASS = "pass"
     FAIL = "fail"
@@ -564,47 +572,15 @@ class VerifyReport:
         )
         counts = self.counts
         ran = counts[CaseStatus.PASS] + counts[CaseStatus.FAIL] + counts[CaseStatus.ERROR]
+        verdict = VERDICT_WORDS[self.status]
         if self.status is VerifyStatus.PASS:
-            return f"{kernel}: PASS - all {counts[CaseStatus.PASS]} checks passed."
+            return f"{kernel}: {verdict} - all {counts[CaseStatus.PASS]} checks passed."
         if self.status is VerifyStatus.FAIL:
             first = self.reasons[0] if self.reasons else "see the failed checks"
-            return f"{kernel}: FAIL - {counts[CaseStatus.FAIL]} of {ran} checks failed. {first}"
+            return (f"{kernel}: {verdict} - {counts[CaseStatus.FAIL]} of {ran} checks failed. "
+                    f"{first}")
         first = self.reasons[0] if self.reasons else "the verification could not run"
-        return f"{kernel}: could not be verified - {first}"
-
-    def summary_lines(self) -> list[str]:
-        """A short text summary for the command line."""
-        lines = [self.headline]
-        env = self.environment
-        if env is not None:
-            torch_text = f"torch {env.torch_version or '?'}"
-            torch_text += f" (CUDA {env.torch_cuda})" if env.torch_cuda else " (CPU build)"
-            gpu = ""
-            if env.device_name:
-                cc = env.device_capability
-                gpu = f"; GPU {env.device_name}"
-                if cc:
-                    gpu += f" (cc {cc[0]}.{cc[1]})"
-                if env.driver_version:
-                    gpu += f", driver {env.driver_version}"
-            lines.append(f"  Python {env.python}, {torch_text}{gpu}")
-        if self.kernel is not None and self.kernel.file:
-            lines.append(f"  kernel imported from {self.kernel.file}")
-        for case in self.cases:
-            cells = ", ".join(f"{m.name} {m.cell()}" for m in case.measures)
-            line = f"  {case.status.label:7s} {case.name}"
-            if cells:
-                line += f": {cells}"
-            lines.append(line)
-            if case.status is not CaseStatus.PASS:
-                lines.extend(f"          - {reason}" for reason in case.reasons[:3])
-        for timing in self.timings:
-            lines.append("  timing " + _timing_text(timing))
-        if self.status is VerifyStatus.ERROR:
-            lines.extend(f"  - {reason}" for reason in self.reasons[1:])  # [0] is the headline
-        lines.extend(f"  note: {note}" for note in self.notes)
-        lines.append(f"  ({self.seconds:.1f} s)")
-        return lines
+        return f"{kernel}: {verdict} - {first}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -764,47 +740,3 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_json_safe(v) for v in value]
     return value
-
-
-def _ratio(speedup: float) -> str:
-    """'2.31x as fast as' / '230x slower than' — never '0.00x' for a slow kernel."""
-    if speedup >= 1 or speedup <= 0:
-        return f"{speedup:.2f}x as fast as"
-    slower = 1 / speedup
-    return f"{slower:.0f}x slower than" if slower >= 10 else f"{slower:.2f}x slower than"
-
-
-def _rate_text(t: Timing, ms: float | None) -> str:
-    rate = t.rate(ms)
-    return f" ({rate})" if rate else ""
-
-
-def _timing_text(t: Timing) -> str:
-    kernel = f"{t.kernel_ms:.3f} ms" if t.kernel_ms is not None else "-"
-    sdpa = f"{t.sdpa_ms:.3f} ms" if t.sdpa_ms is not None else "-"
-    if t.reference:
-        text = (f"{t.name}: kernel {kernel}{_rate_text(t, t.kernel_ms)}, {t.reference} "
-                f"{sdpa}{_rate_text(t, t.sdpa_ms)}")
-        if t.speedup is not None:
-            text += f" (kernel {_ratio(t.speedup)} {t.reference})"
-        if t.label:
-            text += f" at {t.label}"
-        return text + (f" [{t.error}]" if t.error else "")
-    kernel += _rate_text(t, t.kernel_ms)
-    method = "" if t.sdpa_backend in ("", "default") else f" ({t.sdpa_backend})"
-    text = f"{t.name}: kernel {kernel}, SDPA{method} {sdpa}{_rate_text(t, t.sdpa_ms)}"
-    if t.math_ms is not None:
-        text += f", SDPA math {t.math_ms:.3f} ms"
-    if t.speedup is not None:
-        text += f" (kernel {_ratio(t.speedup)} SDPA"
-        text += f", {_ratio(t.math_speedup)} its math method)" if t.math_speedup is not None \
-            else ")"
-    if t.label:
-        text += f" at {t.label}"
-    if t.host_ms is not None:
-        text += f"; CPU {t.host_ms:.3f} ms per call" + (" (CPU-bound)" if t.cpu_bound else "")
-    if t.method == "queued":
-        text += f"; {t.runs} calls queued x {t.groups}"
-    if t.error:
-        text += f" [{t.error}]"
-    return text

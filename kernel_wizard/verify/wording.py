@@ -163,6 +163,41 @@ def error_share(case: VerifyCase) -> Msg | str:
                times=f"{worst:.2g}" if worst < 10 else f"{worst:.0f}")
 
 
+# -- a check's measures -------------------------------------------------------------------------
+
+
+def measure_label(m: ErrorMeasure) -> Msg | str:
+    """What a measure is, in words: "the output", "dq, the gradient of q"; another measure by
+    its name."""
+    if m.name == "out":
+        return N_("the output")
+    if len(m.name) == 2 and m.name.startswith("d"):
+        return msg("{name}, the gradient of {of}", name=m.name, of=m.name[1:])
+    return m.name
+
+
+def measure_text(m: ErrorMeasure) -> Msg:
+    """One measure of a check in words: 'the output: largest error 1.8e-15, allowed 1e-08'."""
+    label = measure_label(m)
+    if m.problem == "missing":
+        return msg("{label}: the kernel returned nothing", label=label)
+    if m.problem == "shape":
+        return msg("{label}: wrong shape", label=label)
+    if m.nan_count or m.inf_count:
+        return msg("{label}: {nan} NaN and {inf} infinite values", label=label, nan=m.nan_count,
+                   inf=m.inf_count)
+    if m.kernel_err is None:
+        return msg("{label}: not measured", label=label)
+    if m.problem is None and m.rule != "upstream_allclose":
+        error, limit = f"{m.kernel_err:.2g}", f"{m.tolerance:.2g}"
+        if m.passed:
+            return msg("{label}: largest error {error}, allowed {limit}", label=label,
+                       error=error, limit=limit)
+        return msg("{label}: largest error {error}, more than the {limit} allowed", label=label,
+                   error=error, limit=limit)
+    return msg("{label}: {value}", label=label, value=m.cell())
+
+
 # -- why a check failed --------------------------------------------------------------------------
 
 
@@ -258,6 +293,34 @@ def _failure_kind(case: VerifyCase) -> str:
     if not failed:  # it failed without a wrong number: it raised
         return "crash"
     return "numbers"
+
+
+VERDICT_TITLES = {
+    VerifyStatus.PASS: N_("✔ PASS — the kernel works."),
+    VerifyStatus.FAIL: N_("✖ FAIL — the kernel computes wrong results. It was not installed."),
+    VerifyStatus.ERROR: N_("✖ The kernel could not be checked, so it was not installed."),
+}
+PASS_INSTALLED_TITLE = N_("✔ PASS — the kernel works, and it is installed.")
+NOT_INSTALLED_YET = N_("It is not installed yet: your Python environment is unchanged.")
+FAILED_NEXT = N_("You can build it again, save a report bundle for a bug report, or install "
+                 "it anyway (not recommended).")
+
+
+def verdict_title(status: VerifyStatus, installed: bool) -> str:
+    """The verdict in a few words, as a title: "✔ PASS — the kernel works." (and whether it is
+    installed; a kernel that did not pass was not)."""
+    if status is VerifyStatus.PASS and installed:
+        return PASS_INSTALLED_TITLE
+    return VERDICT_TITLES[status]
+
+
+def explanation(report: VerifyReport, installed: bool) -> Msg:
+    """What the verdict means for the person, under the title: the plain sentence, and what is
+    installed and what they can do next."""
+    sentence = verdict_sentence(report, installed)
+    if report.passed:
+        return join((sentence,) if installed else (sentence, NOT_INSTALLED_YET))
+    return join((sentence, NOTHING_INSTALLED, FAILED_NEXT))
 
 
 def verdict_sentence(report: VerifyReport, installed: bool) -> Msg | str:
@@ -441,10 +504,14 @@ __all__ = [
     "case_reason",
     "case_words",
     "error_share",
+    "explanation",
     "failure_details",
+    "measure_label",
     "measure_reason",
+    "measure_text",
     "method_sentence",
     "speed_text",
     "timing_what",
     "verdict_sentence",
+    "verdict_title",
 ]

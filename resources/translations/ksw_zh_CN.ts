@@ -380,12 +380,12 @@
   <context>
     <name>Done</name>
     <message>
-      <location filename="../../app/pages/done.py" line="105" />
+      <location filename="../../app/pages/done.py" line="106" />
       <source>&lt;p&gt;&lt;a href="{url}"&gt;{app}'s documentation&lt;/a&gt;. The wizard changed nothing in {app}: you decide whether to set this.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;a href="{url}"&gt;{app} 的文档&lt;/a&gt;。向导没有修改 {app} 中的任何内容：是否这样设置由你决定。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="55" />
+      <location filename="../../app/pages/done.py" line="56" />
       <source>&lt;p&gt;&lt;b&gt;Installed {kernel}&lt;/b&gt; (the Python package {package} {version}) into &lt;code&gt;{python}&lt;/code&gt;.&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;已安装 {kernel}&lt;/b&gt;（Python 包 {package} {version}），安装到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
@@ -394,52 +394,52 @@
       <translation type="obsolete">&lt;p&gt;&lt;b&gt;已将 {name} {version} 安装&lt;/b&gt;到 &lt;code&gt;{python}&lt;/code&gt;。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="103" />
+      <location filename="../../app/pages/done.py" line="104" />
       <source>&lt;p&gt;&lt;b&gt;{app}&lt;/b&gt;: {how}&lt;/p&gt;</source>
       <translation>&lt;p&gt;&lt;b&gt;{app}&lt;/b&gt;：{how}&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="78" />
+      <location filename="../../app/pages/done.py" line="79" />
       <source>&lt;p&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="76" />
+      <location filename="../../app/pages/done.py" line="77" />
       <source>&lt;p&gt;Build log: &lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;All logs: &lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;All reports: &lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;Install records: &lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</source>
       <translation>&lt;p&gt;编译日志：&lt;code&gt;{log}&lt;/code&gt;&lt;br&gt;所有日志：&lt;code&gt;{logs}&lt;/code&gt;&lt;br&gt;所有报告：&lt;code&gt;{reports}&lt;/code&gt;&lt;br&gt;安装记录：&lt;code&gt;{installs}&lt;/code&gt;&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="57" />
+      <location filename="../../app/pages/done.py" line="58" />
       <source>&lt;p&gt;It replaced {name} {version}, kept in &lt;code&gt;{folder}&lt;/code&gt; so that it can be restored.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它替换了 {name} {version}，旧版本保存在 &lt;code&gt;{folder}&lt;/code&gt;，可以恢复。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="60" />
+      <location filename="../../app/pages/done.py" line="61" />
       <source>&lt;p&gt;Its verification did &lt;b&gt;not&lt;/b&gt; pass: it was installed because you chose to.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它&lt;b&gt;没有&lt;/b&gt;通过验证：是按你的选择安装的。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="59" />
+      <location filename="../../app/pages/done.py" line="60" />
       <source>&lt;p&gt;Its verification passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;它通过了验证。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="65" />
+      <location filename="../../app/pages/done.py" line="66" />
       <source>&lt;p&gt;Nothing was installed, as you chose: the kernel passed its verification, and your Python environment &lt;code&gt;{python}&lt;/code&gt; is unchanged.&lt;/p&gt;&lt;p&gt;To install it later, open this wizard again and build the same kernel for the same Python (the second build is quicker), then click “Install into …” after its checks have passed.&lt;/p&gt;</source>
       <translation>&lt;p&gt;按你的选择，没有安装任何东西：内核通过了验证，你的 Python 环境 &lt;code&gt;{python}&lt;/code&gt; 没有改动。&lt;/p&gt;&lt;p&gt;以后要安装它，请再次打开本向导，为同一个 Python 编译同一个内核（第二次编译更快），在检查通过后点击“安装到 …”。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="64" />
+      <location filename="../../app/pages/done.py" line="65" />
       <source>&lt;p&gt;Nothing was installed. Your Python environment is as it was.&lt;/p&gt;</source>
       <translation>&lt;p&gt;没有安装任何东西。你的 Python 环境保持原样。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="62" />
+      <location filename="../../app/pages/done.py" line="63" />
       <source>&lt;p&gt;The installed kernels were checked again; the Verify step showed the results.&lt;/p&gt;</source>
       <translation>&lt;p&gt;已重新检查已安装的内核；结果显示在“验证”步骤中。&lt;/p&gt;</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="104" />
+      <location filename="../../app/pages/done.py" line="105" />
       <source>&lt;p&gt;To see that it is: {check}&lt;/p&gt;</source>
       <translation>&lt;p&gt;确认方法：{check}&lt;/p&gt;</translation>
     </message>
@@ -448,162 +448,162 @@
       <translation type="obsolete">更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：python -m app --verify）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="90" />
+      <location filename="../../app/pages/done.py" line="91" />
       <source>After you update the NVIDIA driver or PyTorch, check that the kernel still works: open this wizard again and choose “Check the installed kernels again” on its first page. It compares the results with today's and names anything that changed. (From a terminal: {command})</source>
       <translation>更新 NVIDIA 驱动或 PyTorch 之后，请检查内核是否仍然可用：再次打开本向导，在第一页选择“重新检查已安装的内核”。它会把结果与今天的结果比较，并指出任何变化。（在终端中：{command}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="108" />
+      <location filename="../../app/pages/done.py" line="109" />
       <source>Builds leave their folders and downloaded sources behind, so that a second build is quicker. They can take several GB; the kernel you installed does not need them.</source>
       <translation>编译会留下它们的文件夹和下载的源码，以便下次编译更快。它们可能占用几 GB；已安装的内核不需要它们。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="95" />
+      <location filename="../../app/pages/done.py" line="96" />
       <source>Check the GPU kernels the Kernel Setup Wizard installed, e.g. after a driver or PyTorch update</source>
       <translation>检查内核安装向导安装的 GPU 内核，例如在更新驱动或 PyTorch 之后</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="89" />
+      <location filename="../../app/pages/done.py" line="90" />
       <source>Checking again later</source>
       <translation>以后再次检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="88" />
+      <location filename="../../app/pages/done.py" line="89" />
       <source>Copied</source>
       <translation>已复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="87" />
+      <location filename="../../app/pages/done.py" line="88" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="97" />
+      <location filename="../../app/pages/done.py" line="98" />
       <source>Create a “{name}” shortcut</source>
       <translation>创建“{name}”快捷方式</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="107" />
+      <location filename="../../app/pages/done.py" line="108" />
       <source>Disk space</source>
       <translation>磁盘空间</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="47" />
+      <location filename="../../app/pages/done.py" line="48" />
       <source>Done</source>
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="80" />
+      <location filename="../../app/pages/done.py" line="81" />
       <source>Files</source>
       <translation>文件</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="86" />
+      <location filename="../../app/pages/done.py" line="87" />
       <source>In the Python it was installed into:</source>
       <translation>在安装了它的 Python 中：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="102" />
+      <location filename="../../app/pages/done.py" line="103" />
       <source>Is it actually used?</source>
       <translation>它真的会被使用吗？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="54" />
+      <location filename="../../app/pages/done.py" line="55" />
       <source>Nothing was installed</source>
       <translation>没有安装任何东西</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="50" />
+      <location filename="../../app/pages/done.py" line="51" />
       <source>Nothing was installed.</source>
       <translation>没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="83" />
+      <location filename="../../app/pages/done.py" line="84" />
       <source>Open the folder</source>
       <translation>打开文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="82" />
+      <location filename="../../app/pages/done.py" line="83" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="98" />
+      <location filename="../../app/pages/done.py" line="99" />
       <source>Puts a shortcut in the applications menu and on the desktop that opens this wizard straight at the check.</source>
       <translation>在应用程序菜单和桌面上放一个快捷方式，直接打开向导的检查步骤。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="94" />
+      <location filename="../../app/pages/done.py" line="95" />
       <source>Re-verify GPU kernels</source>
       <translation>重新验证 GPU 内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="100" />
+      <location filename="../../app/pages/done.py" line="101" />
       <source>Shortcut created.</source>
       <translation>快捷方式已创建。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="84" />
+      <location filename="../../app/pages/done.py" line="85" />
       <source>The folder with the reports and logs: {folder}</source>
       <translation>报告和日志所在的文件夹：{folder}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="49" />
+      <location filename="../../app/pages/done.py" line="50" />
       <source>The installed kernels were checked again.</source>
       <translation>已重新检查已安装的内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="48" />
+      <location filename="../../app/pages/done.py" line="49" />
       <source>The kernel is installed.</source>
       <translation>内核已安装。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="101" />
+      <location filename="../../app/pages/done.py" line="102" />
       <source>The shortcut could not be created.</source>
       <translation>无法创建快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="85" />
+      <location filename="../../app/pages/done.py" line="86" />
       <source>Use it in your code</source>
       <translation>在代码中使用它</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="71" />
+      <location filename="../../app/pages/done.py" line="72" />
       <source>What was checked</source>
       <translation>检查了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="70" />
+      <location filename="../../app/pages/done.py" line="71" />
       <source>What was installed</source>
       <translation>安装了什么</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="81" />
+      <location filename="../../app/pages/done.py" line="82" />
       <source>Where the files are</source>
       <translation>文件在哪里</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="75" />
+      <location filename="../../app/pages/done.py" line="76" />
       <source>Your Python environment</source>
       <translation>你的 Python 环境</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="72" />
+      <location filename="../../app/pages/done.py" line="73" />
       <source>{passed} of {count} checks passed. Each compares the kernel's results with PyTorch's, forward and backward; the share is of the error PyTorch itself is allowed.</source>
       <translation>{count} 项检查中有 {passed} 项通过。每一项都把内核的结果与 PyTorch 的结果比较（前向和反向）；百分比是相对于 PyTorch 自身允许的误差而言的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="52" />
+      <location filename="../../app/pages/done.py" line="53" />
       <source>⚠ {kernel} is installed, although its verification failed</source>
       <translation>⚠ {kernel} 已安装，但它没有通过验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="53" />
+      <location filename="../../app/pages/done.py" line="54" />
       <source>✔ The installed kernels were checked again</source>
       <translation>✔ 已重新检查已安装的内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/done.py" line="51" />
+      <location filename="../../app/pages/done.py" line="52" />
       <source>✔ {kernel} is installed and ready to use</source>
       <translation>✔ {kernel} 已安装，可以使用了</translation>
     </message>
@@ -1628,7 +1628,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">自上次通过验证以来的变化：{changes}。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="43" />
+      <location filename="../../app/pages/verify.py" line="54" />
       <source>Check the installed kernels again</source>
       <translation>重新检查已安装的内核</translation>
     </message>
@@ -1662,12 +1662,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装到 {python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="50" />
+      <location filename="../../app/pages/verify.py" line="61" />
       <source>Installing into {python}…</source>
       <translation>正在安装到 {python}…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="56" />
+      <location filename="../../app/pages/verify.py" line="67" />
       <source>Installs recorded in {path}.</source>
       <translation>安装记录保存在 {path}。</translation>
     </message>
@@ -1686,7 +1686,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它替换了 {name} {version}，旧版本已保留：点击“回滚”即可恢复。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="47" />
+      <location filename="../../app/pages/verify.py" line="58" />
       <source>Its results are compared with PyTorch's, forward and backward. Nothing is installed now: once every check has passed, you choose whether to install it.</source>
       <translation>把它的结果与 PyTorch 的结果比较，包括前向和反向。现在不会安装任何东西：所有检查都通过后，由你决定是否安装。</translation>
     </message>
@@ -1720,7 +1720,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="57" />
+      <location filename="../../app/pages/verify.py" line="68" />
       <source>Nothing to verify: the build did not produce a wheel.</source>
       <translation>没有可验证的内容：编译没有生成 wheel。</translation>
     </message>
@@ -1730,27 +1730,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>那里之前没有安装过它：点击“回滚”会再次移除它。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="51" />
+      <location filename="../../app/pages/verify.py" line="62" />
       <source>Nothing was installed: your Python environment is as it was.</source>
       <translation>没有安装任何东西：你的 Python 环境保持原样。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="54" />
+      <location filename="../../app/pages/verify.py" line="65" />
       <source>Open the report</source>
       <translation>打开报告</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="52" />
+      <location filename="../../app/pages/verify.py" line="63" />
       <source>Python: {python}</source>
       <translation>Python：{python}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="59" />
+      <location filename="../../app/pages/verify.py" line="70" />
       <source>Report bundle saved: {bundle}</source>
       <translation>报告包已保存：{bundle}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="53" />
+      <location filename="../../app/pages/verify.py" line="64" />
       <source>Report: {report}</source>
       <translation>报告：{report}</translation>
     </message>
@@ -1760,12 +1760,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="55" />
+      <location filename="../../app/pages/verify.py" line="66" />
       <source>Testing the kernels this wizard installed again…</source>
       <translation>正在重新测试本向导安装的内核…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="46" />
+      <location filename="../../app/pages/verify.py" line="57" />
       <source>Testing {name}…</source>
       <translation>正在测试 {name}…</translation>
     </message>
@@ -1778,17 +1778,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">在安装任何东西之前，先用 PyTorch 测试这个内核。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="41" />
+      <location filename="../../app/pages/verify.py" line="52" />
       <source>The kernel is tested against PyTorch. Then you choose whether to install it: nothing is installed before that.</source>
       <translation>用 PyTorch 检验内核。之后由你决定是否安装：在此之前不会安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="44" />
+      <location filename="../../app/pages/verify.py" line="55" />
       <source>The kernels this wizard installed are tested against PyTorch again, and compared with their last passing check.</source>
       <translation>用 PyTorch 再次测试本向导安装的内核，并与它们上一次通过的检查结果比较。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="58" />
+      <location filename="../../app/pages/verify.py" line="69" />
       <source>The verification could not run.</source>
       <translation>验证无法运行。</translation>
     </message>
@@ -1806,7 +1806,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在你的代码中使用</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="40" />
+      <location filename="../../app/pages/verify.py" line="51" />
       <source>Verify</source>
       <translation>验证</translation>
     </message>
@@ -3715,7 +3715,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>InvokeAI 用 invokeai.yaml 中的 attention_type 选择注意力实现（auto、normal、xformers、sliced、torch-sdp）；这个内核不在可选项中。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="146" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="137" />
       <source>It changes nothing; run it again whenever you like.</source>
       <translation>这不会改变任何东西；你随时可以再运行一次。</translation>
     </message>
@@ -5550,7 +5550,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查这个内核：{reason}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="170" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="161" />
       <source>The kernel crashed the verification process ({exit}) during the check '{check}'. A kernel built for another GPU architecture or another PyTorch can do this: rebuild it.</source>
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
@@ -5902,27 +5902,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法检查目标 Python。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="542" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="535" />
       <source>The verification did not finish within {seconds} seconds (it was running the check '{check}').</source>
       <translation>验证没有在 {seconds} 秒内完成（当时正在运行检查“{check}”）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="544" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="537" />
       <source>The verification did not finish within {seconds} seconds.</source>
       <translation>验证没有在 {seconds} 秒内完成。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="407" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="400" />
       <source>The verification of {kernels} in one process {what}: verifying {missing} each in a process of its own.</source>
       <translation>在同一进程中对 {kernels} 的验证{what}：现在将 {missing} 各自在单独的进程中验证。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="183" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="174" />
       <source>The verification process ended ({exit}) without a report.</source>
       <translation>验证进程结束了（{exit}），但没有生成报告。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="145" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="136" />
       <source>The verification was cancelled.</source>
       <translation>验证已取消。</translation>
     </message>
@@ -6392,7 +6392,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请使用 {tool} {required}：安装它，或者选择适用于你现有版本的 {package} 版本，然后重新编译。向导的前置条件检查会显示正在使用哪些版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="404" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="397" />
       <source>Verified in a process of its own: the verification of {kernels} in one process {what}.</source>
       <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
     </message>
@@ -6886,12 +6886,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>是空的</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="558" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="551" />
       <source>ended ({exit}) during {kernel}</source>
       <translation>在 {kernel} 运行时结束（{exit}）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="556" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="549" />
       <source>ended ({exit}) during {kernel}'s check '{check}'</source>
       <translation>在 {kernel} 的检查“{check}”中结束（{exit}）</translation>
     </message>
@@ -7184,7 +7184,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有及时响应</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="329" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="319" />
       <source>no exit code</source>
       <translation>没有退出码</translation>
     </message>
@@ -7378,7 +7378,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 csrc/cutlass 时，setup.py 会克隆 NVIDIA/cutlass（最新版，未固定版本）：构建需要 git 和网络</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="551" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="544" />
       <source>stopped after {kernel}: {why}</source>
       <translation>在 {kernel} 之后停止：{why}</translation>
     </message>
@@ -7673,7 +7673,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>vswhere 没有给出可用的回答：{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="547" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="540" />
       <source>was stopped: {kernel} did not finish within {seconds} seconds</source>
       <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
     </message>
@@ -7908,12 +7908,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{inf} 个无穷大</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/model.py" line="561" />
+      <location filename="../../kernel_wizard/catalog/model.py" line="530" />
       <source>{items} and {last}</source>
       <translation>{items} 和 {last}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/catalog/model.py" line="554" />
+      <location filename="../../kernel_wizard/catalog/model.py" line="523" />
       <source>{items} or {last}</source>
       <translation>{items} 或 {last}</translation>
     </message>
@@ -8388,7 +8388,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法启动 {program}：{why}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/verify/runner.py" line="517" />
+      <location filename="../../kernel_wizard/verify/runner.py" line="510" />
       <source>{python} could not be started to run the verification ({why}).</source>
       <translation>无法启动 {python} 来运行验证（{why}）。</translation>
     </message>
@@ -8923,12 +8923,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>如何在这台电脑的 WSL2 中编译这个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="358" />
+      <location filename="../../app/pages/verify.py" line="369" />
       <source>Install a kernel that failed verification?</source>
       <translation>安装一个没有通过验证的内核？</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="97" />
+      <location filename="../../app/pages/verify.py" line="108" />
       <source>Install anyway…</source>
       <translation>仍然安装…</translation>
     </message>
@@ -9069,7 +9069,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">删除不再使用的旧编译和已下载的源码（已安装的内核、它们的备份和报告会保留）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="102" />
+      <location filename="../../app/pages/verify.py" line="113" />
       <source>Remove this install and restore what was there before</source>
       <translation>移除这次安装，并恢复之前的内容</translation>
     </message>
@@ -9093,12 +9093,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>结果</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="101" />
+      <location filename="../../app/pages/verify.py" line="112" />
       <source>Roll back</source>
       <translation>回滚</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="386" />
+      <location filename="../../app/pages/verify.py" line="397" />
       <source>Rolling back…</source>
       <translation>正在回滚…</translation>
     </message>
@@ -9163,7 +9163,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>步骤</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="181" />
+      <location filename="../../app/pages/verify.py" line="192" />
       <source>Stop and close?</source>
       <translation>停止并关闭？</translation>
     </message>
@@ -9203,7 +9203,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>内核目录是空的。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="182" />
+      <location filename="../../app/pages/verify.py" line="193" />
       <source>The kernel is being verified or installed. Stop the verification and close the wizard? An install that has already begun is finished first, so your environment is never left half-installed.</source>
       <translation>正在验证或安装内核。要停止验证并关闭向导吗？已经开始的安装会先完成，你的环境绝不会处于半安装状态。</translation>
     </message>
@@ -9237,7 +9237,7 @@ Choose another folder, e.g. your Documents or Desktop.</source>
       <translation>这台电脑</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="359" />
+      <location filename="../../app/pages/verify.py" line="370" />
       <source>This kernel did not compute correctly in the checks (or could not be checked). Programs that use it may give wrong results without any error.
 
 Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</source>
@@ -9261,7 +9261,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>验证</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="74" />
+      <location filename="../../app/pages/verify.py" line="85" />
       <source>Verifying…</source>
       <translation>正在验证…</translation>
     </message>
@@ -9361,12 +9361,12 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>… 这里有 {skipped} 行没有显示（日志文件中有全部内容）…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="394" />
+      <location filename="../../app/pages/verify.py" line="405" />
       <source>↩ Rolled back: the environment is as it was before.</source>
       <translation>↩ 已回滚：环境已恢复到之前的状态。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/verify.py" line="376" />
+      <location filename="../../app/pages/verify.py" line="387" />
       <source>⚠ Installed although the verification failed.</source>
       <translation>⚠ 虽然验证失败，仍已安装。</translation>
     </message>

@@ -112,7 +112,7 @@ def test_rollback_without_a_terminal_changes_nothing(installed: Path, data: Path
         "python -m app --headless rollback --kernel probe --yes")
     assert "Removed" not in output
     assert pip_freeze(installed) == before and module_version(installed) == "0.1.0"
-    assert [r["version"] for r in load_installs()] == ["0.1.0"]  # still recorded
+    assert [r.version for r in load_installs()] == ["0.1.0"]  # still recorded
 
 
 def test_rollback_with_yes_goes_on_without_asking(installed: Path, data: Path) -> None:

@@ -38,7 +38,7 @@ from ksw_testsupport import pip_freeze as freeze
 from kernel_wizard.base.paths import env_lock_path
 from kernel_wizard.base.statefile import write_json
 from kernel_wizard.install.installer import install_wheel, load_installs
-from kernel_wizard.install.records import write_journal, write_receipt
+from kernel_wizard.install.records import InstallRecord, write_journal, write_receipt
 
 _faults = faults_conftest()  # tests/faults/conftest.py: the suite's shared checks
 assert_clean_failure = _faults.assert_clean_failure
@@ -149,7 +149,7 @@ def test_a_stop_during_pip_lets_the_install_finish_and_says_so(
     assert proc.returncode == 0, output
     assert "Installed ksw-probe-kernel 0.2.0" in output
     assert output.rstrip().endswith("it was finished, and its result above stands."), output
-    assert module_version(env) == "0.2.0" and [r["version"] for r in load_installs()] == ["0.2.0"]
+    assert module_version(env) == "0.2.0" and [r.version for r in load_installs()] == ["0.2.0"]
 
 
 @pytest.mark.slow
@@ -190,7 +190,7 @@ def test_killed_after_pip_finished(tmp_path: Path, kernel_wheel: Any, data: Path
     new = padded_wheel(tmp_path, "correct", "0.2.0", pad=3)
     died = subprocess.run([sys.executable, "-c", FINISH_THEN_DIE, str(env), str(new)],
                           cwd=REPO, env=dict(os.environ, PYTHONPATH=str(REPO)))
-    assert died.returncode == 9 and [r["version"] for r in load_installs()] == ["0.1.0"]
+    assert died.returncode == 9 and [r.version for r in load_installs()] == ["0.1.0"]
     after_pip = freeze(env)
 
     result = cli("installs", data=data)
@@ -198,7 +198,8 @@ def test_killed_after_pip_finished(tmp_path: Path, kernel_wheel: Any, data: Path
                          "recorded", "probe: ksw-probe-kernel 0.2.0",
                          "a roll-back puts back: ksw-probe-kernel 0.1.0")
     (saved,) = load_installs()
-    assert saved["version"] == "0.2.0" and saved["previous"]["version"] == "0.1.0"
+    assert saved.version == "0.2.0" and saved.previous is not None \
+        and saved.previous.version == "0.1.0"
     assert freeze(env) == after_pip and stash_entries(env) == []
 
 
@@ -255,7 +256,7 @@ def test_install_under_way_in_another_run(tmp_path: Path, data: Path, holder: An
 def test_install_list_not_json(data: Path) -> None:
     """installs.json cut short, no earlier copy → kept aside, rebuilt from receipts, said so"""
     folder = data / "backups" / "tx-a"
-    write_receipt(folder, record("/envs/a/bin/python"), "installed")
+    write_receipt(folder, InstallRecord.from_json(record("/envs/a/bin/python")), "installed")
     (data / "installs.json").write_text('[{"name": "ksw-probe-kernel", "vers', "utf-8")
     result = cli("installs", data=data)
     assert_clean_failure(result, 0, "installs.json was damaged (it is not valid JSON",
@@ -286,7 +287,7 @@ def test_record_without_python(data: Path) -> None:
     result = cli("installs", data=data)
     assert_clean_failure(result, 0, "a record has no 'python'", "in /envs/a/bin/python")
     assert len(list(data.glob("installs.json.damaged-*"))) == 1
-    assert [r["python"] for r in load_installs()] == ["/envs/a/bin/python"]
+    assert [r.python for r in load_installs()] == ["/envs/a/bin/python"]
 
 
 def test_verify_with_only_a_broken_record(data: Path) -> None:
@@ -470,7 +471,8 @@ def test_clean_after_a_rollback_agrees_with_installs(
                 str(scratch_torch_env), "--skip-verify", "--yes", data=data, KSW_BUILD_ROOT=root)
     assert built.returncode == 0, built.stdout + built.stderr
     (record,) = load_installs()
-    staged = str(Path(record["wheel"]).parent)
+    assert record.wheel is not None
+    staged = str(Path(record.wheel).parent)
 
     def clean_plan() -> dict[str, Any]:
         result = cli("clean", "--all", "--dry-run", "--json", data=data, KSW_BUILD_ROOT=root)

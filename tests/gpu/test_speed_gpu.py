@@ -15,7 +15,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from kernel_wizard.verify import VerifyStatus, run_verification
+from kernel_wizard.verify import VerifyStatus, report_view, run_verification
 from kernel_wizard.verify.wording import speed_text
 
 STANDIN = textwrap.dedent('''
@@ -80,7 +80,7 @@ def test_flash_attn_speed_line_at_a_realistic_size(tmp_path: Path) -> None:
             report.to_json_text(), encoding="utf-8")
         (Path(artifacts) / "flash-attn-standin-speed.txt").write_text(lines + "\n",
                                                                       encoding="utf-8")
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     names = [t.name for t in report.timings]
     assert names == ["forward", "forward+backward"]
     for timing in report.timings:

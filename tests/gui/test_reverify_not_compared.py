@@ -13,6 +13,7 @@ from app.pages.verify import VerifyPage
 from app.wizard import InstallerWizard
 from kernel_wizard.flow.reverify import ReverifyResult
 from kernel_wizard.flow.session import FlowStep, SessionServices
+from kernel_wizard.install.records import InstallRecord
 from kernel_wizard.machine.environment import Candidate
 from kernel_wizard.machine.hardware import detect
 from kernel_wizard.machine.nvml_record import ReplayNvmlApi
@@ -30,8 +31,8 @@ def real(name: str) -> VerifyReport:
 
 def test_the_page_says_nothing_could_be_compared(qtbot: Any, tmp_path: Path) -> None:
     python = tmp_path / "env" / "bin" / "python"
-    record = {"kernel": "probe", "name": "ksw-probe-kernel", "python": str(python),
-              "adapter": "probe"}
+    record = InstallRecord("ksw-probe-kernel", "0.1.0", str(python), kernel="probe",
+                           adapter="probe")
     previous = save_report(real("probe-cpu-full"), kernel="probe", python=python,
                            stage=Stage.INSTALLED)
     quick = real("probe-cpu-quick")

@@ -16,14 +16,15 @@ from PySide6.QtWidgets import QApplication
 
 from app.error_dialog import error_box
 from app.i18n import install_translator, tr_core
-from app.pages.verify import RESULT_COLUMN, VerifyPage
+from app.pages.verify import VerifyPage
+from app.widgets.verify_results import RESULT_COLUMN
 from app.wizard import InstallerWizard
 from kernel_wizard.base.messages import Msg
 from kernel_wizard.base.oserrors import explain
 from kernel_wizard.flow.session import FlowStep, SessionServices
 from kernel_wizard.flow.verify_install import VerifyInstallOutcome
-from kernel_wizard.verify import CaseStatus, VerifyReport, run_verification
-from kernel_wizard.verify.history import SavedReport
+from kernel_wizard.verify import CaseStatus, VerifyReport, report_view, run_verification
+from kernel_wizard.verify.history import SavedReport, VerificationRecord
 from kernel_wizard.verify.wording import case_reason, failure_details, speed_text, verdict_sentence
 
 TESTS = Path(__file__).resolve().parents[1]
@@ -54,7 +55,8 @@ def verify_page(qtbot: Any) -> tuple[InstallerWizard, VerifyPage]:
 
 def show_failed(page: VerifyPage, tmp_path: Path) -> VerifyReport:
     report = wrong_scale()
-    saved = SavedReport(tmp_path, report, "probe", "python", "staged", None, "today")
+    saved = SavedReport(tmp_path, report,
+                        VerificationRecord("probe", "python", "staged", None, "today"))
     page._on_verified(VerifyInstallOutcome(report, saved, None))
     return report
 
@@ -69,20 +71,20 @@ def test_a_failed_verification_is_shown_in_chinese_with_its_numbers(
     assert explanation.startswith(  # the lead sentence, its counts filled in
         "2 项检查中有 2 项失败：内核结果与精确答案的差距超出了 PyTorch 自身结果所允许的范围。 "
         "没有安装任何东西：你的 Python 环境保持原样。")
-    details = page.details.text()
+    details = page.results.details.text()
     assert "失败的项目：" in details
     # a failure reason, every number of it kept
     assert ("• float64 · 因果掩码 · 77 个词元 · 头维度 32 · 在 CPU 上：out 与 float64 参考结果的"
             "差距最大为 0.00211（位于索引 [1, 1, 42, 15]，各维依次为 batch, heads, seqlen, "
             "head_dim），超出了允许范围（2 × PyTorch 自身的 float64 误差 0 + 下限 1e-08 = 1e-08）；"
             "98.7% 的元素偏差超过这个值。") in details
-    assert page.table.item(0, 0).text() == (
+    assert page.results.table.item(0, 0).text() == (
         "float64 · 因果掩码 · 77 个词元 · 头维度 32 · 在 CPU 上")
-    assert page.table.item(0, RESULT_COLUMN).text() == "失败"
-    assert page.table.item(0, 2).text().startswith("允许误差的 ")
-    assert page.table.horizontalHeaderItem(0).text() == "检查内容"
-    assert page.speed.text() == ("没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上"
-                                 "运行的。")
+    assert page.results.table.item(0, RESULT_COLUMN).text() == "失败"
+    assert page.results.table.item(0, 2).text().startswith("允许误差的 ")
+    assert page.results.table.horizontalHeaderItem(0).text() == "检查内容"
+    assert page.results.speed.text() == (
+        "没有测量速度：速度只在 NVIDIA GPU 上测量，而这些检查是在 CPU 上运行的。")
 
 
 def test_the_same_page_in_english_reads_as_the_cli_does(qtbot: Any, tmp_path: Path) -> None:
@@ -94,8 +96,8 @@ def test_the_same_page_in_english_reads_as_the_cli_does(qtbot: Any, tmp_path: Pa
         "it was.")
     # the harness's own reason, word for word, after the check in words
     assert (f"• float64 · causal · 77 tokens · head size 32 · on the CPU: "
-            f"{report.cases[0].reasons[0]}") in page.details.text()
-    assert page.table.item(0, RESULT_COLUMN).text() == "FAIL"
+            f"{report.cases[0].reasons[0]}") in page.results.details.text()
+    assert page.results.table.item(0, RESULT_COLUMN).text() == "FAIL"
 
 
 def test_the_speed_line_is_translated_with_its_numbers(chinese: None) -> None:
@@ -165,7 +167,7 @@ def test_every_reason_the_harness_gives_for_a_wrong_number_is_translatable(
     number), so that the GUI can translate it."""
     report = run_verification(torch_venv, "probe", extra_pythonpath=[BAD / kernel], quick=True)
     failed = [c for c in report.cases if c.status is CaseStatus.FAIL]
-    assert failed, report.summary_lines()
+    assert failed, report_view(report).lines()
     measured = 0
     for case in failed:
         for reason in case.reasons:

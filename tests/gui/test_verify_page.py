@@ -19,7 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QMessageBox, QWizard
 
-from app.pages.verify import RESULT_COLUMN, VerifyPage
+from app.pages.verify import VerifyPage
+from app.widgets.verify_results import RESULT_COLUMN
 from app.wizard import InstallerWizard
 from kernel_wizard.base.parallelism import Parallelism
 from kernel_wizard.build.plan import BuildPlan, make_plan
@@ -81,8 +82,8 @@ def walk_to_verify(qtbot: Any, wizard: InstallerWizard) -> VerifyPage:
 
 def install(qtbot: Any, page: VerifyPage) -> None:
     """Click "Install into …" and wait for the install (in the background) to end."""
-    assert page.install_panel.isVisible() and page.install_button.isEnabled()
-    qtbot.mouseClick(page.install_button, Qt.MouseButton.LeftButton)
+    assert page.install_panel.isVisible() and page.install_panel.install_button.isEnabled()
+    qtbot.mouseClick(page.install_panel.install_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.task is None and installed(page) is not None, timeout=60_000)
 
 
@@ -100,17 +101,18 @@ def test_a_passing_kernel_is_installed_only_on_the_button_and_done_says_where(
                                        "environment is unchanged.")
     assert load_installs() == [] and freeze(scratch_torch_env) == before
     assert not page.isComplete() and back.isEnabled()  # Next waits for the choice
-    assert page.install_button.isVisible() and page.skip_install.isVisible()
+    offer = page.install_panel
+    assert offer.install_button.isVisible() and offer.skip_install.isVisible()
     # the target named: a long path shortened in its middle, whole in the tooltip
-    shown = page.install_button.text()
+    shown = page.install_panel.install_button.text()
     assert shown.startswith("Install into /") and shown.endswith("scratch env/bin/python")
     assert shown == f"Install into {scratch_torch_env}" or "…" in shown
-    assert page.install_button.toolTip() == str(scratch_torch_env)
+    assert page.install_panel.install_button.toolTip() == str(scratch_torch_env)
     folder = scratch_torch_env.parent.parent
-    assert page.install_note.text() == (
+    assert page.install_panel.install_note.text() == (
         f"Installs the kernel into the Python environment in “{folder}”. What it replaces there "
         "is backed up first, and “Roll back” undoes the install.")
-    assert page.skip_install.text() == "Finish without installing"
+    assert page.install_panel.skip_install.text() == "Finish without installing"
     assert not page.install_anyway.isVisible() and not page.rollback_button.isVisible()
 
     install(qtbot, page)
@@ -123,24 +125,26 @@ def test_a_passing_kernel_is_installed_only_on_the_button_and_done_says_where(
     assert not back.isEnabled()  # installed: the commit point, the wizard only goes forward
     assert wizard.session.verify_outcome is not None
     assert wizard.session.verify_outcome.installed is not None
-    assert page.table.rowCount() == 8
-    assert all(page.table.item(r, RESULT_COLUMN).text() == "PASS" for r in range(8))
-    assert page.table.item(0, 0).text() == ("float64 · full attention · 77 tokens · head size 32 "
-                                            "· scale 0.3 · on the CPU")  # a check in words
-    assert page.speed.text().startswith("Speed was not measured: it is measured on an NVIDIA "
-                                        "GPU only")
-    assert len(page.chart.items) == 8 and all(b.ratio is not None and b.ratio < 1
-                                              for b in page.chart.items)
-    assert page.usage.isVisible() and "ksw_probe.attention" in page.usage.toPlainText()
-    assert page.usage_heading.text() == "<b>Use it in your code</b>"
-    page.copy_usage.click()
-    assert QGuiApplication.clipboard().text() == page.usage.toPlainText()
+    assert page.results.table.rowCount() == 8
+    assert all(page.results.table.item(r, RESULT_COLUMN).text() == "PASS" for r in range(8))
+    assert page.results.table.item(0, 0).text() == (
+        "float64 · full attention · 77 tokens · head size 32 · scale 0.3 · on the CPU")
+    assert page.results.speed.text().startswith(
+        "Speed was not measured: it is measured on an NVIDIA GPU only")
+    assert len(page.results.chart.items) == 8 and all(b.ratio is not None and b.ratio < 1
+                                              for b in page.results.chart.items)
+    usage = page.results.usage
+    assert usage.isVisible() and "ksw_probe.attention" in usage.toPlainText()
+    assert page.results.usage_heading.text() == "<b>Use it in your code</b>"
+    page.results.copy_usage.click()
+    assert QGuiApplication.clipboard().text() == page.results.usage.toPlainText()
     assert page.isComplete()
     (record,) = load_installs()
-    assert record["python"] == str(scratch_torch_env)
-    assert record["verification"]["status"] == "pass"  # the verification it passed, recorded
-    assert record["verification"]["installed_despite_failure"] is False
-    assert Path(record["verification"]["report"]).is_file()
+    assert record.python == str(scratch_torch_env)
+    assert record.verification_status == "pass"  # the verification it passed, recorded
+    assert record.verification is not None
+    assert record.verification["installed_despite_failure"] is False
+    assert Path(record.verification["report"]).is_file()
     assert page.do_install() is False  # a second click installs nothing
 
     bundle = page.save_bundle(tmp_path / "bundle ü.zip")
@@ -167,7 +171,7 @@ def test_finish_without_installing_leaves_the_environment_as_it_was(
     wizard = wizard_for(qtbot, tmp_path, scratch_torch_env, kernel_wheel("correct"))
     page = walk_to_verify(qtbot, wizard)
     assert page.verdict.text().startswith("✔ PASS") and not page.isComplete()
-    qtbot.mouseClick(page.skip_install, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(page.install_panel.skip_install, Qt.MouseButton.LeftButton)
     assert wizard.currentId() == FlowStep.DONE  # the button leads on to the summary
     assert page.session.install_declined and installed(page) is None
     done = wizard.page_of(FlowStep.DONE)
@@ -195,13 +199,13 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
         "8 of 8 checks failed: the kernel's results are further from the exact answer than "
         "PyTorch's own are allowed to be. Nothing was installed: your Python environment is as "
         "it was.")
-    assert "What failed:" in page.details.text() and " · " in page.details.text()
-    assert "differs from the" in page.details.text()  # the numbers are in the details
-    assert not page.usage.isVisible()  # no "use it" snippet for a kernel that was not installed
+    assert "What failed:" in page.results.details.text() and " · " in page.results.details.text()
+    assert "differs from the" in page.results.details.text()  # the numbers are in the details
+    assert not page.results.usage.isVisible()  # no "use it" snippet: it was not installed
     assert not page.isComplete()
     assert freeze(scratch_torch_env) == before and load_installs() == []
     assert page.install_anyway.isVisible() and page.rebuild.isVisible()
-    assert any(b.ratio is not None and b.ratio > 1 for b in page.chart.items)
+    assert any(b.ratio is not None and b.ratio > 1 for b in page.results.chart.items)
 
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.No)
     assert page.ask_install_anyway() is False  # the warning comes first; "No" changes nothing

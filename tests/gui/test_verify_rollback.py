@@ -86,7 +86,7 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
     assert "unchanged" not in text  # it is changed now, and the page says how
     assert "It replaced ksw-probe-kernel 0.1.0, which is kept: Roll back puts it back." in text
     (record,) = load_installs()
-    assert record["verification"]["installed_despite_failure"] is True
+    assert record.installed_despite_failure is True
 
     page.do_rollback()
     qtbot.waitUntil(lambda: page.task is None and page.session.rolled_back is not None,
@@ -96,7 +96,7 @@ def test_install_anyway_then_roll_back_brings_the_verified_kernel_and_its_record
     assert "Its verification had passed." in page.explanation.text()
     assert freeze(env) == verified
     (record,) = load_installs()  # the verified kernel's record is back: re-verify finds it
-    assert record["verification"]["status"] == "pass"
+    assert record.verification_status == "pass"
     assert wizard.session.installs() == [record]
     assert page.isComplete()  # Next leads on, not only Cancel
     wizard.next()

@@ -195,16 +195,18 @@ def test_walk_through_every_page_at_three_sizes(
     assert verify.verdict.text() == "✔ PASS — the kernel works."  # type: ignore[attr-defined]
     assert verify.explanation.text().startswith("The kernel computes the same results as "  # type: ignore[attr-defined]
                                                 "PyTorch in all 8 checks. It is not installed")
-    assert verify.table.item(0, 0).text().startswith("float64 · ")  # type: ignore[attr-defined]
-    assert verify.speed.text().startswith("Speed was not measured")  # type: ignore[attr-defined]
+    assert verify.results.table.item(0, 0).text().startswith("float64 · ")  # type: ignore[attr-defined]
+    assert verify.results.speed.text().startswith("Speed was not measured")  # type: ignore[attr-defined]
     assert load_installs() == []
     assert back.isEnabled() and not next_button.isEnabled()  # the choice comes first
-    assert verify.install_button.text().startswith("Install into /")  # type: ignore[attr-defined]
-    assert verify.install_button.toolTip() == str(scratch_torch_env)  # type: ignore[attr-defined]
+    assert verify.install_panel.install_button.text().startswith("Install into /")  # type: ignore[attr-defined]
+    assert verify.install_panel.install_button.toolTip() == str(scratch_torch_env)  # type: ignore[attr-defined]
     problems["verify-pass"] = at_every_size(wizard, "verify-pass", [
-        verify.install_button, verify.skip_install, verify.install_note, verify.table,  # type: ignore[attr-defined]
-        verify.usage, verify.copy_usage, verify.bundle_button, verify.report_button], shots)  # type: ignore[attr-defined]
-    click(qtbot, verify.install_button)  # type: ignore[attr-defined]
+        verify.install_panel.install_button, verify.install_panel.skip_install,  # type: ignore[attr-defined]
+        verify.install_panel.install_note, verify.results.table,  # type: ignore[attr-defined]
+        verify.results.usage, verify.results.copy_usage,  # type: ignore[attr-defined]
+        verify.bundle_button, verify.report_button], shots)  # type: ignore[attr-defined]
+    click(qtbot, verify.install_panel.install_button)  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: verify.task is None and installed(verify) is not None,  # type: ignore[attr-defined]
                     timeout=60_000)
     assert verify.verdict.text() == "✔ PASS — the kernel works, and it is installed."  # type: ignore[attr-defined]
@@ -212,11 +214,11 @@ def test_walk_through_every_page_at_three_sizes(
     assert not back.isEnabled()  # installed: the commit point, no way back into a re-install
     assert next_button.isEnabled()
     problems["verify"] = at_every_size(wizard, "verify", [
-        verify.table, verify.usage, verify.copy_usage, verify.bundle_button,  # type: ignore[attr-defined]
+        verify.results.table, verify.results.usage, verify.results.copy_usage, verify.bundle_button,  # type: ignore[attr-defined]
         verify.report_button, verify.rollback_button], shots)  # type: ignore[attr-defined]
     wizard.resize(SIZES["large"])
     QCoreApplication.processEvents()
-    table = verify.table  # type: ignore[attr-defined]
+    table = verify.results.table  # type: ignore[attr-defined]
     assert table.verticalScrollBar().maximum() == 0  # the large window shows every check
     wizard.resize(DEFAULT_SIZE)
     click(qtbot, next_button)

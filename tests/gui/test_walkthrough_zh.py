@@ -107,11 +107,12 @@ def test_walk_through_every_page_in_chinese(
                     and verify.session.current_verification() is not None,  # type: ignore[attr-defined]
                     timeout=120_000)
     assert verify.verdict.text().startswith("✔")  # type: ignore[attr-defined]
-    look("verify-pass", [verify.install_button, verify.skip_install, verify.table])  # type: ignore[attr-defined]
-    click(qtbot, verify.install_button)  # type: ignore[attr-defined]
+    look("verify-pass", [verify.install_panel.install_button,  # type: ignore[attr-defined]
+                         verify.install_panel.skip_install, verify.results.table])  # type: ignore[attr-defined]
+    click(qtbot, verify.install_panel.install_button)  # type: ignore[attr-defined]
     qtbot.waitUntil(lambda: verify.task is None and installed(verify) is not None,  # type: ignore[attr-defined]
                     timeout=60_000)
-    look("verify", [verify.table, verify.copy_usage, verify.rollback_button])  # type: ignore[attr-defined]
+    look("verify", [verify.results.table, verify.results.copy_usage, verify.rollback_button])  # type: ignore[attr-defined]
     click(qtbot, next_button)
 
     assert wizard.currentId() == FlowStep.DONE

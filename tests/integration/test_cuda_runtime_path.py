@@ -30,6 +30,7 @@ from kernel_wizard.install.installer import load_installs
 from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
 from kernel_wizard.machine.toolchain import CudaVersion
 from kernel_wizard.machine.toolkits import CudaToolkit, cuda_bin_dirs, runtime_path
+from kernel_wizard.verify import report_view
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the wrapper is a POSIX script")
 
@@ -83,7 +84,7 @@ def test_cuda13_x64_folder_is_first_on_the_harness_path_from_staging_and_on_reve
 
     flow = verify_then_install(python, kernel_wheel("correct"), kernel="probe", adapter="probe",
                                quick=True, path_prepend=dirs)
-    assert flow.report.passed, flow.report.summary_lines()  # torch and the kernel still load
+    assert flow.report.passed, report_view(flow.report).lines()  # torch and the kernel still load
     assert flow.installed is not None
     (staged,) = harness_paths(log)
     assert staged[:2] == [str(cuda / "bin" / "x64"), str(cuda / "bin")]
@@ -93,7 +94,7 @@ def test_cuda13_x64_folder_is_first_on_the_harness_path_from_staging_and_on_reve
     # Re-verification of that install gets the toolkit's folders first too (the harness is
     # started, and stopped by the wrapper once it has written down its PATH).
     (record,) = load_installs()
-    assert record["python"] == str(python)
+    assert record.python == str(python)
     (tmp_path / "only-record").touch()
     (result,) = reverify_all(quick=True, toolkits=[toolkit(cuda, 13, 0)], os_name="windows")
     assert result.report.exit_code == 3  # the wrapper's, not a verdict on the kernel

@@ -75,8 +75,8 @@ def test_install_backs_up_and_rollback_restores(
     assert "ksw_tiny/__init__.py" in second.previous.files
 
     records = load_installs()
-    assert len(records) == 1 and records[0]["version"] == "2.0"
-    assert records[0]["kernel"] == "tiny" and records[0]["python"] == str(fresh_env)
+    assert len(records) == 1 and records[0].version == "2.0"
+    assert records[0].kernel == "tiny" and records[0].python == str(fresh_env)
 
     rollback(fresh_env, "ksw-tiny", second.previous)
     assert answer(fresh_env) == "1"

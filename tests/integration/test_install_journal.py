@@ -62,7 +62,7 @@ def test_rollback_restores_the_previous_kernel_and_its_record(
     assert "put back ksw-probe-kernel 0.1.0" in out and "Its verification had passed." in out
     assert freeze(env) == verified and module_version(env) == "0.1.0"
     (record,) = load_installs()  # the restored kernel's record is back: --verify finds it
-    assert record["version"] == "0.1.0" and record["verification"]["status"] == "pass"
+    assert record.version == "0.1.0" and record.verification_status == "pass"
     as_json = json.loads(run("installs", "--json", capsys=capsys)[1])
     assert as_json["schema"] == "ksw.installs/1"
     assert [i["version"] for i in as_json["installs"]] == ["0.1.0"]
@@ -91,4 +91,4 @@ def test_a_damaged_install_list_is_kept_aside_and_rebuilt_from_the_backups(
     kept = list(data.glob("installs.json.damaged-*"))
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8").startswith("[")
     assert all(str(env) in out for env in envs)
-    assert sorted(r["python"] for r in load_installs()) == sorted(map(str, envs))
+    assert sorted(r.python for r in load_installs()) == sorted(map(str, envs))

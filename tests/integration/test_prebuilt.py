@@ -54,7 +54,7 @@ def test_prebuilt_wheel_is_downloaded_verified_and_installed(
 
     flow = verify_then_install(scratch_torch_env, outcome.wheel, kernel="probe", adapter="probe")
     assert flow.report.passed and flow.installed is not None
-    assert load_installs()[0]["name"] == "ksw-probe-kernel"
+    assert load_installs()[0].name == "ksw-probe-kernel"
     # the report names exactly what was verified: its digest, where it came from, the checks
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
     assert outcome.download is not None and outcome.download.sha256 == digest

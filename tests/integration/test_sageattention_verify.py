@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from kernel_wizard.verify import CaseStatus, VerifyReport, VerifyStatus, run_verification
+from kernel_wizard.verify import (
+    CaseStatus,
+    VerifyReport,
+    VerifyStatus,
+    report_view,
+    run_verification,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 STANDIN = REPO / "tests" / "data" / "bad_kernels" / "sageattention_standin"
@@ -39,7 +45,7 @@ def test_a_correctly_quantized_kernel_passes_every_case(
     torch_venv: Path, test_mode: pytest.MonkeyPatch
 ) -> None:
     report = verify(torch_venv)
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     cases = report.cases
     assert {c.dtype for c in cases} == {"float16", "bfloat16"}
     assert {c.causal for c in cases} == {True, False}

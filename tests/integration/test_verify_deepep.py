@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kernel_wizard.verify import ErrorKind, VerifyStatus, run_verification
+from kernel_wizard.verify import ErrorKind, VerifyStatus, report_view, run_verification
 from kernel_wizard.verify.markdown import render_markdown
 from kernel_wizard.verify.wording import speed_text
 
@@ -40,7 +40,7 @@ def test_correct_dispatch_and_combine_pass_on_two_and_four_ranks(
     report = verify(torch_venv)
     # each GPU count's processes wrote their results in a folder of their own: none is left
     assert not list(scratch.glob("ksw-deepep-*")), list(scratch.iterdir())
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     names = [c.name for c in report.cases]
     assert len(names) == 8  # 4 checks × 2 GPU counts
     assert any(n.startswith("2 GPUs · dispatch (forward)") for n in names)
@@ -56,7 +56,7 @@ def test_the_speed_and_the_report_speak_of_deepep_not_attention(
     # as numbers. (On the first real 2-GPU run the timing helper's (median, reps) pair reached
     # a division, and a correct kernel was reported as 'the check itself failed: TypeError'.)
     report = verify(torch_venv)
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     assert [t.name for t in report.timings] == ["dispatch on 2 GPUs", "combine on 2 GPUs"]
     for timing in report.timings:
         assert timing.error is None, timing.error
@@ -92,7 +92,7 @@ def test_a_planted_bug_fails_its_check_with_a_reason_in_words(
 ) -> None:
     cpu_mode.setenv("KSW_STANDIN_BUG", bug)
     report = verify(torch_venv)
-    assert report.status is VerifyStatus.FAIL, report.summary_lines()
+    assert report.status is VerifyStatus.FAIL, report_view(report).lines()
     failed = [c for c in report.cases if c.status.value == "fail"]
     assert any(c.extra.get("check") == check for c in failed), [c.name for c in failed]
     reason = next(c for c in failed if c.extra.get("check") == check).reasons[0]

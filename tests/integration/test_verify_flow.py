@@ -21,6 +21,7 @@ from ksw_testsupport import pip_freeze as freeze
 
 from kernel_wizard.flow.verify_install import verify_then_install
 from kernel_wizard.install.installer import load_installs
+from kernel_wizard.verify import report_view
 from kernel_wizard.verify.history import history
 
 REPO = Path(__file__).resolve().parents[2]
@@ -72,10 +73,10 @@ def test_pass_installs_then_reverify_reports_changes_and_regressions(
     data = isolated_wizard_data
     wheel = kernel_wheel("correct")
     flow = verify_then_install(scratch_env, wheel, kernel="probe", adapter="probe")
-    assert flow.report.passed, flow.report.summary_lines()
+    assert flow.report.passed, report_view(flow.report).lines()
     assert flow.installed is not None
     (record,) = load_installs()
-    assert record["python"] == str(scratch_env) and record["adapter"] == "probe"
+    assert record.python == str(scratch_env) and record.adapter == "probe"
 
     # Everything as before: --verify passes and says nothing changed.
     same = run_app("--verify", env_dir=data)

@@ -33,6 +33,7 @@ from kernel_wizard.verify import (
     VerifyReport,
     VerifyStatus,
     render_markdown,
+    report_view,
     run_verification,
     write_markdown,
 )
@@ -59,7 +60,7 @@ def measures_by_name(case: VerifyCase) -> dict[str, ErrorMeasure]:
 def test_correct_kernel_passes_every_check(torch_venv: Path) -> None:
     lines: list[str] = []
     report = verify(torch_venv, "correct", on_line=lines.append)
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     assert report.error_kind is None and report.reasons == ()
     assert report.kernel is not None
     assert Path(report.kernel.file or "").is_relative_to(BAD / "correct")  # the staged copy won
@@ -298,7 +299,7 @@ def test_flash_attn_adapter_passes_a_correct_stand_in(
     torch_venv: Path, test_mode: pytest.MonkeyPatch
 ) -> None:
     report = verify(torch_venv, "flash_attn_correct", "flash_attn", device="cpu", quick=True)
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     assert report.options.get("test_mode") is True
     assert any(n.startswith("TEST MODE") for n in report.notes)
     apis = {c.api for c in report.cases}
@@ -335,7 +336,7 @@ def test_flash_attention_3_compact_build_passes_on_the_head_size_it_has(
     torch_venv: Path, test_mode: pytest.MonkeyPatch
 ) -> None:
     report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu")
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     cases = [c for c in report.cases if not c.extra.get("boundary")]
     apis = {c.api for c in cases}
     assert apis == {"flash_attn_interface.flash_attn_func",
@@ -357,7 +358,7 @@ def test_flash_attention_3_compact_build_raises_for_what_it_left_out(
 ) -> None:
     """The boundary checks: each left-out call runs in a child process and must raise."""
     report = verify(torch_venv, "flash_attn_3_correct", "flash_attn_3", device="cpu")
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     boundary = {c.extra["left_out"]: c for c in report.cases if c.extra.get("boundary")}
     assert set(boundary) == {"head size 192", "head size 256", "softcap", "sliding windows",
                              "paged KV", "FP8"}
@@ -427,7 +428,7 @@ def test_flashmla_sm90_decoding_with_either_metadata_api(
         assert decoding and all(c.status is CaseStatus.PASS for c in decoding)
         (prefill,) = [c for c in report.cases if c.extra.get("boundary")]
         if kernel == "flashmla_correct":  # the wizard's patched interface: a plain refusal
-            assert report.status is VerifyStatus.PASS, report.summary_lines()
+            assert report.status is VerifyStatus.PASS, report_view(report).lines()
             assert prefill.extra["outcome"] == "raised"
             assert "runs on SM100 GPUs (B200, GB200) only; this GPU is sm_90" in \
                 prefill.extra["message"]
@@ -621,7 +622,7 @@ def test_markdown_summary(tmp_path: Path) -> None:
         in text
     assert "| float64 | 1e-10 | 1e-09 |" in text
     assert "a note \\| with a pipe" in text  # table-safe
-    lines = report.summary_lines()
+    lines = report_view(report).lines()
     assert lines[0].startswith("ksw_probe 0.1.0: FAIL - 1 of 1 checks failed.")
     assert any("GPU NVIDIA H100 80GB HBM3 (cc 9.0), driver 580.159.04" in x for x in lines)
     assert any("timing forward: kernel 0.500 ms, SDPA 0.250 ms" in x for x in lines)
@@ -686,7 +687,7 @@ def test_real_probe_kernel_staged_with_pip_target_passes(torch_venv: Path, tmp_p
     )  # fmt: skip
     lines: list[str] = []
     report = run_verification(torch_venv, "probe", extra_pythonpath=[staged], on_line=lines.append)
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     assert report.kernel is not None
     assert Path(report.kernel.file or "").is_relative_to(staged)
     assert report.kernel.dist_version == report.kernel.version
@@ -718,7 +719,7 @@ def test_flashmla_sparse_prefill_outside_its_sizes_must_raise_not_crash(
               and "flash_mla_sparse_fwd" in c.api]
     assert len(sparse) == 1 and sparse[0].status is CaseStatus.PASS
     assert "64 or 128 query heads only; got 32" in sparse[0].extra["message"]
-    assert report.status is VerifyStatus.PASS, report.summary_lines()
+    assert report.status is VerifyStatus.PASS, report_view(report).lines()
     quick = verify(torch_venv, "flashmla_correct", "flashmla", device="cpu", quick=True)
     assert not [c for c in quick.cases if "flash_mla_sparse_fwd" in c.api]  # full mode only
     test_mode.setenv("KSW_FLASHMLA_STANDIN_UNGUARDED", "1")

@@ -17,6 +17,7 @@ from kernel_wizard.verify import (
     ErrorKind,
     VerifyReport,
     VerifyStatus,
+    report_view,
     run_verification,
     run_verifications,
 )
@@ -97,7 +98,7 @@ def test_the_kernels_of_one_python_are_verified_in_one_process_each_as_alone(
     reports, lines = shared_run(torch_venv, adapters, BAD / "correct")
     assert [r.adapter for r in reports] == adapters
     for report in reports:
-        assert report.status is VerifyStatus.PASS, report.summary_lines()
+        assert report.status is VerifyStatus.PASS, report_view(report).lines()
         assert report.quick and report.cases
         assert not any(n.startswith("Verified in a process of its own") for n in report.notes)
     shared = adapters[:-1]
@@ -131,7 +132,7 @@ def test_a_kernel_that_crashes_the_shared_process_costs_no_other_its_report(
     reports, lines = shared_run(torch_venv, ["flash_attn", "probe", "sageattention"], probe)
     first, crashed, after = reports
     assert [r.status for r in reports] == [VerifyStatus.PASS] * 3, [
-        r.summary_lines() for r in reports]
+        report_view(r).lines() for r in reports]
     assert first.options["shared_process"] == ["flash_attn", "probe", "sageattention"]
     assert not any(n.startswith("Verified in a process of its own") for n in first.notes)
     said = ("The verification of flash_attn, probe, sageattention in one process ended (killed "

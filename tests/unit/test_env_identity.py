@@ -9,7 +9,13 @@ import sys
 from pathlib import Path
 
 from kernel_wizard.base.paths import env_identity, env_key, env_lock_path, same_env
-from kernel_wizard.install.records import drop_record, find_record, load_installs, put_record
+from kernel_wizard.install.records import (
+    InstallRecord,
+    drop_record,
+    find_record,
+    load_installs,
+    put_record,
+)
 from kernel_wizard.machine.environment import inspect_python
 
 
@@ -50,12 +56,12 @@ def test_inspecting_a_dotted_path_names_the_environment_once(tmp_path: Path) -> 
 
 def test_install_records_of_two_spellings_are_one_record(tmp_path: Path) -> None:
     plain, dotted, linked = spellings(tmp_path)
-    put_record({"name": "ksw-probe-kernel", "version": "0.1.0", "python": str(plain)})
-    put_record({"name": "ksw-probe-kernel", "version": "0.1.1", "python": str(dotted)})
+    put_record(InstallRecord("ksw-probe-kernel", "0.1.0", str(plain)))
+    put_record(InstallRecord("ksw-probe-kernel", "0.1.1", str(dotted)))
     records = load_installs()
-    assert len(records) == 1 and records[0]["version"] == "0.1.1"
+    assert len(records) == 1 and records[0].version == "0.1.1"
     found = find_record(linked, "ksw-probe-kernel")
-    assert found is not None and found["version"] == "0.1.1"
+    assert found is not None and found.version == "0.1.1"
     drop_record(dotted, "ksw-probe-kernel")
     assert load_installs() == []
 

@@ -96,7 +96,7 @@ def test_install_list_of_any_content_reads_as_records_or_damaged(tmp_path: Path,
         read = read_installs()
         assert isinstance(read.records, list)
         for record in read.records:
-            assert isinstance(record["name"], str) and isinstance(record["python"], str)
+            assert isinstance(record.name, str) and isinstance(record.python, str)
 
 
 @FUZZ

@@ -19,6 +19,7 @@ import kernel_wizard.flow.reverify
 import kernel_wizard.install.installer
 from kernel_wizard.cli.main import main as cli_main
 from kernel_wizard.flow.reverify import ReverifyResult, reverify_all
+from kernel_wizard.install.records import InstallRecord
 from kernel_wizard.verify import CaseStatus, VerifyReport
 from kernel_wizard.verify.history import SavedReport, Stage, compare, save_report
 
@@ -41,7 +42,7 @@ def result_of(tmp_path: Path, before: VerifyReport, now: VerifyReport) -> Reveri
                            root=tmp_path)
     current = save_report(now, kernel="probe", python=python, stage=Stage.INSTALLED,
                           root=tmp_path)
-    return ReverifyResult({"kernel": "probe", "name": "ksw-probe-kernel", "python": str(python)},
+    return ReverifyResult(InstallRecord("ksw-probe-kernel", "0.1.0", str(python), kernel="probe"),
                           current, previous, compare(previous.report, current.report))
 
 
@@ -112,12 +113,12 @@ def test_the_kernels_of_one_python_go_to_one_harness_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     records = [
-        {"kernel": "flash_attn", "name": "flash-attn", "python": "/envs/a/bin/python"},
-        {"kernel": "probe", "name": "ksw-probe-kernel", "python": "/envs/b/bin/python",
-         "adapter": "probe"},
+        InstallRecord("flash-attn", "2.8.3", "/envs/a/bin/python", kernel="flash_attn"),
+        InstallRecord("ksw-probe-kernel", "0.1.0", "/envs/b/bin/python", kernel="probe",
+                      adapter="probe"),
         # the same environment spelled another way (an install made from another folder)
-        {"kernel": "sageattention", "name": "sageattention",
-         "python": "/envs/a/bin/../bin/python"},
+        InstallRecord("sageattention", "2.2.0", "/envs/a/bin/../bin/python",
+                      kernel="sageattention"),
     ]
     calls: list[tuple[str, list[str], bool]] = []
 

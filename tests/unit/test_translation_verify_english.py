@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kernel_wizard.base.messages import Msg
 from kernel_wizard.base.statefile import StateRead, StateStatus
-from kernel_wizard.install.installer import Backup, RollbackResult
+from kernel_wizard.install.installer import Backup, InstallRecord, RollbackResult
 from kernel_wizard.verify.history import Change
 
 PYTHON = Path("/envs/ml/bin/python")
@@ -19,11 +19,13 @@ def test_roll_back_messages_read_as_before() -> None:
     assert gone.message == (f"Removed ksw-probe-kernel 0.1.0 from {PYTHON}; nothing was "
                             "installed there before.")
     back = RollbackResult("ksw-probe-kernel", PYTHON, "0.1.0", BACKUP,
-                          {"verification": {"status": "pass"}})
+                          InstallRecord("ksw-probe-kernel", "0.0.9", str(PYTHON),
+                                        verification={"status": "pass"}))
     assert back.message == (f"Removed ksw-probe-kernel 0.1.0 and put back ksw-probe-kernel "
                             f"0.0.9 in {PYTHON}. Its verification had passed.")
     failed = RollbackResult("ksw-probe-kernel", PYTHON, "0.1.0", BACKUP,
-                            {"verification": {"status": "fail"}})
+                            InstallRecord("ksw-probe-kernel", "0.0.9", str(PYTHON),
+                                          verification={"status": "fail"}))
     assert failed.message.endswith(" Its verification had fail.")
     assert all(isinstance(r.message, Msg) for r in (gone, back, failed))
 

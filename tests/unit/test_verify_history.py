@@ -13,8 +13,16 @@ from dataclasses import replace
 from pathlib import Path
 
 from kernel_wizard.flow.reverify import ReverifyResult
-from kernel_wizard.verify import CaseStatus, VerifyReport
-from kernel_wizard.verify.history import Stage, baseline_for, compare, history, save_report
+from kernel_wizard.install.records import InstallRecord
+from kernel_wizard.verify import CaseStatus, VerifyReport, report_view
+from kernel_wizard.verify.history import (
+    Stage,
+    baseline_for,
+    compare,
+    history,
+    load_saved,
+    save_report,
+)
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "verify"
 
@@ -61,7 +69,7 @@ def test_a_skipped_check_is_not_run_never_a_failure() -> None:
     comparison = compare(full, skipped)
     assert comparison.regressions == ()
     assert comparison.not_run == (first.name,)
-    line = next(x for x in skipped.summary_lines() if first.name in x)
+    line = next(x for x in report_view(skipped).lines() if first.name in x)
     assert line.split()[:2] == ["NOT", "RUN"] and "FAIL" not in line
 
 
@@ -84,9 +92,48 @@ def test_the_reverify_lines_say_what_was_compared(tmp_path: Path) -> None:
                            stage=Stage.INSTALLED, root=tmp_path)
     current = save_report(real("probe-cpu-quick"), kernel="probe", python=python,
                           stage=Stage.INSTALLED, root=tmp_path)
-    result = ReverifyResult({"kernel": "probe", "name": "ksw-probe-kernel", "python": str(python)},
-                            current, previous, compare(previous.report, current.report))
+    record = InstallRecord("ksw-probe-kernel", "0.1.0", str(python), kernel="probe")
+    result = ReverifyResult(record, current, previous, compare(previous.report, current.report))
     text = "\n".join(result.lines())
     assert "REGRESSION" not in text
     assert "PASS - all 2 checks passed" in text
     assert "a full one; only the 1 check both ran is compared" in text
+
+
+# -- the record beside each saved report, of every wizard version ------------------------------
+
+FIRST_META = {"kernel": "probe", "python": "/envs/a/bin/python", "stage": "installed",
+              "wheel": None, "saved_at": "20261120-100000", "wizard_version": "0.1.0"}
+
+
+def _saved_folder(root: Path, name: str, meta: dict[str, object] | None) -> Path:
+    document = json.loads((DATA / "probe-cpu-full.json").read_text(encoding="utf-8"))
+    if meta is not None:
+        document["ksw_meta"] = meta
+    folder = root / name
+    folder.mkdir()
+    (folder / "report.json").write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return folder
+
+
+def test_reports_of_the_first_writer_and_of_before_the_record_still_read(tmp_path: Path) -> None:
+    first = load_saved(_saved_folder(tmp_path, "20261120-100000-probe", FIRST_META))
+    assert first is not None and first.record.wheel_sha256 is None
+    assert (first.kernel, first.python, first.stage, first.saved_at) == (
+        "probe", "/envs/a/bin/python", "installed", "20261120-100000")
+    bare = load_saved(_saved_folder(tmp_path, "20261119-090000-probe", None))
+    assert bare is not None and bare.stage == "" and bare.saved_at == "20261119-090000"
+    assert bare.kernel == bare.report.adapter and bare.python == bare.report.python
+    # both are history: the newer passing one is what a re-verification compares with
+    assert [s.saved_at for s in history(root=tmp_path)] == ["20261119-090000",
+                                                           "20261120-100000"]
+
+
+def test_a_saved_record_has_every_key_other_tools_read(tmp_path: Path) -> None:
+    saved = save_report(real("probe-cpu-quick"), kernel="probe", python="/envs/a/bin/python",
+                        stage=Stage.STAGED, root=tmp_path)
+    meta = json.loads(saved.json_path.read_text(encoding="utf-8"))["ksw_meta"]
+    assert list(meta) == ["kernel", "python", "stage", "wheel", "wheel_sha256",
+                          "wheel_download", "saved_at", "wizard_version"]
+    again = load_saved(saved.folder)
+    assert again is not None and again.record == saved.record
