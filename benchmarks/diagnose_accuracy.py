@@ -16,6 +16,9 @@ established (a signature id of ``failures.toml``, or "unknown"). For every log t
 line by line through :class:`LogDiagnoser` and compares:
 
 - **first error**: the report's first error is exactly the expected line;
+- **cause** (both measures): a label names a failures.toml id, a cause group or one of its
+  variants; the wizard's cause is right when its group is the label, or the variant that named
+  it is;
 - **cause precision**: of the logs for which the wizard names a cause, the share where it is the
   right one (naming any cause for an "unknown" log is wrong);
 - **cause recall**: of the logs whose cause is known, the share where the wizard names it
@@ -75,6 +78,7 @@ class LogResult:
     cause: str | None  # the cause it named (None: it said it does not know)
     fix: str | None
     family: str | None = None  # the family it named (where the log stopped)
+    signature: str | None = None  # the signature that named the cause (a variant of the group)
 
     @property
     def family_ok(self) -> bool:
@@ -86,7 +90,10 @@ class LogResult:
 
     @property
     def cause_ok(self) -> bool:
-        return (self.cause or UNKNOWN) == self.log.cause
+        # a label names a failures.toml id: a cause group, or one variant of it (a label that
+        # names the variant is right only when that variant named it)
+        return (self.cause or UNKNOWN) == self.log.cause or (
+            self.signature is not None and self.signature == self.log.cause)
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,7 @@ def evaluate(corpus: Path | Sequence[Path] = CORPUS, rules_path: Path | None = N
                 cause=primary.cause_group if primary is not None else None,
                 fix=primary.fix if primary is not None else None,
                 family=report.family.id if report.family is not None else None,
+                signature=primary.signature_id if primary is not None else None,
             )
         )
     return Scores(tuple(results))
