@@ -102,6 +102,7 @@ def _where() -> str:
 def _recipes(report: Report) -> None:
     from kernel_wizard.base.resources import resource_path
     from kernel_wizard.catalog import SourceKind, load_catalog
+    from kernel_wizard.verify import adapter_names
 
     try:
         catalog = load_catalog()
@@ -115,12 +116,12 @@ def _recipes(report: Report) -> None:
         "Recipes",
         f"{len(catalog.recipes)} loaded and valid ({', '.join(catalog.ids) or 'none'})",
     )
+    adapters = adapter_names()
     for recipe in catalog.recipes:
         missing: list[str] = []
-        if recipe.verify_adapter != "none":
+        if recipe.verify_adapter != "none" and recipe.verify_adapter not in adapters:
             adapter = resource_path("verify") / "adapters" / f"{recipe.verify_adapter}.py"
-            if not adapter.is_file():
-                missing.append(f"verification adapter {adapter}")
+            missing.append(f"verification adapter {adapter}")
         if recipe.source.kind is SourceKind.LOCAL and recipe.source.path:
             source = resource_path() / recipe.source.path
             if not source.is_dir():
@@ -154,15 +155,14 @@ def _probe_kernel() -> str:
 
 
 def _verify_scripts() -> str:
-    from kernel_wizard.verify import harness_path
+    from kernel_wizard.verify import adapter_names, harness_path
 
     harness = harness_path()
-    for name in ("harness_common.py", "harness_measures.py", "harness_timing.py"):
+    for name in ("harness_protocol.py", "harness_io.py", "harness_common.py",
+                 "harness_measures.py", "harness_timing.py"):
         if not (harness.parent / name).is_file():
             raise FileNotFoundError(f"{harness.parent / name} is missing")
-    adapters = sorted(p.stem for p in (harness.parent / "adapters").glob("*.py")
-                      if p.stem != "__init__")
-    return f"{harness} (adapters: {', '.join(adapters)})"
+    return f"{harness} (adapters: {', '.join(adapter_names())})"
 
 
 def _diagnosis() -> str:

@@ -33,6 +33,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from verify_testsupport import test_mode_env  # noqa: E402
 
 from kernel_wizard.verify import (  # noqa: E402
     VerifyReport,
@@ -48,7 +51,6 @@ STANDINS = {  # adapter: the folder of its CPU stand-in
     "flashmla": BAD / "flashmla_correct",
     "sageattention": BAD / "sageattention_standin",
 }
-TEST_ENV = {"KSW_VERIFY_TEST_CPU": "1", "KSW_VERIFY_TEST_CC": "9.0"}
 
 
 def machine() -> str:
@@ -116,7 +118,7 @@ def separate(results: list[dict[str, Any]], *, quick: bool) -> dict[str, Any]:
 
 def standins(args: argparse.Namespace) -> dict[str, Any]:
     python = Path(args.python) if args.python else tests_torch_python()
-    os.environ.update(TEST_ENV)
+    os.environ.update(test_mode_env(cc="9.0"))  # the harness's test mode, as the tests use it
     adapters = list(STANDINS)
     extra = list(STANDINS.values())
     quick = not args.full

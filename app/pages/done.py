@@ -40,7 +40,6 @@ from ..i18n import Texts, kernel_name, tr_core
 from ..widgets.banner import Banner, Tone
 from ..widgets.free_space import FreeSpaceButton
 from .base import SessionPage
-from .verify import USAGE
 
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
@@ -294,7 +293,7 @@ class DonePage(SessionPage):
                     folder=e(str(installed.previous.folder))))
             parts.append(TEXT["passed"] if passed else TEXT["not_passed"])
             self.report = flow.saved.markdown_path
-            usage = USAGE.get(flow.report.adapter, "")
+            usage = self.session.catalog().usage(flow.report.adapter)
             hint = self.use_hint(Path(installed.python), choice.recipe.id)
             self.what_box.setTitle(TEXT["what"])
             self.show_checks(flow.report)

@@ -34,17 +34,6 @@ from ..workers import BackgroundTask
 from .base import SessionPage
 from .navigation import lock_back
 
-USAGE = {
-    "probe": "import torch, ksw_probe\n"
-             "q = k = v = torch.randn(1, 8, 128, 64)\n"
-             "out = ksw_probe.attention(q, k, v, causal=True)",
-    "flash_attn": "import torch\nfrom flash_attn import flash_attn_func\n"
-                  "q = k = v = torch.randn(1, 1024, 16, 128, device='cuda', dtype=torch.float16)\n"
-                  "out = flash_attn_func(q, k, v, causal=True)",
-    "flashmla": "from flash_mla import flash_mla_with_kvcache, get_mla_metadata\n"
-                "# see the FlashMLA README for the decoding call sequence",
-}
-
 # -- the texts (one place, whole sentences) ------------------------------------------------------
 
 TEXT = Texts("Verify", {
@@ -281,7 +270,7 @@ class VerifyPage(SessionPage):
 
     def show_report(self, view: ReportView, report: VerifyReport) -> None:
         """The checks in words with their results, the chart, the speed and the snippet."""
-        self.results.show_report(view, report, USAGE.get(report.adapter, ""))
+        self.results.show_report(view, report, self.session.catalog().usage(report.adapter))
 
     def _reset_view(self) -> None:
         self.verdict.setStyleSheet("")

@@ -28,6 +28,23 @@ Top level::
     package, import_name              # the distribution and the module it installs
     verify_adapter = "flash_attn"     # which resources/verify adapter checks the result
     arch_knob = "torch_cuda_arch_list" | "flash_attn_cuda_archs" | "flashmla_disable_flags" | "none"
+    usage = '''...'''                 # optional: how a person calls it once installed
+    tag_pattern = '^v2[.]...'         # optional: the upstream tags that are its releases
+    verify_alone = true               # optional: verified in a harness process of its own
+    toolchain_probe = true            # optional, one recipe: built when no kernel is chosen
+
+Everything that is particular to one kernel is in its recipe and its verification adapter
+(``resources/verify/adapters/<verify_adapter>.py``); no Python code of the wizard names a
+kernel. ``usage`` (Python code, shown after a passing verification and on the summary page),
+``tag_pattern`` (a regular expression matched against the whole tag name: which newer upstream
+tags :func:`kernel_wizard.catalog.tags.merge_versions` offers; none: upstream tags are not
+followed; it must compile), ``verify_alone`` (the kernel's check starts processes of its own,
+DeepEP's one per GPU: never verified beside other kernels in one harness process) and
+``toolchain_probe`` (:attr:`Catalog.probe`; a second recipe that says so is a problem).
+Kernels of one's own, outside the program: ``KSW_EXTRA_KERNELS`` names folders with
+``recipes/`` and ``adapters/`` laid out like the shipped ones
+(:mod:`kernel_wizard.base.resources`); their recipes join the catalog after the shipped ones,
+whose ids they cannot take.
 
 ``[source]``: ``kind = "git"`` with ``url`` (and optional ``submodules``, ``submodule_commits``,
 ``submodule_markers``: table path → a file, relative to the submodule, that a populated checkout

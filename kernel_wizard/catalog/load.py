@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kernel_wizard.base.resources import resource_path
+from kernel_wizard.base.resources import extra_recipe_folders, resource_path
 from kernel_wizard.catalog.model import (
     CC,
     COMMIT_RE,
@@ -67,23 +67,34 @@ else:  # Python 3.10: the tomli backport, a declared dependency there
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 def load_catalog(folder: Path | None = None) -> Catalog:
-    """Every recipe in ``folder`` (default: the shipped ``resources/recipes``), validated.
+    """Every recipe in ``folder`` (default: the shipped ``resources/recipes``, then the
+    ``recipes/`` folders of ``KSW_EXTRA_KERNELS``, :func:`extra_recipe_folders`), validated.
 
-    Never raises for a broken recipe: it is left out and reported in ``Catalog.problems``.
+    Never raises for a broken recipe: it is left out and reported in ``Catalog.problems``. So
+    is a recipe whose id an earlier one has (a shipped recipe's id cannot be taken), and a
+    second ``toolchain_probe``.
     """
     root = folder if folder is not None else resource_path("recipes")
+    folders = (root,) if folder is not None else (root, *extra_recipe_folders())
     recipes: list[Recipe] = []
     problems: list[RecipeProblem] = []
     seen: dict[str, str] = {}
-    for path in sorted(root.glob("*.toml")):
+    probe: str | None = None
+    for path in (p for f in folders for p in sorted(f.glob("*.toml"))):
         recipe, found = load_recipe(path)
         if recipe is not None and recipe.id in seen:
             found = [RecipeProblem(path.name, "id",
                                    f"'{recipe.id}' is already used by {seen[recipe.id]}", path)]
             recipe = None
+        elif recipe is not None and recipe.toolchain_probe and probe is not None:
+            found = [RecipeProblem(path.name, "toolchain_probe",
+                                   f"{probe} is the probe already (only one recipe can be)",
+                                   path)]
+            recipe = None
         problems += found
         if recipe is not None:
             seen[recipe.id] = path.name
+            probe = path.name if recipe.toolchain_probe else probe
             recipes.append(recipe)
     return Catalog(recipes=tuple(recipes), problems=tuple(problems), folder=root)
 
@@ -174,8 +185,28 @@ def _recipe(top: Fields, path: Path) -> Recipe:
         patches=patches,
         wheel_sources=wheel_sources,
         variants=variants,
+        usage=top.text("usage", required=False).strip("\n"),
+        tag_pattern=_tag_pattern(top),
+        verify_alone=top.flag("verify_alone"),
+        toolchain_probe=top.flag("toolchain_probe"),
         file=path,
     )
+
+
+def _tag_pattern(top: Fields) -> str | None:
+    """The recipe's ``tag_pattern``: a regular expression that compiles, else a problem."""
+    pattern = top.opt_text("tag_pattern")
+    if pattern is None:
+        return None
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        top.problem("tag_pattern", f"not a valid regular expression ({exc})")
+        return None
+    if not pattern.strip():
+        top.problem("tag_pattern", "empty (leave it out to follow no upstream tags)")
+        return None
+    return pattern
 
 
 def _unique(top: Fields, key: str, ids: Sequence[str]) -> None:

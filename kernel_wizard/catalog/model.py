@@ -358,6 +358,16 @@ class Recipe:
     patches: tuple[Patch, ...] = ()
     wheel_sources: tuple[WheelSource, ...] = ()
     variants: tuple[BuildVariant, ...] = ()  # the first marked default (or the first) is used
+    # how a person calls the kernel once it is installed (Python code; "": none to show)
+    usage: str = ""
+    # the upstream tags that are releases of this kernel, a regular expression matched against
+    # the whole tag name (catalog.tags merges newer ones); None: upstream tags are not followed
+    tag_pattern: str | None = None
+    # its verification runs in a harness process of its own, never beside other kernels
+    # (DeepEP's check starts one process per GPU itself)
+    verify_alone: bool = False
+    # the kernel the wizard builds when none is chosen: the bundled probe (one in the catalog)
+    toolchain_probe: bool = False
     file: Path | None = None
 
     def version(self, key: str) -> RecipeVersion:
@@ -458,6 +468,27 @@ class Catalog:
     @property
     def ids(self) -> tuple[str, ...]:
         return tuple(r.id for r in self.recipes)
+
+    @property
+    def probe(self) -> Recipe:
+        """The toolchain probe: what "no kernel chosen" builds (the recipe that says
+        ``toolchain_probe = true``)."""
+        for recipe in self.recipes:
+            if recipe.toolchain_probe:
+                return recipe
+        raise RecipeError(
+            "The catalog has no probe kernel.",
+            why="No recipe says toolchain_probe = true"
+            + (f" (broken recipes: {'; '.join(str(p) for p in self.problems)})"
+               if self.problems else "."),
+            hint="Reinstall the wizard, or fix the recipe if you edited it.",
+        )
+
+    def usage(self, adapter: str) -> str:
+        """How a person calls the kernel that ``adapter`` verifies, once it is installed (its
+        recipe's ``usage``); "" when no recipe of the adapter has one."""
+        return next((r.usage for r in self.recipes if r.verify_adapter == adapter and r.usage),
+                    "")
 
     def get(self, recipe_id: str) -> Recipe:
         for recipe in self.recipes:

@@ -63,7 +63,6 @@ from kernel_wizard.catalog import Recipe, RecipeVersion
 
 __all__ = [
     "API_BASE",
-    "FLASH_ATTN_TAG_PATTERN",
     "NEW_VERSION_NOTES",
     "FetchStatus",
     "MergedVersions",
@@ -86,9 +85,6 @@ CACHE_SCHEMA = "ksw.github-tags/1"
 SECONDARY_LIMIT_WAIT = timedelta(minutes=1)  # GitHub: "wait for at least one minute"
 KNOWN = "showing the versions known to the wizard"
 NEW_VERSION_NOTES = "New upstream version, not yet tested by the wizard"
-
-# The tags of FlashAttention 2 releases: v2.5.0, v2.8.3.post1 (not v1.x, not fa3 or test tags).
-FLASH_ATTN_TAG_PATTERN = r"^v2\.\d+\.\d+(\.post\d+)?$"
 
 _GITHUB_URL_RES = (
     re.compile(r"^(?:https?|git)://(?:[^@/]+@)?github\.com/([\w.-]+)/([\w.-]+?)(?:\.git)?/?$"),
@@ -650,16 +646,20 @@ class MergedVersions:
 
 
 def merge_versions(
-    recipe: Recipe, remote_tags: Iterable[RemoteTag], *, pattern: str | re.Pattern[str]
+    recipe: Recipe, remote_tags: Iterable[RemoteTag], *,
+    pattern: str | re.Pattern[str] | None = None,
 ) -> MergedVersions:
     """Bundled versions as they are, plus the remote tags newer than the newest of them.
 
-    A tag counts when the whole name matches ``pattern`` (for FlashAttention 2:
-    :data:`FLASH_ATTN_TAG_PATTERN`) and its version (the name without a leading "v", compared
-    with :class:`packaging.version.Version`) is greater than every bundled version. A tag
-    with a bundled version's name but another commit is reported in ``moved``, not merged.
+    A tag counts when the whole name matches ``pattern`` (default: the recipe's
+    ``tag_pattern``; FlashAttention 2's takes v2.5.0 and v2.8.3.post1, not v1.x or its fa3
+    tags; without either no tag counts) and its version (the name without a leading "v",
+    compared with :class:`packaging.version.Version`) is greater than every bundled version.
+    A tag with a bundled version's name but another commit is reported in ``moved``, not
+    merged.
     """
-    regex = re.compile(pattern) if isinstance(pattern, str) else pattern
+    chosen = pattern if pattern is not None else recipe.tag_pattern
+    regex = None if chosen is None else re.compile(chosen) if isinstance(chosen, str) else chosen
     bundled = recipe.versions
     newest = _newest_bundled(bundled)
     by_tag = {v.tag: v for v in bundled if v.tag}
@@ -671,7 +671,7 @@ def merge_versions(
             if known.commit and known.commit != tag.commit:
                 moved.append(MovedTag(tag.name, known.commit, tag.commit))
             continue
-        if newest is None or not regex.fullmatch(tag.name):
+        if newest is None or regex is None or not regex.fullmatch(tag.name):
             continue
         text = tag.name[1:] if tag.name[:1] in ("v", "V") else tag.name
         try:

@@ -214,7 +214,8 @@ class Fields:
 TOP_KEYS = {
     "schema", "id", "name", "description", "homepage", "license", "package", "import_name",
     "verify_adapter", "arch_knob", "source", "requirements", "targets", "build", "env", "knobs",
-    "patches", "wheel_sources", "versions", "variants",
+    "patches", "wheel_sources", "versions", "variants", "usage", "tag_pattern", "verify_alone",
+    "toolchain_probe",
 }
 SOURCE_KEYS = {
     "kind", "url", "path", "submodules", "submodule_commits", "submodule_markers", "subdir",

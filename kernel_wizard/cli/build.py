@@ -22,7 +22,6 @@ from kernel_wizard.build.run import BuildOutcome, BuildStatus
 from kernel_wizard.catalog import (
     Recipe,
 )
-from kernel_wizard.catalog.tags import FLASH_ATTN_TAG_PATTERN
 from kernel_wizard.catalog.wheels import WheelCandidate
 from kernel_wizard.catalog.worth import (
     METHOD_WORDS,
@@ -575,7 +574,6 @@ def _worth_json(worth: Worth | None) -> dict[str, Any] | None:
             "other_workloads": [{"workload": n, "speedup": r} for n, r in worth.others]}
 
 
-TAG_PATTERNS = {"flash_attn": FLASH_ATTN_TAG_PATTERN}
 def online_versions(catalog: Any) -> str:
     """Upstream versions newer than the bundled list, from GitHub's API (cached with its ETag;
     offline or rate-limited: says so and keeps the bundled list)."""
@@ -583,11 +581,10 @@ def online_versions(catalog: Any) -> str:
 
     lines = []
     for recipe in catalog:
-        pattern = TAG_PATTERNS.get(recipe.id)
-        if pattern is None or not recipe.source.url:
+        if recipe.tag_pattern is None or not recipe.source.url:  # upstream tags not followed
             continue
         fetched = fetch_tags(recipe.source.url)
-        merged = merge_versions(recipe, fetched.tags, pattern=pattern)
+        merged = merge_versions(recipe, fetched.tags)
         lines.append(f"{recipe.name}: {fetched.message}")
         for new in merged.new:
             lines.append(f"  new upstream version {new.label} ({new.tag}, {new.commit[:10]}): "

@@ -371,7 +371,7 @@ class Session:
 
     def probe_choice(self) -> KernelChoice:
         """The bundled probe kernel: what "no choice" means, here and only here."""
-        recipe = self.catalog().get("probe")
+        recipe = self.catalog().probe
         return KernelChoice.default(recipe, recipe.newest)
 
     def effective_choice(self) -> KernelChoice:

@@ -18,14 +18,16 @@ decided once, in :func:`report_view` (a :class:`ReportView`): the Verify page, t
 summary (:func:`write_markdown`) and the command line render that.
 
 The package: :mod:`.report` (the report model and its JSON), :mod:`.runner` (running the
-harness), :mod:`.wording` (the report's sentences), :mod:`.view` (the view every front end
-renders), :mod:`.markdown` (the readable summary), :mod:`.history` (saved reports, compared
-over time).
+harness), :mod:`.protocol` (what the runner and the harness share, read from the harness's own
+``harness_protocol.py``: markers, progress lines, the adapters), :mod:`.wording` (the report's
+sentences), :mod:`.view` (the view every front end renders), :mod:`.markdown` (the readable
+summary), :mod:`.history` (saved reports, compared over time).
 """
 
 from __future__ import annotations
 
 from kernel_wizard.verify.markdown import render_markdown, write_markdown
+from kernel_wizard.verify.protocol import BEGIN, END, PROGRESS_PREFIX, adapter_names
 from kernel_wizard.verify.report import (
     SCHEMA,
     CaseStatus,
@@ -40,13 +42,9 @@ from kernel_wizard.verify.report import (
     VerifyStatus,
 )
 from kernel_wizard.verify.runner import (
-    ADAPTERS,
-    BEGIN,
     DEFAULT_TIMEOUT_S,
     DEVICES,
-    END,
     LOG_TAIL_LINES,
-    PROGRESS_PREFIX,
     harness_command,
     harness_env_changes,
     harness_path,
@@ -56,7 +54,6 @@ from kernel_wizard.verify.runner import (
 from kernel_wizard.verify.view import CheckRow, MeasureLine, ReportView, report_view
 
 __all__ = [
-    "ADAPTERS",
     "BEGIN",
     "CheckRow",
     "DEFAULT_TIMEOUT_S",
@@ -77,6 +74,7 @@ __all__ = [
     "VerifyError",
     "VerifyReport",
     "VerifyStatus",
+    "adapter_names",
     "harness_command",
     "harness_env_changes",
     "harness_path",

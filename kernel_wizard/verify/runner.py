@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import tempfile
 import threading
 import time
@@ -20,23 +19,33 @@ from typing import Any
 from kernel_wizard.base.errors import Cancelled, ProcessStartError, ProcessTimeout
 from kernel_wizard.base.messages import N_, msg
 from kernel_wizard.base.processes import EnvChange, EnvMode, exit_text, stream
-from kernel_wizard.base.resources import resource_path
+from kernel_wizard.base.resources import extra_adapter_folders, resource_path
+from kernel_wizard.catalog import load_catalog
+from kernel_wizard.verify.protocol import (
+    ADAPTER_LINE,
+    ADAPTER_PATH_OPTION,
+    BEGIN,
+    CASE_LINE,
+    END,
+    STOP_LINE,
+    adapter_names,
+    result_prefix,
+)
 from kernel_wizard.verify.report import ErrorKind, VerifyError, VerifyReport, VerifyStatus
 
-BEGIN = "@@KSW-VERIFY-BEGIN@@"
-END = "@@KSW-VERIFY-END@@"
-PROGRESS_PREFIX = "[ksw-verify] "
-ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep", "sageattention",
-            "sageattention3")
 DEVICES = ("auto", "cpu", "cuda")
 DEFAULT_TIMEOUT_S = 1200.0  # importing torch cold + a full GPU run with timings
 LOG_TAIL_LINES = 60
 
-_CASE_LINE = re.compile(r"^\[ksw-verify\] case \d+/\d+: (?P<name>.+)$")
-
 
 def harness_path() -> Path:
     return resource_path("verify", "verify_kernel.py")
+
+
+def _adapter_path_args() -> list[str]:
+    """The harness's options for the adapters of ``KSW_EXTRA_KERNELS``' folders."""
+    return [arg for folder in extra_adapter_folders()
+            for arg in (ADAPTER_PATH_OPTION, str(folder))]
 
 
 def harness_command(
@@ -63,7 +72,7 @@ def harness_command(
     ]
     if quick:
         command.append("--quick")
-    return command
+    return command + _adapter_path_args()
 
 
 def harness_env_changes(extra_pythonpath: Iterable[Path | str],
@@ -185,11 +194,12 @@ def run_verification(
 
 
 def _check_choices(adapters: Iterable[str], device: str) -> None:
+    known = adapter_names()
     for adapter in adapters:
-        if adapter not in ADAPTERS:
+        if adapter not in known:
             raise VerifyError(
                 f"Unknown verification adapter {adapter!r}.",
-                hint=f"Use one of: {', '.join(ADAPTERS)}.",
+                hint=f"Use one of: {', '.join(known)}.",
             )
     if device not in DEVICES:
         raise VerifyError(
@@ -288,10 +298,10 @@ def _current_case(lines: Sequence[str]) -> str | None:
     """The check that was started last and has no result line yet, if any."""
     current: str | None = None
     for line in lines:
-        match = _CASE_LINE.match(line)
+        match = CASE_LINE.match(line)
         if match:
             current = match.group("name")
-        elif current and line.startswith(f"{PROGRESS_PREFIX}result {current}:"):
+        elif current and line.startswith(result_prefix(current)):
             current = None
     return current
 
@@ -323,17 +333,13 @@ def _describe_exit(code: int | None) -> str:
 # Several kernels of one environment in one process
 # ----------------------------------------------------------------------------------------------
 
-# Verified in a process of its own even beside other kernels. DeepEP's check starts one process
-# per GPU itself (torch.multiprocessing with spawn, NCCL) and sets NCCL's environment in the
-# harness: sharing the harness saves only the parent's torch import (every rank imports torch
-# again), while the CUDA context and cached memory the other kernels' checks left in the parent
-# would share GPU 0 with rank 0, and its waits on a hung process group (up to 300 s per GPU
-# count) are its own to time.
-ALONE = frozenset({"deepep"})
+def alone_adapters() -> frozenset[str]:
+    """The adapters verified in a process of their own even beside other kernels: those of
+    the recipes that say ``verify_alone = true`` (DeepEP, whose check starts one process per
+    GPU itself)."""
+    return frozenset(r.verify_adapter for r in load_catalog() if r.verify_alone)
 
-_ADAPTER_LINE = re.compile(r"^\[ksw-verify\] verifying adapter '(?P<name>[^']+)'")
-_STOP_LINE = re.compile(r"^\[ksw-verify\] stopping after '(?P<name>[^']+)': (?P<why>.+?); "
-                        r"no report for: ")
+
 
 
 def shared_harness_command(
@@ -353,7 +359,7 @@ def shared_harness_command(
     command += ["--out-dir", str(out_dir), "--device", device, "--seed", str(seed)]
     if quick:
         command.append("--quick")
-    return command
+    return command + _adapter_path_args()
 
 
 def run_verifications(
@@ -372,8 +378,8 @@ def run_verifications(
     """Verify the kernels of several ``adapters`` in the environment of ``python``: one report
     per adapter, in their order, each what :func:`run_verification` gives for it alone.
 
-    Those not in :data:`ALONE` run in one harness process: one torch import and CUDA start for
-    all of them, each kernel still allowed ``timeout`` seconds. Where that process ends
+    Those not in :func:`alone_adapters` run in one harness process: one torch import and CUDA
+    start for all of them, each kernel still allowed ``timeout`` seconds. Where that process ends
     without the report of some (a kernel crashed it, the GPU stopped working), each of those
     is verified in a process of its own, its report notes why, and a line to ``on_line`` says
     so. A kernel that ran past its time there gets the timeout's report at once (alone it
@@ -382,7 +388,8 @@ def run_verifications(
     """
     names = list(dict.fromkeys(adapters))
     _check_choices(names, device)
-    shared = [name for name in names if name not in ALONE]
+    alone = alone_adapters()
+    shared = [name for name in names if name not in alone]
     reports: dict[str, VerifyReport] = {}
     notes: dict[str, str] = {}
     if len(shared) > 1:
@@ -451,7 +458,7 @@ def _segments(lines: Sequence[str], adapters: Sequence[str]) -> dict[str, list[s
     segments: dict[str, list[str]] = {}
     current: list[str] = start
     for line in lines:
-        match = _ADAPTER_LINE.match(line)
+        match = ADAPTER_LINE.match(line)
         if match and match.group("name") in adapters:
             current = segments.setdefault(match.group("name"), list(start))
         current.append(line)
@@ -482,7 +489,7 @@ def _run_shared(
 
     def on_lines(batch: list[str]) -> None:
         for line in batch:
-            match = _ADAPTER_LINE.match(line)
+            match = ADAPTER_LINE.match(line)
             if match:
                 clock.start(match.group("name"))
         reader(batch)
@@ -539,7 +546,7 @@ def _run_shared(
                 started=started, options=options, lines=segment)
         return reports, msg("was stopped: {kernel} did not finish within {seconds} seconds",
                             kernel=late, seconds=seconds)
-    stop = next((m for m in map(_STOP_LINE.match, lines) if m), None)
+    stop = next((m for m in map(STOP_LINE.match, lines) if m), None)
     if stop is not None:
         return reports, msg("stopped after {kernel}: {why}", kernel=stop.group("name"),
                             why=stop.group("why"))

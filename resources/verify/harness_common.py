@@ -22,7 +22,6 @@ the report names the rule it was judged by.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import datetime
 import importlib
@@ -31,14 +30,17 @@ import math
 import os
 import platform
 import sys
-import tempfile
 import time
 import traceback
 
-SCHEMA = "ksw.verify/1"
-BEGIN = "@@KSW-VERIFY-BEGIN@@"
-END = "@@KSW-VERIFY-END@@"
-PROGRESS = "[ksw-verify] "
+# The harness's modules, bottom up: harness_protocol (what the wizard reads too), harness_io
+# (progress lines, captured output), harness_measures (errors against the reference),
+# harness_timing (GPU speed); this module puts them together for the adapters, which reach
+# everything as ``hc.<name>``.
+import harness_measures as _measures
+import harness_timing as _timing
+from harness_io import captured_fds, log, short_exception
+from harness_protocol import SCHEMA, case_line, report_block, result_line
 
 OUTPUT_FACTOR = 2.0
 GRADIENT_FACTOR = 3.0
@@ -83,11 +85,6 @@ class CaseSkipped(Exception):
     """Raised inside a case to end it as skipped (not applicable to this build or GPU)."""
 
 
-def log(message):
-    sys.stdout.write(PROGRESS + message + "\n")
-    sys.stdout.flush()
-
-
 def now_iso():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -97,12 +94,6 @@ def finite_or_none(value):
         return None
     value = float(value)
     return value if math.isfinite(value) else None
-
-
-def short_exception(exc, limit=600):
-    text = f"{type(exc).__name__}: {str(exc).strip()}"
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,48 +268,8 @@ def environment_facts(torch, use_cuda):
 
 
 # --------------------------------------------------------------------------------------------
-# Capturing what a kernel prints (C++ std::cout included), poisoning freed memory
+# Poisoning freed memory
 # --------------------------------------------------------------------------------------------
-
-
-def _flush_c_stdio():
-    if sys.platform == "win32":
-        return
-    try:
-        ctypes.CDLL(None).fflush(None)
-    except Exception:
-        pass
-
-
-@contextlib.contextmanager
-def captured_fds(sink):
-    """Send file descriptors 1 and 2 to a temporary file while the block runs.
-
-    What was written (by Python, C or C++ code) is appended to ``sink`` (a list) afterwards.
-    """
-    sys.stdout.flush()
-    sys.stderr.flush()
-    _flush_c_stdio()
-    tmp = tempfile.TemporaryFile()
-    saved = (os.dup(1), os.dup(2))
-    try:
-        os.dup2(tmp.fileno(), 1)
-        os.dup2(tmp.fileno(), 2)
-        yield
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except Exception:
-            pass
-        _flush_c_stdio()
-        os.dup2(saved[0], 1)
-        os.dup2(saved[1], 2)
-        os.close(saved[0])
-        os.close(saved[1])
-        tmp.seek(0)
-        sink.append(tmp.read().decode("utf-8", "replace"))
-        tmp.close()
 
 
 def poison_freed_memory(torch, device, byte_sizes):
@@ -565,22 +516,10 @@ def _check_no_kernel_message(case, captured):
 # Devices for GPU-only kernels
 # --------------------------------------------------------------------------------------------
 
-# Test hooks, for the wizard's own tests only: run a GPU kernel's adapter on the CPU (against a
-# stand-in package) and pretend a compute capability. The report says so in its notes.
-TEST_CPU_ENV = "KSW_VERIFY_TEST_CPU"
-TEST_CC_ENV = "KSW_VERIFY_TEST_CC"
-
 
 def gpu_device(h, label):
     """The device a GPU-only kernel is checked on; HarnessError when there is none."""
     torch = h.torch
-    if h.device_option == "cpu" and os.environ.get(TEST_CPU_ENV) == "1":
-        h.report["options"]["test_mode"] = True
-        h.note(
-            f"TEST MODE ({TEST_CPU_ENV}=1): the {label} adapter ran on the CPU, as the wizard's "
-            "own tests do with stand-in packages; this says nothing about a real GPU kernel."
-        )
-        return torch.device("cpu")
     if h.device_option == "cpu":
         raise HarnessError(
             "no_device", f"{label} runs on NVIDIA GPUs only; it cannot be checked on the CPU."
@@ -596,10 +535,7 @@ def gpu_device(h, label):
 
 
 def device_capability(h, device):
-    text = os.environ.get(TEST_CC_ENV, "")
-    if text and h.report["options"].get("test_mode"):
-        major, _, minor = text.partition(".")
-        return int(major), int(minor or 0)
+    """The (major, minor) compute capability of ``device``; None off a GPU."""
     if device.type != "cuda":
         return None
     major, minor = h.torch.cuda.get_device_capability(device)
@@ -692,7 +628,7 @@ class Harness:
             case = dict(spec.info)
             case.update({"status": "error", "reasons": [], "measures": [], "kernel_output": ""})
             started = time.perf_counter()
-            log(f"case {number}/{total}: {spec.name}")
+            log(case_line(number, total, spec.name))
             if spec.info["device"] == "cuda" and self.cuda_broken:
                 case["status"] = "skipped"
                 case["reasons"] = ["not run: " + self.cuda_broken]
@@ -713,8 +649,7 @@ class Harness:
                     self._check_cuda_alive(spec.name)
             case["seconds"] = round(time.perf_counter() - started, 4)
             self.report["cases"].append(case)
-            first = (" - " + case["reasons"][0]) if case["reasons"] else ""
-            log(f"result {spec.name}: {case['status'].upper()}{first}")
+            log(result_line(spec.name, case["status"], (case["reasons"] or [""])[0]))
 
     def _check_cuda_alive(self, name):
         torch = self.torch
@@ -777,16 +712,12 @@ def emit_report(report, out_path):
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, out_path)
-    sys.stdout.write("\n" + BEGIN + "\n" + text + "\n" + END + "\n")
+    sys.stdout.write(report_block(text))
     sys.stdout.flush()
 
 
-# The reference and error measures, and GPU timing, live in their own modules; they are part of
-# this module's names (adapters use ``hc.error_measure``, ``hc.time_pair`` ...). Imported last:
-# harness_timing reaches this module's helpers (``hc.log`` ...) when its functions run.
-import harness_measures as _measures  # noqa: E402
-import harness_timing as _timing  # noqa: E402
-
+# The reference and error measures and GPU timing live in their own modules; they are part of
+# this module's names (adapters use ``hc.error_measure``, ``hc.time_pair`` ...).
 allclose_measure = _measures.allclose_measure
 attention_bhsd = _measures.attention_bhsd
 causal_mask = _measures.causal_mask

@@ -1,9 +1,8 @@
 """Timing a kernel on a GPU against PyTorch's SDPA (default and math methods), for the
 verification harness (``harness_common`` re-exports everything here). Run in the *target*
-interpreter; keep the syntax compatible with Python 3.9.
-
-``harness_common`` imports this module at its end, so its helpers (``log``, ``captured_fds``,
-``short_exception``) are reached through ``hc`` when a function runs."""
+interpreter; keep the syntax compatible with Python 3.9. Imports only ``harness_io`` and
+``queued_timing`` of the harness (``harness_common`` imports this module, not the other way
+round)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import contextlib
 import statistics
 import time
 
-import harness_common as hc
+import harness_io as hio
 import queued_timing as qt
 
 # Each measurement of a pair (kernel, SDPA's methods, SDPA math) runs for about this long after
@@ -138,7 +137,7 @@ def _timed(h, fn, who):
         if _out_of_memory(torch, exc):
             text = f"{who}: not enough GPU memory at this size"
         else:
-            text = f"{who}: {hc.short_exception(exc)}"
+            text = f"{who}: {hio.short_exception(exc)}"
         try:
             torch.cuda.synchronize()
             torch.cuda.empty_cache()
@@ -188,7 +187,7 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
     }
     errors = []
     captured = []
-    with hc.captured_fds(captured):
+    with hio.captured_fds(captured):
         timing, error = _timed(h, kernel_fn, "kernel")
     if timing is not None:
         entry["kernel_ms"], entry["host_ms"] = timing.ms, timing.host_ms
@@ -200,7 +199,7 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
     entry["sdpa_backend"] = "default" if entry["sdpa_ms"] else ""
     if backends:
         for backend, fn in sdpa_backend_fns(torch, sdpa_fn):
-            with hc.captured_fds([]):  # "not supported for this shape" warnings
+            with hio.captured_fds([]):  # "not supported for this shape" warnings
                 timing, why = _timed(h, fn, backend)
             entry["backends"][backend] = timing.ms if timing is not None else None
             if timing is not None and (entry["sdpa_ms"] is None or timing.ms < entry["sdpa_ms"]):
@@ -226,7 +225,7 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
     ratio = f", {entry['speedup']:.2f}x" if entry["speedup"] else ""
     methods = "".join(f", {b} {ms(t)} ms" for b, t in entry["backends"].items())
     host = f" (CPU {ms(entry['host_ms'])} ms per call)" if entry["host_ms"] else ""
-    hc.log(
+    hio.log(
         f"timing {name} ({entry['runs']} calls queued x {entry['groups']}): kernel "
         f"{ms(entry['kernel_ms'])} ms{host}, sdpa {ms(entry['sdpa_ms'])} ms "
         f"({entry['sdpa_backend'] or '-'}){methods}, sdpa math {ms(entry['math_ms'])} ms{ratio}"

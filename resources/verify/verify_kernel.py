@@ -3,7 +3,11 @@
 Run by the Kernel Setup Wizard with the *target* interpreter (never imported by the wizard):
 
     python verify_kernel.py --adapter probe|flash_attn|flashmla|sageattention... --out report.json
-                            [--device auto|cpu|cuda] [--quick] [--seed N]
+                            [--device auto|cpu|cuda] [--quick] [--seed N] [--adapter-path DIR]
+
+The adapters are the modules of ``adapters/`` (one per kernel family); ``--adapter-path DIR``
+(repeatable) adds the adapters of a folder outside the wizard (a kernel of one's own: see
+``KSW_EXTRA_KERNELS`` in ``kernel_wizard/base/resources.py``).
 
 Several kernels of one environment in one process (one torch import and CUDA start for all):
 
@@ -15,11 +19,19 @@ frees what the first left (garbage, PyTorch's cached GPU memory). When the GPU s
 after a kernel, the process stops there with exit code 2: the kernels after it get no report,
 and the wizard verifies them each in a process of its own.
 
-Needs only the standard library, torch and the kernel under test. Progress lines start with
-``[ksw-verify]``; the report (schema ``ksw.verify/1``) is written to ``--out`` and printed
-between ``@@KSW-VERIFY-BEGIN@@`` and ``@@KSW-VERIFY-END@@``. Exit code: 0 pass, 1 fail,
-2 error (the verification could not run; with several kernels: the worst of them, 2 also when
-one got no report), 64 bad command line.
+Needs only the standard library, torch and the kernel under test. What the wizard reads back
+(progress lines starting with ``[ksw-verify]``, the report of schema ``ksw.verify/1`` written
+to ``--out`` and printed between two marker lines, the exit codes) is defined in
+``harness_protocol.py``, which the wizard reads too. Exit code: 0 pass, 1 fail, 2 error (the
+verification could not run; with several kernels: the worst of them, 2 also when one got no
+report), 64 bad command line.
+
+Device hooks: when a module named ``ksw_verify_hooks`` can be imported (it is on
+``PYTHONPATH``), its ``install(hc)`` is called with ``harness_common`` before any adapter runs,
+and may replace ``hc.gpu_device`` and ``hc.device_capability``, which choose the device a
+GPU-only adapter checks on. The wizard never provides one; its own tests do
+(``tests/support/verify_hooks/ksw_verify_hooks.py``: GPU adapters on the CPU against stand-in
+packages), and the hooks' file is named in the log.
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ import argparse
 import copy
 import gc
 import importlib
+import importlib.util
 import os
 import sys
 import traceback
@@ -36,18 +49,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
+import adapters  # noqa: E402
 import harness_common as hc  # noqa: E402
+import harness_protocol as protocol  # noqa: E402
 
-ADAPTERS = ("probe", "flash_attn", "flash_attn_3", "flashmla", "deepep", "sageattention",
-            "sageattention3")
-EXIT_CODES = {"pass": 0, "fail": 1, "error": 2}
+HOOKS_MODULE = "ksw_verify_hooks"
 
 
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--adapter", required=True, choices=ADAPTERS, action="append",
-                        help="the kernel's adapter; give it several times to verify several "
-                             "kernels of this environment in one process")
+    parser.add_argument("--adapter", required=True, action="append",
+                        help="the kernel's adapter (a module of adapters/); give it several "
+                             "times to verify several kernels of this environment in one "
+                             "process")
+    parser.add_argument(protocol.ADAPTER_PATH_OPTION, dest="adapter_path", action="append",
+                        default=[], metavar="DIR",
+                        help="a folder with more adapters (repeatable)")
     parser.add_argument("--out", default=None, help="where to write the JSON report")
     parser.add_argument("--out-dir", default=None,
                         help="where to write one JSON report per adapter (<adapter>.json)")
@@ -55,6 +72,10 @@ def parse_args(argv):
     parser.add_argument("--quick", action="store_true", help="only the essential cases")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    known = protocol.adapter_names(args.adapter_path)
+    unknown = [name for name in args.adapter if name not in known]
+    if unknown:
+        parser.error(f"unknown adapter {unknown[0]!r} (known: {', '.join(known)})")
     if len(set(args.adapter)) != len(args.adapter):
         parser.error("each adapter may be given once")
     if len(args.adapter) > 1 and args.out:
@@ -107,18 +128,31 @@ def _out_path(args, adapter):
     return args.out
 
 
+def _install_hooks():
+    """Call ``ksw_verify_hooks.install(hc)`` when that module exists (see the docstring)."""
+    if importlib.util.find_spec(HOOKS_MODULE) is None:
+        return
+    hooks = importlib.import_module(HOOKS_MODULE)
+    hc.log(f"device hooks from {hooks.__file__}")
+    hooks.install(hc)
+
+
 def main(argv=None):
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except SystemExit as exc:
-        return 64 if exc.code else 0
+        return protocol.EXIT_USAGE if exc.code else 0
+    # adapters of other folders join the package: ``adapters.<name>`` finds them (and they
+    # may import the shipped ones, as ``from adapters import flash_attn``)
+    adapters.__path__.extend(os.path.abspath(p) for p in args.adapter_path)
+    _install_hooks()
     if len(args.adapter) == 1:
         adapter = args.adapter[0]
         h = hc.Harness(adapter, args.device, args.quick, args.seed)
-        hc.log(f"verifying adapter '{adapter}' ({_options_text(args)}) with {_python_text()}")
+        hc.log(protocol.adapter_line(adapter, f"({_options_text(args)}) with {_python_text()}"))
         report = _run_adapter(h, args, None, None)
         hc.emit_report(report, _out_path(args, adapter))
-        return EXIT_CODES.get(report["status"], 2)
+        return protocol.EXIT_CODES.get(report["status"], protocol.EXIT_ERROR)
     return run_several(args)
 
 
@@ -140,11 +174,11 @@ def run_several(args):
     for number, adapter in enumerate(names, 1):
         h = hc.Harness(adapter, args.device, args.quick, args.seed)
         h.report["options"]["shared_process"] = list(names)
-        hc.log(f"verifying adapter '{adapter}' ({_options_text(args)}) with {_python_text()} "
-               f"[{number}/{len(names)} in this process]")
+        hc.log(protocol.adapter_line(adapter, f"({_options_text(args)}) with {_python_text()} "
+                                              f"[{number}/{len(names)} in this process]"))
         report = _run_adapter(h, args, torch, environment)
         hc.emit_report(report, _out_path(args, adapter))
-        codes.append(EXIT_CODES.get(report["status"], 2))
+        codes.append(protocol.EXIT_CODES.get(report["status"], protocol.EXIT_ERROR))
         if number == len(names):
             break
         stop = None
@@ -156,10 +190,9 @@ def run_several(args):
             stop = _release(h.torch, adapter)
         del h, report
         if stop:
-            hc.log(f"stopping after '{adapter}': {stop}; no report for: "
-                   f"{', '.join(names[number:])}")
-            return 2
-    return max(codes) if codes else 2
+            hc.log(protocol.stop_line(adapter, stop, names[number:]))
+            return protocol.EXIT_ERROR
+    return max(codes) if codes else protocol.EXIT_ERROR
 
 
 def _release(torch, adapter):

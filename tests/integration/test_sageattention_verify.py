@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from verify_testsupport import verify_test_mode
 
 from kernel_wizard.verify import (
     CaseStatus,
@@ -27,7 +28,7 @@ STANDIN = REPO / "tests" / "data" / "bad_kernels" / "sageattention_standin"
 
 @pytest.fixture
 def test_mode(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.setenv("KSW_VERIFY_TEST_CPU", "1")
+    verify_test_mode(monkeypatch)
     monkeypatch.delenv("KSW_SAGE_STANDIN_BUG", raising=False)
     return monkeypatch
 

@@ -15,7 +15,7 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from http.server import ThreadingHTTPServer
 from pathlib import Path
@@ -26,7 +26,6 @@ from loopback_http import Hit, LoopbackServer, _Handler, refused_port
 
 from kernel_wizard.catalog import Recipe, load_catalog
 from kernel_wizard.catalog.tags import (
-    FLASH_ATTN_TAG_PATTERN,
     NEW_VERSION_NOTES,
     FetchStatus,
     RemoteTag,
@@ -481,7 +480,7 @@ def test_a_newer_tag_is_added_as_unverified_and_the_bundled_list_stays(
         RemoteTag("v2.9.0-rc1", sha("rc")),
     ]
 
-    merged = merge_versions(flash_attn, remote, pattern=FLASH_ATTN_TAG_PATTERN)
+    merged = merge_versions(flash_attn, remote)
 
     assert merged.bundled == flash_attn.versions  # untouched, with their data
     assert flash_attn.version("2.8.3.post1").recommended  # still recommended for Linux
@@ -505,19 +504,29 @@ def test_a_newer_tag_is_added_as_unverified_and_the_bundled_list_stays(
 def test_nothing_newer_means_nothing_added(flash_attn: Recipe) -> None:
     remote = [RemoteTag(v.tag, v.commit) for v in flash_attn.versions if v.tag and v.commit]
 
-    merged = merge_versions(flash_attn, remote, pattern=FLASH_ATTN_TAG_PATTERN)
+    merged = merge_versions(flash_attn, remote)
 
     assert merged.new == () and merged.moved == ()
     assert merged.bundled == flash_attn.versions
+
+
+def test_a_recipe_without_a_tag_pattern_follows_no_upstream_tags(flash_attn: Recipe) -> None:
+    """Which tags are releases is the recipe's ``tag_pattern``: without one, nothing newer is
+    merged, however it is named; a pattern given by the caller overrides the recipe's."""
+    remote = [RemoteTag("v2.9.0", sha("v2.9.0"))]
+    untracked = replace(flash_attn, tag_pattern=None)
+
+    assert merge_versions(untracked, remote).new == ()
+    assert [n.tag for n in merge_versions(untracked, remote, pattern=r"v\d+\.\d+\.\d+").new] == [
+        "v2.9.0"]
+    assert [n.tag for n in merge_versions(flash_attn, remote).new] == ["v2.9.0"]
 
 
 def test_a_moved_tag_is_reported_not_merged(flash_attn: Recipe) -> None:
     bundled = flash_attn.version("v2.8.3")
     moved_to = sha("moved v2.8.3")
 
-    merged = merge_versions(
-        flash_attn, [RemoteTag("v2.8.3", moved_to)], pattern=FLASH_ATTN_TAG_PATTERN
-    )
+    merged = merge_versions(flash_attn, [RemoteTag("v2.8.3", moved_to)])
 
     assert merged.new == () and merged.bundled == flash_attn.versions
     assert [(m.tag, m.bundled_commit, m.remote_commit) for m in merged.moved] == [
@@ -536,7 +545,7 @@ def test_fetched_tags_merge_into_the_kernel_list(
     TagPages(server, [('W/"only"', page)]).serve()
 
     fetched = fetch_tags(REPO_URL, api_base=server.api_base, cache_dir=tmp_path)
-    merged = merge_versions(flash_attn, fetched.tags, pattern=FLASH_ATTN_TAG_PATTERN)
+    merged = merge_versions(flash_attn, fetched.tags)
 
     assert [n.tag for n in merged.new] == ["v2.8.4"]
     assert new_recipe_version(flash_attn, merged.new[0]).ref == "v2.8.4"

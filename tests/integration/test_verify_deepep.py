@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from verify_testsupport import verify_test_mode
 
 from kernel_wizard.verify import ErrorKind, VerifyStatus, report_view, run_verification
 from kernel_wizard.verify.markdown import render_markdown
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture
 def cpu_mode(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.setenv("KSW_VERIFY_TEST_CPU", "1")
+    verify_test_mode(monkeypatch)
     monkeypatch.setenv("KSW_VERIFY_DEEPEP_WORLDS", "2")
     monkeypatch.delenv("KSW_STANDIN_BUG", raising=False)
     return monkeypatch

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from verify_testsupport import verify_test_mode
 
 from kernel_wizard.base.errors import Cancelled
 from kernel_wizard.verify import (
@@ -291,8 +292,7 @@ def test_cancel_stops_the_harness_process(
 
 @pytest.fixture
 def test_mode(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.setenv("KSW_VERIFY_TEST_CPU", "1")
-    return monkeypatch
+    return verify_test_mode(monkeypatch)
 
 
 def test_flash_attn_adapter_passes_a_correct_stand_in(

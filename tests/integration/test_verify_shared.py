@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from verify_testsupport import verify_test_mode
 
 from kernel_wizard.base.errors import Cancelled
 from kernel_wizard.verify import (
@@ -31,8 +32,7 @@ CORRECT_PROBE = BAD / "correct" / "ksw_probe" / "__init__.py"
 
 @pytest.fixture
 def test_mode(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.setenv("KSW_VERIFY_TEST_CPU", "1")
-    monkeypatch.setenv("KSW_VERIFY_TEST_CC", "9.0")  # FlashMLA's checks are those of sm90
+    verify_test_mode(monkeypatch, cc="9.0")  # FlashMLA's checks are those of sm90
     monkeypatch.setenv("KSW_VERIFY_DEEPEP_WORLDS", "2")
     monkeypatch.delenv("KSW_STANDIN_BUG", raising=False)
     return monkeypatch

@@ -278,6 +278,17 @@ def test_missing_version_tag_names_file_and_field(tmp_path: Path) -> None:
                      "\"flashmla_disable_flags\" needs one per target)", id="missing-disable-env"),
         pytest.param("probe.toml", "schema = 1", "schema = 2",
                      "probe.toml: schema: is 2; this wizard reads schema 1", id="schema"),
+        pytest.param("flash_attn.toml", "tag_pattern = '^v2", "tag_pattern = '^v2((",
+                     "flash_attn.toml: tag_pattern: not a valid regular expression (missing ), "
+                     "unterminated subpattern at position 4)", id="bad-tag-pattern"),
+        pytest.param("deepep.toml", "verify_alone = true", 'verify_alone = "yes"',
+                     "deepep.toml: verify_alone: expected true or false, got a string ('yes')",
+                     id="verify-alone-not-a-flag"),
+        pytest.param("probe.toml", "toolchain_probe = true", "toolchain_probe = 1",
+                     "probe.toml: toolchain_probe: expected true or false, got an integer (1)",
+                     id="probe-not-a-flag"),
+        pytest.param("flashmla.toml", "usage = '''", "usages = '''",
+                     "flashmla.toml: usages: unknown field (a typo?)", id="usage-typo"),
     ],
 )
 def test_broken_recipe_is_reported_precisely(
@@ -314,6 +325,42 @@ def test_invalid_toml_and_empty_file_and_duplicates(tmp_path: Path) -> None:
         "zz_probe_again.toml: id: 'probe' is already used by probe.toml"]
     assert set(cat.ids) == {"probe", "flash_attn", "flash_attn_3", "flashmla", "deepep",
                             "sageattention", "sageattention3"}
+
+
+def test_the_probe_is_one_recipe_and_extra_kernels_cannot_take_shipped_ids(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What "no kernel chosen" builds is the recipe that says ``toolchain_probe = true``: a
+    second one is left out with a problem, and a catalog without one says so. Recipes of
+    ``KSW_EXTRA_KERNELS`` folders load after the shipped ones, and cannot replace one."""
+    extra = tmp_path / "mine"
+    (extra / "recipes").mkdir(parents=True)
+    probe_text = (RECIPES / "probe.toml").read_text(encoding="utf-8")
+    (extra / "recipes" / "aa_second_probe.toml").write_text(
+        probe_text.replace('id = "probe"', 'id = "second_probe"'), encoding="utf-8")
+    (extra / "recipes" / "flash_attn.toml").write_text(
+        probe_text.replace("toolchain_probe = true", ""), encoding="utf-8")  # id "probe"
+    (extra / "recipes" / "my_kernel.toml").write_text(
+        probe_text.replace('id = "probe"', 'id = "my_kernel"')
+        .replace("toolchain_probe = true", ""), encoding="utf-8")
+    monkeypatch.setenv("KSW_EXTRA_KERNELS", str(extra))
+
+    cat = load_catalog()
+
+    assert cat.probe.id == "probe" and cat.probe.file == RECIPES / "probe.toml"
+    assert cat.ids[-1] == "my_kernel" and cat.get("my_kernel").file == (
+        extra / "recipes" / "my_kernel.toml")
+    assert problems_of(cat, "aa_second_probe.toml") == [
+        "aa_second_probe.toml: toolchain_probe: probe.toml is the probe already (only one "
+        "recipe can be)"]
+    assert problems_of(cat, "flash_attn.toml") == [
+        "flash_attn.toml: id: 'probe' is already used by probe.toml"]
+    assert cat.get("flash_attn").file == RECIPES / "flash_attn.toml"
+
+    folder = shipped_copy(tmp_path)
+    edit(folder / "probe.toml", "toolchain_probe = true", "")
+    with pytest.raises(RecipeError, match="no probe kernel"):
+        _ = load_catalog(folder).probe
 
 
 def test_variants_and_the_source_subdir_are_validated(tmp_path: Path) -> None:

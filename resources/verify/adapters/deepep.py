@@ -18,9 +18,10 @@ built from plain PyTorch collectives (``torch.distributed.all_to_all_single``):
   float64 sum, allowed a small multiple of PyTorch's own bfloat16 error;
 - backward of combine: a dispatch of a gradient with the cached handle — exact.
 
-With ``--device cpu`` and ``KSW_VERIFY_TEST_CPU=1`` (the wizard's own tests) the same comparison
-runs on the CPU with the gloo backend against a stand-in package. ``KSW_VERIFY_DEEPEP_WORLDS``
-(e.g. ``2`` or ``2,4``) limits the GPU counts that are tried.
+With ``--device cpu`` in the harness's test mode (the wizard's own tests, through the device
+hooks of ``verify_kernel.py``) the same comparison runs on the CPU with the gloo backend against
+a stand-in package. ``KSW_VERIFY_DEEPEP_WORLDS`` (e.g. ``2`` or ``2,4``) limits the GPU counts
+that are tried.
 """
 
 from __future__ import annotations
