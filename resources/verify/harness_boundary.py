@@ -302,6 +302,11 @@ def cases(entries, *, imports, device, api, expect="raised", needle=None):
 
 
 def _failure_words(what, outcome, message):
+    if outcome == "crashed" and message.startswith("the GPU stopped the call"):
+        return (f"A call to {what}, which this build left out, stopped the GPU ({message}) "
+                "instead of raising an error that says what is missing: a program that makes "
+                "this call cannot use the GPU any more. Rebuild with the wizard (its recipe "
+                "makes such calls raise), or build the full variant.")
     if outcome == "crashed":
         return (f"A call to {what}, which this build left out, crashed the Python process "
                 f"({message}) instead of raising an error: a program that makes this call is "

@@ -449,16 +449,17 @@ def test_flashmla_prefill_on_sm90_must_say_what_to_do(
     torch_venv: Path, test_mode: pytest.MonkeyPatch
 ) -> None:
     """Upstream's behaviour planted: the SM100-only dense prefill fails on SM90 with a bare
-    CUDA launch failure. It raised, but says nothing a person can act on: the boundary check
-    fails the verification."""
+    CUDA launch failure. The exception carries CUDA's sticky error: the process has no usable
+    GPU after it, so the boundary check counts it as a crash and fails the verification."""
     test_mode.setenv("KSW_VERIFY_TEST_CC", "9.0")
     test_mode.setenv("KSW_FLASHMLA_STANDIN_UNGUARDED", "1")
     report = verify(torch_venv, "flashmla_correct", "flashmla", device="cpu", quick=True)
     assert report.status is VerifyStatus.FAIL
     (prefill,) = [c for c in report.cases if c.extra.get("boundary")]
-    assert prefill.status is CaseStatus.FAIL and prefill.extra["outcome"] == "raised"
-    assert "raised an error that does not say what to do: RuntimeError: CUDA error" in \
+    assert prefill.status is CaseStatus.FAIL and prefill.extra["outcome"] == "crashed"
+    assert "stopped the GPU (the GPU stopped the call (unspecified launch failure)" in \
         prefill.reasons[0]
+    assert "cannot use the GPU any more" in prefill.reasons[0]
 
 
 def test_flashmla_no_kernel_instantiated_is_a_failure(
