@@ -32,8 +32,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-# Pages that start long work when entered: the walk stops before them.
-LONG_WORK_PAGES = {"BUILD", "VERIFY", "INSTALL", "DONE"}
 # Services the walk may call for real: they detect and read, they don't change anything.
 READ_ONLY_SERVICES = {"detect", "discover", "inspect", "installs", "interrupted",
                       "gather_facts", "run_checks", "refresh"}  # the prerequisites: read only
@@ -278,6 +276,15 @@ def _page_name(page_id: int) -> str:
         return f"page {page_id}"
 
 
+def _starts_long_work(page_id: int) -> bool:
+    """Whether entering this page starts long work (building, verifying, and what follows
+    them): the walk stops before it. Named by the wizard's own page ids, so that a page that
+    no longer exists cannot stay on the list."""
+    from kernel_wizard.flow.session import FlowStep
+
+    return page_id in (FlowStep.BUILD, FlowStep.VERIFY, FlowStep.DONE)
+
+
 def _page_detail(wizard: Any, name: str) -> tuple[bool, str]:
     page = wizard.currentPage()
     title = page.title() if page is not None else ""
@@ -369,7 +376,7 @@ def _walk(app: Any, wizard: Any, report: Report) -> None:
             report.add(True, "Walk finished", f"{name} is the last page")
             return
         next_name = _page_name(next_id)
-        if next_name in LONG_WORK_PAGES:
+        if _starts_long_work(next_id):
             report.add(True, "Walk stopped", f"before {next_name}: it starts long work")
             return
         if not page.isComplete():

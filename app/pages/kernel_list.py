@@ -236,9 +236,6 @@ class KernelList(QTreeWidget):
     def picked_label(self, recipe_id: str) -> str:
         return str(self._combos[recipe_id].currentData())
 
-    def is_greyed(self, recipe_id: str) -> bool:
-        return self._items[recipe_id].foreground(0).color() == GREY
-
     def status_text(self, recipe_id: str) -> str:
         return self._items[recipe_id].text(2)
 

@@ -510,13 +510,6 @@ class LogDiagnoser:
         elif not self._built and _BUILDING.search(head) is not None:
             self._built = True
 
-    def feed_lines(self, lines: Iterable[str]) -> list[Diagnosis]:
-        """Feed many lines (e.g. an open file); return all hits new during them."""
-        new_hits: list[Diagnosis] = []
-        for line in lines:
-            new_hits.extend(self.feed(line))
-        return new_hits
-
     def context(self) -> KernelContext:
         """The package this log belongs to, as far as known."""
         if self._context is not None:

@@ -23,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.pages.kernel_list import GREY, KernelList
+
 
 @dataclass
 class Shown:
@@ -130,3 +132,9 @@ def unreachable(window: QWidget, controls: Iterable[QWidget]) -> list[str]:
         if not window.rect().contains(rect_in(control, window).topLeft()):
             problems.append(f"{describe(control)} is outside the window")
     return problems
+
+
+def is_greyed(tree: KernelList, recipe_id: str) -> bool:
+    """Whether the Kernel page shows this kernel's row greyed out (its shown version does not
+    fit this computer)."""
+    return bool(tree.item(recipe_id).foreground(0).color() == GREY)

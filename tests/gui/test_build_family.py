@@ -8,20 +8,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from diagnose_testsupport import fed
 from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication
 
 from app.i18n import install_translator
 from app.pages.build import BuildPage
 from kernel_wizard.build.run import BuildOutcome, BuildStatus
-from kernel_wizard.diagnose import LogDiagnoser
 
 FIRST = 'a.cu(12): error: identifier "frobnicate" is undefined'
 
 
 def outcome(lines: list[str], tmp_path: Path) -> BuildOutcome:
-    diagnoser = LogDiagnoser()
-    diagnoser.feed_lines(lines)
+    diagnoser = fed(lines)
     return BuildOutcome(status=BuildStatus.FAILED, message="failed", hint="", plan=None,
                         wheel=None, log_path=tmp_path / "build.log", seconds=1.0, attempts=1,
                         exit_code=1, diagnosis=diagnoser.summary(failed=True))

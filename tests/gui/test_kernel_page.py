@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gui_support import is_greyed
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWizard
 from test_prereqs_page import linux
@@ -172,7 +173,7 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     assert recipe is not None and recipe.id == "probe"
     assert verdict is not None and verdict.available and verdict.cpu_only
     assert page.tree.status_text("probe") == "✔ Fits (CPU part only)"
-    assert not page.tree.is_greyed("probe")
+    assert not is_greyed(page.tree, "probe")
     assert page.pick_banner.title.text().endswith("Recommended: Probe kernel 0.1.0</b>")
     assert "no usable NVIDIA GPU" in page.pick_banner.hint.text()
     assert "walk through every step" in page.pick_banner.hint.text()
@@ -188,7 +189,7 @@ def test_on_this_machine_only_the_probe_fits(qtbot: Any, torch_venv: Path) -> No
     assert next_enabled(wizard)
 
     for rid in ("flash_attn", "flashmla", "deepep"):
-        assert page.tree.is_greyed(rid), rid
+        assert is_greyed(page.tree, rid), rid
         # the cell in a few words, the tooltip with every reason in full
         assert page.tree.status_text(rid).startswith("✖ Needs an NVIDIA GPU"), rid
         assert "No NVIDIA GPU detected" in page.tree.status_tip(rid)
@@ -241,7 +242,7 @@ def test_h100_flashmla_from_a_local_folder_reaches_the_build_plan(
     assert page.tree.status_text("flash_attn") == "✔ Fits"
     assert page.tree.status_text("probe") == "✔ Fits"
 
-    assert page.tree.is_greyed("deepep")
+    assert is_greyed(page.tree, "deepep")
     assert page.tree.status_text("deepep").startswith("✖ Needs more GPUs")
     assert ("2, 4 or 8 GPUs connected with NVLink; this machine has 1"
             in page.tree.status_tip("deepep"))
@@ -343,7 +344,7 @@ def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
     select_version(page, "flash_attn", "2.5.0")
     assert page.tree.status_text("flash_attn") == "✖ This version lacks code for your GPU"
     assert "FlashAttention 2 2.5.0 builds code only" in page.tree.status_tip("flash_attn")
-    assert page.tree.is_greyed("flash_attn")
+    assert is_greyed(page.tree, "flash_attn")
     details = page.details.toPlainText()
     assert "cannot run" in details and "→ Choose version" in details
     assert not next_enabled(wizard)
@@ -370,7 +371,7 @@ def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn"  # the only library for both
     assert "built for sm_80, sm_90" in page.details.toPlainText()
-    assert page.tree.is_greyed("flashmla")
+    assert is_greyed(page.tree, "flashmla")
 
     page.gpu_checks[1].setChecked(False)  # the H100 alone: the preselection follows the advice
     recipe = page.current_recipe()
@@ -386,7 +387,7 @@ def test_multi_gpu_selection_narrows_the_archs_and_reassesses(
 
     page.gpu_checks[1].setChecked(False)  # build for the H100 only
     assert "builds for architecture 9.0" in page.machine_label.text()
-    assert not page.tree.is_greyed("flashmla")
+    assert not is_greyed(page.tree, "flashmla")
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flashmla"  # the user's selection stays
     assert "built for sm90" in page.details.toPlainText()
@@ -514,7 +515,7 @@ def test_another_environment_chosen_on_the_way_back_is_reassessed(
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "probe"  # a new start from the advice
     assert "CPU-only build" in page.pick_banner.hint.text()
-    assert page.tree.is_greyed("flashmla") and page.tree.is_greyed("flash_attn")
+    assert is_greyed(page.tree, "flashmla") and is_greyed(page.tree, "flash_attn")
     assert "(CPU-only)" in page.machine_label.text()
     assert next_enabled(wizard)
 

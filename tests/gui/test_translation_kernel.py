@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gui_support import is_greyed
 from PySide6.QtCore import QTranslator
 from PySide6.QtWidgets import QApplication
 from test_kernel_page import cuda_env, h100, open_kernel_page
@@ -50,7 +51,7 @@ def test_a_kernel_that_does_not_fit_says_why_in_chinese(qtbot: Any, tmp_path: Pa
     assert page.tree.status_text("flash_attn") == "✔ 适合"
 
     # DeepEP: its GPU count, in Chinese, with the numbers of the recipe and of this machine
-    assert page.tree.is_greyed("deepep")
+    assert is_greyed(page.tree, "deepep")
     status = page.tree.status_text("deepep")
     assert status.startswith("✖ 需要更多 GPU")  # in a few words; every reason in the tooltip
     assert "DeepEP 需要 2, 4 或 8 个通过 NVLink 连接的 GPU；这台机器有 1 个。" in \

@@ -842,7 +842,7 @@ def test_each_signature_is_reported_once_and_line_endings_do_not_matter() -> Non
     assert [h.signature_id for h in first] == ["out-of-memory"]
     assert first[0].line == "Killed"
     assert diagnoser.feed("Killed\n") == []
-    assert diagnoser.feed_lines(["nvcc error   : 'cicc' died due to signal 9 (Kill signal)"]) == []
+    assert diagnoser.feed("nvcc error   : 'cicc' died due to signal 9 (Kill signal)") == []
     assert len(diagnoser.summary().hits) == 1
 
 

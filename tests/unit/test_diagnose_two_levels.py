@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from diagnose_testsupport import fed
 
 from kernel_wizard.diagnose import LogDiagnoser, diagnose_lines
 from kernel_wizard.diagnose.context import KernelContext
@@ -24,12 +25,6 @@ from diagnose_accuracy import CORPORA, load_corpus, log_lines  # noqa: E402
 
 TRAIN = {log.file: log for folder in CORPORA for log in load_corpus(folder)
          if log.split == "train"}
-
-
-def failed(lines: list[str]) -> LogDiagnoser:
-    diagnoser = LogDiagnoser()
-    diagnoser.feed_lines(lines)
-    return diagnoser
 
 
 # -- the family of real logs, one or more per stage ---------------------------------------------
@@ -54,7 +49,7 @@ def test_a_real_log_gets_the_family_where_it_stopped(file: str, family: str,
                                                      cause: str | None) -> None:
     log = TRAIN[file]
     assert log.family == family  # the corpus index says so too
-    report = failed(log_lines(log)).summary(failed=True)
+    report = fed(log_lines(log)).summary(failed=True)
     assert report.family is not None and report.family.id == family
     if cause is None:  # only the family is known: no specific cause is made up
         assert report.primary is None and report.cause_unknown
@@ -73,7 +68,7 @@ def test_every_family_has_words_and_a_next_step() -> None:
 
 
 def test_an_unknown_cause_gets_its_family_and_an_honest_sentence() -> None:
-    report = failed(["Building wheel for foo (setup.py) ... error",
+    report = fed(["Building wheel for foo (setup.py) ... error",
                      "[1/3] /usr/local/cuda/bin/nvcc -c a.cu -o a.o",
                      "a.cu(12): error: identifier \"frobnicate\" is undefined"]).summary(
                          failed=True)
@@ -94,7 +89,7 @@ def test_a_log_without_a_failure_has_no_family() -> None:
 # -- a specific cause only when the evidence is its own; advice of the package in the log --------
 
 def test_a_compiler_stopped_by_another_signal_is_a_crash_not_out_of_memory() -> None:
-    report = failed(["Building wheel for spconv (setup.py) ... error",
+    report = fed(["Building wheel for spconv (setup.py) ... error",
                      "[12/40] /usr/bin/c++ -MMD -c a.cpp -o a.o",
                      "c++: fatal error: Terminated signal terminated program cc1plus"]).summary(
                          failed=True)
@@ -104,13 +99,13 @@ def test_a_compiler_stopped_by_another_signal_is_a_crash_not_out_of_memory() -> 
 
 
 def test_flash_attention_numbers_only_for_flash_attention() -> None:
-    other = failed(["Building wheel for vllm (pyproject.toml) ... error", "Killed"]).summary(
+    other = fed(["Building wheel for vllm (pyproject.toml) ... error", "Killed"]).summary(
         failed=True)
     assert other.primary is not None and other.primary.signature_id == "out-of-memory"
     advice = f"{other.primary.cause} {other.primary.fix}"
     assert "FlashAttention" not in advice and "5 GB" not in advice
     assert "NVCC_THREADS" not in advice and "MAX_JOBS" in advice
-    flash = failed(["Building wheel for flash-attn (setup.py) ... error", "Killed"]).summary(
+    flash = fed(["Building wheel for flash-attn (setup.py) ... error", "Killed"]).summary(
         failed=True)
     assert flash.primary is not None
     assert "FlashAttention needs about 5 GB of RAM per compiler thread" in flash.primary.cause
@@ -174,7 +169,7 @@ def test_a_symbol_is_not_called_a_library() -> None:
 
 
 def test_cuda_13_dropping_an_old_architecture_is_not_an_old_toolkit() -> None:
-    report = failed([
+    report = fed([
         "[1/8] /usr/local/cuda-13.0/bin/nvcc -c x.cu -gencode arch=compute_70,code=sm_70",
         "nvcc fatal   : Unsupported gpu architecture 'compute_70'",
     ]).summary(failed=True)
@@ -213,7 +208,7 @@ def test_a_wheel_that_fails_at_import_is_reinstalled_not_rebuilt() -> None:
 def test_the_cli_says_where_a_failed_build_stopped() -> None:
     from kernel_wizard.cli.build import failure_lines
 
-    report = failed(["Building wheel for foo (setup.py) ... error",
+    report = fed(["Building wheel for foo (setup.py) ... error",
                      "[1/3] /usr/local/cuda/bin/nvcc -c a.cu -o a.o",
                      'a.cu(12): error: identifier "frobnicate" is undefined']).summary(failed=True)
     assert failure_lines(report) == [
