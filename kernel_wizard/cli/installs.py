@@ -15,6 +15,7 @@ from kernel_wizard.base.advice import cli_command
 from kernel_wizard.base.errors import ExitCode, WizardError
 from kernel_wizard.base.paths import same_env
 from kernel_wizard.cli.consent import add_yes_option, confirm
+from kernel_wizard.install import wheel_cache
 from kernel_wizard.install.installer import (
     InstallRecord,
     load_backup,
@@ -99,6 +100,7 @@ def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
                             "version": j.entry.get("version"), "journal": str(j.path)}
                            for j in pending if j.entry is not None],
             "notices": list(found.notices),
+            "verified_wheels": [_cached_json(w) for w in wheel_cache.entries()],
         }, out, indent=2)
         out.write("\n")
         return int(ExitCode.OK)
@@ -117,7 +119,29 @@ def run_installs_command(args: argparse.Namespace, out: TextIO) -> int:
         entry = journal.entry or {}
         out.write(f"! an install of {entry.get('name')} into {entry.get('python')} is running "
                   "now (or was cut off; the next start finishes or undoes it)\n")
+    _write_cache(out)
     return int(ExitCode.OK)
+
+
+def _cached_json(wheel: wheel_cache.CachedWheel) -> dict[str, Any]:
+    data = wheel.to_json()
+    data["path"] = str(wheel.path)
+    return data
+
+
+def _write_cache(out: TextIO) -> None:
+    """The verified-wheel cache: what a reinstall into a matching environment takes without
+    compiling."""
+    kept = wheel_cache.entries()
+    if not kept:
+        return
+    total = sum(w.size for w in kept)
+    cap = wheel_cache.cache_cap_bytes()
+    out.write(f"\nVerified wheels kept for reinstalling without compiling ({len(kept)}, "
+              f"{total / 1e6:.0f} MB of {cap / 1e6:.0f} MB; {wheel_cache.CAP_VARIABLE} sets "
+              f"the limit, {cli_command('clean', '--cache')} empties it):\n")
+    for line in wheel_cache.describe(kept):
+        out.write(f"  {line}\n")
 
 
 def _say(out: TextIO, line: str) -> None:
