@@ -2,7 +2,9 @@
 
     python benchmarks/runner_overhead.py --python TORCH_VENV_PYTHON [--rounds 2]
 
-Plans the probe-kernel build for the given environment (as the wizard does), then alternates:
+Plans the probe-kernel build for the given environment and copies its source into the build
+root (as the wizard does: the shipped ``resources/probe_kernel`` is never built in), then
+alternates:
 the bare command (same argv, environment and folder; output to /dev/null) and the same plan
 through ``run_build`` (streaming, progress, diagnosis, log file). Each run starts from a clean
 tree (build/ and *.egg-info removed). Prints each time, the medians and the overhead.
@@ -28,8 +30,10 @@ from kernel_wizard.base.paths import timestamp
 from kernel_wizard.build.plan import BuildRequest, plan_build
 from kernel_wizard.build.run import BuildStatus, run_build
 from kernel_wizard.catalog import load_catalog
+from kernel_wizard.flow.pipeline import stage_plan
 from kernel_wizard.machine.environment import inspect_python
 from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.platforms import current
 
 
 def clean(source: Path, out: Path) -> None:
@@ -46,7 +50,8 @@ def main() -> int:
     args = parser.parse_args()
     env = inspect_python(args.python)
     probe = load_catalog().get("probe")
-    plan = plan_build(BuildRequest(probe, probe.newest, env, detect()))
+    plan, _copy = stage_plan(plan_build(BuildRequest(probe, probe.newest, env, detect())), env,
+                             current().default_build_root())
     print(f"probe build for {env.summary}\n{plan.describe()}\n")
     bare_times, runner_times = [], []
     for round_ in range(args.rounds):

@@ -44,13 +44,19 @@ def build_this_plan(make_plan: Callable[[Session], BuildPlan],
 
 def probe_plan(session: Session) -> BuildPlan:
     """The plan of a bundled probe build for the session's target (what the screenshots and
-    some tests start from)."""
+    some tests start from), already moved into the build's own copy of the probe's source (the
+    pipeline's one copy step, into the build root): building it never writes into the
+    wizard's ``resources/``."""
     from kernel_wizard.build.plan import BuildRequest, plan_build
+    from kernel_wizard.flow.pipeline import stage_plan
+    from kernel_wizard.machine.platforms import current
 
     env, hardware = session.require_target()
     probe = session.catalog().get("probe")
-    return plan_build(BuildRequest(probe, probe.newest, env, hardware),
+    plan = plan_build(BuildRequest(probe, probe.newest, env, hardware),
                       toolkits=session.toolkits())
+    staged, _copy = stage_plan(plan, env, current().default_build_root())
+    return staged
 
 
 def installed(page: Any) -> Any:

@@ -552,8 +552,10 @@ class KernelPage(SessionPage):
     # -- source and method (the "How to get it" box) --------------------------------------------
 
     def _update_options(self) -> None:
-        self.method_box.show_for(self.current_recipe(), self.current_version(),
-                                 self.current_verdict(), self.machine)
+        recipe = self.current_recipe()
+        row = self._table.get(recipe.id) if recipe is not None else None
+        self.method_box.show_for(recipe, self.current_version(), self.current_verdict(),
+                                 self.machine, row.route if row is not None else None)
 
     @Slot()
     def _on_method_changed(self) -> None:

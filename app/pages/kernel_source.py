@@ -3,7 +3,8 @@ estimate for this machine), and where a source build gets its source (a download
 folder or archive; nothing to choose for a kernel bundled with the wizard).
 
 The box holds the choice; ``changed`` says the user changed it. The page feeds it the kernel
-version in view (:meth:`HowToGetBox.show_for`).
+version in view and the route of its own source, as the session decided it
+(:meth:`HowToGetBox.show_for`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernel_wizard.catalog import Machine, Recipe, RecipeVersion, SourceKind, Verdict
+from kernel_wizard.catalog import Machine, Recipe, RecipeVersion, Verdict
 from kernel_wizard.catalog.wheels import WheelCandidate
-from kernel_wizard.flow.pipeline import SourceMode
+from kernel_wizard.flow.pipeline import SourceMode, SourceRoute
 from kernel_wizard.flow.recommend import (
     PREBUILT_SECONDS,
     HowToGet,
@@ -67,6 +68,7 @@ class HowToGetBox(QGroupBox):
         self.source_mode = SourceMode.DOWNLOAD
         self.local_path: Path | None = None
         self._recipe: Recipe | None = None
+        self._route: SourceRoute | None = None  # of the recipe's own source (the session's)
         method_layout = QVBoxLayout(self)
         self.prebuilt_choice = QRadioButton(tr("A matching prebuilt wheel exists"))
         self.build_choice = QRadioButton(tr("Build from source"))
@@ -131,8 +133,9 @@ class HowToGetBox(QGroupBox):
     # -- the choice ------------------------------------------------------------------------------
 
     def is_bundled(self) -> bool:
-        recipe = self._recipe
-        return recipe is not None and recipe.source.kind is SourceKind.LOCAL
+        """Whether the kernel in view ships with the wizard (nothing to choose about its
+        source): the session's route of the recipe's own source, not decided here."""
+        return self._recipe is not None and self._route is SourceRoute.BUNDLED
 
     def effective_source_mode(self) -> SourceMode:
         return SourceMode.BUNDLED if self.is_bundled() else self.source_mode
@@ -165,10 +168,14 @@ class HowToGetBox(QGroupBox):
     # -- what the box shows -----------------------------------------------------------------------
 
     def show_for(self, recipe: Recipe | None, version: RecipeVersion | None,
-                 verdict: Verdict | None, machine: Machine | None) -> None:
-        """Show the ways to get this version (the wheels that match, the build estimate)."""
+                 verdict: Verdict | None, machine: Machine | None,
+                 route: SourceRoute | None = None) -> None:
+        """Show the ways to get this version (the wheels that match, the build estimate).
+        ``route``: how the recipe's own source is got, as the session decided it (its kernel
+        table's :attr:`~kernel_wizard.flow.session.KernelRow.route`)."""
         changed_recipe = recipe is not self._recipe
         self._recipe = recipe
+        self._route = route
         bundled = self.is_bundled()
         fits = verdict is not None and verdict.available
         previous = self.how

@@ -13,19 +13,20 @@ Build page's "what will run".
 * :func:`arch_env` — how the recipe's arch knob is told, read from the recipe alone.
 * :func:`plan_parallelism` — MAX_JOBS × NVCC_THREADS for this recipe on this machine (the
   estimate uses the same numbers).
-* :func:`plan_build` — the plan: source staged into a short build root, the CUDA toolkit that
-  fits torch (CUDA 13's CCCL folder on the host include path), the compiler environment
-  (Windows: :func:`windows_compiler_env`, through :mod:`.msvc`), the recipe's knobs, a
-  CPU-only switch where the recipe has one, and where the wheel and the log go.
+* :func:`plan_build` — the plan: the source folder it reads, the CUDA toolkit that fits torch
+  (CUDA 13's CCCL folder on the host include path), the compiler environment (Windows:
+  :func:`windows_compiler_env`, through :mod:`.msvc`), the recipe's knobs, a CPU-only switch
+  where the recipe has one, and where the wheel and the log go. Planning writes nothing: the
+  build step copies the source into the build root (:mod:`kernel_wizard.build.worktree`, one
+  copy step for every source, the bundled probe included) and creates the wheel's and the
+  log's folders when it runs.
 * :func:`estimate_build` — how long that takes here, from the recipe's measured costs.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
-import shutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -41,14 +42,7 @@ from kernel_wizard.base.parallelism import (
     limit_text,
     threads_text,
 )
-from kernel_wizard.base.paths import (
-    BUILD_ROOT_ALTERNATIVE,
-    logs_dir,
-    short_name,
-    staging_dir,
-    storage_error,
-    timestamp,
-)
+from kernel_wizard.base.paths import logs_dir, staging_dir, timestamp
 from kernel_wizard.base.processes import (
     EnvChange,
     EnvMode,
@@ -251,11 +245,12 @@ class BuildRequest:
     version: RecipeVersion
     env: PythonEnv
     hardware: HardwareReport
-    # a prepared source tree (fetched, patched); None: the recipe's bundled source
+    # the source tree as fetched or chosen (read, never written: the build runs in its own
+    # copy); None: the recipe's bundled source, where it ships
     source_dir: Path | None = None
     gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
-    # a bundled source is copied into a folder of its own per build running at once (the
-    # pipeline holds that folder's lock: a second build never deletes the first's copy)
+    # builds of one bundled source running at once each hold a slot (the pipeline holds its
+    # lock): a slot > 1 gets wheel and log names of its own, and a copy of its own
     build_slot: int = 1
     variant: str | None = None  # the recipe's build variant; None: its default
 
@@ -353,28 +348,6 @@ def plan_parallelism(recipe: Recipe, version: RecipeVersion, n_targets: int, cpu
 # -- the plan of a request --------------------------------------------------------------------
 
 
-def stage_bundled_source(source: Path, build_root: Path, slot: int = 1) -> Path:
-    """Copy a bundled source (read-only inside a bundle) to a fresh folder in the build root
-    (``slot`` > 1: the folder of a build running beside another one of the same source)."""
-    digest = hashlib.sha256()
-    for path in sorted(source.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(str(path.relative_to(source)).encode())
-            digest.update(path.read_bytes())
-    target = build_root / f"{short_name(source.name)}-{digest.hexdigest()[:12]}"
-    if slot > 1:
-        target = target.with_name(f"{target.name}-{slot}")
-    if target.exists():
-        shutil.rmtree(target)  # leftovers of an earlier build (build/, *.egg-info) go too
-    try:
-        shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "build",
-                                                                       "*.egg-info", "dist"))
-    except BaseException:
-        shutil.rmtree(target, ignore_errors=True)  # never half a copy
-        raise
-    return target
-
-
 CompilerEnv = Callable[[CudaToolkit | None, Path], tuple[list[EnvChange], str]]
 
 
@@ -385,15 +358,17 @@ def plan_build(
     toolkits: Sequence[CudaToolkit] | ToolkitChoice | None = None,
     build_root: Path | None = None,
     compiler_env: CompilerEnv | None = None,
-    prepare: bool = True,
 ) -> BuildPlan:
-    """The plan for ``request``.
+    """The plan for ``request``, computed from what it is given: it reads the source folder
+    (that it exists, where the package lives) and the build-time records (the estimate), and
+    writes nothing. The plan names the request's source where it is; the build runs it in its
+    own copy (:func:`kernel_wizard.flow.pipeline.stage_plan`), so one plan serves
+    ``--plan-only``, the pages' preview and the build alike.
 
-    ``prepare=False`` plans without side effects (``--plan-only``, the pages' preview): a bundled
-    source is not copied and nothing is created. ``compiler_env`` (default on Windows: the
-    Visual Studio environment of the toolset this CUDA accepts) gives extra environment
-    changes and a note. ``toolkits``: the session's toolkit decision, taken as it is; a direct
-    caller may give the toolkits to choose from, or None (those found here)."""
+    ``compiler_env`` (default on Windows: the Visual Studio environment of the toolset this
+    CUDA accepts, with its short TEMP under ``build_root``) gives extra environment changes and
+    a note. ``toolkits``: the session's toolkit decision, taken as it is; a direct caller may
+    give the toolkits to choose from, or None (those found here)."""
     plat = platform if platform is not None else current_platform()
     env = request.env
     recipe, version = request.recipe, request.version
@@ -416,8 +391,7 @@ def plan_build(
             f"{choose_python()}.",
         )
     source = request.source_dir
-    shipped = source is None  # the bundled route: the source that comes with the wizard
-    if source is None:
+    if source is None:  # the bundled route: the source that comes with the wizard
         if recipe.source.kind is not SourceKind.LOCAL:
             raise PlanError(f"{recipe.name} needs its source first.",
                             hint=f"Say where the source comes from: {choose_source()}.")
@@ -434,16 +408,6 @@ def plan_build(
             hint=f"Choose the whole {recipe.name} repository as the source: "
             f"{choose_source()}.")
     root = build_root if build_root is not None else plat.default_build_root()
-    if prepare:
-        try:
-            root.mkdir(parents=True, exist_ok=True)
-            if shipped:
-                source = stage_bundled_source(source, root, request.build_slot)
-                # the build runs in the copy: the program's own folder is never written
-                package_dir = source / recipe.source.subdir if recipe.source.subdir else source
-        except OSError as exc:
-            raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
-                                action="copy the kernel's source into the build folder") from exc
 
     # the toolkit decided once: the session's decision as it is (a direct caller's: here)
     decided = decide_toolkit(toolkits, torch_cuda, plat)
@@ -485,8 +449,8 @@ def plan_build(
         source_dir=source,
         python=env.executable,
         python_scripts=scripts,
-        output_dir=staging_dir(create=prepare) / f"{recipe.id}-{stamp}{slot}",
-        log_path=logs_dir(create=prepare) / f"{stamp}-{recipe.id}{slot}.log",
+        output_dir=staging_dir(create=False) / f"{recipe.id}-{stamp}{slot}",
+        log_path=logs_dir(create=False) / f"{stamp}-{recipe.id}{slot}.log",
         parallelism=parallelism,
         archs=archs,
         arch_changes=() if cpu_only else arch_env(recipe, version, selection),

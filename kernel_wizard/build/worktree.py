@@ -1,9 +1,13 @@
-"""The build's own copy of a source: builds never write into the user's folder or the cache.
+"""The build's own copy of a source: builds never write into the user's folder, the cache or
+the wizard's own files.
 
-A source folder (a local folder the user chose, an extracted archive, a downloaded tree in the
-source cache) is copied into the build root before patches and the build touch it, so the
-original stays byte-identical whatever the build does (``build/``, ``*.egg-info``, patched
-files, a cancelled or failed build).
+Every source folder (the probe bundled with the wizard, a local folder the user chose, an
+extracted archive, a downloaded tree in the source cache) is copied into the build root before
+patches and the build touch it, so the original stays byte-identical whatever the build does
+(``build/``, ``*.egg-info``, patched files, a cancelled or failed build). :func:`stage_source`
+is the one copy step (the pipeline calls it through
+:func:`kernel_wizard.flow.pipeline.stage_plan`); builds of one source running at once each get
+a copy of their own (``slot``).
 
 The copy is reused only when the whole configuration matches: the source's content (every
 file's path, size and modification time), the build's configuration (the target Python and its

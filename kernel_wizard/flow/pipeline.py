@@ -1,8 +1,9 @@
 """The build step of the flow: source → patches → plan → build (or a prebuilt download).
 
 :class:`KernelChoice` is what the Kernel page (or the build command's options) chose.
-:func:`run_pipeline` fetches or checks the source, applies the recipe's patches, asks
-:mod:`.plan` for the exact plan and runs it (:func:`kernel_wizard.build.run.run_build`), reporting
+:func:`run_pipeline` fetches or checks the source, asks :mod:`.plan` for the exact plan, copies
+the source into the build's own folder (:func:`stage_plan`, for every source), applies the
+recipe's patches there and runs the plan (:func:`kernel_wizard.build.run.run_build`), reporting
 every step as events. Planning itself lives in :mod:`.plan`; a prebuilt wheel instead of a
 build is :mod:`.prebuilt`'s.
 """
@@ -206,19 +207,16 @@ def run_pipeline(
         toolkit = decided.chosen
         os_name = OsName.parse(plat.name) or OsName.LINUX  # the OS this build runs on
         patches = recipe.patches_for(version, os_name, toolkit.release if toolkit else None)
-        bundled = choice.route is SourceRoute.BUNDLED
-        request = BuildRequest(recipe, version, env, hardware,
-                               source_dir=None if bundled else source,
+        request = BuildRequest(recipe, version, env, hardware, source_dir=source,
                                gpu_indices=choice.gpu_indices, build_slot=slot,
                                variant=choice.variant)
         plan = plan_build(request, platform=plat, toolkits=decided, build_root=build_root)
-        staged: StagedSource | None = None
-        if not bundled:  # the build's own copy: the user's folder and the cache stay as they are
-            root = build_root if build_root is not None else plat.default_build_root()
-            staged = _stage(source, root, plan, env, [p.id for p in patches], slot)
-            emit(LogLine(f"[source] {staged.describe()}", 0))
-            source = staged.path
-            plan = plan.moved_to(source)
+        # the build's own copy, whatever the route: the wizard's bundled source, the user's
+        # folder and the cache stay as they are
+        root = build_root if build_root is not None else plat.default_build_root()
+        plan, staged = stage_plan(plan, env, root, [p.id for p in patches], slot)
+        emit(LogLine(f"[source] {staged.describe()}", 0))
+        source = staged.path
         if patches and recipe.source.kind is not SourceKind.LOCAL:
             patch_started = time.monotonic()
             step(Step.PATCH, StepState.RUNNING)
@@ -240,18 +238,25 @@ def run_pipeline(
             _discard_empty(plan.log_path, plan.output_dir)  # nothing half-made stays behind
             raise storage_error(exc, path=plan.log_path, action="write the build log" if
                                 exc.filename is None else "prepare the build") from exc
-        if staged is not None:
-            changed = source_change(staged)
-            if changed is not None:
-                sink(LogLine(f"[source] {changed}", 0))
+        changed = source_change(staged)
+        if changed is not None:
+            sink(LogLine(f"[source] {changed}", 0))
         return outcome
 
 
-def _stage(source: Path, root: Path, preview: BuildPlan, env: PythonEnv,
-           patch_ids: Sequence[str], slot: int) -> StagedSource:
-    """Copy ``source`` for the build (see :mod:`kernel_wizard.build.worktree`), keyed by everything
-    that decides the compiled files: the plan's environment but its parallelism, the target
-    Python and torch, the CUDA toolkit, the architectures and the patches."""
+def stage_plan(plan: BuildPlan, env: PythonEnv, root: Path, patch_ids: Sequence[str] = (),
+               slot: int = 1) -> tuple[BuildPlan, StagedSource]:
+    """The one way a build gets its source: ``plan``'s source folder (the bundled probe where
+    the wizard ships it, a download in the cache, the user's folder) copied into the build
+    root ``root`` (:func:`kernel_wizard.build.worktree.stage_source`; ``slot`` > 1: the copy of
+    a build running beside another one of the same source), and the plan moved into that copy.
+    :func:`kernel_wizard.build.plan.plan_build` writes nothing; this is where a build starts
+    writing, and never into the original.
+
+    The copy is keyed by everything that decides the compiled files: the plan's environment but
+    its parallelism, the target Python (``env``) and torch, the CUDA toolkit, the
+    architectures, the build variant and the patches (``patch_ids``)."""
+    source = plan.source_dir
     compiler = shutil.which(os.environ.get("CXX") or "c++") or ""
     try:
         compiler_stamp = os.stat(compiler).st_mtime_ns if compiler else 0
@@ -261,16 +266,16 @@ def _stage(source: Path, root: Path, preview: BuildPlan, env: PythonEnv,
         "compiler": [compiler, compiler_stamp],  # Windows: the MSVC paths are in the env below
         "python": str(env.executable),
         "torch": env.torch.version if env.torch is not None else None,
-        "cuda": list(preview.cuda_version) if preview.cuda_version else None,
-        "archs": list(preview.archs),
-        "variant": preview.variant,
-        "env": [(c.name, c.value, c.mode.value) for c in preview.env_changes
+        "cuda": list(plan.cuda_version) if plan.cuda_version else None,
+        "archs": list(plan.archs),
+        "variant": plan.variant,
+        "env": [(c.name, c.value, c.mode.value) for c in plan.env_changes
                 if c.name not in PARALLELISM_VARIABLES],
         "patches": list(patch_ids),
     }
     try:
         root.mkdir(parents=True, exist_ok=True)
-        return stage_source(source, root, settings, slot)
+        staged = stage_source(source, root, settings, slot)
     except SourceChanged as exc:
         raise SourceError(
             msg("The source folder {folder} changed while the wizard copied it.",
@@ -291,6 +296,7 @@ def _stage(source: Path, root: Path, preview: BuildPlan, env: PythonEnv,
     except OSError as exc:
         raise storage_error(exc, path=root, alternative=BUILD_ROOT_ALTERNATIVE,
                             action="copy the kernel's source into the build folder") from exc
+    return plan.moved_to(staged.path), staged
 
 
 def _discard_empty(log: Path, folder: Path) -> None:

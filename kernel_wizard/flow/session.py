@@ -601,7 +601,7 @@ class Session:
         request = BuildRequest(choice.recipe, choice.version, env, hardware,
                                source_dir=None if bundled else choice.local_path,
                                gpu_indices=choice.gpu_indices, variant=choice.variant)
-        return plan_build(request, toolkits=self.toolkit_choice(), prepare=False)
+        return plan_build(request, toolkits=self.toolkit_choice())
 
     def build(self, on_event: EventSink | None = None,
               cancel: threading.Event | None = None) -> BuildOutcome:

@@ -1,9 +1,11 @@
-"""Builds never write into the user's source folder: the build's own copy (build.worktree).
+"""Builds never write into a source folder, the user's or the wizard's own: the build's own copy
+(build.worktree, through the pipeline's one copy step ``stage_plan``).
 
-Real folders and files; the last test builds the probe kernel from a local folder for real, twice
-with the same settings (the second reuses the compiled files), and checks that the user's
+Real folders and files; the last tests build the probe kernel for real: from a local folder,
+twice with the same settings (the second reuses the compiled files), checking that the user's
 folder is byte-identical after each build (another source or other settings get a fresh copy:
-the tests above)."""
+the tests above); and from the source bundled with the wizard, which stays byte-identical
+too."""
 
 from __future__ import annotations
 
@@ -17,10 +19,18 @@ from pathlib import Path
 
 import pytest
 
+from kernel_wizard.base.resources import resource_path
 from kernel_wizard.build import worktree
+from kernel_wizard.build.plan import BuildRequest, plan_build
 from kernel_wizard.build.worktree import SourceChanged, source_change, stage_source
+from kernel_wizard.catalog import load_catalog
+from kernel_wizard.flow.pipeline import stage_plan
+from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
+from kernel_wizard.machine.hardware import detect
+from kernel_wizard.machine.nvml_record import ReplayNvmlApi
 
 REPO = Path(__file__).resolve().parents[2]
+H100 = REPO / "tests" / "data" / "nvml" / "h100-driver580.json"
 SETTINGS = {"python": "/envs/a/bin/python", "archs": ["9.0"], "env": [["X", "1"]]}
 
 
@@ -103,6 +113,32 @@ def test_a_source_that_changes_while_it_is_copied_leaves_no_half_copy(
     assert list((tmp_path / "b").iterdir()) == []
 
 
+def test_the_bundled_probe_is_staged_like_any_source(tmp_path: Path) -> None:
+    """plan_build names the probe where it ships; the pipeline's one copy step moves the plan
+    into a copy in the build root (pip runs there: build/ and *.egg-info never land in the
+    program's own folder, a bundle in Program Files or a read-only mount)."""
+    bundled = resource_path("probe_kernel")
+    before = tree_digest(bundled)
+    probe = load_catalog().get("probe")
+    torch = TorchInfo("2.13.0+cpu", None, False, 0, (), True)
+    env = PythonEnv(executable=tmp_path / "env" / "bin" / "python", status=EnvStatus.CPU_TORCH,
+                    summary="test", torch=torch)
+    recording = json.loads(H100.read_text(encoding="utf-8"))
+    hardware = detect(lambda: ReplayNvmlApi(recording))
+    plan = plan_build(BuildRequest(probe, probe.newest, env, hardware), toolkits=[])
+    assert plan.source_dir == bundled
+    root = tmp_path / "root"
+    staged_plan, staged = stage_plan(plan, env, root, slot=2)
+    assert staged.original == bundled and not staged.reused
+    assert staged_plan.source_dir == staged.path and staged.path.parent == root
+    assert staged.path.name.startswith("w-probe_kernel-s2-")  # a slot's copy of its own
+    assert (staged_plan.source_dir / "setup.py").is_file()
+    assert staged_plan.cwd == staged_plan.source_dir
+    assert staged_plan.command == plan.command and staged_plan.log_path == plan.log_path
+    (staged.path / "build").mkdir()  # what the build writes goes into the copy
+    assert tree_digest(bundled) == before
+
+
 @pytest.mark.slow
 def test_a_local_source_is_built_in_a_copy_and_never_written_to(
     scratch_torch_env: Path, isolated_wizard_data: Path, tmp_path: Path
@@ -138,3 +174,28 @@ def test_a_local_source_is_built_in_a_copy_and_never_written_to(
     assert tree_digest(source) == before
 
     assert not (source / "build").exists() and not list(source.glob("*.egg-info"))
+
+
+@pytest.mark.slow
+def test_a_bundled_probe_build_leaves_the_wizards_own_folder_alone(
+    scratch_torch_env: Path, isolated_wizard_data: Path, tmp_path: Path
+) -> None:
+    """A probe build through the session (the headless build command) runs in the build
+    root's copy; resources/probe_kernel stays byte for byte as it ships."""
+    bundled = REPO / "resources" / "probe_kernel"
+    before = tree_digest(bundled)
+    root = tmp_path / "build root"
+    env = dict(os.environ, KSW_DATA_DIR=str(isolated_wizard_data), KSW_BUILD_ROOT=str(root))
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "--headless", "build", "--kernel", "probe", "--python",
+         str(scratch_torch_env), "--no-install", "--skip-verify", "--json"], cwd=REPO,
+        capture_output=True, text=True, env=env, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    document = json.loads(result.stdout)
+    cwd = Path(str(document["plan"]["cwd"]))
+    assert cwd.parent == root and cwd.name.startswith("w-probe_kernel-")
+    assert (cwd / "build").is_dir()  # the compile happened in the copy
+    log = Path(str(document["log"])).read_text(encoding="utf-8")
+    assert "building in a fresh copy of the source" in log
+    assert tree_digest(bundled) == before
+    assert not (bundled / "build").exists() and not list(bundled.glob("*.egg-info"))

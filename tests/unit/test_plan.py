@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from kernel_wizard.base.resources import resource_path
 from kernel_wizard.build.plan import (
     BuildRequest,
     PlanError,
@@ -134,15 +135,14 @@ def test_the_knob_rule_is_read_from_the_recipe(catalog: Catalog, tmp_path: Path,
     assert plan.env_value("FLASH_MLA_DISABLE_SM100") is None
 
 
-def test_probe_on_a_cpu_torch_stages_the_bundled_source(catalog: Catalog, tmp_path: Path,
-                                                        data_dir: Path) -> None:
+def test_probe_on_a_cpu_torch_plans_the_bundled_source(catalog: Catalog, tmp_path: Path,
+                                                       data_dir: Path) -> None:
     probe = catalog.get("probe")
     request = BuildRequest(probe, probe.newest, env(None, tmp_path), h100_report())
     plan = plan_build(request, build_root=tmp_path / "root", toolkits=[])
-    assert plan.source_dir.parent == tmp_path / "root"
-    assert (plan.source_dir / "setup.py").is_file()
-    # pip runs in the copy: build/ and *.egg-info never land in the program's own folder (a
-    # bundle in Program Files, a read-only mount)
+    # the source where it ships: the build runs it in its own copy (tests/integration/
+    # test_worktree.py), the plan only names it
+    assert plan.source_dir == resource_path("probe_kernel")
     assert plan.cwd == plan.source_dir
     assert plan.env_value("KSW_PROBE_CPU_ONLY") == "1"  # probe.toml's cpu_only_env
     assert plan.env_value("CUDA_HOME") is None
@@ -151,14 +151,34 @@ def test_probe_on_a_cpu_torch_stages_the_bundled_source(catalog: Catalog, tmp_pa
     assert plan.log_path.parent == data_dir / "logs"
 
 
-def test_plan_only_has_no_side_effects(catalog: Catalog, tmp_path: Path,
-                                       data_dir: Path) -> None:
-    probe = catalog.get("probe")
-    request = BuildRequest(probe, probe.newest, env(None, tmp_path), h100_report())
-    plan = plan_build(request, build_root=tmp_path / "root", toolkits=[], prepare=False)
-    assert not (tmp_path / "root").exists()  # nothing copied, no folder made
-    assert not data_dir.exists()
-    assert (plan.source_dir / "setup.py").is_file()  # the bundled source, where it ships
+def listing(*folders: Path) -> list[tuple[str, int, int]]:
+    """Every file and folder under ``folders``: path, size and modification time."""
+    found = []
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            st = path.stat()
+            found.append((str(path), st.st_size if path.is_file() else 0, st.st_mtime_ns))
+    return found
+
+
+@pytest.mark.parametrize("bundled", [True, False])
+def test_planning_writes_nothing(catalog: Catalog, tmp_path: Path, data_dir: Path,
+                                 bundled: bool) -> None:
+    """--plan-only, the pages' preview and the build plan alike: no copy, no staging or log
+    folder, no build root, and the source (the wizard's own, or the user's) untouched."""
+    recipe = catalog.get("probe" if bundled else "flash_attn")
+    if bundled:
+        source = resource_path("probe_kernel")
+    else:
+        source = source_tree(tmp_path)
+        (source / "setup.py").write_text("print('setup')\n", encoding="utf-8")
+    request = BuildRequest(recipe, recipe.newest, env(None if bundled else "13.0", tmp_path),
+                           h100_report(), source_dir=None if bundled else source)
+    before = listing(tmp_path, source)
+    plan = plan_build(request, build_root=tmp_path / "root", toolkits=[])
+    assert listing(tmp_path, source) == before
+    assert not (tmp_path / "root").exists() and not data_dir.exists()
+    assert plan.source_dir == source and (plan.cwd / "setup.py").is_file()
 
 
 @pytest.mark.skipif(not (CUDA13 / "include" / "cccl").is_dir(), reason="needs CUDA 13.0 here")
@@ -306,9 +326,9 @@ def test_flash_attention_3_builds_in_its_hopper_folder_compact_by_default(
 def test_the_full_flash_attention_3_build_is_one_choice_away_and_estimated_as_such(
         catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
     compact = plan_build(fa3_request(catalog, tmp_path), build_root=tmp_path / "root",
-                         toolkits=[], platform=LinuxPlatform(), prepare=False)
+                         toolkits=[], platform=LinuxPlatform())
     full = plan_build(fa3_request(catalog, tmp_path, "full"), build_root=tmp_path / "root",
-                      toolkits=[], platform=LinuxPlatform(), prepare=False)
+                      toolkits=[], platform=LinuxPlatform())
     assert full.variant == "full"
     assert full.env_value("FLASH_ATTENTION_DISABLE_FP8") is None
     assert full.env_value("FLASH_ATTENTION_DISABLE_SM80") == "TRUE"
@@ -325,21 +345,20 @@ def test_an_unknown_variant_lists_the_known_ones(catalog: Catalog, tmp_path: Pat
 
     with pytest.raises(UnknownChoiceError) as caught:
         plan_build(fa3_request(catalog, tmp_path, "tiny"), build_root=tmp_path / "root",
-                   toolkits=[], platform=LinuxPlatform(), prepare=False)
+                   toolkits=[], platform=LinuxPlatform())
     assert "no build variant 'tiny'" in str(caught.value)
     assert "compact, full" in caught.value.why
     with pytest.raises(UnknownChoiceError, match="has no build variants"):
         recipe = catalog.get("flash_attn")
         plan_build(BuildRequest(recipe, recipe.newest, env("13.0", tmp_path), h100_report(),
                                 source_dir=source_tree(tmp_path), variant="compact"),
-                   build_root=tmp_path / "root", toolkits=[], platform=LinuxPlatform(),
-                   prepare=False)
+                   build_root=tmp_path / "root", toolkits=[], platform=LinuxPlatform())
 
 
 def test_a_source_without_the_hopper_folder_is_refused_before_building(
         catalog: Catalog, tmp_path: Path, data_dir: Path) -> None:
     with pytest.raises(PlanError) as caught:
         plan_build(fa3_request(catalog, tmp_path, hopper=False), build_root=tmp_path / "root",
-                   toolkits=[], platform=LinuxPlatform(), prepare=False)
+                   toolkits=[], platform=LinuxPlatform())
     assert "has no 'hopper' folder" in str(caught.value)
     assert "whole FlashAttention 3 repository" in (caught.value.hint or "")

@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from kernel_wizard.build.plan import stage_bundled_source
+from kernel_wizard.build.worktree import stage_source
 from kernel_wizard.install.housekeeping import Kind, plan_clean, prune_after_build
 
 
@@ -51,5 +51,5 @@ def test_a_bundled_source_with_a_long_name_gets_a_short_build_copy(tmp_path: Pat
     source = tmp_path / ("p" * 243)
     source.mkdir()
     (source / "setup.py").write_text("print('hi')\n", encoding="utf-8")
-    copy = stage_bundled_source(source, tmp_path / "b")
+    copy = stage_source(source, tmp_path / "b", {}).path
     assert len(copy.name) <= 80 and (copy / "setup.py").is_file()

@@ -194,8 +194,7 @@ def test_a_fixed_plan_is_announced_and_run(tmp_path: Path, monkeypatch: pytest.M
     def probe_plan(session: Session) -> BuildPlan:
         env, hardware = session.require_target()
         probe = session.catalog().get("probe")
-        return plan_build(BuildRequest(probe, probe.newest, env, hardware), toolkits=[],
-                          prepare=False)
+        return plan_build(BuildRequest(probe, probe.newest, env, hardware), toolkits=[])
 
     services = replace(recorder.services(), build=build_this_plan(probe_plan, run_build))
     session = Session(services)

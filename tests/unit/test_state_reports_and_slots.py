@@ -12,8 +12,8 @@ from pathlib import Path
 
 from kernel_wizard.base.paths import build_lock_path
 from kernel_wizard.base.resources import resource_path
-from kernel_wizard.build.plan import stage_bundled_source
 from kernel_wizard.build.run import LogLine
+from kernel_wizard.build.worktree import stage_source
 from kernel_wizard.catalog import load_catalog
 from kernel_wizard.flow.pipeline import KernelChoice, build_slot
 from kernel_wizard.verify import VerifyReport, VerifyStatus
@@ -60,11 +60,15 @@ def test_a_second_bundled_build_gets_its_own_folder(tmp_path: Path) -> None:
         with build_slot(choice, said.append, threading.Event()) as slot:
             assert slot == 2
             source = resource_path(recipe.source.path or "")
-            mine = stage_bundled_source(source, tmp_path, slot)
-            theirs = stage_bundled_source(source, tmp_path, 1)
+            settings = {"python": "/env/bin/python"}  # the same settings: only the slot differs
+            mine = stage_source(source, tmp_path, settings, slot).path
+            theirs = stage_source(source, tmp_path, settings, 1).path
             (theirs / "build").mkdir()  # the first build's work in progress
-            again = stage_bundled_source(source, tmp_path, slot)  # a re-copy of mine only
+            again = stage_source(source, tmp_path, settings, slot).path  # mine only
             assert again == mine != theirs and (theirs / "build").is_dir()
+            # other settings: a fresh copy replaces mine, never the first build's
+            other = stage_source(source, tmp_path, {"python": "/other/bin/python"}, slot).path
+            assert other != mine and not mine.exists() and (theirs / "build").is_dir()
         lines = [e.text for e in said if isinstance(e, LogLine)]
         assert len(lines) == 1 and f"process {first.pid}" in lines[0]
         assert "this one builds in a folder of its own" in lines[0]
