@@ -100,6 +100,12 @@ def package_in_line(line: str) -> str | None:
     return _ALIASES.get(name, name) or None
 
 
+def package_id(name: str) -> str:
+    """A package's name as failures.toml names it ("flash-attn" for flash_attn, FlashAttention)."""
+    low = name.lower().replace("_", "-")
+    return _ALIASES.get(low, _ALIASES.get(low.replace("-", "_"), low))
+
+
 def context_for_package(name: str) -> KernelContext:
     """What is known of a package by name (from the log), or just its name."""
     return KNOWN.get(_ALIASES.get(name, name), KernelContext(name))
@@ -121,4 +127,4 @@ def context_for_recipe(package: str, arch_setting: str, force_build: str,
 
 
 __all__ = ["GENERIC", "KNOWN", "KernelContext", "context_for_package", "context_for_recipe",
-           "package_in_line"]
+           "package_id", "package_in_line"]

@@ -219,6 +219,7 @@ _COMPILE = re.compile(
     r"|erreur|ошибка)\b|\berror\s+C\d{4}\b|\bC\d{4}\s*:|#error|catastrophic error"
     r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
     r"|incomplete|invalid|use of|call of|'|\")|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
+    r"|\bCommand line error D\d{4}\b"  # cl.exe rejecting an option the build script gives it
     r"|(?-i:^\s*FAILED:)|ninja: build stopped|\berrors? detected in the compilation of\b"
     r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed)"
 )

@@ -14,6 +14,7 @@ from kernel_wizard.diagnose.context import (
     GENERIC,
     KernelContext,
     context_for_package,
+    package_id,
     package_in_line,
 )
 from kernel_wizard.diagnose.facts import ADVISERS, LogFacts, read_facts, worded_facts
@@ -153,6 +154,7 @@ _ERROR_LINE = re.compile(
     | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
     | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
     | (?i: \bCMake\s+Error\b )
+    | (?i: \bCommand\s+line\s+error\s+D\d{4}\s*: )   # cl.exe: "cl : Command line error D8021 :"
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
     | \bIllegal\s+instruction\b                  # SIGILL: code for a CPU feature this one lacks
     | ^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python exception
@@ -362,6 +364,18 @@ class LogDiagnoser:
             (sig.id, required_literal(pattern) or "", pattern)
             for sig in self.rules.signatures for pattern in sig.contradicted_by]
         self._contradicted: set[str] = set()
+        # signatures of a known-ambiguous symptom (failures.toml's confirmed_by / confirmed_for):
+        # their hits are withheld until a line of the log, its package or the wizard's own build
+        # confirms them (then they are released, in the order of their lines)
+        self._confirmations = [
+            (sig.id, required_literal(pattern) or "", pattern)
+            for sig in self.rules.signatures for pattern in sig.confirmed_by]
+        self._confirmed: set[str] = {
+            sig.id for sig in self.rules.signatures
+            if not sig.needs_confirmation or (context is not None and (
+                "own-build" in sig.confirmed_for or package_id(context.package)
+                in sig.confirmed_for))}
+        self._withheld: list[Diagnosis] = []
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -400,6 +414,11 @@ class LogDiagnoser:
             if sig_id not in self._contradicted and literal in low \
                     and pattern.search(text) is not None:
                 self._contradicted.add(sig_id)
+        released: list[Diagnosis] = []
+        for sig_id, literal, pattern in self._confirmations:
+            if sig_id not in self._confirmed and literal in low \
+                    and pattern.search(text) is not None:
+                released += self._confirm(sig_id)
         for literal, needs in self._needles:
             if needs <= present and literal in low:
                 candidates = self.rules.signatures
@@ -407,6 +426,10 @@ class LogDiagnoser:
         if self._context is None and self._log_package is None \
                 and ("uild" in text or "wheel URL" in text):
             self._log_package = package_in_line(text)
+            if self._log_package is not None:
+                for sig in self.rules.signatures:
+                    if sig.id not in self._confirmed and self._log_package in sig.confirmed_for:
+                        released += self._confirm(sig.id)
         if not first_found and any(needs <= present and w in low
                                    for w, needs in _FAILURE_NEEDLES) \
                 and _FAILURE_LINE.search(text) is not None:
@@ -434,7 +457,7 @@ class LogDiagnoser:
             facts = read_facts((*self._ring, text))
             matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
 
-        new_hits: list[Diagnosis] = []
+        new_hits: list[Diagnosis] = released
         if (matched or maybe_error) and (self._quotes_source(text)
                                          or _PY_SOURCE.match(text) is not None):
             pass  # source code quoted by a Python traceback, not a message
@@ -461,6 +484,9 @@ class LogDiagnoser:
                         facts=tuple(sorted(shown.items())),
                         cause_id=sig.cause_id,
                     )
+                    if sig.id not in self._confirmed:
+                        self._withheld.append(hit)  # a symptom of several causes: not yet
+                        continue
                     self._hits.append(hit)
                     new_hits.append(hit)
             if collecting_after:
@@ -500,6 +526,15 @@ class LogDiagnoser:
         self._ring.append(kept)
         self._previous = kept
         return new_hits
+
+    def _confirm(self, sig_id: str) -> list[Diagnosis]:
+        """Mark a signature confirmed; its withheld hit, if any, joins the hits (returned)."""
+        self._confirmed.add(sig_id)
+        released = [h for h in self._withheld if h.signature_id == sig_id]
+        if released:
+            self._withheld = [h for h in self._withheld if h.signature_id != sig_id]
+            self._hits = sorted((*self._hits, *released), key=lambda h: h.line_number)
+        return released
 
     def _note_stage(self, head: str, text: str) -> None:
         """Remember whether the log showed a build, and the compiler running (before its
@@ -581,8 +616,8 @@ class LogDiagnoser:
             line, number, before = self._first
             real = FirstError(line, number, before, tuple(self._after), tuple(self._first_ids))
         warned = self._warning_cause
-        if warned is None:
-            return real
+        if warned is None or all(i in self._contradicted for i in warned[3]):
+            return real  # (a warning whose cause the log contradicts explains nothing)
         explained = real is not None and any(
             self.rules.signature(i).severity is Severity.ERROR for i in real.signature_ids
         )

@@ -74,6 +74,17 @@ class FailureSignature:
     # has no code for this GPU contradicts "build the kernel for your GPU"): then the symptom's
     # cause is not the one this signature names, and the report names the family alone
     contradicted_by: tuple[re.Pattern[str], ...] = ()
+    # A symptom of several known causes (a compiler killed by a signal, a DLL that Windows does
+    # not name): the signature names its cause only when the log confirms it, by a line of
+    # ``confirmed_by`` anywhere in it, or by the package it is bound to (``confirmed_for``: the
+    # log's package, or "own-build" for the wizard's own builds); until then the report names
+    # the family alone
+    confirmed_by: tuple[re.Pattern[str], ...] = ()
+    confirmed_for: tuple[str, ...] = ()
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return bool(self.confirmed_by or self.confirmed_for)
 
     @property
     def generic(self) -> bool:
@@ -156,6 +167,8 @@ _SIGNATURE_KEYS = frozenset(
         "defaults",
         "group",
         "contradicted_by",
+        "confirmed_by",
+        "confirmed_for",
     }
 )
 # Facts every signature may name: they describe the kernel being built (kernel_wizard.diagnose
@@ -293,6 +306,8 @@ def _signature(entry: _Entry) -> FailureSignature:
         group=entry.slug_of("group") if "group" in entry.raw else "",
         contradicted_by=entry.patterns("contradicted_by") if "contradicted_by" in entry.raw
         else (),
+        confirmed_by=entry.patterns("confirmed_by") if "confirmed_by" in entry.raw else (),
+        confirmed_for=_confirmed_for(entry),
     )
     try:
         named = signature.placeholders
@@ -316,6 +331,19 @@ def _defaults(entry: _Entry) -> dict[str, str]:
     ):
         raise entry._error("has 'defaults' that are not a table of texts")
     return dict(value)
+
+
+def _confirmed_for(entry: _Entry) -> tuple[str, ...]:
+    value = entry.raw.get("confirmed_for", [])
+    if not isinstance(value, list) or not all(
+        isinstance(v, str) and _SLUG.match(v) for v in value
+    ):
+        raise entry._error(
+            "has an invalid 'confirmed_for'",
+            why='It is a list of package names as the log names them ("flash-attn") or '
+                '"own-build" (the wizard\'s own builds).',
+        )
+    return tuple(value)
 
 
 _REQUIREMENT = re.compile(r"^(?:windows|linux|cuda(?:>=|<)\d+\.\d+)$")

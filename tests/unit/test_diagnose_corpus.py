@@ -69,11 +69,14 @@ def test_no_field_log_crashes_the_diagnoser_or_takes_a_second() -> None:
 
 
 @pytest.mark.parametrize(("split", "first", "precision", "recall"), [
-    # 97.9 / 98.1 / 96.6 % on 291 logs
-    ("train", 0.97, 0.98, 0.96),
+    # 97.9 / 99.2 / 90.3 % on 291 logs (a symptom of several causes names the family alone:
+    # precision over recall, issue 31's late sets)
+    ("train", 0.97, 0.99, 0.90),
     # measured once after collector g's logs (index-g.toml) and the precision fixes of round 2:
     # 96.9 / 97.4 / 88.1 % on 97 logs (20 of them new); reported as is, not tuned against
-    ("heldout", 0.96, 0.97, 0.88),
+    # after issue 31's gate on symptoms of several causes (round 3): recall 84.5 %, measured, not
+    # tuned against
+    ("heldout", 0.96, 0.97, 0.84),
 ])
 def test_the_diagnosis_keeps_its_measured_figures(split: str, first: float, precision: float,
                                                   recall: float) -> None:

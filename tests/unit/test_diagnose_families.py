@@ -88,11 +88,8 @@ from kernel_wizard.diagnose.matcher import diagnose_lines
      {"symbol": "torch.distributed._shard"}),
     ("/DCNv2_latest/src/cpu/dcn_v2_cpu.cpp:7:10: fatal error: TH/TH.h: No such file or directory",
      "torch-api-changed", {"symbol": "TH/TH.h"}),
-    # Windows' loader in other languages: a missing DLL (library) or procedure (PyTorch's ABI)
-    ("ImportError: DLL load failed while importing _C: 指定されたモジュールが見つかりません。",
-     "library-mismatch", {}),
-    ("ImportError: DLL load failed while importing _C: Le module spécifié est introuvable.",
-     "library-mismatch", {}),
+    # Windows' loader in other languages: a DLL whose initialisation failed (library) or a
+    # procedure (PyTorch's ABI); a module Windows does not name: test_diagnose_ambiguous.py
     ("ImportError: DLL load failed while importing libtriton: Une routine d’initialisation d’une "
      "bibliothèque de liens dynamiques (DLL) a échoué.", "library-mismatch", {}),
     ("OSError: [WinError 126] The specified module could not be found. Error loading "
