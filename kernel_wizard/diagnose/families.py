@@ -153,7 +153,10 @@ _RESOLVE = re.compile(
     r"|fatal: could not read Username|Repository not found|did not match any file\(s\) known"
     r"|error: subprocess-exited-with-error.*git clone|Failed to clone"
     r"|fatal: unable to connect to|errno=Connection|git clone .*did not run successfully"
-    r"|is not a supported wheel on this platform|none of the candidates)"
+    r"|is not a supported wheel on this platform|none of the candidates"
+    # pip's resolver: "Cannot install a and b because these package versions have conflicting
+    # dependencies" (late set b: vllm and xformers pinning another torch than requirements.txt)
+    r"|because these package versions have conflicting dependencies)"
 )
 _CRASH = re.compile(
     r"(?i:^\s*Killed\s*$|\bKilled signal\b|internal compiler error|died due to signal"

@@ -129,3 +129,15 @@ def test_unresolved_symbols_name_the_link_family_alone() -> None:
         "The detected CUDA version (12.1) mismatches the version that was used to compile",
         "foo.obj : error LNK2019: unresolved external symbol cudaLaunchKernel"])
     assert any(h.signature_id == "link-unresolved-symbols" for h in confirmed.hits)
+
+
+def test_pip_s_conflicting_dependencies_are_the_resolve_family() -> None:
+    # S2R #2 (late set b): vllm 0.5.4 pins torch 2.4.0, requirements.txt torch 2.1.1
+    line = ("ERROR: Cannot install -r requirements.txt (line 1) and torch==2.1.1 because these "
+            "package versions have conflicting dependencies.")
+    diagnoser = LogDiagnoser()
+    for text in (line, "", "The conflict is caused by:", "    vllm 0.5.4 depends on torch==2.4.0"):
+        diagnoser.feed(text)
+    report = diagnoser.summary(failed=True)
+    assert report.first_error is not None and report.first_error.line == line
+    assert report.family is not None and report.family.id == "resolve"
