@@ -52,7 +52,7 @@ def machine_output(wizard: InstallerWizard) -> list[QWidget]:
         widgets += [row.command_text, row.log]
     build = wizard.page_of(FlowStep.BUILD)
     widgets += [build.log, build.plan_text]  # type: ignore[attr-defined]
-    widgets.append(wizard.page_of(FlowStep.VERIFY).usage)  # type: ignore[attr-defined]
+    widgets.append(wizard.page_of(FlowStep.VERIFY).results.usage)  # type: ignore[attr-defined]
     widgets.append(wizard.page_of(FlowStep.DONE).usage)  # type: ignore[attr-defined]
     return widgets
 
