@@ -56,6 +56,7 @@ from .navigation import lock_back
 
 STEP_TITLES = {
     Step.DOWNLOAD: N_("Download the prebuilt wheel"),
+    Step.CACHE: N_("Take the verified wheel from the cache"),
     Step.SOURCE: N_("Get the source"),
     Step.PATCH: N_("Apply patches"),
     Step.COMPILE: N_("Compile"),

@@ -69,6 +69,7 @@ GIB = 1024**3
 
 class Step(Enum):
     DOWNLOAD = "download"  # a prebuilt wheel instead of a build
+    CACHE = "cache"  # a wheel that passed verification before, from the verified-wheel cache
     SOURCE = "source"
     PATCH = "patch"
     COMPILE = "compile"

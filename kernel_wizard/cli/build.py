@@ -48,6 +48,7 @@ from kernel_wizard.flow.session import (
 )
 from kernel_wizard.flow.verify_install import verify_then_install
 from kernel_wizard.install.installer import LOCK_TAG, InstallRecord
+from kernel_wizard.install.wheel_cache import CachedWheel
 from kernel_wizard.machine.ai_apps.usage import UseHint, hint_for_python
 from kernel_wizard.machine.environment import PythonEnv, discover_candidates, inspect_python
 from kernel_wizard.machine.hardware import CheckedGpus, GpuSelectionError, HardwareReport, detect
@@ -119,7 +120,8 @@ def make_choice(args: argparse.Namespace, env: PythonEnv, session: Session,
                                      if isinstance(prebuilt, str) else bool(prebuilt))
     request = KernelRequest(args.kernel, version=args.kernel_version, gpus=gpus,
                             variant=getattr(args, "variant", None), local_path=args.source,
-                            prebuilt=wheel, force=args.force, gpu_option="--gpus")
+                            prebuilt=wheel, force=args.force, gpu_option="--gpus",
+                            from_cache=not getattr(args, "no_cache", False))
     try:
         return session.choose(request).choice
     except DoesNotFit as exc:
@@ -217,7 +219,8 @@ def _install_change(args: argparse.Namespace, choice: KernelChoice, version: str
     """What a build command changes, in one sentence (asked before anything runs)."""
     what = f"{choice.recipe.name} {version}"
     first = (f"This downloads a prebuilt {what} wheel" if choice.prebuilt is not None
-             else f"This builds {what}")
+             else f"This takes the {what} wheel verified before from the cache"
+             if choice.cached is not None else f"This builds {what}")
     if args.skip_verify:
         then = " and installs it without verifying it"
     elif args.allow_failed:
@@ -284,6 +287,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     wheel_from = choice.prebuilt.origin if choice.prebuilt is not None else ""
     source = (f"prebuilt wheel{' from ' + wheel_from if wheel_from else ''}: "
               f"{choice.prebuilt.url}" if choice.prebuilt is not None
+              else _cached_words(choice.cached) if choice.cached is not None
               else f"source: {choice.local_path or choice.source_mode.value}")
     # the version is the wheel's own where a prebuilt wheel is used (it may differ from the
     # recipe version it was found for: the header read "0.1.0 (prebuilt wheel: …-0.2.0-…)")
@@ -298,6 +302,11 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
     if args.plan_only:
         if choice.prebuilt is not None:
             human.write(f"Would download {choice.prebuilt.url}, verify it and install it.\n")
+            return int(ExitCode.OK)
+        if choice.cached is not None:
+            human.write(f"Would take {choice.cached.filename} from the verified-wheel cache, "
+                        "verify it here and install it: nothing is compiled (--no-cache "
+                        "builds from source).\n")
             return int(ExitCode.OK)
         if choice.route.needs_fetch:
             human.write("The plan needs the source first (a download or an archive to "
@@ -470,6 +479,8 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 "available": d.available, "reasons": list(d.texts),
                 "warnings": list(d.warnings), "archs": list(d.archs),
                 "speed_here": _worth_json(row.worth) if v is row.recommended else None,
+                "verified_cache": (_cached_json(row.cached) if v is row.recommended
+                                   and row.cached is not None else None),
                 "variants": [{
                     "id": variant.id, "label": variant.label,
                     "description": variant.description,
@@ -506,6 +517,10 @@ def run_kernels_command(args: argparse.Namespace, out: TextIO) -> int:
                 if reason.hint:
                     out.write(f"        → {reason.hint}\n")
         out.write(f"  versions that fit: {', '.join(fits) if fits else 'none'}\n")
+        if row.cached is not None and best[1].available:
+            out.write(f"  ✔ ready from the verified cache (verified on "
+                      f"{row.cached.verified_on}): {best[0].label} installs without "
+                      "compiling\n")
         if recipe.variants:
             out.write("  build variants (build --variant NAME):\n")
             for variant in recipe.variants:
@@ -562,6 +577,16 @@ def _speed_json(speed: SdpaSpeed | SpeedUnavailable | None) -> dict[str, Any] | 
             "shape": dict(speed.shape), "measured_at": speed.measured_at, "cached": speed.cached,
             "methods": {n: {"ms": t.ms, "tflops": t.tflops} for n, t in speed.methods.items()},
             "not_available": dict(speed.failed)}
+
+
+def _cached_words(wheel: CachedWheel) -> str:
+    return (f"ready from the verified cache, verified on {wheel.verified_on}: "
+            f"{wheel.filename}, no compiling")
+
+
+def _cached_json(wheel: CachedWheel) -> dict[str, Any]:
+    return {"filename": wheel.filename, "sha256": wheel.digest, "verified_on": wheel.verified_on,
+            "source": wheel.source, "variant": wheel.variant}
 
 
 def _worth_json(worth: Worth | None) -> dict[str, Any] | None:

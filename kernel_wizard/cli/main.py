@@ -243,6 +243,11 @@ def build_options(parser: argparse.ArgumentParser) -> None:
                         help="download a matching prebuilt wheel instead of building; with "
                         "URL, that wheel (a mirror, or one you found; a published digest "
                         "as URL#sha256=HEX; default: build from source)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="build from source even when the verified-wheel cache holds this "
+                        "kernel verified with the same PyTorch build, Python and GPUs (by "
+                        "default that wheel is taken, verified here and installed: no "
+                        "compiling)")
     parser.add_argument("--force", action="store_true",
                         help="build even if the catalog says the kernel does not fit")
     parser.add_argument("--plan-only", action="store_true",

@@ -22,24 +22,34 @@ from pathlib import Path
 from typing import Any
 
 from kernel_wizard.base.locks import LockBusy, hold
-from kernel_wizard.base.messages import msg
-from kernel_wizard.base.paths import BUILD_ROOT_ALTERNATIVE, build_lock_path, storage_error
+from kernel_wizard.base.messages import N_, msg
+from kernel_wizard.base.paths import (
+    BUILD_ROOT_ALTERNATIVE,
+    build_lock_path,
+    logs_dir,
+    staging_dir,
+    storage_error,
+    timestamp,
+)
 from kernel_wizard.build.plan import BuildPlan, BuildRequest, PlanError, plan_build
 from kernel_wizard.build.prebuilt import fetch_prebuilt
 from kernel_wizard.build.run import (
     BuildEvent,
     BuildOutcome,
+    BuildStatus,
     LogLine,
     PlanEvent,
     Step,
     StepEvent,
     StepState,
+    StepTiming,
     run_build,
 )
 from kernel_wizard.build.sources.model import SourceError
 from kernel_wizard.build.worktree import SourceChanged, StagedSource, source_change, stage_source
 from kernel_wizard.catalog import Recipe, RecipeVersion, SourceKind
 from kernel_wizard.catalog.wheels import WheelCandidate
+from kernel_wizard.install.wheel_cache import CacheChanged, CachedWheel, take
 from kernel_wizard.machine.environment import PythonEnv
 from kernel_wizard.machine.hardware import HardwareReport
 from kernel_wizard.machine.platforms import Platform
@@ -66,6 +76,7 @@ class SourceRoute(Enum):
     preview, the command line's ``--plan-only``), none of which derives it again."""
 
     BUNDLED = "bundled"  # shipped with the wizard (the probe): copied per build, slots
+    CACHED = "verified cache"  # no source: the same wheel passed verification here before
     PREBUILT = "prebuilt wheel"  # no source: a matching wheel is downloaded
     DOWNLOAD = "download"  # the recipe's pinned ref: git, else source archives (fetch decides)
     ARCHIVE = "archive"  # a .tar.gz/.zip the user chose, extracted into the cache
@@ -79,9 +90,13 @@ class SourceRoute(Enum):
 
 
 def source_route(recipe: Recipe, source_mode: SourceMode, local_path: Path | None,
-                 prebuilt: WheelCandidate | None) -> SourceRoute:
-    """The one formula of the route: a prebuilt wheel; else the user's folder or archive
-    (``SourceMode.LOCAL``); else the recipe's own source, shipped (bundled) or downloaded."""
+                 prebuilt: WheelCandidate | None,
+                 cached: CachedWheel | None = None) -> SourceRoute:
+    """The one formula of the route: a wheel from the verified cache; a prebuilt wheel; else
+    the user's folder or archive (``SourceMode.LOCAL``); else the recipe's own source, shipped
+    (bundled) or downloaded."""
+    if cached is not None:
+        return SourceRoute.CACHED
     if prebuilt is not None:
         return SourceRoute.PREBUILT
     if source_mode is SourceMode.LOCAL:
@@ -105,11 +120,15 @@ class KernelChoice:
     gpu_indices: tuple[int, ...] | None = None  # None: every usable GPU
     prebuilt: WheelCandidate | None = None  # set: download this wheel instead of building
     variant: str | None = None  # the recipe's build variant ("compact"/"full"); None: default
+    # set: this wheel, which passed verification with the same PyTorch build, Python and GPU
+    # architectures, is taken from the verified-wheel cache instead of building
+    cached: CachedWheel | None = None
     route: SourceRoute = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "route", source_route(self.recipe, self.source_mode,
-                                                       self.local_path, self.prebuilt))
+                                                       self.local_path, self.prebuilt,
+                                                       self.cached))
 
     @classmethod
     def default(cls, recipe: Recipe, version: RecipeVersion) -> KernelChoice:
@@ -118,6 +137,45 @@ class KernelChoice:
         if choice.route is SourceRoute.BUNDLED:
             return replace(choice, source_mode=SourceMode.BUNDLED)
         return choice
+
+
+def take_cached(wheel: CachedWheel, kernel: str,
+                on_event: Callable[[BuildEvent], None]) -> BuildOutcome:
+    """The verified wheel from the cache, copied into a staging folder (its digest checked
+    again) instead of a build: nothing is compiled. A wheel that changed on disk since it
+    was kept is an outcome that says so (the entry is dropped: choose again to build)."""
+    stamp = timestamp()
+    log_path = logs_dir() / f"{stamp}-{kernel}-cache.log"
+    started = time.monotonic()
+    on_event(StepEvent(Step.CACHE, StepState.RUNNING))
+    lines = [f"# the verified wheel from the cache: {wheel.filename}",
+             f"# {wheel.source}; verified on {wheel.verified_on} with PyTorch "
+             f"{wheel.built_for.torch} ({wheel.built_for.python_tag})",
+             f"# kept in {wheel.folder}"]
+    for line in lines:
+        on_event(LogLine(line, 0))
+    status, hint, copied = BuildStatus.SUCCEEDED, "", None
+    try:
+        copied = take(wheel, staging_dir() / f"{stamp}-{kernel}-cached")
+    except CacheChanged as exc:
+        status = BuildStatus.FAILED
+        message: str = str(exc)
+        hint = N_("Choose the kernel again: the wizard builds it from source.")
+    else:
+        message = msg("Took {wheel} from the verified-wheel cache (verified on {date}); "
+                      "nothing was compiled.", wheel=wheel.filename, date=wheel.verified_on)
+    lines.append(message)
+    seconds = time.monotonic() - started
+    state = StepState.DONE if copied is not None else StepState.FAILED
+    on_event(StepEvent(Step.CACHE, state, seconds))
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise storage_error(exc, path=log_path, action="write the build log") from exc
+    return BuildOutcome(status=status, message=message, hint=hint, plan=None, wheel=copied,
+                        log_path=log_path, seconds=seconds, attempts=0, exit_code=None,
+                        diagnosis=None, steps=(StepTiming(Step.CACHE, state, seconds),))
 
 
 def acquire_source(
@@ -186,6 +244,8 @@ def run_pipeline(
     stop = cancel if cancel is not None else threading.Event()
     plat = platform if platform is not None else current_platform()
     recipe, version = choice.recipe, choice.version
+    if choice.cached is not None:
+        return take_cached(choice.cached, recipe.id, sink)
     if choice.prebuilt is not None:
         return fetch_prebuilt(choice.prebuilt, recipe.id, sink, stop, **fetch_options)
 

@@ -40,6 +40,7 @@ from kernel_wizard.catalog import (
     Recipe,
     RecipeVersion,
     Verdict,
+    arch_list,
     assess,
     load_catalog,
     recommended_version,
@@ -57,6 +58,7 @@ from kernel_wizard.flow.pipeline import KernelChoice, SourceMode, SourceRoute, r
 from kernel_wizard.flow.recommend import how_to_get
 from kernel_wizard.flow.reverify import ReverifyResult, reverify_all
 from kernel_wizard.flow.verify_install import VerifyInstallOutcome, verify_then_install
+from kernel_wizard.install import wheel_cache
 from kernel_wizard.install.housekeeping import prune_after_build
 from kernel_wizard.install.installer import (
     InstallRecord,
@@ -69,6 +71,8 @@ from kernel_wizard.install.installer import (
     rollback_install,
     startup_notices,
 )
+from kernel_wizard.install.wheel_cache import CachedWheel, PassedOn, WheelTarget
+from kernel_wizard.install.wheel_cache import now as wheel_cache_now
 from kernel_wizard.machine.ai_apps.usage import workload_for_python
 from kernel_wizard.machine.environment import (
     Candidate,
@@ -148,6 +152,9 @@ class KernelRequest:
     prebuilt: bool | WheelCandidate = False
     force: bool = False  # choose a version that does not fit (the command line's --force)
     gpu_option: str | None = None  # the option the GPU indices came from (for the hint)
+    # take a wheel of this kernel that passed verification with the same PyTorch build, Python
+    # and GPUs from the verified-wheel cache instead of building (False: build from source)
+    from_cache: bool = True
 
 
 @dataclass(frozen=True)
@@ -170,6 +177,9 @@ class KernelRow:
     recommended: RecipeVersion  # preselected here (it may not fit when no version does)
     route: SourceRoute  # of the recipe's own source: bundled or a download
     worth: Worth | None = None  # the speed advice; None: not timed, or nothing measured
+    # a verified wheel of the recommended version (default variant) that fits here: ready from
+    # the cache, no compiling
+    cached: CachedWheel | None = None
 
     def verdict(self, version: RecipeVersion) -> Verdict:
         """The verdict of one of this kernel's versions."""
@@ -234,6 +244,11 @@ class SessionServices:
                         SdpaSpeed | SpeedUnavailable | None] = sdpa_speed_here
     # after every build: keep the kernel's last builds, remove older ones (never raises)
     prune: Callable[[str, Sequence[Path]], object] = prune_after_build
+    # the verified-wheel cache: a wheel that fits (kernel, version, variant, target), and
+    # keeping one that passed verification
+    find_cached: Callable[[str, str, str | None, WheelTarget], CachedWheel | None] = \
+        wheel_cache.find
+    keep_verified: Callable[..., CachedWheel | None] = wheel_cache.keep
 
 
 @dataclass(frozen=True)
@@ -302,6 +317,8 @@ class Session:
     install_declined: bool = False  # the person finished without installing the verified build
     reverify_results: list[ReverifyResult] | None = None  # the re-verification of the installs
     workload_choice: str = ""  # what the person said they run attention for ("": not said)
+    # why a verified wheel could not be kept in the cache (a full data folder); "" when it was
+    cache_problem: str = ""
 
     # -- what the flow knows -------------------------------------------------------------
 
@@ -503,8 +520,80 @@ class Session:
                 recipe,
                 tuple(KernelVersionRow(v, verdicts[v.label]) for v in recipe.versions),
                 recommended, KernelChoice.default(recipe, recommended).route,
-                self.worth(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None))
+                self.worth(recipe.id, speed) if isinstance(speed, SdpaSpeed) else None,
+                self.cached_wheel(recipe, recommended, None, judged)))
         return rows
+
+    # -- the verified-wheel cache -------------------------------------------------------------
+
+    def wheel_target(self, machine: Machine) -> WheelTarget | None:
+        """What a cached wheel must have been built for to run unchanged here: the target
+        Python's PyTorch build, Python tag and platform, and the selected GPUs' architectures
+        (None: no PyTorch there, nothing to match)."""
+        env = self.environment
+        if env is None or env.torch is None or not env.interpreter_tag or not env.platform_tag:
+            return None
+        return WheelTarget(env.torch.version, env.interpreter_tag, env.platform_tag,
+                           tuple(arch_list(machine)))
+
+    def cached_wheel(self, recipe: Recipe, version: RecipeVersion, variant: str | None,
+                     machine: Machine) -> CachedWheel | None:
+        """A wheel of this kernel, version and build variant (None: the recipe's default)
+        that passed verification before and runs unchanged here, from the verified-wheel
+        cache; None when there is none."""
+        target = self.wheel_target(machine)
+        if target is None:
+            return None
+        chosen = recipe.variant(variant)
+        return self.services.find_cached(recipe.id, version.version,
+                                         chosen.id if chosen is not None else None, target)
+
+    def _keep_verified(self, outcome: BuildOutcome, wheel: Path,
+                       result: VerifyInstallOutcome) -> None:
+        """A wheel that passed verification goes to the verified-wheel cache (a wheel taken
+        from it gets this verification added), with what it was built for and where it came
+        from. A full or read-only data folder costs only the cache, never the install."""
+        if not isinstance(result, VerifyInstallOutcome):
+            return  # a stand-in verification step (tests) has no report to keep a wheel by
+        choice = self.effective_choice()
+        env = self.environment
+        report = result.report
+        if not report.passed or env is None:
+            return
+        machine = self.machine(choice.gpu_indices)
+        target = self.wheel_target(machine)
+        if target is None:
+            return
+        facts = report.environment
+        variant = choice.recipe.variant(choice.variant) if choice.prebuilt is None else None
+        passed = PassedOn(date=wheel_cache_now(), python=str(env.executable),
+                          torch=target.torch,
+                          torch_cuda=facts.torch_cuda if facts is not None else None,
+                          gpus=tuple(g.name for g in machine.gpus if g.name),
+                          driver=facts.driver_version if facts is not None else None,
+                          report=str(result.saved.json_path), quick=report.quick)
+        try:
+            self.services.keep_verified(
+                wheel, kernel=choice.recipe.id, version=choice.version.version,
+                variant=variant.id if variant is not None else None,
+                source=self._wheel_source(choice), built_for=target, passed=passed)
+        except (WizardError, OSError) as exc:
+            self.cache_problem = exc.describe() if isinstance(exc, WizardError) else str(exc)
+
+    @staticmethod
+    def _wheel_source(choice: KernelChoice) -> str:
+        """Where a wheel came from, in words, for the cache's entry."""
+        if choice.cached is not None:
+            return choice.cached.source
+        if choice.prebuilt is not None:
+            return f"prebuilt wheel from {choice.prebuilt.source_name}: {choice.prebuilt.url}"
+        version = choice.version
+        ref = version.commit[:7] if version.commit else (version.tag or version.version)
+        if choice.route is SourceRoute.BUNDLED:
+            return f"built from the wizard's own {choice.recipe.name} source"
+        if choice.local_path is not None:
+            return f"built from {choice.local_path}"
+        return f"built from {choice.recipe.name} {ref}"
 
     def choose(self, request: KernelRequest) -> KernelDecision:
         """Decide the kernel choice from what the person asked for, for both front ends: the
@@ -546,6 +635,11 @@ class Session:
                     hint=N_("Build it from source instead."))
         if wheel is not None:
             choice = replace(choice, variant=None)  # a wheel is installed as it was built
+        elif request.from_cache and choice.route in (SourceRoute.BUNDLED, SourceRoute.DOWNLOAD):
+            # the same kernel verified before with this PyTorch build, Python and GPUs: no
+            # compiling (a source the person chose is built as asked)
+            choice = replace(choice, cached=self.cached_wheel(recipe, version, choice.variant,
+                                                              machine))
         self.kernel_choice = choice
         self.prebuilt = wheel
         return KernelDecision(replace(choice, prebuilt=wheel), verdict, machine)
@@ -559,7 +653,8 @@ class Session:
         return (
             env.executable if env else None,
             (choice.recipe.id, choice.version.label, choice.source_mode, choice.local_path,
-             choice.gpu_indices, choice.variant) if choice else None,
+             choice.gpu_indices, choice.variant,
+             choice.cached.digest if choice.cached is not None else None) if choice else None,
             self.prebuilt.url if self.prebuilt else None,
         )
 
@@ -594,6 +689,9 @@ class Session:
         choice = self.effective_choice()
         if choice.route is SourceRoute.PREBUILT:
             raise PlanError("A prebuilt wheel is downloaded, not built: there is no build plan.")
+        if choice.route is SourceRoute.CACHED:
+            raise PlanError("A verified wheel is taken from the cache, not built: there is no "
+                            "build plan.")
         if choice.route.needs_fetch:
             raise PlanError("The exact plan needs the source first (a download or an archive to "
                             "extract); it is shown once the build has the source.")
@@ -660,12 +758,16 @@ class Session:
         the verification (raises ``Cancelled``); an install that has begun is let finish."""
         env, outcome, wheel = self._built_wheel()
         self._forget_verification()  # a new verification: the install question is asked again
+        # a wheel from the verified cache passed the full verification with this PyTorch build
+        # and these GPUs: here the quick one proves it loads and computes right
+        from_cache = self.effective_choice().route is SourceRoute.CACHED
         result = self.services.verify_then_install(
             env.executable, wheel, kernel=self._kernel_id(outcome), adapter=self.verify_adapter,
-            install=install, allow_failed=allow_failed, quick=quick,
+            install=install, allow_failed=allow_failed, quick=quick or from_cache,
             path_prepend=self.verification_path(outcome), cancel=cancel)
         self.verify_outcome = result
         self._verified_for = outcome
+        self._keep_verified(outcome, wheel, result)
         return result
 
     def verification_path(self, outcome: BuildOutcome) -> list[Path]:
