@@ -475,7 +475,10 @@ class HardwarePage(SessionPage):
             return False
         self.pip_button.setEnabled(False)
         self.env_banner.show_message(Tone.INFO, TEXT["pip_running"].format(python=env.executable))
-        task = BackgroundTask(lambda: fix.run(lambda _line: None, threading.Event()), self)
+        # the session runs it, holding the environment's lock as every fix and install does
+        flow = self.session
+        task = BackgroundTask(lambda: flow.run_fix(fix, lambda _line: None, threading.Event()),
+                              self)
         task.finished.connect(self._on_pip_done)
         task.failed.connect(self._on_pip_done)
         self._pip_task = task

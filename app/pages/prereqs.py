@@ -296,17 +296,17 @@ class PrereqsPage(SessionPage):
             # BuildWorker batches LogLines for the GUI and hands FixProgress on as events
             return flow.run_fix(fix, lambda text: sink(LogLine(text, 0)), cancel, sink)
 
-        session = BuildWorker(run, parent=self)  # lines batched, progress as events
-        session.lines.connect(row.append_lines)
-        session.lines.connect(self._on_fix_lines)
-        session.other_event.connect(self._on_fix_event)
-        session.finished.connect(self._on_fix_finished)
-        self.fix_job = session
+        worker = BuildWorker(run, parent=self)  # lines batched, progress as events
+        worker.lines.connect(row.append_lines)
+        worker.lines.connect(self._on_fix_lines)
+        worker.other_event.connect(self._on_fix_event)
+        worker.finished.connect(self._on_fix_finished)
+        self.fix_job = worker
         self.fix_row = row
         row.fix_started()
         self.busy_label.setText(TEXT["running"].format(title=tr_core(fix.title)))
         self._update_busy()
-        session.start()
+        worker.start()
         return True
 
     @Slot(list)

@@ -317,7 +317,7 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
                                                  for line in plan.describe().splitlines()))
         return int(ExitCode.OK)
 
-    if not args.no_install:  # the one consent rule (cli_consent): it changes the environment
+    if not args.no_install:  # the one consent rule (cli/consent.py): it changes the environment
         confirm(_install_change(args, choice, version, env), "Go on?", yes=args.yes,
                 arguments=getattr(args, "arguments", ["build"]), out=human,
                 alternative="Or add --no-install: the kernel is built and verified, and nothing "

@@ -224,7 +224,7 @@ def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
         outcome = fix.run(lambda _line: None, threading.Event())
         out.write(f"\n{outcome.message}\n{outcome.hint}\n")
         return int(ExitCode.FAILURE)
-    # the one consent rule (cli_consent): ask on a terminal, else only with --yes
+    # the one consent rule (cli/consent.py): ask on a terminal, else only with --yes
     confirm("This fix changes your computer.", "Run it?", yes=args.yes,
             arguments=getattr(args, "arguments", ["fix", args.target]), out=out)
 

@@ -2,7 +2,7 @@
 
 Reads ``installs.json``, runs each kernel's verification in its environment, saves the report,
 compares with the last passing report of that kernel there (of the same mode, quick or full,
-where there is one: see :func:`.reports.baseline_for`), and says what changed (driver, CUDA,
+where there is one: see :func:`verify.history.baseline_for`), and says what changed (driver, CUDA,
 torch, kernel version) and what regressed among the checks that ran both times. Exit code 0
 only when everything passes.
 """

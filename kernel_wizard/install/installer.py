@@ -2,7 +2,7 @@
 
 One install, start to end, while holding the environment's lock (:mod:`.locks`):
 
-1. a journal (``journal/<id>.json``, :mod:`.install_records`) says what is about to happen — written
+1. a journal (``journal/<id>.json``, :mod:`.records`) says what is about to happen — written
    *before* anything is copied or pip starts;
 2. the files of the version already installed (if any) are copied into the install's own
    folder in ``backups/`` (:func:`backup_distribution`);

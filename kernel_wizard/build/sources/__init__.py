@@ -14,10 +14,11 @@ Routes (:func:`fetch_source`):
   (resumable, verified), then each submodule's archive at its pinned commit, extracted into
   the submodule's folder (a GitHub archive has none). The URL builders are
   :class:`SourceHosts` (GitHub by default; tests point them at a loopback server).
-* **local**: :func:`prepare_local` checks a folder the user chose (built in place: no copy) —
-  a ``setup.py`` or ``pyproject.toml``, and every submodule the recipe needs populated (the
-  recipe's marker file, e.g. ``include/cutlass/cutlass.h``, when it declares one);
-  :func:`prepare_local_archive` extracts a ``.tar.gz`` / ``.zip`` the user chose into the cache
+* **local**: :func:`prepare_local` checks a folder the user chose (the build copies it:
+  :func:`flow.pipeline.stage_plan`) — a ``setup.py`` or ``pyproject.toml``, and every
+  submodule the recipe needs populated (the recipe's marker file, e.g.
+  ``include/cutlass/cutlass.h``, when it declares one); :func:`prepare_local_archive`
+  extracts a ``.tar.gz`` / ``.zip`` the user chose into the cache
   and checks it the same way. For offline and air-gapped machines.
 
 The cache is ``<build root>/<recipe>-<ref>`` (default build root: the platform's
