@@ -384,7 +384,6 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
-    from kernel_wizard.flow.reverify import reverify_all
     from kernel_wizard.install.installer import load_installs
 
     if args.kernel and args.python:
@@ -404,11 +403,17 @@ def run_verify_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(f"{nothing.what}\n{nothing.hint}\n")
         return int(ExitCode.FAILURE)
     cancel = threading.Event()
-    results = run_cancellable(lambda: reverify_all(quick=args.quick, cancel=cancel), cancel,
+
+    def chosen(record: InstallRecord) -> bool:  # --kernel (and --python): only those run
+        return not args.kernel or (record.kernel_id == args.kernel and (
+            args.python is None or same_env(record.python, args.python)))
+
+    from kernel_wizard.flow import reverify
+
+    session = Session(services=SessionServices(reverify_all=reverify.reverify_all))
+    results = run_cancellable(lambda: session.reverify(quick=args.quick, cancel=cancel,
+                                                       select=chosen), cancel,
                               "the verification")
-    if args.kernel:
-        results = [r for r in results if r.record.kernel_id == args.kernel
-                   and (args.python is None or same_env(r.record.python, args.python))]
     ok = all(r.report.passed and not (r.comparison and r.comparison.regressed) for r in results)
     if args.json:
         json.dump([{

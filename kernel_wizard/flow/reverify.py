@@ -188,14 +188,16 @@ def reverify_all(
     cancel: threading.Event | None = None,
     toolkits: Sequence[CudaToolkit] | None = None,
     os_name: str | None = None,
+    select: Callable[[InstallRecord], bool] | None = None,
 ) -> list[ReverifyResult]:
-    """Re-verify every recorded install. ``toolkits`` (default: discovered once, when there is
-    anything to verify) and ``os_name`` (default: this OS) decide the CUDA folders put first
-    on the harness's PATH (:func:`runtime_path_for`). The kernels of one Python are verified
-    in one harness process where they can be (:func:`~.verify.runner.run_verifications`: one
-    torch import and CUDA start for all; each still reported, saved and compared on its own).
-    The results come in the order of the records."""
-    records = load_installs()
+    """Re-verify every recorded install (``select``: only those it accepts; the others are not
+    run at all). ``toolkits`` (default: discovered once, when there is anything to verify) and
+    ``os_name`` (default: this OS) decide the CUDA folders put first on the harness's PATH
+    (:func:`runtime_path_for`). The kernels of one Python are verified in one harness process
+    where they can be (:func:`~.verify.runner.run_verifications`: one torch import and CUDA
+    start for all; each still reported, saved and compared on its own). The results come in
+    the order of the records."""
+    records = [r for r in load_installs() if select is None or select(r)]
     if records and toolkits is None:
         toolkits = discover_toolkits()
     system = os_name if os_name is not None else current_platform().name

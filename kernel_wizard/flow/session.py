@@ -229,7 +229,7 @@ class SessionServices:
     build: BuildRunner = default_build
     verify_then_install: Callable[..., VerifyInstallOutcome] = verify_then_install
     install_wheel: Callable[..., InstallResult] = install_wheel
-    reverify_all: Callable[[], list[ReverifyResult]] = reverify_all
+    reverify_all: Callable[..., list[ReverifyResult]] = reverify_all
     installs: Callable[[], list[InstallRecord]] = load_installs
     rollback_install: Callable[..., RollbackResult] = rollback_install
     recover: Callable[[], list[str]] = startup_notices
@@ -903,9 +903,14 @@ class Session:
         """Whether building ``kernel`` is expected to pay off here, for :meth:`workload`."""
         return worth_building(kernel, speed, workload=self.workload()[0])
 
-    def reverify(self) -> list[ReverifyResult]:
-        """Verify every recorded install again (the ``--verify`` run); kept for the flow."""
-        results = list(self.services.reverify_all())
+    def reverify(self, *, quick: bool = False, cancel: threading.Event | None = None,
+                 select: Callable[[InstallRecord], bool] | None = None) -> list[ReverifyResult]:
+        """Verify the recorded installs again (the ``--verify`` run, the Verify page after a
+        driver update): all of them, or those ``select`` accepts; kept for the flow."""
+        if quick or cancel is not None or select is not None:
+            results = list(self.services.reverify_all(quick=quick, cancel=cancel, select=select))
+        else:
+            results = list(self.services.reverify_all())
         self.reverify_results = results
         return results
 
