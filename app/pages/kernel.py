@@ -6,8 +6,8 @@ what to do (:mod:`.kernel_texts`). Whether a version fits is the session's verdi
 requirements plus what the prerequisite checks found missing for it (a kernel a missing
 prerequisite rules out says so, with a button back to the Prerequisites page and its Fix). The
 recommendation (:func:`kernel_wizard.flow.recommend.recommend_kernel`) is preselected and explained.
-Below: how to get it (:mod:`.kernel_source`: a matching prebuilt wheel or a build, and where the
-source comes from), with the estimate for this machine.
+Below: how to get it (:mod:`.kernel_source`: ready from the verified-wheel cache, a matching
+prebuilt wheel or a build, and where the source comes from), with the estimate for this machine.
 """
 
 from __future__ import annotations
@@ -186,6 +186,7 @@ class KernelPage(SessionPage):
         self.download_choice, self.local_choice = box.download_choice, box.local_choice
         self.folder_button, self.archive_button = box.folder_button, box.archive_button
         self.path_label, self.bundled_label = box.path_label, box.bundled_label
+        self.cache_label, self.cache_build = box.cache_label, box.cache_build
         options = QVBoxLayout()
         options.addWidget(self.method_box)
         options.addStretch(1)
@@ -231,7 +232,10 @@ class KernelPage(SessionPage):
                 recipe.id, version.label, gpus=list(gpus) if gpus is not None else None,
                 variant=box.variant if wheel is None else None,
                 source_mode=mode, local_path=box.local_path if mode is SourceMode.LOCAL
-                else None, prebuilt=wheel if wheel is not None else False))
+                else None, prebuilt=wheel if wheel is not None else False,
+                # a verified wheel only where the box offers it and it is not declined: what
+                # the page shows is what the build step does
+                from_cache=box.use_cache()))
         except WizardError as exc:
             error_box(self, exc).exec()
             return False
@@ -552,10 +556,12 @@ class KernelPage(SessionPage):
     # -- source and method (the "How to get it" box) --------------------------------------------
 
     def _update_options(self) -> None:
-        recipe = self.current_recipe()
+        recipe, version = self.current_recipe(), self.current_version()
         row = self._table.get(recipe.id) if recipe is not None else None
-        self.method_box.show_for(recipe, self.current_version(), self.current_verdict(),
-                                 self.machine, row.route if row is not None else None)
+        # the session's table knows the verified wheel of the recommended version
+        cached = row.cached if row is not None and version is row.recommended else None
+        self.method_box.show_for(recipe, version, self.current_verdict(), self.machine,
+                                 row.route if row is not None else None, cached)
 
     @Slot()
     def _on_method_changed(self) -> None:

@@ -29,6 +29,7 @@ from kernel_wizard.catalog import RecipeVersion, Verdict
 from kernel_wizard.flow.session import KernelRow
 
 from ..i18n import N_, kernel_name, tr, tr_core
+from .kernel_source import TEXT as SOURCE_TEXT
 from .kernel_texts import reasons_tooltip, row_status, version_text
 
 COLUMNS = (N_("Kernel"), N_("Version"), N_("Fits this computer?"))
@@ -117,7 +118,8 @@ class KernelList(QTreeWidget):
                  current_id: str | None) -> None:
         """One row per kernel of the session's table, in the order given, showing
         ``shown[recipe.id]``; each picker lists every version (newest first), marking those
-        that do not fit and the recommended one (if it fits)."""
+        that do not fit and the recommended one (if it fits; its tip says when it is ready
+        from the verified-wheel cache)."""
         self.populating = True
         self.clear()
         self._items.clear()
@@ -142,6 +144,10 @@ class KernelList(QTreeWidget):
                 if not verdict.available:
                     combo.setItemData(row, QBrush(GREY), Qt.ItemDataRole.ForegroundRole)
                     combo.setItemData(row, reasons_tooltip(verdict), Qt.ItemDataRole.ToolTipRole)
+                elif version is row_of.recommended and row_of.cached is not None:
+                    # no compiling for this one: said where the version is picked
+                    combo.setItemData(row, SOURCE_TEXT["cached"].format(
+                        date=row_of.cached.verified_on), Qt.ItemDataRole.ToolTipRole)
                 elif version.notes:
                     combo.setItemData(row, tr_core(version.notes), Qt.ItemDataRole.ToolTipRole)
             combo.setCurrentIndex(combo.findData(shown[recipe.id].label))

@@ -2,6 +2,10 @@
 estimate for this machine), and where a source build gets its source (a download, or a local
 folder or archive; nothing to choose for a kernel bundled with the wizard).
 
+A kernel version that passed verification before with this PyTorch build, Python and GPUs is
+ready from the wizard's verified-wheel cache: the box says so first, and that is how it is got
+(nothing to compile, nothing else to choose) unless "Build from source instead" is checked.
+
 The box holds the choice; ``changed`` says the user changed it. The page feeds it the kernel
 version in view and the route of its own source, as the session decided it
 (:meth:`HowToGetBox.show_for`).
@@ -14,6 +18,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QGroupBox,
@@ -35,6 +40,7 @@ from kernel_wizard.flow.recommend import (
     minutes_text,
     source_build_estimate,
 )
+from kernel_wizard.install.wheel_cache import CachedWheel
 
 from ..i18n import Texts, kernel_name, tr, tr_core
 
@@ -42,6 +48,13 @@ INDENT = 22  # the sub-options under a radio button
 
 TEXT = Texts("KernelPage", {
     "box": "How to get it",
+    "cached": "Ready from the verified cache (verified on {date}): installs without compiling",
+    "cached_tip": "This version passed the wizard's verification before with the same PyTorch "
+                  "build, Python and GPUs; its wheel is kept in the wizard's cache ({file}). It "
+                  "is verified again in this environment before it is installed.",
+    "cache_build": "Build from source instead",
+    "cache_build_tip": "Compile it again from its source, as if it had never been built here "
+                       "(the cached wheel is left as it is).",
     "prebuilt_sure": "A matching prebuilt wheel exists (about {time})",
     "prebuilt_maybe": "A matching prebuilt wheel may exist (about {time})",
     "wheel_from": "From {source}",
@@ -69,7 +82,17 @@ class HowToGetBox(QGroupBox):
         self.local_path: Path | None = None
         self._recipe: Recipe | None = None
         self._route: SourceRoute | None = None  # of the recipe's own source (the session's)
+        self.cached: CachedWheel | None = None  # the verified wheel offered for the version
         method_layout = QVBoxLayout(self)
+        # ready from the verified-wheel cache: said first, with the way to build it anyway
+        self.cache_label = QLabel()
+        self.cache_label.setWordWrap(True)
+        self.cache_label.setStyleSheet("color: #1d6b32; font-weight: bold;")
+        self.cache_build = QCheckBox(TEXT["cache_build"])
+        self.cache_build.setToolTip(TEXT["cache_build_tip"])
+        self.cache_build.toggled.connect(self._on_method_toggled)
+        method_layout.addWidget(self.cache_label)
+        method_layout.addWidget(self.cache_build)
         self.prebuilt_choice = QRadioButton(tr("A matching prebuilt wheel exists"))
         self.build_choice = QRadioButton(tr("Build from source"))
         self._method_group = QButtonGroup(self)
@@ -140,9 +163,14 @@ class HowToGetBox(QGroupBox):
     def effective_source_mode(self) -> SourceMode:
         return SourceMode.BUNDLED if self.is_bundled() else self.source_mode
 
+    def use_cache(self) -> bool:
+        """Whether the version in view is got from the verified-wheel cache (offered, and
+        "Build from source instead" not checked)."""
+        return self.cached is not None and not self.cache_build.isChecked()
+
     def use_prebuilt(self) -> bool:
         return self.how is not None and self.how.prebuilt is not None and \
-            self.prebuilt_choice.isChecked()
+            self.prebuilt_choice.isChecked() and not self.use_cache()
 
     def chosen_wheel(self) -> WheelCandidate | None:
         return self.how.prebuilt if self.how is not None and self.use_prebuilt() else None
@@ -163,16 +191,18 @@ class HowToGetBox(QGroupBox):
     def needs_source(self) -> bool:
         """A local source was asked for but none is chosen yet (and no wheel replaces it)."""
         return (self.source_mode is SourceMode.LOCAL and self.local_path is None
-                and not self.use_prebuilt())
+                and not self.use_prebuilt() and not self.use_cache())
 
     # -- what the box shows -----------------------------------------------------------------------
 
     def show_for(self, recipe: Recipe | None, version: RecipeVersion | None,
                  verdict: Verdict | None, machine: Machine | None,
-                 route: SourceRoute | None = None) -> None:
+                 route: SourceRoute | None = None, cached: CachedWheel | None = None) -> None:
         """Show the ways to get this version (the wheels that match, the build estimate).
         ``route``: how the recipe's own source is got, as the session decided it (its kernel
-        table's :attr:`~kernel_wizard.flow.session.KernelRow.route`)."""
+        table's :attr:`~kernel_wizard.flow.session.KernelRow.route`); ``cached``: a verified
+        wheel of this version that fits here (:attr:`~kernel_wizard.flow.session.KernelRow.
+        cached`), offered for the build variant it was built as."""
         changed_recipe = recipe is not self._recipe
         self._recipe = recipe
         self._route = route
@@ -185,10 +215,17 @@ class HowToGetBox(QGroupBox):
                     if recipe is not None and version is not None and verdict is not None
                     and machine is not None else None)
         how = self.how
+        # -- ready from the verified cache (the choices below are for building it anyway)
+        self.cached = cached if fits and cached is not None and cached.variant == self.variant \
+            else None
+        if self.cached is not None:
+            self.cache_label.setText(TEXT["cached"].format(date=self.cached.verified_on))
+            self.cache_label.setToolTip(TEXT["cached_tip"].format(file=self.cached.filename))
+        self.cache_label.setVisible(self.cached is not None)
+        self.cache_build.setVisible(self.cached is not None)
+        from_cache = self.use_cache()
         # -- prebuilt or build
         wheel = how.prebuilt if how is not None and fits else None
-        self.prebuilt_choice.setVisible(wheel is not None)
-        self.wheel_label.setVisible(wheel is not None)
         if wheel is not None:
             sure = wheel.listed
             about = tr_core(minutes_text(PREBUILT_SECONDS))
@@ -213,6 +250,12 @@ class HowToGetBox(QGroupBox):
         else:
             self.build_choice.setText(tr("Build from source"))
         self.setEnabled(fits)
+        # from the cache there is nothing else to choose: the ways to build it come back with
+        # "Build from source instead"
+        self.prebuilt_choice.setVisible(wheel is not None and not from_cache)
+        self.wheel_label.setVisible(wheel is not None and not from_cache)
+        self.build_choice.setVisible(not from_cache)
+        self.source_box.setVisible(not from_cache)
         # -- source
         self.bundled_label.setVisible(bundled)
         prebuilt = self.use_prebuilt()

@@ -1,4 +1,11 @@
-"""Welcome: what will happen, what the user needs, and the re-verify option."""
+"""Welcome: what will happen, what the user needs, and the re-verify option.
+
+At start, once an install cut off last time is settled, the page asks the core what changed
+since each installed kernel last passed its verification (the driver, PyTorch, PyTorch's CUDA,
+Python; :meth:`~kernel_wizard.flow.session.Session.since_verification`, in the background: it
+inspects the environments) and, when something did, says so in one line with "Re-verify now",
+each kernel that no longer loads named under it with its fix. Nothing is shown when nothing
+changed."""
 
 from __future__ import annotations
 
@@ -7,9 +14,12 @@ import html
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QRadioButton
 
+from kernel_wizard.base.errors import WizardError
+from kernel_wizard.flow.changes import SinceVerified, notice
 from kernel_wizard.flow.session import FlowStep
 
-from ..i18n import N_, Texts, tr, tr_core
+from ..i18n import N_, Texts, kernel_name, tr, tr_core
+from ..widgets.banner import Banner, Tone
 from ..widgets.explain_dialog import TEXT as EXPLAIN_TEXT
 from ..widgets.explain_dialog import LogExplainer
 from ..workers import BackgroundTask
@@ -49,6 +59,12 @@ TEXT = Texts("Welcome", {
                    "and verified, come back here after driver or PyTorch updates to check it "
                    "again.",
     "since": "Since the last start:",
+    "reverify_now": "Re-verify now",
+    "reverify_now_tip": "Verifies the installed kernels again now, in the environments they "
+                        "were installed into, and compares each with its last passing check.",
+    "kernel_line": "{kernel} in {python}: {broken}. What to do: {fix}",
+    "since_failed": "What changed since the last verification could not be looked at: "
+                    "{error}",
 })
 
 
@@ -73,6 +89,19 @@ class WelcomePage(SessionPage):
         self.recovery.setTextFormat(Qt.TextFormat.RichText)
         self.recovery.setVisible(False)
         layout.addWidget(self.recovery)
+        # what changed since the installed kernels last passed verification (a driver or
+        # PyTorch update), with the one click that checks them again
+        self.changes = Banner()
+        self.changes.hint.setTextFormat(Qt.TextFormat.RichText)  # the kernels' lines, small
+        layout.addWidget(self.changes)
+        self.reverify_now = QPushButton(TEXT["reverify_now"])
+        self.reverify_now.setToolTip(TEXT["reverify_now_tip"])
+        self.reverify_now.clicked.connect(self._reverify_now)
+        self.reverify_now.setVisible(False)
+        now_row = QHBoxLayout()
+        now_row.addWidget(self.reverify_now)
+        now_row.addStretch(1)
+        layout.addLayout(now_row)
         layout.addStretch(1)
         # a failed build or install from elsewhere (a terminal, ComfyUI): its log explained
         self.explainer = LogExplainer(self)
@@ -86,6 +115,9 @@ class WelcomePage(SessionPage):
         self.recovery_task: BackgroundTask | None = None
         self._recovery_started = False
         self.recovery_notices: list[str] = []
+        self.since_task: BackgroundTask | None = None
+        self._since_started = False
+        self.since_verified: list[SinceVerified] = []
 
     def initializePage(self) -> None:
         if not self._recovery_started:
@@ -102,6 +134,11 @@ class WelcomePage(SessionPage):
     def isComplete(self) -> bool:  # the environment is settled before anything else runs
         return self.flow_allows(FlowStep.HARDWARE)
 
+    def is_busy(self) -> bool:
+        """The recovery holds Next; the look at what changed runs beside the flow (it only
+        reads) and never does."""
+        return any(t.is_running() for t in self.background_tasks() if t is not self.since_task)
+
     @Slot(object)
     def _on_recovered(self, result: object) -> None:
         items = result if isinstance(result, list) else [result]
@@ -114,6 +151,53 @@ class WelcomePage(SessionPage):
             self.recovery.setVisible(True)
         self._show_installs()
         self.completeChanged.emit()
+        self._start_since_verification()
+
+    def _start_since_verification(self) -> None:
+        """Once, after the recovery (which may change the install list): what changed since
+        the installed kernels last passed verification, in the background."""
+        if self._since_started or not self.session.installs():
+            return
+        self._since_started = True
+        self.since_task = BackgroundTask(self.session.since_verification, self)
+        self.since_task.finished.connect(self._on_since_verification)
+        self.since_task.failed.connect(self._on_since_verification_failed)
+        self.since_task.start()
+
+    @Slot(object)
+    def _on_since_verification(self, result: object) -> None:
+        items = [i for i in result if isinstance(i, SinceVerified)] \
+            if isinstance(result, list) else []
+        self.since_verified = items
+        line = notice(items)
+        if line is None:  # nothing changed: nothing to say
+            self.changes.setVisible(False)
+            self.reverify_now.setVisible(False)
+            return
+        broken = [i for i in items if i.broken is not None]
+        lines = [TEXT["kernel_line"].format(
+            kernel=kernel_name(i.name), python=i.record.python, broken=tr_core(i.broken or ""),
+            fix=tr_core(i.fix or "")) for i in broken]
+        self.changes.show_message(
+            Tone.WARNING if broken else Tone.INFO, html.escape(tr_core(line)),
+            f"<small>{'<br>'.join(html.escape(text) for text in lines)}</small>"
+            if lines else "")
+        self.reverify_now.setVisible(self.reverify_choice.isEnabled())
+
+    @Slot(object)
+    def _on_since_verification_failed(self, exc: object) -> None:
+        """The look could not be made (an unreadable catalog or report history): said in
+        one line; re-verifying compares the installs itself, so it is offered still."""
+        self.since_verified = []
+        self.changes.show_message(Tone.INFO, html.escape(TEXT["since_failed"].format(
+            error=tr_core(exc.what) if isinstance(exc, WizardError) else str(exc))))
+        self.reverify_now.setVisible(self.reverify_choice.isEnabled())
+
+    @Slot()
+    def _reverify_now(self) -> None:
+        """The re-verify choice, and on to its step (the Verify page)."""
+        self.reverify_choice.setChecked(True)
+        self.installer().next()
 
     def _show_installs(self) -> None:
         installs = self.session.installs()

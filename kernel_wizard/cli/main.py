@@ -20,10 +20,10 @@ import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from kernel_wizard import __version__
-from kernel_wizard.base.advice import cli_prefix, use_terminal
+from kernel_wizard.base.advice import cli_command, cli_prefix, use_terminal
 from kernel_wizard.base.errors import (
     EXIT_CODE_MEANINGS,
     Cancelled,
@@ -35,6 +35,7 @@ from kernel_wizard.base.errors import (
 from kernel_wizard.base.jsonfile import read_json_file
 from kernel_wizard.base.paths import storage_error
 from kernel_wizard.cli.consent import ConsentNeeded, add_yes_option
+from kernel_wizard.install.records import load_installs
 from kernel_wizard.machine.ai_apps import NoPythonInFolder, python_argument, python_in_folder
 from kernel_wizard.machine.environment import (
     PYTHON_DEFAULT,
@@ -47,6 +48,9 @@ from kernel_wizard.machine.environment import (
 )
 from kernel_wizard.machine.hardware import HardwareReport, NvmlState, detect, format_bytes
 from kernel_wizard.machine.nvml_record import read_recording, save_recording
+
+if TYPE_CHECKING:  # the flow is imported when detect has installs to look at
+    from kernel_wizard.flow.changes import SinceVerified
 
 ERROR_SCHEMA = "ksw.error/1"
 
@@ -431,6 +435,8 @@ def run_detect_command(args: argparse.Namespace, out: TextIO) -> int:
         chosen = candidates[0] if candidates else None
     env = inspect_python(chosen.path) if chosen is not None else None
     limits = list(getattr(candidates, "limits", ()))
+    # a recorded machine is not this one: what changed here is not looked at for it
+    since = _since_verification(hardware) if args.replay is None else None
 
     if args.json:
         document = hardware.to_json()
@@ -440,6 +446,8 @@ def run_detect_command(args: argparse.Namespace, out: TextIO) -> int:
                                    "program": _program_json(c), "problem": c.problem or None}
                                   for c in candidates]
         document["scan_limits"] = [str(limit) for limit in limits]
+        document["since_verification"] = (
+            [_since_json(item) for item in since] if since is not None else None)
         json.dump(document, out, indent=2)
         out.write("\n")
     else:
@@ -448,10 +456,64 @@ def run_detect_command(args: argparse.Namespace, out: TextIO) -> int:
         out.write(format_environment(env, chosen, candidates))
         for limit in limits:
             out.write(f"  Not searched everywhere: {limit}\n")
+        if since:
+            out.write(_since_text(since))
     if (args.python is not None or folder is not None) and env is not None and not env.usable:
         print(f"\n{env.executable}: {env.summary}\nWhat to do: {env.hint}", file=sys.stderr)
         return int(ExitCode.ENVIRONMENT)
     return int(ExitCode.OK)
+
+
+def _since_verification(hardware: HardwareReport) -> list[SinceVerified] | None:
+    """What changed since each kernel the wizard installed last passed its verification
+    (:meth:`~kernel_wizard.flow.session.Session.since_verification`, with this detection's
+    driver and GPUs); empty when the wizard installed nothing. The flow is imported only when
+    there are installs: a plain ``detect`` stays light. A look that cannot be made (an
+    unreadable data folder) is said on stderr and costs the detection nothing (None)."""
+    try:
+        if not load_installs():
+            return []
+        from kernel_wizard.flow.session import Session
+
+        return Session(hardware=hardware).since_verification()
+    except (WizardError, OSError) as exc:
+        problem = exc if isinstance(exc, WizardError) else storage_error(exc)
+        print(f"What changed since the last verification could not be looked at: "
+              f"{problem.describe()}", file=sys.stderr)
+        return None
+
+
+def _since_text(items: Sequence[SinceVerified]) -> str:
+    """The notice as ``detect`` prints it: the one line, each kernel that no longer loads with
+    its fix, and the command that re-verifies (nothing when nothing changed)."""
+    from kernel_wizard.flow.changes import notice
+
+    line = notice(items)
+    if line is None:
+        return ""
+    lines = ["", "Since the last verification:", f"  {line}"]
+    for item in items:
+        if item.broken is not None:
+            lines.append(f"  {item.name} in {item.record.python}: {item.broken}")
+            if item.fix is not None:
+                lines.append(f"    What to do: {item.fix}")
+    lines.append(f"  Re-verify now: {cli_command('verify')}")
+    return "\n".join(lines) + "\n"
+
+
+def _since_json(item: SinceVerified) -> dict[str, Any]:
+    """One install in ``detect --json``'s ``since_verification`` (docs/detect-schema.md)."""
+    return {
+        "kernel": item.record.kernel_id,
+        "name": item.name,
+        "python": item.record.python,
+        "last_passed": item.verified.saved_at if item.verified is not None else None,
+        "changes": [{"what": c.what, "before": c.before, "after": c.after}
+                    for c in item.changes],
+        "broken": str(item.broken) if item.broken is not None else None,
+        "fix": str(item.fix) if item.fix is not None else None,
+        "cached_wheel": item.cached.filename if item.cached is not None else None,
+    }
 
 
 def _program_json(candidate: Candidate | None) -> dict[str, str] | None:

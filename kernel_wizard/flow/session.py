@@ -54,6 +54,8 @@ from kernel_wizard.catalog.worth import (
     sdpa_speed_here,
     worth_building,
 )
+from kernel_wizard.flow import changes
+from kernel_wizard.flow.changes import SinceVerified
 from kernel_wizard.flow.pipeline import KernelChoice, SourceMode, SourceRoute, run_pipeline
 from kernel_wizard.flow.recommend import how_to_get
 from kernel_wizard.flow.reverify import ReverifyResult, reverify_all
@@ -913,6 +915,48 @@ class Session:
             results = list(self.services.reverify_all())
         self.reverify_results = results
         return results
+
+    def since_verification(self) -> list[SinceVerified]:
+        """What changed since each install's last passing verification, and whether it still
+        loads (:func:`kernel_wizard.flow.changes.since_verification`), for the notice at
+        start: the driver of this computer (the session's detection, else a new one; a
+        detection that fails knows no driver), each environment as it is now, each kernel's
+        import name and name from the catalog (a record of the first wizard versions, named
+        by its distribution, is found by the recipe's package), and as the fix of a kernel
+        that no longer imports, a verified wheel of its recorded version (the recipe's default
+        build) that fits the environment now and these GPUs. Slow: it inspects every
+        environment, and imports a kernel where PyTorch changed (a background task)."""
+        records = self.installs()
+        if not records:
+            return []
+        hardware = self.hardware
+        if hardware is None:
+            try:
+                hardware = self.services.detect()
+            except (WizardError, OSError):
+                hardware = None
+        archs = tuple(arch_list(hardware.usable_gpus)) if hardware is not None else ()
+        recipes = {r.package: r for r in self.catalog()} | {r.id: r for r in self.catalog()}
+
+        def cached(record: InstallRecord, env: PythonEnv) -> CachedWheel | None:
+            recipe = recipes.get(record.kernel_id)
+            if (recipe is None or env.torch is None or not env.interpreter_tag
+                    or not env.platform_tag):
+                return None
+            public = record.version.partition("+")[0]  # a wheel's local label aside
+            version = next((v for v in recipe.versions if v.version == public), None)
+            if version is None:
+                return None
+            variant = recipe.variant(None)
+            return self.services.find_cached(
+                recipe.id, version.version, variant.id if variant is not None else None,
+                WheelTarget(env.torch.version, env.interpreter_tag, env.platform_tag, archs))
+
+        return changes.since_verification(
+            records, driver=hardware.driver_version if hardware is not None else None,
+            inspect=self.services.inspect,
+            modules={key: r.import_name for key, r in recipes.items()},
+            names={key: r.name for key, r in recipes.items()}, cached=cached)
 
     # -- where the flow stands ------------------------------------------------------------
 

@@ -1110,19 +1110,24 @@ This will run:
       <translation>&lt;b&gt;使用 WSL2：&lt;/b&gt;这个内核可以在这台电脑的 WSL2 中编译（见“使用 WSL2…”）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="45" />
+      <location filename="../../app/pages/kernel_source.py" line="58" />
       <source>A matching prebuilt wheel exists (about {time})</source>
       <translation>有匹配的预编译 wheel（约 {time}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="46" />
+      <location filename="../../app/pages/kernel_source.py" line="59" />
       <source>A matching prebuilt wheel may exist (about {time})</source>
       <translation>可能有匹配的预编译 wheel（约 {time}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="49" />
+      <location filename="../../app/pages/kernel_source.py" line="62" />
       <source>Build from source (est. {time})</source>
       <translation>从源码编译（预计 {time}）</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="55" />
+      <source>Build from source instead</source>
+      <translation>改为从源码编译</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_texts.py" line="61" />
@@ -1130,7 +1135,7 @@ This will run:
       <translation>构建方式（在“获取方式”中选择）：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="55" />
+      <location filename="../../app/pages/kernel_source.py" line="68" />
       <source>Build:</source>
       <translation>构建：</translation>
     </message>
@@ -1150,19 +1155,24 @@ This will run:
       <translation>CUDA 工具包：查找失败（{error}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="51" />
+      <location filename="../../app/pages/kernel_source.py" line="64" />
       <source>Choose the folder or archive (.tar.gz, .zip) with the source: Folder… or Archive…</source>
       <translation>请选择包含源码的文件夹或压缩包（.tar.gz、.zip）：点击“文件夹…”或“压缩包…”</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="54" />
+      <location filename="../../app/pages/kernel_source.py" line="67" />
       <source>Choose the folder with the kernel's source</source>
       <translation>选择包含内核源码的文件夹</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="50" />
+      <location filename="../../app/pages/kernel_source.py" line="63" />
       <source>Chosen: {path}</source>
       <translation>已选择：{path}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/kernel_source.py" line="56" />
+      <source>Compile it again from its source, as if it had never been built here (the cached wheel is left as it is).</source>
+      <translation>从源码重新编译，就像此前从未在这里编译过一样（缓存中的 wheel 保持不变）。</translation>
     </message>
     <message>
       <location filename="../../app/pages/kernel_texts.py" line="28" />
@@ -1170,17 +1180,17 @@ This will run:
       <translation>在“前置条件”页面修复…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="47" />
+      <location filename="../../app/pages/kernel_source.py" line="60" />
       <source>From {source}</source>
       <translation>来自 {source}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="48" />
+      <location filename="../../app/pages/kernel_source.py" line="61" />
       <source>From {source}. {note}</source>
       <translation>来自 {source}。{note}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="53" />
+      <location filename="../../app/pages/kernel_source.py" line="66" />
       <source>From {url} at {ref}</source>
       <translation>来自 {url}，版本 {ref}</translation>
     </message>
@@ -1210,7 +1220,7 @@ This will run:
       <translation>GPU：{names} — 为架构 {archs} 编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="44" />
+      <location filename="../../app/pages/kernel_source.py" line="50" />
       <source>How to get it</source>
       <translation>获取方式</translation>
     </message>
@@ -1265,6 +1275,11 @@ This will run:
       <translation>PyTorch：未安装</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel_source.py" line="51" />
+      <source>Ready from the verified cache (verified on {date}): installs without compiling</source>
+      <translation>可从已验证缓存直接获取（验证于 {date}）：无需编译即可安装</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel.py" line="65" />
       <source>Recommended: {kernel} {version}</source>
       <translation>推荐：{kernel} {version}</translation>
@@ -1295,6 +1310,11 @@ This will run:
 4. 在 Ubuntu 中运行本向导的 Linux 版本，并在那里选择这个内核。</translation>
     </message>
     <message>
+      <location filename="../../app/pages/kernel_source.py" line="52" />
+      <source>This version passed the wizard's verification before with the same PyTorch build, Python and GPUs; its wheel is kept in the wizard's cache ({file}). It is verified again in this environment before it is installed.</source>
+      <translation>此版本此前已在相同的 PyTorch 构建、Python 和 GPU 上通过了向导的验证；它的 wheel 保存在向导的缓存中（{file}）。安装前会在此环境中再次验证。</translation>
+    </message>
+    <message>
       <location filename="../../app/pages/kernel.py" line="68" />
       <source>Timing PyTorch's own attention on this GPU, to say which kernels pay off here (a few seconds, once per GPU and PyTorch)…</source>
       <translation>正在此 GPU 上测量 PyTorch 自带注意力的速度，以判断哪些内核值得构建（几秒钟，每个 GPU 和 PyTorch 只测一次）…</translation>
@@ -1305,7 +1325,7 @@ This will run:
       <translation>你用注意力做什么：建议按该用途的尺寸比较速度（LLM 提示词：2k–8k 个 token，因果；图像：4k 个 token；视频：16k–32k 个 token）。若找到了 AI 程序，则按它选择（{why}）。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="57" />
+      <location filename="../../app/pages/kernel_source.py" line="70" />
       <source>Which parts of the library to compile. The default covers what most programs call; the full build is everything the library has, and takes much longer.</source>
       <translation>要编译库的哪些部分。默认选项涵盖大多数程序会调用的内容；完整构建包含库的全部内容，耗时长得多。</translation>
     </message>
@@ -1330,7 +1350,7 @@ This will run:
       <translation>有 {count} 个损坏的配方被略过（{files}）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="56" />
+      <location filename="../../app/pages/kernel_source.py" line="69" />
       <source>{label} (est. {time})</source>
       <translation>{label}（预计 {time}）</translation>
     </message>
@@ -1899,34 +1919,54 @@ Windows will ask for administrator rights for this step.</source>
   <context>
     <name>Welcome</name>
     <message>
-      <location filename="../../app/pages/welcome.py" line="45" />
+      <location filename="../../app/pages/welcome.py" line="55" />
       <source>Check the installed kernels again (after a driver or PyTorch update)</source>
       <translation>重新检查已安装的内核（在更新驱动或 PyTorch 之后）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="46" />
+      <location filename="../../app/pages/welcome.py" line="56" />
       <source>Checks {names} again and names anything that changed since the last passing check.</source>
       <translation>再次检查 {names}，并指出自上次通过检查以来的任何变化。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="44" />
+      <location filename="../../app/pages/welcome.py" line="54" />
       <source>Install and verify a kernel</source>
       <translation>安装并验证一个内核</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="48" />
+      <location filename="../../app/pages/welcome.py" line="58" />
       <source>Nothing has been installed by this wizard yet. Once a kernel is installed and verified, come back here after driver or PyTorch updates to check it again.</source>
       <translation>本向导还没有安装任何东西。安装并验证内核之后，在更新驱动或 PyTorch 后回到这里重新检查。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="51" />
+      <location filename="../../app/pages/welcome.py" line="62" />
+      <source>Re-verify now</source>
+      <translation>立即重新验证</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/welcome.py" line="61" />
       <source>Since the last start:</source>
       <translation>自上次启动以来：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="43" />
+      <location filename="../../app/pages/welcome.py" line="63" />
+      <source>Verifies the installed kernels again now, in the environments they were installed into, and compares each with its last passing check.</source>
+      <translation>现在就在安装它们的环境中重新验证已安装的内核，并将每个内核与其上次通过的检查进行比较。</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/welcome.py" line="53" />
       <source>Welcome to the Kernel Setup Wizard</source>
       <translation>欢迎使用内核安装向导</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/welcome.py" line="66" />
+      <source>What changed since the last verification could not be looked at: {error}</source>
+      <translation>无法查看自上次验证以来发生的变化：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../app/pages/welcome.py" line="65" />
+      <source>{kernel} in {python}: {broken}. What to do: {fix}</source>
+      <translation>{python} 中的 {kernel}：{broken}。处理办法：{fix}</translation>
     </message>
   </context>
   <context>
@@ -2126,7 +2166,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="931" />
+      <location filename="../../kernel_wizard/flow/session.py" line="977" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2333,17 +2373,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请为 PyTorch {torch} 重新构建（向导的“内核”步骤，或 {command}），或者换回构建时所用的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="818" />
+      <location filename="../../kernel_wizard/flow/session.py" line="822" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="633" />
+      <location filename="../../kernel_wizard/flow/session.py" line="637" />
       <source>Build it from source instead.</source>
       <translation>请改为从源代码构建。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="748" />
+      <location filename="../../kernel_wizard/flow/session.py" line="752" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2605,7 +2645,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="959" />
+      <location filename="../../kernel_wizard/flow/session.py" line="1005" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2800,7 +2840,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="924" />
+      <location filename="../../kernel_wizard/flow/session.py" line="970" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2825,7 +2865,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="613" />
+      <location filename="../../kernel_wizard/flow/session.py" line="617" />
       <source>Choose another kernel or version, one that fits.</source>
       <translation>请选择另一个适合的内核或版本。</translation>
     </message>
@@ -2845,7 +2885,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请重新选择 Python 环境；它可能已被移动。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="368" />
+      <location filename="../../kernel_wizard/flow/session.py" line="370" />
       <source>Choose the Python that gets the kernel: {how}.</source>
       <translation>请选择要安装内核的 Python：{how}。</translation>
     </message>
@@ -3326,7 +3366,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请给你的用户授予 {path} 的写入权限，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="365" />
+      <location filename="../../kernel_wizard/flow/session.py" line="367" />
       <source>Go back to the Hardware step and let it finish.</source>
       <translation>请返回“硬件”步骤，等它完成。</translation>
     </message>
@@ -3620,7 +3660,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="942" />
+      <location filename="../../kernel_wizard/flow/session.py" line="988" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
@@ -4065,7 +4105,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这台电脑上没有找到 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="367" />
+      <location filename="../../kernel_wizard/flow/session.py" line="369" />
       <source>No Python environment has been chosen yet.</source>
       <translation>还没有选择 Python 环境。</translation>
     </message>
@@ -4085,7 +4125,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="631" />
+      <location filename="../../kernel_wizard/flow/session.py" line="635" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
       <translation>没有与此环境匹配的 {kernel} {version} 预编译 wheel。</translation>
     </message>
@@ -4203,12 +4243,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="859" />
+      <location filename="../../kernel_wizard/flow/session.py" line="863" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="747" />
+      <location filename="../../kernel_wizard/flow/session.py" line="751" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -4693,7 +4733,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="834" />
+      <location filename="../../kernel_wizard/flow/session.py" line="838" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -5206,7 +5246,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="939" />
+      <location filename="../../kernel_wizard/flow/session.py" line="985" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
@@ -5456,7 +5496,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法读取 {folder} 处的可用空间。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="364" />
+      <location filename="../../kernel_wizard/flow/session.py" line="366" />
       <source>The hardware has not been detected yet.</source>
       <translation>还没有检测硬件。</translation>
     </message>
@@ -5515,7 +5555,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="918" />
+      <location filename="../../kernel_wizard/flow/session.py" line="964" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
@@ -5565,7 +5605,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="935" />
+      <location filename="../../kernel_wizard/flow/session.py" line="981" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5713,7 +5753,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="927" />
+      <location filename="../../kernel_wizard/flow/session.py" line="973" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
@@ -6027,12 +6067,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="801" />
+      <location filename="../../kernel_wizard/flow/session.py" line="805" />
       <source>There is no verification of this build to decide about.</source>
       <translation>这次编译还没有可供决定的验证结果。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="830" />
+      <location filename="../../kernel_wizard/flow/session.py" line="834" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
@@ -6102,12 +6142,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="816" />
+      <location filename="../../kernel_wizard/flow/session.py" line="820" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="833" />
+      <location filename="../../kernel_wizard/flow/session.py" line="837" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -6407,7 +6447,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="802" />
+      <location filename="../../kernel_wizard/flow/session.py" line="806" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -7478,7 +7518,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前的编译正在使用它</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="898" />
+      <location filename="../../kernel_wizard/flow/session.py" line="902" />
       <source>the default; no AI program was recognised for this Python</source>
       <translation>默认值；未识别出此 Python 所属的 AI 程序</translation>
     </message>
@@ -7688,7 +7728,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="897" />
+      <location filename="../../kernel_wizard/flow/session.py" line="901" />
       <source>what {app} runs</source>
       <translation>{app} 的用途</translation>
     </message>
@@ -7708,7 +7748,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="892" />
+      <location filename="../../kernel_wizard/flow/session.py" line="896" />
       <source>your choice</source>
       <translation>你的选择</translation>
     </message>
@@ -7983,7 +8023,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 更新后 {kernel} 已无法导入：{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="611" />
+      <location filename="../../kernel_wizard/flow/session.py" line="615" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
       <translation>{kernel} {version} 不适合这台电脑：
@@ -8663,7 +8703,7 @@ Nothing is changed on your computer until you confirm it.&lt;/p&gt;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/welcome.py" line="18" />
+      <location filename="../../app/pages/welcome.py" line="28" />
       <source>&lt;p&gt;This wizard installs a fast attention kernel library (FlashAttention&amp;nbsp;2, FlashMLA, or the
 small &lt;i&gt;probe&lt;/i&gt; kernel) into a Python environment of your choice, and proves that it computes
 correctly on your GPU.&lt;/p&gt;
@@ -8699,17 +8739,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
 </translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="109" />
+      <location filename="../../app/pages/kernel_source.py" line="132" />
       <source>A .tar.gz or .zip of the kernel's source</source>
       <translation>内核源码的 .tar.gz 或 .zip 压缩包</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="105" />
+      <location filename="../../app/pages/kernel_source.py" line="128" />
       <source>A folder with the kernel's source (a git checkout or an unpacked archive)</source>
       <translation>包含内核源码的文件夹（git 检出或解压后的压缩包）</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="73" />
+      <location filename="../../app/pages/kernel_source.py" line="96" />
       <source>A matching prebuilt wheel exists</source>
       <translation>有匹配的预编译 wheel</translation>
     </message>
@@ -8724,7 +8764,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>架构</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="108" />
+      <location filename="../../app/pages/kernel_source.py" line="131" />
       <source>Archive…</source>
       <translation>压缩包…</translation>
     </message>
@@ -8759,17 +8799,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>编译目标：</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="74" />
+      <location filename="../../app/pages/kernel_source.py" line="97" />
       <source>Build from source</source>
       <translation>从源码编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="567" />
+      <location filename="../../app/pages/kernel.py" line="573" />
       <source>Build in WSL2</source>
       <translation>在 WSL2 中编译</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="129" />
+      <location filename="../../app/pages/kernel_source.py" line="152" />
       <source>Bundled with the wizard: nothing to download.</source>
       <translation>随向导附带：无需下载。</translation>
     </message>
@@ -8799,7 +8839,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>选择要安装的内核库。每一项都会说明它是否适合这台电脑；如果不适合，会说明具体原因。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="300" />
+      <location filename="../../app/pages/kernel_source.py" line="343" />
       <source>Choose the kernel's source archive</source>
       <translation>选择内核的源码压缩包</translation>
     </message>
@@ -8869,7 +8909,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>完成</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="93" />
+      <location filename="../../app/pages/kernel_source.py" line="116" />
       <source>Download (git or source archive)</source>
       <translation>下载（git 或源码压缩包）</translation>
     </message>
@@ -8889,7 +8929,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>查找</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_list.py" line="34" />
+      <location filename="../../app/pages/kernel_list.py" line="35" />
       <source>Fits this computer?</source>
       <translation>适合这台电脑吗？</translation>
     </message>
@@ -8899,7 +8939,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>修复</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="104" />
+      <location filename="../../app/pages/kernel_source.py" line="127" />
       <source>Folder…</source>
       <translation>文件夹…</translation>
     </message>
@@ -8913,7 +8953,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>获取源码</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="371" />
+      <location filename="../../app/pages/kernel.py" line="375" />
       <source>Go back to the Hardware page and choose a Python environment.</source>
       <translation>请返回“硬件”页面并选择一个 Python 环境。</translation>
     </message>
@@ -8953,7 +8993,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>保持向导打开</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_list.py" line="34" />
+      <location filename="../../app/pages/kernel_list.py" line="35" />
       <source>Kernel</source>
       <translation>内核</translation>
     </message>
@@ -8978,7 +9018,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>链接</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="94" />
+      <location filename="../../app/pages/kernel_source.py" line="117" />
       <source>Local folder or archive…</source>
       <translation>本地文件夹或压缩包…</translation>
     </message>
@@ -9025,7 +9065,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation type="obsolete">尚未检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="226" />
+      <location filename="../../app/pages/kernel_source.py" line="269" />
       <source>Not needed: the prebuilt wheel is installed as it is.</source>
       <translation>不需要：预编译的 wheel 会原样安装。</translation>
     </message>
@@ -9065,12 +9105,12 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>重新检查</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="244" />
+      <location filename="../../app/pages/kernel.py" line="248" />
       <source>Reading the kernel catalog and looking for CUDA toolkits…</source>
       <translation>正在读取内核目录并查找 CUDA 工具包…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="503" />
+      <location filename="../../app/pages/kernel.py" line="507" />
       <source>Reinstall the wizard: its recipes are missing.</source>
       <translation>请重新安装本向导：它的配方文件缺失。</translation>
     </message>
@@ -9158,7 +9198,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>向导内部出了问题：{error}</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_source.py" line="301" />
+      <location filename="../../app/pages/kernel_source.py" line="344" />
       <source>Source archives (*.tar.gz *.tgz *.zip);;All files (*)</source>
       <translation>源码压缩包 (*.tar.gz *.tgz *.zip);;所有文件 (*)</translation>
     </message>
@@ -9203,17 +9243,17 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>无法检查这个环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="370" />
+      <location filename="../../app/pages/kernel.py" line="374" />
       <source>The hardware and the target Python are not known yet.</source>
       <translation>还不知道硬件和目标 Python 环境。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="340" />
+      <location filename="../../app/pages/kernel.py" line="344" />
       <source>The kernel catalog could not be read.</source>
       <translation>无法读取内核目录。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel.py" line="502" />
+      <location filename="../../app/pages/kernel.py" line="506" />
       <source>The kernel catalog is empty.</source>
       <translation>内核目录是空的。</translation>
     </message>
@@ -9281,7 +9321,7 @@ Install it anyway? (The wizard keeps what it replaces, so you can roll back.)</s
       <translation>正在验证…</translation>
     </message>
     <message>
-      <location filename="../../app/pages/kernel_list.py" line="34" />
+      <location filename="../../app/pages/kernel_list.py" line="35" />
       <source>Version</source>
       <translation>版本</translation>
     </message>
