@@ -16,12 +16,12 @@ from kernel_wizard.base.errors import ExitCode
 from kernel_wizard.cli.consent import add_yes_option, confirm
 from kernel_wizard.flow.session import Session
 from kernel_wizard.machine.ai_apps import python_argument
-from kernel_wizard.machine.environment import PYTHON_DEFAULT, discover_candidates
-from kernel_wizard.machine.hardware import NvmlApi
+from kernel_wizard.machine.environment import PYTHON_DEFAULT, discover_candidates, inspect_python
+from kernel_wizard.machine.hardware import NvmlApi, detect
 from kernel_wizard.machine.lifetime import run_cancellable
 from kernel_wizard.machine.platforms import current as current_platform
-from kernel_wizard.prereqs.checks import CHECKS, find_fix, run_check, run_checks
-from kernel_wizard.prereqs.facts import SystemFacts, gather_facts, refresh
+from kernel_wizard.prereqs.checks import CHECKS, find_fix, run_check
+from kernel_wizard.prereqs.facts import SystemFacts, refresh
 from kernel_wizard.prereqs.model import (
     CheckResult,
     CheckStatus,
@@ -67,12 +67,14 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         "(default: this computer's)")
 
 
-def _gather(args: argparse.Namespace) -> SystemFacts:
+def _checked(args: argparse.Namespace) -> tuple[SystemFacts, list[CheckResult]]:
+    """The facts and the checks of the target Python (``--python``, else the first one found)
+    and the GPUs (``--replay``: a recorded machine's), through the session as the
+    Prerequisites page gets them."""
     python: Path | None = args.python
     if python is None:
         candidates = discover_candidates()
         python = candidates[0].path if candidates else None
-    nvml = None
     if args.replay is not None:
         from kernel_wizard.machine.nvml_record import read_recording
 
@@ -81,8 +83,14 @@ def _gather(args: argparse.Namespace) -> SystemFacts:
         def nvml_factory() -> NvmlApi:
             return replay
 
-        nvml = nvml_factory
-    return gather_facts(python, nvml=nvml, build_root=args.build_root)
+        hardware = detect(nvml_factory)
+    else:
+        hardware = detect()
+    session = Session(hardware=hardware,
+                      environment=inspect_python(python) if python is not None else None)
+    results = session.check(build_root=args.build_root)
+    assert session.facts is not None  # set by check()
+    return session.facts, results
 
 
 def format_result(result: CheckResult, verbose: bool = True) -> str:
@@ -122,8 +130,7 @@ def document(facts: SystemFacts, results: Sequence[CheckResult]) -> dict[str, An
 
 
 def run_check_command(args: argparse.Namespace, out: TextIO) -> int:
-    facts = _gather(args)
-    results = run_checks(facts)
+    facts, results = _checked(args)
     blocked = [r for r in results if r.blocks]
     if args.json:
         json.dump(document(facts, results), out, indent=2)
@@ -191,8 +198,7 @@ def _nothing_to_fix(fix_id: str, facts: SystemFacts) -> str:
 
 
 def run_fix_command(args: argparse.Namespace, out: TextIO) -> int:
-    facts = _gather(args)
-    results = run_checks(facts)
+    facts, results = _checked(args)
     result, fix = find_fix(args.target, facts, results)
     if result is None and fix is None:
         known = [c.value for c in CHECKS] + list(FIX_IDS)

@@ -433,10 +433,13 @@ class Session:
 
     # -- prerequisites ------------------------------------------------------------------
 
-    def check(self) -> list[CheckResult]:
-        """Gather the facts once and run every check (slow: off the GUI thread)."""
+    def check(self, build_root: Path | None = None) -> list[CheckResult]:
+        """Gather the facts once and run every check (slow: off the GUI thread); the
+        ``check`` and ``fix`` commands and the Prerequisites page alike. ``build_root``: the
+        build folder to check (default: the wizard's own)."""
+        where = {"build_root": build_root} if build_root is not None else {}
         facts = self.services.gather_facts(env=self.environment, hardware=self.hardware,
-                                           toolkits=self.toolkit_choice())
+                                           toolkits=self.toolkit_choice(), **where)
         return self._checked(facts)
 
     def recheck(self, check: CheckId) -> list[CheckResult]:
