@@ -320,14 +320,18 @@ def _family_of(cause: str | None, line: str | None, *, compiled: bool, built: bo
 _PY_EXCEPTION = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\b")
 
 # A program that could not run at all, whatever it was asked to do: a tool in a toolkit's bin
-# folder that may not be executed, "cannot execute", Python's distutils reporting no exit status
+# folder that may not be executed, a toolchain program (or one in a bin folder) that "cannot
+# execute" (a package's own helper that cannot is its build's, not the toolchain's), Python's
+# distutils reporting no exit status
 # ("error: command 'cl.exe' failed: None": the program was never started), another program of a
 # compiler's name first on PATH (a Python script's optparse: "cl: error: no such option: -E"),
 # CMake that cannot enable a language (no working compiler: "CMAKE_CXX_COMPILER not set", an
 # error at project()) or whose Find module for a toolkit fails (FindCUDA.cmake).
 _TOOL_CANNOT_RUN = re.compile(
     r"(?i:Permission denied:?\s*['\"]?[^'\"\s]*[\\/]bin[\\/][\w.+-]+['\"]?\s*$"
-    r"|\bcannot execute\b|\bexecvp\b|^\s*error: command '[^']*' failed: None\b"
+    r"|[\\/]bin[\\/][^\n]*\bcannot execute\b"
+    r"|\b(?:nvcc|cl|gcc|g\+\+|c\+\+|cc|clang|ld|ninja|cmake)(?:\.exe)?\b[^\n]*\bcannot execute\b"
+    r"|\bexecvp\b|^\s*error: command '[^']*' failed: None\b"
     r"|^\s*(?:\S*[\\/])?(?:cl|gcc|g\+\+|c\+\+|cc|nvcc|clang)(?:\.exe)?: error: no such option"
     r"|CMAKE_\w+_COMPILER not set|No CMAKE_\w+_COMPILER could be found"
     r"|CMake Error\W*at CMakeLists\.txt:\d+ \(project\)"

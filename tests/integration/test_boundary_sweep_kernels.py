@@ -74,10 +74,12 @@ def test_every_kernel_s_calls_ran_right_or_raised(torch_venv: Path, tmp_path: Pa
     assert "runs on SM100 GPUs (B200, GB200) only; this GPU is sm_90" in prefill["message"]
     backward = mla["dense MHA prefill backward (_flash_attn_varlen_backward), head 128"]
     assert backward["outcome"] == "raised" and "backward" in backward["message"]
-    # without the wizard's check (recipe patch sm100-prefill-guard): upstream's bare failure
+    # without the wizard's check (recipe patch sm100-prefill-guard): upstream's bare CUDA
+    # launch failure, after which the process has no usable GPU: a crash
     before = by_call(document["before_patch"], "flashmla")
-    assert [row["outcome"] for row in before.values()] == ["raised", "raised"]
-    assert all("CUDA error" in row["message"] for row in before.values())
+    assert [row["outcome"] for row in before.values()] == ["crashed", "crashed"]
+    assert all("the GPU stopped the call" in row["message"] and "CUDA error" in row["message"]
+               for row in before.values())
 
     sage = by_call(document["boundary"], "sageattention")
     assert sage["sageattn head 256"]["outcome"] == "raised"

@@ -156,12 +156,12 @@ def test_a_refreshed_list_is_what_the_wizard_offers(github: GitHubLike, tmp_path
         found = candidate_wheel_urls(sage, sage.newest, env)
     finally:
         wheels_module.load_wheel_list.cache_clear()
-    # the recorded list's CUDA 13 stable-ABI wheels, in the list's order; the published digest
-    # goes with its wheel to the download check
+    # the recorded list's CUDA 13 stable-ABI wheels, the publisher's newest build first; the
+    # published digest goes with its wheel to the download check
     assert [(c.filename, c.sha256) for c in found] == [
+        ("sageattention-2.2.0+cu130torch2.10.0andhigher.post6-cp310-abi3-win_amd64.whl", None),
         ("sageattention-2.2.0+cu130torch2.10.0andhigher.post5-cp310-abi3-win_amd64.whl",
          "2262bfebb5466a4ed979613bd24ba674aceacb5fed6b43d8d6e4b847d1742943"),
-        ("sageattention-2.2.0+cu130torch2.10.0andhigher.post6-cp310-abi3-win_amd64.whl", None),
         ("sageattention-2.2.0+cu130torch2.9.0andhigher.post4-cp39-abi3-win_amd64.whl", None),
     ]
     assert all(c.source_name.startswith("woct0rdho/SageAttention") for c in found)

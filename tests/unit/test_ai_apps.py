@@ -432,11 +432,12 @@ def test_the_program_is_found_from_its_python(tmp_path: Path) -> None:
 def test_verify_says_how_the_program_is_told_to_use_it(tmp_path: Path) -> None:
     """What `verify` prints under an install into a ComfyUI portable's Python (and its JSON)."""
     from kernel_wizard.cli.build import _use_hint, _use_hint_json
+    from kernel_wizard.install.records import InstallRecord
 
     portable = tmp_path / "ComfyUI_windows_portable"
     python = touch(portable / "python_embeded" / "python.exe")
     comfyui(portable / "ComfyUI")
-    hint = _use_hint({"python": str(python), "kernel": "sageattention", "name": "sageattention"})
+    hint = _use_hint(InstallRecord("sageattention", "2.2.0", str(python), kernel="sageattention"))
     assert hint is not None
     lines = hint.lines()
     assert lines[0].startswith("Is it used? ComfyUI: ComfyUI uses SageAttention only when it is "
@@ -445,7 +446,9 @@ def test_verify_says_how_the_program_is_told_to_use_it(tmp_path: Path) -> None:
         'attention".'
     assert lines[2] == ("  ComfyUI's documentation: "
                         "https://github.com/comfyanonymous/ComfyUI/blob/master/comfy/cli_args.py")
-    document = _use_hint_json({"python": str(python), "kernel": "flash_attn"})
+    document = _use_hint_json(InstallRecord("flash_attn", "2.8.3", str(python),
+                                            kernel="flash_attn"))
     assert document is not None and document["program"] == "comfyui"
     assert "--use-flash-attention" in document["how"]
-    assert _use_hint_json({"python": sys.executable, "kernel": "flash_attn"}) is None
+    assert _use_hint_json(InstallRecord("flash_attn", "2.8.3", sys.executable,
+                                        kernel="flash_attn")) is None

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from kernel_wizard.verify.report import Timing, _timing_text
+from kernel_wizard.verify.report import Timing
+from kernel_wizard.verify.view import _timing_text
 
 
 def timing(kernel_ms: float, sdpa_ms: float, math_ms: float) -> Timing:
