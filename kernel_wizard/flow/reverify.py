@@ -83,10 +83,10 @@ class ReverifyResult:
             if other_mode:
                 when = f"{when}, a {mode} one"
             if not any(case.status in _RAN for case in self.report.cases):
-                return (f"Not compared: this verification ran no check to compare with the last "
-                        f"passing one ({when}).")
-            return (f"Not compared: the last passing verification ({when}) ran none of the "
-                    "checks this one ran.")
+                return msg("Not compared: this verification ran no check to compare with the "
+                           "last passing one ({when}).", when=when)
+            return msg("Not compared: the last passing verification ({when}) ran none of the "
+                       "checks this one ran.", when=when)
         if other_mode:
             when = (f"{when}, a {mode} one; only the {n} check{'s' if n != 1 else ''} both "
                     f"ran {'is' if n == 1 else 'are'} compared")
@@ -107,14 +107,8 @@ class ReverifyResult:
         comparison = self.comparison
         if comparison is None:
             return [*lines, NO_EARLIER_PASS]
-        if comparison.compared == 0:
-            when = self.previous.saved_at if self.previous is not None else ""
-            if any(c.status is not CaseStatus.SKIPPED for c in self.report.cases):
-                lines.append(msg("Not compared: the last passing verification ({when}) ran none "
-                                 "of the checks this one ran.", when=when))
-            else:
-                lines.append(msg("Not compared: this verification ran no check to compare with "
-                                 "the last passing one ({when}).", when=when))
+        if comparison.compared == 0 and self.comparison_sentence is not None:
+            lines.append(self.comparison_sentence)  # the one wording of "not compared"
         if comparison.changes:
             lines.append(msg("Changed since the last passing verification: {changes}.",
                              changes=join([c.sentence() for c in comparison.changes], "; ")))

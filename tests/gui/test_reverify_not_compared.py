@@ -57,6 +57,7 @@ def test_the_page_says_nothing_could_be_compared(qtbot: Any, tmp_path: Path) -> 
     qtbot.waitUntil(lambda: page.task is None and bool(page.session.reverify_results),
                     timeout=60_000)
     text = page.explanation.text()
-    assert (f"Not compared: the last passing verification ({previous.saved_at}) ran none of "
-            "the checks this one ran.") in text
+    # the same sentence as the command line's (one wording), the earlier run's mode included
+    assert (f"Not compared: the last passing verification ({previous.saved_at}, a full one) ran "
+            "none of the checks this one ran.") in text
     assert "Nothing changed" not in text
