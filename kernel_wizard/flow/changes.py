@@ -165,9 +165,14 @@ def notice(items: Sequence[SinceVerified]) -> Msg | None:
     if not attention:
         return None
     broken = [i for i in attention if i.broken is not None]
-    if broken:
-        return msg("{kernels} may not work any more: {why}. Re-verify now to see what still "
-                   "works.", kernels=_names(broken), why=broken[0].broken or "")
+    if broken:  # the headline; each kernel's own line says why and what to do
+        change = next((c for i in broken for c in i.changes), None)
+        if change is None:
+            return msg("{kernels} may not work any more. Re-verify now to see what still "
+                       "works.", kernels=_names(broken))
+        return msg("{kernels} may not work any more: {what} changed ({before} → {after}). "
+                   "Re-verify now to see what still works.", kernels=_names(broken),
+                   what=Msg(change.what), before=change.before, after=change.after)
     whats: list[str] = []
     for item in attention:
         for change in item.changes:
@@ -175,11 +180,11 @@ def notice(items: Sequence[SinceVerified]) -> Msg | None:
                 whats.append(change.what)
     first = next(c for i in attention for c in i.changes if c.what == whats[0])
     if len(whats) == 1:
-        return msg("Since {kernels} last passed verification, the {what} changed ({before} → "
+        return msg("Since {kernels} last passed verification, {what} changed ({before} → "
                    "{after}). Re-verify now to be sure it still computes right.",
                    kernels=_names(attention), what=Msg(first.what), before=first.before,
                    after=first.after)
-    return msg("Since {kernels} last passed verification, the {whats} changed. Re-verify now "
+    return msg("Since {kernels} last passed verification, {whats} changed. Re-verify now "
                "to be sure it still computes right.", kernels=_names(attention),
                whats=join([Msg(w) for w in whats], ", "))
 

@@ -2166,7 +2166,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="977" />
+      <location filename="../../kernel_wizard/flow/session.py" line="985" />
       <source>A prerequisite must be fixed first: {names}.</source>
       <translation>必须先修复一项前置条件：{names}。</translation>
     </message>
@@ -2373,17 +2373,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请为 PyTorch {torch} 重新构建（向导的“内核”步骤，或 {command}），或者换回构建时所用的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="822" />
+      <location filename="../../kernel_wizard/flow/session.py" line="825" />
       <source>Build it again, or choose “Install anyway…”.</source>
       <translation>请重新编译，或选择“仍然安装…”。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="637" />
+      <location filename="../../kernel_wizard/flow/session.py" line="640" />
       <source>Build it from source instead.</source>
       <translation>请改为从源代码构建。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="752" />
+      <location filename="../../kernel_wizard/flow/session.py" line="755" />
       <source>Build the kernel first (the Build step).</source>
       <translation>请先编译内核（“编译”步骤）。</translation>
     </message>
@@ -2645,7 +2645,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 gcc/g++ 之后才能检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="1005" />
+      <location filename="../../kernel_wizard/flow/session.py" line="1013" />
       <source>Cancelled after the build; nothing was installed.</source>
       <translation>编译完成后已取消；没有安装任何东西。</translation>
     </message>
@@ -2680,7 +2680,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>原因：{cause}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="119" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="113" />
       <source>Changed since the last passing verification: {changes}.</source>
       <translation>自上次通过验证以来的变化：{changes}。</translation>
     </message>
@@ -2840,7 +2840,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请选择一个短的编译文件夹，例如 C:\ksw。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="970" />
+      <location filename="../../kernel_wizard/flow/session.py" line="978" />
       <source>Choose a working Python environment first.</source>
       <translation>请先选择一个可用的 Python 环境。</translation>
     </message>
@@ -2865,7 +2865,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请另选一个解释器，或者修复这个环境（重新安装 Python）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="617" />
+      <location filename="../../kernel_wizard/flow/session.py" line="620" />
       <source>Choose another kernel or version, one that fits.</source>
       <translation>请选择另一个适合的内核或版本。</translation>
     </message>
@@ -3660,7 +3660,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请从 python.org 安装完整的 Python {version}（它带有这些文件），并改用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="988" />
+      <location filename="../../kernel_wizard/flow/session.py" line="996" />
       <source>Install the kernel or finish without installing first.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
@@ -4125,7 +4125,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA {cuda} 不接受任何已安装的 MSVC 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="635" />
+      <location filename="../../kernel_wizard/flow/session.py" line="638" />
       <source>No prebuilt {kernel} {version} wheel matches this environment.</source>
       <translation>没有与此环境匹配的 {kernel} {version} 预编译 wheel。</translation>
     </message>
@@ -4174,12 +4174,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>此处无法比较：PyTorch 在这块 GPU 上能运行的方法与 {name} 实测时对比的方法不同。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="113" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="88" />
       <source>Not compared: the last passing verification ({when}) ran none of the checks this one ran.</source>
       <translation>未比较：上次通过的验证（{when}）没有运行本次运行的任何检查。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="116" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="86" />
       <source>Not compared: this verification ran no check to compare with the last passing one ({when}).</source>
       <translation>未比较：本次验证没有运行可与上次通过的验证（{when}）比较的检查。</translation>
     </message>
@@ -4219,7 +4219,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>备注：</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="158" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="152" />
       <source>Nothing changed since the last passing verification.</source>
       <translation>自上次通过验证以来没有变化。</translation>
     </message>
@@ -4233,7 +4233,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="164" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="158" />
       <source>Nothing to check yet: this wizard has not installed a kernel.</source>
       <translation>暂时没有可检查的内容：本向导还没有安装过内核。</translation>
     </message>
@@ -4243,12 +4243,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>没有需要检查的内容。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="863" />
+      <location filename="../../kernel_wizard/flow/session.py" line="866" />
       <source>Nothing to roll back: nothing was installed in this session.</source>
       <translation>没有可回滚的内容：本次会话没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="751" />
+      <location filename="../../kernel_wizard/flow/session.py" line="754" />
       <source>Nothing to verify: there is no built wheel for these choices.</source>
       <translation>没有可验证的内容：这些选择还没有编译好的 wheel。</translation>
     </message>
@@ -4733,7 +4733,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>重新使用 {name}（{size}）：它之前已下载并检查过。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="838" />
+      <location filename="../../kernel_wizard/flow/session.py" line="841" />
       <source>Roll back first to install it again.</source>
       <translation>请先回滚，才能再次安装。</translation>
     </message>
@@ -4872,13 +4872,21 @@ Windows will ask for administrator rights for this step.</source>
       <translation>把 Windows 设置 LongPathsEnabled 设为 1（{key}）。这一项更改 Windows 会请求管理员权限。重启后生效；之后向导会自动重新打开，并从这里继续。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/changes.py" line="182" />
       <source>Since {kernels} last passed verification, the {whats} changed. Re-verify now to be sure it still computes right.</source>
+      <translation type="obsolete">自 {kernels} 上次通过验证以来，{whats} 已更改。请立即重新验证，确认其计算结果仍然正确。</translation>
+    </message>
+    <message>
+      <source>Since {kernels} last passed verification, the {what} changed ({before} → {after}). Re-verify now to be sure it still computes right.</source>
+      <translation type="obsolete">自 {kernels} 上次通过验证以来，{what} 已更改（{before} → {after}）。请立即重新验证，确认其计算结果仍然正确。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="187" />
+      <source>Since {kernels} last passed verification, {whats} changed. Re-verify now to be sure it still computes right.</source>
       <translation>自 {kernels} 上次通过验证以来，{whats} 已更改。请立即重新验证，确认其计算结果仍然正确。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/changes.py" line="178" />
-      <source>Since {kernels} last passed verification, the {what} changed ({before} → {after}). Re-verify now to be sure it still computes right.</source>
+      <location filename="../../kernel_wizard/flow/changes.py" line="183" />
+      <source>Since {kernels} last passed verification, {what} changed ({before} → {after}). Re-verify now to be sure it still computes right.</source>
       <translation>自 {kernels} 上次通过验证以来，{what} 已更改（{before} → {after}）。请立即重新验证，确认其计算结果仍然正确。</translation>
     </message>
     <message>
@@ -5246,7 +5254,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹的路径很长（{length} 个字符）；即使开启了长路径，编译器也可能在层级很深的文件上失败。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="985" />
+      <location filename="../../kernel_wizard/flow/session.py" line="993" />
       <source>The build has not been verified yet.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
@@ -5555,7 +5563,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装的 Visual Studio C++ 编译器比这个 CUDA 工具包所支持的更新（例如 Visual Studio 2026 搭配 CUDA 12.x），所以 CUDA 拒绝使用它。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="964" />
+      <location filename="../../kernel_wizard/flow/session.py" line="972" />
       <source>The installed kernels have not been verified again yet.</source>
       <translation>已安装的内核还没有重新验证。</translation>
     </message>
@@ -5605,7 +5613,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="981" />
+      <location filename="../../kernel_wizard/flow/session.py" line="989" />
       <source>The kernel has not been built for these choices yet.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
@@ -5753,7 +5761,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法下载预编译的 wheel。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="973" />
+      <location filename="../../kernel_wizard/flow/session.py" line="981" />
       <source>The prerequisites have not been checked yet.</source>
       <translation>还没有检查前提条件。</translation>
     </message>
@@ -6052,7 +6060,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有桌面文件夹，所以快捷方式只在菜单中。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="157" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="151" />
       <source>There is no earlier passing verification to compare with.</source>
       <translation>没有更早的通过验证可供比较。</translation>
     </message>
@@ -6067,17 +6075,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这里没有可用的 NVIDIA GPU，所以适合的是 {kernel}：它会编译自己的 CPU 部分，让你可以走完向导的每一步。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="805" />
+      <location filename="../../kernel_wizard/flow/session.py" line="808" />
       <source>There is no verification of this build to decide about.</source>
       <translation>这次编译还没有可供决定的验证结果。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="834" />
+      <location filename="../../kernel_wizard/flow/session.py" line="837" />
       <source>There is no verification of this build to install after.</source>
       <translation>这次编译还没有验证结果，无法在验证之后安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="124" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="118" />
       <source>These checks passed before and fail now: {checks}.</source>
       <translation>这些检查以前通过，现在失败：{checks}。</translation>
     </message>
@@ -6142,12 +6150,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 Python 没有{what}，所以无法为它编译任何内核。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="820" />
+      <location filename="../../kernel_wizard/flow/session.py" line="823" />
       <source>This build did not pass its verification, so it is not installed without a warning.</source>
       <translation>这次编译没有通过验证，因此不会在没有警告的情况下安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="837" />
+      <location filename="../../kernel_wizard/flow/session.py" line="840" />
       <source>This build is already installed.</source>
       <translation>这次编译的结果已经安装。</translation>
     </message>
@@ -6447,7 +6455,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在单独的进程中验证：在同一进程中对 {kernels} 的验证{what}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="806" />
+      <location filename="../../kernel_wizard/flow/session.py" line="809" />
       <source>Verify the build first (the Verify step).</source>
       <translation>请先验证编译结果（“验证”步骤）。</translation>
     </message>
@@ -7518,7 +7526,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前的编译正在使用它</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="902" />
+      <location filename="../../kernel_wizard/flow/session.py" line="905" />
       <source>the default; no AI program was recognised for this Python</source>
       <translation>默认值；未识别出此 Python 所属的 AI 程序</translation>
     </message>
@@ -7728,7 +7736,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>被停止：{kernel} 没有在 {seconds} 秒内完成</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="901" />
+      <location filename="../../kernel_wizard/flow/session.py" line="904" />
       <source>what {app} runs</source>
       <translation>{app} 的用途</translation>
     </message>
@@ -7748,7 +7756,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>你没有写入 {path} 的权限</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="896" />
+      <location filename="../../kernel_wizard/flow/session.py" line="899" />
       <source>your choice</source>
       <translation>你的选择</translation>
     </message>
@@ -7978,9 +7986,18 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{jobs} × {threads}：受{limit}限制（{cores} 个核心，可用内存 {ram_gb:.1f} GB，每个编译线程约 {gb:g} GB）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/changes.py" line="169" />
+      <location filename="../../kernel_wizard/flow/changes.py" line="171" />
+      <source>{kernels} may not work any more. Re-verify now to see what still works.</source>
+      <translation>{kernels} 可能已无法使用。请立即重新验证，查看哪些仍然可用。</translation>
+    </message>
+    <message>
+      <location filename="../../kernel_wizard/flow/changes.py" line="173" />
+      <source>{kernels} may not work any more: {what} changed ({before} → {after}). Re-verify now to see what still works.</source>
+      <translation>{kernels} 可能已无法使用：{what} 已更改（{before} → {after}）。请立即重新验证，查看哪些仍然可用。</translation>
+    </message>
+    <message>
       <source>{kernels} may not work any more: {why}. Re-verify now to see what still works.</source>
-      <translation>{kernels} 可能已无法使用：{why}。请立即重新验证，查看哪些仍然可用。</translation>
+      <translation type="obsolete">{kernels} 可能已无法使用：{why}。请立即重新验证，查看哪些仍然可用。</translation>
     </message>
     <message>
       <location filename="../../kernel_wizard/flow/reverify.py" line="51" />
@@ -8023,7 +8040,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 更新后 {kernel} 已无法导入：{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/session.py" line="615" />
+      <location filename="../../kernel_wizard/flow/session.py" line="618" />
       <source>{kernel} {version} does not fit this computer:
 {reasons}</source>
       <translation>{kernel} {version} 不适合这台电脑：
@@ -8621,12 +8638,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>• {line}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="169" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="163" />
       <source>✔ PASS — all {n} installed kernels work.</source>
       <translation>✔ 通过 — 全部 {n} 个已安装的内核工作正常。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="168" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="162" />
       <source>✔ PASS — the installed kernel works.</source>
       <translation>✔ 通过 — 已安装的内核工作正常。</translation>
     </message>
@@ -8646,7 +8663,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>✖ 失败 — 内核计算结果错误，没有安装。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/flow/reverify.py" line="166" />
+      <location filename="../../kernel_wizard/flow/reverify.py" line="160" />
       <source>✖ Something no longer works — see below.</source>
       <translation>✖ 有内核不再正常工作 — 见下文。</translation>
     </message>
@@ -9238,7 +9255,7 @@ the kernel is installed only when you click &amp;ldquo;Install into &amp;hellip;
       <translation>编译意外停止。</translation>
     </message>
     <message>
-      <location filename="../../app/pages/hardware.py" line="527" />
+      <location filename="../../app/pages/hardware.py" line="530" />
       <source>The environment could not be inspected.</source>
       <translation>无法检查这个环境。</translation>
     </message>

@@ -71,9 +71,8 @@ def test_detect_says_what_changed_and_how_to_re_verify(torch_venv: Path,
     notice = out[out.index("Since the last verification:"):].splitlines()
     assert notice == [
         "Since the last verification:",
-        "  Probe kernel may not work any more: Probe kernel no longer imports after the "
-        "PyTorch update: ModuleNotFoundError: No module named 'ksw_probe'. Re-verify now to "
-        "see what still works.",
+        "  Probe kernel may not work any more: PyTorch changed (2.12.1+cpu → "
+        f"{env.torch.version}). Re-verify now to see what still works.",
         f"  Probe kernel in {torch_venv}: Probe kernel no longer imports after the PyTorch "
         "update: ModuleNotFoundError: No module named 'ksw_probe'",
         f"    What to do: Install the wheel verified with PyTorch {env.torch.version} from the "

@@ -57,7 +57,7 @@ def test_a_driver_update_is_named_in_one_line_with_re_verify(torch_venv: Path) -
     assert [str(c) for c in item.changes] == ["NVIDIA driver: 570.86.10 → 580.159.04"]
     assert item.broken is None  # only a PyTorch change makes it import the kernel again
     assert notice([item]) == (
-        "Since The probe kernel last passed verification, the NVIDIA driver changed "
+        "Since The probe kernel last passed verification, NVIDIA driver changed "
         "(570.86.10 → 580.159.04). Re-verify now to be sure it still computes right.")
 
 
