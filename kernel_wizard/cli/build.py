@@ -114,6 +114,8 @@ def make_choice(args: argparse.Namespace, env: PythonEnv, session: Session,
                 gpus: CheckedGpus | None) -> KernelChoice:
     """The recipe, version and source the options name, decided by the session
     (:meth:`Session.choose`: the recommended version, the GPU check, the fit, the wheel)."""
+    if args.kernel is None:  # no kernel named: the catalog's toolchain probe
+        args.kernel = session.catalog().probe.id
     recipe = session.catalog().get(args.kernel)
     prebuilt = getattr(args, "prebuilt", False)
     wheel: bool | WheelCandidate = (wheel_at(prebuilt, recipe, env, force=args.force)

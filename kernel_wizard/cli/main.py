@@ -217,7 +217,8 @@ def build_options(parser: argparse.ArgumentParser) -> None:
     parser.description = ("Build a kernel library into a wheel for the target Python (in a "
                           "staging folder), verify it against PyTorch from there, and install "
                           "it only if it passes.")
-    parser.add_argument("--kernel", default="probe", help="the kernel to build (default: probe)")
+    parser.add_argument("--kernel", help="the kernel to build (default: the catalog's "
+                        "toolchain probe, the small kernel that proves the compilers work)")
     parser.add_argument("--version", dest="kernel_version",
                         help="the kernel version (default: the one recommended for this "
                         "computer; 'kernels' lists them)")
