@@ -34,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from kernel_wizard.catalog import Catalog, OsName, Recipe, load_catalog
-from kernel_wizard.catalog.wheels import candidate_wheel_urls, load_wheel_list
+from kernel_wizard.catalog.wheels import candidate_wheel_urls, load_wheel_list, proposed_version
 from kernel_wizard.machine.environment import EnvStatus, PythonEnv, TorchInfo
 
 # The CUDA of the wheel ``pip install torch==X.Y`` installs (Linux: PyPI's wheel; Windows:
@@ -101,7 +101,10 @@ def environment(user: User) -> PythonEnv:
 
 def outcome(recipe: Recipe, user: User) -> Outcome:
     env = environment(user)
-    proposed = recipe.recommended_for(OsName(user.os)) or recipe.newest
+    marked = recipe.recommended_for(OsName(user.os)) or recipe.newest
+    # what the wizard proposes (Session.recommended_version's rule; every version counted as
+    # fitting the user's GPU, which the matrix already chose by the kernel's GPU families)
+    proposed = proposed_version(recipe, marked, env, lambda _version: True)
 
     def wheel(version_index: int) -> str | None:
         version = recipe.versions[version_index]

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache, lru_cache
@@ -612,6 +612,28 @@ def build_number(wheel: WheelName | None) -> int:
     if m is None:
         return 0
     return int(m.group(1) or m.group(2))
+
+
+def has_listed_wheel(recipe: Recipe, version: RecipeVersion, env: PythonEnv) -> bool:
+    """Whether a published wheel of ``version`` (one its publisher lists, not a computed
+    address that may be a 404) fits ``env``: it installs without compiling."""
+    return any(c.listed for c in candidate_wheel_urls(recipe, version, env))
+
+
+def proposed_version(recipe: Recipe, preferred: RecipeVersion, env: PythonEnv,
+                     fits: Callable[[RecipeVersion], bool]) -> RecipeVersion:
+    """The version to propose: ``preferred`` (the one marked for this OS, else the newest that
+    fits) when a published wheel of it fits ``env``; else the newest version that ``fits`` and
+    has one (building FlashAttention 2 takes 14 minutes on 32 cores and hours on a laptop, and
+    the versions marked for Windows are those that compile with MSVC, which a wheel does not
+    need); else ``preferred``, built from source."""
+    if not recipe.wheel_sources or has_listed_wheel(recipe, preferred, env):
+        return preferred
+    for version in reversed(recipe.versions):
+        if version is not preferred and fits(version) and has_listed_wheel(recipe, version,
+                                                                            env):
+            return version
+    return preferred
 
 
 def _wheel_list(source: WheelSource) -> WheelList | None:

@@ -45,7 +45,7 @@ from kernel_wizard.catalog import (
     load_catalog,
     recommended_version,
 )
-from kernel_wizard.catalog.wheels import WheelCandidate
+from kernel_wizard.catalog.wheels import WheelCandidate, proposed_version
 from kernel_wizard.catalog.worth import (
     DEFAULT_WORKLOAD,
     SdpaSpeed,
@@ -506,7 +506,12 @@ class Session:
                 known[version.label] = self.verdict(r, version, m)
             return known[version.label]
 
-        return recommended_version(recipe, machine, judge)
+        best = recommended_version(recipe, machine, judge)
+        if not judge(recipe, best, machine).available:
+            return best  # shown with its reasons; no other version fits either
+        # a version that installs from a published wheel rather than compiling, where one fits
+        return proposed_version(recipe, best, machine.env,
+                                lambda version: judge(recipe, version, machine).available)
 
     def kernel_table(self, machine: Machine | None = None,
                      speed: SdpaSpeed | SpeedUnavailable | None = None) -> list[KernelRow]:

@@ -318,6 +318,10 @@ def test_an_unlisted_wheel_is_offered_but_the_build_stays_chosen(
 ) -> None:
     wizard, page = open_kernel_page(qtbot, h100(), cuda_env(tmp_path))  # torch 2.11: unlisted
     page.select_kernel("flash_attn")
+    # the page proposes a version with a published wheel for torch 2.11 (2.8.3, a community
+    # build); of 2.8.3.post1 only upstream's computed address is known
+    assert page.tree.combo("flash_attn").currentText() == "2.8.3 (recommended)"
+    select_version(page, "flash_attn", "2.8.3.post1")
     assert page.prebuilt_choice.text() == "A matching prebuilt wheel may exist (about 2 min)"
     assert "may not exist" in page.wheel_label.text()
     assert page.build_choice.isChecked()
@@ -337,7 +341,9 @@ def test_versions_that_lack_the_gpus_arch_are_greyed_with_the_reason(
     recipe = load_catalog().get("flash_attn")
     assert combo.count() == len(recipe.versions)
     assert combo.itemData(0) == recipe.newest.label  # newest first
-    assert combo.currentText() == f"{recipe.newest.label} (recommended)"
+    # proposed: the newest version that fits and installs from a published wheel (2.8.3 for
+    # torch 2.11), not 2.8.3.post1, which would compile
+    assert combo.currentText() == "2.8.3 (recommended)"
     old = combo.findData("2.5.0")
     assert combo.itemText(old).startswith("✖ 2.5.0")
     assert combo.itemData(old, Qt.ItemDataRole.ForegroundRole).color() == GREY
@@ -411,8 +417,9 @@ def test_on_windows_flashmla_points_to_wsl2(
     wizard, page = open_kernel_page(qtbot, windows, cuda_env(tmp_path, platform="win_amd64"))
     recipe = page.current_recipe()
     assert recipe is not None and recipe.id == "flash_attn"  # FlashMLA can't build natively
-    # the version recommended for Windows is preselected and marked
-    assert page.tree.combo("flash_attn").currentText() == "2.7.4.post1 (recommended)"
+    # a version with a published Windows wheel for this PyTorch is preselected and marked,
+    # before the one marked for Windows (2.7.4.post1: the newest that compiles with MSVC)
+    assert page.tree.combo("flash_attn").currentText() == "2.8.3 (recommended)"
     assert page.machine_label.text().startswith("Windows")
     assert not page.wsl_button.isVisible()
     page.select_kernel("flashmla")

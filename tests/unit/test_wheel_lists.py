@@ -12,13 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from kernel_wizard.catalog import Catalog, WheelSourceKind, load_catalog
+from kernel_wizard.catalog import Catalog, OsName, WheelSourceKind, load_catalog
 from kernel_wizard.catalog import wheels as wheels_module
 from kernel_wizard.catalog.wheels import (
     candidate_wheel_urls,
+    has_listed_wheel,
     load_wheel_list,
     match,
     parse_wheel_name,
+    proposed_version,
     wheel_list_from_json,
     wheel_lists_dir,
 )
@@ -148,3 +150,25 @@ def test_a_publishers_newest_build_of_a_version_comes_first(catalog: Catalog) ->
     assert len(found) >= 2, found
     posts = [int(name.split(".post")[1].split("-")[0]) for name in found]
     assert posts == sorted(posts, reverse=True) and posts[0] == 6, found
+
+
+def test_the_proposed_version_is_one_that_installs_from_a_published_wheel(
+        catalog: Catalog) -> None:
+    """FlashAttention 2 on Windows: the version marked for Windows (2.7.4.post1) is the newest
+    that compiles with MSVC; with a PyTorch for which a newer version has a published wheel,
+    that one is proposed (no compiling at all). Where none has one, the marked one stays."""
+    fa2 = catalog.get("flash_attn")
+    marked = fa2.recommended_for(OsName.WINDOWS)
+    assert marked is not None and marked.label == "2.7.4.post1"
+    windows = env("2.11.0+cu130", python="cp312", platform="win_amd64", cxx11_abi=False)
+    proposed = proposed_version(fa2, marked, windows, lambda _version: True)
+    assert proposed is not marked and has_listed_wheel(fa2, proposed, windows)
+    assert not has_listed_wheel(fa2, marked, windows)
+    # a version that does not fit this machine is never proposed for its wheel
+    assert proposed_version(fa2, marked, windows, lambda v: v is marked) is marked
+    # no published wheel for a CPU-only PyTorch: the marked version, built from source
+    cpu = env("2.11.0+cpu", python="cp312", platform="win_amd64", cxx11_abi=False)
+    assert proposed_version(fa2, marked, cpu, lambda _version: True) is marked
+    # a kernel without wheel sources (the bundled probe) keeps its version
+    probe = catalog.probe
+    assert proposed_version(probe, probe.newest, windows, lambda _version: True) is probe.newest
