@@ -213,7 +213,8 @@ def test_a_failing_kernel_is_not_installed_unless_the_user_insists(
 
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: QMessageBox.StandardButton.Yes)
     assert page.ask_install_anyway() is True
-    qtbot.waitUntil(lambda: installed(page) is not None, timeout=60_000)
+    # the session knows of the install a moment before the page has shown it: wait for both
+    qtbot.waitUntil(lambda: installed(page) is not None and page.task is None, timeout=60_000)
     assert page.verdict.text().startswith("⚠ Installed although")
     assert page.rollback_button.isVisible()
     page.do_rollback()  # in the background: the window stays responsive
