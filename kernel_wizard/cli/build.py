@@ -317,6 +317,8 @@ def run_build_command(args: argparse.Namespace, out: TextIO) -> int:
         plan = session.plan_preview()  # nothing is copied or built: only shown
         human.write("What will run:\n" + "".join(f"  {line}\n"
                                                  for line in plan.describe().splitlines()))
+        human.write(f"(The build runs in its own copy of {plan.source_dir} in the build folder; "
+                    "the folder itself is never changed.)\n")
         return int(ExitCode.OK)
 
     if not args.no_install:  # the one consent rule (cli/consent.py): it changes the environment
