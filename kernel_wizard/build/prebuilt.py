@@ -20,6 +20,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from kernel_wizard.base.download import (
@@ -108,16 +109,22 @@ def fetch_prebuilt(
     state = (StepState.DONE if result is not None
              else StepState.CANCELLED if status is BuildStatus.CANCELLED else StepState.FAILED)
     on_event(StepEvent(Step.DOWNLOAD, state, seconds))
-    try:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise storage_error(exc, path=log_path, action="write the download log") from exc
+    write_log(log_path, lines, action="write the download log")
     return BuildOutcome(status=status, message=message, hint=hint, plan=None,
                         wheel=result.path if result is not None else None,
                         log_path=log_path, seconds=seconds, attempts=1, exit_code=None,
                         diagnosis=None, steps=(StepTiming(Step.DOWNLOAD, state, seconds),),
                         download=result)
+
+
+def write_log(log_path: Path, lines: list[str], *, action: str) -> None:
+    """The log of a step that got a wheel without building one (a download, the verified
+    cache): its lines, one per line; a disk problem in plain words."""
+    try:
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise storage_error(exc, path=log_path, action=action) from exc
 
 
 def _success_message(filename: str, result: DownloadResult, earlier: int) -> str:

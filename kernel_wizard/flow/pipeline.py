@@ -32,7 +32,7 @@ from kernel_wizard.base.paths import (
     timestamp,
 )
 from kernel_wizard.build.plan import BuildPlan, BuildRequest, PlanError, plan_build
-from kernel_wizard.build.prebuilt import fetch_prebuilt
+from kernel_wizard.build.prebuilt import fetch_prebuilt, write_log
 from kernel_wizard.build.run import (
     BuildEvent,
     BuildOutcome,
@@ -168,11 +168,7 @@ def take_cached(wheel: CachedWheel, kernel: str,
     seconds = time.monotonic() - started
     state = StepState.DONE if copied is not None else StepState.FAILED
     on_event(StepEvent(Step.CACHE, state, seconds))
-    try:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        log_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise storage_error(exc, path=log_path, action="write the build log") from exc
+    write_log(log_path, lines, action="write the build log")
     return BuildOutcome(status=status, message=message, hint=hint, plan=None, wheel=copied,
                         log_path=log_path, seconds=seconds, attempts=0, exit_code=None,
                         diagnosis=None, steps=(StepTiming(Step.CACHE, state, seconds),))

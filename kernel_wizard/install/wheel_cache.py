@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
@@ -177,24 +176,6 @@ def cache_cap_bytes() -> int:
     except ValueError:
         megabytes = DEFAULT_CAP_MB
     return max(0, megabytes) * 1_000_000
-
-
-def python_tag(version: str, *, free_threaded: bool = False) -> str:
-    """``cp312`` for CPython ``3.12.x`` (the wizard installs into CPython only)."""
-    major, minor = (version.split(".") + ["0"])[:2]
-    return f"cp{major}{minor}{'t' if free_threaded else ''}"
-
-
-def platform_tag(os_name: str | None = None) -> str:
-    """The wheel platform this computer installs (``win_amd64``, ``linux_x86_64``, ...)."""
-    name = os_name or sys.platform
-    if name.startswith("win"):
-        return "win_amd64"
-    if name.startswith("linux"):
-        import platform
-
-        return f"linux_{platform.machine() or 'x86_64'}"
-    return name
 
 
 def now() -> str:

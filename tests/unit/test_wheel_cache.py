@@ -138,8 +138,3 @@ def test_describe_names_what_a_person_needs(tmp_path: Path) -> None:
     assert line.startswith("flash_attn_3 3.0.0 (compact): flash_attn_3-3.0.0-cp312")
     assert "PyTorch 2.11.0+cu130 cp312 GPU 9.0" in line and "verified on 2026-11-28" in line
 
-
-def test_python_tags() -> None:
-    assert wheel_cache.python_tag("3.12.3") == "cp312"
-    assert wheel_cache.python_tag("3.13.1", free_threaded=True) == "cp313t"
-    assert wheel_cache.platform_tag("win32") == "win_amd64"
