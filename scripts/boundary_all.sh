@@ -26,7 +26,8 @@
 # summary-<part>.txt (each step's exit status, seconds and the tail of its output) and
 # logs-<part>.tar.gz (every step's whole output). Limits: SWEEP_LIMIT, CALL_LIMIT (one call),
 # MLA_DENSE_LIMIT, MLA_SPARSE_DECODE_LIMIT, MLA_SPARSE_PREFILL_LIMIT, MLA_SM100_LIMIT,
-# FA2_LIMIT, DEEPEP_LIMIT (seconds); KERNELS (the sweep's --kernels); FA2_TESTS (pytest -k).
+# FA2_LIMIT, DEEPEP_LIMIT (seconds); KERNELS (the sweep's --kernels); FA2_TESTS (pytest -k);
+# UPSTREAM (fa2, mla or deepep: PART=upstream runs that kernel's tests alone).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(dirname "$HERE")
@@ -120,6 +121,11 @@ deepep_upstream() {
 }
 
 upstream() {
+    case "${UPSTREAM:-all}" in  # UPSTREAM=fa2 (or mla, deepep): that kernel's tests alone
+    fa2) fa2_upstream; return ;;
+    mla) flashmla_upstream; return ;;
+    deepep) deepep_upstream; return ;;
+    esac
     flashmla_upstream
     note "sageattention accuracy: the built commit (d1a57a5) has no test or accuracy script" \
         "that runs without a model (precision_metric, cosine/L1/RMSE, was a function of" \

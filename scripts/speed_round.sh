@@ -49,10 +49,90 @@ wait)
     while [ ! -f "$ROUND/finished" ] && [ "$SECONDS" -lt "$limit" ]; do sleep 5; done
     cat "$ROUND/steps.txt" 2>/dev/null
     [ -f "$ROUND/finished" ] && echo "finished" || echo "still running"
-    # the device returns at most 8 files: one archive (no wheels) and the steps
+    # the device returns at most 8 files: one archive (no wheels), the steps and, once the
+    # round has finished, up to 5 parts of the verified-wheel cache (RUN=run-all)
     mkdir -p "${OUT:-/tmp/out}"
-    tar -czf "${OUT:-/tmp/out}/round.tar.gz" --exclude='*.whl' -C "$ROUND" . 2>/dev/null
+    tar -czf "${OUT:-/tmp/out}/round.tar.gz" --exclude='*.whl' --exclude='cache-part-*' \
+        -C "$ROUND" . 2>/dev/null
     cp "$ROUND/steps.txt" "${OUT:-/tmp/out}/" 2>/dev/null
+    [ -f "$ROUND/finished" ] && cp "$ROUND"/cache-part-* "${OUT:-/tmp/out}/" 2>/dev/null
+    ;;
+run-all)
+    # RUN=run-all with PART=start on 2+ NVLink GPUs (64 cores: nvidia-h200-x4): every kernel of
+    # the catalog built through the wizard into one fresh environment (FlashAttention 2 from
+    # its 2.8.3 sdist, fa2.tar.xz, and SageAttention in the background, recorded for the ETA
+    # benchmark), then (issue 29) re-verification timed with its reports kept and the speed
+    # agreement; (issue 30) FlashAttention 2 at its boundary and upstream's tests on its wheel;
+    # (issue 33) FlashAttention 3, SageAttention and FlashAttention 2 into a second fresh
+    # environment from the verified cache, timed; the cache (without FlashAttention 2's wheel)
+    # comes back in parts for a later round to install from.
+    export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
+    export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step
+    {
+        date -u +"%Y-%m-%d %H:%M UTC"
+        nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
+        echo "cores: $(nproc)"
+        python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)'
+    } >"$R/machine.txt" 2>&1
+    envs() {  # fresh environments that see the machine's PyTorch, as in cache_reinstall.py
+        python3 -c "import sys; sys.path.insert(0, 'benchmarks')
+from pathlib import Path; from cache_reinstall import make_env
+print(make_env(Path(sys.argv[1]), Path(sys.executable)))" "$1"
+    }
+    A=$(envs /tmp/env-first) && B=$(envs /tmp/env-second) || { touch "$R/finished"; exit 1; }
+    echo "first environment $A, second $B" >>"$R/steps.txt"
+    (
+        started=$SECONDS
+        timeout 1500 python3 -m app --headless build --kernel flash_attn --python "$A" \
+            --version 2.8.3 --source /tmp/src/flash-attention-2 --json --yes >"$R/fa2-build.txt" 2>&1
+        echo "fa2-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
+    ) &
+    FA2=$!
+    (
+        started=$SECONDS
+        KSW_BUILD_ROOT=/tmp/ksw-rec-build timeout 1500 python3 benchmarks/record_build.py \
+            "$R/sage-x4" . -- python3 -m app --headless build --kernel sageattention \
+            --python "$A" --source /tmp/src/SageAttention --verbose --yes >"$R/sage-record.txt" 2>&1
+        echo "sage-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
+    ) &
+    SAGE=$!
+    step fa3-build 900 python3 -m app --headless build --kernel flash_attn_3 --python "$A" \
+        --source /tmp/src/flash-attention --json --yes
+    step flashmla-build 900 python3 -m app --headless build --kernel flashmla --python "$A" \
+        --source /tmp/src/FlashMLA --json --yes
+    step deepep-build 900 python3 -m app --headless build --kernel deepep --python "$A" \
+        --version 1.2.1+567632d --source /tmp/src/DeepEP --json --yes
+    wait "$SAGE" "$FA2"
+    step installs 60 python3 -m app --headless installs
+    step reverify-quick 300 python3 benchmarks/reverify_bench.py --json "$R/reverify-quick.json"
+    step reverify-full 300 python3 benchmarks/reverify_bench.py --full --json "$R/reverify-full.json"
+    cp -r "$KSW_DATA_DIR/reports" "$R/reports" 2>/dev/null
+    # the speed agreement and FA2's boundary and tests run with env A's python3 (the kernels)
+    (
+        export PATH="$(dirname "$A"):$PATH"
+        step speed-agreement 400 python3 benchmarks/speed_agreement.py \
+            --out "$R/speed_agreement.json"
+        step fa2-sweep 400 env PART=sweep KERNELS=flash_attn SRC=/tmp/src OUT="$R/sweep-fa2" \
+            CALL_LIMIT=60 bash scripts/boundary_all.sh
+        step fa2-upstream 400 env PART=upstream UPSTREAM=fa2 SRC=/tmp/src OUT="$R/upstream" \
+            FA2_LIMIT=300 bash scripts/boundary_all.sh
+    )
+    step cache-fa3 300 python3 -m app --headless build --kernel flash_attn_3 --python "$B" \
+        --json --yes
+    step cache-sage 300 python3 -m app --headless build --kernel sageattention --python "$B" \
+        --json --yes
+    step cache-fa2 300 python3 -m app --headless build --kernel flash_attn --python "$B" \
+        --version 2.8.3 --json --yes
+    step wheel-cache 60 python3 -m app --headless installs
+    du -ab "$KSW_DATA_DIR/wheel-cache" >"$R/wheel-cache-sizes.txt" 2>&1
+    # the cache without FlashAttention 2's wheel (too large to come back), in 15 MiB parts
+    (cd "$KSW_DATA_DIR" && tar -cf - --exclude='flash_attn-2*' wheel-cache | split -b 15M - \
+        "$R/cache-part-")
+    ls -la "$R"/cache-part-* >>"$R/steps.txt" 2>&1
+    touch "$R/finished"
     ;;
 run-deepep)
     # RUN=run-deepep with PART=start on 2+ NVLink GPUs: DeepEP (deepep.tar.xz) built through
