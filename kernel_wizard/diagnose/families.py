@@ -163,7 +163,9 @@ _CRASH = re.compile(
     r"|terminated (?:with|by) signal|killed by signal|Segmentation fault|core dumped"
     r"|out of (?:heap|memory)|virtual memory exhausted|Cannot allocate memory|std::bad_alloc"
     r"|signal terminated program|\bC1001\b|\bC1060\b|\bC1076\b|\bC1002\b|\bLNK1102\b"
-    r"|signal (?:9|11|6)\b)"
+    r"|signal (?:9|11|6)\b"
+    # the CUDA front end's own assertion (EDG): "x.cu(10): internal error: assertion failed: ..."
+    r"|\(\d+\): internal error: )"
 )
 _LINK = re.compile(
     r"(?i:undefined reference to|multiple definition of|\bLNK\d{4}\b|collect2|"
@@ -176,13 +178,18 @@ _IMPORT = re.compile(
     r"|OSError: .*\.(?:so|dll)\b|image not found|Library not loaded"
     r"|was compiled against|compiled with different|is not compiled with CUDA"
     r"|specified module could not be found|specified procedure could not be found"
+    r"|^\s*(?:AttributeError:\s*)?function '\w+' not found"  # ctypes: a library without it
     r"|找不到指定的(?:模块|程序))"
 )
 # A failure that can only happen when the kernel runs
 _FIRST_USE_STRONG = re.compile(
     r"(?i:no kernel image is available|invalid device function|No such operator"
     r"|provided PTX was compiled|Cuda failure|No operator found|requires device with capability"
-    r"|is not compatible with the current PyTorch installation)"
+    r"|is not compatible with the current PyTorch installation"
+    # the CUDA runtime failing on its first call: a driver older than the runtime ("cuda runtime
+    # error (35) : CUDA driver version is insufficient", Torch7's "THCudaCheck FAIL ... error=35")
+    r"|driver version is insufficient|cuda runtime error \(\d+\)|THCudaCheck FAIL"
+    r"|cudaErrorInsufficientDriver|NVIDIA driver on your system is too old)"
 )
 _FIRST_USE = re.compile(
     r"(?i:no kernel image is available|CUDA error|invalid device function"
@@ -276,7 +283,8 @@ _IMPORT_ONLY = re.compile(r"(?i:undefined symbol|DLL load failed|cannot open sha
 
 
 def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
-              built: bool = False, jit: bool = False, ran: bool = False) -> Family:
+              built: bool = False, jit: bool = False, ran: bool = False,
+              traceback: str = "", probe: bool = False) -> Family:
     """The family of a failed log: from its specific cause when that cause's stage is known,
     else from its first error line (``line``; None: no line shows the failure). ``jit``: the
     log shows code compiled when it was first used (a PyTorch extension loaded with
@@ -284,9 +292,23 @@ def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
     ``ran``: the log shows a program being run (``python chat.py``, a script's traceback) and no
     package build: a failure of a build step (a compiler, a linker, a build tool or setting
     missing) came from code compiled when it was first used; any other failure stays where it
-    stopped (an import, a kernel's first call)."""
+    stopped (an import, a kernel's first call).
+
+    Where no specific cause is known: ``traceback`` is what the Python traceback ending in the
+    first error shows ("import": one of its frames is an import statement; "call": it has frames
+    and none imports; "": no traceback), so that an exception raised inside a call of a program
+    that built nothing stopped at the kernel's first use, not at an import. ``probe``: the first
+    error is a linker's, right after a lone source file name and before anything was compiled
+    (a build script compiling a test program to find a library, as DeepSpeed's setup does for
+    libaio): the build stopped while preparing, not while linking the package."""
     if jit:
         return FAMILIES["first-use"]
+    if cause is None:
+        shape, strong = structural_family(line or "", compiled=compiled, built=built)
+        if probe and shape == "link" and not compiled:
+            return FAMILIES["configure"]
+        if not strong and not (compiled or built) and traceback == "call":
+            return FAMILIES["first-use"]
     family = _family_of(cause, line, compiled=compiled, built=built)
     if ran and not built and family.id in _BUILD_STEPS:
         shape, strong = structural_family(line or "", compiled=compiled, built=built)

@@ -141,12 +141,13 @@ _REINSTALLABLE = frozenset({"extension-abi-mismatch"})
 _ERROR_LINE = re.compile(
     r"""
     (?i:                            # gcc/clang/nvcc/MSVC/link/pip/git messages, at line start
-      (?: ^\s*(?:\d+>)? | :\s+ )    # (or MSBuild's "3>") or after a location ("file:1: ")
+      (?: ^\s*(?:\d+>|>\s*)? | :\s+ )  # (or MSBuild's "3>", a quote's "> ") or after a location
       (?: fatal\s+ )? error (?: \s+[a-z]+\d+ )? \s*:   # error: / error C2039: / fatal error LNK1
     )
     | (?i: ^\s*fatal\s*: )                      # git: "fatal: unable to access ..."
-    # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ..."
-    | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+catastrophic\s+error\s*: )
+    # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ...", and its
+    # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")
+    | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+(?:catastrophic|internal)\s+error\s*: )
     # gcc in other languages, after a location ("x.c:40:1: error fatal:", "x.cpp:5:10: ошибка:")
     | (?i: :\d+(?::\d+)?:\s+(?:error\s+fatal|(?:schwerwiegender\s+)?Fehler|erreur(?:\s+fatale)?
             |errore(?:\s+fatale)?|(?:фатальная\s+)?ошибка|błąd|致命错误|错误|致命的エラー|エラー|오류|hata)
@@ -157,7 +158,9 @@ _ERROR_LINE = re.compile(
     | (?i: \bCommand\s+line\s+error\s+D\d{4}\s*: )   # cl.exe: "cl : Command line error D8021 :"
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
     | \bIllegal\s+instruction\b                  # SIGILL: code for a CPU feature this one lacks
-    | ^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python exception
+    # ctypes not finding a function in a loaded library, as bitsandbytes prints it on Windows
+    | ^\s*function\s+'\w+'\s+not\s+found\s*$
+    | ^\s*(?:>\s*)?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python
     # GNU ld / lld / collect2 ("/usr/bin/ld: cannot find -lcuda"), not its context lines
     # ("in function `f':", "skipping incompatible ... when searching for -lx") or warnings
     | ^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|collect2)(?:\.exe)?:\s
@@ -180,6 +183,11 @@ _PY_WARNING = re.compile(r":\d+: [A-Z]\w*Warning: ")
 # A Python traceback's frame line; the line after it echoes source code, which may well contain
 # the text of an error message ("raise OSError('CUDA_HOME environment variable is not set')").
 _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+# A traceback's source line that imports ("from gsplat import csrc as _C", "import torch")
+_IMPORT_STATEMENT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+[\w.]")
+# A source file's name alone on its line: MSVC's cl.exe echoes the file it compiles ("test.c"),
+# and a build script that compiles a test program to find a library shows nothing else
+_LONE_SOURCE = re.compile(r"^\s*[\w.-]+\.(?:c|cc|cpp|cxx|cu)\s*$")
 # Warnings are never "the first error", even when they mention a known problem; a warning that
 # names a cause can still be the headline when nothing else explains the failure.
 _WARNING_LINE = re.compile(r"(?i:\bwarning\s*(?:[a-z]*\d+|\#\d+-d)?\s*:)|\b[A-Z]\w*Warning:")
@@ -358,6 +366,11 @@ class LogDiagnoser:
         self._built = False
         self._jit = False  # code compiled when first used (a JIT-loaded extension, Triton)
         self._ran = False  # a program being run (its command line, its script's traceback)
+        # The Python traceback being read: it has frames; one of them is an import statement
+        self._tb_frames = False
+        self._tb_import = False
+        self._first_traceback = ""  # the first error's traceback: "import", "call" or ""
+        self._first_probe = False  # the first error came right after a lone source file name
         # signatures whose advice a line of the log contradicts (failures.toml's contradicted_by),
         # each with the text every match of the contradicting pattern contains
         self._contradictions = [
@@ -398,6 +411,8 @@ class LogDiagnoser:
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \
                 and RUN_MARK.search(text[:400]) is not None:
             self._ran = True
+        if not first_found and head:
+            self._note_traceback(head, text)
         if not head or head.startswith(_NOISE) \
                 or (len(text) > _LONG_LINE and _not_a_message(text)):
             if collecting_after:
@@ -504,6 +519,11 @@ class LogDiagnoser:
                     )
                 elif is_error and not self._is_wrapper(text):
                     self._first = (kept, self._line_number, tuple(self._ring))
+                    self._first_traceback = (
+                        "" if not self._tb_frames or _PY_EXCEPTION.match(text) is None
+                        else "import" if self._tb_import else "call")
+                    above = next((b for b in reversed(self._ring) if b.strip()), "")
+                    self._first_probe = _LONE_SOURCE.match(above) is not None
                     self._bare_first = _BARE_EXCEPTION.match(text) is not None
                     self._cmake_first = _CMAKE_HEADER.search(text) is not None
                     self._first_is_exception = _PY_EXCEPTION.match(text) is not None
@@ -535,6 +555,19 @@ class LogDiagnoser:
             self._withheld = [h for h in self._withheld if h.signature_id != sig_id]
             self._hits = sorted((*self._hits, *released), key=lambda h: h.line_number)
         return released
+
+    def _note_traceback(self, head: str, text: str) -> None:
+        """Follow the Python traceback being printed (before the first error): whether it has
+        frames, and whether one of them is an import (the failure came while importing)."""
+        if head.startswith("Traceback (most recent call last)"):
+            self._tb_frames = self._tb_import = False
+        elif head.startswith("File ") and _FRAME.match(text) is not None:
+            self._tb_frames = True
+            if "importlib" in text or "<frozen " in text:
+                self._tb_import = True
+        elif self._tb_frames and "import" in head and _FRAME.match(self._previous) is not None \
+                and _IMPORT_STATEMENT.match(text) is not None:
+            self._tb_import = True
 
     def _note_stage(self, head: str, text: str) -> None:
         """Remember whether the log showed a build, and the compiler running (before its
@@ -685,7 +718,12 @@ class LogDiagnoser:
             family = family_of(primary.cause_group if primary is not None else None,
                                first.line if first is not None else None,
                                compiled=self._compiled, built=self._built, jit=self._jit,
-                               ran=self._ran)
+                               ran=self._ran,
+                               traceback=self._first_traceback if self._first is not None
+                               and first is not None and first.line_number == self._first[1]
+                               else "",
+                               probe=self._first_probe and self._first is not None
+                               and first is not None and first.line_number == self._first[1])
         return DiagnosisReport(
             family=family,
             hits=hits,

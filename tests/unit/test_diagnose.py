@@ -83,13 +83,15 @@ CORPUS_SIGNATURES = {
     # issue 31: variants bound to their evidence
     "torch-symbol-before-import",
     "gpu-arch-dropped-by-cuda13",
+    # Windows' `where cl` finding nothing (late sets b and c: gsplat on Windows)
+    "where-cl-not-found",
 }
 
 
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 43
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 44
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -623,6 +625,9 @@ def test_every_signature_has_a_real_example() -> None:
     # issue 31's variants, each tested with its line in tests/unit/test_diagnose_two_levels.py
     covered |= {"gpu-arch-dropped-by-cuda13", "torch-symbol-before-import",
                 "torch-dll-load-failed"}
+    # late sets b and c: Windows' `where cl` finding nothing
+    # (tests/unit/test_diagnose_late_families.py)
+    covered |= {"where-cl-not-found"}
     covered |= {e for _, errors, _, _ in EXCERPT_CASES for e in errors}
     assert covered == {s.id for s in default_rules().signatures}
 

@@ -113,11 +113,17 @@ def test_a_linker_that_may_not_write_its_output_is_packaging_and_permission() ->
 
 def test_a_library_the_linker_cannot_find_names_no_cause() -> None:
     # DeepSpeed #3145: aio.lib, a library of a feature Windows does not have; the same line
-    # comes for a package's own library that an earlier step did not build
+    # comes for a package's own library that an earlier step did not build. Right after a lone
+    # "test.c" and before anything compiled, it is setup.py's probe for libaio: the build
+    # stopped while preparing (late sets a and b label it so; test_diagnose_late_families.py)
     report = failed(["      test.c",
                      "      LINK : fatal error LNK1181: cannot open input file 'aio.lib'"])
     assert report.primary is None
-    assert family(report) == "link"
+    assert family(report) == "configure"
+    linked = failed(["building 'x' extension",
+                     "cl.exe /c /nologo /O2 /W3 /GL /DNDEBUG /MD /Tcsrc\\x.c /Fobuild\\x.obj",
+                     "LINK : fatal error LNK1181: cannot open input file 'aio.lib'"])
+    assert linked.primary is None and family(linked) == "link"
     assert "not one the wizard knows" in report.describe()
     gnu = failed(["/usr/bin/ld: cannot find -lmistralcuda"])
     assert gnu.primary is None and family(gnu) == "link"
