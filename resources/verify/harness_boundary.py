@@ -18,6 +18,7 @@ verification with a plain reason. Needs only the standard library.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import signal
@@ -28,6 +29,9 @@ import harness_common as hc
 
 MARK = "@@KSW-BOUNDARY@@ "
 TIMEOUT_S = 120.0
+# a verification's boundary calls run this many at once (each its own process: a crash still
+# takes only its own); the sweep (scripts/boundary_sweep.py) runs its calls one at a time
+PARALLEL = 4
 
 # the fallback child (no os.fork): defines say(), then runs the same code as a forked child
 _CHILD = r"""
@@ -55,12 +59,14 @@ def _signal_words(code):
     return f"exit code {code}"
 
 
-def run_call(setup, timeout_s=TIMEOUT_S):
+def run_call(setup, timeout_s=TIMEOUT_S, one_gpu=False):
     """Run ``setup`` (Python source that defines ``call()`` and ``sync()``) in a child of this
-    interpreter. Returns ``(outcome, message)``."""
+    interpreter. Returns ``(outcome, message)``. ``one_gpu``: as for :func:`start_calls`."""
     code = _CHILD % {"mark": MARK, "setup": setup} + _FORKED_CHILD
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    if one_gpu:
+        env["CUDA_VISIBLE_DEVICES"] = first_gpu()
     try:
         proc = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=timeout_s, env=env,
@@ -88,9 +94,10 @@ def run_call(setup, timeout_s=TIMEOUT_S):
 # The zygote: imports what every call shares (torch, the kernel's module) once, without touching
 # the GPU, then forks one child per call. Each call still runs in its own process (a crash or a
 # hang takes only that child), but pays for the CUDA start-up alone instead of the whole import:
-# on the H200 about 1-2 s a call instead of about 12 s.
+# on the H200 about 1-2 s a call instead of about 12 s. Up to job["parallel"] children run at
+# once (their CUDA start-ups overlap); each answer is printed as its child ends, with its index.
 _ZYGOTE = r"""
-import json, os, select, signal, sys, tempfile, time
+import json, os, signal, sys, tempfile, time
 MARK = %(mark)r
 job = json.loads(sys.stdin.read())
 try:
@@ -100,7 +107,7 @@ except BaseException as exc:
         "message": "%%s: %%s" %% (type(exc).__name__, str(exc)[:600])}) + "\n")
     sys.exit(0)
 CHILD = job["child"]
-for index, setup in enumerate(job["calls"]):
+def start(index, setup):
     sys.stdout.flush()
     sys.stderr.flush()
     r, w = os.pipe()
@@ -117,25 +124,17 @@ for index, setup in enumerate(job["calls"]):
         finally:
             os._exit(0)
     os.close(w)
-    deadline = time.monotonic() + job["timeout"]
-    status = None
-    while status is None:
-        done, status_ = os.waitpid(pid, os.WNOHANG)
-        if done:
-            status = status_
-        elif time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            status = "hung"
-        else:
-            time.sleep(0.02)
+    return {"pid": pid, "index": index, "read": r, "printed": printed,
+            "deadline": time.monotonic() + job["timeout"]}
+def finish(child, status):
     data = b""
     while True:
-        chunk = os.read(r, 65536)
+        chunk = os.read(child["read"], 65536)
         if not chunk:
             break
         data += chunk
-    os.close(r)
+    os.close(child["read"])
+    printed = child["printed"]
     printed.seek(0)
     lines = printed.read()[-4000:].decode("utf-8", "replace").strip().splitlines()
     printed.close()
@@ -149,9 +148,25 @@ for index, setup in enumerate(job["calls"]):
         row = {"outcome": "crashed", "code": os.WEXITSTATUS(status), "tail": tail}
     else:
         row = json.loads(data.decode("utf-8", "replace"))
-    row["index"] = index
+    row["index"] = child["index"]
     sys.stdout.write("\n" + MARK + json.dumps(row) + "\n")
     sys.stdout.flush()
+waiting = list(enumerate(job["calls"]))
+running = []
+while waiting or running:
+    while waiting and len(running) < max(1, job["parallel"]):
+        running.append(start(*waiting.pop(0)))
+    for child in list(running):
+        done, status = os.waitpid(child["pid"], os.WNOHANG)
+        if not done and time.monotonic() > child["deadline"]:
+            os.kill(child["pid"], signal.SIGKILL)
+            os.waitpid(child["pid"], 0)
+            done, status = child["pid"], "hung"
+        if done:
+            running.remove(child)
+            finish(child, status)
+    if running:
+        time.sleep(0.02)
 """
 
 # what a forked child runs: the call's setup, the call, then its check. An exception that
@@ -194,15 +209,30 @@ else:
 """
 
 
-def start_calls(imports, setups, timeout_s=TIMEOUT_S):
+def first_gpu():
+    """What ``CUDA_VISIBLE_DEVICES`` must say for a child to see only the GPU that
+    ``torch.device("cuda")`` means here (the first one this process sees)."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is None:
+        return "0"
+    return visible.split(",")[0].strip()
+
+
+def start_calls(imports, setups, timeout_s=TIMEOUT_S, parallel=1, one_gpu=False):
     """Start running each of ``setups`` in its own process, forked from one that runs
     ``imports`` (where ``os.fork`` exists): returns at once; :func:`finish_calls` waits for
     the answers. Started early, the shared imports (torch and the kernel: seconds) overlap the
-    caller's own work."""
+    caller's own work. ``parallel``: how many calls run at once. ``one_gpu``: the calls use
+    ``torch.device("cuda")`` only, so their processes see that GPU alone (``CUDA_VISIBLE_DEVICES``):
+    a process's CUDA start-up grows with the GPUs it sees (the two boundary calls of one
+    verification took about 20 s on a 4-GPU H200 machine, 1-2 s a call on a 1-GPU one:
+    docs/recorded/h200x4-2026-11-28/reverify)."""
     job = json.dumps({"imports": imports, "calls": list(setups), "timeout": timeout_s,
-                      "child": _FORKED_CHILD})
+                      "child": _FORKED_CHILD, "parallel": parallel})
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    if one_gpu:
+        env["CUDA_VISIBLE_DEVICES"] = first_gpu()
     proc = subprocess.Popen([sys.executable, "-c", _ZYGOTE % {"mark": MARK}],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, env=env)
@@ -253,13 +283,15 @@ def finish_calls(started):
     return answers
 
 
-def run_calls(imports, setups, timeout_s=TIMEOUT_S):
+def run_calls(imports, setups, timeout_s=TIMEOUT_S, parallel=1, one_gpu=False):
     """Each of ``setups`` in its own process, forked from one that ran ``imports`` (where
-    ``os.fork`` exists; elsewhere one fresh interpreter a call, see :func:`run_call`).
-    Returns one ``(outcome, message)`` per setup, in order."""
+    ``os.fork`` exists; elsewhere one fresh interpreter a call, see :func:`run_call`), up to
+    ``parallel`` at once. Returns one ``(outcome, message)`` per setup, in order."""
     if not hasattr(os, "fork"):
-        return [run_call(imports + "\n" + setup, timeout_s) for setup in setups]
-    return finish_calls(start_calls(imports, setups, timeout_s))
+        with concurrent.futures.ThreadPoolExecutor(max(1, parallel)) as pool:
+            return list(pool.map(
+                lambda setup: run_call(imports + "\n" + setup, timeout_s, one_gpu), setups))
+    return finish_calls(start_calls(imports, setups, timeout_s, parallel, one_gpu))
 
 
 def cases(entries, *, imports, device, api, expect="raised", needle=None):
@@ -271,12 +303,14 @@ def cases(entries, *, imports, device, api, expect="raised", needle=None):
     entries = list(entries)
     memo = {}
     setups = [setup for _, setup in entries]
-    started = start_calls(imports, setups) if entries and hasattr(os, "fork") else None
+    started = (start_calls(imports, setups, parallel=PARALLEL, one_gpu=device == "cuda")
+               if entries and hasattr(os, "fork") else None)
 
     def outcome_of(index):
         if not memo:
             results = (finish_calls(started) if started is not None
-                       else run_calls(imports, setups))
+                       else run_calls(imports, setups, parallel=PARALLEL,
+                                      one_gpu=device == "cuda"))
             memo.update(enumerate(results))
         return memo[index]
 

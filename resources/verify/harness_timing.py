@@ -155,13 +155,15 @@ def time_pair(h, name, shapes, dtype, kernel_fn, sdpa_fn, note="", label="", mat
     is kept beside it as ``host_ms``). The baseline is the fastest way PyTorch has: SDPA with
     its default choice of method and, with ``backends``, each of its fast methods alone
     (cuDNN, flash, memory-efficient), so the comparison is against the best of them, named;
-    with ``math`` (not in the quick mode), also its plain math method. ``flops``
+    with ``math``, also its plain math method. The quick mode (a re-verification) times
+    neither the single methods nor math: the kernel against SDPA's own choice. ``flops``
     (floating-point operations of one call) or ``bytes_moved`` (bytes read and written, for
     memory-bound kernels) let the report give TFLOPs or GB/s beside the times.
     ``reference``: the baseline's name when ``sdpa_fn`` is not SDPA (then ``backends`` and
     ``math`` are off)."""
     torch = h.torch
     math = math and not h.quick
+    backends = backends and not h.quick
     entry = {
         "name": name,
         "shapes": shapes,

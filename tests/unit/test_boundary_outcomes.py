@@ -48,3 +48,50 @@ def test_sticky_cuda_errors_are_crashes_and_plain_errors_are_raised(hb: ModuleTy
     assert second == "crashed"
     assert third == "raised" and message.startswith("ValueError: DeepEP needs hidden")
     assert fourth == "ran"
+
+
+def test_calls_run_at_once_and_answers_keep_their_order(hb: ModuleType, tmp_path: Path) -> None:
+    # each of the first two calls waits for the other to have started: run one after the other
+    # (the earlier zygote), the first would give up and raise; a crash and a hang among them
+    # take only their own process
+    first, second = tmp_path / "first", tmp_path / "second"
+    wait_for = (
+        "import pathlib, time\n"
+        "    pathlib.Path({mine!r}).touch()\n"
+        "    end = time.monotonic() + 5\n"
+        "    while not pathlib.Path({other!r}).exists():\n"
+        "        if time.monotonic() > end:\n"
+        "            raise TimeoutError('the other call never started')\n"
+        "        time.sleep(0.01)\n"
+        "    return 1"
+    )
+    setups = [
+        call(wait_for.format(mine=str(first), other=str(second))),
+        call(wait_for.format(mine=str(second), other=str(first))),
+        call("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"),
+        call("import time; time.sleep(60)"),
+        call('raise ValueError("left out: head size 256")'),
+    ]
+    results = hb.run_calls("", setups, timeout_s=8, parallel=4)
+    assert [outcome for outcome, _ in results] == ["ran", "ran", "crashed", "hung", "raised"]
+    assert "SIGSEGV" in results[2][1]
+    assert results[4][1] == "ValueError: left out: head size 256"
+
+
+@pytest.mark.parametrize(("visible", "seen"), [(None, "0"), ("2,3", "2"),
+                                               ("GPU-5f0c, GPU-77aa", "GPU-5f0c")])
+def test_a_boundary_call_sees_only_the_gpu_the_check_uses(
+        hb: ModuleType, monkeypatch: pytest.MonkeyPatch, visible: str | None, seen: str) -> None:
+    # torch.device("cuda") is the first GPU this process sees: the call's process sees it
+    # alone (a CUDA start-up that sets up every other GPU too is what made the boundary
+    # calls slow on a 4-GPU machine)
+    if visible is None:
+        monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    else:
+        monkeypatch.setenv("CUDA_VISIBLE_DEVICES", visible)
+    body = 'import os; raise LookupError(os.environ.get("CUDA_VISIBLE_DEVICES", "unset"))'
+    assert hb.run_calls("", [call(body)], timeout_s=30, one_gpu=True) == [
+        ("raised", f"LookupError: {seen}")]
+    # the sweep's calls (DeepEP's among them) keep every GPU
+    expected = visible if visible is not None else "unset"
+    assert hb.run_calls("", [call(body)], timeout_s=30) == [("raised", f"LookupError: {expected}")]
