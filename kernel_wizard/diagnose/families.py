@@ -89,9 +89,16 @@ _FAMILIES = (
               "library they need is not found")),
     Family("first-use",
            N_("running the kernel for the first time"),
-           N_("Check that the kernel supports your GPU and that it was built for your GPU's "
-              "architecture (its compute capability); rebuild it for this GPU if not."),
-           N_("the kernel was built without code for this GPU, or does not support it")),
+           N_("Read the first error line: the code failed the first time it ran. \"No kernel "
+              "image\" or \"not supported\" means it was not built for your GPU's architecture "
+              "(its compute capability) or does not support that GPU; \"driver version is "
+              "insufficient\" means the NVIDIA driver is older than the CUDA it was built with; "
+              "\"Torch not compiled with CUDA\" means a PyTorch without CUDA; a compiler or build "
+              "error means the code compiles itself on first use and needs the C++ compiler and "
+              "CUDA toolkit it names."),
+           N_("the kernel was built without code for this GPU or does not support it, the NVIDIA "
+              "driver is too old for its CUDA, or the code that compiles itself on first use "
+              "found no compiler")),
 )
 FAMILIES: dict[str, Family] = {f.id: f for f in _FAMILIES}
 FAMILY_IDS: tuple[str, ...] = tuple(FAMILIES)
@@ -204,13 +211,15 @@ _PACKAGE = re.compile(
     r"|(?:Permission denied|Access is denied|拒绝访问).*(?:site-packages|\.egg|\.whl|dist-info"
     r"|build[\\/](?:lib|bdist))|error: could not create|could not copy|copying .*(?:denied|failed)"
     r"|PermissionError|bdist_wheel|error: \[Errno 13\]|WinError 5\b|WinError 32\b"
-    r"|wheel .*is not a valid|Invalid wheel filename)"
+    r"|wheel .*is not a valid|Invalid wheel filename"
+    r"|can't create or remove files in install directory)"  # setuptools' easy_install
 )
 _CONFIGURE = re.compile(
     r"(?i:CMake Error|CMakeLists|egg_info|metadata-generation-failed"
     r"|Getting requirements to build|error in .* setup command|setup\.py"
     r"|pyproject\.toml|Preparing metadata|build dependencies|configure: error"
-    r"|Could NOT find|Could not find a package configuration file)"
+    r"|Could NOT find|Could not find a package configuration file"
+    r"|No CUDA toolset found)"  # CMake's Visual Studio generator without CUDA's integration
 )
 _ENVIRONMENT = re.compile(
     r"(?i:CUDA_HOME|CUDA_PATH|\bnvcc\b.*(?:not found|not recognized)"
@@ -226,7 +235,8 @@ _ENVIRONMENT = re.compile(
 # A compiler-style error in a source file: "x.cu(12): error", "x.cpp:5:10: error:", "error C2039"
 _COMPILE = re.compile(
     r"(?i:\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp|hxx|inl)(?:\(\d+\)|:\d+)[^\n]*\b(?:error|错误|fehler"
-    r"|erreur|ошибка)\b|\berror\s+C\d{4}\b|\bC\d{4}\s*:|#error|catastrophic error"
+    r"|erreur|errore|ошибка|błąd|エラー|오류|hata)\b"
+    r"|\berror\s+C\d{4}\b|\bC\d{4}\s*:|#error|catastrophic error"
     r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
     r"|incomplete|invalid|use of|call of|'|\")|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
     r"|\bCommand line error D\d{4}\b"  # cl.exe rejecting an option the build script gives it
@@ -248,6 +258,10 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         # a check that CUDA is there: in a build script (before compiling), the environment;
         # anywhere else, when the code first uses the GPU
         return ("environment" if built and not compiled else "first-use"), True
+    if _GPU_MEMORY.search(line):
+        return "first-use", True  # the GPU's memory, not the compiler's: the kernel ran
+    if _SIGILL.search(line) and not _COMPILER_NAMED.search(line):
+        return "import", True  # code for a CPU feature this one lacks, met when loaded
     if _CRASH.search(line):
         return "compiler-crash", True
     if _RESOLVE.search(line):
@@ -359,6 +373,14 @@ _TOOL_CANNOT_RUN = re.compile(
     r"|CMake Error\W*at CMakeLists\.txt:\d+ \(project\)"
     r"|CMake Error at \S*Find(?:CUDA|CUDAToolkit|Python\w*|Torch)\.cmake)"
 )
+# The GPU running out of memory while the code runs ("torch.cuda.OutOfMemoryError: CUDA out of
+# memory. Tried to allocate ..."): the compiler's own memory is "out of memory" without "CUDA"
+_GPU_MEMORY = re.compile(r"(?i:CUDA out of memory|\bcuda\.OutOfMemoryError\b"
+                         r"|\bcudaErrorMemoryAllocation\b)")
+# SIGILL of a program ("Illegal instruction (core dumped)"), not of a compiler crashing
+_SIGILL = re.compile(r"(?i:\bIllegal instruction\b)")
+_COMPILER_NAMED = re.compile(r"(?i:\b(?:cc1plus|cc1|cicc|ptxas|cudafe\+\+|nvcc|gcc|g\+\+|cl\.exe"
+                             r"|clang)\b)")
 # The linker or an installer may not write its output where it was told to
 _OUTPUT_DENIED = re.compile(r"(?i:cannot open output file .*Permission denied)")
 # A check that CUDA is usable: "Torch not compiled with CUDA enabled" (a CPU-only PyTorch),
@@ -382,7 +404,12 @@ RUN_MARK = re.compile(
 JIT_MARKS = ("torch_extensions", "_jit_compile", "load_inline", "__triton_launcher",
              "cuda_utils.c", "triton/runtime/build", "triton\\runtime\\build",
              "triton/runtime/compiler",
-             "triton\\runtime\\compiler")
+             "triton\\runtime\\compiler",
+             # messages only code compiled when first used prints: torch's JIT load without
+             # ninja, Triton's build finding no C compiler, Triton's launcher module not loading
+             "Ninja is required to load C++ extensions",
+             "Failed to find C compiler. Please specify via CC",
+             "while importing cuda_utils")
 
 __all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_MARKS", "RUN_MARK",
            "Family",

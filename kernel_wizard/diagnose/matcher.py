@@ -269,6 +269,7 @@ _FAILURE_LINE = re.compile(
       | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
       | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
       | \bError\s+building\s+extension\b
+      | \bNo\s+CUDA\s+toolset\s+found\b     # CMake's message under its header
     )""",
     re.VERBOSE,
 )
@@ -276,7 +277,7 @@ _FAILURE_LINE = re.compile(
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "build stopped",
-                  "failed", "non-zero", "exit", "error", "traceback", "no rule")
+                  "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset")
 _FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
 # ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";

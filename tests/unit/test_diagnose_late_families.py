@@ -202,3 +202,47 @@ def test_a_function_missing_from_a_loaded_library_is_an_import() -> None:
                      line])
     assert first(report) == line
     assert family(report) == "import"
+
+
+# -- short excerpts: the line alone tells where it stopped ------------------------------------
+
+def test_messages_only_code_compiled_at_first_use_prints_are_first_use() -> None:
+    # sageattention #7 (Triton on Windows), unifiedparsing #12 (torch's JIT load), triton-windows
+    # #21 (Triton's launcher module): each alone, as a post quotes it
+    for line in ["RuntimeError: Failed to find C compiler. Please specify via CC environment "
+                 "variable.",
+                 "RuntimeError: Ninja is required to load C++ extensions",
+                 "ImportError: DLL load failed while importing cuda_utils: The specified module "
+                 "could not be found."]:
+        assert family(failed([line])) == "first-use", line
+
+
+def test_cmake_finding_no_cuda_toolset_is_configure() -> None:
+    # llama-cpp-python #744: CMake's Visual Studio generator, quoted without its header
+    assert family(failed(["No CUDA toolset found."])) == "configure"
+
+
+def test_setuptools_that_may_not_write_its_install_folder_is_package() -> None:
+    report = failed(["error: can't create or remove files in install directory"])
+    assert family(report) == "package"
+
+
+def test_the_gpu_out_of_memory_is_first_use_not_a_compiler_crash() -> None:
+    line = ("torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; "
+            "23.65 GiB total capacity)")
+    assert family(failed([line])) == "first-use"
+    # the compiler short of memory stays a crash
+    assert family(failed(["cc1plus: out of memory allocating 65536 bytes"])) == "compiler-crash"
+
+
+def test_an_illegal_instruction_of_a_program_is_not_a_compiler_crash() -> None:
+    # a CPU without AVX: the program stops when its library is loaded
+    assert family(failed(["Illegal instruction (core dumped)"])) == "import"
+
+
+def test_a_compiler_error_in_another_language_is_compile() -> None:
+    for line in ["src/x.cpp:5:10: エラー: 'foo' was not declared in this scope",
+                 "src/x.cpp:5:10: Fehler: »foo« wurde in diesem Gültigkeitsbereich nicht "
+                 "definiert",
+                 "src/x.cpp:3:1: 오류: 'foo' was not declared in this scope"]:
+        assert family(failed([line])) == "compile", line
