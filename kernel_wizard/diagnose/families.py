@@ -90,8 +90,11 @@ _FAMILIES = (
     Family("first-use",
            N_("running the kernel for the first time"),
            N_("Read the first error line: the code failed the first time it ran. \"No kernel "
-              "image\" or \"not supported\" means it was not built for your GPU's architecture "
-              "(its compute capability) or does not support that GPU; \"driver version is "
+              "image\" or \"not supported\" means PyTorch or the kernel has no code for your "
+              "GPU's architecture (its compute capability): when PyTorch warns that the GPU "
+              "\"is not compatible with the current PyTorch installation\", install a PyTorch "
+              "build that supports it, else the kernel was not built for it or does not "
+              "support that GPU; \"driver version is "
               "insufficient\" means the NVIDIA driver is older than the CUDA it was built with; "
               "\"Torch not compiled with CUDA\" means a PyTorch without CUDA; a compiler or build "
               "error means the code compiles itself on first use and needs the C++ compiler and "
@@ -160,6 +163,9 @@ _RESOLVE = re.compile(
     r"|fatal: could not read Username|Repository not found|did not match any file\(s\) known"
     r"|error: subprocess-exited-with-error.*git clone|Failed to clone"
     r"|fatal: unable to connect to|errno=Connection|git clone .*did not run successfully"
+    # git over ssh without access (a submodule's git@github.com URL and no ssh key)
+    r"|Could not read from remote repository|Permission denied \(publickey\)"
+    r"|Host key verification failed|kex_exchange_identification"
     r"|is not a supported wheel on this platform|none of the candidates"
     # pip's resolver: "Cannot install a and b because these package versions have conflicting
     # dependencies" (late set b: vllm and xformers pinning another torch than requirements.txt)
@@ -288,8 +294,17 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return "compile", False
     if built:
         return "configure", False
+    if _RUNTIME_EXCEPTION.search(line):
+        return "first-use", False  # nothing built, and code that ran raised it, not a loader
     return "import", False
 
+
+# Exceptions that running code raises, never loading a module: in a log that shows no build,
+# the program stopped while it ran (Wan2GP: "torch._dynamo.exc.InternalTorchDynamoError:
+# NameError: name 'flash_attn_interface' is not defined", the attention it chose not installed)
+_RUNTIME_EXCEPTION = re.compile(
+    r"\b(?:NameError|TypeError|ValueError|KeyError|IndexError|ZeroDivisionError"
+    r"|\w*TorchDynamoError)\b")
 
 # Lines that show loading whatever ran before them (a build can be followed by its test import)
 _IMPORT_ONLY = re.compile(r"(?i:undefined symbol|DLL load failed|cannot open shared object"

@@ -270,6 +270,9 @@ _FAILURE_LINE = re.compile(
       | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
       | \bError\s+building\s+extension\b
       | \bNo\s+CUDA\s+toolset\s+found\b     # CMake's message under its header
+      # pip refusing a wheel, also where a post quotes it in a sentence ("The error I get is
+      # ERROR: x.whl is not a supported wheel on this platform.")
+      | \bis\s+not\s+a\s+supported\s+wheel\b
     )""",
     re.VERBOSE,
 )
@@ -377,7 +380,8 @@ class LogDiagnoser:
         self._contradictions = [
             (sig.id, required_literal(pattern) or "", pattern)
             for sig in self.rules.signatures for pattern in sig.contradicted_by]
-        self._contradicted: set[str] = set()
+        # each contradicted signature with the number of the first line that contradicts it
+        self._contradicted: dict[str, int] = {}
         # signatures of a known-ambiguous symptom (failures.toml's confirmed_by / confirmed_for):
         # their hits are withheld until a line of the log, its package or the wizard's own build
         # confirms them (then they are released, in the order of their lines)
@@ -407,6 +411,10 @@ class LogDiagnoser:
         head = text[:40].lstrip()
         if not first_found and not self._compiled and head:
             self._note_stage(head, text)
+        if not self._built and "[end of output]" in text:
+            # pip's account of a build step's output that ended in an error (after the error,
+            # so read on every line): the log is of a package build
+            self._built = True
         if not self._jit and any(mark in text for mark in JIT_MARKS):
             self._jit = True
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \
@@ -429,7 +437,7 @@ class LogDiagnoser:
         for sig_id, literal, pattern in self._contradictions:
             if sig_id not in self._contradicted and literal in low \
                     and pattern.search(text) is not None:
-                self._contradicted.add(sig_id)
+                self._contradicted[sig_id] = self._line_number
         released: list[Diagnosis] = []
         for sig_id, literal, pattern in self._confirmations:
             if sig_id not in self._confirmed and literal in low \
@@ -693,9 +701,15 @@ class LogDiagnoser:
             first = FirstError(line, number, before, fallback=True)
 
         if primary is not None and primary.signature_id in self._contradicted:
-            # the log says the symptom has another cause than this signature's: the family alone
-            hits = tuple(h for h in hits if h.signature_id != primary.signature_id)
-            primary = None
+            # the log says the symptom has another cause than this signature's: the line that
+            # says so names the cause when a signature reads it (PyTorch's own warning that it
+            # has no code for this GPU), else the family alone
+            where = self._contradicted[primary.signature_id]
+            wrong = primary.signature_id
+            hits = tuple(h for h in hits if h.signature_id != wrong)
+            primary = next((h for h in hits if h.line_number == where
+                            and h.severity is Severity.ERROR
+                            and h.signature_id not in self._contradicted), None)
         retry: RetryAction | None = None
         if primary is not None:
             retry = primary.retry

@@ -69,14 +69,17 @@ def test_no_field_log_crashes_the_diagnoser_or_takes_a_second() -> None:
 
 
 @pytest.mark.parametrize(("split", "first", "precision", "recall"), [
-    # 97.9 / 99.2 / 90.3 % on 291 logs (a symptom of several causes names the family alone:
-    # precision over recall, issue 31's late sets)
-    ("train", 0.97, 0.99, 0.90),
+    # 97.9 / 99.6 / 89.1 % on 291 logs (a symptom of several causes names the family alone:
+    # precision over recall, issue 31's late sets; late set d: "no kernel image" and Windows'
+    # "procedure not found" named only on evidence)
+    ("train", 0.97, 0.99, 0.89),
     # measured once after collector g's logs (index-g.toml) and the precision fixes of round 2:
     # 96.9 / 97.4 / 88.1 % on 97 logs (20 of them new); reported as is, not tuned against
     # after issue 31's gate on symptoms of several causes (round 3): recall 84.5 %, measured, not
-    # tuned against
-    ("heldout", 0.96, 0.97, 0.84),
+    # tuned against; after late set d's gates (round 4): 96.9 / 98.5 / 79.8 %, 67 of 68 named
+    # causes right (71 of 72 before: the same one wrong, 4 right ones now the family alone),
+    # measured once, not tuned against
+    ("heldout", 0.96, 0.97, 0.79),
 ])
 def test_the_diagnosis_keeps_its_measured_figures(split: str, first: float, precision: float,
                                                   recall: float) -> None:

@@ -96,8 +96,6 @@ from kernel_wizard.diagnose.matcher import diagnose_lines
      "\"C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll\" or one of its "
      "dependencies.", "library-mismatch",
      {"what": "C:\\venv\\lib\\site-packages\\torch\\lib\\cudnn_adv_infer64_8.dll"}),
-    ("ImportError: DLL load failed while importing _C: La procédure spécifiée est introuvable.",
-     "extension-abi-mismatch", {}),
     ("argument of type 'WindowsPath' is not iterable", "platform-unsupported",
      {"platform": "Windows"}),
 ])
@@ -179,8 +177,8 @@ def test_flashmla_advice_names_flashmla_settings_and_gpus() -> None:
     assert "FLASH_MLA_DISABLE_SM100" in hit.fix and "TORCH_CUDA_ARCH_LIST" not in hit.fix
     gpu = LogDiagnoser(context=context)
     gpu.feed("RuntimeError: CUDA error: no kernel image is available for execution on the device")
-    hit = gpu.summary().primary
-    assert hit is not None and hit.signature_id == "gpu-arch-unsupported"
+    hit = gpu.summary().primary  # the wizard's own kernel ran: its code lacks this GPU
+    assert hit is not None and hit.cause_group == "gpu-arch-unsupported"
     assert "FlashMLA needs Hopper" in hit.cause
     assert "FlashAttention" not in hit.cause and "Ampere" not in hit.cause
 

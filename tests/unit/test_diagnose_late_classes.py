@@ -224,9 +224,9 @@ def test_a_cause_met_at_import_is_compile_when_the_compiler_met_it() -> None:
 
 # -- a symptom whose cause the log itself contradicts ----------------------------------------
 
-def test_no_kernel_image_names_no_kernel_cause_when_pytorch_itself_lacks_the_gpu() -> None:
+def test_no_kernel_image_names_pytorch_when_pytorch_itself_lacks_the_gpu() -> None:
     # pytorch #167244: PyTorch's own warning says it has no code for sm_120; "build the kernel
-    # for your GPU" would mislead
+    # for your GPU" would mislead, the warning's line names the cause (late set d)
     lines = ["RuntimeError: CUDA error: no kernel image is available for execution on the device",
              "PyTorch prints:",
              "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the "
@@ -234,10 +234,12 @@ def test_no_kernel_image_names_no_kernel_cause_when_pytorch_itself_lacks_the_gpu
              "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 "
              "sm_80 sm_86 sm_90."]
     report = failed(lines)
-    assert report.primary is None and report.retry is None
-    assert all(h.signature_id != "gpu-arch-unsupported" for h in report.hits)
+    assert report.primary is not None and report.retry is None
+    assert report.primary.signature_id == "torch-too-old-for-gpu-arch"
+    assert "sm_120" in report.primary.title and "PyTorch 2.7" in report.primary.cause
+    assert all(h.cause_id != "gpu-arch-unsupported" for h in report.hits)
     assert family(report) == "first-use"
     assert report.first_error is not None and report.first_error.line == lines[0]
-    # without PyTorch's warning the kernel's missing code is the cause, as before
+    # the error alone does not say whose code lacks the GPU: the family alone
     alone = failed(lines[:1])
-    assert alone.primary is not None and alone.primary.cause_group == "gpu-arch-unsupported"
+    assert alone.primary is None and family(alone) == "first-use"
