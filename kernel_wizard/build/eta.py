@@ -14,10 +14,20 @@ says how long the rest takes:
   rest. Unit costs come from what this build has measured so far (finished units, and the
   age of those in flight), blended with the prior; with history, per unit by name, scaled by
   how fast this build runs compared with the last one;
+* **a unit in flight, given its age** — what it still needs is the rest of a unit of its kind
+  that has run that long: how much one unit differs from another is the prior's guess while
+  few units have ended, then what this build's finished units show (FlashAttention 2's units
+  differ by about 30 %, so one at 350 s is near its end, not half-way);
 * **bound by the longest unit** — a unit known to be slow (by name from history, or the
-  recipe's ``slowest_unit_core_seconds`` while no unit that long has finished) and a unit in
-  flight for long set a floor: the build cannot end before they do (FlashMLA on an H100
-  spends 109 s of a 125 s compile in one unit);
+  recipe's ``slowest_unit_core_seconds`` while no unit that long has finished, or while a
+  unit in flight is older than every finished one) and a unit in flight for long set a floor:
+  the build cannot end before they do (FlashMLA on an H100 spends 109 s of a 125 s compile in
+  one unit; FlashAttention 3's two backward units outlast two forward units that are nearly
+  as slow); no ordinary unit is expected to run past the slowest one;
+* **the last of the units in flight** — where no unit is known to stand out, the build waits
+  for whichever of its last units ends last: the expected end of the slowest of them
+  (:func:`expected_end`), later than the last of their expected ends by as much as this
+  build's units differ from one another (FlashAttention 2: 16 units in flight at the end);
 * **after the last unit** — link and wheel: the prior's tail;
 * **several extensions** — a ``setup.py`` that builds several torch extensions runs ninja once
   per extension, one after another, each with its own ``[1/N] … [N/N]`` (and its own
@@ -288,6 +298,56 @@ def schedule(durations: Iterable[float], slots: Sequence[float], jobs: int) -> f
         end = max(end, finish)
         heapq.heappush(free, finish)
     return end
+
+
+def expected_end(durations: Iterable[float], slots: Sequence[float], jobs: int,
+                 spread: float, slot_sds: Sequence[float] | None = None) -> float:
+    """:func:`schedule`, where every time is a mean and each unit's time varies by ``spread``
+    (the standard deviation of its logarithm): the expected end of the last unit, which is
+    later than the last of the expected ends when several units may end last (the build waits
+    for the slowest of the units in flight, not for the average one).
+
+    Each slot's free time is taken as normal: a unit in flight with its expected rest r
+    varies by about ``spread · r`` (a young unit as much as a unit does, an old one, whose
+    rest is short, little), a unit queued onto a slot by its own; the units go
+    onto the slot expected to free first, as ninja does (so the variation of the earlier units
+    of a slot evens out: its last unit's is what is left). E[max] = ∫ (1 − Π Φ) dt."""
+    rel = math.sqrt(math.expm1(spread * spread)) if spread > 0 else 0.0
+    sds = list(slot_sds) if slot_sds is not None else [rel * r for r in slots]
+    if rel <= 0 and not any(sd > 0 for sd in sds):
+        return schedule(durations, slots, jobs)
+    jobs = max(1, jobs)
+    busy = sorted(zip(slots, sds, strict=True))[:jobs]  # as schedule() keeps them
+    busy += [(0.0, 0.0)] * (jobs - len(busy))
+    free = [(r, sd * sd) for r, sd in busy]
+    heapq.heapify(free)
+    for duration in durations:
+        # ninja gives the next unit to the slot that frees first, so how the earlier units
+        # on a slot varied evens out: the last unit on each slot is what varies
+        mean, _var = heapq.heappop(free)
+        heapq.heappush(free, (mean + duration, (rel * duration) ** 2))
+    ends = [(m, math.sqrt(v)) for m, v in free if m > 0]
+    if not ends:
+        return 0.0
+    plain = max(m for m, _ in ends)
+    if all(sd <= 0 for _, sd in ends):
+        return plain
+    # only the slots that may end last matter
+    ends = [(m, sd) for m, sd in ends if m + 4 * sd >= plain]
+    top = max(m + 6 * sd for m, sd in ends)
+    steps = 200
+    dt = top / steps
+    total = 0.0
+    for k in range(steps):
+        t = (k + 0.5) * dt
+        below = 1.0
+        for m, sd in ends:
+            below *= 1.0 if sd <= 0 and t >= m else 0.0 if sd <= 0 else \
+                0.5 * math.erfc((m - t) / (sd * math.sqrt(2)))
+            if below == 0.0:
+                break
+        total += (1.0 - below) * dt
+    return max(plain, total)
 
 
 def history_compile_seconds(costs: Sequence[tuple[str, float]], jobs: int) -> float:
@@ -828,19 +888,33 @@ class EtaEstimator:
         # then as one slow unit differs from another
         slow_spread = math.hypot(SPREAD_PACED, SPREAD_SLOWEST * PRIOR_WEIGHT
                                  / (PRIOR_WEIGHT + len(durations)))
-        kinds = [(1.0, mu, SPREAD_UNIT)]
-        if longest > 1.5 * mu:
+        # how much one unit differs from another: as the prior says while few units have
+        # ended, then as this build's finished units differ (FlashAttention 2's 73 units
+        # 100-380 s: 0.3, not 0.6, so a unit at 350 s is near its end, not half-way)
+        n = len(durations)
+        measured = _measured_spread(durations)
+        unit_spread = math.sqrt((PRIOR_WEIGHT * SPREAD_UNIT ** 2 + n * measured ** 2)
+                                / (PRIOR_WEIGHT + n))
+        kinds = [(1.0, mu, unit_spread)]
+        # the prior knows a unit that stands out (against its own mean: units in flight long
+        # raise this build's mean, and they are the likeliest to be that unit)
+        stands_out = longest > 1.5 * min(mu, mu0) if mu0 > 0 else longest > 1.5 * mu
+        if stands_out:
             # ordinary units and a few slow ones (the mean stays mu)
             ordinary = (mu - SLOW_SHARE * longest) / (1 - SLOW_SHARE)
             if ordinary > 0:
-                kinds = [(1 - SLOW_SHARE, ordinary, SPREAD_UNIT),
+                kinds = [(1 - SLOW_SHARE, ordinary, unit_spread),
                          (SLOW_SHARE, longest, slow_spread)]
-        rests = [_rest_mixed(kinds, a) for a in ages]
-        if longest > 1.5 * mu and ages and not any(d >= 0.7 * longest for d in durations):
+        # the slowest unit the prior knows is slower than any ordinary unit
+        rests = [_rest_mixed(kinds, a, longest if len(kinds) > 1 else math.inf) for a in ages]
+        slow_oldest: int | None = None
+        if stands_out and ages and (max(ages) > max(durations, default=0.0)
+                                    or not any(d >= 0.7 * longest for d in durations)):
             # a slow unit is known to exist and none that long has ended: the oldest unit in
             # flight is taken for it (it bounds the build: FlashMLA's 128 s of 141 s)
             oldest = max(range(len(ages)), key=ages.__getitem__)
             rests[oldest] = max(rests[oldest], _rest(longest, ages[oldest], slow_spread))
+            slow_oldest = oldest
         # no unit runs far past the slowest one known (the recipe's, or one of this build's):
         # an overdue unit counts down towards that bound instead of pushing the estimate up
         slowest_done = max(durations, default=0.0)
@@ -850,7 +924,15 @@ class EtaEstimator:
             bound = min(bound, FINISHED_BOUND * slowest_done)
         rests = [min(r, max(bound - a, REST_FLOOR * SPREAD_SLOWEST * a))
                  for r, a in zip(rests, ages, strict=True)]
-        return schedule([mu] * queued_count, rests, self.jobs)
+        # the build ends with the last of its units: where no unit is known to stand out, any
+        # of the last ones may be it, each differing from its expected time as this build's
+        # finished units differ from one another (what the units share, this build's pace,
+        # makes none of them the last; a slow unit the prior knows bounds the build itself)
+        spread = measured * math.sqrt(n / (PRIOR_WEIGHT + n))
+        if len(kinds) > 1 or slow_oldest is not None:
+            spread = 0.0
+        sds = [min(r, _rest_sd([(1.0, mu, spread)], a)) for r, a in zip(rests, ages, strict=True)]
+        return expected_end([mu] * queued_count, rests, self.jobs, spread, sds)
 
     def _left_from_history(self, prior: Prior, durations: list[float], ages: list[float],
                            names: list[str], queued_count: int) -> float:
@@ -930,7 +1012,8 @@ def _remaining_costs(planned: RunPlan, names: Sequence[str],
     return sorted((c for j, c in enumerate(ordered) if j not in chosen), reverse=True)
 
 
-def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> float:
+def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float,
+                cap: float = math.inf) -> float:
     """What a unit still needs after ``age`` seconds when it is one of several kinds
     ``(weight, mean, spread)`` (ordinary units, slow ones) whose durations D are log-normal
     with these means and log standard deviations, cut off at ``mean · e^(TAIL_SIGMAS·spread)``
@@ -950,6 +1033,8 @@ def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> floa
         median = mean * math.exp(-sigma * sigma / 2)
         z = (math.log(age) - math.log(median)) / sigma
         cut = TAIL_SIGMAS + sigma  # the cut-off mean·e^(TAIL_SIGMAS·σ), in z units
+        if mean < cap:  # a kind of units faster than ``cap``: none runs past it
+            cut = min(cut, (math.log(cap) - math.log(median)) / sigma)
         if z >= cut:
             continue
         # P(age < D < cut-off) and E[D; age < D < cut-off]
@@ -960,6 +1045,31 @@ def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float) -> floa
     if weight < 1e-12:
         return floor
     return max(floor, total / weight - age)
+
+
+def _rest_sd(parts: Sequence[tuple[float, float, float]], age: float) -> float:
+    """The standard deviation of what a unit of :func:`_rest_mixed` still needs after
+    ``age`` seconds (0 where nothing of the kinds is left past ``age``)."""
+    weight = first = second = 0.0
+    for share, mean, spread in parts:
+        if share <= 0 or mean <= 0 or spread <= 0:
+            continue
+        sigma = spread
+        median = mean * math.exp(-sigma * sigma / 2)
+        z = (math.log(max(age, 1e-9)) - math.log(median)) / sigma
+        cut = TAIL_SIGMAS + sigma
+        if z >= cut:
+            continue
+
+        def part(k: float, z: float = z, cut: float = cut, sigma: float = sigma) -> float:
+            return 0.5 * (math.erfc((z - k * sigma) / math.sqrt(2))
+                          - math.erfc((cut - k * sigma) / math.sqrt(2)))
+        weight += share * part(0)
+        first += share * mean * part(1)
+        second += share * mean * mean * math.exp(sigma * sigma) * part(2)
+    if weight < 1e-12:
+        return 0.0
+    return math.sqrt(max(0.0, second / weight - (first / weight) ** 2))
 
 
 def _rest(expected: float, age: float, spread: float) -> float:
@@ -987,6 +1097,20 @@ def _unit_mean(durations: Sequence[float], ages: Sequence[float], prior: float,
     return mu
 
 
+def _measured_spread(durations: Sequence[float]) -> float:
+    """How much this build's finished units differ from one another: the standard deviation
+    of the logarithm of their times, from the median absolute deviation (so one short host
+    unit among long kernels, FlashAttention 3's 18 s API unit among 70-170 s kernels, does not
+    widen it); 0 before two have ended."""
+    logs = sorted(math.log(max(d, 1e-3)) for d in durations)
+    if len(logs) < 2:
+        return 0.0
+    middle = len(logs) // 2
+    median = logs[middle] if len(logs) % 2 else (logs[middle - 1] + logs[middle]) / 2
+    deviations = sorted(abs(x - median) for x in logs)
+    return 1.4826 * deviations[len(deviations) // 2]
+
+
 def _multiset_minus(items: Sequence[float], remove: Sequence[float]) -> list[float]:
     """``items`` without one nearest element for each of ``remove`` (both sorted)."""
     left = sorted(items)
@@ -1006,7 +1130,7 @@ def slowest(units: Sequence[UnitTime], count: int = 3) -> list[UnitTime]:
 
 __all__ = [
     "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "RunPlan",
-    "UnitTime", "count_ninja_units", "find_ninja_dir", "find_ninja_dirs",
+    "UnitTime", "count_ninja_units", "expected_end", "find_ninja_dir", "find_ninja_dirs",
     "history_compile_seconds", "output_of_command", "parse_ninja_log", "plan_run", "schedule",
     "slowest", "unit_name",
 ]
