@@ -6,6 +6,7 @@ and at every moment from 25 % of the elapsed time to the end).
     python benchmarks/eta_accuracy.py --recording OUT/NAME [--kernel ID --version LABEL
                                       --archs 9.0 --cores N --ram-gb G --jobs J]
     python benchmarks/eta_accuracy.py --trace NAME   # the estimate along one build
+    python benchmarks/eta_accuracy.py --synthetic    # made-up builds of known shapes
 
 Each recording (``tests/data/buildtimes/index.toml``) is a real build's output with every
 line's arrival time (``NAME.tlog``) and ninja's own ``NAME.ninja_log`` (a build of several
@@ -31,6 +32,12 @@ Two priors per indexed recording: **cold**, the recipe's calibrated cost model (
 build), and **warm**, the user's own earlier build of the same configuration (``history`` in
 the index: another recording, never the same one).
 
+``--synthetic`` scores builds made up from units of known shapes (``SHAPES``: units that
+differ by 15, 30 or 50 %, two kinds, many short and a few long, units that grow longer through
+the build, a prior 1.5 times too slow or 0.7 times too fast), each with several seeds, the
+recipe's mean unit right unless said: a check against fitting the estimator to the dozen real
+recordings (it calibrates nothing either).
+
 ``--recording OUT/NAME`` scores one recording that is not in the index (``OUT/NAME.tlog`` and
 ``OUT/NAME.ninja_log`` from ``benchmarks/record_build.py``), cold only: a fresh build that
 must not calibrate anything. What the wizard's plan saw (kernel, version, archs, cores, RAM,
@@ -42,9 +49,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -557,6 +565,66 @@ def summary(results: Sequence[Result]) -> tuple[str, bool]:
     return "\n".join(lines), units_ok and elapsed_ok
 
 
+# -- builds of known shapes --------------------------------------------------------------------
+
+
+UnitShape = Callable[[random.Random, int], float]
+
+
+def _lognormal(spread: float) -> UnitShape:
+    return lambda rnd, _i: 240.0 * math.exp(spread * rnd.gauss(0.0, 1.0))
+
+
+# name: (a unit's seconds from a seeded random source and its index, the prior's mean unit
+# against the true mean, units, jobs)
+SHAPES: dict[str, tuple[UnitShape, float, int, int]] = {
+    "units differ by 15 %": (_lognormal(0.15), 1.0, 64, 16),
+    "units differ by 30 %": (_lognormal(0.3), 1.0, 64, 16),
+    "units differ by 50 %": (_lognormal(0.5), 1.0, 64, 16),
+    "two kinds, 180 s and 300 s": (lambda rnd, _i: (180.0 if rnd.random() < 0.5 else 300.0)
+                                   * math.exp(0.05 * rnd.gauss(0.0, 1.0)), 1.0, 64, 16),
+    "80 % short, 20 % five times as long": (
+        lambda rnd, _i: (60.0 if rnd.random() < 0.8 else 300.0)
+        * math.exp(0.1 * rnd.gauss(0.0, 1.0)), 1.0, 64, 16),
+    "units grow longer through the build": (
+        lambda rnd, i: (100.0 + 3.0 * i) * math.exp(0.1 * rnd.gauss(0.0, 1.0)), 1.0, 64, 16),
+    "prior 1.5 times too slow": (_lognormal(0.3), 1.5, 64, 16),
+    "prior 0.7 times too fast": (_lognormal(0.3), 0.7, 64, 16),
+    "20 units on 8 jobs": (_lognormal(0.3), 1.0, 20, 8),
+}
+SEEDS = 15
+
+
+def synthetic(seeds: int = SEEDS) -> list[tuple[str, int, int, int]]:
+    """Each shape's builds replayed cold: (shape, moments within the goal, moments, builds
+    that miss the units goal)."""
+    out = []
+    for shape, (unit, scale, count, jobs) in SHAPES.items():
+        inside = misses = 0
+        for seed in range(seeds):
+            rnd = random.Random(seed)
+            units = [(f"u{i}.o", unit(rnd, i)) for i in range(count)]
+            rec = Recording("synthetic", "synthetic", "-", ("9.0",), jobs, 64.0, "linux", jobs,
+                            "", "")
+            build = synthesize(rec, [units], setup=10.0, tail=3.0)
+            mean = sum(c for _, c in units) / count * scale
+            prior = Prior(total_seconds=10.0 + count * mean / jobs + 3.0, jobs=jobs,
+                          unit_seconds=mean, units=count, setup_seconds=10.0, tail_seconds=3.0)
+            result = evaluate(build, prior, "cold")
+            inside += result.grid_inside
+            misses += not units_goal(result)
+        out.append((shape, inside, seeds * GRID, misses))
+    return out
+
+
+def synthetic_table(rows: Sequence[tuple[str, int, int, int]]) -> str:
+    lines = [f"| shape ({SEEDS} builds each) | time ≥25 % within | builds missing the units "
+             "goal |", "|---|---|---|"]
+    lines += [f"| {shape} | {inside}/{moments} ({inside / moments:.0%}) | {misses} |"
+              for shape, inside, moments, misses in rows]
+    return "\n".join(lines)
+
+
 # -- a recording that is not in the index ------------------------------------------------------
 
 
@@ -632,6 +700,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="seconds between the runner's looks at build.ninja (default 1)")
     parser.add_argument("--lines-only", action="store_true",
                         help="also replay cold without ninja's build folder (lines only)")
+    parser.add_argument("--synthetic", action="store_true",
+                        help="score made-up builds of known shapes instead of the index")
     parser.add_argument("--trace", metavar="NAME", action="append", default=[],
                         help="show the estimate along this recording's build (cold, warm)")
     parser.add_argument("--recording", metavar="PREFIX", type=Path, action="append",
@@ -648,6 +718,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cpu-only", action="store_true", default=None,
                         help="with --recording: a CPU-only build (the probe)")
     args = parser.parse_args(argv)
+    if args.synthetic:
+        print(synthetic_table(synthetic()))
+        return 0
     if args.recording:
         overrides: dict[str, object] = {
             "kernel": args.kernel, "version": args.kernel_version, "variant": args.variant,

@@ -145,3 +145,13 @@ def test_a_unit_older_than_every_finished_one_is_the_slow_one_the_recipe_knows(
     for left, really in said:
         assert _within(left, really), said
     assert all(b[0] < a[0] for a, b in zip(said, said[1:], strict=False)), said
+
+
+def test_the_benchmark_scores_builds_of_known_shapes(bench: ModuleType) -> None:
+    """``eta_accuracy.py --synthetic``: every shape replayed, each moment counted once."""
+    rows = bench.synthetic(seeds=1)
+    assert [shape for shape, *_ in rows] == list(bench.SHAPES)
+    for _shape, inside, moments, misses in rows:
+        assert moments == bench.GRID and 0 <= inside <= moments and misses in (0, 1)
+    # units that differ by 15 %, the recipe's mean right: nearly every moment within the goal
+    assert rows[0][1] >= 80
