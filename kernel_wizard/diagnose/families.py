@@ -425,7 +425,40 @@ JIT_MARKS = ("torch_extensions", "_jit_compile", "load_inline", "__triton_launch
              "Ninja is required to load C++ extensions",
              "Failed to find C compiler. Please specify via CC",
              "while importing cuda_utils")
+# More of them, each on a short line or near a line's start (a traceback's frame, an exception,
+# a message): looked for in a line's first characters only (JIT_HEAD), so that the long
+# command lines of a build cost nothing more
+JIT_HEAD_MARKS = (
+             # torch.compile: Inductor generates and compiles code when the model first runs
+             # ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:")
+             "BackendCompilerFailed", "backend='inductor'", "torch._inductor",
+             "torch/_inductor/", "torch\\_inductor\\", "_dynamo/eval_frame",
+             "_dynamo\\eval_frame",
+             # NVRTC compiles at run time (TorchScript's fusers, CuPy): "nvrtc: error: invalid
+             # value for --gpu-architecture"; TorchScript's interpreter runs a scripted model
+             "nvrtc: error", "NVRTC_ERROR", "Traceback of TorchScript",
+             "failed in the TorchScript interpreter",
+             # plugin loaders that build their CUDA code when first called: nvdiffrast's
+             # _get_plugin, StyleGAN's custom_ops.get_plugin, DeepSpeed's op builders' jit_load,
+             # and the compiler search only they print; triton-windows finding its toolchain
+             "in _get_plugin", "in get_plugin", "in jit_load",
+             "Could not locate a supported Microsoft Visual C++ installation",
+             "Could not find MSVC/GCC/CLANG installation",
+             "triton/windows_utils", "triton\\windows_utils",
+             # torch's JIT build failing (a setup.py build's says "Error compiling objects for
+             # extension")
+             "Error building extension '")
+# The same, as patterns: torch.utils.cpp_extension.load() in a traceback's frame; ninja's
+# FAILED: line for an object named without a folder, as only torch's JIT build.ninja writes
+# them ("FAILED: torch_rasterize_gl.o", "FAILED: fused_bias_act_kernel.cuda.o"; a setup.py or
+# CMake build names build/temp.../x.o or CMakeFiles/x.dir/x.o)
+JIT_HEAD = 300  # characters of a line JIT_HEAD_MARKS and JIT_LINE are looked for in
+JIT_LINE = re.compile(
+    r'cpp_extension\.py", line \d+, in load\b'
+    r"|^\s*FAILED:\s+[\w-]+(?:\.cuda)?\.o\s*$")
 
-__all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_MARKS", "RUN_MARK",
+__all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_HEAD",
+           "JIT_HEAD_MARKS", "JIT_LINE", "JIT_MARKS",
+           "RUN_MARK",
            "Family",
            "family_of", "structural_family"]

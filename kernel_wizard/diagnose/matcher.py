@@ -18,7 +18,15 @@ from kernel_wizard.diagnose.context import (
     package_in_line,
 )
 from kernel_wizard.diagnose.facts import ADVISERS, LogFacts, read_facts, worded_facts
-from kernel_wizard.diagnose.families import JIT_MARKS, RUN_MARK, Family, family_of
+from kernel_wizard.diagnose.families import (
+    JIT_HEAD,
+    JIT_HEAD_MARKS,
+    JIT_LINE,
+    JIT_MARKS,
+    RUN_MARK,
+    Family,
+    family_of,
+)
 from kernel_wizard.diagnose.rules import (
     DiagnosisRules,
     FailureSignature,
@@ -141,10 +149,15 @@ _REINSTALLABLE = frozenset({"extension-abi-mismatch"})
 _ERROR_LINE = re.compile(
     r"""
     (?i:                            # gcc/clang/nvcc/MSVC/link/pip/git messages, at line start
-      (?: ^\s*(?:\d+>|>\s*)? | :\s+ )  # (or MSBuild's "3>", a quote's "> ") or after a location
+      (?: ^\s*(?:\d+>|>\s*|`+\s*|\*\*)?  # (or MSBuild's "3>", a quote's "> ", a post's ` or **)
+          (?:\d{4}-\d\d-\d\dT[\d:.]+Z\s+|\#\d+\s+|\#\d+\s+\d+\.\d+\s+|\d+\.\d+\s+)?  # time stamp
+        | :\s+ )                    # or after a location
       (?: fatal\s+ )? error (?: \s+[a-z]+\d+ )? \s*:   # error: / error C2039: / fatal error LNK1
     )
-    | (?i: ^\s*fatal\s*: )                      # git: "fatal: unable to access ..."
+    | (?i: ^\s*(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s+|\#\d+\s+|\#\d+\s+\d+\.\d+\s+|\d+\.\d+\s+)?
+           fatal\s*: )                 # git: "fatal: unable to access ..."
+    | \berror\s+C\d{4}\s*:               # MSVC's error code, wherever the line quotes it
+    | \bLLVM\s+ERROR\s*:                  # LLVM's own fatal error (cicc, ptxas, Triton)
     # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ...", and its
     # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")
     | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+(?:catastrophic|internal)\s+error\s*: )
@@ -183,6 +196,10 @@ _PY_WARNING = re.compile(r":\d+: [A-Z]\w*Warning: ")
 # A Python traceback's frame line; the line after it echoes source code, which may well contain
 # the text of an error message ("raise OSError('CUDA_HOME environment variable is not set')").
 _FRAME = re.compile(r'^\s*File "[^"]*", line \d+')
+# IPython's and Jupyter's traceback: a header "RuntimeError    Traceback (most recent call last)"
+# and frames "File ~/x/cuda.pyx:8876, in cuda.cuda.cuInit()" (no quotes, no "line")
+_IPY_HEADER = re.compile(r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)\s{2,}Traceback \(")
+_IPY_FRAME = re.compile(r"^\s*File [^\s\"]\S*:\d+, in \S")
 # A traceback's source line that imports ("from gsplat import csrc as _C", "import torch")
 _IMPORT_STATEMENT = re.compile(r"^\s*(?:from\s+[\w.]+\s+)?import\s+[\w.]")
 # A source file's name alone on its line: MSVC's cl.exe echoes the file it compiles ("test.c"),
@@ -273,6 +290,10 @@ _FAILURE_LINE = re.compile(
       # pip refusing a wheel, also where a post quotes it in a sentence ("The error I get is
       # ERROR: x.whl is not a supported wheel on this platform.")
       | \bis\s+not\s+a\s+supported\s+wheel\b
+      # CMake finding no working compiler for a language ("-- The CUDA compiler identification
+      # is unknown") or no GPU architecture for it ("Failed to detect a default CUDA
+      # architecture."), where the log leaves out the CMake Error above it
+      | \bcompiler\s+identification\s+is\s+unknown\b | \bFailed\s+to\s+detect\s+a\s+default\b
     )""",
     re.VERBOSE,
 )
@@ -280,7 +301,8 @@ _FAILURE_LINE = re.compile(
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "build stopped",
-                  "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset")
+                  "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset",
+                  "is unknown")
 _FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
 # ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
@@ -310,6 +332,21 @@ _SAYS_LEAST = re.compile(r"Traceback \(most recent call last\)|\bCalledProcessEr
 # --------------------------------------------------------------------------------------------
 # The streaming matcher
 # --------------------------------------------------------------------------------------------
+
+
+# What a post or a log runner puts in front of a line it quotes: a quote's "> ", a code span's
+# backtick, bold's "**", torchrun's "[rank0]:", a CI runner's or docker's time stamp
+# ("2025-06-20T05:54:20.1250272Z ", "#12 6135.8 "). Rules anchored at the line's start (a
+# wrapper's "^\s*error: command ... failed") are read on the line without it as well.
+_DECORATION = re.compile(
+    r"^\s*(?:(?:>\s*|`+|\*\*|\[rank\d+\]:\s*)+"
+    r"|(?:\d{4}-\d\d-\d\dT[\d:.]+Z|\#\d+(?:\s+\d+\.\d+)?|\d+\.\d+)\s+(?=\S))")
+
+
+def _undecorated(text: str) -> str:
+    """``text`` without what quotes it (the same object when nothing does)."""
+    found = _DECORATION.match(text)
+    return text if found is None or not found.group() else text[found.end():]
 
 
 def _clip(line: str) -> str:
@@ -415,8 +452,13 @@ class LogDiagnoser:
             # pip's account of a build step's output that ended in an error (after the error,
             # so read on every line): the log is of a package build
             self._built = True
-        if not self._jit and any(mark in text for mark in JIT_MARKS):
-            self._jit = True
+        if not self._jit:
+            start = text[:JIT_HEAD]
+            if any(mark in text for mark in JIT_MARKS) \
+                    or any(mark in start for mark in JIT_HEAD_MARKS) \
+                    or (("FAILED" in head or "cpp_extension" in start)
+                        and JIT_LINE.search(start) is not None):
+                self._jit = True
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \
                 and RUN_MARK.search(text[:400]) is not None:
             self._ran = True
@@ -568,9 +610,11 @@ class LogDiagnoser:
     def _note_traceback(self, head: str, text: str) -> None:
         """Follow the Python traceback being printed (before the first error): whether it has
         frames, and whether one of them is an import (the failure came while importing)."""
-        if head.startswith("Traceback (most recent call last)"):
+        if head.startswith("Traceback (most recent call last)") or (
+                "Traceback (most recent call last)" in text and _IPY_HEADER.match(text)):
             self._tb_frames = self._tb_import = False
-        elif head.startswith("File ") and _FRAME.match(text) is not None:
+        elif head.startswith("File ") and (_FRAME.match(text) is not None
+                                           or _IPY_FRAME.match(text) is not None):
             self._tb_frames = True
             if "importlib" in text or "<frozen " in text:
                 self._tb_import = True
@@ -623,10 +667,14 @@ class LogDiagnoser:
         )
 
     def _is_ignored(self, text: str) -> bool:
-        return any(rule.matches(text) for rule in self.rules.ignore)
+        plain = _undecorated(text)
+        return any(rule.matches(text) or (plain is not text and rule.matches(plain))
+                   for rule in self.rules.ignore)
 
     def _is_wrapper(self, text: str) -> bool:
-        return any(rule.matches(text) for rule in self.rules.wrappers)
+        plain = _undecorated(text)
+        return any(rule.matches(text) or (plain is not text and rule.matches(plain))
+                   for rule in self.rules.wrappers)
 
     # -- results --------------------------------------------------------------------------
 

@@ -172,7 +172,9 @@ def test_the_compiler_error_inside_a_jit_build_message_is_the_first_error() -> N
         error, " #include <torch/tensor.h>"])
     assert report.first_error is not None and report.first_error.line == error
     assert report.primary is not None and report.primary.cause_group == "torch-api-changed"
-    assert family(report) == "compile"
+    # torch.utils.cpp_extension.load() building when the package is first imported: first-use
+    # by tests/data/logs/FAMILIES.md (set a's index still says compile: see issue 31's notes)
+    assert family(report) == "first-use"
 
 
 # -- a program run, and code compiled when it first ran (field corpus, training part) --------
