@@ -35,8 +35,10 @@ the index: another recording, never the same one).
 ``--synthetic`` scores builds made up from units of known shapes (``SHAPES``: units that
 differ by 15, 30 or 50 %, two kinds, many short and a few long, units that grow longer through
 the build, a prior 1.5 times too slow or 0.7 times too fast), each with several seeds, the
-recipe's mean unit right unless said: a check against fitting the estimator to the dozen real
-recordings (it calibrates nothing either).
+recipe's mean unit right unless said; and builds of several extensions the prior plans run by
+run (``RUN_SHAPES``: four ninja runs of 2, 8, 2 and 2 units, as planned, slower or faster than
+planned, each extension at a pace of its own): a check against fitting the estimator to the
+dozen real recordings (it calibrates nothing either).
 
 ``--recording OUT/NAME`` scores one recording that is not in the index (``OUT/NAME.tlog`` and
 ``OUT/NAME.ninja_log`` from ``benchmarks/record_build.py``), cold only: a fresh build that
@@ -65,7 +67,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record  # noqa: E402
-from kernel_wizard.build.eta import EtaEstimator, Prior, UnitTime, parse_ninja_log  # noqa: E402
+from kernel_wizard.build.eta import EtaEstimator, Prior, UnitTime, parse_ninja_log, plan_run  # noqa: E402
 from kernel_wizard.build.plan import estimate_build  # noqa: E402
 from kernel_wizard.catalog import OsName, load_catalog  # noqa: E402
 
@@ -617,6 +619,53 @@ def synthetic(seeds: int = SEEDS) -> list[tuple[str, int, int, int]]:
     return out
 
 
+# several extensions, planned run by run (as a recipe's ``[[build.extension]]`` plans them):
+# each run's units' planned seconds, in the order ninja starts them
+RUN_PLAN: tuple[tuple[float, ...], ...] = (
+    (300.0, 40.0), (120.0,) * 7 + (40.0,), (90.0, 40.0), (60.0, 40.0))
+# name: (this build's pace against the plan, how much each extension's pace differs from it
+# (log standard deviation), how much one unit differs from its planned time at that pace)
+RUN_SHAPES: dict[str, tuple[float, float, float]] = {
+    "4 extensions, as planned": (1.0, 0.0, 0.1),
+    "4 extensions, 1.5 times slower than planned": (1.5, 0.0, 0.1),
+    "4 extensions, 2.5 times slower than planned": (2.5, 0.0, 0.1),
+    "4 extensions, 0.7 times the plan": (0.7, 0.0, 0.1),
+    "4 extensions, each at its own pace": (1.0, 0.3, 0.1),
+    "4 extensions, slower, each at its own pace": (1.6, 0.3, 0.1),
+}
+
+
+def synthetic_runs(seeds: int = SEEDS) -> list[tuple[str, int, int, int]]:
+    """The builds of several extensions (``RUN_SHAPES``), replayed cold against the plan."""
+    jobs = 16
+    costs = [[("", c) for c in run] for run in RUN_PLAN]
+    runs_plan = tuple(plan_run(run, jobs) for run in costs)
+    prior = Prior(total_seconds=10.0 + sum(r.seconds for r in runs_plan) + 3.0, jobs=jobs,
+                  unit_seconds=sum(c for run in RUN_PLAN for c in run)
+                  / sum(len(run) for run in RUN_PLAN),
+                  units=sum(len(run) for run in RUN_PLAN), setup_seconds=10.0, tail_seconds=3.0,
+                  longest_unit_seconds=max(max(run) for run in RUN_PLAN), runs=len(RUN_PLAN),
+                  run_plan=runs_plan)
+    out = []
+    for shape, (pace, run_spread, unit_spread) in RUN_SHAPES.items():
+        inside = misses = 0
+        for seed in range(seeds):
+            rnd = random.Random(seed)
+            units = []
+            for r, run in enumerate(RUN_PLAN):
+                own = pace * math.exp(run_spread * rnd.gauss(0.0, 1.0))
+                units.append([(f"r{r}u{i}.o", c * own * math.exp(unit_spread
+                                                                 * rnd.gauss(0.0, 1.0)))
+                              for i, c in enumerate(run)])
+            rec = Recording("synthetic", "synthetic", "-", ("9.0",), jobs, 64.0, "linux", jobs,
+                            "", "")
+            result = evaluate(synthesize(rec, units, setup=10.0, tail=3.0), prior, "cold")
+            inside += result.grid_inside
+            misses += not units_goal(result)
+        out.append((shape, inside, seeds * GRID, misses))
+    return out
+
+
 def synthetic_table(rows: Sequence[tuple[str, int, int, int]]) -> str:
     lines = [f"| shape ({SEEDS} builds each) | time ≥25 % within | builds missing the units "
              "goal |", "|---|---|---|"]
@@ -719,7 +768,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --recording: a CPU-only build (the probe)")
     args = parser.parse_args(argv)
     if args.synthetic:
-        print(synthetic_table(synthetic()))
+        print(synthetic_table(synthetic() + synthetic_runs()))
         return 0
     if args.recording:
         overrides: dict[str, object] = {

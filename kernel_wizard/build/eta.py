@@ -37,8 +37,10 @@ says how long the rest takes:
   the selected targets, SageAttention's 4 units for an RTX 3090 and 14 for an H100, or the
   user's last build run by run), every run's units count in the total from the start and the
   time left is the current run's units, then every later run at this build's pace (this
-  build's finished units against their planned times, a unit running longer than planned
-  counting as at least its age), one after another, then link and wheel: the next extension
+  build's finished units against their planned times, each unit in flight running longer
+  than planned counting as at least its age; a finished unit of a plan that does not name its
+  units is the planned unit of its rank, below every unit still running that has run longer
+  than it), one after another, then link and wheel: the next extension
   starting changes nothing, since its time was in the estimate all along. Without a plan, the
   units the prior expects beyond those known (a recipe's count of extensions,
   :attr:`Prior.runs`) stay in the estimate between runs, and the total grows run by run. A
@@ -668,23 +670,30 @@ class EtaEstimator:
         if planned is not None and planned.costs and self.ninja_started is not None \
                 and self._done():
             durations, ages, names = self._units(now)
-            m, e = _matched(durations, names, planned.costs, whole=False)
+            m, e = _matched(durations, names, planned.costs, whole=False, ages=ages)
             measured += m
             expected += e
-            # the oldest unit in flight, as the longest planned of those left (a unit counted
-            # in flight may not have started: ninja waits for what it needs)
-            in_flight = list(zip(sorted(ages, reverse=True),
-                                 _remaining_costs(planned, names, durations), strict=False))[:1]
+            # the units in flight, oldest first, as the units left in the order the estimate
+            # gives them (the longest planned for the oldest; a unit counted in flight may not
+            # have started: ninja waits for what it needs)
+            left = _remaining_costs(planned, names, durations, ages)
+            if not planned.named:
+                left.sort(reverse=True)
+            in_flight = list(zip(sorted(ages, reverse=True), left, strict=False))
         elif planned is not None and planned.costs and self.ninja_started is not None:
             age = max(0.0, now - self.ninja_started)
+            units = self.total or planned.units
             in_flight = [(age, c) for c in sorted((c for _, c in planned.costs),
-                                                  reverse=True)[:1]]
+                                                  reverse=True)[:min(self.jobs, units)]]
         speed = (weight + measured) / (weight + expected)
         share = weight / (weight + expected)  # how much of it is still the plan's
         if finished_only:
             return speed, share
+        # overdue units: each at least its age so far (every unit in flight past its planned
+        # time at this pace: seven units of an extension all running 40 % longer than planned
+        # say more than the oldest one alone)
         late = [(a, c) for a, c in in_flight if c > 0 and a > c * speed]
-        if late:  # overdue units: at least their age so far
+        if late:
             speed = (weight + measured + sum(a for a, _ in late)) / \
                 (weight + expected + sum(c for _, c in late))
         return speed, share
@@ -695,7 +704,7 @@ class EtaEstimator:
         in flight each their expected rest (the longest planned for the oldest), the others
         scheduled onto the free slots."""
         speed, share = pace
-        left = [c * speed for c in _remaining_costs(planned, names, durations)]
+        left = [c * speed for c in _remaining_costs(planned, names, durations, ages)]
         if total and total != planned.units:  # ninja counts another number than planned
             mean = sum(c for _, c in planned.costs) / max(1, len(planned.costs)) * speed
             want = max(0, total - len(durations))
@@ -955,9 +964,11 @@ class EtaEstimator:
 
 
 def _matched(durations: Sequence[float], names: Sequence[str],
-             costs: Sequence[tuple[str, float]], whole: bool) -> tuple[float, float]:
+             costs: Sequence[tuple[str, float]], whole: bool,
+             ages: Sequence[float] = ()) -> tuple[float, float]:
     """(measured, planned) seconds of the finished units a plan knows: by name where it names
-    them, else each to a planned time of its rank among those (see :func:`_rank_match`)."""
+    them, else each to a planned time of its rank among those (see :func:`_rank_match`; the
+    units in flight, ``ages``, are at least as long as they have run)."""
     named = {n: c for n, c in costs if n}
     if named:
         pairs = [(d, named[n]) for d, n in zip(durations, names, strict=False) if n in named]
@@ -968,22 +979,33 @@ def _matched(durations: Sequence[float], names: Sequence[str],
         measured = measured[-len(planned):] if planned else []
         planned = planned[-len(measured):] if measured else []
         return sum(measured), sum(planned)
-    chosen = _rank_match(measured, planned)
+    chosen = _rank_match(measured, planned, ages)
     return sum(measured), sum(planned[j] for j in chosen)
 
 
-def _rank_match(measured: Sequence[float], planned: Sequence[float]) -> list[int]:
+def _rank_match(measured: Sequence[float], planned: Sequence[float],
+                ages: Sequence[float] = ()) -> list[int]:
     """Which of the ``planned`` times (sorted) the ``measured`` ones (sorted, fewer) are: the
     same order, each as near as can be (least total log distance): DeepEP's host unit, the
-    fifth to end, is its 40 s host unit and not a sixth 16 s kernel."""
+    fifth to end, is its 40 s host unit and not a sixth 16 s kernel.
+
+    A unit in flight (``ages``) already longer than a finished one is a longer unit of the
+    plan than it: SageAttention's host unit ending after 130 s while the main unit runs on is
+    the 36 s host unit at a slow pace, not the 200 s unit at a fast one (which would leave a
+    36 s unit running for 130 s)."""
     k, n = len(measured), len(planned)
     inf = math.inf
+    # the i-th measured unit (0-based) has the k-1-i measured after it and the units in
+    # flight that have run longer than it above it in the plan
+    spare = n - k
+    highest = [n - k + i - min(spare, sum(a > measured[i] for a in ages)) for i in range(k)]
     # best[i][j]: the first i measured matched within the first j planned
     best = [[0.0] * (n + 1)] + [[inf] * (n + 1) for _ in range(k)]
     for i in range(1, k + 1):
         for j in range(i, n + 1):
             take = best[i - 1][j - 1] + abs(math.log(max(measured[i - 1], 1e-3)
-                                                     / max(planned[j - 1], 1e-3)))
+                                                     / max(planned[j - 1], 1e-3))) \
+                if j - 1 <= highest[i - 1] else inf
             best[i][j] = min(best[i][j - 1], take)
     chosen: list[int] = []
     i, j = k, n
@@ -998,7 +1020,7 @@ def _rank_match(measured: Sequence[float], planned: Sequence[float]) -> list[int
 
 
 def _remaining_costs(planned: RunPlan, names: Sequence[str],
-                     durations: Sequence[float]) -> list[float]:
+                     durations: Sequence[float], ages: Sequence[float] = ()) -> list[float]:
     """The planned costs of a run's units not finished yet: by name where the plan names them
     (in the order they started last time), else those the finished units' times did not match
     (:func:`_rank_match`), longest first."""
@@ -1008,7 +1030,7 @@ def _remaining_costs(planned: RunPlan, names: Sequence[str],
     ordered = sorted(c for _, c in planned.costs)
     if len(durations) >= len(ordered):
         return []
-    chosen = set(_rank_match(sorted(durations), ordered))
+    chosen = set(_rank_match(sorted(durations), ordered, ages))
     return sorted((c for j, c in enumerate(ordered) if j not in chosen), reverse=True)
 
 
