@@ -141,6 +141,14 @@ class DiagnosisReport:
 # Causes whose advice is to build the kernel again; when the log shows no build at all, the module
 # came as a wheel, and reinstalling the wheel that fits is the usual fix.
 _REINSTALLABLE = frozenset({"extension-abi-mismatch"})
+# A DLL that Windows did not load, raised while PyTorch itself is imported (the traceback's
+# last frame is torch/__init__.py: "from torch._C import *", "raise err"): a DLL of PyTorch, not
+# of the kernel, whatever the line says (late set f: "DLL load failed: %1" under torch._C was
+# given the kernel's "build it on this machine"). Only the causes about a kernel's library.
+_TORCH_DLL = "torch-dll-load-failed"
+_KERNEL_DLL_CAUSES = frozenset({"library-mismatch", "extension-abi-mismatch"})
+_TORCH_INIT_FRAME = re.compile(r'[\\/]torch[\\/]__init__\.py"?, line \d+')
+_WINDOWS_DLL = re.compile(r"DLL load failed|WinError \d+|\.dll\b")
 
 # --------------------------------------------------------------------------------------------
 # What "looks like an error": the generic part, independent of the known signatures.
@@ -286,6 +294,7 @@ _FAILURE_LINE = re.compile(
       | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
       | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
       | \bError\s+building\s+extension\b
+      | \bDLL\s+load\s+failed\b  # (also without a reason: no known cause names it)
       | \bNo\s+CUDA\s+toolset\s+found\b     # CMake's message under its header
       # pip refusing a wheel, also where a post quotes it in a sentence ("The error I get is
       # ERROR: x.whl is not a supported wheel on this platform.")
@@ -410,6 +419,8 @@ class LogDiagnoser:
         # The Python traceback being read: it has frames; one of them is an import statement
         self._tb_frames = False
         self._tb_import = False
+        self._tb_in_torch = False  # its last frame so far is PyTorch's own torch/__init__.py
+        self._first_in_torch = False  # the first error is raised there (importing torch)
         self._first_traceback = ""  # the first error's traceback: "import", "call" or ""
         self._first_probe = False  # the first error came right after a lone source file name
         # signatures whose advice a line of the log contradicts (failures.toml's contradicted_by),
@@ -573,6 +584,8 @@ class LogDiagnoser:
                     self._first_traceback = (
                         "" if not self._tb_frames or _PY_EXCEPTION.match(text) is None
                         else "import" if self._tb_import else "call")
+                    self._first_in_torch = self._tb_frames and self._tb_in_torch \
+                        and _PY_EXCEPTION.match(text) is not None
                     above = next((b for b in reversed(self._ring) if b.strip()), "")
                     self._first_probe = _LONE_SOURCE.match(above) is not None
                     self._bare_first = _BARE_EXCEPTION.match(text) is not None
@@ -612,10 +625,11 @@ class LogDiagnoser:
         frames, and whether one of them is an import (the failure came while importing)."""
         if head.startswith("Traceback (most recent call last)") or (
                 "Traceback (most recent call last)" in text and _IPY_HEADER.match(text)):
-            self._tb_frames = self._tb_import = False
+            self._tb_frames = self._tb_import = self._tb_in_torch = False
         elif head.startswith("File ") and (_FRAME.match(text) is not None
                                            or _IPY_FRAME.match(text) is not None):
             self._tb_frames = True
+            self._tb_in_torch = _TORCH_INIT_FRAME.search(text) is not None
             if "importlib" in text or "<frozen " in text:
                 self._tb_import = True
         elif self._tb_frames and "import" in head and _FRAME.match(self._previous) is not None \
@@ -765,6 +779,16 @@ class LogDiagnoser:
             # Nothing failed that we can see: a warning's retry (e.g. skip flash-attn's wheel
             # download) is the only thing worth trying, if the build failed at all.
             retry = next((h.retry for h in hits if h.retry is not None), None)
+        if primary is not None and self._first_in_torch and first is not None \
+                and primary.line_number == first.line_number \
+                and primary.cause_group in _KERNEL_DLL_CAUSES \
+                and primary.signature_id != _TORCH_DLL and _WINDOWS_DLL.search(primary.line):
+            # the DLL that failed to load is PyTorch's own (the traceback's last frame is
+            # torch/__init__.py): advice about the kernel's build or wheel does not fit
+            primary = self._torch_dll(primary)
+            hits = tuple(h for h in hits if h.line_number != primary.line_number
+                         or h.severity is not Severity.ERROR) + (primary,)
+            hits = tuple(sorted(hits, key=lambda h: h.line_number))
         if primary is not None and primary.signature_id in _REINSTALLABLE \
                 and not (self._built or self._compiled or self._jit):
             # nothing was built: the module that fails to load came ready-made (a wheel)
@@ -796,6 +820,14 @@ class LogDiagnoser:
             lines_seen=self._line_number,
             failed=failed,
         )
+
+    def _torch_dll(self, hit: Diagnosis) -> Diagnosis:
+        """``hit`` (a DLL that did not load) re-read as PyTorch's own DLL failing to load."""
+        sig = self.rules.signature(_TORCH_DLL)
+        title, cause, fix = self._texts(sig, {})
+        return replace(hit, signature_id=sig.id, title=title, cause=cause, fix=fix,
+                       severity=sig.severity, retry=sig.retry, facts=(),
+                       cause_id=sig.cause_id)
 
     def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
         """``hit`` with its advice re-read from everything seen around it (the lines after the
