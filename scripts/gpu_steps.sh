@@ -12,6 +12,15 @@ step() {  # step NAME TIMEOUT COMMAND...: output to $R/NAME.txt, a line on stdou
     return $rc
 }
 
+machine_facts() {  # machine_facts FILE: the date, the GPUs, the cores and PyTorch of this machine
+    {
+        date -u +"%Y-%m-%d %H:%M UTC"
+        nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
+        echo "cores: $(nproc)"
+        python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)'
+    } >"$1" 2>&1
+}
+
 sample_memory() {  # peak resident memory of the compile processes, once a second
     local peak_one=0 peak_all=0 line
     while sleep 1; do

@@ -70,13 +70,8 @@ run-all)
     export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
     R=$ROUND
     # shellcheck source=scripts/gpu_steps.sh
-    source scripts/gpu_steps.sh  # step
-    {
-        date -u +"%Y-%m-%d %H:%M UTC"
-        nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
-        echo "cores: $(nproc)"
-        python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)'
-    } >"$R/machine.txt" 2>&1
+    source scripts/gpu_steps.sh  # step, machine_facts
+    machine_facts "$R/machine.txt"
     envs() {  # fresh environments that see the machine's PyTorch, as in cache_reinstall.py
         python3 -c "import sys; sys.path.insert(0, 'benchmarks')
 from pathlib import Path; from cache_reinstall import make_env
@@ -177,13 +172,8 @@ run)
     export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
     R=$ROUND
     # shellcheck source=scripts/gpu_steps.sh
-    source scripts/gpu_steps.sh  # step
-    {
-        date -u +"%Y-%m-%d %H:%M UTC"
-        nvidia-smi --query-gpu=index,name,driver_version,memory.total --format=csv
-        echo "cores: $(nproc)"
-        python3 -c 'import torch; print("torch", torch.__version__, "CUDA", torch.version.cuda)'
-    } >"$R/machine.txt" 2>&1
+    source scripts/gpu_steps.sh  # step, machine_facts
+    machine_facts "$R/machine.txt"
     WORKLOADS=$(python3 -c 'import json, sys; sys.path.insert(0, "."); from kernel_wizard.catalog.worth import load_workloads
 print(json.dumps([{"id": w.id, "shapes": [s.as_dict() for s in w.shapes]} for w in sorted(load_workloads(), key=lambda w: w.id != "reference")]))')
     step probe 240 python3 resources/probes/sdpa_speed.py --workloads "$WORKLOADS"
