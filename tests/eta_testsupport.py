@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from dataclasses import replace
 from pathlib import Path
+from types import ModuleType
 
 from kernel_wizard.base.parallelism import Parallelism
 from kernel_wizard.build.eta import RunPlan
@@ -18,6 +20,20 @@ REPLAY = TESTS / "data" / "standins" / "replay_build.py"
 REPLAY_OUTPUT = TESTS / "data" / "standins" / "replay_output.py"
 BUILDTIMES = TESTS / "data" / "buildtimes"
 FLASHMLA = "flashmla-sm90-h100-pip"  # 24 units, 142 s on the H100 device
+ACCURACY = TESTS.parent / "benchmarks" / "eta_accuracy.py"
+
+
+def accuracy_benchmark() -> ModuleType:
+    """``benchmarks/eta_accuracy.py`` as a module (loaded once): its replays of the recorded
+    builds are what the ETA tests check the estimator against."""
+    name = "eta_accuracy"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ACCURACY)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def faster(estimate: BuildEstimate, speed: float) -> BuildEstimate:

@@ -7,14 +7,13 @@ timestamps through benchmarks/eta_accuracy.py's replay, exactly as the runner fe
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from eta_testsupport import accuracy_benchmark
 
 from kernel_wizard.base.durations import time_left
 from kernel_wizard.build.buildtimes import (
@@ -50,19 +49,9 @@ DATA = REPO / "tests" / "data" / "buildtimes"
 HERE = Machine("m1", "test machine")
 
 
-def _bench() -> ModuleType:
-    path = REPO / "benchmarks" / "eta_accuracy.py"
-    spec = importlib.util.spec_from_file_location("eta_accuracy", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return _bench()
+    return accuracy_benchmark()
 
 
 # -- the goal on recorded builds ------------------------------------------------------------------

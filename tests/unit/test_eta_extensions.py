@@ -10,7 +10,6 @@ only 8 of 100 moments from a quarter of the build on were within ±25 %.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -21,6 +20,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from eta_testsupport import accuracy_benchmark
 
 from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record
 from kernel_wizard.build.eta import (
@@ -39,19 +39,9 @@ SAGE = "sageattention-sm90-h100"  # 466 s on the 16-core H100: 2 + 8 + 2 + 2 uni
 RISE = 5.0  # seconds the time left may rise from one look to the next at an extension's start
 
 
-def _bench() -> ModuleType:
-    path = REPO / "benchmarks" / "eta_accuracy.py"
-    spec = importlib.util.spec_from_file_location("eta_accuracy_ext", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return _bench()
+    return accuracy_benchmark()
 
 
 def recording(bench: ModuleType, name: str = SAGE) -> object:

@@ -8,33 +8,19 @@ test says what a person would read at a moment: the time left, against the time 
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from eta_testsupport import accuracy_benchmark
 
 from kernel_wizard.build.eta import EtaEstimator, Prior, expected_end, schedule
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def _bench() -> ModuleType:
-    path = REPO / "benchmarks" / "eta_accuracy.py"
-    spec = importlib.util.spec_from_file_location("eta_accuracy_over_time", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return _bench()
+    return accuracy_benchmark()
 
 
 def _said(bench: ModuleType, build: object, prior: Prior, jobs: int,
