@@ -180,6 +180,9 @@ _CRASH = re.compile(
     # the CUDA front end's own assertion (EDG): "x.cu(10): internal error: assertion failed: ..."
     r"|\(\d+\): internal error: )"
 )
+# The shell's report that the program it ran crashed ("python test.py", then "Segmentation
+# fault"): a compiler crashing names itself ("internal compiler error: Segmentation fault")
+_SHELL_SEGFAULT = re.compile(r"^\s*`*\s*Segmentation fault(?: \(core dumped\))?\s*`*\s*$")
 _LINK = re.compile(
     r"(?i:undefined reference to|multiple definition of|\bLNK\d{4}\b|collect2|"
     r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|ld\.lld)(?:\.exe)?:\s|cannot find -l|nvlink error"
@@ -268,6 +271,8 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return "first-use", True  # the GPU's memory, not the compiler's: the kernel ran
     if _SIGILL.search(line) and not _COMPILER_NAMED.search(line):
         return "import", True  # code for a CPU feature this one lacks, met when loaded
+    if _SHELL_SEGFAULT.match(line) and not compiled:
+        return "first-use", True  # the shell's report of a program that crashed, no compiler
     if _CRASH.search(line):
         return "compiler-crash", True
     if _RESOLVE.search(line):

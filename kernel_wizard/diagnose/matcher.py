@@ -148,6 +148,7 @@ _REINSTALLABLE = frozenset({"extension-abi-mismatch"})
 _TORCH_DLL = "torch-dll-load-failed"
 _KERNEL_DLL_CAUSES = frozenset({"library-mismatch", "extension-abi-mismatch"})
 _TORCH_INIT_FRAME = re.compile(r'[\\/]torch[\\/]__init__\.py"?, line \d+')
+_TORCH_DLL_FAILED = re.compile(r"DLL load failed|WinError 12[67]\b")
 _WINDOWS_DLL = re.compile(r"DLL load failed|WinError \d+|\.dll\b")
 
 # --------------------------------------------------------------------------------------------
@@ -178,6 +179,8 @@ _ERROR_LINE = re.compile(
     | (?i: \bCMake\s+Error\b )
     | (?i: \bCommand\s+line\s+error\s+D\d{4}\s*: )   # cl.exe: "cl : Command line error D8021 :"
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
+    # the shell reporting a program that crashed ("python test.py" then "Segmentation fault")
+    | ^\s*`*\s*Segmentation\s+fault(?:\s+\(core\s+dumped\))?\s*`*\s*$
     | \bIllegal\s+instruction\b                  # SIGILL: code for a CPU feature this one lacks
     # ctypes not finding a function in a loaded library, as bitsandbytes prints it on Windows
     | ^\s*function\s+'\w+'\s+not\s+found\s*$
@@ -223,6 +226,7 @@ _ERROR_WORDS = (
     "fatal",
     "killed",
     "illegal instruction",
+    "segmentation fault",
     "exception",
     "interrupt",
     "exit",
@@ -287,7 +291,7 @@ _FAILURE_LINE = re.compile(
         \bPermission\s+denied\b | \bExec\s+format\s+error\b | \bcannot\s+execute\b
       | \bcommand\s+not\s+found\b | \bis\s+not\s+recognized\s+as\s+an\s+internal\b
       | \bnot\s+found\b.*\b(?:nvcc|ninja|cmake|git|cl|gcc|g\+\+)\b
-      | ^\s*FAILED:\s | \breturned\s+non-zero\s+exit\s+status\b
+      | ^\s*(?:`+\s*|>\s*|\*\*)?FAILED:\s | \breturned\s+non-zero\s+exit\s+status\b
       | \bexit\s+(?:code|status)\s*:?\s*[1-9]\d* | \bexited\s+with\s+(?:code\s+)?[1-9]
       | \bfailed\s+with\s+exit\s+(?:code|status)\b | \bCommand\s.*\bfailed\b
       | \bsubprocess-exited-with-error\b | \bdid\s+not\s+run\s+successfully\b
@@ -296,6 +300,11 @@ _FAILURE_LINE = re.compile(
       | \bError\s+building\s+extension\b
       | \bDLL\s+load\s+failed\b  # (also without a reason: no known cause names it)
       | \bNo\s+CUDA\s+toolset\s+found\b     # CMake's message under its header
+      # the loader refusing a file of another platform ("x/libbitsandbytes_cuda116.dll: invalid
+      # ELF header"), bitsandbytes giving up ("CUDA Setup failed despite GPU being available"),
+      # gcc's trailer of an internal compiler error whose first line a post left out
+      | \binvalid\s+ELF\s+header\b | \bCUDA\s+Setup\s+failed\b
+      | ^\s*Please\s+submit\s+a\s+full\s+bug\s+report\b
       # pip refusing a wheel, also where a post quotes it in a sentence ("The error I get is
       # ERROR: x.whl is not a supported wheel on this platform.")
       | \bis\s+not\s+a\s+supported\s+wheel\b
@@ -311,7 +320,7 @@ _FAILURE_LINE = re.compile(
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "build stopped",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset",
-                  "is unknown")
+                  "is unknown", "invalid elf header", "full bug report")
 _FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
 # ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
@@ -329,7 +338,7 @@ _CMAKE_HEADER = re.compile(r"\bCMake Error\b.*:\s*$")
 _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()")
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
-    r"(?i:subprocess-exited-with-error|did not run successfully|^\s*FAILED:"
+    r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
     r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
 )
 # A traceback's header says least of all: any other failure line is shown before it; so does
@@ -789,6 +798,16 @@ class LogDiagnoser:
             hits = tuple(h for h in hits if h.line_number != primary.line_number
                          or h.severity is not Severity.ERROR) + (primary,)
             hits = tuple(sorted(hits, key=lambda h: h.line_number))
+        if primary is None and self._first_in_torch and first is not None \
+                and self._first is not None and first.line_number == self._first[1] \
+                and _TORCH_DLL_FAILED.search(first.line) is not None:
+            # a DLL failing to load in PyTorch's own torch/__init__.py ("from torch._C import
+            # *"), though no known cause reads its wording: PyTorch's own DLL, whatever it says
+            primary = self._torch_dll(Diagnosis(
+                signature_id=_TORCH_DLL, title="", cause="", fix="", severity=Severity.ERROR,
+                retry=None, line=first.line, line_number=first.line_number, facts=(),
+                cause_id=_TORCH_DLL))
+            hits = tuple(sorted((*hits, primary), key=lambda h: h.line_number))
         if primary is not None and primary.signature_id in _REINSTALLABLE \
                 and not (self._built or self._compiled or self._jit):
             # nothing was built: the module that fails to load came ready-made (a wheel)
