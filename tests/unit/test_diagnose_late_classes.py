@@ -5,19 +5,7 @@ which (a generic symptom with several causes names the family alone)."""
 
 from __future__ import annotations
 
-from kernel_wizard.diagnose import DiagnosisReport, LogDiagnoser
-
-
-def failed(lines: list[str]) -> DiagnosisReport:
-    diagnoser = LogDiagnoser()
-    for line in lines:
-        diagnoser.feed(line)
-    return diagnoser.summary(failed=True)
-
-
-def family(report: DiagnosisReport) -> str | None:
-    return report.family.id if report.family is not None else None
-
+from diagnose_testsupport import failed, family
 
 # -- a program that could not run is the environment, not the package's source ---------------
 

@@ -5,27 +5,7 @@ thread's log, as the thread printed it."""
 
 from __future__ import annotations
 
-from kernel_wizard.diagnose import DiagnosisReport, LogDiagnoser
-
-
-def failed(lines: list[str]) -> DiagnosisReport:
-    diagnoser = LogDiagnoser()
-    for line in lines:
-        diagnoser.feed(line)
-    return diagnoser.summary(failed=True)
-
-
-def family(report: DiagnosisReport) -> str | None:
-    return report.family.id if report.family is not None else None
-
-
-def cause(report: DiagnosisReport) -> str | None:
-    return report.primary.cause_group if report.primary is not None else None
-
-
-def first(report: DiagnosisReport) -> str | None:
-    return report.first_error.line if report.first_error is not None else None
-
+from diagnose_testsupport import cause, failed, family, first
 
 # -- code compiled when a program first runs it: first-use, whatever step failed -------------
 
@@ -187,7 +167,7 @@ def test_cmake_finding_no_cuda_compiler_is_shown_when_nothing_else_is() -> None:
     report = failed(["      running build_ext",
                      "      -- Found CUDA: /usr/local/cuda (found version \"12.6\")",
                      "      -- The CUDA compiler identification is unknown"])
-    assert first(report) == "      -- The CUDA compiler identification is unknown"
+    assert first(report) == "-- The CUDA compiler identification is unknown"
 
 
 # -- causes the log states plainly -----------------------------------------------------------

@@ -8,23 +8,7 @@ finding a function."""
 
 from __future__ import annotations
 
-from kernel_wizard.diagnose import DiagnosisReport, LogDiagnoser
-
-
-def failed(lines: list[str]) -> DiagnosisReport:
-    diagnoser = LogDiagnoser()
-    for line in lines:
-        diagnoser.feed(line)
-    return diagnoser.summary(failed=True)
-
-
-def family(report: DiagnosisReport) -> str | None:
-    return report.family.id if report.family is not None else None
-
-
-def first(report: DiagnosisReport) -> str | None:
-    return report.first_error.line.strip() if report.first_error is not None else None
-
+from diagnose_testsupport import failed, family, first
 
 # -- the CUDA runtime failing on its first call: first use, not the environment --------------
 

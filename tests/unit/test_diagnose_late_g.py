@@ -4,15 +4,9 @@ excerpt of a log of tests/data/logs/late-2026-11-28g."""
 
 from __future__ import annotations
 
-from kernel_wizard.diagnose import LogDiagnoser, diagnose_lines
+from diagnose_testsupport import failed
 
-
-def _failed(lines: list[str]):  # type: ignore[no-untyped-def]
-    diagnoser = LogDiagnoser()
-    for line in lines:
-        diagnoser.feed(line)
-    return diagnoser.summary(failed=True)
-
+from kernel_wizard.diagnose import diagnose_lines
 
 # tacotron2 #144 (Windows): the traceback's last frame is PyTorch's own torch/__init__.py
 TORCH_C_DLL = [
@@ -65,7 +59,7 @@ def test_gcc_s_bug_report_trailer_is_a_compiler_crash() -> None:
         "  with preprocessed source if appropriate.",
         "  See <file:///usr/share/doc/gcc-10/README.Bugs> for instructions.",
     ]
-    report = _failed(lines)
+    report = failed(lines)
     assert report.first_error is not None and report.first_error.line == lines[2]
     assert report.primary is not None and report.primary.signature_id == "compiler-crashed"
     assert report.family is not None and report.family.id == "compiler-crash"
@@ -74,7 +68,7 @@ def test_gcc_s_bug_report_trailer_is_a_compiler_crash() -> None:
 def test_an_out_of_memory_compiler_keeps_its_cause_over_the_trailer() -> None:
     lines = ["c++: internal compiler error: Killed (program cc1plus)",
              "Please submit a full bug report,"]
-    report = _failed(lines)
+    report = failed(lines)
     assert report.first_error is not None and report.first_error.line == lines[0]
     assert report.primary is not None and report.primary.signature_id != "compiler-crashed"
 
@@ -83,7 +77,7 @@ def test_a_quoted_ninja_failure_is_the_first_error() -> None:
     # GPTQ-for-LLaMa #44: the post opens a code span on ninja's FAILED: line
     line = ("`FAILED: D:/AI/text-generation-webui/repositories/GPTQ-for-LLaMa/build/"
             "temp.win-amd64-cpython-310/Release/quant_cuda_kernel.obj")
-    report = _failed(["I get the following error when trying to run setup.py", line])
+    report = failed(["I get the following error when trying to run setup.py", line])
     assert report.first_error is not None and report.first_error.line == line
     assert report.primary is None
 
@@ -92,7 +86,7 @@ def test_a_library_of_another_platform_is_the_first_error() -> None:
     # text-generation-webui #484 (WSL): bitsandbytes loading its Windows .dll on Linux
     line = ("/home/u/miniconda3/envs/textgen/lib/python3.10/site-packages/bitsandbytes/"
             "libbitsandbytes_cuda116.dll: invalid ELF header")
-    report = _failed([
+    report = failed([
         "CUDA SETUP: Loading binary /home/u/miniconda3/envs/textgen/lib/python3.10/"
         "site-packages/bitsandbytes/libbitsandbytes_cuda116.dll...", line])
     assert report.first_error is not None and report.first_error.line == line
@@ -102,7 +96,7 @@ def test_bitsandbytes_giving_up_is_the_first_error_and_names_no_cause() -> None:
     # ComfyUI-Easy-Use #568: the cause was never pinned down
     line = ("        CUDA Setup failed despite GPU being available. Please run the following "
             "command to get more information:")
-    report = _failed(["Cannot import C:\\Comfy\\ComfyUI\\custom_nodes\\ComfyUI-Easy-Use module "
+    report = failed(["Cannot import C:\\Comfy\\ComfyUI\\custom_nodes\\ComfyUI-Easy-Use module "
                       "for custom nodes:", line, "        python -m bitsandbytes"])
     assert report.first_error is not None and report.first_error.line == line
     assert report.primary is None
@@ -112,7 +106,7 @@ def test_a_program_that_crashed_is_its_first_use_not_the_compiler() -> None:
     # DCNv2 #17: the test script crashes after the package installed
     lines = ["Finished processing dependencies for DCNv2==0.1",
              "(env) [root@localhost DCNv2]# python test.py ", "Segmentation fault"]
-    report = _failed(lines)
+    report = failed(lines)
     assert report.first_error is not None and report.first_error.line == "Segmentation fault"
     assert report.primary is None
     assert report.family is not None and report.family.id == "first-use"

@@ -4,31 +4,21 @@ Each input is a short real excerpt of a late-set log (tests/data/logs/late-2026-
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from kernel_wizard.diagnose import DiagnosisReport, LogDiagnoser
-
-
-def _failed(lines: Sequence[str]) -> DiagnosisReport:
-    diagnoser = LogDiagnoser()
-    for line in lines:
-        diagnoser.feed(line)
-    return diagnoser.summary(failed=True)
-
+from diagnose_testsupport import failed
 
 # -- a symptom several causes share, named as one of them -------------------------------------
 
 def test_a_dll_load_failure_without_a_reason_names_the_family_alone() -> None:
     # lib_flashattention #1: a prebuilt Windows wheel; the thread never found out why
     bare = ["DLL load failed while importing flash_attn_2_cuda"]
-    report = _failed(bare)
+    report = failed(bare)
     assert report.primary is None and report.hits == ()
     assert report.first_error is not None and report.first_error.line == bare[0]
     assert report.family is not None and report.family.id == "import"
 
 
 def test_a_dll_load_failure_with_its_reason_still_names_the_cause() -> None:
-    report = _failed(["ImportError: DLL load failed while importing _C: The specified procedure "
+    report = failed(["ImportError: DLL load failed while importing _C: The specified procedure "
                       "could not be found.",
                       "This kernel was built for PyTorch 2.1.0"])
     assert report.primary is not None
@@ -39,7 +29,7 @@ def test_a_dll_load_failure_with_its_reason_still_names_the_cause() -> None:
 
 def test_two_options_passed_as_one_argument_are_not_an_old_nvcc() -> None:
     # RWKV-LM #166: the kernel's flag list passes '-Xptxas -O3' as one argument on Windows
-    report = _failed(["nvcc fatal : Unknown option '-Xptxas -O3'"])
+    report = failed(["nvcc fatal : Unknown option '-Xptxas -O3'"])
     assert report.primary is None
     assert report.first_error is not None
     assert report.first_error.line == "nvcc fatal : Unknown option '-Xptxas -O3'"
@@ -48,7 +38,7 @@ def test_two_options_passed_as_one_argument_are_not_an_old_nvcc() -> None:
 def test_an_option_nvcc_is_too_old_for_is_still_named() -> None:
     for line in ("nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
                  "nvcc fatal : Unknown option '--threads'"):
-        report = _failed([line])
+        report = failed([line])
         assert report.primary is not None
         assert report.primary.signature_id == "nvcc-too-old-for-option"
 
@@ -66,7 +56,7 @@ TORCH_C = [  # pytorch #31324 (Chinese Windows): "the operating system cannot ru
 
 
 def test_a_dll_failing_while_torch_itself_is_imported_is_torch_s_own() -> None:
-    report = _failed(TORCH_C)
+    report = failed(TORCH_C)
     assert report.primary is not None
     assert report.primary.signature_id == "torch-dll-load-failed"
     assert report.primary.line_number == 5
@@ -80,7 +70,7 @@ def test_the_same_line_under_a_kernel_s_import_keeps_the_kernel_s_cause() -> Non
               '  File "C:\\venv\\lib\\site-packages\\mykernel\\__init__.py", line 3, in <module>',
               "    from mykernel import _C",
               TORCH_C[-1]]
-    report = _failed(kernel)
+    report = failed(kernel)
     assert report.primary is not None
     assert report.primary.signature_id == "library-mismatch"
 
@@ -89,8 +79,8 @@ def test_a_dll_only_pytorch_ships_is_torch_s_own_without_its_folder() -> None:
     # StabilityMatrix #777: the post left the folder out of the quoted path
     line = ('OSERROR: [WinError 126] The specified module could not be found. Error loading '
             '"...fbgemm.dll" or one of its dependencies.')
-    report = _failed([line])
+    report = failed([line])
     assert report.primary is not None
     assert report.primary.signature_id == "torch-dll-load-failed"
-    other = _failed([line.replace("fbgemm.dll", "mykernel_cuda.dll")])
+    other = failed([line.replace("fbgemm.dll", "mykernel_cuda.dll")])
     assert other.primary is not None and other.primary.signature_id == "library-mismatch"

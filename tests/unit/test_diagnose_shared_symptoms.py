@@ -8,25 +8,17 @@ sentence, an exception raised by a program that ran."""
 
 from __future__ import annotations
 
-from kernel_wizard.diagnose import DiagnosisReport, LogDiagnoser
-from kernel_wizard.diagnose.context import KernelContext, context_for_package
+from diagnose_testsupport import failed, family, first
+
+from kernel_wizard.diagnose.context import context_for_package
 
 NO_KERNEL = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
 
 
-def failed(lines: list[str], context: KernelContext | None = None) -> DiagnosisReport:
-    diagnoser = LogDiagnoser(context=context)
-    for line in lines:
-        diagnoser.feed(line)
-    return diagnoser.summary(failed=True)
 
 
-def family(report: DiagnosisReport) -> str | None:
-    return report.family.id if report.family is not None else None
 
 
-def first(report: DiagnosisReport) -> str | None:
-    return report.first_error.line.strip() if report.first_error is not None else None
 
 
 # -- "no kernel image": whose code has none is for other lines to say ------------------------
