@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from dataclasses import replace
 from pathlib import Path
 from types import ModuleType
+
+from ksw_testsupport import load_file
 
 from kernel_wizard.base.parallelism import Parallelism
 from kernel_wizard.build.eta import RunPlan
@@ -26,14 +27,8 @@ ACCURACY = TESTS.parent / "benchmarks" / "eta_accuracy.py"
 def accuracy_benchmark() -> ModuleType:
     """``benchmarks/eta_accuracy.py`` as a module (loaded once): its replays of the recorded
     builds are what the ETA tests check the estimator against."""
-    name = "eta_accuracy"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, ACCURACY)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    module: ModuleType = load_file("eta_accuracy", ACCURACY)
+    return module
 
 
 def faster(estimate: BuildEstimate, speed: float) -> BuildEstimate:

@@ -4,7 +4,6 @@ them), a source tree that "builds" a given wheel at once, and the real CLI."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import signal
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from ksw_testsupport import load_file
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -53,19 +53,9 @@ def faults_conftest() -> Any:
     return ksw_faults
 
 
-def _load(name: str, path: Path) -> Any:
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
 def _root_conftest() -> Any:
     """tests/conftest.py (its ``wheel_from`` makes the kernel_wheel fixture's wheels)."""
-    return _load("ksw_tests_root_conftest", TESTS / "conftest.py")
+    return load_file("ksw_tests_root_conftest", TESTS / "conftest.py")
 
 
 BACKEND = '''

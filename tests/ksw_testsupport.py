@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -64,3 +66,15 @@ def installed(page: Any) -> Any:
     keeps no copy): an ``InstallResult``, or None."""
     flow = page.session.current_verification()
     return flow.installed if flow is not None else None
+
+
+def load_file(name: str, path: Path) -> Any:
+    """The Python file ``path`` as the module ``name`` (loaded once, then kept in
+    ``sys.modules``): a benchmark or a conftest that is no importable module."""
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]

@@ -7,13 +7,28 @@ The production harness reads no test variables: its device hooks (``verify_kerne
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import MutableMapping
+import sys
+from collections.abc import Iterator, MutableMapping
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 VERIFY_HOOKS = Path(__file__).resolve().parent / "support" / "verify_hooks"
+HARNESS = Path(__file__).resolve().parents[1] / "resources" / "verify"
+
+
+def harness_module(name: str) -> Iterator[ModuleType]:
+    """A module of the verification harness (``resources/verify``, imported as the harness
+    imports it: ``harness_boundary``, ``adapters.deepep``), for a fixture to ``yield from``;
+    the folder leaves ``sys.path`` again when the fixture ends."""
+    sys.path.insert(0, str(HARNESS))
+    try:
+        yield importlib.import_module(name)
+    finally:
+        sys.path.remove(str(HARNESS))
 
 
 def test_mode_env(cc: str | None = None,

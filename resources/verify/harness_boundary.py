@@ -303,14 +303,14 @@ def cases(entries, *, imports, device, api, expect="raised", needle=None):
     entries = list(entries)
     memo = {}
     setups = [setup for _, setup in entries]
-    started = (start_calls(imports, setups, parallel=PARALLEL, one_gpu=device == "cuda")
+    one_gpu = device == "cuda"
+    started = (start_calls(imports, setups, parallel=PARALLEL, one_gpu=one_gpu)
                if entries and hasattr(os, "fork") else None)
 
     def outcome_of(index):
         if not memo:
             results = (finish_calls(started) if started is not None
-                       else run_calls(imports, setups, parallel=PARALLEL,
-                                      one_gpu=device == "cuda"))
+                       else run_calls(imports, setups, parallel=PARALLEL, one_gpu=one_gpu))
             memo.update(enumerate(results))
         return memo[index]
 

@@ -9,25 +9,17 @@ docs/recorded/h200-2026-11-28/boundary.json). Real child processes, plain Python
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-VERIFY = Path(__file__).resolve().parents[2] / "resources" / "verify"
+from verify_testsupport import harness_module
 
 
 @pytest.fixture(scope="module")
 def hb() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(VERIFY))
-    try:
-        import harness_boundary
-
-        yield harness_boundary
-    finally:
-        sys.path.remove(str(VERIFY))
+    yield from harness_module("harness_boundary")
 
 
 def call(body: str) -> str:

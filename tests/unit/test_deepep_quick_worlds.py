@@ -8,25 +8,16 @@ The full verification keeps every count.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import pytest
-
-VERIFY = Path(__file__).resolve().parents[2] / "resources" / "verify"
+from verify_testsupport import harness_module
 
 
 @pytest.fixture(scope="module")
 def deepep() -> Iterator[ModuleType]:
-    sys.path.insert(0, str(VERIFY))
-    try:
-        from adapters import deepep as module
-
-        yield module
-    finally:
-        sys.path.remove(str(VERIFY))
+    yield from harness_module("adapters.deepep")
 
 
 @pytest.mark.parametrize(("available", "full", "quick"), [
