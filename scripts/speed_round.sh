@@ -32,6 +32,11 @@ start)
     if ! python3 -c 'import platformdirs' 2>/dev/null && ls .whl/*.whl >/dev/null 2>&1; then
         python3 -m pip install -q --no-index --no-deps .whl/*.whl
     fi
+    # a verified-wheel cache an earlier round brought back (RUN=run-cached installs from it)
+    if ls .gpu-src/cache/cache-part-* >/dev/null 2>&1; then
+        rm -rf /tmp/ksw-cache-in && mkdir -p /tmp/ksw-cache-in
+        cat .gpu-src/cache/cache-part-* | tar -xf - -C /tmp/ksw-cache-in
+    fi
     # the round runs from its own copy (the device may replace ours): the committed tree from
     # .gpu-src/head/wizard.tar.xz (git archive --prefix=wizard/ HEAD) when carried, else this one
     if [ -f .gpu-src/head/wizard.tar.xz ]; then
@@ -127,6 +132,54 @@ print(make_env(Path(sys.argv[1]), Path(sys.executable)))" "$1"
     (cd "$KSW_DATA_DIR" && tar -cf - --exclude='flash_attn-2*' wheel-cache | split -b 15M - \
         "$R/cache-part-")
     ls -la "$R"/cache-part-* >>"$R/steps.txt" 2>&1
+    touch "$R/finished"
+    ;;
+run-cached)
+    # RUN=run-cached with PART=start on 2 NVLink GPUs (nvidia-h200-x2; DeepEP needs two), no
+    # compiling: the verified-wheel cache that a run-all round brought back (carried as
+    # .gpu-src/cache/cache-part-*: FA3 compact, SageAttention 2, FlashMLA, DeepEP) is the
+    # wizard's cache here. (issue 33) each kernel installed from it into a fresh environment,
+    # verified there first, timed; (issue 29) --verify --quick of the four timed twice and once
+    # in full, where its seconds go (benchmarks/harness_timeline.py), the speed agreement and
+    # how far a queued timing drifts from one measurement to the next.
+    export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data
+    export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step, machine_facts
+    machine_facts "$R/machine.txt"
+    rm -rf "$KSW_DATA_DIR" && mkdir -p "$KSW_DATA_DIR"
+    cp -r /tmp/ksw-cache-in/wheel-cache "$KSW_DATA_DIR/" || { touch "$R/finished"; exit 1; }
+    B=$(python3 -c "import sys; sys.path.insert(0, 'benchmarks')
+from pathlib import Path; from cache_reinstall import make_env
+print(make_env(Path('/tmp/env-cached'), Path(sys.executable)))") || { touch "$R/finished"; exit 1; }
+    echo "environment $B" >>"$R/steps.txt"
+    step kernels-before 120 python3 -m app --headless kernels --python "$B"
+    step cache-fa3 300 python3 -m app --headless build --kernel flash_attn_3 --python "$B" \
+        --json --yes
+    step cache-sage 300 python3 -m app --headless build --kernel sageattention --python "$B" \
+        --json --yes
+    step cache-mla 300 python3 -m app --headless build --kernel flashmla --python "$B" \
+        --json --yes
+    step cache-deepep 300 python3 -m app --headless build --kernel deepep --python "$B" \
+        --version 1.2.1+567632d --json --yes
+    step installs 60 python3 -m app --headless installs
+    step reverify-quick 300 python3 benchmarks/reverify_bench.py --json "$R/reverify-quick.json"
+    step reverify-quick2 300 python3 benchmarks/reverify_bench.py --json "$R/reverify-quick2.json"
+    step reverify-full 300 python3 benchmarks/reverify_bench.py --full --json "$R/reverify-full.json"
+    cp -r "$KSW_DATA_DIR/reports" "$R/reports" 2>/dev/null
+    step timeline-shared 200 python3 benchmarks/harness_timeline.py --python "$B" --quick \
+        --startup --adapters flash_attn_3,flashmla,sageattention
+    step timeline-deepep 200 python3 benchmarks/harness_timeline.py --python "$B" --quick \
+        --startup --adapters deepep
+    (
+        export PATH="$(dirname "$B"):$PATH"
+        step speed-agreement 400 python3 benchmarks/speed_agreement.py \
+            --out "$R/speed_agreement.json"
+        step drift-fa3 300 python3 benchmarks/timing_drift.py --adapter flash_attn_3
+        step drift-sage 300 python3 benchmarks/timing_drift.py --adapter sageattention \
+            --backend default
+    )
     touch "$R/finished"
     ;;
 run-deepep)
