@@ -281,6 +281,9 @@ class Prior:
     # the user's last build): the estimate then knows every run's units up front and plans the
     # runs still to come one after another; () not known
     run_plan: tuple[RunPlan, ...] = ()
+    # the slowest unit of each target where the targets' differ, longest first (FlashMLA for
+    # sm90 and sm100: 214 s and 128 s); () where one figure holds for all
+    slow_unit_seconds: tuple[float, ...] = ()
 
     @property
     def compile_seconds(self) -> float:
@@ -917,7 +920,15 @@ class EtaEstimator:
         # the slowest unit the prior knows is slower than any ordinary unit
         rests = [_rest_mixed(kinds, a, longest if len(kinds) > 1 else math.inf) for a in ages]
         slow_oldest: int | None = None
-        if stands_out and ages and (max(ages) > max(durations, default=0.0)
+        figures = prior.slow_unit_seconds if prior is not None and len(kinds) > 1 else ()
+        not_started: list[float] | None = None  # slow units not started (figures only)
+        if len(figures) > 1 and ages:
+            # each target's slowest unit, not yet finished, is one of the oldest units in
+            # flight (the longest for the oldest); the others are ordinary units, the queued
+            # ones too once every slow unit has started
+            rests, not_started = _slow_by_age(kinds[0], figures, durations, ages, slow_spread)
+            slow_oldest = max(range(len(ages)), key=ages.__getitem__)
+        elif stands_out and ages and (max(ages) > max(durations, default=0.0)
                                     or not any(d >= 0.7 * longest for d in durations)):
             # a slow unit is known to exist and none that long has ended: the oldest unit in
             # flight is taken for it (it bounds the build: FlashMLA's 128 s of 141 s)
@@ -941,7 +952,21 @@ class EtaEstimator:
         if len(kinds) > 1 or slow_oldest is not None:
             spread = 0.0
         sds = [min(r, _rest_sd([(1.0, mu, spread)], a)) for r, a in zip(rests, ages, strict=True)]
-        return expected_end([mu] * queued_count, rests, self.jobs, spread, sds)
+        if not_started is not None:
+            queued_costs = (not_started + [kinds[0][1]] * queued_count)[:queued_count]
+            return expected_end(queued_costs, rests, self.jobs, spread, sds)
+        queued = mu
+        if len(kinds) > 1 and queued_count:
+            # the slow units the build has (its share of every unit) that have not shown
+            # themselves yet: those finished, and those in flight as likely as their age makes
+            # them one, are not among the units still queued (FlashMLA starts its four slow
+            # units first: the twenty after them are ordinary ones)
+            count = queued_count + len(ages) + len(durations)
+            seen = sum(d >= 0.7 * longest for d in durations) + \
+                sum(_slow_posterior(kinds, a) for a in ages)
+            owed = min(queued_count, max(0.0, SLOW_SHARE * count - seen))
+            queued = (owed * longest + (queued_count - owed) * kinds[0][1]) / queued_count
+        return expected_end([queued] * queued_count, rests, self.jobs, spread, sds)
 
     def _left_from_history(self, prior: Prior, durations: list[float], ages: list[float],
                            names: list[str], queued_count: int) -> float:
@@ -1067,6 +1092,43 @@ def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float,
     if weight < 1e-12:
         return floor
     return max(floor, total / weight - age)
+
+
+def _slow_by_age(ordinary: tuple[float, float, float], figures: Sequence[float],
+                 durations: Sequence[float], ages: Sequence[float],
+                 slow_spread: float) -> tuple[list[float], list[float]]:
+    """The rests of the units in flight when the build has one slow unit of each of
+    ``figures`` (longest first): those not finished (a finished unit of at least 0.7 times a
+    figure was that one, the longest first) go to the oldest units in flight, the longest to
+    the oldest; every other unit is an ordinary one. Also the slow units not started yet."""
+    left = sorted(figures, reverse=True)
+    for d in sorted(durations, reverse=True):
+        match = next((f for f in left if d >= 0.7 * f), None)
+        if match is not None:
+            left.remove(match)
+    _share, mean, spread = ordinary
+    rests = [_rest(mean, a, spread) for a in ages]
+    oldest_first = sorted(range(len(ages)), key=lambda i: -ages[i])
+    for figure, i in zip(left, oldest_first, strict=False):
+        rests[i] = max(rests[i], _rest(figure, ages[i], slow_spread))
+    return rests, left[len(ages):]
+
+
+def _slow_posterior(parts: Sequence[tuple[float, float, float]], age: float) -> float:
+    """How likely a unit of the kinds ``(weight, mean, spread)`` (ordinary units first, then
+    slow ones, log-normal) that has run ``age`` seconds is of the last, slow kind."""
+    if age <= 0:
+        return parts[-1][0]
+    survive = []
+    for share, mean, spread in parts:
+        if share <= 0 or mean <= 0:
+            survive.append(0.0)
+            continue
+        sigma = max(spread, 1e-3)
+        z = (math.log(age) - math.log(mean) + sigma * sigma / 2) / sigma
+        survive.append(share * 0.5 * math.erfc(z / math.sqrt(2)))
+    total = sum(survive)
+    return survive[-1] / total if total > 0 else 1.0
 
 
 def _rest_sd(parts: Sequence[tuple[float, float, float]], age: float) -> float:

@@ -500,6 +500,9 @@ class BuildEstimate:
     units: int = 0  # what ninja compiles ([n/N]'s N)
     unit_seconds: float = 0.0  # one unit, wall clock, at this parallelism (mean)
     longest_unit_seconds: float = 0.0  # the slowest unit (0: none stands out)
+    # where the targets' slowest units differ (FlashMLA for sm90 and sm100: 214 s and 128 s),
+    # each target's, longest first (the first is ``longest_unit_seconds``); () otherwise
+    slow_unit_seconds: tuple[float, ...] = ()
     setup_seconds: float = 0.0  # pip and setup.py before the first unit
     tail_seconds: float = 0.0  # link and wheel after the last unit
     extensions: int = 1  # ninja runs (one per torch extension) that share ``units``
@@ -516,6 +519,7 @@ class BuildEstimate:
             total_seconds=self.seconds, jobs=self.jobs, unit_seconds=self.unit_seconds,
             units=self.units or None, setup_seconds=self.setup_seconds,
             tail_seconds=self.tail_seconds, longest_unit_seconds=self.longest_unit_seconds,
+            slow_unit_seconds=self.slow_unit_seconds,
             source=PriorSource.RECIPE, runs=self.extensions, run_plan=self.runs,
         )
 
@@ -573,6 +577,7 @@ def estimate_build(
     factor = costs.windows_factor if os is OsName.WINDOWS else 1.0
     runs = _extension_runs(costs, {t.arch for t in selection.targets}, n_targets,
                            useful_threads, min(jobs, cores), factor)
+    slow: tuple[float, ...] = ()
     if runs:  # the recipe knows its extensions: each run's units for the selected targets
         ninja_units = sum(r.units for r in runs)
         all_costs = [c for r in runs for _, c in r.costs]
@@ -589,8 +594,10 @@ def estimate_build(
                           + (1 if costs.host_core_seconds > 0 else 0))
         parallel = float(max(1, min(cores, jobs * useful_threads, ninja_units * useful_threads)))
         per_unit = (device_work / useful_threads + costs.host_core_seconds) / ninja_units
-        longest = costs.slowest_unit_core_seconds * max(1, n_targets) / useful_threads \
-            if n_targets else 0.0
+        longest = _slowest_unit(costs, [t.arch for t in selection.targets], n_targets,
+                                useful_threads)
+        slow = _slow_units(costs, [t.arch for t in selection.targets], longest, useful_threads,
+                           n_targets)
         compile_s = max(work / parallel, longest)
     seconds = (costs.fixed_seconds + compile_s) * factor
     tail = min(costs.tail_seconds, costs.fixed_seconds) * factor
@@ -627,6 +634,7 @@ def estimate_build(
         runs=runs,
         unit_seconds=per_unit * factor,
         longest_unit_seconds=longest * factor,
+        slow_unit_seconds=tuple(c * factor for c in slow),
         setup_seconds=max(0.0, costs.fixed_seconds * factor - tail),
         tail_seconds=tail,
     )
@@ -647,6 +655,32 @@ def estimate_build(
             msg("; this one runs {jobs}", jobs=jobs) if jobs != history.jobs else "",
         ], ""),
     )
+
+
+def _slowest_unit(costs: BuildCosts, targets: Sequence[str], n_targets: int,
+                  useful_threads: int) -> float:
+    """The slowest unit's wall-clock seconds: each target's slowest-unit core-seconds (its
+    own figure where the recipe gives one, else ``slowest_unit_core_seconds``), compiled by
+    ``useful_threads`` nvcc threads side by side: at least the slowest target's, and at least
+    their sum shared among the threads. 0: no unit stands out, or no arch is compiled."""
+    if not n_targets or not costs.slowest_unit_core_seconds:
+        return 0.0
+    per_target = costs.slowest_unit_core_seconds_per_target
+    each = [per_target.get(t, costs.slowest_unit_core_seconds) for t in targets]
+    each += [costs.slowest_unit_core_seconds] * max(0, n_targets - len(each))
+    return max(max(each), sum(each) / max(1, useful_threads))
+
+
+def _slow_units(costs: BuildCosts, targets: Sequence[str], longest: float, useful_threads: int,
+                n_targets: int) -> tuple[float, ...]:
+    """Each target's slowest unit where they differ and nvcc compiles the targets side by
+    side (a thread each), longest first: the build has a slow unit of each. () otherwise."""
+    per_target = costs.slowest_unit_core_seconds_per_target
+    if not longest or not per_target or useful_threads < n_targets:
+        return ()
+    each = sorted({per_target.get(t, costs.slowest_unit_core_seconds) for t in targets},
+                  reverse=True)
+    return (longest, *each[1:]) if len(each) > 1 else ()
 
 
 def _extension_runs(costs: BuildCosts, targets: set[str], n_targets: int, useful_threads: int,

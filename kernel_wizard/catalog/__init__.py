@@ -72,7 +72,10 @@ build plan uses), ``translation_units_per_arch``, ``core_seconds_per_unit`` (CPU
 compile one unit for one arch), ``host_core_seconds`` (arch-independent compile work),
 ``fixed_seconds`` (work that doesn't run in parallel: setup, link, packing), of it
 ``tail_seconds`` (link and packing, after the last unit), ``slowest_unit_core_seconds`` (the
-slowest unit for one arch: the build can't end before it), ``windows_factor`` and
+slowest unit for one arch: the build can't end before it),
+``slowest_unit_core_seconds_per_target`` (the same for the ``[[targets]]`` archs whose slowest
+unit differs, ``{ "10.0" = 214 }``: nvcc's threads compile the targets side by side, so the
+slowest target bounds the unit), ``windows_factor`` and
 ``extensions`` (torch extensions setup.py builds one after another, one ninja run each; the
 ETA then expects the units of all of them from the first run on; default 1). A recipe that
 knows them one by one lists them instead, in the order setup.py builds them, as

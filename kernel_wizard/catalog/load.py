@@ -152,6 +152,10 @@ def _recipe(top: Fields, path: Path) -> Recipe:
     _unique(top, "variants", [v.id for v in variants])
     if sum(v.default for v in variants) > 1:
         top.problem("variants", "more than one is marked default")
+    for arch in build.slowest_unit_core_seconds_per_target:
+        if arch not in {t.arch for t in targets}:
+            top.problem("build.slowest_unit_core_seconds_per_target",
+                        f"'{arch}' is not the arch of any [[targets]] entry")
     for i, ext in enumerate(build.extension_list):
         for arch in ext.archs:
             if arch not in {t.arch for t in targets}:
@@ -415,11 +419,25 @@ def _build(f: Fields) -> BuildCosts:
         fixed_seconds=f.number("fixed_seconds", 30.0),
         windows_factor=f.number("windows_factor", 1.5, positive=True),
         slowest_unit_core_seconds=f.number("slowest_unit_core_seconds", 0.0),
+        slowest_unit_core_seconds_per_target=_per_target_seconds(
+            f, "slowest_unit_core_seconds_per_target"),
         tail_seconds=f.number("tail_seconds", 3.0),
         extensions=len(extension_list) or f.integer("extensions", 1, minimum=1),
         extension_list=extension_list,
         cpu_only_env=cpu_only_env,
     )
+
+
+def _per_target_seconds(f: Fields, key: str) -> dict[str, float]:
+    """A table of seconds by target arch (``{ "10.0" = 214 }``); the archs are checked
+    against ``[[targets]]`` by the caller."""
+    out: dict[str, float] = {}
+    for arch, value in f.free_table(key).items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+            f.problem(f"{key}.{arch}", f"expected a positive number, got {value!r}")
+            continue
+        out[str(arch)] = float(value)
+    return out
 
 
 def _extension(f: Fields) -> BuildExtension:

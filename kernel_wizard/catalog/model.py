@@ -216,6 +216,10 @@ class BuildCosts:
     # the slowest unit's core-seconds for one arch (0: no unit stands out): a build can't
     # end before it does, however many jobs run
     slowest_unit_core_seconds: float = 0.0
+    # the same, for the targets whose slowest unit differs (a [[targets]] arch → core-seconds;
+    # FlashMLA's sm100 dense attention units: 214 s for sm100 against 128 s for sm90): an nvcc
+    # thread per target compiles them side by side, so the slowest target bounds the unit
+    slowest_unit_core_seconds_per_target: Mapping[str, float] = field(default_factory=dict)
     tail_seconds: float = 3.0  # of fixed_seconds: link and wheel, after the last unit
     # torch extensions setup.py builds one after another, one ninja run each (SageAttention's
     # four): the estimate's units are those of every run, expected from the first run on

@@ -235,7 +235,7 @@ BUILD_KEYS = {
     "memory_gb_per_thread", "nvcc_threads_knob", "nvcc_threads_default", "max_nvcc_threads",
     "translation_units_per_arch", "core_seconds_per_unit", "host_core_seconds", "fixed_seconds",
     "windows_factor", "cpu_only_env", "slowest_unit_core_seconds", "tail_seconds",
-    "extensions", "extension",
+    "slowest_unit_core_seconds_per_target", "extensions", "extension",
 }
 EXTENSION_KEYS = {
     "name", "units", "archs", "host_units", "core_seconds_per_unit", "slowest_unit_core_seconds",
