@@ -169,7 +169,11 @@ _RESOLVE = re.compile(
     r"|is not a supported wheel on this platform|none of the candidates"
     # pip's resolver: "Cannot install a and b because these package versions have conflicting
     # dependencies" (late set b: vllm and xformers pinning another torch than requirements.txt)
-    r"|because these package versions have conflicting dependencies)"
+    r"|because these package versions have conflicting dependencies"
+    # uv: "error: Failed to determine installation plan", "Caused by: A URL dependency is
+    # incompatible with the current platform", "No solution found when resolving dependencies"
+    r"|Failed to determine installation plan|incompatible with the current platform"
+    r"|No solution found when resolving)"
 )
 _CRASH = re.compile(
     r"(?i:^\s*Killed\s*$|\bKilled signal\b|internal compiler error|died due to signal"
@@ -267,6 +271,8 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         # a check that CUDA is there: in a build script (before compiling), the environment;
         # anywhere else, when the code first uses the GPU
         return ("environment" if built and not compiled else "first-use"), True
+    if _LOADED_AT_FIRST_USE.search(line):
+        return "first-use", True  # a library the CUDA runtime loads only when a kernel runs
     if _GPU_MEMORY.search(line):
         return "first-use", True  # the GPU's memory, not the compiler's: the kernel ran
     if _SIGILL.search(line) and not _COMPILER_NAMED.search(line):
@@ -397,6 +403,13 @@ _TOOL_CANNOT_RUN = re.compile(
 # memory. Tried to allocate ..."): the compiler's own memory is "out of memory" without "CUDA"
 _GPU_MEMORY = re.compile(r"(?i:CUDA out of memory|\bcuda\.OutOfMemoryError\b"
                          r"|\bcudaErrorMemoryAllocation\b)")
+# Libraries loaded only when the code first uses the GPU, not when the package is imported:
+# cuDNN's sub-libraries at the first convolution ("Could not load library
+# libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file"), the driver's
+# libcuda that cuda-python opens at its first call ("Failed to dlopen libcuda.so")
+_LOADED_AT_FIRST_USE = re.compile(
+    r"(?i:Could not load library (?:lib)?cudnn|Unable to load any of \{?(?:lib)?cudnn"
+    r"|Failed to dlopen (?:lib)?cuda\b)")
 # SIGILL of a program ("Illegal instruction (core dumped)"), not of a compiler crashing
 _SIGILL = re.compile(r"(?i:\bIllegal instruction\b)")
 _COMPILER_NAMED = re.compile(r"(?i:\b(?:cc1plus|cc1|cicc|ptxas|cudafe\+\+|nvcc|gcc|g\+\+|cl\.exe"

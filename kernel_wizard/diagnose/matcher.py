@@ -333,6 +333,21 @@ _BARE_EXCEPTION = re.compile(
 # CMake's "CMake Error at CMakeLists.txt:6 (project):" says where; its message follows on the
 # next lines. When the first of them names a known cause, it is what a person should see first.
 _CMAKE_HEADER = re.compile(r"\bCMake Error\b.*:\s*$")
+# First error lines whose detail follows within a few lines: the line that says why is what a
+# person should see first. Each: the header, the detail, and how many non-blank lines below it
+# the detail may come.
+_DETAIL_BELOW: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = (
+    # the shell's "Killed", then the compiler naming itself ("c++: internal compiler error:
+    # Killed (program cc1plus)", "nvcc error : 'cicc' died due to signal 9")
+    (re.compile(r"^\s*Killed\s*$"),
+     re.compile(r"(?i:Killed \(program|Killed signal terminated program|died due to signal"
+                r"|terminated with signal)"), 1),
+    # uv's and cargo's error chains: "error: Failed to determine installation plan", then
+    # "  Caused by: A URL dependency is incompatible with the current platform: ..." (not a
+    # cause that only says a command failed: its own output says more)
+    (re.compile(r"^\s*error: \S"),
+     re.compile(r"^\s*Caused by: (?!Call to\b|process didn't exit successfully)\S"), 1),
+)
 # Python source that a log quotes without a frame line before it ("raise RuntimeError('Ninja is
 # required ...')", "warnings.warn(msg)"): the text of a message in code, never the message.
 _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()")
@@ -408,6 +423,8 @@ class LogDiagnoser:
         self._first_is_exception = False  # a Python exception line, not a tool's error
         self._bare_first = False  # the first error is "XError:" alone: its message follows
         self._cmake_first = False  # the first error is CMake's header: its message may follow
+        # the first error is a header whose detail may follow: (the detail, non-blank lines left)
+        self._detail: tuple[re.Pattern[str], int] | None = None
         self._first_ids: list[str] = []
         self._after: list[str] = []
         # The first warning that names an error-severity cause (line, number, before, ids).
@@ -599,10 +616,13 @@ class LogDiagnoser:
                     self._first_probe = _LONE_SOURCE.match(above) is not None
                     self._bare_first = _BARE_EXCEPTION.match(text) is not None
                     self._cmake_first = _CMAKE_HEADER.search(text) is not None
+                    self._detail = next(((detail, lines) for header, detail, lines
+                                         in _DETAIL_BELOW if header.search(text) is not None),
+                                        None)
                     self._first_is_exception = _PY_EXCEPTION.match(text) is not None
                     self._first_ids = [s.id for s in matched]
 
-        if collecting_after:
+        if collecting_after or (first_found and self._detail is not None):
             names_cause = any(s.severity is Severity.ERROR for s in matched)
             if text.strip() and (self._bare_first or (self._cmake_first and names_cause)):
                 # "RuntimeError:" alone, or CMake's header: its message (this line) is the
@@ -612,10 +632,24 @@ class LogDiagnoser:
                                if self._ring.maxlen else ())
                 self._bare_first = self._cmake_first = False
                 self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
+            elif self._detail is not None and text.strip() \
+                    and self._detail[0].search(text) is not None:
+                # the header's detail (this line) says why: it is the first error
+                line, _number, before = self._first  # type: ignore[misc]
+                self._first = (kept, self._line_number,
+                               tuple(self._ring)[-self._ring.maxlen:]
+                               if self._ring.maxlen else ())
+                self._after = []
+                self._detail = None
+                self._first_ids.extend(s.id for s in matched if s.id not in self._first_ids)
             else:
                 if text.strip():
                     self._cmake_first = False
-                self._after.append(kept)
+                    if self._detail is not None:
+                        pattern, left = self._detail
+                        self._detail = (pattern, left - 1) if left > 1 else None
+                if collecting_after:
+                    self._after.append(kept)
         self._ring.append(kept)
         self._previous = kept
         return new_hits

@@ -1,0 +1,99 @@
+"""Classes of first-error and family mistakes found across issue 31's late sets a-g, fixed as
+classes (each case below is written from the class, not copied from one log): the line a person
+is shown first is the one that says why, and the family names where the log really stopped.
+"""
+
+from __future__ import annotations
+
+from diagnose_testsupport import failed, family, first
+
+
+def test_git_saying_not_a_checkout_in_another_language_is_not_the_failure() -> None:
+    # setup scripts ask git for a version in a source tree that is not a checkout and carry on;
+    # in a Chinese or German locale git says so in words the English ignore rule did not read
+    for notice in ("fatal: 不是 git 仓库（或者任何父目录）：.git",
+                   "fatal: Kein Git-Repository (oder irgendeines der Elternverzeichnisse): .git"):
+        report = failed([
+            "running build_ext",
+            notice,
+            "RuntimeError: FlashAttention is only supported on CUDA 11.6 and above.",
+        ])
+        assert first(report) == "RuntimeError: FlashAttention is only supported on CUDA 11.6 " \
+            "and above."
+
+
+def test_pythons_report_that_the_compiler_failed_is_not_shown_over_the_compilers_error() -> None:
+    # a post that pastes the summary first and the compiler's message under it
+    report = failed([
+        "distutils.errors.CompileError: command 'C:\\\\VS\\\\bin\\\\cl.exe' failed with exit "
+        "status 2",
+        "error C2872: 'std': ambiguous symbol",
+    ])
+    assert first(report) == "error C2872: 'std': ambiguous symbol"
+    assert family(report) == "compile"
+
+
+def test_a_web_ui_launcher_that_could_not_install_torch_shows_pips_reason() -> None:
+    report = failed([
+        "Installing torch and torchvision",
+        "Traceback (most recent call last):",
+        '  File "C:\\webui\\launch.py", line 33, in run',
+        "    raise RuntimeError(message)",
+        "RuntimeError: Couldn't install torch.",
+        'Command: "C:\\webui\\venv\\Scripts\\python.exe" -m pip install torch==1.12.1+cu113',
+        "Error code: 1",
+        "stderr: ERROR: Could not find a version that satisfies the requirement "
+        "torch==1.12.1+cu113 (from versions: none)",
+        "ERROR: No matching distribution found for torch==1.12.1+cu113",
+    ])
+    assert first(report) == ("stderr: ERROR: Could not find a version that satisfies the "
+                             "requirement torch==1.12.1+cu113 (from versions: none)")
+    assert family(report) == "resolve"
+
+
+def test_the_shells_killed_gives_way_to_the_compiler_naming_itself() -> None:
+    report = failed([
+        "[ 74%] Building CXX object src/CMakeFiles/core.dir/layer.cpp.o",
+        "Killed",
+        "c++: internal compiler error: Killed (program cc1plus)",
+        "Please submit a full bug report,",
+    ])
+    assert first(report) == "c++: internal compiler error: Killed (program cc1plus)"
+    assert family(report) == "compiler-crash"
+    # a "Killed" followed by anything else stays the first error
+    alone = failed(["[2/33] c++ -MMD -MF a.o.d -c a.cpp -o a.o", "Killed",
+                    "[3/33] c++ -MMD -MF b.o.d -c b.cpp -o b.o"])
+    assert first(alone) == "Killed"
+
+
+def test_uvs_error_chain_shows_the_cause_and_counts_as_resolving() -> None:
+    report = failed([
+        "Resolved 120 packages in 2.1s",
+        "error: Failed to determine installation plan",
+        "  Caused by: A URL dependency is incompatible with the current platform: "
+        "https://example.org/flash_attn-2.8.3-cp312-cp312-linux_x86_64.whl",
+    ])
+    assert first(report) == ("Caused by: A URL dependency is incompatible with the current "
+                             "platform: https://example.org/flash_attn-2.8.3-cp312-cp312-"
+                             "linux_x86_64.whl")
+    assert family(report) == "resolve"
+    # a cause that only says a command failed is not the reason: the output above it says more
+    chained = failed(["error: Failed to resolve the build requirements",
+                      "  Caused by: Call to `setuptools.build_meta.build_wheel` failed (exit "
+                      "code: 1)"])
+    assert first(chained) == "error: Failed to resolve the build requirements"
+
+
+def test_a_library_the_cuda_runtime_loads_when_a_kernel_runs_is_first_use() -> None:
+    # cuDNN opens its sub-libraries at the first convolution, cuda-python the driver at its
+    # first call: the import succeeded, the first use failed
+    for line in ("Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot "
+                 "open shared object file: No such file or directory",
+                 "RuntimeError: Failed to dlopen libcuda.so"):
+        report = failed(["python predict.py --image a.png", line])
+        assert family(report) == "first-use", line
+    # a module that fails to load while being imported stays an import
+    report = failed(["python -c 'import mypkg'",
+                     "ImportError: libcudart.so.11.0: cannot open shared object file: No such "
+                     "file or directory"])
+    assert family(report) == "import"
