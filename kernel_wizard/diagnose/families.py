@@ -243,7 +243,14 @@ _ENVIRONMENT = re.compile(
     r"|No module named ['\"]?torch['\"]?$|is not recognized as an internal or external command"
     r"|command not found|Failed to find C compiler|No such file or directory: ['\"].*(?:nvcc|cl|gcc"
     r"|g\+\+|ninja|cmake)['\"]|requires (?:at least )?(?:GCC|CUDA|Python|torch|PyTorch|cmake)"
-    r"|Unknown compiler|CC environment variable)"
+    r"|Unknown compiler|CC environment variable"
+    # torch.utils.cpp_extension's checks before it compiles: the compiler's version, the
+    # architecture list ("Unknown CUDA arch (9.0+PTX) or GPU not supported")
+    r"|is less than the minimum required version|Unknown CUDA arch \("
+    # nvcc refusing its own set-up, not the package's source: an architecture this toolkit does
+    # not know, an option it does not have, a host compiler it cannot use
+    r"|nvcc(?:\.exe)?\s+fatal\s*:\s*(?:Unsupported gpu architecture|Value '[^']*' is not defined"
+    r"|Unknown option|Could not set up the environment|Host compiler targets))"
 )
 # A compiler-style error in a source file: "x.cu(12): error", "x.cpp:5:10: error:", "error C2039"
 _COMPILE = re.compile(
@@ -369,6 +376,8 @@ def _family_of(cause: str | None, line: str | None, *, compiled: bool, built: bo
     if cause in CAUSE_DEFAULT:
         if strong and shape in _TELLING:
             return FAMILIES[shape]
+        if strong and shape == "environment" and _ENVIRONMENT.search(line or ""):
+            return FAMILIES["environment"]  # a prerequisite checked before anything compiles
         if cause in _CHECKED_AT_IMPORT and not (compiled or built) \
                 and _PY_EXCEPTION.match(line or "") is not None:
             return FAMILIES["import"]  # a Python exception and no build: a check at import
@@ -473,7 +482,11 @@ JIT_HEAD_MARKS = (
 JIT_HEAD = 300  # characters of a line JIT_HEAD_MARKS and JIT_LINE are looked for in
 JIT_LINE = re.compile(
     r'cpp_extension\.py", line \d+, in load\b'
-    r"|^\s*FAILED:\s+[\w-]+(?:\.cuda)?\.o\s*$")
+    r"|^\s*FAILED:\s+[\w-]+(?:\.cuda)?\.o\s*$"
+    # the compiler's command line in that build.ninja: its dependency file named without a
+    # folder too ("[2/3] c++ -MMD -MF fused_adam_frontend.o.d -DTORCH_EXTENSION_NAME=...")
+    r"|^\s*(?:\[\d+/\d+\]\s+)?\S*(?:c\+\+|g\+\+|gcc|nvcc|cl)(?:\.exe)?\s+-MMD\s+-MF\s+"
+    r"[\w-]+(?:\.cuda)?\.o\.d\s")
 
 __all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_HEAD",
            "JIT_HEAD_MARKS", "JIT_LINE", "JIT_MARKS",

@@ -493,7 +493,7 @@ class LogDiagnoser:
             start = text[:JIT_HEAD]
             if any(mark in text for mark in JIT_MARKS) \
                     or any(mark in start for mark in JIT_HEAD_MARKS) \
-                    or (("FAILED" in head or "cpp_extension" in start)
+                    or (("FAILED" in head or "cpp_extension" in start or "-MF " in start)
                         and JIT_LINE.search(start) is not None):
                 self._jit = True
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \

@@ -97,3 +97,44 @@ def test_a_library_the_cuda_runtime_loads_when_a_kernel_runs_is_first_use() -> N
                      "ImportError: libcudart.so.11.0: cannot open shared object file: No such "
                      "file or directory"])
     assert family(report) == "import"
+
+
+def test_nvcc_refusing_its_own_set_up_is_the_environment_not_the_source() -> None:
+    # an architecture the toolkit does not know, Visual Studio it cannot set up: the next step
+    # is the toolkit or the compiler, whatever the package's source says
+    for line in ("nvcc fatal   : Unsupported gpu architecture 'compute_N'",
+                 "nvcc fatal   : Could not set up the environment for Microsoft Visual Studio "
+                 "using 'C:/Program Files (x86)/Microsoft Visual Studio/2019/Community/VC/"
+                 "Auxiliary/Build/vcvars64.bat'"):
+        report = failed(["running build_ext", "building 'ext' extension", line])
+        assert family(report) == "environment", line
+    # the compiler rejecting the package's source stays compile
+    source = failed(["running build_ext", "building 'ext' extension",
+                     "csrc/ext.cu(12): error: identifier \"foo\" is undefined"])
+    assert family(source) == "compile"
+
+
+def test_torch_jit_build_lines_show_code_compiled_when_first_used() -> None:
+    # torch.utils.cpp_extension.load() writes its objects without a folder ("-MF x.o.d"); a
+    # setup.py or CMake build names them under build/temp... or CMakeFiles/
+    jit = failed([
+        "[2/3] c++ -MMD -MF fused_adam_frontend.o.d -DTORCH_EXTENSION_NAME=fused_adam -c "
+        "/opt/conda/lib/python3.9/site-packages/deepspeed/ops/csrc/adam/fused_adam.cpp -o "
+        "fused_adam_frontend.o",
+        "nvcc fatal   : Value 'c++17' is not defined for option 'std'",
+    ])
+    assert family(jit) == "first-use"
+    built = failed([
+        "[2/3] c++ -MMD -MF /src/build/temp.linux-x86_64-cpython-39/csrc/a.o.d -c "
+        "/src/csrc/a.cpp -o /src/build/temp.linux-x86_64-cpython-39/csrc/a.o",
+        "nvcc fatal   : Value 'c++17' is not defined for option 'std'",
+    ])
+    assert family(built) == "environment"
+
+
+def test_pytorchs_checks_before_compiling_are_the_environment() -> None:
+    for line in ("RuntimeError: The current installed version of g++ (4.8.5) is less than the "
+                 "minimum required version by CUDA 11.7 (6.0.0). Please make sure to use an "
+                 "adequate version of g++ (>=6.0.0, <12.0).",
+                 "ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported"):
+        assert family(failed([line])) == "environment", line
