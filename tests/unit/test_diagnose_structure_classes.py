@@ -138,3 +138,18 @@ def test_pytorchs_checks_before_compiling_are_the_environment() -> None:
                  "adequate version of g++ (>=6.0.0, <12.0).",
                  "ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported"):
         assert family(failed([line])) == "environment", line
+
+
+def test_a_missing_file_on_a_windows_path_past_the_limit_is_the_long_path_limit() -> None:
+    deep = ("C:\\\\Users\\\\me\\\\AppData\\\\Local\\\\Temp\\\\pip-install-3qqihbuf\\\\"
+            "flash-attn_457f7cae655c4b80ae656b803b9bc86b\\\\csrc\\\\composable_kernel\\\\library"
+            "\\\\include\\\\ck\\\\library\\\\tensor_operation_instance\\\\gpu\\\\"
+            "grouped_conv_bwd_weight\\\\device_grouped_conv_bwd_weight_two_stage_xdl_instance.hpp")
+    report = failed(["ERROR: Could not install packages due to an OSError: [Errno 2] No such "
+                     f"file or directory: '{deep}'"])
+    assert report.primary is not None and report.primary.cause_group == "windows-long-paths"
+    assert family(report) == "environment"
+    # a short path that is missing is just missing
+    short = failed(["ERROR: Could not install packages due to an OSError: [Errno 2] No such "
+                    "file or directory: 'C:\\\\src\\\\LICENSE'"])
+    assert short.primary is None or short.primary.cause_group != "windows-long-paths"
