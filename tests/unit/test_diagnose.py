@@ -89,13 +89,15 @@ CORPUS_SIGNATURES = {
     # test_diagnose_shared_symptoms.py)
     "no-kernel-image",
     "dll-procedure-missing",
+    # PyTorch's own "Torch not compiled with CUDA enabled": its CPU-only build (late sets b, c, g)
+    "torch-cpu-only",
 }
 
 
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 46
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 47
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -625,6 +627,9 @@ def test_every_signature_has_a_real_example() -> None:
     # late set d: Windows' "procedure not found", named when confirmed
     # (tests/unit/test_diagnose_shared_symptoms.py)
     covered |= {"dll-procedure-missing"}
+    # late sets b, c and g: PyTorch's CPU-only build
+    # (tests/unit/test_diagnose_structure_classes.py)
+    covered |= {"torch-cpu-only"}
     covered |= {e for _, errors, _, _ in EXCERPT_CASES for e in errors}
     assert covered == {s.id for s in default_rules().signatures}
 

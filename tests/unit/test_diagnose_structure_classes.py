@@ -153,3 +153,20 @@ def test_a_missing_file_on_a_windows_path_past_the_limit_is_the_long_path_limit(
     short = failed(["ERROR: Could not install packages due to an OSError: [Errno 2] No such "
                     "file or directory: 'C:\\\\src\\\\LICENSE'"])
     assert short.primary is None or short.primary.cause_group != "windows-long-paths"
+
+
+def test_pytorchs_own_cpu_only_check_names_pytorch_not_the_package() -> None:
+    report = failed([
+        "Traceback (most recent call last):",
+        '  File "demo.py", line 12, in <module>',
+        "    model = model.cuda()",
+        '  File "C:\\envs\\x\\lib\\site-packages\\torch\\cuda\\__init__.py", line 239, in '
+        "_lazy_init",
+        '    raise AssertionError("Torch not compiled with CUDA enabled")',
+        "AssertionError: Torch not compiled with CUDA enabled"])
+    assert report.primary is not None
+    assert report.primary.cause_group == "built-without-cuda"
+    advice = f"{report.primary.title} {report.primary.fix}"
+    assert "CPU-only build" in advice and "download.pytorch.org/whl/" in advice
+    assert "Rebuild" not in advice  # the package is not what lacks CUDA
+    assert family(report) == "first-use"
