@@ -170,3 +170,14 @@ def test_pytorchs_own_cpu_only_check_names_pytorch_not_the_package() -> None:
     assert "CPU-only build" in advice and "download.pytorch.org/whl/" in advice
     assert "Rebuild" not in advice  # the package is not what lacks CUDA
     assert family(report) == "first-use"
+
+
+def test_apples_linker_missing_libcuda_is_the_driver_library() -> None:
+    report = failed([
+        "gcc -bundle -undefined dynamic_lookup build/temp/cpyrit/_cpyrit_cuda.o -lcuda -o "
+        "build/lib/cpyrit/_cpyrit_cuda.so",
+        "ld: library not found for -lcuda",
+        "collect2: ld returned 1 exit status",
+    ])
+    assert report.primary is not None and report.primary.cause_group == "libcuda-not-found"
+    assert first(report) == "ld: library not found for -lcuda"
