@@ -351,6 +351,16 @@ _DETAIL_BELOW: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = (
 # Python source that a log quotes without a frame line before it ("raise RuntimeError('Ninja is
 # required ...')", "warnings.warn(msg)"): the text of a message in code, never the message.
 _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()")
+# A line that says something went wrong in words no error format has (bitsandbytes' "CUDA SETUP:
+# WARNING! libcuda.so not found!", "Unknown CUDA exception!", a failed assert quoted from the
+# source, "[Errno 2] No such file or directory: 'LICENSE'"): the last resort of a failed log in
+# which nothing else looks like a failure, so that it is never shown without a first line.
+_PROBLEM_LINE = re.compile(
+    r"(?i:\bnot found\b|\bexception\b|\bWARNING!|\[(?:Errno|WinError) -?\d+\]|^\W*assert\s"
+    r"|\bnot available\b|\bno such file\b|\bcannot\b|\bcould not\b|\bunable to\b"
+    r"|^\s*No [\w ]{1,40}? (?:is|was) found\b)")
+_PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "assert",
+                  "not available", "no such file", "cannot", "could not", "unable to", "found")
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
@@ -436,6 +446,8 @@ class LogDiagnoser:
         # the best failure-looking line so far (a wrapper only until something better comes)
         self._failure: tuple[str, int, tuple[str, ...]] | None = None
         self._failure_rank = 3  # 0 a failure, 1 a wrapper of one, 2 a traceback's header
+        # the first line that says something went wrong in words alone (_PROBLEM_LINE)
+        self._problem: tuple[str, int, tuple[str, ...]] | None = None
         # What the log showed before its first error: the compiler running (its command lines,
         # ninja's [n/N]), a build at all (pip building a wheel, setup.py, CMake)
         self._compiled = False
@@ -541,6 +553,11 @@ class LogDiagnoser:
             if rank <= self._failure_rank:  # the last of the most telling kind
                 self._failure = (kept, self._line_number, tuple(self._ring))
                 self._failure_rank = rank
+        if self._problem is None and not first_found and self._failure is None \
+                and len(text) <= _LONG_LINE and any(w in low for w in _PROBLEM_WORDS) \
+                and _PROBLEM_LINE.search(text) is not None and not self._is_ignored(text) \
+                and not self._quotes_source(text):
+            self._problem = (kept, self._line_number, tuple(self._ring))
         maybe_error = False
         if not first_found:
             for word, needs in _ERROR_NEEDLES:
@@ -803,6 +820,9 @@ class LogDiagnoser:
             primary = next((h for h in hits if h.severity is Severity.ERROR), None)
         if first is None and failed and self._failure is not None:
             line, number, before = self._failure
+            first = FirstError(line, number, before, fallback=True)
+        elif first is None and failed and self._problem is not None:
+            line, number, before = self._problem
             first = FirstError(line, number, before, fallback=True)
 
         if primary is not None and primary.signature_id in self._contradicted:

@@ -5,7 +5,7 @@ is shown first is the one that says why, and the family names where the log real
 
 from __future__ import annotations
 
-from diagnose_testsupport import failed, family, first
+from diagnose_testsupport import failed, family, fed, first
 
 
 def test_git_saying_not_a_checkout_in_another_language_is_not_the_failure() -> None:
@@ -181,3 +181,25 @@ def test_apples_linker_missing_libcuda_is_the_driver_library() -> None:
     ])
     assert report.primary is not None and report.primary.cause_group == "libcuda-not-found"
     assert first(report) == "ld: library not found for -lcuda"
+
+
+def test_a_failed_log_in_words_alone_still_shows_the_line_that_says_what_went_wrong() -> None:
+    # bitsandbytes' set-up report: no "error:" anywhere, the failure in its own words
+    report = failed([
+        "bin /home/me/bitsandbytes/libbitsandbytes_cpu.so",
+        "CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so",
+        "CUDA SETUP: Required library version not found: libbitsandbytes_cuda113_nocublaslt.so. "
+        "Maybe you need to compile it from source?",
+        "CUDA SETUP: Defaulting to libbitsandbytes_cpu.so...",
+    ])
+    assert first(report) == ("CUDA SETUP: Required library version not found: "
+                             "libbitsandbytes_cuda113_nocublaslt.so. Maybe you need to compile "
+                             "it from source?")
+    # a log that did not fail is not given one
+    assert fed_clean(["CUDA SETUP: CUDA runtime path found: /usr/local/cuda/lib64/libcudart.so",
+                      "CUDA SETUP: WARNING! libcuda.so not found!"]) is None
+
+
+def fed_clean(lines: list[str]) -> str | None:
+    """The first error of a log whose process did not fail."""
+    return first(fed(lines).summary())
