@@ -47,6 +47,22 @@ for name in sys.argv[1:]:
         mark(f"import {name}")
     except Exception as exc:
         mark(f"import {name} failed: {type(exc).__name__}: {exc}")
+x = torch.randn(2, 257, 4, 128, device="cuda", dtype=torch.float16, requires_grad=True)
+torch.matmul(x.float().flatten(0, 1), x.float().flatten(0, 1).transpose(-1, -2)).sum().item()
+mark("first float32 matmul (cuBLAS)")
+torch.nn.functional.scaled_dot_product_attention(x, x, x).sum().backward()
+torch.cuda.synchronize()
+mark("first SDPA forward+backward")
+if "flash_attn_interface" in sys.argv[1:]:
+    import flash_attn_interface as fa
+    y = x.detach().clone().requires_grad_(True)
+    out = fa.flash_attn_func(y, y, y, causal=True)
+    out = out[0] if isinstance(out, tuple) else out
+    torch.cuda.synchronize()
+    mark("first FlashAttention 3 forward")
+    out.sum().backward()
+    torch.cuda.synchronize()
+    mark("first FlashAttention 3 backward")
 """
 
 

@@ -4,9 +4,9 @@ On a GPU machine, for each installed kernel: run the wizard's own verification h
 process (resources/verify/verify_kernel.py, as the wizard does after a build), take its forward
 timing (kernel, and the SDPA method it found fastest / its plain-PyTorch baseline), then time
 the same call at the same shape with a method written here, apart from the harness: plain CUDA
-events around N calls queued back to back, a fixed warm-up, the median of 5 groups. It also
-times each call alone with a synchronize in between (the wizard's earlier method), to show
-what that method reported. Ratios are compared within this one process.
+events around N calls queued back to back (N: about 60 ms of GPU time), 0.3 s of warm-up, the
+median of 7 groups. It also times each call alone with a synchronize in between (the wizard's
+earlier method), to show what that method reported. Ratios are compared within this one process.
 
     python3 benchmarks/speed_agreement.py --out docs/recorded/<machine-date>/speed_agreement.json
     python3 benchmarks/speed_agreement.py --recorded docs/recorded/*/speed_agreement.json
@@ -40,10 +40,31 @@ BACKEND_MEMBERS = {"cuDNN": "CUDNN_ATTENTION", "flash": "FLASH_ATTENTION",
 
 # -- the independent timing (no harness code) ---------------------------------------------------
 
-def plain_queued_ms(torch, fn, calls=50, groups=5, warmup=10):
-    for _ in range(warmup):
+def plain_queued_ms(torch, fn, calls=None, groups=7, warmup_s=0.3, group_ms=60.0):
+    """Median ms per call of ``groups`` groups of calls queued between two CUDA events, after
+    ``warmup_s`` seconds of the same calls. ``calls`` None: as many as take about ``group_ms``
+    of GPU time. Sustained groups, as a model's layers keep the GPU busy: with fixed 50-call
+    groups (11 ms of FlashAttention 3) and a 10-call warm-up, one run's figure moved by 17 %
+    from one measurement to the next on an H200 while the GPU's clock settled
+    (benchmarks/timing_drift.py, docs/recorded/h200x2-2026-11-28)."""
+    started = time.perf_counter()
+    done = 0
+    while done < 3 or time.perf_counter() - started < warmup_s:
         fn()
+        done += 1
+        if done % 10 == 0:
+            torch.cuda.synchronize()
     torch.cuda.synchronize()
+    if calls is None:
+        probe_start = torch.cuda.Event(enable_timing=True)
+        probe_stop = torch.cuda.Event(enable_timing=True)
+        probe_start.record()
+        for _ in range(10):
+            fn()
+        probe_stop.record()
+        probe_stop.synchronize()
+        one = probe_start.elapsed_time(probe_stop) / 10
+        calls = max(10, min(2000, int(group_ms / max(one, 1e-4))))
     per_call = []
     for _ in range(groups):
         start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -56,9 +77,9 @@ def plain_queued_ms(torch, fn, calls=50, groups=5, warmup=10):
     return statistics.median(per_call)
 
 
-def one_at_a_time_ms(torch, fn, reps=20, warmup=5):
+def one_at_a_time_ms(torch, fn, reps=20, warmup_s=0.1):
     """Each call alone between its two events (the wizard's earlier method)."""
-    return plain_queued_ms(torch, fn, calls=1, groups=reps, warmup=warmup)
+    return plain_queued_ms(torch, fn, calls=1, groups=reps, warmup_s=warmup_s)
 
 
 def attention_calls(torch, adapter, backend):

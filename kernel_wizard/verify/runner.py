@@ -34,6 +34,8 @@ from kernel_wizard.verify.protocol import (
 from kernel_wizard.verify.report import ErrorKind, VerifyError, VerifyReport, VerifyStatus
 
 DEVICES = ("auto", "cpu", "cuda")
+# the file lock that lets one verification at a time use the GPU (resources/verify/harness_gate.py)
+GPU_GATE_ENV = "KSW_VERIFY_GPU_GATE"
 DEFAULT_TIMEOUT_S = 1200.0  # importing torch cold + a full GPU run with timings
 LOG_TAIL_LINES = 60
 
@@ -76,7 +78,8 @@ def harness_command(
 
 
 def harness_env_changes(extra_pythonpath: Iterable[Path | str],
-                        path_prepend: Sequence[Path | str] = ()) -> list[EnvChange]:
+                        path_prepend: Sequence[Path | str] = (),
+                        gpu_gate: Path | None = None) -> list[EnvChange]:
     """What the harness's environment adds: UTF-8 and unbuffered output, the staged wheel's
     folder first on ``PYTHONPATH`` and ``path_prepend`` first on ``PATH`` (e.g. CUDA 13's
     ``bin\\x64`` with its runtime DLLs, :func:`kernel_wizard.machine.toolkits.cuda_bin_dirs`).
@@ -85,6 +88,9 @@ def harness_env_changes(extra_pythonpath: Iterable[Path | str],
         EnvChange("PYTHONIOENCODING", "utf-8"),
         EnvChange("PYTHONUNBUFFERED", "1"),
     ]
+    if gpu_gate is not None:
+        changes.append(EnvChange(GPU_GATE_ENV, str(gpu_gate),
+                                 why="one verification's GPU work at a time"))
     if path_prepend:
         changes.append(EnvChange("PATH", os.pathsep.join(str(p) for p in path_prepend),
                                  EnvMode.PREPEND, why="the CUDA toolkit's runtime libraries"))
@@ -107,6 +113,7 @@ def run_verification(
     quick: bool = False,
     seed: int = 0,
     path_prepend: Sequence[Path] = (),
+    gpu_gate: Path | None = None,
 ) -> VerifyReport:
     """Verify ``adapter``'s kernel in the environment of ``python``; see the module docstring.
 
@@ -139,7 +146,7 @@ def run_verification(
         lines: list[str] = []
         try:
             result = stream(command, _Reader(lines, on_line), cwd=Path(tmp),
-                            env_changes=harness_env_changes(extra, path_prepend),
+                            env_changes=harness_env_changes(extra, path_prepend, gpu_gate),
                             unset=("PYTHONHOME",), cancel=cancel, timeout_s=timeout)
         except Cancelled as exc:
             raise Cancelled(N_("The verification was cancelled."), why=exc.why,
@@ -390,13 +397,73 @@ def run_verifications(
     _check_choices(names, device)
     alone = alone_adapters()
     shared = [name for name in names if name not in alone]
+    apart = [name for name in names if name in alone]
+    if not shared or not apart:
+        return _verify_group(python, names, shared, device=device,
+                             extra_pythonpath=extra_pythonpath, timeout=timeout, cancel=cancel,
+                             on_line=on_line, quick=quick, seed=seed, path_prepend=path_prepend,
+                             gpu_gate=None)
+    # both kinds: the kernels that need processes of their own (DeepEP) are verified beside the
+    # shared process, not after it. Their start-up (importing torch, worker processes) overlaps;
+    # their GPU work takes turns through the gate (resources/verify/harness_gate.py), so that no
+    # timing measures another kernel's work too.
+    stop = _EitherEvent(cancel)
+    say = _serialized(on_line)
+    results: dict[str, list[VerifyReport]] = {}
+    failures: list[BaseException] = []
+
+    def group(key: str, members: list[str], together: list[str], limit: float) -> None:
+        try:
+            results[key] = _verify_group(
+                python, members, together, device=device, extra_pythonpath=extra_pythonpath,
+                timeout=limit, cancel=stop, on_line=say, quick=quick, seed=seed,
+                path_prepend=path_prepend, gpu_gate=gate)
+        except BaseException as exc:  # re-raised on the calling thread
+            failures.append(exc)
+            stop.set()
+
+    with tempfile.TemporaryDirectory(prefix="ksw-gpu-gate-") as folder:
+        gate = Path(folder) / "gpu.lock"
+        # the GPU may first be the shared process's: the others' time waiting for their turn
+        # must not count against them
+        beside = threading.Thread(target=group, name="verify-apart", daemon=True,
+                                  args=("apart", apart, [], timeout * (len(shared) + 1)))
+        beside.start()
+        group("shared", shared, shared, timeout)
+        beside.join()
+    if failures:
+        raise failures[0]
+    found = dict(zip(shared, results["shared"], strict=True))
+    found.update(zip(apart, results["apart"], strict=True))
+    return [found[name] for name in adapters]
+
+
+def _verify_group(
+    python: Path,
+    names: Sequence[str],
+    shared: Sequence[str],
+    *,
+    device: str,
+    extra_pythonpath: Sequence[Path],
+    timeout: float,
+    cancel: threading.Event | None,
+    on_line: Callable[[str], None] | None,
+    quick: bool,
+    seed: int,
+    path_prepend: Sequence[Path],
+    gpu_gate: Path | None,
+) -> list[VerifyReport]:
+    """The reports of ``names`` in their order: those of ``shared`` (when more than one) in
+    one process, each of the others (and any the shared process left without a report) in a
+    process of its own, one after the other."""
+    shared = list(shared)
     reports: dict[str, VerifyReport] = {}
     notes: dict[str, str] = {}
     if len(shared) > 1:
         found, what = _run_shared(python, shared, device=device,
                                   extra_pythonpath=extra_pythonpath, timeout=timeout,
                                   cancel=cancel, on_line=on_line, quick=quick, seed=seed,
-                                  path_prepend=path_prepend)
+                                  path_prepend=path_prepend, gpu_gate=gpu_gate)
         reports.update(found)
         missing = [name for name in shared if name not in reports]
         if missing:
@@ -412,11 +479,34 @@ def run_verifications(
             report = run_verification(python, name, device=device,
                                       extra_pythonpath=extra_pythonpath, timeout=timeout,
                                       cancel=cancel, on_line=on_line, quick=quick, seed=seed,
-                                      path_prepend=path_prepend)
+                                      path_prepend=path_prepend, gpu_gate=gpu_gate)
             if name in notes:
                 report = replace(report, notes=(*report.notes, notes[name]))
             reports[name] = report
-    return [reports[name] for name in adapters]
+    return [reports[name] for name in names]
+
+
+class _EitherEvent(threading.Event):
+    """Set when set itself or when ``parent`` is: one group's failure stops the other."""
+
+    def __init__(self, parent: threading.Event | None) -> None:
+        super().__init__()
+        self.parent = parent
+
+    def is_set(self) -> bool:
+        return super().is_set() or (self.parent is not None and self.parent.is_set())
+
+
+def _serialized(on_line: Callable[[str], None] | None) -> Callable[[str], None] | None:
+    """``on_line`` called by one thread at a time (two groups stream their lines at once)."""
+    if on_line is None:
+        return None
+    lock = threading.Lock()
+
+    def say(line: str) -> None:
+        with lock:
+            on_line(line)
+    return say
 
 
 def _say(on_line: Callable[[str], None] | None, line: str) -> None:
@@ -477,6 +567,7 @@ def _run_shared(
     quick: bool,
     seed: int,
     path_prepend: Sequence[Path],
+    gpu_gate: Path | None = None,
 ) -> tuple[dict[str, VerifyReport], str]:
     """The reports of the shared harness (by adapter), and, for when some are missing, what
     happened to it (a phrase: "ended (killed by signal SIGSEGV) during flash_attn's check
@@ -502,7 +593,7 @@ def _run_shared(
         exit_code: int | None = None
         try:
             result = stream(command, on_lines, cwd=Path(tmp),
-                            env_changes=harness_env_changes(extra, path_prepend),
+                            env_changes=harness_env_changes(extra, path_prepend, gpu_gate),
                             unset=("PYTHONHOME",), cancel=clock,
                             timeout_s=timeout * len(adapters) + 60)
             exit_code = result.returncode

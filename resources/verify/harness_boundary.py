@@ -18,6 +18,7 @@ verification with a plain reason. Needs only the standard library.
 
 from __future__ import annotations
 
+import atexit
 import concurrent.futures
 import json
 import os
@@ -99,6 +100,7 @@ def run_call(setup, timeout_s=TIMEOUT_S, one_gpu=False):
 _ZYGOTE = r"""
 import json, os, signal, sys, tempfile, time
 MARK = %(mark)r
+exec(%(preload)r, {})  # a zygote started ahead of its job (prestart) imports torch meanwhile
 job = json.loads(sys.stdin.read())
 try:
     exec(job["imports"], {})
@@ -218,6 +220,62 @@ def first_gpu():
     return visible.split(",")[0].strip()
 
 
+# zygotes started ahead of their job (:func:`prestart`): (one_gpu, process), taken in order
+_READY = []
+PRELOAD = "import torch\n"
+
+
+def _zygote_env(one_gpu):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    if one_gpu:
+        env["CUDA_VISIBLE_DEVICES"] = first_gpu()
+    return env
+
+
+def _spawn_zygote(one_gpu, preload):
+    return subprocess.Popen([sys.executable, "-c", _ZYGOTE % {"mark": MARK, "preload": preload}],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=_zygote_env(one_gpu))
+
+
+def prestart(count, one_gpu):
+    """Start ``count`` zygotes now, each importing torch while the caller does its own start-up
+    (importing torch too, then the first checks): a verification's boundary calls later take
+    one each (:func:`start_calls`) and skip the seconds of that import. Measured on an H200
+    (docs/recorded/h200x2-2026-11-28): the first boundary answer came 12.9 s (FlashAttention 3)
+    and 5.0 s (FlashMLA) after the adapter started, most of it the zygote importing torch.
+    Where ``os.fork`` is missing, does nothing. Unused ones are stopped at exit."""
+    if not hasattr(os, "fork"):
+        return
+    if not _READY:
+        atexit.register(_stop_unused)
+    for _ in range(max(0, count)):
+        try:
+            _READY.append((one_gpu, _spawn_zygote(one_gpu, PRELOAD)))
+        except OSError:
+            return
+
+
+def _take(one_gpu):
+    for index, (gpu, proc) in enumerate(_READY):
+        # one that sees only the first GPU serves calls on the CPU as well
+        if (gpu or not one_gpu) and proc.poll() is None:
+            del _READY[index]
+            return proc
+    return None
+
+
+def _stop_unused():
+    while _READY:
+        _, proc = _READY.pop()
+        try:
+            proc.kill()
+            proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+
+
 def start_calls(imports, setups, timeout_s=TIMEOUT_S, parallel=1, one_gpu=False):
     """Start running each of ``setups`` in its own process, forked from one that runs
     ``imports`` (where ``os.fork`` exists): returns at once; :func:`finish_calls` waits for
@@ -229,13 +287,7 @@ def start_calls(imports, setups, timeout_s=TIMEOUT_S, parallel=1, one_gpu=False)
     docs/recorded/h200x4-2026-11-28/reverify)."""
     job = json.dumps({"imports": imports, "calls": list(setups), "timeout": timeout_s,
                       "child": _FORKED_CHILD, "parallel": parallel})
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    if one_gpu:
-        env["CUDA_VISIBLE_DEVICES"] = first_gpu()
-    proc = subprocess.Popen([sys.executable, "-c", _ZYGOTE % {"mark": MARK}],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, env=env)
+    proc = _take(one_gpu) or _spawn_zygote(one_gpu, "")
     try:  # the job goes now (the zygote reads it whole first): its imports start at once
         proc.stdin.write(job.encode())
         proc.stdin.close()

@@ -50,7 +50,9 @@ if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
 import adapters  # noqa: E402
+import harness_boundary as hb  # noqa: E402
 import harness_common as hc  # noqa: E402
+import harness_gate  # noqa: E402
 import harness_protocol as protocol  # noqa: E402
 
 HOOKS_MODULE = "ksw_verify_hooks"
@@ -105,7 +107,7 @@ def _run_adapter(h, args, torch, environment):
             environment = hc.environment_facts(h.torch, use_cuda)
         h.report["environment"] = copy.deepcopy(environment)
         adapter = importlib.import_module("adapters." + h.adapter)
-        adapter.run(h)
+        _adapter_run(h, adapter)
     except hc.HarnessError as exc:
         error = exc
     except KeyboardInterrupt:
@@ -120,6 +122,38 @@ def _run_adapter(h, args, torch, environment):
     first = (" - " + report["reasons"][0]) if report["reasons"] else ""
     hc.log(f"overall: {report['status'].upper()}{first}")
     return report
+
+
+def _prestart_boundary(args):
+    """Start the torch import of the processes that the adapters' boundary calls fork from
+    (harness_boundary.prestart) now, beside this process's own: one per adapter that makes
+    such calls (``BOUNDARY_CALLS`` in its module)."""
+    count = 0
+    for name in args.adapter:
+        try:
+            count += bool(getattr(importlib.import_module("adapters." + name),
+                                  "BOUNDARY_CALLS", False))
+        except Exception:
+            continue  # its own run reports why it cannot be imported
+    if count:
+        hb.prestart(count, one_gpu=args.device != "cpu")
+
+
+def _adapter_run(h, adapter):
+    """``adapter.run(h)`` holding the GPU gate (harness_gate), unless the adapter holds it
+    itself (``GPU_GATE_INSIDE``: DeepEP, whose worker processes start first)."""
+    if getattr(adapter, "GPU_GATE_INSIDE", False) or not harness_gate.configured():
+        adapter.run(h)
+        return
+    with harness_gate.held() as gate:
+        turn = harness_gate.record_turn(h.report, gate)
+        if gate.waited >= 0.5:
+            hc.log(f"waited {gate.waited:.1f} s for another kernel's verification to finish "
+                   "its GPU work (one at a time on the GPU: timings are not disturbed)")
+        try:
+            adapter.run(h)
+        finally:
+            harness_gate.end_turn(turn)
 
 
 def _out_path(args, adapter):
@@ -146,6 +180,7 @@ def main(argv=None):
     # may import the shipped ones, as ``from adapters import flash_attn``)
     adapters.__path__.extend(os.path.abspath(p) for p in args.adapter_path)
     _install_hooks()
+    _prestart_boundary(args)
     if len(args.adapter) == 1:
         adapter = args.adapter[0]
         h = hc.Harness(adapter, args.device, args.quick, args.seed)

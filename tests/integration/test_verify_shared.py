@@ -198,3 +198,27 @@ def test_cancel_stops_the_shared_process_and_verifies_nothing_more(
     assert caught.value.exit_code == 130
     assert caught.value.what == "The verification was cancelled."
     assert started_processes(seen) == 1  # no kernel was verified alone after the cancel
+
+
+@pytest.mark.slow
+def test_deepep_is_verified_beside_the_shared_process_and_they_take_turns_on_the_gpu(
+    torch_venv: Path, test_mode: pytest.MonkeyPatch
+) -> None:
+    # DeepEP starts its worker processes while the others are verified, but no two kernels'
+    # checks or timings run on the GPU at the same time (a timing would measure both)
+    adapters = ["flash_attn", "sageattention", "deepep"]
+    reports, lines = shared_run(torch_venv, adapters, BAD / "correct")
+    assert [r.adapter for r in reports] == adapters
+    assert all(r.status is VerifyStatus.PASS for r in reports), [r.reasons for r in reports]
+    turns = sorted((t["from"], t["to"], r.adapter) for r in reports
+                   for t in r.options.get("gpu_turns", []))
+    assert [adapter for *_, adapter in turns].count("deepep") == 1, turns
+    assert {adapter for *_, adapter in turns} == set(adapters)
+    for (_, end, first), (start, _, second) in zip(turns, turns[1:], strict=False):
+        assert end <= start, f"{first} and {second} used the GPU at the same time: {turns}"
+    # beside, not after: DeepEP's harness had started before the shared process finished
+    began = next(i for i, line in enumerate(lines)
+                 if line.startswith("[ksw-verify] verifying adapter 'deepep'"))
+    last_shared = next(i for i, line in enumerate(lines)
+                       if line.startswith("[ksw-verify] verifying adapter 'sageattention'"))
+    assert began < last_shared, lines

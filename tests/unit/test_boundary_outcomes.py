@@ -87,3 +87,21 @@ def test_a_boundary_call_sees_only_the_gpu_the_check_uses(
     # the sweep's calls (DeepEP's among them) keep every GPU
     expected = visible if visible is not None else "unset"
     assert hb.run_calls("", [call(body)], timeout_s=30) == [("raised", f"LookupError: {expected}")]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="the zygote needs os.fork")
+def test_a_zygote_started_ahead_serves_the_calls_and_an_unused_one_is_stopped(
+    hb: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the harness starts it before its own torch import; here it imports only json
+    monkeypatch.setattr(hb, "PRELOAD", "import json\n")
+    hb.prestart(2, one_gpu=False)
+    ready = [proc for _, proc in hb._READY]
+    assert len(ready) == 2
+    started = hb.start_calls("", [call("return 1"), call('raise ValueError("left out")')])
+    assert started["proc"] is ready[0]  # taken, not a fresh process
+    (ran, _), (raised, message) = hb.finish_calls(started)
+    assert ran == "ran" and raised == "raised" and "left out" in message
+    hb._stop_unused()  # what happens at exit
+    assert not hb._READY
+    assert ready[1].wait(timeout=30) is not None

@@ -35,8 +35,13 @@ import time
 import traceback
 
 import harness_common as hc
+import harness_gate
 
 MODULE = "deep_ep"
+# the GPU gate (harness_gate) is taken in run_world once the worker processes have started
+# (each imports torch: seconds that may overlap another kernel's verification), not before
+GPU_GATE_INSIDE = True
+GO_WAIT_S = 3600  # how long a worker waits for its turn on the GPU (the runner's limit rules)
 DIST_NAMES = ("deep_ep", "deep-ep")
 WORLD_SIZES = (2, 4, 8)
 WORLDS_ENV = "KSW_VERIFY_DEEPEP_WORLDS"
@@ -279,6 +284,8 @@ def _worker(rank, world, options):
     out_path = os.path.join(options["out"], f"rank{rank}.json")
     cuda = options["device"] == "cuda"
     try:
+        if options.get("gate"):
+            _ready_then_wait(options["out"], rank)
         if cuda:
             torch.cuda.set_device(rank)
         dist.init_process_group(
@@ -455,6 +462,22 @@ def _any_rank_failed(folder, world):
     return False
 
 
+def _ready_then_wait(folder, rank):
+    """A worker's start-up is done (torch imported): say so, then wait for the parent's "go"
+    (it holds the GPU gate from then on)."""
+    with open(os.path.join(folder, f"ready{rank}"), "w", encoding="utf-8"):
+        pass
+    deadline = time.monotonic() + GO_WAIT_S
+    while not os.path.exists(os.path.join(folder, "go")):
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no turn on the GPU within {GO_WAIT_S} s")
+        time.sleep(0.02)
+
+
+def _all_ready(folder, world):
+    return all(os.path.exists(os.path.join(folder, f"ready{rank}")) for rank in range(world))
+
+
 def run_world(h, world, device_type, shape, timing):
     """Spawns ``world`` processes and returns their results (one dict per rank)."""
     import torch.multiprocessing as mp
@@ -469,14 +492,29 @@ def run_world(h, world, device_type, shape, timing):
         "quick": h.quick,
         "timing": timing,
         "nvl_bytes": NVL_BYTES,
+        "gate": harness_gate.configured(),
     }
+    gate = harness_gate.Gate() if options["gate"] else None
     context = mp.start_processes(_worker, args=(world, options), nprocs=world, join=False,
                                  start_method="spawn")
     deadline = time.monotonic() + WORLD_TIMEOUT_S
     crashed = None
     failed_seen = False
+    waiting = gate is not None
+    turn = None
     try:
-        while not context.join(timeout=0.5):
+        while not context.join(timeout=0.1 if waiting else 0.5):
+            if waiting and (_all_ready(folder, world) or _any_rank_failed(folder, world)):
+                gate.enter()  # the workers' GPU work, one verification at a time
+                turn = harness_gate.record_turn(h.report, gate)
+                if gate.waited >= 0.5:
+                    hc.log(f"waited {gate.waited:.1f} s for another kernel's verification to "
+                           "finish its GPU work (one at a time on the GPU: timings are not "
+                           "disturbed)")
+                with open(os.path.join(folder, "go"), "w", encoding="utf-8"):
+                    pass
+                waiting = False
+                deadline = time.monotonic() + WORLD_TIMEOUT_S
             if not failed_seen and _any_rank_failed(folder, world):
                 # the others are stuck waiting for a partner that is gone: a short grace
                 # period for their own results, then they are stopped
@@ -496,6 +534,10 @@ def run_world(h, world, device_type, shape, timing):
         for proc in context.processes:
             if proc.is_alive():
                 proc.kill()
+        if turn is not None:
+            harness_gate.end_turn(turn)
+        if gate is not None:
+            gate.leave()
     ranks = []
     for rank in range(world):
         path = os.path.join(folder, f"rank{rank}.json")

@@ -20,6 +20,7 @@ import harness_boundary as hb
 import harness_common as hc
 
 MODULE = "flash_mla"
+BOUNDARY_CALLS = True  # its SM100-only prefill is called on SM90 (harness_boundary)
 DIST_NAMES = ("flash_mla", "flash-mla")
 D_QK, D_V, BLOCK = 576, 512, 64
 DECODE_TOL = {
