@@ -58,7 +58,7 @@ def test_on_hopper_flashattention_2_is_advised_against_and_fa3_named() -> None:
     assert worth.better == ("FlashAttention 3",)
     assert "Faster on Hopper GPUs: FlashAttention 3 (measured)." in worth.sentence
     assert "You can still build it" in worth.sentence  # advice, never a block
-    assert "H100" in worth.source
+    assert "H200" in worth.source  # the queued measurement, not the earlier one-call one
 
 
 def test_on_hopper_flashattention_3_pays_off_when_timed_as_models_run_it() -> None:
@@ -79,8 +79,12 @@ def test_the_expectation_scales_with_the_method_this_pytorch_has() -> None:
     # a PyTorch without cuDNN attention (flash and memory-efficient only), twice as slow
     speed = with_methods(recorded("h100-sdpa.json"), flash=1.018, efficient=1.786)
     worth = worth_building("flash_attn", speed)
-    assert worth is not None and worth.expected_ms == pytest.approx(0.637 * 2, rel=1e-3)
-    assert worth.verdict is Verdict.NOT_WORTH  # its flash method is still faster than FA2
+    # FA2's queued H200 figure (0.4637 ms, SDPA flash 0.5069 ms there) scaled by this flash
+    assert worth is not None and worth.expected_ms == pytest.approx(0.4637 * 1.018 / 0.5069,
+                                                                    rel=1e-3)
+    # queued, FA2 is about 1.1x that flash method: "about as fast", no longer "slower" (timed
+    # one call at a time it looked slower than SDPA's flash)
+    assert worth.verdict is Verdict.SIMILAR
 
 
 def test_a_pytorch_with_only_math_attention_makes_any_kernel_pay_off() -> None:
