@@ -390,8 +390,11 @@ def run_verifications(
     without the report of some (a kernel crashed it, the GPU stopped working), each of those
     is verified in a process of its own, its report notes why, and a line to ``on_line`` says
     so. A kernel that ran past its time there gets the timeout's report at once (alone it
-    would only wait as long again); the kernels after it are verified alone. Raises
-    :class:`~kernel_wizard.base.errors.Cancelled` when ``cancel`` is set.
+    would only wait as long again); the kernels after it are verified alone. Those in
+    :func:`alone_adapters` (DeepEP) are verified meanwhile, beside that process, not after it:
+    one kernel's GPU work at a time through a file lock (``resources/verify/harness_gate.py``),
+    their start-ups overlapping; ``on_line`` is then called from two threads, one at a time.
+    Raises :class:`~kernel_wizard.base.errors.Cancelled` when ``cancel`` is set.
     """
     names = list(dict.fromkeys(adapters))
     _check_choices(names, device)
