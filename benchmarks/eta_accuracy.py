@@ -67,7 +67,14 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record  # noqa: E402
-from kernel_wizard.build.eta import EtaEstimator, Prior, UnitTime, parse_ninja_log, plan_run  # noqa: E402
+from kernel_wizard.build.eta import (  # noqa: E402
+    CpuTrack,
+    EtaEstimator,
+    Prior,
+    UnitTime,
+    parse_ninja_log,
+    plan_run,
+)
 from kernel_wizard.build.plan import estimate_build  # noqa: E402
 from kernel_wizard.catalog import OsName, load_catalog  # noqa: E402
 
@@ -84,6 +91,9 @@ GIB_GB = 1.073741824  # GiB → GB
 _NINJA = re.compile(r"^\s*\[(\d+)/(\d+)\]")
 _START = re.compile(r"^• compile")  # the wizard's step line: its build starts here
 _END = re.compile(r"Created wheel for |^\s*creating '.*\.whl'")
+# the recorder's own lines: the load average every 5 s, the build's CPU seconds every second
+_LOAD = re.compile(r"^\[load [\d.]+\]$")
+_CPU = re.compile(r"^\[cpu ([\d.]+)\]$")
 
 
 @dataclass(frozen=True)
@@ -119,6 +129,9 @@ class Build:
     # for each unit line: when the next line of other output came, if it was the run's last
     # ([N/N]: the runner counts that unit once something other than "FAILED:" follows)
     confirms: list[float] = field(default_factory=list)
+    # the CPU seconds the build's process tree had received, sampled about once a second by
+    # the recorder ("[cpu X]" lines): (time in the tlog, seconds); [] where none were recorded
+    cpu: list[tuple[float, float]] = field(default_factory=list)
 
     @property
     def units(self) -> list[UnitTime]:
@@ -132,6 +145,17 @@ class Build:
     def total(self) -> int:
         return sum(self.run_totals) if self.run_totals else len(self.units)
 
+    def compile_cpu_seconds(self) -> float:
+        """The CPU seconds the compile received (ninja's start to its last unit's end), as
+        the runner stores it in the build-time record; 0 without samples."""
+        track = CpuTrack()
+        for at, used in self.cpu:
+            track.add(at, used)
+        ends = [begun + max(u.end for u in run) for begun, run
+                in zip(self.run_starts, self.runs, strict=True) if run]
+        last = max(ends) if ends else self.end
+        return track.received(self.ninja_start, last) or 0.0 if self.cpu else 0.0
+
     def record(self) -> BuildRecord:
         """What the runner would have stored after this build."""
         rec = self.recording
@@ -140,7 +164,8 @@ class Build:
                            ninja_started=self.ninja_start - self.start, units=self.units,
                            machine=Machine("replay", rec.machine),
                            runs=[(begun - self.start, run) for begun, run
-                                 in zip(self.run_starts, self.runs, strict=True)])
+                                 in zip(self.run_starts, self.runs, strict=True)],
+                           compile_cpu_seconds=self.compile_cpu_seconds())
 
 
 def _recording(r: dict[str, object], name: str | None = None) -> Recording:
@@ -174,21 +199,32 @@ def _split_runs(unit_lines: list[tuple[float, int, int, str]]) -> list[int]:
     return starts
 
 
-def read_tlog(path: Path) -> list[tuple[float, str]]:
+def read_tlog(path: Path, cpu: list[tuple[float, float]] | None = None
+              ) -> list[tuple[float, str]]:
+    """The build's output lines with their times; the recorder's own lines (load average,
+    CPU seconds) are not the build's output: left out, the CPU samples into ``cpu``."""
     lines: list[tuple[float, str]] = []
     for raw in path.read_text(encoding="utf-8").splitlines():
         stamp, _, text = raw.partition("\t")
         try:
-            lines.append((float(stamp), text))
+            at = float(stamp)
         except ValueError:
             continue
+        if (m := _CPU.match(text)) is not None:
+            if cpu is not None:
+                cpu.append((at, float(m.group(1))))
+            continue
+        if _LOAD.match(text):
+            continue
+        lines.append((at, text))
     return lines
 
 
 def load_build(rec: Recording, data: Path = DATA, prefix: Path | None = None) -> Build:
     """``prefix``: the recording's files without their suffix (default: ``data/NAME``)."""
     base = prefix if prefix is not None else data / rec.name
-    lines = read_tlog(base.with_name(base.name + ".tlog"))
+    cpu: list[tuple[float, float]] = []
+    lines = read_tlog(base.with_name(base.name + ".tlog"), cpu)
     start = next((t for t, text in lines if _START.match(text)), 0.0)
     end = next((t for t, text in lines if _END.search(text)), lines[-1][0])
     unit_lines = [(t, int(m.group(1)), int(m.group(2)), text) for t, text in lines
@@ -220,7 +256,7 @@ def load_build(rec: Recording, data: Path = DATA, prefix: Path | None = None) ->
             run_starts.append(start)
             run_totals.append(len(run))
     return Build(rec, start, end, lines, unit_lines, runs, run_starts, run_totals,
-                 _confirms(lines, unit_lines))
+                 _confirms(lines, unit_lines), cpu)
 
 
 def _confirms(lines: Sequence[tuple[float, str]],
@@ -299,6 +335,7 @@ class Result:
     # the elapsed-time measure: (share of the build's time, error, |said − real|) at each
     # moment from 25 % of the time on (error None: no estimate)
     grid: list[tuple[float, float | None, float]] = field(default_factory=list)
+    cpu: bool = False  # the recording holds the CPU samples the estimate can use
 
     @property
     def grid_inside(self) -> int:
@@ -347,7 +384,9 @@ def _feed(build: Build, est: EtaEstimator, until: float, poll: float,
         next_line = build.unit_lines[i][0] if i < len(build.unit_lines) else math.inf
         at = min(tick, next_line, st["confirm"])
         if at > until:
+            _cpu_until(build, est, until, st)
             return
+        _cpu_until(build, est, at, st)
         if st["confirm"] <= min(tick, next_line):  # output after [N/N]: that unit compiled
             est.confirm_last()
             st["confirm"] = math.inf
@@ -374,6 +413,16 @@ def _feed(build: Build, est: EtaEstimator, until: float, poll: float,
             st["tick"] = tick + poll
 
 
+def _cpu_until(build: Build, est: EtaEstimator, now: float, st: dict[str, float]) -> None:
+    """The CPU samples taken up to ``now`` (the runner samples at its looks, about once a
+    second, as the recorder did)."""
+    k = int(st.get("cpu", 0.0))
+    while k < len(build.cpu) and build.cpu[k][0] <= now:
+        est.cpu_sample(*build.cpu[k])
+        k += 1
+    st["cpu"] = float(k)
+
+
 def _log_until(events: list[tuple[float, UnitTime]], est: EtaEstimator, now: float,
                st: dict[str, float]) -> None:
     k = int(st["unit"])
@@ -391,7 +440,7 @@ def evaluate(build: Build, prior: Prior | None, scenario: str, poll: float = 1.0
     rec = build.recording
     actual = build.end - build.start
     result = Result(rec.name, scenario, build.total, actual,
-                    prior.total_seconds if prior is not None else None)
+                    prior.total_seconds if prior is not None else None, cpu=bool(build.cpu))
     total = build.total
     moments: list[tuple[str, float, float]] = []
     for pct in CHECKPOINTS:
@@ -499,14 +548,15 @@ def table(results: Sequence[Result]) -> str:
     head = ("| recording | prior | units | took | prior said | "
             + " | ".join(f"{p} % units" for p in CHECKPOINTS) + " | "
             + " | ".join(f"{p} % time" for p in CHECKPOINTS)
-            + " | time ≥25 % within | worst |")
-    rows = [head, "|" + "---|" * (7 + 2 * len(CHECKPOINTS))]
+            + " | time ≥25 % within | worst | CPU signal |")
+    rows = [head, "|" + "---|" * (8 + 2 * len(CHECKPOINTS))]
     for r in results:
         said = "—" if r.predicted is None else f"{r.predicted:.0f} s"
         rows.append(f"| {r.name} | {r.scenario} | {r.total} | {r.actual:.0f} s | {said} | "
                     + " | ".join(_pct(r.units[p]) for p in CHECKPOINTS) + " | "
                     + " | ".join(_pct(r.times[p]) for p in CHECKPOINTS)
-                    + f" | {r.grid_inside}/{len(r.grid)} | {_worst(r)} |")
+                    + f" | {r.grid_inside}/{len(r.grid)} | {_worst(r)} | "
+                    + ("recorded" if r.cpu else "no CPU signal recorded (units only)") + " |")
     return "\n".join(rows)
 
 
@@ -677,6 +727,40 @@ def synthetic_table(rows: Sequence[tuple[str, int, int, int]]) -> str:
 # -- a recording that is not in the index ------------------------------------------------------
 
 
+# Recordings never calibrated on (nothing was tuned against them: the model was frozen before
+# they were made or seen), scored after the index and apart from it. Each PREFIX.toml says
+# what the plan saw; a ``history`` there names an index recording of the same configuration
+# on the same machine, for a warm replay too (the user's last build).
+HELD_OUT = (
+    "docs/recorded/h200-2026-11-28/eta/sage-h200",
+    "docs/recorded/h200x4-2026-11-28/eta/sage-x4",
+    "docs/recorded/dev2core-2026-11-28/eta/probe-cpu-2core-held-1",
+    "docs/recorded/dev2core-2026-11-28/eta/probe-cpu-2core-held-2",
+)
+
+
+def held_out(data: Path = DATA, poll: float = 1.0,
+             prefixes: Sequence[str] = HELD_OUT) -> list[Result]:
+    """The held-out recordings, cold (and warm where their ``.toml`` names a history)."""
+    index = {r.name: r for r in load_index(data)}
+    results = []
+    for name in prefixes:
+        prefix = REPO / name
+        if not prefix.with_name(prefix.name + ".tlog").exists():
+            continue
+        rec = load_recording(prefix, {})
+        build = load_build(rec, prefix.parent, prefix=prefix)
+        results.append(evaluate(build, cold_prior(rec), "cold", poll))
+        meta = prefix.with_name(prefix.name + ".toml")
+        history = tomllib.loads(meta.read_text(encoding="utf-8")).get("history") \
+            if meta.exists() else None
+        if history and history in index:
+            past = load_build(index[str(history)], data)
+            results.append(evaluate(build, warm_prior(past, rec.jobs), "warm", poll))
+    return results
+
+
+
 _KERNEL = re.compile(r"^Kernel: (.+?) \((?:source|prebuilt wheel): ")
 _MAX_JOBS = re.compile(r"\bMAX_JOBS=(\d+)")
 _MACHINE = re.compile(r"\((\d+) cores, ([\d.]+) GB RAM available")
@@ -805,6 +889,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     text, ok = summary(results)
     print()
     print(text)
+    if args.data == DATA and not args.lines_only:
+        kept = held_out(args.data, args.poll)
+        if kept:
+            print()
+            print("Held out (never calibrated on; benchmarks/eta_accuracy.py HELD_OUT):")
+            print()
+            print(table(kept))
+            print()
+            print(summary(kept)[0])
     return 0 if ok else 1
 
 

@@ -6,8 +6,10 @@ ninja's own ``.ninja_log`` (every unit's start and end) of every extension it co
 writes
 
 * ``OUT_PREFIX.tlog``: lines "<seconds since start, 3 decimals>\\t<line>", every 5 s the
-  machine's load average "<seconds>\\t[load <1-minute load average>]", then
-  "<seconds>\\t[exit <code>]";
+  machine's load average "<seconds>\\t[load <1-minute load average>]", every second (Linux)
+  the CPU seconds the command's process tree has received so far, its compilers included
+  "<seconds>\\t[cpu <CPU seconds>]" (``kernel_wizard/machine/platforms/proc_cpu.py``, what
+  the wizard's runner samples for the ETA), then "<seconds>\\t[exit <code>]";
 * ``OUT_PREFIX.ninja_log``: every ``.ninja_log`` found after the command ended under
   ``SOURCE_DIR/build``, under each ``--build-dir`` and under the copy the wizard built in (its
   output names it: "building in a fresh copy of the source: PATH"), in the order their ninja
@@ -27,6 +29,7 @@ estimate, as for a first build).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import re
@@ -34,9 +37,13 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 LOAD_EVERY = 5.0  # seconds between two looks at the load average
+CPU_EVERY = 1.0  # seconds between two looks at the CPU time of the command's process tree
+PROC_CPU = Path(__file__).resolve().parent.parent / "kernel_wizard" / "machine" / "platforms" \
+    / "proc_cpu.py"
 
 _COPY = re.compile(r"building in (?:a fresh copy of the source: )?(.+?)(?: \(the original folder"
                    r"|, the copy of an earlier build)")
@@ -47,6 +54,21 @@ def _load() -> float | None:
         return os.getloadavg()[0]
     except (AttributeError, OSError):
         return None
+
+
+def _tree_cpu() -> Callable[[int], float | None] | None:
+    """The wizard's reader of a process tree's CPU time, loaded by its path (standard library
+    only, no package imports: this script runs on bare machines); None where there is no
+    ``/proc`` (not Linux)."""
+    if not Path("/proc/self/stat").exists():
+        return None
+    spec = importlib.util.spec_from_file_location("ksw_proc_cpu", PROC_CPU)
+    if spec is None or spec.loader is None:
+        return None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    reader: Callable[[int], float | None] = module.tree_cpu_seconds
+    return reader
 
 
 def _meminfo() -> dict[str, float]:
@@ -146,6 +168,22 @@ def main(argv: list[str]) -> int:
         sampler.start()
         proc = subprocess.Popen(command, cwd=source, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
+        tree_cpu = _tree_cpu()
+        cpu_last: list[float] = [0.0]
+
+        def sample_cpu() -> None:
+            assert tree_cpu is not None
+            while True:
+                used = tree_cpu(proc.pid)
+                if used is not None:  # never backwards (a reaped child is counted late)
+                    cpu_last[0] = max(cpu_last[0], used)
+                    write(f"[cpu {cpu_last[0]:.2f}]")
+                if done.wait(CPU_EVERY):
+                    return
+
+        cpu_sampler = threading.Thread(target=sample_cpu, daemon=True)
+        if tree_cpu is not None:
+            cpu_sampler.start()
         assert proc.stdout is not None
         for raw in proc.stdout:
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -155,6 +193,8 @@ def main(argv: list[str]) -> int:
         code = proc.wait()
         done.set()
         sampler.join()
+        if cpu_sampler.is_alive():
+            cpu_sampler.join()
         write(f"[exit {code}]")
     took = time.monotonic() - started
     folders = [source / "build"] + [c / "build" for c in copies] + extra
@@ -175,6 +215,7 @@ def main(argv: list[str]) -> int:
         "load_before": load_before if load_before is not None else -1.0,
         "load_after": _load() or -1.0,
         "seconds": took,
+        "cpu_samples": tree_cpu is not None,
         "exit_code": code,
         "command": " ".join(command),
         "ninja_logs": [str(p) for p in logs],

@@ -486,13 +486,15 @@ def stream(
     split_cr: bool = False,
     linger_s: float = 5.0,
     poll_s: float = 0.1,
+    on_start: Callable[[int], None] | None = None,
 ) -> ProcessResult:
     """Run ``argv`` and hand its merged output to ``on_lines`` in batches of decoded lines.
 
     ``env`` is the base environment (default: this process's), ``env_changes`` and ``unset``
     are applied to it by :func:`child_environment`. ``split_cr``: a bare carriage return ends
     a line too (git's progress). ``on_stall(quiet_s, pid)`` is called once per silent stretch
-    of ``stall_after_s`` seconds. A child that has ended while descendants still hold its
+    of ``stall_after_s`` seconds; ``on_start(pid)`` once the child runs (the build's ETA
+    samples the CPU time of its tree). A child that has ended while descendants still hold its
     output open is waited for ``linger_s`` seconds, then those descendants are stopped.
 
     Raises :class:`Cancelled` when ``cancel`` is set, :class:`ProcessTimeout` after
@@ -508,6 +510,8 @@ def stream(
     started = time.monotonic()
     proc = _start(command, popen_args, cwd=cwd, env=child_env, merge=True)
     watch = TreeWatch(proc.pid, marker)
+    if on_start is not None:
+        on_start(proc.pid)
     batches: queue.Queue[list[bytes] | None] = queue.Queue(maxsize=1000)
     assert proc.stdout is not None
     reader = threading.Thread(target=_pump, args=(proc.stdout, batches, split_cr),

@@ -82,6 +82,10 @@ class BuildRecord:
     # several torch extensions, one ninja run each: how many of ``units`` each run compiled,
     # in order (``units`` run by run); () one run
     runs: tuple[int, ...] = ()
+    # the CPU seconds the build's compilers received from ninja's start to the last unit's
+    # end (sampled by the runner; 0: not measured, an older record or Windows): the compile's
+    # work on this machine, whatever its load was then
+    compile_cpu_seconds: float = 0.0
 
     def run_units(self) -> list[tuple[tuple[str, float], ...]]:
         """``units`` run by run (one run when the record does not say)."""
@@ -111,6 +115,8 @@ class BuildRecord:
             "tail_seconds": round(self.tail_seconds, 2),
             "units": [[name, round(seconds, 3)] for name, seconds in self.units],
             **({"runs": list(self.runs)} if len(self.runs) > 1 else {}),
+            **({"compile_cpu_seconds": round(self.compile_cpu_seconds, 2)}
+               if self.compile_cpu_seconds > 0 else {}),
         }
 
     @classmethod
@@ -127,6 +133,7 @@ class BuildRecord:
             when=str(data.get("when", "")),
             machine_description=str(data.get("machine_description", "")),
             runs=tuple(int(n) for n in data.get("runs", ())),
+            compile_cpu_seconds=float(data.get("compile_cpu_seconds", 0.0)),
         )
 
 
@@ -138,11 +145,13 @@ def record_version(label: str, variant: str = "") -> str:
 def make_record(*, kernel: str, version: str, archs: Sequence[str], jobs: int,
                 nvcc_threads: int, total_seconds: float, ninja_started: float,
                 units: Sequence[UnitTime], machine: Machine | None = None,
-                runs: Sequence[tuple[float, Sequence[UnitTime]]] = ()) -> BuildRecord:
+                runs: Sequence[tuple[float, Sequence[UnitTime]]] = (),
+                compile_cpu_seconds: float = 0.0) -> BuildRecord:
     """A record of a finished build: ``ninja_started`` in seconds after the build started,
     ``units`` as ninja logged them (seconds since ninja started). A build of several torch
     extensions: ``runs``, each ninja run's start (seconds after the build started) and units
-    (seconds since that run's ninja started), in order; ``units`` is then not read."""
+    (seconds since that run's ninja started), in order; ``units`` is then not read.
+    ``compile_cpu_seconds``: the CPU seconds the compile received (0: not measured)."""
     where = machine if machine is not None else this_machine()
     if len(runs) < 2:
         runs = [(ninja_started, units)]
@@ -158,6 +167,7 @@ def make_record(*, kernel: str, version: str, archs: Sequence[str], jobs: int,
         when=datetime.now().isoformat(timespec="seconds"),
         machine_description=where.description,
         runs=tuple(len(run) for run in ordered) if len(ordered) > 1 else (),
+        compile_cpu_seconds=max(0.0, compile_cpu_seconds),
     )
 
 
@@ -186,6 +196,7 @@ def prior_from_record(record: BuildRecord, jobs: int) -> Prior:
         source=PriorSource.HISTORY,
         runs=max(1, len(run_plan)),
         run_plan=run_plan,
+        compile_core_seconds=record.compile_cpu_seconds,
     )
 
 

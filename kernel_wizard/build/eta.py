@@ -47,6 +47,21 @@ says how long the rest takes:
   run that starts before the previous one finished starts that run over (ninja's count of
   what is left).
 
+**The CPU the build gets** — a build on a busy or slow machine runs at the pace the machine
+gives its compilers, which neither the prior nor a build of one unit can know: the probe on a
+2-core box took 23 s, 171 s and 351 s, the same unit each time. Where the runner samples the CPU
+seconds the build's process tree has received (:meth:`EtaEstimator.cpu_sample`, about once a
+second; Linux, from ``/proc``: :mod:`kernel_wizard.machine.platforms.proc_cpu`), and the prior
+knows the compile's work in core-seconds (:attr:`Prior.compile_core_seconds`), the compile
+still needs that work less the CPU seconds received since ninja started (a unit's rest given
+its age, in CPU seconds instead of wall seconds), at the share of the CPU the build gets now
+(CPU seconds per wall second over the last ``CPU_WINDOW`` seconds of the compile). That
+estimate is blended with the units' own (:meth:`EtaEstimator._with_cpu`): it is all there is
+while no unit has finished, and weighs less with every unit that finishes, whose pace
+measures the machine as it is (many units: the units' pace). Without samples (Windows, an old
+recording) or without core-seconds (a history record of a build that sampled none) the
+estimate is the units' alone, as before.
+
 No total (a build without ninja) or no prior: elapsed only, or the prior alone.
 
 Pure: no files are read here except by :func:`find_ninja_dir` / :class:`NinjaLogReader`,
@@ -284,6 +299,9 @@ class Prior:
     # the slowest unit of each target where the targets' differ, longest first (FlashMLA for
     # sm90 and sm100: 214 s and 128 s); () where one figure holds for all
     slow_unit_seconds: tuple[float, ...] = ()
+    # the compile's work: the CPU seconds its compilers use, every unit together (the recipe's
+    # core-seconds, or the CPU time the user's last build here received); 0: not known
+    compile_core_seconds: float = 0.0
 
     @property
     def compile_seconds(self) -> float:
@@ -408,6 +426,69 @@ TAIL_SIGMAS = 2.0
 REST_FLOOR = 0.25  # an overdue unit: at least this share of its age × its spread is left
 UNIT_BOUND = 1.2  # no unit takes much longer than the slowest known: 1.2 times it at most
 FINISHED_BOUND = 1.1  # and at most 1.1 times the slowest that ended, once a slow one has
+# The CPU signal: the share of the CPU the build gets is taken over this many seconds of its
+# compile (its recent pace), once at least CPU_MIN_SPAN seconds of samples are there; a share
+# below CPU_MIN_SHARE (a compiler waiting on the disk, ninja between units) counts as that
+CPU_WINDOW = 10.0
+CPU_MIN_SPAN = 3.0
+CPU_MIN_SHARE = 0.05
+# how much the CPU estimate weighs against the units', in units: w = CPU_WEIGHT / (CPU_WEIGHT
+# + units finished)
+CPU_WEIGHT = 2.0
+
+
+@dataclass
+class CpuTrack:
+    """The CPU seconds a build's process tree has received, sampled: ``(time, seconds so
+    far)``, never going back (a compiler that ended is counted in its parent a moment late)."""
+
+    samples: list[tuple[float, float]] = field(default_factory=list)
+
+    def add(self, now: float, seconds: float) -> None:
+        if self.samples:
+            last_t, last_c = self.samples[-1]
+            if now <= last_t:
+                return
+            seconds = max(seconds, last_c)
+        self.samples.append((now, seconds))
+
+    def at(self, when: float) -> float | None:
+        """The CPU seconds received by ``when`` (between two samples: as if evenly); None
+        before the first sample."""
+        samples = self.samples
+        if not samples or when < samples[0][0]:
+            return None
+        if when >= samples[-1][0]:
+            return samples[-1][1]
+        lo, hi = 0, len(samples) - 1
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if samples[mid][0] <= when:
+                lo = mid
+            else:
+                hi = mid
+        (t0, c0), (t1, c1) = samples[lo], samples[hi]
+        return c0 + (c1 - c0) * (when - t0) / (t1 - t0) if t1 > t0 else c1
+
+    def received(self, since: float, now: float) -> float | None:
+        """CPU seconds received from ``since`` (or the first sample after it) to ``now``."""
+        if not self.samples or now < self.samples[0][0]:
+            return None
+        begun = self.at(max(since, self.samples[0][0]))
+        until = self.at(now)
+        return None if begun is None or until is None else max(0.0, until - begun)
+
+    def share(self, now: float, since: float, window: float = CPU_WINDOW,
+              min_span: float = CPU_MIN_SPAN) -> float | None:
+        """CPU seconds per wall second over the last ``window`` seconds before ``now`` (not
+        before ``since``); None with less than ``min_span`` seconds of samples there."""
+        inside = [(t, c) for t, c in self.samples[-int(4 * window + 8):]
+                  if max(since, now - window) <= t <= now]
+        if len(inside) < 2 or inside[-1][0] - inside[0][0] < min_span:
+            return None
+        (t0, c0), (t1, c1) = inside[0], inside[-1]
+        return max(0.0, c1 - c0) / (t1 - t0)
+
 
 
 @dataclass
@@ -453,6 +534,7 @@ class EtaEstimator:
     # each earlier run's start and how many log entries it has (where the next run's begin)
     _run_starts: list[tuple[float | None, int]] = field(default_factory=list)
     _run_floor: float = 0.0  # the current run started after this (the previous run's end)
+    cpu: CpuTrack = field(default_factory=CpuTrack)  # the CPU the build's processes received
 
     def __post_init__(self) -> None:
         self.jobs = max(1, self.jobs)
@@ -558,6 +640,47 @@ class EtaEstimator:
             self.ninja_started = max(self._run_floor, now - guess)
             if self.first_ninja_started is None:
                 self.first_ninja_started = self.ninja_started
+
+    def cpu_sample(self, now: float, seconds: float) -> None:
+        """The CPU seconds the build's process tree (its compilers too) has received so far,
+        sampled by the runner about once a second."""
+        self.cpu.add(now, seconds)
+
+    def compile_cpu_seconds(self, until: float | None = None) -> float:
+        """The CPU seconds the build received from its first ninja start to ``until`` (its
+        last unit's end; default: the last sample): the compile's work, for the build-time
+        record. 0 where no samples were taken."""
+        begun = self.first_ninja_started
+        if begun is None or not self.cpu.samples:
+            return 0.0
+        end = until if until is not None else self.cpu.samples[-1][0]
+        return self.cpu.received(begun, end) or 0.0
+
+    def _cpu_left(self, now: float, scale: float = 1.0) -> float | None:
+        """The compile's time left from the CPU signal: the prior's core-seconds less what the
+        build received since ninja started (as a unit's rest given its age, in CPU seconds),
+        at the share of the CPU it gets now. None without samples, core-seconds or a share
+        measured over the compile yet."""
+        prior = self.prior
+        begun = self.first_ninja_started
+        if prior is None or prior.compile_core_seconds <= 0 or begun is None:
+            return None
+        share = self.cpu.share(now, begun)
+        got = self.cpu.received(begun, now)
+        if share is None or got is None:
+            return None
+        work = prior.compile_core_seconds * scale
+        return _rest(work, got, SPREAD_PRIOR) / max(share, CPU_MIN_SHARE)
+
+    def _with_cpu(self, now: float, left: float, done: int, scale: float = 1.0) -> float:
+        """The units' estimate of the compile's time left blended with the CPU signal's
+        (:meth:`_cpu_left`): the CPU's alone while no unit has finished, less with every unit
+        that has (``done``: units finished over every run)."""
+        by_cpu = self._cpu_left(now, scale)
+        if by_cpu is None:
+            return left
+        weight = CPU_WEIGHT / (CPU_WEIGHT + max(0, done))
+        return weight * by_cpu + (1.0 - weight) * left
 
     def unit_failed(self) -> None:
         """ninja's ``FAILED: <output>``: the unit of the last ``[n/N]`` line did not compile
@@ -873,9 +996,11 @@ class EtaEstimator:
                 left = _rest(prior.total_seconds, elapsed, SPREAD_PRIOR)
                 return Eta(elapsed, left, done, total, Phase.SETUP, basis, overdue)
             compile_s = prior.compile_seconds
+            scale = 1.0
             if total and prior.units and total != prior.units and not more:
-                compile_s *= total / prior.units  # another unit count: scale
-            left = _rest(compile_s, now - self.ninja_started, SPREAD_PRIOR)
+                scale = total / prior.units  # another unit count: scale
+            left = _rest(compile_s * scale, now - self.ninja_started, SPREAD_PRIOR)
+            left = self._with_cpu(now, left, self._earlier_done, scale)
             return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
         if done == 0:
             return Eta(elapsed, None, done, total, Phase.COMPILE, basis)
@@ -884,6 +1009,7 @@ class EtaEstimator:
             earlier, earlier_names = self._earlier()
             durations, names = earlier + durations, earlier_names + names
         left = self._compile_left(durations, ages, names, total + more, done)
+        left = self._with_cpu(now, left, self._earlier_done + done)
         return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
 
     def _compile_left(self, durations: list[float], ages: list[float], names: list[str],
@@ -1213,7 +1339,7 @@ def slowest(units: Sequence[UnitTime], count: int = 3) -> list[UnitTime]:
 
 
 __all__ = [
-    "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "RunPlan",
+    "CpuTrack", "Eta", "EtaEstimator", "NinjaLogReader", "Phase", "Prior", "PriorSource", "RunPlan",
     "UnitTime", "count_ninja_units", "expected_end", "find_ninja_dir", "find_ninja_dirs",
     "history_compile_seconds", "output_of_command", "parse_ninja_log", "plan_run", "schedule",
     "slowest", "unit_name",

@@ -521,6 +521,7 @@ class BuildEstimate:
             tail_seconds=self.tail_seconds, longest_unit_seconds=self.longest_unit_seconds,
             slow_unit_seconds=self.slow_unit_seconds,
             source=PriorSource.RECIPE, runs=self.extensions, run_plan=self.runs,
+            compile_core_seconds=self.core_seconds,
         )
 
 

@@ -243,6 +243,26 @@ class BuildClock:
         self._written: dict[Path, int] = {}  # each folder's build.ninja, when read last
         # what ninja logs existed before this build (a folder built before keeps its log)
         self._before = {p: _size(p) for p in (plan.cwd / "build").glob("temp.*/**/.ninja_log")}
+        self._pid: int | None = None  # the build command's process, once it runs
+        self._platform = current_platform()
+
+    def watch(self, pid: int) -> None:
+        """The build command runs as ``pid``: each :meth:`tick` samples the CPU time its
+        process tree (the compilers) has received, where the platform measures it."""
+        self._pid = pid
+
+    def _sample_cpu(self) -> None:
+        """The CPU seconds of the build's tree now, to the estimator (outside the lock: it
+        reads ``/proc``; Windows: nothing, the ETA keeps its unit model)."""
+        pid = self._pid
+        if pid is None:
+            return
+        used = self._platform.tree_cpu_seconds(pid)
+        if used is None:
+            return
+        now = self.clock()
+        with self._lock:
+            self.estimator.cpu_sample(now, used)
 
     def line(self, text: str) -> ProgressEvent | None:
         """A line of output: a progress event if it was ninja's ``[n/N]``."""
@@ -274,7 +294,9 @@ class BuildClock:
             return ProgressEvent.of(self.estimator.estimate(self.clock()))
 
     def tick(self) -> ProgressEvent:
-        """The poller's look at the build folder; the estimate now."""
+        """The poller's look at the build folder and at the CPU the build gets; the estimate
+        now."""
+        self._sample_cpu()
         now = self.clock()
         with self._lock:
             self._find_reader(now)
@@ -340,6 +362,15 @@ class BuildClock:
                 return []
             return [(begun - self.started, units) for begun, units in runs
                     if begun is not None]
+
+    def compile_cpu_seconds(self) -> float:
+        """The CPU seconds the compile received, from ninja's start to its last unit's end
+        (for the build-time record; 0: not measured)."""
+        with self._lock:
+            runs = self.estimator.logged_runs()
+            ends = [begun + max(u.end for u in units) for begun, units in runs
+                    if begun is not None and units]
+            return self.estimator.compile_cpu_seconds(max(ends) if ends else None)
 
     @property
     def run(self) -> int:
@@ -494,7 +525,7 @@ class _Attempt:
         return stream(
             self.plan.command, self._lines, cwd=self.plan.cwd,
             env_changes=self.plan.env_changes, cancel=self.cancel,
-            stall_after_s=self.stall_after_s, on_stall=stalled,
+            stall_after_s=self.stall_after_s, on_stall=stalled, on_start=self.clock.watch,
         )
 
     def _not_started(self, exc: ProcessStartError) -> tuple[int | None, bool]:
@@ -714,7 +745,8 @@ def run_build(
                         jobs=plan.parallelism.jobs, nvcc_threads=plan.parallelism.nvcc_threads,
                         total_seconds=attempt.seconds,
                         ninja_started=attempt.clock.ninja_started or 0.0, units=units,
-                        runs=attempt.clock.runs()))
+                        runs=attempt.clock.runs(),
+                        compile_cpu_seconds=attempt.clock.compile_cpu_seconds()))
                 except (OSError, ValueError) as exc:
                     log.write(f"# build times not kept for the next estimate: {exc}\n")
             return replace(outcome, units=tuple(units), slowest_units=top)

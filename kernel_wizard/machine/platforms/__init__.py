@@ -61,6 +61,12 @@ class Platform(Protocol):
         """``nvcc`` → ``nvcc`` (Linux) or ``nvcc.exe`` (Windows)."""
         ...
 
+    def tree_cpu_seconds(self, pid: int) -> float | None:
+        """The CPU seconds process ``pid`` and its descendants (a build's compilers) have
+        received so far, ended children included; None where it is not measured (Windows:
+        the build's ETA then keeps its unit-based model) or ``pid`` has ended."""
+        ...
+
     host_include_var: str  # where the host compiler takes extra include folders from
     # ``git -c key=value`` settings every git command needs here (Windows: core.longpaths)
     git_config: tuple[tuple[str, str], ...]

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import platformdirs
 
-from kernel_wizard.machine.platforms import InterpreterHint, ProgramOutput, run_program
+from kernel_wizard.machine.platforms import (
+    InterpreterHint,
+    ProgramOutput,
+    proc_cpu,
+    run_program,
+)
 
 # Qt 6.5+ refuses to start its xcb (X11) plugin without these; PySide6's wheels do not ship them
 # (the bundle does, see docs/bundle.md), and without them `python -m app` aborted (exit 134)
@@ -53,6 +58,10 @@ class LinuxPlatform:
 
     def registered_interpreters(self) -> list[InterpreterHint]:
         return []
+
+    def tree_cpu_seconds(self, pid: int) -> float | None:
+        """From ``/proc/<pid>/stat`` of the tree (:mod:`.proc_cpu`)."""
+        return proc_cpu.tree_cpu_seconds(pid)
 
     def has_display(self, environ: Mapping[str, str]) -> bool:
         if environ.get("QT_QPA_PLATFORM", "").split(":")[0] in {"offscreen", "minimal", "vnc"}:

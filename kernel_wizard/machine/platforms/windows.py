@@ -62,6 +62,13 @@ class WindowsPlatform:
             return []  # no launcher installed
         return parse_py_launcher(completed.stdout + "\n" + completed.stderr)
 
+    def tree_cpu_seconds(self, pid: int) -> float | None:
+        """Not measured on Windows: the build's ETA keeps its unit-based model there. (The
+        build's Job Object could say it, ``JOBOBJECT_BASIC_ACCOUNTING_INFORMATION``'s total
+        user and kernel time, ended processes included; not done, as it cannot be run and
+        checked on the machines this is developed on.)"""
+        return None
+
     def has_display(self, environ: Mapping[str, str]) -> bool:
         return True  # an interactive Windows session always has a desktop
 

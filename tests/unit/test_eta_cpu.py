@@ -1,0 +1,224 @@
+"""The ETA from the CPU the build gets (issue 29): the CPU seconds the build's process tree has
+received, sampled about once a second, and the share of the CPU it gets now say how long the
+compile's remaining core-seconds take on a busy or slow machine, where a build of one unit has
+no pace of its own to learn (the probe on a 2-core box: 23 s, 171 s, 351 s).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kernel_wizard.base.parallelism import Parallelism
+from kernel_wizard.build import run as build_run
+from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record
+from kernel_wizard.build.eta import (
+    CPU_WEIGHT,
+    SPREAD_PRIOR,
+    CpuTrack,
+    EtaEstimator,
+    Prior,
+    UnitTime,
+    _rest,
+)
+from kernel_wizard.build.plan import BuildPlan, make_plan
+from kernel_wizard.build.run import BuildClock
+from kernel_wizard.machine.platforms.proc_cpu import parse_stat, tree_cpu_seconds
+from kernel_wizard.machine.platforms.windows import WindowsPlatform
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+# one unit of 40 core-seconds, ninja starting at 5 s, 2 s of link and wheel after it
+ONE_UNIT = Prior(total_seconds=47.0, jobs=1, unit_seconds=40.0, units=1, setup_seconds=5.0,
+                 tail_seconds=2.0, compile_core_seconds=40.0)
+
+
+def _one_unit_build(shares: list[tuple[float, float]], until: float,
+                    prior: Prior = ONE_UNIT) -> EtaEstimator:
+    """A build of one unit whose ninja starts at 5 s, the build getting ``shares`` of the CPU
+    (from each time on: CPU seconds per second), sampled every second up to ``until``."""
+    est = EtaEstimator(prior, jobs=1)
+    est.start(0.0)
+    est.ninja_start(5.0, total=1, seq=1)
+    used, t = 0.0, 0.0
+    while t <= until:
+        est.cpu_sample(t, used)
+        rate = [s for begun, s in shares if begun <= t][-1]
+        used += rate
+        t += 1.0
+    return est
+
+
+def test_cpu_track_never_goes_back_and_interpolates() -> None:
+    track = CpuTrack()
+    for at, used in [(0.0, 0.0), (1.0, 1.0), (2.0, 0.5), (3.0, 3.0), (3.0, 9.0)]:
+        track.add(at, used)
+    # a dip (a child reaped between two reads) is held at the last value; a repeated time is
+    # dropped
+    assert track.samples == [(0.0, 0.0), (1.0, 1.0), (2.0, 1.0), (3.0, 3.0)]
+    assert track.at(2.5) == pytest.approx(2.0)
+    assert track.at(-1.0) is None
+    assert track.received(1.0, 3.0) == pytest.approx(2.0)
+    assert track.share(3.0, since=0.0, window=10.0) == pytest.approx(1.0)
+    assert track.share(3.0, since=2.0, window=10.0) is None  # one second: not yet a share
+
+
+def test_a_one_unit_build_gets_half_the_cpu_midway_and_the_estimate_grows() -> None:
+    """Its unit at a full core until 25 s (20 of its 40 core-seconds), then at half a core:
+    the rest, about 20 core-seconds, takes about 40 s instead of 20."""
+    steady = _one_unit_build([(0.0, 1.0)], until=40.0).estimate(40.0)
+    halved = _one_unit_build([(0.0, 1.0), (25.0, 0.5)], until=40.0).estimate(40.0)
+    before = _one_unit_build([(0.0, 1.0)], until=25.0).estimate(25.0)
+    assert steady.remaining is not None and halved.remaining is not None
+    assert before.remaining is not None
+    # at 25 s: 20 core-seconds left at a full core, and the link
+    assert before.remaining == pytest.approx(22.0, rel=0.15)
+    # at 40 s: at a full core 35 of 40 core-seconds received; at half a core since 25 s, 27.5:
+    # what a unit of 40 still needs given that (it may be longer than 40), at the share now
+    assert steady.remaining == pytest.approx(_rest(40.0, 35.0, SPREAD_PRIOR) + 2.0, rel=0.05)
+    assert halved.remaining == pytest.approx(2 * _rest(40.0, 27.5, SPREAD_PRIOR) + 2.0,
+                                             rel=0.05)
+    assert halved.remaining > 2.0 * steady.remaining
+
+
+def test_a_busy_machine_from_the_start_is_seen_at_once() -> None:
+    """The prior says 40 s of compiling; the build gets a quarter of a core: 160 s. Without
+    the CPU signal the estimate would follow the prior (it cannot know), with it the time left
+    at 45 s (40 s of compiling, 10 core-seconds received) is about 120 s."""
+    est = _one_unit_build([(0.0, 0.25)], until=45.0)
+    eta = est.estimate(45.0)
+    assert eta.remaining == pytest.approx(122.0, rel=0.15)
+    blind = EtaEstimator(ONE_UNIT, jobs=1)
+    blind.start(0.0)
+    blind.ninja_start(5.0, total=1, seq=1)
+    left = blind.estimate(45.0).remaining
+    assert left is not None and left < 30.0
+
+
+def test_without_samples_or_core_seconds_the_estimate_is_the_units_alone() -> None:
+    """No samples (Windows, an old recording) or a prior without core-seconds (a history
+    record of a build that sampled none): the estimate is exactly what it was before."""
+    plain = EtaEstimator(ONE_UNIT, jobs=1)
+    plain.start(0.0)
+    plain.ninja_start(5.0, total=1, seq=1)
+    unknown = Prior(total_seconds=47.0, jobs=1, unit_seconds=40.0, units=1, setup_seconds=5.0,
+                    tail_seconds=2.0)
+    sampled = _one_unit_build([(0.0, 0.25)], until=45.0, prior=unknown)
+    assert sampled.estimate(45.0).remaining == plain.estimate(45.0).remaining
+
+
+def test_many_finished_units_outweigh_the_cpu_signal() -> None:
+    """Twenty units of 10 s finished, on 2 jobs: the units' pace says the rest; the CPU's
+    estimate (its prior's core-seconds far too high) weighs 2/22 of it."""
+    prior = Prior(total_seconds=130.0, jobs=2, unit_seconds=10.0, units=24, setup_seconds=5.0,
+                  tail_seconds=2.0, compile_core_seconds=2400.0)
+    est = EtaEstimator(prior, jobs=2)
+    est.start(0.0)
+    est.ninja_start(5.0, total=24, seq=1)
+    for k in range(1, 21):
+        est.unit_line(5.0 + 5.0 * k, k, 24, f"[{k}/24] c++ -c u{k}.cpp -o u{k}.o")
+    units_only = est.estimate(106.0).remaining
+    for t in range(0, 107):
+        est.cpu_sample(float(t), 2.0 * max(0.0, t - 5.0))
+    both = est.estimate(106.0).remaining
+    assert units_only is not None and both is not None
+    weight = CPU_WEIGHT / (CPU_WEIGHT + 20)
+    assert both > units_only
+    assert both - units_only < weight * 1200.0 + 1.0  # the CPU's share of the blend, no more
+
+
+def test_the_record_keeps_the_compile_cpu_seconds_and_the_next_prior_uses_them(
+        tmp_path: Path) -> None:
+    record = make_record(kernel="probe", version="0.1.0", archs=(), jobs=2, nvcc_threads=1,
+                         total_seconds=24.0, ninja_started=2.5,
+                         units=[UnitTime("csrc/probe.o", 0.0, 20.6)],
+                         machine=Machine("m", "this box"), compile_cpu_seconds=20.1)
+    again = BuildRecord.from_json(record.to_json())
+    assert again.compile_cpu_seconds == pytest.approx(20.1)
+    assert prior_from_record(again, 2).compile_core_seconds == pytest.approx(20.1)
+    old = record.to_json()
+    old.pop("compile_cpu_seconds")  # a record written before the CPU was sampled
+    assert BuildRecord.from_json(old).compile_cpu_seconds == 0.0
+
+
+def test_stat_lines_parse_with_any_command_name() -> None:
+    # utime 150, stime 50, cutime 300, cstime 100 ticks at 100 a second: 6 s
+    line = "4242 (cc1plus (x) y) R 4241 4242 4242 0 -1 4194304 1 0 0 0 150 50 300 100 20 0 1"
+    assert parse_stat(line, ticks=100) == (4241, pytest.approx(6.0))
+    assert parse_stat("garbage", ticks=100) is None
+
+
+def _burner(seconds: float) -> list[str]:
+    """A shell that runs a Python burning CPU for ``seconds`` as its child, then sleeps: the
+    child's CPU time is the shell's (cutime) once it has ended."""
+    code = f"import time\nt = time.process_time()\nwhile time.process_time() - t < {seconds}: pass"
+    return ["sh", "-c", f'"{sys.executable}" -c "{code}"; sleep 30']
+
+
+@linux_only
+def test_the_cpu_time_of_a_real_process_tree_is_read_from_proc() -> None:
+    """A real child burning 0.6 s of CPU under a shell: while it runs its own time counts,
+    once it has ended its parent's cutime does; the tree has received at least that."""
+    proc = subprocess.Popen(_burner(0.6))
+    try:
+        seen: list[float] = []
+        deadline = time.monotonic() + 20.0
+        while time.monotonic() < deadline:
+            used = tree_cpu_seconds(proc.pid)
+            assert used is not None
+            seen.append(used)
+            if used >= 0.6:
+                break
+            time.sleep(0.05)
+        assert seen[-1] >= 0.6
+        time.sleep(0.3)  # the burner has ended and the shell has reaped it by now
+        after = tree_cpu_seconds(proc.pid)
+        assert after is not None and 0.6 <= after < 5.0
+    finally:
+        proc.kill()
+        proc.wait()
+    assert tree_cpu_seconds(proc.pid) is None  # gone
+
+
+def _clock_plan(tmp_path: Path) -> BuildPlan:
+    return make_plan(kernel="k", version="1", source_dir=tmp_path, python=Path("python"),
+                     python_scripts=None, output_dir=tmp_path / "out",
+                     log_path=tmp_path / "log", parallelism=Parallelism(1, 1, "test"))
+
+
+@linux_only
+def test_the_runner_samples_the_build_process_on_linux(tmp_path: Path) -> None:
+    proc = subprocess.Popen(_burner(0.3))
+    try:
+        clock = BuildClock(_clock_plan(tmp_path))
+        clock.watch(proc.pid)
+        for _ in range(3):
+            clock.tick()
+            time.sleep(0.1)
+        assert len(clock.estimator.cpu.samples) == 3
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_windows_falls_back_to_the_unit_model(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows does not measure the tree's CPU time (yet): the runner feeds no samples and
+    the ETA is the unit-based one."""
+    assert WindowsPlatform().tree_cpu_seconds(12345) is None
+    monkeypatch.setattr(build_run, "current_platform", WindowsPlatform)
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        clock = BuildClock(_clock_plan(tmp_path))
+        clock.watch(proc.pid)
+        clock.tick()
+        clock.tick()
+        assert clock.estimator.cpu.samples == []
+        assert clock.compile_cpu_seconds() == 0.0
+    finally:
+        proc.kill()
+        proc.wait()
