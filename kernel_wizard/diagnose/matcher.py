@@ -358,9 +358,10 @@ _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()"
 _PROBLEM_LINE = re.compile(
     r"(?i:\bnot found\b|\bexception\b|\bWARNING!|\[(?:Errno|WinError) -?\d+\]|^\W*assert\s"
     r"|\bnot available\b|\bno such file\b|\bcannot\b|\bcould not\b|\bunable to\b"
-    r"|^\s*No [\w ]{1,40}? (?:is|was) found\b)")
+    r"|\bfailed to find\b|^\s*No [\w ]{1,40}? (?:is|was) found\b)")
 _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "assert",
-                  "not available", "no such file", "cannot", "could not", "unable to", "found")
+                  "not available", "no such file", "cannot", "could not", "unable to", "found",
+                  "failed to find")
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
@@ -565,6 +566,11 @@ class LogDiagnoser:
                     maybe_error = _ERROR_LINE.search(text) is not None
                     break
         matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
+        facts: LogFacts | None = None
+        if any(sig.requires or sig.id in ADVISERS for sig in matched):
+            # (before a specific signature is preferred: one whose facts are missing is no match)
+            facts = read_facts((*self._ring, text))
+            matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
         if len(matched) > 1 and any(not s.generic and s.severity is Severity.ERROR
                                     for s in matched):
             matched = [sig for sig in matched if not sig.generic]  # the specific cause alone
@@ -572,10 +578,6 @@ class LogDiagnoser:
             # several families read the same line (a program path that is malformed, and so
             # not found): the first listed, the more precise, names it
             matched = matched[:1]
-        facts: LogFacts | None = None
-        if any(sig.requires or sig.id in ADVISERS for sig in matched):
-            facts = read_facts((*self._ring, text))
-            matched = [sig for sig in matched if all(facts.satisfies(r) for r in sig.requires)]
 
         new_hits: list[Diagnosis] = released
         if (matched or maybe_error) and (self._quotes_source(text)

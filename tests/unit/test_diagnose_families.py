@@ -35,8 +35,10 @@ from kernel_wizard.diagnose.matcher import diagnose_lines
      {"tool": "Flash-Attention", "required": ">=2.7.1,<=2.7.4", "found": "2.8.0.post2"}),
     ("sh: 1: nvcc: not found", "build-tool-missing", {"tool": "nvcc"}),
     ("/bin/bash: line 1: cmake: command not found", "build-tool-missing", {"tool": "cmake"}),
-    ("No CMAKE_CUDA_COMPILER could be found.", "build-tool-missing",
-     {"tool": "CMAKE_CUDA_COMPILER"}),
+    # CMake finding no CUDA compiler is no CUDA toolkit found (tests/data/logs/FAMILIES.md)
+    ("No CMAKE_CUDA_COMPILER could be found.", "cuda-home-not-set", {}),
+    ("No CMAKE_CXX_COMPILER could be found.", "build-tool-missing",
+     {"tool": "CMAKE_CXX_COMPILER"}),
     ("ValueError: Unknown CUDA arch (8.9) or GPU not supported", "tool-version-required",
      {"arch": "8.9"}),
     ("ValueError: Unknown CUDA arch (8.6；8.9) or GPU not supported", "bad-env-path",

@@ -147,7 +147,9 @@ def test_a_c_compiler_on_windows_is_visual_studio_build_tools() -> None:
     assert "Install C compiler" not in report.primary.fix
     assert report.family is not None and report.family.id == "first-use"  # Triton's first call
     linux = diagnose_lines([
-        '  File "/env/lib/python3.11/site-packages/triton/runtime/build.py", line 32, in _build',
+        # (named only where the log shows its platform: a Linux path here)
+        '  File "/home/me/env/lib/python3.11/site-packages/triton/runtime/build.py", line 32, '
+        'in _build',
         "RuntimeError: Failed to find C compiler. Please specify via CC environment variable."])
     assert linux.primary is not None and "gcc or clang" in linux.primary.title
 
