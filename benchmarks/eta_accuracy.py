@@ -55,7 +55,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 if sys.version_info >= (3, 11):
@@ -529,7 +529,22 @@ def run(data: Path = DATA, poll: float = 1.0, lines_only: bool = False) -> list[
         if rec.history and rec.history in builds:
             results.append(evaluate(build, warm_prior(builds[rec.history], rec.jobs), "warm",
                                     poll))
+        results += units_only(build, cold_prior(rec), warm_prior(builds[rec.history], rec.jobs)
+                              if rec.history and rec.history in builds else None, poll)
     return results
+
+
+def units_only(build: Build, cold: Prior, warm: Prior | None, poll: float = 1.0
+               ) -> list[Result]:
+    """A recording with CPU samples replayed without them too (the unit-based model alone,
+    as before the CPU signal; not counted in the goals): what the CPU signal changes."""
+    if not build.cpu:
+        return []
+    blind = replace(build, cpu=[])
+    out = [evaluate(blind, cold, "cold, units only", poll)]
+    if warm is not None:
+        out.append(evaluate(blind, warm, "warm, units only", poll))
+    return out
 
 
 def _pct(value: float | None) -> str:
@@ -556,7 +571,8 @@ def table(results: Sequence[Result]) -> str:
                     + " | ".join(_pct(r.units[p]) for p in CHECKPOINTS) + " | "
                     + " | ".join(_pct(r.times[p]) for p in CHECKPOINTS)
                     + f" | {r.grid_inside}/{len(r.grid)} | {_worst(r)} | "
-                    + ("recorded" if r.cpu else "no CPU signal recorded (units only)") + " |")
+                    + ("recorded" if r.cpu else "recorded, left out" if "units only" in r.scenario
+                       else "no CPU signal recorded (units only)") + " |")
     return "\n".join(rows)
 
 
@@ -754,9 +770,11 @@ def held_out(data: Path = DATA, poll: float = 1.0,
         meta = prefix.with_name(prefix.name + ".toml")
         history = tomllib.loads(meta.read_text(encoding="utf-8")).get("history") \
             if meta.exists() else None
+        warm = None
         if history and history in index:
-            past = load_build(index[str(history)], data)
-            results.append(evaluate(build, warm_prior(past, rec.jobs), "warm", poll))
+            warm = warm_prior(load_build(index[str(history)], data), rec.jobs)
+            results.append(evaluate(build, warm, "warm", poll))
+        results += units_only(build, cold_prior(rec), warm, poll)
     return results
 
 

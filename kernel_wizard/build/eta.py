@@ -55,7 +55,7 @@ second; Linux, from ``/proc``: :mod:`kernel_wizard.machine.platforms.proc_cpu`),
 knows the compile's work in core-seconds (:attr:`Prior.compile_core_seconds`), the compile
 still needs that work less the CPU seconds received since ninja started (a unit's rest given
 its age, in CPU seconds instead of wall seconds), at the share of the CPU the build gets now
-(CPU seconds per wall second over the last ``CPU_WINDOW`` seconds of the compile). That
+(CPU seconds per wall second over the last ``CPU_WINDOW`` seconds of the compile, a minute). That
 estimate is blended with the units' own (:meth:`EtaEstimator._with_cpu`): it is all there is
 while no unit has finished, and weighs less with every unit that finishes, whose pace
 measures the machine as it is (many units: the units' pace). Without samples (Windows, an old
@@ -427,14 +427,21 @@ REST_FLOOR = 0.25  # an overdue unit: at least this share of its age × its spre
 UNIT_BOUND = 1.2  # no unit takes much longer than the slowest known: 1.2 times it at most
 FINISHED_BOUND = 1.1  # and at most 1.1 times the slowest that ended, once a slow one has
 # The CPU signal: the share of the CPU the build gets is taken over this many seconds of its
-# compile (its recent pace), once at least CPU_MIN_SPAN seconds of samples are there; a share
-# below CPU_MIN_SHARE (a compiler waiting on the disk, ninja between units) counts as that
-CPU_WINDOW = 10.0
+# compile (its recent pace: long enough that the load of a shared machine, which comes and goes
+# from one 10 s to the next, evens out; short enough that a load that came to stay shows within
+# a minute; chosen on probe-cpu-2core-4/5/6), once at least CPU_MIN_SPAN seconds of samples
+# are there; a share below CPU_MIN_SHARE (a compiler waiting on the disk, ninja between units)
+# counts as that
+CPU_WINDOW = 60.0
 CPU_MIN_SPAN = 3.0
 CPU_MIN_SHARE = 0.05
 # how much the CPU estimate weighs against the units', in units: w = CPU_WEIGHT / (CPU_WEIGHT
 # + units finished)
 CPU_WEIGHT = 2.0
+# how much the compile's CPU seconds vary (standard deviation of their logarithm): the recipe's
+# core-seconds on another machine (SPREAD_PRIOR), the user's last build of it on this one (the
+# probe here: 28.4 and 27.2 CPU seconds where the wall time was 96 s and 141 s)
+SPREAD_CPU_HISTORY = 0.1
 
 
 @dataclass
@@ -478,12 +485,13 @@ class CpuTrack:
         until = self.at(now)
         return None if begun is None or until is None else max(0.0, until - begun)
 
-    def share(self, now: float, since: float, window: float = CPU_WINDOW,
+    def share(self, now: float, since: float, window: float | None = None,
               min_span: float = CPU_MIN_SPAN) -> float | None:
-        """CPU seconds per wall second over the last ``window`` seconds before ``now`` (not
-        before ``since``); None with less than ``min_span`` seconds of samples there."""
-        inside = [(t, c) for t, c in self.samples[-int(4 * window + 8):]
-                  if max(since, now - window) <= t <= now]
+        """CPU seconds per wall second over the last ``window`` seconds (default
+        ``CPU_WINDOW``) before ``now`` (not before ``since``); None with less than
+        ``min_span`` seconds of samples there."""
+        window = CPU_WINDOW if window is None else window
+        inside = [(t, c) for t, c in self.samples if max(since, now - window) <= t <= now]
         if len(inside) < 2 or inside[-1][0] - inside[0][0] < min_span:
             return None
         (t0, c0), (t1, c1) = inside[0], inside[-1]
@@ -670,7 +678,8 @@ class EtaEstimator:
         if share is None or got is None:
             return None
         work = prior.compile_core_seconds * scale
-        return _rest(work, got, SPREAD_PRIOR) / max(share, CPU_MIN_SHARE)
+        spread = SPREAD_CPU_HISTORY if prior.source is PriorSource.HISTORY else SPREAD_PRIOR
+        return _rest(work, got, spread) / max(share, CPU_MIN_SHARE)
 
     def _with_cpu(self, now: float, left: float, done: int, scale: float = 1.0) -> float:
         """The units' estimate of the compile's time left blended with the CPU signal's
@@ -899,10 +908,12 @@ class EtaEstimator:
             age = max(0.0, now - started)
             left = self._planned_left(current, pace, [], [age] * min(self.jobs, units), [],
                                       total)
-            return eta(left + after + tail, Phase.COMPILE)
+            left = self._with_cpu(now, left + after, self._earlier_done)
+            return eta(left + tail, Phase.COMPILE)
         durations, ages, names = self._units(now)
         left = self._planned_left(current, pace, durations, ages, names, total)
-        return eta(left + after + tail, Phase.COMPILE)
+        left = self._with_cpu(now, left + after, self._earlier_done + done)
+        return eta(left + tail, Phase.COMPILE)
 
     # -- the state of the units -------------------------------------------------------------
 

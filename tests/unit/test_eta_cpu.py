@@ -9,6 +9,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from kernel_wizard.build import run as build_run
 from kernel_wizard.build.buildtimes import BuildRecord, Machine, make_record, prior_from_record
 from kernel_wizard.build.eta import (
     CPU_WEIGHT,
+    CPU_WINDOW,
     SPREAD_PRIOR,
     CpuTrack,
     EtaEstimator,
@@ -68,20 +70,25 @@ def test_cpu_track_never_goes_back_and_interpolates() -> None:
 
 
 def test_a_one_unit_build_gets_half_the_cpu_midway_and_the_estimate_grows() -> None:
-    """Its unit at a full core until 25 s (20 of its 40 core-seconds), then at half a core:
-    the rest, about 20 core-seconds, takes about 40 s instead of 20."""
-    steady = _one_unit_build([(0.0, 1.0)], until=40.0).estimate(40.0)
-    halved = _one_unit_build([(0.0, 1.0), (25.0, 0.5)], until=40.0).estimate(40.0)
-    before = _one_unit_build([(0.0, 1.0)], until=25.0).estimate(25.0)
+    """A unit of 200 core-seconds at a full core until 100 s (95 received), then at half a
+    core: a minute later (the share's window) its rest takes twice as long as at a full core,
+    and the time left grows with it."""
+    prior = replace(ONE_UNIT, total_seconds=207.0, unit_seconds=200.0,
+                    compile_core_seconds=200.0)
+    at = 100.0 + CPU_WINDOW
+    steady = _one_unit_build([(0.0, 1.0)], until=at, prior=prior).estimate(at)
+    halved = _one_unit_build([(0.0, 1.0), (100.0, 0.5)], until=at, prior=prior).estimate(at)
+    before = _one_unit_build([(0.0, 1.0)], until=100.0, prior=prior).estimate(100.0)
     assert steady.remaining is not None and halved.remaining is not None
     assert before.remaining is not None
-    # at 25 s: 20 core-seconds left at a full core, and the link
-    assert before.remaining == pytest.approx(22.0, rel=0.15)
-    # at 40 s: at a full core 35 of 40 core-seconds received; at half a core since 25 s, 27.5:
-    # what a unit of 40 still needs given that (it may be longer than 40), at the share now
-    assert steady.remaining == pytest.approx(_rest(40.0, 35.0, SPREAD_PRIOR) + 2.0, rel=0.05)
-    assert halved.remaining == pytest.approx(2 * _rest(40.0, 27.5, SPREAD_PRIOR) + 2.0,
+    # at 100 s: 105 core-seconds left at a full core, and the link
+    assert before.remaining == pytest.approx(_rest(200.0, 95.0, SPREAD_PRIOR) + 2.0, rel=0.05)
+    # a minute later: at a full core 155 received; at half a core since 100 s, 125: what a
+    # unit of 200 still needs given that (it may be longer than 200), at the share now
+    assert steady.remaining == pytest.approx(_rest(200.0, 155.0, SPREAD_PRIOR) + 2.0, rel=0.05)
+    assert halved.remaining == pytest.approx(2 * _rest(200.0, 125.0, SPREAD_PRIOR) + 2.0,
                                              rel=0.05)
+    assert halved.remaining > before.remaining > steady.remaining
     assert halved.remaining > 2.0 * steady.remaining
 
 

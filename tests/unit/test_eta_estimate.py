@@ -109,6 +109,13 @@ SHORT_OF_THE_GOAL = {
     # older than every finished one for the slow one), FlashAttention 2's split units
     # (91 of 100, 58 before the last of the units in flight was waited for)
     ("fa3-compact-h100", "cold"), ("flash-attn-2.8.3-h100", "cold"),
+    # the same probe with the CPU the build got sampled (issue 29 item 4), on the 2-core box
+    # shared with other work (load 7.6-12): cold, the recipe's 34 core-seconds (a Xeon's)
+    # against 27-29 CPU seconds here, divided by a share of 0.1-0.3, misses the last tens of
+    # seconds; warm, the share of a shared machine comes and goes (0.17 -> 0.29 -> 0.2 within
+    # a build) faster than any estimate of the time left can know
+    ("probe-cpu-2core-4", "cold"), ("probe-cpu-2core-5", "cold"), ("probe-cpu-2core-5", "warm"),
+    ("probe-cpu-2core-6", "cold"), ("probe-cpu-2core-6", "warm"),
 }
 
 
@@ -116,12 +123,31 @@ def test_eta_is_within_25_percent_over_the_elapsed_time(bench: ModuleType) -> No
     """The goal over time: at every one of 100 moments from a quarter of the elapsed time to
     the end, within ±25 % of the time really left (or 15 s in the last seconds), cold and
     warm, for every recording but those listed above (the benchmark prints them all)."""
-    results = bench.run(DATA)
+    results = [r for r in bench.run(DATA) if r.scenario in ("cold", "warm")]
     met = {(r.name, r.scenario) for r in results if bench.elapsed_goal(r)}
     every = {(r.name, r.scenario) for r in results}
     assert every - met <= SHORT_OF_THE_GOAL, sorted(every - met - SHORT_OF_THE_GOAL)
     assert ("sageattention-sm90-h100", "cold") in met
     assert len(met) >= 10
+
+
+def test_the_cpu_signal_brings_one_unit_builds_on_a_busy_machine_nearer(
+        bench: ModuleType) -> None:
+    """The probe recorded with its CPU samples (probe-cpu-2core-4/5/6: 96 s, 141 s, 243 s,
+    one unit of 27-29 CPU seconds each): with the samples, more moments within the goal than
+    the unit-based model alone, cold and warm; warm with the last build's CPU seconds, the
+    build beside a shared machine's other work meets it throughout."""
+    results = {(r.name, r.scenario): r for r in bench.run(DATA)}
+    for n in (4, 5, 6):
+        name = f"probe-cpu-2core-{n}"
+        for prior in ("cold", "warm"):
+            with_cpu = results[(name, prior)]
+            without = results[(name, f"{prior}, units only")]
+            assert with_cpu.cpu and not without.cpu
+            assert with_cpu.grid_inside > without.grid_inside, (name, prior)
+    assert bench.elapsed_goal(results[("probe-cpu-2core-4", "warm")])
+    # the recordings without samples are replayed as before (units only)
+    assert not results[("probe-cpu-2core-1", "cold")].cpu
 
 
 def test_an_overdue_unit_counts_down_instead_of_pushing_the_estimate_up(
