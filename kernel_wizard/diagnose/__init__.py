@@ -36,6 +36,15 @@ when a signature's evidence is unambiguous; otherwise ``primary`` is None and th
 that the cause is not one the wizard knows, where it stopped and what that usually means.
 Signatures of one kind of cause form a **cause group** (``Diagnosis.cause_group``).
 
+**Precision first** (issue 31, the project lead's ruling): a specific cause is named only when
+its evidence has held up. ``resources/diagnosis/calibration.toml`` records, for each pattern that
+named a cause on a labelled log (the corpus's training part and the late sets studied), its right
+and wrong calls; a pattern with a wrong call is *demoted*: it names its cause only when a line of
+its signature's ``evidence`` is in the log ("Killed" is out of memory only beside the kernel's
+OOM killer or "out of memory"), else the report names the family alone (its first error, its
+family and a harmless retry stay). ``benchmarks/diagnose_calibration.py --write`` recomputes the
+table; ``tests/unit/test_diagnose_calibration.py`` fails when it has drifted.
+
 The package: :mod:`.rules` (the failures file: loading, validation, the prefilter),
 :mod:`.facts` (versions and OS read off the log, advice that depends on them),
 :mod:`.matcher` (the streaming matcher and its report), :mod:`.families` (the stage a log

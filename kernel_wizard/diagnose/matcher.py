@@ -58,6 +58,7 @@ class Diagnosis:
     line_number: int  # 1-based, counting every line fed
     facts: tuple[tuple[str, str], ...] = ()  # what the matched line showed (tool, version, ...)
     cause_id: str = ""  # the group of causes it belongs to ("": its signature_id)
+    pattern: int = 0  # which of its signature's patterns matched (-1: the log's structure)
 
     @property
     def cause_group(self) -> str:
@@ -481,6 +482,15 @@ class LogDiagnoser:
                 "own-build" in sig.confirmed_for or package_id(context.package)
                 in sig.confirmed_for))}
         self._withheld: list[Diagnosis] = []
+        # patterns the calibration demoted (resources/diagnosis/calibration.toml): their hits
+        # wait for a line of their signature's evidence (then they are released like a
+        # confirmed hit); without one the report names the family alone
+        self._demoted = self.rules.demoted
+        self._evidence = [
+            (sig.id, required_literal(pattern) or "", pattern)
+            for sig in self.rules.signatures for pattern in sig.evidence]
+        self._evidenced: set[str] = set()
+        self._unproven: list[Diagnosis] = []
 
     # -- feeding --------------------------------------------------------------------------
 
@@ -535,6 +545,10 @@ class LogDiagnoser:
             if sig_id not in self._confirmed and literal in low \
                     and pattern.search(text) is not None:
                 released += self._confirm(sig_id)
+        for sig_id, literal, pattern in self._evidence:
+            if sig_id not in self._evidenced and literal in low \
+                    and pattern.search(text) is not None:
+                released += self._prove(sig_id)
         for literal, needs in self._needles:
             if needs <= present and literal in low:
                 candidates = self.rules.signatures
@@ -587,8 +601,14 @@ class LogDiagnoser:
             pass  # a known-harmless line: no diagnosis, never the first error
         elif matched or maybe_error:
             for sig in matched:
+                index = sig.pattern_index(text)
+                unproven = (sig.id, index) in self._demoted and sig.id not in self._evidenced
+                if unproven and (sig.id in self._seen
+                                 or any(h.signature_id == sig.id for h in self._unproven)):
+                    continue
                 if sig.id not in self._seen:
-                    self._seen.add(sig.id)
+                    if not unproven:
+                        self._seen.add(sig.id)
                     shown = sig.facts_of(text)
                     title, cause, fix = self._texts(sig, shown, text)
                     if facts is not None and sig.id in ADVISERS:
@@ -605,7 +625,11 @@ class LogDiagnoser:
                         line_number=self._line_number,
                         facts=tuple(sorted(shown.items())),
                         cause_id=sig.cause_id,
+                        pattern=index,
                     )
+                    if unproven:
+                        self._unproven.append(hit)  # its pattern has named wrong causes
+                        continue
                     if sig.id not in self._confirmed:
                         self._withheld.append(hit)  # a symptom of several causes: not yet
                         continue
@@ -680,6 +704,21 @@ class LogDiagnoser:
         if released:
             self._withheld = [h for h in self._withheld if h.signature_id != sig_id]
             self._hits = sorted((*self._hits, *released), key=lambda h: h.line_number)
+        return released
+
+    def _prove(self, sig_id: str) -> list[Diagnosis]:
+        """Mark a signature's evidence seen; its unproven hit, if any, is released (as a hit,
+        or withheld while it still needs confirming); the hits that joined are returned."""
+        self._evidenced.add(sig_id)
+        released = [h for h in self._unproven if h.signature_id == sig_id]
+        if not released or sig_id in self._seen:
+            return []
+        self._unproven = [h for h in self._unproven if h.signature_id != sig_id]
+        self._seen.add(sig_id)
+        if sig_id not in self._confirmed:
+            self._withheld += released
+            return []
+        self._hits = sorted((*self._hits, *released), key=lambda h: h.line_number)
         return released
 
     def _note_traceback(self, head: str, text: str) -> None:
@@ -840,6 +879,11 @@ class LogDiagnoser:
         retry: RetryAction | None = None
         if primary is not None:
             retry = primary.retry
+        elif first is not None:
+            # a demoted pattern's cause is not named, but its retry (half the parallel jobs for
+            # a compiler killed by a signal) is harmless and often enough
+            retry = next((h.retry for h in self._unproven
+                          if h.line_number == first.line_number and h.retry is not None), None)
         elif first is None and not any(h.severity is Severity.ERROR for h in hits):
             # Nothing failed that we can see: a warning's retry (e.g. skip flash-attn's wheel
             # download) is the only thing worth trying, if the build failed at all.
@@ -856,13 +900,15 @@ class LogDiagnoser:
             hits = tuple(sorted(hits, key=lambda h: h.line_number))
         if primary is None and self._first_in_torch and first is not None \
                 and self._first is not None and first.line_number == self._first[1] \
-                and _TORCH_DLL_FAILED.search(first.line) is not None:
+                and _TORCH_DLL_FAILED.search(first.line) is not None \
+                and not ((_TORCH_DLL, -1) in self._demoted and _TORCH_DLL not in self._evidenced) \
+                and not any(h.line_number == first.line_number for h in self._unproven):
             # a DLL failing to load in PyTorch's own torch/__init__.py ("from torch._C import
             # *"), though no known cause reads its wording: PyTorch's own DLL, whatever it says
             primary = self._torch_dll(Diagnosis(
                 signature_id=_TORCH_DLL, title="", cause="", fix="", severity=Severity.ERROR,
                 retry=None, line=first.line, line_number=first.line_number, facts=(),
-                cause_id=_TORCH_DLL))
+                cause_id=_TORCH_DLL, pattern=-1))
             hits = tuple(sorted((*hits, primary), key=lambda h: h.line_number))
         if primary is not None and primary.signature_id in _REINSTALLABLE \
                 and not (self._built or self._compiled or self._jit):
@@ -877,7 +923,11 @@ class LogDiagnoser:
             primary = advised
         family: Family | None = None
         if failed or first is not None or primary is not None:
-            family = family_of(primary.cause_group if primary is not None else None,
+            # a pattern the calibration demoted still says what its line is (a version floor, a
+            # GPU check when a kernel runs): where the log stopped is its cause's family
+            unproven = next((h.cause_group for h in self._unproven if first is not None
+                             and h.line_number == first.line_number), None)
+            family = family_of(primary.cause_group if primary is not None else unproven,
                                first.line if first is not None else None,
                                compiled=self._compiled, built=self._built, jit=self._jit,
                                ran=self._ran,
@@ -902,7 +952,7 @@ class LogDiagnoser:
         title, cause, fix = self._texts(sig, {})
         return replace(hit, signature_id=sig.id, title=title, cause=cause, fix=fix,
                        severity=sig.severity, retry=sig.retry, facts=(),
-                       cause_id=sig.cause_id)
+                       cause_id=sig.cause_id, pattern=-1)  # (named from the traceback)
 
     def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
         """``hit`` with its advice re-read from everything seen around it (the lines after the

@@ -81,6 +81,10 @@ class FailureSignature:
     # the family alone
     confirmed_by: tuple[re.Pattern[str], ...] = ()
     confirmed_for: tuple[str, ...] = ()
+    # Evidence that holds up a pattern the calibration demoted (resources/diagnosis/
+    # calibration.toml: a pattern that named a wrong cause on a labelled log): such a pattern
+    # names its cause only when a line of ``evidence`` is anywhere in the log
+    evidence: tuple[re.Pattern[str], ...] = ()
 
     @property
     def needs_confirmation(self) -> bool:
@@ -98,6 +102,10 @@ class FailureSignature:
 
     def matches(self, line: str) -> bool:
         return any(p.search(line) is not None for p in self.patterns)
+
+    def pattern_index(self, line: str) -> int:
+        """The index of the first pattern that matches ``line`` (-1: none)."""
+        return next((i for i, p in enumerate(self.patterns) if p.search(line) is not None), -1)
 
     def facts_of(self, line: str) -> dict[str, str]:
         """The named groups of the first pattern that matches ``line`` (those it filled)."""
@@ -140,6 +148,10 @@ class DiagnosisRules:
     # a few substring tests instead of ~50 regular expressions.
     literals: tuple[str, ...] = field(repr=False, compare=False)
     unfiltered: tuple[FailureSignature, ...] = field(repr=False, compare=False)  # run always
+    # Patterns the calibration demoted (resources/diagnosis/calibration.toml): (signature id,
+    # pattern index; -1 for a cause named from the log's structure) that named a wrong cause on
+    # a labelled log, so that they name their cause only with their signature's evidence
+    demoted: frozenset[tuple[str, int]] = frozenset()
 
     def signature(self, signature_id: str) -> FailureSignature:
         for sig in self.signatures:
@@ -169,6 +181,7 @@ _SIGNATURE_KEYS = frozenset(
         "contradicted_by",
         "confirmed_by",
         "confirmed_for",
+        "evidence",
     }
 )
 # Facts every signature may name: they describe the kernel being built (kernel_wizard.diagnose
@@ -308,6 +321,7 @@ def _signature(entry: _Entry) -> FailureSignature:
         else (),
         confirmed_by=entry.patterns("confirmed_by") if "confirmed_by" in entry.raw else (),
         confirmed_for=_confirmed_for(entry),
+        evidence=entry.patterns("evidence") if "evidence" in entry.raw else (),
     )
     try:
         named = signature.placeholders
@@ -488,6 +502,7 @@ def load_rules(path: Path) -> DiagnosisRules:
             hint="If you edited this file, fix it; otherwise reinstall the wizard.",
         )
     literals, unfiltered = _prefilter(signatures)
+    calibration = path.with_name(CALIBRATION_FILE)
     return DiagnosisRules(
         source=path,
         signatures=signatures,
@@ -495,7 +510,46 @@ def load_rules(path: Path) -> DiagnosisRules:
         wrappers=wrappers,
         literals=literals,
         unfiltered=unfiltered,
+        demoted=load_calibration(calibration, signatures) if calibration.is_file()
+        else frozenset(),
     )
+
+
+CALIBRATION_FILE = "calibration.toml"  # beside the failures file
+
+
+def load_calibration(path: Path, signatures: Sequence[FailureSignature]
+                     ) -> frozenset[tuple[str, int]]:
+    """The patterns a calibration file demotes: (signature id, pattern index). Each entry must
+    name a signature and pattern of the failures file as they are now (its ``text``), so that a
+    pattern edited since the calibration was computed is an error, not a silent drift."""
+    def broken(problem: str) -> DiagnosisDataError:
+        return DiagnosisDataError(
+            f"{path}: {problem}",
+            why="The calibration of the known failures does not fit the failures file.",
+            hint="Recompute it: python benchmarks/diagnose_calibration.py --write",
+        )
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise broken(f"can't be read: {exc}") from exc
+    by_id = {sig.id: sig for sig in signatures}
+    demoted: set[tuple[str, int]] = set()
+    rules = data.get("rule", [])
+    if not isinstance(rules, list):
+        raise broken("'rule' is not a list of tables")
+    for rule in rules:
+        if not isinstance(rule, Mapping):
+            raise broken("a [[rule]] is not a table")
+        sig = by_id.get(str(rule.get("signature")))
+        index = rule.get("pattern")
+        if sig is None or not isinstance(index, int) or not -1 <= index < len(sig.patterns):
+            raise broken(f"[[rule]] {rule.get('signature')}#{index} names no pattern")
+        if index >= 0 and rule.get("text") != sig.patterns[index].pattern:
+            raise broken(f"[[rule]] {sig.id}#{index}: the pattern was edited since")
+        if rule.get("demoted") is True:
+            demoted.add((sig.id, index))
+    return frozenset(demoted)
 
 
 @lru_cache(maxsize=1)

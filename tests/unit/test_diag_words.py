@@ -50,7 +50,8 @@ def test_a_failed_builds_message_and_hint_read_as_before(tmp_path: Path) -> None
     plan = _plan(tmp_path)
     plan.log_path.write_text("", encoding="utf-8")
     known = diagnose_lines(["nvcc error   : '\"$CICC_PATH/cicc\"' died due to signal 9 "
-                            "(Kill signal)"])
+                            "(Kill signal)",
+                            "Out of memory: Killed process 4242 (cc1plus) total-vm:9876543kB"])
     outcome = _failed(plan, known, 1, 1, 0.0, [])
     assert outcome.message == "The build failed: The compiler ran out of memory."
     assert outcome.hint == known.primary.fix  # type: ignore[union-attr]

@@ -213,8 +213,10 @@ EXCERPT_CASES = [
         "sm100_visitor_store_tma_warpspecialized.hpp(63): error: expected a",
         None,
     ),
-    ("nvcc-cicc-killed.log", ["out-of-memory"], "died due to signal 9", RetryAction.HALVE_JOBS),
-    ("shell-killed.log", ["out-of-memory"], "Killed", RetryAction.HALVE_JOBS),
+    # a compiler killed by a signal, no memory evidence: the family alone, and the retry with
+    # fewer jobs (late sets a and g showed "Killed" and signal 9 naming wrong causes)
+    ("nvcc-cicc-killed.log", [], "died due to signal 9", RetryAction.HALVE_JOBS),
+    ("shell-killed.log", [], "Killed", RetryAction.HALVE_JOBS),
     (
         "msvc-unsupported-vs.log",
         ["msvc-too-new-for-cuda"],
@@ -247,7 +249,7 @@ EXCERPT_CASES = [
     ("flash-attn-wheel-404.log", [], None, RetryAction.FORCE_BUILD),
     (
         "flash-attn-404-then-oom.log",
-        ["out-of-memory"],
+        [],
         "died due to signal 9",
         RetryAction.HALVE_JOBS,
     ),
@@ -287,7 +289,10 @@ def test_real_failure_excerpts(
     assert lines[first.line_number - 1].rstrip() == first.line  # numbers count every line fed
     # The first error is explained by the diagnosis it belongs to (also when the explanation is
     # on the next line, as in torch's "RuntimeError:" + message).
-    assert report.primary is not None and report.primary.signature_id == errors[0]
+    if not errors:  # the family alone (a symptom whose evidence has not held up)
+        assert report.primary is None and report.family is not None
+    else:
+        assert report.primary is not None and report.primary.signature_id == errors[0]
     for wrapper in ("ninja: build stopped", "Failed building wheel", "CalledProcessError"):
         assert wrapper not in first.line
 
@@ -436,7 +441,7 @@ LINE_CASES = [
         "out-of-memory",
     ),
     ("c++: fatal error: Killed signal terminated program cc1plus", "out-of-memory"),
-    ("nvcc error   : 'cudafe++' died due to signal 9 (Kill signal)", "out-of-memory"),
+    ("fatal error: out of memory allocating 65536 bytes", "out-of-memory"),
     (
         "UserWarning: Attempted to use ninja as the BuildExtension backend but we could not find "
         "ninja.. Falling back to using the slow distutils backend.",
@@ -836,7 +841,9 @@ def test_linker_and_ninja_lines_are_first_errors(lines: list[str], first: str) -
 
 def test_each_signature_is_reported_once_and_line_endings_do_not_matter() -> None:
     diagnoser = LogDiagnoser()
-    first = diagnoser.feed("Killed\r\n")
+    oom_killer = "Out of memory: Killed process 4242 (cc1plus) total-vm:9876543kB"
+    assert diagnoser.feed(oom_killer + "\r\n") == []
+    first = diagnoser.feed("Killed\r\n")  # (with memory evidence above it)
     assert [h.signature_id for h in first] == ["out-of-memory"]
     assert first[0].line == "Killed"
     assert diagnoser.feed("Killed\n") == []
@@ -853,7 +860,8 @@ def test_very_long_lines_are_clipped_in_what_is_kept() -> None:
 
 
 def test_describe_names_the_first_error_cause_fix_and_retry() -> None:
-    text = diagnose_lines(excerpt("nvcc-cicc-killed.log")).describe()
+    oom_killer = "Out of memory: Killed process 4242 (cc1plus) total-vm:9876543kB"
+    text = diagnose_lines([*excerpt("nvcc-cicc-killed.log"), oom_killer]).describe()
     assert "First error (line 4)" in text
     assert "ran out of memory" in text and "MAX_JOBS" in text
     assert "Suggested automatic retry: halve-jobs" in text
@@ -1063,7 +1071,8 @@ def test_a_device_link_symbol_is_not_blamed_on_pytorch() -> None:
     )
     assert ids(report) == ["cuda-device-link-missing"]
     torch_symbol = diagnose_lines(
-        ["ImportError: /env/x.so: undefined symbol: _ZN2at4_ops9_pad_enum4callERKNS_6TensorE"]
+        ["ImportError: /env/site-packages/x.so: undefined symbol: "
+         "_ZN2at4_ops9_pad_enum4callERKNS_6TensorE"]
     )
     assert ids(torch_symbol) == ["extension-abi-mismatch"]
     other_symbol = diagnose_lines(["ImportError: /env/x.so: undefined symbol: cublasLtCreate"])

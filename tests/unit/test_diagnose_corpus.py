@@ -72,7 +72,11 @@ def test_no_field_log_crashes_the_diagnoser_or_takes_a_second() -> None:
     # 97.9 / 99.6 / 89.1 % on 291 logs (a symptom of several causes names the family alone:
     # precision over recall, issue 31's late sets; late set d: "no kernel image" and Windows'
     # "procedure not found" named only on evidence)
-    ("train", 0.97, 0.99, 0.89),
+    # after the calibration (resources/diagnosis/calibration.toml, the project lead's ruling 1:
+    # a pattern that named a wrong cause on a labelled log names it only with evidence): 99.0 /
+    # 100.0 / 84.6 %, 226 of 226; recall gate lowered for it (13 right causes now the family
+    # alone: "Killed", signal 9, undefined torch symbols in source trees, ...)
+    ("train", 0.97, 0.99, 0.84),
     # measured once after collector g's logs (index-g.toml) and the precision fixes of round 2:
     # 96.9 / 97.4 / 88.1 % on 97 logs (20 of them new); reported as is, not tuned against
     # after issue 31's gate on symptoms of several causes (round 3): recall 84.5 %, measured, not
@@ -81,7 +85,9 @@ def test_no_field_log_crashes_the_diagnoser_or_takes_a_second() -> None:
     # measured once, not tuned against; after late set f's precision round: 96.9 / 98.5 /
     # 78.6 %, 66 of 67 named causes right (the same one wrong; one right cause now the family
     # alone), family 88.7 %, measured once, not tuned against
-    ("heldout", 0.96, 0.97, 0.78),
+    # after the calibration: 96.9 / 98.4 / 71.4 %, 60 of 61 named causes right (the same one
+    # wrong; 6 right ones now the family alone), family 90.7 %; measured once, not tuned against
+    ("heldout", 0.96, 0.97, 0.71),
 ])
 def test_the_diagnosis_keeps_its_measured_figures(split: str, first: float, precision: float,
                                                   recall: float) -> None:
