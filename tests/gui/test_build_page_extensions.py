@@ -48,13 +48,16 @@ def shown(qtbot: Any, events: list[BuildEvent]) -> list[tuple[ProgressEvent, str
 def test_the_bar_and_the_terminal_say_which_extension_compiles(
         qtbot: Any, events: list[BuildEvent]) -> None:
     seen = shown(qtbot, events)
-    second = [(e, bar, label) for e, bar, label in seen if e.run == 2 and e.done == 3]
-    assert second, "the second extension's first unit was shown"
+    # the second extension's first progress shown (the runner reads the replayed lines in
+    # chunks: on a busy machine its first unit may come together with the next ones)
+    second = [(e, bar, label) for e, bar, label in seen if e.run == 2]
+    assert second, "the second extension's progress was shown"
     event, bar, label = second[0]
-    assert event.phase is Phase.COMPILE
-    assert bar in ("extension 2 · 3 / 10 units", "extension 2 · 3 / 10 units so far")
+    assert event.phase is Phase.COMPILE and 3 <= event.done < 10
+    assert bar in (f"extension 2 · {event.done} / 10 units",
+                   f"extension 2 · {event.done} / 10 units so far")
     assert label.startswith("extension 2 · ") and " elapsed" in label
-    assert progress_text(event).startswith("compile extension 2 · 3/10 units")
+    assert progress_text(event).startswith(f"compile extension 2 · {event.done}/10 units")
     last = seen[-1]
     assert last[0].run == 4 and last[0].done == last[0].total == 14
     assert last[1].startswith("extension 4 · 14 / 14 units")
