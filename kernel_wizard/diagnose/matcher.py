@@ -524,13 +524,23 @@ class LogDiagnoser:
             self._ran = True
         if not first_found and head:
             self._note_traceback(head, text)
+        released: list[Diagnosis] = []
+        if self._evidence:
+            # (on every line: a compiler's command line is evidence too, FlashAttention's
+            # sources being compiled)
+            lowered = text.lower()
+            for sig_id, literal, pattern in self._evidence:
+                if sig_id not in self._evidenced and literal in lowered \
+                        and pattern.search(text) is not None:
+                    released += self._prove(sig_id)
+            self._evidence = [e for e in self._evidence if e[0] not in self._evidenced]
         if not head or head.startswith(_NOISE) \
                 or (len(text) > _LONG_LINE and _not_a_message(text)):
             if collecting_after:
                 self._after.append(kept)
             self._ring.append(kept)
             self._previous = kept
-            return []
+            return released  # (hits its evidence released, if any)
 
         # Almost every line stops here: none of the needles, so no signature can match.
         low = text.lower()
@@ -540,15 +550,10 @@ class LogDiagnoser:
             if sig_id not in self._contradicted and literal in low \
                     and pattern.search(text) is not None:
                 self._contradicted[sig_id] = self._line_number
-        released: list[Diagnosis] = []
         for sig_id, literal, pattern in self._confirmations:
             if sig_id not in self._confirmed and literal in low \
                     and pattern.search(text) is not None:
                 released += self._confirm(sig_id)
-        for sig_id, literal, pattern in self._evidence:
-            if sig_id not in self._evidenced and literal in low \
-                    and pattern.search(text) is not None:
-                released += self._prove(sig_id)
         for literal, needs in self._needles:
             if needs <= present and literal in low:
                 candidates = self.rules.signatures

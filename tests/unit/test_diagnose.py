@@ -213,10 +213,11 @@ EXCERPT_CASES = [
         "sm100_visitor_store_tma_warpspecialized.hpp(63): error: expected a",
         None,
     ),
-    # a compiler killed by a signal, no memory evidence: the family alone, and the retry with
-    # fewer jobs (late sets a and g showed "Killed" and signal 9 naming wrong causes)
-    ("nvcc-cicc-killed.log", [], "died due to signal 9", RetryAction.HALVE_JOBS),
-    ("shell-killed.log", [], "Killed", RetryAction.HALVE_JOBS),
+    # a compiler killed by a signal is named out of memory only with evidence (late sets a and
+    # g showed "Killed" and signal 9 naming wrong causes): here FlashAttention's own sources
+    # being compiled (tests/unit/test_diagnose_calibration.py has the family-only case)
+    ("nvcc-cicc-killed.log", ["out-of-memory"], "died due to signal 9", RetryAction.HALVE_JOBS),
+    ("shell-killed.log", ["out-of-memory"], "Killed", RetryAction.HALVE_JOBS),
     (
         "msvc-unsupported-vs.log",
         ["msvc-too-new-for-cuda"],
@@ -249,7 +250,7 @@ EXCERPT_CASES = [
     ("flash-attn-wheel-404.log", [], None, RetryAction.FORCE_BUILD),
     (
         "flash-attn-404-then-oom.log",
-        [],
+        ["out-of-memory"],
         "died due to signal 9",
         RetryAction.HALVE_JOBS,
     ),

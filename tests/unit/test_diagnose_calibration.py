@@ -14,7 +14,7 @@ from diagnose_testsupport import failed
 from ksw_testsupport import load_file
 
 from kernel_wizard.base.errors import DiagnosisDataError
-from kernel_wizard.diagnose import RetryAction, default_rules, load_rules
+from kernel_wizard.diagnose import LogDiagnoser, RetryAction, default_rules, load_rules
 
 REPO = Path(__file__).resolve().parents[2]
 CALIBRATION = load_file("diagnose_calibration", REPO / "benchmarks" / "diagnose_calibration.py")
@@ -55,6 +55,15 @@ def test_a_compiler_killed_is_out_of_memory_only_with_memory_evidence() -> None:
         assert report.retry is RetryAction.HALVE_JOBS  # fewer jobs is still worth a try
         memory = failed([*lines, OOM_KILLER])
         assert memory.primary is not None and memory.primary.cause_group == "out-of-memory"
+    # FlashAttention's own sources being compiled (its build needs ~5 GB per compiler thread),
+    # on a compiler's command line, streamed: the withheld hit is released by that line
+    diagnoser = LogDiagnoser()
+    assert diagnoser.feed("Killed") == []
+    released = diagnoser.feed("[2/33] c++ -MMD -MF /tmp/pip-install-x/flash-attn_0/build/temp/"
+                              "csrc/flash_attn/flash_api.o.d -c csrc/flash_attn/flash_api.cpp "
+                              + "-I/x/include " * 40)
+    assert [h.signature_id for h in released] == ["out-of-memory"]
+    assert [h.line for h in released] == ["Killed"]
     # memory named on the line itself needs nothing more
     alone = failed(["cc1plus: out of memory allocating 65536 bytes after a total of 1 bytes"])
     assert alone.primary is not None and alone.primary.cause_group == "out-of-memory"

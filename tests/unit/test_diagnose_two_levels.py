@@ -41,8 +41,9 @@ TRAIN = {log.file: log for folder in CORPORA for log in load_corpus(folder)
     ("flashmla-103-no-module-flash-mla-cuda-pythonpath.log", "import", None),
     ("flashmla-39-no-kernel-image.log", "first-use", "gpu-arch-unsupported"),
     ("triton-windows-178-c2059-launcher-msvc2019.log", "first-use", None),
-    # ("Killed" named wrong causes on late sets a and g: memory only with memory evidence)
-    ("flash-attention-420-killed-oom.log", "compiler-crash", None),
+    # ("Killed" named wrong causes on late sets a and g: memory only with evidence, here
+    # FlashAttention's own sources being compiled)
+    ("flash-attention-420-killed-oom.log", "compiler-crash", "out-of-memory"),
     ("xformers-581-winerror-1314-symlink-privilege.log", "configure", None),
     ("pytorch-ts-56-winerror-5-access-denied-dll.log", "package", "permission-denied"),
 ])
