@@ -430,8 +430,9 @@ FINISHED_BOUND = 1.1  # and at most 1.1 times the slowest that ended, once a slo
 # compile (its recent pace: long enough that the load of a shared machine, which comes and goes
 # from one 10 s to the next, evens out; short enough that a load that came to stay shows within
 # a minute; chosen on probe-cpu-2core-4/5/6), once at least CPU_MIN_SPAN seconds of samples
-# are there; a share below CPU_MIN_SHARE (a compiler waiting on the disk, ninja between units)
-# counts as that
+# are there. A share below CPU_MIN_SHARE is no pace the machine gives the compilers but a sign
+# that the compiling is not done in the build's own processes (ccache hits, a compile server,
+# distcc, a replayed build): the CPU signal is then not used, the units' estimate stands
 CPU_WINDOW = 60.0
 CPU_MIN_SPAN = 3.0
 CPU_MIN_SHARE = 0.05
@@ -668,18 +669,19 @@ class EtaEstimator:
         """The compile's time left from the CPU signal: the prior's core-seconds less what the
         build received since ninja started (as a unit's rest given its age, in CPU seconds),
         at the share of the CPU it gets now. None without samples, core-seconds or a share
-        measured over the compile yet."""
+        measured over the compile yet, and where the share is below ``CPU_MIN_SHARE`` (the
+        compiling is done elsewhere)."""
         prior = self.prior
         begun = self.first_ninja_started
         if prior is None or prior.compile_core_seconds <= 0 or begun is None:
             return None
         share = self.cpu.share(now, begun)
         got = self.cpu.received(begun, now)
-        if share is None or got is None:
+        if share is None or got is None or share < CPU_MIN_SHARE:
             return None
         work = prior.compile_core_seconds * scale
         spread = SPREAD_CPU_HISTORY if prior.source is PriorSource.HISTORY else SPREAD_PRIOR
-        return _rest(work, got, spread) / max(share, CPU_MIN_SHARE)
+        return _rest(work, got, spread) / share
 
     def _with_cpu(self, now: float, left: float, done: int, scale: float = 1.0) -> float:
         """The units' estimate of the compile's time left blended with the CPU signal's

@@ -118,6 +118,17 @@ def test_without_samples_or_core_seconds_the_estimate_is_the_units_alone() -> No
     assert sampled.estimate(45.0).remaining == plain.estimate(45.0).remaining
 
 
+def test_a_build_whose_processes_hardly_use_the_cpu_keeps_the_units_estimate() -> None:
+    """A share far below any busy machine's (ccache hits, a compile server, a replayed
+    build: the compiling is not done in the build's own processes) is no pace: the CPU signal
+    is not used (else 40 core-seconds at 0.01 would be an hour)."""
+    idle = _one_unit_build([(0.0, 0.01)], until=45.0).estimate(45.0).remaining
+    blind = EtaEstimator(ONE_UNIT, jobs=1)
+    blind.start(0.0)
+    blind.ninja_start(5.0, total=1, seq=1)
+    assert idle == blind.estimate(45.0).remaining
+
+
 def test_many_finished_units_outweigh_the_cpu_signal() -> None:
     """Twenty units of 10 s finished, on 2 jobs: the units' pace says the rest; the CPU's
     estimate (its prior's core-seconds far too high) weighs 2/22 of it."""
