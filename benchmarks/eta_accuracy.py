@@ -32,6 +32,17 @@ Two priors per indexed recording: **cold**, the recipe's calibrated cost model (
 build), and **warm**, the user's own earlier build of the same configuration (``history`` in
 the index: another recording, never the same one).
 
+**The CPU signal**: a recording made since issue 29 item 4 holds the CPU seconds the build's
+process tree had received, every second (``[cpu X]`` lines in the tlog); the replay feeds them
+to the estimate as the runner does (:meth:`EtaEstimator.cpu_sample`), and replays such a
+recording without them too ("cold, units only", "warm, units only": the unit-based model
+alone, not counted in the goals). A recording without them is replayed with the unit-based
+model alone (its "CPU signal" column: "no CPU signal recorded").
+
+**Held out**: after the index, the recordings of ``HELD_OUT`` (never calibrated on: the
+SageAttention builds on the H200 machines, the probe builds made on the 2-core box after the
+CPU model was frozen) are scored apart, cold, and warm where their ``.toml`` names a history.
+
 ``--synthetic`` scores builds made up from units of known shapes (``SHAPES``: units that
 differ by 15, 30 or 50 %, two kinds, many short and a few long, units that grow longer through
 the build, a prior 1.5 times too slow or 0.7 times too fast), each with several seeds, the
