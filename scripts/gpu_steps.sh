@@ -21,6 +21,12 @@ machine_facts() {  # machine_facts FILE: the date, the GPUs, the cores and PyTor
     } >"$1" 2>&1
 }
 
+fresh_env() {  # fresh_env DIR: a new environment that sees the machine's PyTorch (its python)
+    python3 -c "import sys; sys.path.insert(0, 'benchmarks')
+from pathlib import Path; from cache_reinstall import make_env
+print(make_env(Path(sys.argv[1]), Path(sys.executable)))" "$1"
+}
+
 sample_memory() {  # peak resident memory of the compile processes, once a second
     local peak_one=0 peak_all=0 line
     while sleep 1; do

@@ -75,14 +75,9 @@ run-all)
     export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
     R=$ROUND
     # shellcheck source=scripts/gpu_steps.sh
-    source scripts/gpu_steps.sh  # step, machine_facts
+    source scripts/gpu_steps.sh  # step, machine_facts, fresh_env
     machine_facts "$R/machine.txt"
-    envs() {  # fresh environments that see the machine's PyTorch, as in cache_reinstall.py
-        python3 -c "import sys; sys.path.insert(0, 'benchmarks')
-from pathlib import Path; from cache_reinstall import make_env
-print(make_env(Path(sys.argv[1]), Path(sys.executable)))" "$1"
-    }
-    A=$(envs /tmp/env-first) && B=$(envs /tmp/env-second) || { touch "$R/finished"; exit 1; }
+    A=$(fresh_env /tmp/env-first) && B=$(fresh_env /tmp/env-second) || { touch "$R/finished"; exit 1; }
     echo "first environment $A, second $B" >>"$R/steps.txt"
     (
         started=$SECONDS
@@ -146,13 +141,11 @@ run-cached)
     export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
     R=$ROUND
     # shellcheck source=scripts/gpu_steps.sh
-    source scripts/gpu_steps.sh  # step, machine_facts
+    source scripts/gpu_steps.sh  # step, machine_facts, fresh_env
     machine_facts "$R/machine.txt"
     rm -rf "$KSW_DATA_DIR" && mkdir -p "$KSW_DATA_DIR"
     cp -r /tmp/ksw-cache-in/wheel-cache "$KSW_DATA_DIR/" || { touch "$R/finished"; exit 1; }
-    B=$(python3 -c "import sys; sys.path.insert(0, 'benchmarks')
-from pathlib import Path; from cache_reinstall import make_env
-print(make_env(Path('/tmp/env-cached'), Path(sys.executable)))") || { touch "$R/finished"; exit 1; }
+    B=$(fresh_env /tmp/env-cached) || { touch "$R/finished"; exit 1; }
     echo "environment $B" >>"$R/steps.txt"
     step kernels-before 120 python3 -m app --headless kernels --python "$B"
     step cache-fa3 300 python3 -m app --headless build --kernel flash_attn_3 --python "$B" \

@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -401,11 +401,10 @@ def run_verifications(
     alone = alone_adapters()
     shared = [name for name in names if name not in alone]
     apart = [name for name in names if name in alone]
+    settings = _Settings(device, tuple(extra_pythonpath), timeout, cancel, on_line, quick, seed,
+                         tuple(path_prepend), None)
     if not shared or not apart:
-        return _verify_group(python, names, shared, device=device,
-                             extra_pythonpath=extra_pythonpath, timeout=timeout, cancel=cancel,
-                             on_line=on_line, quick=quick, seed=seed, path_prepend=path_prepend,
-                             gpu_gate=None)
+        return _verify_group(python, names, shared, settings)
     # both kinds: the kernels that need processes of their own (DeepEP) are verified beside the
     # shared process, not after it. Their start-up (importing torch, worker processes) overlaps;
     # their GPU work takes turns through the gate (resources/verify/harness_gate.py), so that no
@@ -417,10 +416,8 @@ def run_verifications(
 
     def group(key: str, members: list[str], together: list[str], limit: float) -> None:
         try:
-            results[key] = _verify_group(
-                python, members, together, device=device, extra_pythonpath=extra_pythonpath,
-                timeout=limit, cancel=stop, on_line=say, quick=quick, seed=seed,
-                path_prepend=path_prepend, gpu_gate=gate)
+            results[key] = _verify_group(python, members, together, replace(
+                settings, timeout=limit, cancel=stop, on_line=say, gpu_gate=gate))
         except BaseException as exc:  # re-raised on the calling thread
             failures.append(exc)
             stop.set()
@@ -441,21 +438,23 @@ def run_verifications(
     return [found[name] for name in adapters]
 
 
-def _verify_group(
-    python: Path,
-    names: Sequence[str],
-    shared: Sequence[str],
-    *,
-    device: str,
-    extra_pythonpath: Sequence[Path],
-    timeout: float,
-    cancel: threading.Event | None,
-    on_line: Callable[[str], None] | None,
-    quick: bool,
-    seed: int,
-    path_prepend: Sequence[Path],
-    gpu_gate: Path | None,
-) -> list[VerifyReport]:
+@dataclass(frozen=True)
+class _Settings:
+    """What every harness run of one :func:`run_verifications` call is given (see there)."""
+
+    device: str
+    extra_pythonpath: tuple[Path, ...]
+    timeout: float
+    cancel: threading.Event | None
+    on_line: Callable[[str], None] | None
+    quick: bool
+    seed: int
+    path_prepend: tuple[Path, ...]
+    gpu_gate: Path | None
+
+
+def _verify_group(python: Path, names: Sequence[str], shared: Sequence[str],
+                  settings: _Settings) -> list[VerifyReport]:
     """The reports of ``names`` in their order: those of ``shared`` (when more than one) in
     one process, each of the others (and any the shared process left without a report) in a
     process of its own, one after the other."""
@@ -463,10 +462,7 @@ def _verify_group(
     reports: dict[str, VerifyReport] = {}
     notes: dict[str, str] = {}
     if len(shared) > 1:
-        found, what = _run_shared(python, shared, device=device,
-                                  extra_pythonpath=extra_pythonpath, timeout=timeout,
-                                  cancel=cancel, on_line=on_line, quick=quick, seed=seed,
-                                  path_prepend=path_prepend, gpu_gate=gpu_gate)
+        found, what = _run_shared(python, shared, settings)
         reports.update(found)
         missing = [name for name in shared if name not in reports]
         if missing:
@@ -474,15 +470,18 @@ def _verify_group(
             note = msg("Verified in a process of its own: the verification of {kernels} in one "
                        "process {what}.", kernels=kernels, what=what)
             notes.update(dict.fromkeys(missing, note))
-            _say(on_line, msg("The verification of {kernels} in one process {what}: verifying "
-                              "{missing} each in a process of its own.", kernels=kernels,
-                              what=what, missing=", ".join(missing)))
+            _say(settings.on_line, msg(
+                "The verification of {kernels} in one process {what}: verifying {missing} each "
+                "in a process of its own.", kernels=kernels, what=what,
+                missing=", ".join(missing)))
     for name in names:
         if name not in reports:
-            report = run_verification(python, name, device=device,
-                                      extra_pythonpath=extra_pythonpath, timeout=timeout,
-                                      cancel=cancel, on_line=on_line, quick=quick, seed=seed,
-                                      path_prepend=path_prepend, gpu_gate=gpu_gate)
+            report = run_verification(
+                python, name, device=settings.device,
+                extra_pythonpath=settings.extra_pythonpath, timeout=settings.timeout,
+                cancel=settings.cancel, on_line=settings.on_line, quick=settings.quick,
+                seed=settings.seed, path_prepend=settings.path_prepend,
+                gpu_gate=settings.gpu_gate)
             if name in notes:
                 report = replace(report, notes=(*report.notes, notes[name]))
             reports[name] = report
@@ -558,23 +557,15 @@ def _segments(lines: Sequence[str], adapters: Sequence[str]) -> dict[str, list[s
     return segments
 
 
-def _run_shared(
-    python: Path,
-    adapters: Sequence[str],
-    *,
-    device: str,
-    extra_pythonpath: Sequence[Path],
-    timeout: float,
-    cancel: threading.Event | None,
-    on_line: Callable[[str], None] | None,
-    quick: bool,
-    seed: int,
-    path_prepend: Sequence[Path],
-    gpu_gate: Path | None = None,
-) -> tuple[dict[str, VerifyReport], str]:
+def _run_shared(python: Path, adapters: Sequence[str],
+                settings: _Settings) -> tuple[dict[str, VerifyReport], str]:
     """The reports of the shared harness (by adapter), and, for when some are missing, what
     happened to it (a phrase: "ended (killed by signal SIGSEGV) during flash_attn's check
     '...'")."""
+    device, timeout, cancel, quick, seed = (settings.device, settings.timeout, settings.cancel,
+                                            settings.quick, settings.seed)
+    extra_pythonpath, path_prepend = settings.extra_pythonpath, settings.path_prepend
+    on_line, gpu_gate = settings.on_line, settings.gpu_gate
     started = time.perf_counter()
     extra = tuple(str(Path(p).absolute()) for p in extra_pythonpath)
     options = {"device": device, "quick": quick, "seed": seed, "shared_process": list(adapters)}
