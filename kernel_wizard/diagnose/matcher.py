@@ -887,8 +887,11 @@ class LogDiagnoser:
         elif first is not None:
             # a demoted pattern's cause is not named, but its retry (half the parallel jobs for
             # a compiler killed by a signal) is harmless and often enough
-            retry = next((h.retry for h in self._unproven
-                          if h.line_number == first.line_number and h.retry is not None), None)
+            # (its hit may sit on the line before: the shell's "Killed", then the compiler's own
+            # line, which is shown as the first error and names the same signature)
+            retry = next((h.retry for h in self._unproven if h.retry is not None and (
+                h.line_number == first.line_number or h.signature_id in first.signature_ids)),
+                None)
         elif first is None and not any(h.severity is Severity.ERROR for h in hits):
             # Nothing failed that we can see: a warning's retry (e.g. skip flash-attn's wheel
             # download) is the only thing worth trying, if the build failed at all.
