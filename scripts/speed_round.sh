@@ -175,6 +175,26 @@ run-cached)
     )
     touch "$R/finished"
     ;;
+run-sage)
+    # RUN=run-sage with PART=start (nvidia-h200-x2: 32 cores): one SageAttention 2 build through
+    # the wizard into a fresh environment, recorded by benchmarks/record_build.py (its output
+    # with timestamps and, on Linux, the CPU seconds its compilers got) for the ETA benchmark's
+    # held-out part: never used to calibrate anything (issue 29, item 4). A cold build: its own
+    # data folder, no build history.
+    export PYTHONUNBUFFERED=1 KSW_DATA_DIR=/tmp/ksw-data-rec
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step, machine_facts, fresh_env
+    machine_facts "$R/machine.txt"
+    rm -rf "$KSW_DATA_DIR" /tmp/ksw-rec-build
+    A=$(fresh_env /tmp/env-sage) || { touch "$R/finished"; exit 1; }
+    started=$SECONDS
+    KSW_BUILD_ROOT=/tmp/ksw-rec-build timeout 1500 python3 benchmarks/record_build.py \
+        "$R/sage-${REC_NAME:-x2}" . -- python3 -m app --headless build --kernel sageattention \
+        --python "$A" --source /tmp/src/SageAttention --verbose --yes >"$R/sage-record.txt" 2>&1
+    echo "sage-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
+    touch "$R/finished"
+    ;;
 run-deepep)
     # RUN=run-deepep with PART=start on 2+ NVLink GPUs: DeepEP (deepep.tar.xz) built through
     # the wizard, its boundary sweep and upstream's intranode test (issue 30)
