@@ -521,7 +521,12 @@ class BuildEstimate:
             tail_seconds=self.tail_seconds, longest_unit_seconds=self.longest_unit_seconds,
             slow_unit_seconds=self.slow_unit_seconds,
             source=PriorSource.RECIPE, runs=self.extensions, run_plan=self.runs,
-            compile_core_seconds=self.core_seconds,
+            # no CPU signal from the recipe's core-seconds: they were measured on other CPUs
+            # (the probe's 34 on the H100 machine's Xeons took 27.5-29.8 here), and divided by
+            # a small share that error grows to minutes; a fresh SageAttention build on an H200
+            # held 28/100 of its moments within the goal with it, 100/100 without
+            # (docs/recorded/h200-2026-11-28b). The user's own last build here gives them.
+            compile_core_seconds=0.0,
         )
 
 

@@ -134,9 +134,10 @@ def test_eta_is_within_25_percent_over_the_elapsed_time(bench: ModuleType) -> No
 def test_the_cpu_signal_brings_one_unit_builds_on_a_busy_machine_nearer(
         bench: ModuleType) -> None:
     """The probe recorded with its CPU samples (probe-cpu-2core-4/5/6: 96 s, 141 s, 243 s,
-    one unit of 27-29 CPU seconds each): with the samples, more moments within the goal than
-    the unit-based model alone, cold and warm; warm with the last build's CPU seconds, the
-    build beside a shared machine's other work meets it throughout."""
+    one unit of 27-29 CPU seconds each): warm, with the CPU seconds of the user's last build
+    here, more moments within the goal than the unit-based model alone, and the build beside a
+    shared machine's other work meets it throughout. Cold, the recipe's core-seconds (measured
+    on other CPUs) are not used: the estimate is the unit-based one."""
     results = {(r.name, r.scenario): r for r in bench.run(DATA)}
     for n in (4, 5, 6):
         name = f"probe-cpu-2core-{n}"
@@ -144,7 +145,10 @@ def test_the_cpu_signal_brings_one_unit_builds_on_a_busy_machine_nearer(
             with_cpu = results[(name, prior)]
             without = results[(name, f"{prior}, units only")]
             assert with_cpu.cpu and not without.cpu
-            assert with_cpu.grid_inside > without.grid_inside, (name, prior)
+            if prior == "warm":
+                assert with_cpu.grid_inside > without.grid_inside, (name, prior)
+            else:
+                assert with_cpu.grid_inside == without.grid_inside, (name, prior)
     assert bench.elapsed_goal(results[("probe-cpu-2core-4", "warm")])
     # the recordings without samples are replayed as before (units only)
     assert not results[("probe-cpu-2core-1", "cold")].cpu
