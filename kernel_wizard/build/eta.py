@@ -60,7 +60,8 @@ estimate is blended with the units' own (:meth:`EtaEstimator._with_cpu`): it is 
 while no unit has finished, and weighs less with every unit that finishes, whose pace
 measures the machine as it is (many units: the units' pace). Without samples (Windows, an old
 recording) or without core-seconds (a history record of a build that sampled none) the
-estimate is the units' alone, as before.
+estimate is the units' alone, as before; so is a first build's (the prior from the recipe
+carries no core-seconds: those were measured on other CPUs, see :meth:`BuildEstimate.prior`).
 
 No total (a build without ninja) or no prior: elapsed only, or the prior alone.
 
@@ -299,8 +300,8 @@ class Prior:
     # the slowest unit of each target where the targets' differ, longest first (FlashMLA for
     # sm90 and sm100: 214 s and 128 s); () where one figure holds for all
     slow_unit_seconds: tuple[float, ...] = ()
-    # the compile's work: the CPU seconds its compilers use, every unit together (the recipe's
-    # core-seconds, or the CPU time the user's last build here received); 0: not known
+    # the compile's work: the CPU seconds its compilers use, every unit together (the CPU time
+    # the user's last build here received); 0: not known (a first build: see plan.py)
     compile_core_seconds: float = 0.0
 
     @property
