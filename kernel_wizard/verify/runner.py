@@ -404,7 +404,9 @@ def run_verifications(
     settings = _Settings(device, tuple(extra_pythonpath), timeout, cancel, on_line, quick, seed,
                          tuple(path_prepend), None)
     if not shared or not apart:
-        return _verify_group(python, names, shared, settings)
+        alone_or_shared = dict(zip(names, _verify_group(python, names, shared, settings),
+                                   strict=True))
+        return [alone_or_shared[name] for name in adapters]
     # both kinds: the kernels that need processes of their own (DeepEP) are verified beside the
     # shared process, not after it. Their start-up (importing torch, worker processes) overlaps;
     # their GPU work takes turns through the gate (resources/verify/harness_gate.py), so that no

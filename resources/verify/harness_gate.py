@@ -102,6 +102,14 @@ def record_turn(report, gate):
     return turn
 
 
+def waited_words(gate):
+    """The progress line to show when ``gate`` made its holder wait (None: it hardly did)."""
+    if gate.waited < 0.5:
+        return None
+    return (f"waited {gate.waited:.1f} s for another kernel's verification to finish its GPU "
+            "work (one at a time on the GPU: timings are not disturbed)")
+
+
 def end_turn(turn):
     turn["to"] = time.time()
 

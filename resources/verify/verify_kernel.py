@@ -147,9 +147,8 @@ def _adapter_run(h, adapter):
         return
     with harness_gate.held() as gate:
         turn = harness_gate.record_turn(h.report, gate)
-        if gate.waited >= 0.5:
-            hc.log(f"waited {gate.waited:.1f} s for another kernel's verification to finish "
-                   "its GPU work (one at a time on the GPU: timings are not disturbed)")
+        if harness_gate.waited_words(gate):
+            hc.log(harness_gate.waited_words(gate))
         try:
             adapter.run(h)
         finally:

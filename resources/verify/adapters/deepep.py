@@ -507,10 +507,8 @@ def run_world(h, world, device_type, shape, timing):
             if waiting and (_all_ready(folder, world) or _any_rank_failed(folder, world)):
                 gate.enter()  # the workers' GPU work, one verification at a time
                 turn = harness_gate.record_turn(h.report, gate)
-                if gate.waited >= 0.5:
-                    hc.log(f"waited {gate.waited:.1f} s for another kernel's verification to "
-                           "finish its GPU work (one at a time on the GPU: timings are not "
-                           "disturbed)")
+                if harness_gate.waited_words(gate):
+                    hc.log(harness_gate.waited_words(gate))
                 with open(os.path.join(folder, "go"), "w", encoding="utf-8"):
                     pass
                 waiting = False
