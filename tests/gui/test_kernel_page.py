@@ -547,8 +547,9 @@ def test_on_a_hopper_gpu_the_page_says_flashattention_2_does_not_pay_off(
     page.select_kernel("flash_attn")
     said = page.speed_label.text()
     assert page.speed_label.isVisible()
+    # FlashAttention 2's queued H200 figure scaled to this H100's cuDNN (measured.toml)
     assert said.startswith("Speed on this GPU: Not expected to pay off: PyTorch's own cuDNN "
-                           "attention is about 2.4× faster on this GPU"), said
+                           "attention is about 1.5× faster on this GPU"), said
     assert "You can still build it" in said
     assert next_enabled(wizard)  # advice, never a block: it can still be built
     page.select_kernel("flashmla")  # no SDPA equivalent: no speed line
