@@ -15,6 +15,7 @@ installed; prints only (the lines are the record).
 from __future__ import annotations
 
 import argparse
+import importlib
 import subprocess
 import sys
 import tempfile
@@ -23,11 +24,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "resources" / "verify"))  # the adapters, as the harness has them
 
 from kernel_wizard.verify.runner import harness_command, shared_harness_command  # noqa: E402
 
-MODULES = {"flash_attn_3": "flash_attn_interface", "flashmla": "flash_mla",
-           "sageattention": "sageattention", "flash_attn": "flash_attn", "deepep": "deep_ep"}
+
+def kernel_module(adapter: str) -> str:
+    """The module ``adapter`` verifies (its ``MODULE``: ``flash_attn_interface`` for FA3)."""
+    return str(importlib.import_module("adapters." + adapter).MODULE)
 
 STARTUP = r"""
 import importlib, sys, time
@@ -90,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     adapters = [a for a in args.adapters.split(",") if a]
     if args.startup:
         print("== start-up parts", flush=True)
-        stream([args.python, "-c", STARTUP, *(MODULES[a] for a in adapters if a in MODULES)])
+        stream([args.python, "-c", STARTUP, *(kernel_module(a) for a in adapters)])
     with tempfile.TemporaryDirectory() as folder:
         if len(adapters) == 1:
             command = harness_command(args.python, adapters[0], Path(folder) / "r.json",

@@ -147,8 +147,9 @@ def _adapter_run(h, adapter):
         return
     with harness_gate.held() as gate:
         turn = harness_gate.record_turn(h.report, gate)
-        if harness_gate.waited_words(gate):
-            hc.log(harness_gate.waited_words(gate))
+        waited = harness_gate.waited_words(gate)
+        if waited:
+            hc.log(waited)
         try:
             adapter.run(h)
         finally:

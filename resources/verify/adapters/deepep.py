@@ -504,16 +504,18 @@ def run_world(h, world, device_type, shape, timing):
     turn = None
     try:
         while not context.join(timeout=0.1 if waiting else 0.5):
-            if waiting and (_all_ready(folder, world) or _any_rank_failed(folder, world)):
+            failed = _any_rank_failed(folder, world)  # read once a look: the ranks' files
+            if waiting and (failed or _all_ready(folder, world)):
                 gate.enter()  # the workers' GPU work, one verification at a time
                 turn = harness_gate.record_turn(h.report, gate)
-                if harness_gate.waited_words(gate):
-                    hc.log(harness_gate.waited_words(gate))
+                waited = harness_gate.waited_words(gate)
+                if waited:
+                    hc.log(waited)
                 with open(os.path.join(folder, "go"), "w", encoding="utf-8"):
                     pass
                 waiting = False
                 deadline = time.monotonic() + WORLD_TIMEOUT_S
-            if not failed_seen and _any_rank_failed(folder, world):
+            if not failed_seen and failed:
                 # the others are stuck waiting for a partner that is gone: a short grace
                 # period for their own results, then they are stopped
                 failed_seen = True
