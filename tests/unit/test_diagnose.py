@@ -372,7 +372,8 @@ LINE_CASES = [
     # libraries (library-mismatch), platforms (platform-unsupported), compilers
     ("ImportError: /home/users/user/anaconda3/envs/zeronvs/lib/python3.8/site-packages/torch/lib/"
      "libtorch_cuda.so: undefined symbol: ncclCommRegister", "library-symbol-missing"),
-    ("argument of type 'WindowsPath' is not iterable", "platform-unsupported"),
+    # ("argument of type 'WindowsPath' is not iterable" names platform-unsupported only with
+    # bitsandbytes in the log since late set i: tests/unit/test_diagnose_late_ij_causes.py)
     ('AssertionError: vLLM only supports Linux platform (including WSL).', "platform-unsupported"),
     ("    xFormers wasn't build with CUDA support", "extension-abi-mismatch"),
     ("libcusparse.so.11: cannot open shared object file: No such file or directory",
