@@ -232,7 +232,8 @@ _CONFIGURE = re.compile(
     r"|Getting requirements to build|error in .* setup command|setup\.py"
     r"|pyproject\.toml|Preparing metadata|build dependencies|configure: error"
     r"|Could NOT find|Could not find a package configuration file"
-    r"|No CUDA toolset found)"  # CMake's Visual Studio generator without CUDA's integration
+    r"|No CUDA toolset found"  # CMake's Visual Studio generator without CUDA's integration
+    r"|Configuring incomplete, errors occurred)"  # CMake's closing line after its errors
 )
 _ENVIRONMENT = re.compile(
     r"(?i:CUDA_HOME|CUDA_PATH|\bnvcc\b.*(?:not found|not recognized)"
@@ -244,6 +245,18 @@ _ENVIRONMENT = re.compile(
     r"|command not found|Failed to find C compiler|No such file or directory: ['\"].*(?:nvcc|cl|gcc"
     r"|g\+\+|ninja|cmake)['\"]|requires (?:at least )?(?:GCC|CUDA|Python|torch|PyTorch|cmake)"
     r"|Unknown compiler|CC environment variable"
+    # a prerequisite tool reported missing wherever it surfaced: a binary that "could not be
+    # located" ("The nvcc binary could not be located in your $PATH"), Debian's alternatives
+    # naming a compiler that is not installed ("update-alternatives: error: alternative path
+    # /usr/bin/gcc-12 doesn't exist"), the modules only a build needs ("No module named
+    # 'wheel'", "ModuleNotFoundError for 'packaging'")
+    r"|\b(?:nvcc|gcc|g\+\+|cl|clang|ninja|cmake|CUDA|compiler)\b[^\n]*\bcould not be located\b"
+    r"|update-alternatives: error:"
+    r"|(?:No module named|ModuleNotFoundError for) ['\"]?(?:wheel|packaging|setuptools)\b"
+    # the CUDA toolkit's check of its host compiler, in its own header, whatever the message's
+    # wording or its cut (".../crt/host_config.h(153): fatal error C1189: #error:  -- unsupp"):
+    # a compiler version the toolkit does not support
+    r"|host_config\.h(?:\(\d+\)|:\d+)"
     # torch.utils.cpp_extension's checks before it compiles: the compiler's version, the
     # architecture list ("Unknown CUDA arch (9.0+PTX) or GPU not supported")
     r"|is less than the minimum required version|Unknown CUDA arch \("
@@ -280,6 +293,10 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return ("environment" if built and not compiled else "first-use"), True
     if _LOADED_AT_FIRST_USE.search(line):
         return "first-use", True  # a library the CUDA runtime loads only when a kernel runs
+    if _CUDA_INIT.search(line):
+        return "first-use", True  # the CUDA runtime failing to start, whatever its error says
+    if _NATIVE_LIB_MISSING.search(line):
+        return "import", True  # a package's loader not finding its own native library
     if _GPU_MEMORY.search(line):
         return "first-use", True  # the GPU's memory, not the compiler's: the kernel ran
     if _SIGILL.search(line) and not _COMPILER_NAMED.search(line):
@@ -322,7 +339,9 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
 # NameError: name 'flash_attn_interface' is not defined", the attention it chose not installed)
 _RUNTIME_EXCEPTION = re.compile(
     r"\b(?:NameError|TypeError|ValueError|KeyError|IndexError|ZeroDivisionError"
-    r"|\w*TorchDynamoError)\b")
+    r"|\w*TorchDynamoError)\b"
+    # PyTorch's own assertion, raised by its dispatcher when an operator is called
+    r"|\bINTERNAL ASSERT FAILED\b")
 
 # Lines that show loading whatever ran before them (a build can be followed by its test import)
 _IMPORT_ONLY = re.compile(r"(?i:undefined symbol|DLL load failed|cannot open shared object"
@@ -348,7 +367,7 @@ def family_of(cause: str | None, line: str | None, *, compiled: bool = False,
     error is a linker's, right after a lone source file name and before anything was compiled
     (a build script compiling a test program to find a library, as DeepSpeed's setup does for
     libaio): the build stopped while preparing, not while linking the package."""
-    if jit:
+    if jit or (not built and line and _INSTALLED_SOURCE_ERROR.search(line)):
         return FAMILIES["first-use"]
     if cause is None:
         shape, strong = structural_family(line or "", compiled=compiled, built=built)
@@ -406,12 +425,33 @@ _TOOL_CANNOT_RUN = re.compile(
     r"|^\s*(?:\S*[\\/])?(?:cl|gcc|g\+\+|c\+\+|cc|nvcc|clang)(?:\.exe)?: error: no such option"
     r"|CMAKE_\w+_COMPILER not set|No CMAKE_\w+_COMPILER could be found"
     r"|CMake Error\W*at CMakeLists\.txt:\d+ \(project\)"
-    r"|CMake Error at \S*Find(?:CUDA|CUDAToolkit|Python\w*|Torch)\.cmake)"
+    r"|CMake Error at \S*Find(?:CUDA|CUDAToolkit|Python\w*|Torch)\.cmake"
+    # CMake's test of the compiler it was given ("The C compiler \"C:/.../cmake.exe\" is not
+    # able to compile a simple test program."): no working compiler
+    r"|is not able to compile a simple test program"
+    # a toolchain program reporting that it itself is missing ("gcc: No such file or
+    # directory", as nvcc prints it for the host compiler it cannot find)
+    r"|^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|cl|nvcc|clang|clang\+\+|ninja|cmake)(?:\.exe)?:"
+    r"\s+No such file or directory\s*$)"
 )
 # The GPU running out of memory while the code runs ("torch.cuda.OutOfMemoryError: CUDA out of
 # memory. Tried to allocate ..."): the compiler's own memory is "out of memory" without "CUDA"
 _GPU_MEMORY = re.compile(r"(?i:CUDA out of memory|\bcuda\.OutOfMemoryError\b"
                          r"|\bcudaErrorMemoryAllocation\b)")
+# The CUDA runtime failing to initialise when the code first asks for the GPU ("UserWarning: CUDA
+# initialization: Unexpected error from cudaGetDeviceCount() ... Error 2: out of memory"; the
+# memory it names is not the compiler's)
+_CUDA_INIT = re.compile(r"(?i:\bcudaGetDeviceCount\b|\bCUDA initialization:)")
+# A package's loader not finding its own native library ("Could not find the bitsandbytes CUDA
+# binary at PosixPath('.../libbitsandbytes_cuda124.so')"): met when the package is imported
+_NATIVE_LIB_MISSING = re.compile(
+    r"(?i:\bCould not find the \S+(?: \S+)? (?:binary|library) at\b)")
+# A compiler error in a file of an installed package (under site-packages, not an include
+# folder of headers), in a log that shows no package build: the package compiles its code
+# itself when first used (DeepSpeed's ops, nvdiffrast's plugin)
+_INSTALLED_SOURCE_ERROR = re.compile(
+    r"(?i:(?:site|dist)-packages[\\/](?![^\s:(]*[\\/]include[\\/])[^\s:(]+"
+    r"\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp)(?:\(\d+\)|:\d+)[^\n]*\berror\b)")
 # Libraries loaded only when the code first uses the GPU, not when the package is imported:
 # cuDNN's sub-libraries at the first convolution ("Could not load library
 # libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file"), the driver's
@@ -451,7 +491,9 @@ JIT_MARKS = ("torch_extensions", "_jit_compile", "load_inline", "__triton_launch
              # ninja, Triton's build finding no C compiler, Triton's launcher module not loading
              "Ninja is required to load C++ extensions",
              "Failed to find C compiler. Please specify via CC",
-             "while importing cuda_utils")
+             "while importing cuda_utils",
+             # torch.compile's check for Triton, made when the compiled code first runs
+             "Cannot find a working triton installation")
 # More of them, each on a short line or near a line's start (a traceback's frame, an exception,
 # a message): looked for in a line's first characters only (JIT_HEAD), so that the long
 # command lines of a build cost nothing more

@@ -196,9 +196,25 @@ _ERROR_LINE = re.compile(
     | (?<!\d)\d+\s+errors?\s+detected\s+in\s+the\s+compilation\s+of\b
     # the shell reporting a program it could not run ("/bin/sh: 1: /opt/x/g++: not found")
     | ^\s*(?:\S*/)?(?:ba|da|z)?sh:\s.*(?:\bnot\s+found|No\s+such\s+file\s+or\s+directory)\s*$
+    # a tool of the toolchain reporting that it itself is missing ("gcc: No such file or
+    # directory", as nvcc prints it for its host compiler)
+    | ^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|cl|nvcc|clang|clang\+\+|ninja|cmake)(?:\.exe)?:
+        \s+No\s+such\s+file\s+or\s+directory\s*$
+    # a package's loader not finding its own native library ("Could not find the bitsandbytes
+    # CUDA binary at WindowsPath('.../libbitsandbytes_cuda128.dll')")
+    | ^\W{0,3}\s*Could\s+not\s+find\s+the\s+\S+(?:\s+\S+)?\s+(?:binary|library)\s+at\b
     """,
     re.VERBOSE,
 )
+# The linker's context line ("ld: x.o: in function `f':"): the error is on the line after it, even
+# where a known cause reads the symbol's name in it
+_LINKER_CONTEXT = re.compile(r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld)(?:\.exe)?:\s.*:\s+in\s+function\s")
+# A sentence a person wrote about the error ("Hi there, I encountered an internal compiler error
+# ...", "I've already upgraded X, but it still prompts 'DLL load failed ...'"): it retells the
+# error; the log's own line is the first error where the log has one (a tool's error, a failure
+# line), the sentence only where it has none.
+_PROSE = re.compile(r"(?i:(?:^|[\s*\"'(])(?:I|I've|I'm|I'd|we|we've|my)\s+\w"
+                    r"|^\W{0,4}\s*(?:hi|hello)\b|\b(?:could|can) (?:you|anyone|someone)\b)")
 # A Python exception line (the end of a traceback), as opposed to a compiler's or linker's error.
 _PY_EXCEPTION = re.compile(
     r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)"
@@ -239,8 +255,13 @@ _ERROR_WORDS = (
     "createprocess",
     "not found",
     "no such file",
+    "could not find the",
 )
 _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
+# A label alone ("error:", "ERROR:", "fatal error:" with nothing after it): its error is on the
+# lines below it (a post's "error:" above the linker's "/usr/bin/ld: cannot find -lcudart", above
+# a traceback), so it is never the first error itself.
+_BARE_LABEL = re.compile(r"(?i)^\W{0,3}\s*(?:fatal\s+)?error\s*[:：]?\s*\W{0,3}$")
 # Long lines that are never a failure and never name one: a compiler or linker command echoed
 # by ninja or setuptools ("[3/24] /usr/local/cuda/bin/nvcc -I...", "cl /showIncludes ..."),
 # whatever error-ish words its flags contain (-Werror, -I.../nvshmem/include), and the CUDA
@@ -313,13 +334,20 @@ _FAILURE_LINE = re.compile(
       # is unknown") or no GPU architecture for it ("Failed to detect a default CUDA
       # architecture."), where the log leaves out the CMake Error above it
       | \bcompiler\s+identification\s+is\s+unknown\b | \bFailed\s+to\s+detect\s+a\s+default\b
+      # CMake's closing line after its errors, where the log leaves the errors out
+      | \bConfiguring\s+incomplete,\s+errors\s+occurred\b
+      # pip's summary of a wheel that failed to build, where the build's own output is left out
+      | \bFailed\s+building\s+wheel\s+for\b
+      # the Windows loader's dialog ("The procedure entry point ?x@c10@@ could not be located in
+      # the dynamic link library ..."), PyTorch's own assertion failing while code runs
+      | ^\W{0,3}\s*The\s+procedure\s+entry\s+point\b | \bINTERNAL\s+ASSERT\s+FAILED\b
     )""",
     re.VERBOSE,
 )
 # Every line _FAILURE_LINE can match contains one of these (lower-cased): most lines are
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
-                  "build stopped",
+                  "build stopped", "configuring incomplete", "procedure entry point",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset",
                   "is unknown", "invalid elf header", "full bug report")
 _FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
@@ -346,6 +374,10 @@ _DETAIL_BELOW: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = (
     # uv's and cargo's error chains: "error: Failed to determine installation plan", then
     # "  Caused by: A URL dependency is incompatible with the current platform: ..." (not a
     # cause that only says a command failed: its own output says more)
+    # CMake's header, then the line of its message that says what failed ("No CUDA toolset
+    # found.", "The C compiler ... is not able to compile a simple test program.")
+    (re.compile(r"\bCMake Error\b.*:\s*$"),
+     re.compile(r"(?i:No CUDA toolset found|is not able to compile a simple test program)"), 4),
     (re.compile(r"^\s*error: \S"),
      re.compile(r"^\s*Caused by: (?!Call to\b|process didn't exit successfully)\S"), 1),
 )
@@ -366,6 +398,7 @@ _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "as
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
+    r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b"
     r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
 )
 # A traceback's header says least of all: any other failure line is shown before it; so does
@@ -450,6 +483,11 @@ class LogDiagnoser:
         self._failure_rank = 3  # 0 a failure, 1 a wrapper of one, 2 a traceback's header
         # the first line that says something went wrong in words alone (_PROBLEM_LINE)
         self._problem: tuple[str, int, tuple[str, ...]] | None = None
+        # the first Python warning ("x.py:129: UserWarning: CUDA initialization: ..."): the
+        # last resort of a failed log that shows nothing else going wrong
+        self._py_warning: tuple[str, int, tuple[str, ...]] | None = None
+        # the first error line that is a person's sentence about the error (_PROSE)
+        self._prose: FirstError | None = None
         # What the log showed before its first error: the compiler running (its command lines,
         # ninja's [n/N]), a build at all (pip building a wheel, setup.py, CMake)
         self._compiled = False
@@ -570,7 +608,7 @@ class LogDiagnoser:
                 and _FAILURE_LINE.search(text) is not None:
             rank = (2 if _SAYS_LEAST.search(text) is not None
                     else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
-            if rank <= self._failure_rank:  # the last of the most telling kind
+            if rank < self._failure_rank or (rank == self._failure_rank and rank != 1):
                 self._failure = (kept, self._line_number, tuple(self._ring))
                 self._failure_rank = rank
         if self._problem is None and not first_found and self._failure is None \
@@ -578,11 +616,15 @@ class LogDiagnoser:
                 and _PROBLEM_LINE.search(text) is not None and not self._is_ignored(text) \
                 and not self._quotes_source(text):
             self._problem = (kept, self._line_number, tuple(self._ring))
+        if self._py_warning is None and not first_found and "Warning: " in text \
+                and _PY_WARNING.search(text) is not None and not self._is_ignored(text):
+            self._py_warning = (kept, self._line_number, tuple(self._ring))
         maybe_error = False
         if not first_found:
             for word, needs in _ERROR_NEEDLES:
                 if needs <= present and word in low:
-                    maybe_error = _ERROR_LINE.search(text) is not None
+                    maybe_error = _ERROR_LINE.search(text) is not None \
+                        and (len(text) > 40 or _BARE_LABEL.match(text) is None)
                     break
         matched = [sig for sig in candidates if sig.matches(text)] if candidates else []
         facts: LogFacts | None = None
@@ -645,7 +687,8 @@ class LogDiagnoser:
             elif not first_found:
                 names_cause = any(s.severity is Severity.ERROR for s in matched)
                 is_warning = _WARNING_LINE.search(text) is not None
-                is_error = maybe_error or (names_cause and not is_warning)
+                is_error = maybe_error or (names_cause and not is_warning
+                                           and _LINKER_CONTEXT.match(text) is None)
                 if is_warning and names_cause and self._warning_cause is None:
                     self._warning_cause = (
                         kept,
@@ -653,6 +696,11 @@ class LogDiagnoser:
                         tuple(self._ring),
                         tuple(s.id for s in matched if s.severity is Severity.ERROR),
                     )
+                elif is_error and _PROSE.search(text) is not None \
+                        and _PY_EXCEPTION.match(text) is None and not self._is_wrapper(text):
+                    if self._prose is None:  # a person's sentence: only if nothing else
+                        self._prose = FirstError(kept, self._line_number, tuple(self._ring),
+                                                 signature_ids=tuple(s.id for s in matched))
                 elif is_error and not self._is_wrapper(text):
                     self._first = (kept, self._line_number, tuple(self._ring))
                     self._first_traceback = (
@@ -825,6 +873,9 @@ class LogDiagnoser:
         if self._first is not None:
             line, number, before = self._first
             real = FirstError(line, number, before, tuple(self._after), tuple(self._first_ids))
+        elif self._prose is not None and not (self._failure is not None
+                                              and self._failure_rank == 0):
+            real = self._prose  # (a line of the log that shows the failure comes first)
         warned = self._warning_cause
         if warned is None or all(i in self._contradicted for i in warned[3]):
             return real  # (a warning whose cause the log contradicts explains nothing)
@@ -869,6 +920,9 @@ class LogDiagnoser:
             first = FirstError(line, number, before, fallback=True)
         elif first is None and failed and self._problem is not None:
             line, number, before = self._problem
+            first = FirstError(line, number, before, fallback=True)
+        elif first is None and failed and self._py_warning is not None:
+            line, number, before = self._py_warning
             first = FirstError(line, number, before, fallback=True)
 
         if primary is not None and primary.signature_id in self._contradicted:
