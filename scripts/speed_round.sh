@@ -195,6 +195,35 @@ run-sage)
     echo "sage-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
     touch "$R/finished"
     ;;
+run-record)
+    # RUN=run-record with PART=start (one GPU is enough): the kernels of KERNELS (default
+    # FlashAttention 3's compact variant, then FlashMLA) built through the wizard one after the
+    # other, each into its own fresh environment, cold (own data folder, no history), each
+    # recorded by benchmarks/record_build.py for the ETA benchmark's held-out part (issue 29,
+    # item 4): build shapes other than SageAttention's, never used to calibrate anything
+    export PYTHONUNBUFFERED=1
+    R=$ROUND
+    # shellcheck source=scripts/gpu_steps.sh
+    source scripts/gpu_steps.sh  # step, machine_facts, fresh_env
+    machine_facts "$R/machine.txt"
+    for k in ${KERNELS:-flash_attn_3 flashmla}; do
+        case $k in
+        flash_attn_3) src=/tmp/src/flash-attention ;;
+        flashmla) src=/tmp/src/FlashMLA ;;
+        sageattention) src=/tmp/src/SageAttention ;;
+        *) echo "$k: no source in the packs" >>"$R/steps.txt"; continue ;;
+        esac
+        export KSW_DATA_DIR=/tmp/ksw-data-rec-$k
+        rm -rf "$KSW_DATA_DIR" "/tmp/ksw-rec-build-$k"
+        A=$(fresh_env "/tmp/env-rec-$k") || { echo "$k: no fresh environment" >>"$R/steps.txt"; continue; }
+        started=$SECONDS
+        KSW_BUILD_ROOT=/tmp/ksw-rec-build-$k timeout 1200 python3 benchmarks/record_build.py \
+            "$R/$k-${REC_NAME:-rec}" . -- python3 -m app --headless build --kernel "$k" \
+            --python "$A" --source "$src" --verbose --yes >"$R/$k-record.txt" 2>&1
+        echo "$k-build exit $? $((SECONDS - started)) s" >>"$R/steps.txt"
+    done
+    touch "$R/finished"
+    ;;
 run-deepep)
     # RUN=run-deepep with PART=start on 2+ NVLink GPUs: DeepEP (deepep.tar.xz) built through
     # the wizard, its boundary sweep and upstream's intranode test (issue 30)
