@@ -190,7 +190,11 @@ _SHELL_SEGFAULT = re.compile(r"^\s*`*\s*Segmentation fault(?: \(core dumped\))?\
 _LINK = re.compile(
     r"(?i:undefined reference to|multiple definition of|\bLNK\d{4}\b|collect2|"
     r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|ld\.lld)(?:\.exe)?:\s|cannot find -l|nvlink error"
-    r"|unresolved external symbol|ld returned|g\+\+: error: \S+\.o(?:bj)?: No such file)"
+    r"|unresolved external symbol|ld returned"
+    # the compiler driver not finding an object or library it was to link ("gcc: error:
+    # /usr/local/cuda-8.0/lib64/libcudart.so: No such file or directory")
+    r"|(?:gcc|g\+\+|c\+\+|clang)(?:\.exe)?: error: \S+\.(?:o|obj|so(?:\.\d+)*|a|lib)"
+    r": No such file)"
 )
 _IMPORT = re.compile(
     r"(?i:\bImportError\b|ModuleNotFoundError|DLL load failed|undefined symbol"
@@ -252,6 +256,7 @@ _ENVIRONMENT = re.compile(
     # 'wheel'", "ModuleNotFoundError for 'packaging'")
     r"|\b(?:nvcc|gcc|g\+\+|cl|clang|ninja|cmake|CUDA|compiler)\b[^\n]*\bcould not be located\b"
     r"|update-alternatives: error:"
+    r"|(?:未找到|找不到)\s*(?:cl(?:\.exe)?|nvcc|gcc|g\+\+)\b"  # "not found" in Chinese
     r"|(?:No module named|ModuleNotFoundError for) ['\"]?(?:wheel|packaging|setuptools)\b"
     # the CUDA toolkit's check of its host compiler, in its own header, whatever the message's
     # wording or its cut (".../crt/host_config.h(153): fatal error C1189: #error:  -- unsupp"):
@@ -273,6 +278,10 @@ _COMPILE = re.compile(
     r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
     r"|incomplete|invalid|use of|call of|'|\")|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
     r"|\bCommand line error D\d{4}\b"  # cl.exe rejecting an option the build script gives it
+    # the compiler exiting with an error status ("...\\bin\\nvcc.exe' failed with exit code 2"),
+    # setuptools' summary of it ("Error compiling objects for extension")
+    r"|\b(?:nvcc|cl|gcc|g\+\+|c\+\+|clang)(?:\.exe)?['\"]?\s+failed with exit (?:code|status)"
+    r"\s*[1-9]|Error compiling objects for extension"
     r"|(?-i:^\s*FAILED:)|ninja: build stopped|\berrors? detected in the compilation of\b"
     r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed)"
 )
@@ -429,6 +438,10 @@ _TOOL_CANNOT_RUN = re.compile(
     # CMake's test of the compiler it was given ("The C compiler \"C:/.../cmake.exe\" is not
     # able to compile a simple test program."): no working compiler
     r"|is not able to compile a simple test program"
+    # Windows' "file not found" without a file's name ("FileNotFoundError: [WinError 2] The system
+    # cannot find the file specified", "error: [WinError 2] 系统找不到指定的文件。"): a program the
+    # build starts (cl.exe, nvcc, ninja, git) was not found; a file that is missing is named
+    r"|\[WinError 2\][^'\"\\/\n]*$"
     # a toolchain program reporting that it itself is missing ("gcc: No such file or
     # directory", as nvcc prints it for the host compiler it cannot find)
     r"|^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|cl|nvcc|clang|clang\+\+|ninja|cmake)(?:\.exe)?:"

@@ -203,12 +203,18 @@ _ERROR_LINE = re.compile(
     # a package's loader not finding its own native library ("Could not find the bitsandbytes
     # CUDA binary at WindowsPath('.../libbitsandbytes_cuda128.dll')")
     | ^\W{0,3}\s*Could\s+not\s+find\s+the\s+\S+(?:\s+\S+)?\s+(?:binary|library)\s+at\b
+    # the network failing, on the line of its own that a pip or urllib3 message wraps onto
+    # ("Failed to establish a new connection: [Errno -3] Temporary failure in name resolution")
+    | ^\W{0,3}\s*Failed\s+to\s+establish\s+a\s+new\s+connection\b
     """,
     re.VERBOSE,
 )
 # The linker's context line ("ld: x.o: in function `f':"): the error is on the line after it, even
 # where a known cause reads the symbol's name in it
 _LINKER_CONTEXT = re.compile(r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld)(?:\.exe)?:\s.*:\s+in\s+function\s")
+# pip's error code on a line of its own ("error: failed-wheel-build-for-install", "error:
+# metadata-generation-failed"): it names the step that failed, not why; the output above says
+_PIP_ERROR_CODE = re.compile(r"^\W{0,3}\s*error:\s+[a-z]+(?:-[a-z]+)+\s*$")
 # A sentence a person wrote about the error ("Hi there, I encountered an internal compiler error
 # ...", "I've already upgraded X, but it still prompts 'DLL load failed ...'"): it retells the
 # error; the log's own line is the first error where the log has one (a tool's error, a failure
@@ -256,6 +262,7 @@ _ERROR_WORDS = (
     "not found",
     "no such file",
     "could not find the",
+    "failed to establish",
 )
 _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # A label alone ("error:", "ERROR:", "fatal error:" with nothing after it): its error is on the
@@ -338,6 +345,8 @@ _FAILURE_LINE = re.compile(
       | \bConfiguring\s+incomplete,\s+errors\s+occurred\b
       # pip's summary of a wheel that failed to build, where the build's own output is left out
       | \bFailed\s+building\s+wheel\s+for\b
+      # setuptools' summary that the compiler failed (torch's BuildExtension with ninja)
+      | \bError\s+compiling\s+objects\s+for\s+extension\b
       # the Windows loader's dialog ("The procedure entry point ?x@c10@@ could not be located in
       # the dynamic link library ..."), PyTorch's own assertion failing while code runs
       | ^\W{0,3}\s*The\s+procedure\s+entry\s+point\b | \bINTERNAL\s+ASSERT\s+FAILED\b
@@ -391,14 +400,18 @@ _PY_SOURCE = re.compile(r"^\W{0,3}\s*(?:raise\s+[\w.]+\(|(?:warnings\.)?warn\()"
 _PROBLEM_LINE = re.compile(
     r"(?i:\bnot found\b|\bexception\b|\bWARNING!|\[(?:Errno|WinError) -?\d+\]|^\W*assert\s"
     r"|\bnot available\b|\bno such file\b|\bcannot\b|\bcould not\b|\bunable to\b"
-    r"|\bfailed to find\b|^\s*No [\w ]{1,40}? (?:is|was) found\b)")
+    r"|\bfailed to find\b|^\s*No [\w ]{1,40}? (?:is|was) found\b"
+    # an error quoted in a sentence ("... throws error: No matching distribution found for
+    # torch==2.1.1+cu121"), and the words for it in Chinese (not found, reported an error)
+    r"|\berror\s*[:：]\s*\S|未找到|找不到|报错)")
 _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "assert",
                   "not available", "no such file", "cannot", "could not", "unable to", "found",
-                  "failed to find")
+                  "failed to find", "error", "未找到", "找不到", "报错")
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
     r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b"
+    r"|\bError\s+compiling\s+objects\s+for\s+extension\b"
     r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
 )
 # A traceback's header says least of all: any other failure line is shown before it; so does
@@ -701,7 +714,8 @@ class LogDiagnoser:
                     if self._prose is None:  # a person's sentence: only if nothing else
                         self._prose = FirstError(kept, self._line_number, tuple(self._ring),
                                                  signature_ids=tuple(s.id for s in matched))
-                elif is_error and not self._is_wrapper(text):
+                elif is_error and not self._is_wrapper(text) \
+                        and _PIP_ERROR_CODE.match(text) is None:
                     self._first = (kept, self._line_number, tuple(self._ring))
                     self._first_traceback = (
                         "" if not self._tb_frames or _PY_EXCEPTION.match(text) is None

@@ -239,3 +239,76 @@ def test_torch_compile_looking_for_triton_is_first_use() -> None:
         "https://github.com/openai/triton",
     ])
     assert family(report) == "first-use"
+
+
+# -- classes that the sets i and j showed, fixing logs of the earlier sets (a-h) --------------
+
+def test_pips_error_code_line_is_not_the_first_error() -> None:
+    # late set h qwen3-tts-293-flash-attn-error-compiling-objects-cuda131-rtx5070ti.log
+    report = failed([
+        "     RuntimeError: Error compiling objects for extension",
+        "      [end of output]",
+        "  note: This error originates from a subprocess, and is likely not a problem with pip.",
+        "  ERROR: Failed building wheel for flash-attn",
+        "Failed to build flash-attn",
+        "error: failed-wheel-build-for-install",
+    ])
+    assert first(report) == "RuntimeError: Error compiling objects for extension"
+    assert family(report) == "compile"
+
+
+def test_the_network_failing_on_a_line_of_its_own_comes_before_pips_verdict() -> None:
+    # late set b llava-1165-flash-attn-no-matching-distribution-dns.log
+    report = failed([
+        "Failed to establish a new connection: [Errno -3] Temporary failure in name "
+        "resolution')': /simple/flash-attn/",
+        "ERROR: Could not find a version that satisfies the requirement flash-attn (from "
+        "versions: none)",
+    ])
+    assert first(report) == ("Failed to establish a new connection: [Errno -3] Temporary "
+                             "failure in name resolution')': /simple/flash-attn/")
+    assert family(report) == "resolve"
+
+
+def test_an_error_quoted_in_a_sentence_is_found_where_nothing_else_is() -> None:
+    # late set h medrag-1-torch-211-cu121-no-matching-distribution-windows.log and
+    # groundingdino-49-nvcc-cannot-find-cl-exe-zh-windows.log
+    line = ("Installing `pip install -r requirements.txt` throws error: No matching distribution "
+            "found for torch==2.1.1+cu121")
+    report = failed(["**os:** Windows11", "", line])
+    assert first(report) == line
+    assert family(report) == "resolve"
+    zh = ("在Windows系统中安装该项目 nvcc 执行命令时未找到cl.exe 可是我环境变量都没问题 "
+          "我也测试过了，为什么会这样呢")
+    report = failed([zh])
+    assert first(report) == zh
+    assert family(report) == "environment"
+
+
+def test_the_compiler_exiting_with_an_error_status_is_compile() -> None:
+    # late set h dcnv4-63-nvcc-exit-code-2-cuda118-windows.log
+    report = failed([
+        "Why is this error occurring and how can I fix it？C:\\\\Program Files\\\\NVIDIA GPU "
+        "Computing Toolkit\\\\CUDA\\\\v11.8\\\\bin\\\\nvcc.exe' failed with exit code 2. "
+        "Thank you.",
+    ])
+    assert family(report) == "compile"
+
+
+def test_the_compiler_driver_not_finding_a_library_to_link_is_link() -> None:
+    # late set h pvnet-40-gcc-error-libcudart-cuda80-no-such-file.log
+    report = failed([
+        "running build_ext",
+        "building '_extend_utils' extension",
+        "gcc -pthread -B /home/y/anaconda3/envs/z/compiler_compat -fPIC -c _extend_utils.c -o "
+        "./_extend_utils.o",
+        "gcc: error: /usr/local/cuda-8.0/lib64/libcudart.so: No such file or directory",
+    ])
+    assert family(report) == "link"
+
+
+def test_windows_file_not_found_without_a_file_name_is_a_program_not_found() -> None:
+    # late set h flash-attention-203-pip-install-winerror-2-windows.log
+    report = failed(["```FileNotFoundError: [WinError 2] The system cannot find the file "
+                     "specified```"])
+    assert family(report) == "environment"
