@@ -286,11 +286,15 @@ def _confirms(lines: Sequence[tuple[float, str]],
 
 
 def synthesize(rec: Recording, runs: Sequence[Sequence[tuple[str, float]]], setup: float,
-               tail: float, gap: float = 0.5) -> Build:
+               tail: float, gap: float = 0.5,
+               cpu: Callable[[float], float] | None = None) -> Build:
     """A build of several ninja runs made up from its units' times (``runs``: each run's
     units, name and seconds, in the order ninja starts them), scheduled onto ``rec.jobs``
     slots as ninja does: for the shapes no recording has (SageAttention for an RTX 3090: 2
-    runs, 4 units; a machine slower than the recipe's)."""
+    runs, 4 units; a machine slower than the recipe's). ``cpu``: the share of a core each
+    process of the build gets at a time (1: an idle machine), for CPU samples every second
+    (every unit in flight one process, and one more for pip and setup.py outside the
+    compile); None: no samples."""
     lines: list[tuple[float, str]] = [(0.0, "• compile…")]
     unit_lines: list[tuple[float, int, int, str]] = []
     logs: list[list[UnitTime]] = []
@@ -315,8 +319,19 @@ def synthesize(rec: Recording, runs: Sequence[Sequence[tuple[str, float]]], setu
     end = at - gap + tail
     lines.append((end, "  Created wheel for synthetic"))
     lines.sort(key=lambda line: line[0])
+    samples: list[tuple[float, float]] = []
+    if cpu is not None:
+        spans = [(begun + u.start, begun + u.end) for begun, run in zip(starts, logs, strict=True)
+                 for u in run]
+        used, t, step = 0.0, 0.0, 0.1
+        while t <= end:
+            if abs(t - round(t)) < step / 2:
+                samples.append((round(t), used))
+            busy = sum(a <= t < b for a, b in spans)
+            used += cpu(t) * max(1, busy) * step
+            t += step
     return Build(rec, 0.0, end, lines, unit_lines, logs, starts, [len(r) for r in runs],
-                 _confirms(lines, unit_lines))
+                 _confirms(lines, unit_lines), samples)
 
 
 def cold_prior(rec: Recording) -> Prior:
@@ -743,6 +758,69 @@ def synthetic_runs(seeds: int = SEEDS) -> list[tuple[str, int, int, int]]:
     return out
 
 
+# builds whose CPU is sampled, on an idle machine or a busy one: a first build (the prior
+# without core-seconds). name: (the unit's seconds on an idle machine against the prior's, the
+# share of a core each process gets from each time on, units, jobs). The units on a busy
+# machine take as much longer as they get less of a core
+CPU_SHAPES: dict[str, tuple[float, tuple[tuple[float, float], ...], int, int]] = {
+    "one unit, idle machine, CPU sampled": (1.0, ((0.0, 1.0),), 1, 2),
+    "one unit, a third of a core": (1.0, ((0.0, 1 / 3),), 1, 2),
+    "one unit, a fifth of a core, prior 1.3 times too slow": (1 / 1.3, ((0.0, 0.2),), 1, 2),
+    "one unit, a quarter of a core, then the load eases off": (1.0, ((0.0, 0.25), (80.0, 1.0)),
+                                                               1, 2),
+    "20 units on 8 jobs, idle machine, CPU sampled": (1.0, ((0.0, 1.0),), 20, 8),
+    "20 units on 8 jobs, half a core each": (1.0, ((0.0, 0.5),), 20, 8),
+}
+
+
+def _share_at(shares: tuple[tuple[float, float], ...]) -> Callable[[float], float]:
+    return lambda t: [s for begun, s in shares if begun <= t][-1]
+
+
+def _loaded_unit(seconds: float, begun: float, share: Callable[[float], float]) -> float:
+    """How long a unit of ``seconds`` of a full core takes from ``begun`` at these shares."""
+    work, t, step = seconds, begun, 0.1
+    while work > 0:
+        work -= share(t) * step
+        t += step
+    return t - begun
+
+
+def synthetic_cpu(seeds: int = SEEDS) -> list[tuple[str, int, int, int]]:
+    """The builds of ``CPU_SHAPES``, their CPU sampled, replayed cold (a prior without
+    core-seconds: a first build)."""
+    out = []
+    setup, tail = 10.0, 3.0
+    for shape, (scale, shares, count, jobs) in CPU_SHAPES.items():
+        share = _share_at(shares)
+        inside = misses = 0
+        for seed in range(seeds):
+            rnd = random.Random(seed)
+            mean = 34.0 if count == 1 else 240.0
+            idle = [mean * scale * math.exp(0.2 * rnd.gauss(0.0, 1.0)) for _ in range(count)]
+            # each unit at the shares it gets (ninja's order: a unit starts when a slot frees)
+            free = [setup] * min(jobs, count)
+            units = []
+            for i, seconds in enumerate(idle):
+                begun = min(free)
+                took = _loaded_unit(seconds, begun, share)
+                free[free.index(begun)] = begun + took
+                units.append((f"u{i}.o", took))
+            rec = Recording("synthetic", "synthetic", "-", ("9.0",), jobs, 64.0, "linux", jobs,
+                            "", "")
+            build = synthesize(rec, [units], setup=setup, tail=tail, cpu=share)
+            prior = Prior(total_seconds=setup + count * mean / jobs + tail, jobs=jobs,
+                          unit_seconds=mean, units=count, setup_seconds=setup,
+                          tail_seconds=tail)
+            if count == 1:
+                prior = replace(prior, total_seconds=setup + mean + tail)
+            result = evaluate(build, prior, "cold")
+            inside += result.grid_inside
+            misses += not units_goal(result)
+        out.append((shape, inside, seeds * GRID, misses))
+    return out
+
+
 def synthetic_table(rows: Sequence[tuple[str, int, int, int]]) -> str:
     lines = [f"| shape ({SEEDS} builds each) | time ≥25 % within | builds missing the units "
              "goal |", "|---|---|---|"]
@@ -884,7 +962,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --recording: a CPU-only build (the probe)")
     args = parser.parse_args(argv)
     if args.synthetic:
-        print(synthetic_table(synthetic() + synthetic_runs()))
+        print(synthetic_table(synthetic() + synthetic_runs() + synthetic_cpu()))
         return 0
     if args.recording:
         overrides: dict[str, object] = {

@@ -60,8 +60,14 @@ estimate is blended with the units' own (:meth:`EtaEstimator._with_cpu`): it is 
 while no unit has finished, and weighs less with every unit that finishes, whose pace
 measures the machine as it is (many units: the units' pace). Without samples (Windows, an old
 recording) or without core-seconds (a history record of a build that sampled none) the
-estimate is the units' alone, as before; so is a first build's (the prior from the recipe
-carries no core-seconds: those were measured on other CPUs, see :meth:`BuildEstimate.prior`).
+estimate is the units' alone, as before. A first build's prior (the recipe's) carries no
+core-seconds (those were measured on other CPUs, see :meth:`BuildEstimate.prior`): it takes the
+**load signal** instead (:meth:`EtaEstimator._loaded`), which needs none: the share of the CPU
+the build gets against the parallelism its units in flight could use (one core each, at most
+``jobs``). A build getting all of it (an idle machine) keeps the units' estimate; one getting
+half of it runs at half speed, and the prior's time left is stretched to twice as long, the
+compile so far counting at the pace it ran. It holds only until a unit of the build ends (whose
+time measures the pace, load included).
 
 No total (a build without ninja) or no prior: elapsed only, or the prior alone.
 
@@ -409,6 +415,10 @@ class Eta:
 
 # How much an estimate trusts the prior against this build's own measurements, in units.
 PRIOR_WEIGHT = 2.0
+# ... and a planned build's pace (its units against their planned times) the plan's, in units:
+# one (a build on a machine 1.5 times slower than the plan's shows it from its first units,
+# not after half of them; the synthetic builds of 4 extensions slower or faster than planned)
+PACE_WEIGHT = 1.0
 # How uncertain an expected time is (standard deviation of its logarithm): a unit known by
 # name from the user's last build; a unit known only as "a unit of this build"; the recipe's
 # slowest unit; the prior's whole compile before any unit has finished; link and wheel.
@@ -440,6 +450,23 @@ CPU_MIN_SHARE = 0.05
 # how much the CPU estimate weighs against the units', in units: w = CPU_WEIGHT / (CPU_WEIGHT
 # + units finished)
 CPU_WEIGHT = 2.0
+# The load signal, which needs no core-seconds (a first build: the recipe's were measured on
+# other CPUs): the share of the CPU the build's processes get against the parallelism its units
+# in flight could use (one core each, at most ``jobs``), over the same window. A compile that
+# gets at least LOAD_IDLE of that is taken as running on an idle machine (an nvcc unit waiting
+# on its files, a link between two units: the estimate stays the units' own); below LOAD_FULL
+# the whole shortfall stretches the time left (half the cores it could use: twice as long);
+# between the two, part of it (no jump at LOAD_IDLE). Used while no unit of the build has
+# finished (a unit that has finished measured the pace itself), and only over a window where
+# units were in flight for at least LOAD_MIN_BUSY of the time on average.
+LOAD_IDLE = 0.9
+LOAD_FULL = 0.5
+LOAD_MIN_BUSY = 0.5
+LOAD_WINDOW = CPU_WINDOW
+# ... or over the last LOAD_RECENT seconds where the build got more of the CPU then: a load that
+# eases off shows within seconds, one that comes is averaged over the minute (a 10 s share
+# jumps with a shared machine's other work; taken the other way it would chase every dip)
+LOAD_RECENT = 10.0
 # how much the compile's CPU seconds vary (standard deviation of their logarithm): the recipe's
 # core-seconds on another machine (SPREAD_PRIOR), the user's last build of it on this one (the
 # probe here: 28.4 and 27.2 CPU seconds where the wall time was 96 s and 141 s)
@@ -684,6 +711,91 @@ class EtaEstimator:
         spread = SPREAD_CPU_HISTORY if prior.source is PriorSource.HISTORY else SPREAD_PRIOR
         return _rest(work, got, spread) / share
 
+    def _busy(self, now: float) -> list[tuple[float, float]]:
+        """When each unit of the build ran so far (the caller's clock; a unit in flight until
+        ``now``): every run's units that ``.ninja_log`` holds, and the current run's from its
+        lines where the log has not caught up."""
+        spans: list[tuple[float, float]] = []
+        for begun, units in self.logged_runs()[:-1]:
+            if begun is not None:
+                spans += [(begun + u.start, begun + u.end) for u in units]
+        t0 = self.ninja_started
+        if t0 is None:
+            return spans
+        durations, ages, _names = self._units(now)
+        log = self._run_log()
+        if log and len(log) >= len(durations):
+            spans += [(t0 + u.start, t0 + u.end) for u in log]
+        else:
+            ends = self._line_times[:len(durations)]
+            spans += [(end - d, end) for end, d in zip(ends, durations, strict=False)]
+        spans += [(now - a, now) for a in ages]
+        return spans
+
+    def _parallelism(self, since: float, now: float) -> float:
+        """How many cores the build's units could use on average from ``since`` to ``now``:
+        the units in flight, one core each, at most ``jobs``."""
+        if now <= since:
+            return 0.0
+        events: list[tuple[float, int]] = []
+        for begun, ended in self._busy(now):
+            lo, hi = max(begun, since), min(ended, now)
+            if hi > lo:
+                events += [(lo, 1), (hi, -1)]
+        events.sort()
+        busy = 0.0
+        count = 0
+        last = since
+        for at, step in events:
+            busy += min(count, self.jobs) * (at - last)
+            count += step
+            last = at
+        return busy / (now - since)
+
+    def _load(self, now: float, window: float | None = None) -> float | None:
+        """How fast the compile runs against an idle machine (1: as fast; 0.5: half as fast),
+        from the share of the CPU the build gets over the last ``window`` seconds of its
+        compile (default ``CPU_WINDOW``; ``math.inf``: all of it) against the parallelism its
+        units could use then (see ``LOAD_IDLE``). None without samples there, while too few
+        units ran, or where the share is below ``CPU_MIN_SHARE`` (the compiling is done
+        elsewhere)."""
+        begun = self.first_ninja_started
+        if begun is None or not self.cpu.samples:
+            return None
+        window = LOAD_WINDOW if window is None else window
+        share = self.cpu.share(now, begun, window)
+        if share is None or share < CPU_MIN_SHARE:
+            return None
+        inside = [t for t, _ in self.cpu.samples if max(begun, now - window) <= t <= now]
+        expected = self._parallelism(inside[0], inside[-1])
+        if expected < LOAD_MIN_BUSY:
+            return None
+        ratio = min(1.0, share / expected)
+        if ratio >= LOAD_IDLE:
+            return 1.0
+        if ratio <= LOAD_FULL:
+            return ratio
+        return float(ratio ** ((LOAD_IDLE - ratio) / (LOAD_IDLE - LOAD_FULL)))
+
+    def _loaded(self, now: float) -> tuple[float, float] | None:
+        """The load signal for the time left of a build none of whose units has finished and
+        whose prior carries no core-seconds: (how fast the compile ran so far, how fast it
+        runs now), against an idle machine; None where it does not apply (see :meth:`_load`)."""
+        if self._earlier_done or self._done():
+            return None
+        prior = self.prior
+        if prior is not None and prior.compile_core_seconds > 0:
+            return None  # the CPU signal in core-seconds (:meth:`_cpu_left`) says it
+        pace_now = self._load(now)
+        if pace_now is None:
+            return None
+        if LOAD_RECENT:
+            recent = self._load(now, LOAD_RECENT)
+            if recent is not None:
+                pace_now = max(pace_now, recent)
+        so_far = self._load(now, math.inf)
+        return (so_far if so_far is not None else pace_now), pace_now
+
     def _with_cpu(self, now: float, left: float, done: int, scale: float = 1.0) -> float:
         """The units' estimate of the compile's time left blended with the CPU signal's
         (:meth:`_cpu_left`): the CPU's alone while no unit has finished, less with every unit
@@ -795,7 +907,7 @@ class EtaEstimator:
             return 1.0, 1.0
         every = [c for r in prior.run_plan for _, c in r.costs]
         mean = sum(every) / len(every) if every else prior.unit_seconds
-        weight = PRIOR_WEIGHT * max(mean, 1e-3)
+        weight = PACE_WEIGHT * max(mean, 1e-3)
         measured = expected = 0.0
         for k, (durations, names) in enumerate(self._earlier_runs):
             planned = self._plan_of(k + 1)
@@ -909,6 +1021,14 @@ class EtaEstimator:
         if done == 0:
             units = total or current.units
             age = max(0.0, now - started)
+            loaded = self._loaded(now)
+            if loaded is not None:
+                # a busy machine: the compile so far counts at the pace it ran, the rest at the
+                # pace it runs now
+                so_far, pace_now = loaded
+                left = self._planned_left(current, pace, [],
+                                          [age * so_far] * min(self.jobs, units), [], total)
+                return eta((left + after) / pace_now + tail, Phase.COMPILE)
             left = self._planned_left(current, pace, [], [age] * min(self.jobs, units), [],
                                       total)
             left = self._with_cpu(now, left + after, self._earlier_done)
@@ -1013,8 +1133,16 @@ class EtaEstimator:
             scale = 1.0
             if total and prior.units and total != prior.units and not more:
                 scale = total / prior.units  # another unit count: scale
-            left = _rest(compile_s * scale, now - self.ninja_started, SPREAD_PRIOR)
-            left = self._with_cpu(now, left, self._earlier_done, scale)
+            age = now - self.ninja_started
+            loaded = self._loaded(now)
+            if loaded is not None:
+                # a busy machine: the compile so far counts at the pace it ran, the rest at the
+                # pace it runs now (a unit getting a third of its core takes three times as long)
+                so_far, pace_now = loaded
+                left = _rest(compile_s * scale, age * so_far, SPREAD_PRIOR) / pace_now
+            else:
+                left = _rest(compile_s * scale, age, SPREAD_PRIOR)
+                left = self._with_cpu(now, left, self._earlier_done, scale)
             return Eta(elapsed, left + tail, done, total, Phase.COMPILE, basis, overdue)
         if done == 0:
             return Eta(elapsed, None, done, total, Phase.COMPILE, basis)
@@ -1082,7 +1210,12 @@ class EtaEstimator:
         if longest > 0 and slowest_done >= 0.8 * longest:
             # a slow unit of this build has ended: the others of its kind end about then
             bound = min(bound, FINISHED_BOUND * slowest_done)
-        rests = [min(r, max(bound - a, REST_FLOOR * SPREAD_SLOWEST * a))
+        # ... and a unit near that bound ends between now and it: what is left of the slowest
+        # kind's times below the bound, not the whole way to it (FlashAttention 3's backward
+        # units at 166 s of a bound of 192 s: about 10 s, not 26 s)
+        _share, top, top_spread = kinds[-1]
+        rests = [min(r, max(_rest_mixed([(1.0, top, top_spread)], a, bound=bound)
+                            if a >= top else bound - a, REST_FLOOR * SPREAD_SLOWEST * a))
                  for r, a in zip(rests, ages, strict=True)]
         # the build ends with the last of its units: where no unit is known to stand out, any
         # of the last ones may be it, each differing from its expected time as this build's
@@ -1200,7 +1333,7 @@ def _remaining_costs(planned: RunPlan, names: Sequence[str],
 
 
 def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float,
-                cap: float = math.inf) -> float:
+                cap: float = math.inf, bound: float = math.inf) -> float:
     """What a unit still needs after ``age`` seconds when it is one of several kinds
     ``(weight, mean, spread)`` (ordinary units, slow ones) whose durations D are log-normal
     with these means and log standard deviations, cut off at ``mean · e^(TAIL_SIGMAS·spread)``
@@ -1222,6 +1355,8 @@ def _rest_mixed(parts: Sequence[tuple[float, float, float]], age: float,
         cut = TAIL_SIGMAS + sigma  # the cut-off mean·e^(TAIL_SIGMAS·σ), in z units
         if mean < cap:  # a kind of units faster than ``cap``: none runs past it
             cut = min(cut, (math.log(cap) - math.log(median)) / sigma)
+        if bound < math.inf:  # no unit of any kind runs past ``bound``
+            cut = min(cut, (math.log(bound) - math.log(median)) / sigma)
         if z >= cut:
             continue
         # P(age < D < cut-off) and E[D; age < D < cut-off]

@@ -106,16 +106,51 @@ def test_a_busy_machine_from_the_start_is_seen_at_once() -> None:
     assert left is not None and left < 30.0
 
 
-def test_without_samples_or_core_seconds_the_estimate_is_the_units_alone() -> None:
-    """No samples (Windows, an old recording) or a prior without core-seconds (a history
-    record of a build that sampled none): the estimate is exactly what it was before."""
-    plain = EtaEstimator(ONE_UNIT, jobs=1)
-    plain.start(0.0)
-    plain.ninja_start(5.0, total=1, seq=1)
+def test_without_samples_the_estimate_is_the_units_alone() -> None:
+    """No samples (Windows, an old recording): the estimate is exactly what it was before,
+    with core-seconds in the prior or without."""
     unknown = Prior(total_seconds=47.0, jobs=1, unit_seconds=40.0, units=1, setup_seconds=5.0,
                     tail_seconds=2.0)
-    sampled = _one_unit_build([(0.0, 0.25)], until=45.0, prior=unknown)
-    assert sampled.estimate(45.0).remaining == plain.estimate(45.0).remaining
+    for prior in (ONE_UNIT, unknown):
+        plain = EtaEstimator(prior, jobs=1)
+        plain.start(0.0)
+        plain.ninja_start(5.0, total=1, seq=1)
+        left = plain.estimate(45.0).remaining
+        assert left == pytest.approx(2.0 + _rest(40.0, 40.0, SPREAD_PRIOR))
+
+
+def test_a_first_build_on_a_busy_machine_is_stretched_by_the_share_it_gets() -> None:
+    """A first build (the prior from the recipe: 40 s of compiling, no core-seconds) whose one
+    unit gets a quarter of a core: it takes four times as long. At 45 s (40 s of compiling,
+    the work of 10 s done) about 30 s of the prior's compile are left, at a quarter of a core
+    some 120 s, not the few seconds of the prior alone; on an idle machine (a whole core)
+    the estimate is the prior's, as without samples."""
+    unknown = Prior(total_seconds=47.0, jobs=1, unit_seconds=40.0, units=1, setup_seconds=5.0,
+                    tail_seconds=2.0)
+    busy = _one_unit_build([(0.0, 0.25)], until=45.0, prior=unknown).estimate(45.0).remaining
+    assert busy == pytest.approx(2.0 + 4 * _rest(40.0, 10.0, SPREAD_PRIOR), rel=0.05)
+    assert busy == pytest.approx(122.0, rel=0.15)
+    idle = _one_unit_build([(0.0, 1.0)], until=45.0, prior=unknown).estimate(45.0).remaining
+    plain = EtaEstimator(unknown, jobs=1)
+    plain.start(0.0)
+    plain.ninja_start(5.0, total=1, seq=1)
+    assert idle == plain.estimate(45.0).remaining
+
+
+def test_when_the_load_eases_off_the_estimate_falls_within_seconds() -> None:
+    """A first build's unit at a quarter of a core for a minute, then a whole core: ten
+    seconds later the time left is that of the work still to do at a whole core (the share of
+    the last seconds, when higher than the minute's), not four times as much."""
+    unknown = Prior(total_seconds=127.0, jobs=1, unit_seconds=120.0, units=1,
+                    setup_seconds=5.0, tail_seconds=2.0)
+    at = 5.0 + 60.0 + 12.0
+    left = _one_unit_build([(0.0, 0.25), (65.0, 1.0)], until=at,
+                           prior=unknown).estimate(at).remaining
+    assert left is not None
+    # about 15 + 12 s of the 120 s of work done: some 90 s left at a whole core
+    assert left < 130.0
+    loaded = _one_unit_build([(0.0, 0.25)], until=at, prior=unknown).estimate(at).remaining
+    assert loaded is not None and loaded > 3 * left
 
 
 def test_a_build_whose_processes_hardly_use_the_cpu_keeps_the_units_estimate() -> None:
@@ -240,3 +275,31 @@ def test_windows_falls_back_to_the_unit_model(tmp_path: Path,
     finally:
         proc.kill()
         proc.wait()
+
+
+def _eight_units(share: float | None, at: float) -> float | None:
+    """A first build of 8 units of 60 s on 8 jobs, ninja at 5 s, each unit's compiler
+    getting ``share`` of a core (None: not sampled); the time left at ``at``."""
+    prior = Prior(total_seconds=67.0, jobs=8, unit_seconds=60.0, units=8, setup_seconds=5.0,
+                  tail_seconds=2.0)
+    est = EtaEstimator(prior, jobs=8)
+    est.start(0.0)
+    est.ninja_start(5.0, total=8, seq=1)
+    if share is not None:
+        for t in range(int(at) + 1):
+            est.cpu_sample(float(t), 0.2 * min(t, 5) + 8 * share * max(0.0, t - 5.0))
+    return est.estimate(at).remaining
+
+
+def test_units_that_get_their_cores_keep_the_estimate_and_half_a_core_doubles_it() -> None:
+    """Eight units on eight jobs, none finished at 35 s: where each compiler gets its whole
+    core (the share is the parallelism the plan expected), the time left is what it is without
+    samples; where each gets half a core, the compile runs at half speed: the 30 s of the
+    prior's 60 s done by now are 15, and what is left takes twice as long."""
+    blind = _eight_units(None, 35.0)
+    assert blind is not None
+    assert _eight_units(1.0, 35.0) == blind
+    halved = _eight_units(0.5, 35.0)
+    assert halved is not None and halved == pytest.approx(
+        2.0 + 2 * _rest(60.0, 15.0, SPREAD_PRIOR), rel=0.1)
+    assert halved > 2 * blind
