@@ -11,8 +11,9 @@ writes
   "<seconds>\\t[cpu <CPU seconds>]" (``kernel_wizard/machine/platforms/proc_cpu.py``, what
   the wizard's runner samples for the ETA), then "<seconds>\\t[exit <code>]";
 * ``OUT_PREFIX.ninja_log``: every ``.ninja_log`` found after the command ended under
-  ``SOURCE_DIR/build``, under each ``--build-dir`` and under the copy the wizard built in (its
-  output names it: "building in a fresh copy of the source: PATH"), in the order their ninja
+  ``SOURCE_DIR/build``, under each ``--build-dir`` and anywhere under the copy the wizard built
+  in (its output names it: "building in a fresh copy of the source: PATH"; FlashAttention 3
+  builds in its ``hopper/build``), in the order their ninja
   runs began (the ``build.ninja`` beside each), each with its own ``# ninja log`` header (a
   setup.py that builds several extensions in folders of their own, SageAttention's four, has
   one log each);
@@ -197,7 +198,9 @@ def main(argv: list[str]) -> int:
             cpu_sampler.join()
         write(f"[exit {code}]")
     took = time.monotonic() - started
-    folders = [source / "build"] + [c / "build" for c in copies] + extra
+    # the whole build copy: a package may build in a folder of its own under it
+    # (FlashAttention 3 in hopper/build)
+    folders = [source / "build"] + copies + extra
     logs = ninja_logs(folders)
     if logs:
         with open(f"{prefix}.ninja_log", "w", encoding="utf-8") as joined:

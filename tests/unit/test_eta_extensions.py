@@ -275,7 +275,8 @@ def test_a_recording_outside_the_index_is_scored_from_the_wizards_output(
 
 def test_the_recorder_keeps_every_extensions_log_and_the_load(tmp_path: Path) -> None:
     """record_build.py follows the wizard into its build copy, keeps each extension's
-    .ninja_log in the order the runs began, and samples the load average."""
+    .ninja_log in the order the runs began (one built in a package folder of the copy, as
+    FlashAttention 3 builds in hopper/build), and samples the load average."""
     copy = tmp_path / "ksw-build" / "w-src-abc"
     script = tmp_path / "fake_build.py"
     script.write_text(f"""
@@ -284,8 +285,8 @@ from pathlib import Path
 copy = Path({str(copy)!r})
 print("  [source] building in a fresh copy of the source: " + str(copy)
       + " (the original folder is not written to)", flush=True)
-temp = copy / "build" / "temp.linux"
 for i, name in enumerate(("ext_b", "ext_a")):
+    temp = copy / ("build" if i == 0 else "hopper/build") / "temp.linux"
     folder = temp / name
     folder.mkdir(parents=True)
     (folder / "build.ninja").write_text("rule compile\\n")
