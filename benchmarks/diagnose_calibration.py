@@ -66,6 +66,9 @@ DOUBTFUL = {
     "comfyui-hunyuanvideowrapper-92-libtriton-dll-init-failed.log":
         "libtriton's DLL failing to initialise: unknown here, library-mismatch in the field "
         "corpus's 6 other logs of the same line",
+    "open-reid-97-torch-not-compiled-with-cuda-windows.log":
+        "PyTorch's 'Torch not compiled with CUDA enabled' with a CPU-only torch by its own truth: "
+        "labelled unknown (never resolved), built-without-cuda in the 3 other logs of the line",
     "bitsandbytes-1641-windows-old-cuda-setup-windowspath-not-iterable.log":
         "an old Linux-only bitsandbytes on Windows (its own truth says so): unknown here, "
         "platform-unsupported in the 3 other logs of the same line",

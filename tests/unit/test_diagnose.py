@@ -393,7 +393,8 @@ LINE_CASES = [
     ("ValueError: Unknown CUDA arch (8.6) or GPU not supported", "torch-too-old-for-gpu-arch"),
     # Scene-Graph-Benchmark.pytorch #216 (a full-width semicolon in the list)
     ("ValueError: Unknown CUDA arch (8.6；8.9) or GPU not supported", "bad-env-path"),
-    ("sh: 1: nvcc: not found", "build-tool-missing"),
+    # ("sh: 1: nvcc: not found": the family alone since late set i, test_diagnose_late_ij_causes)
+    ("sh: 1: make: not found", "build-tool-missing"),
     ("/bin/sh: /usr/local/cuda-11.2/bin/nvcc: No such file or directory", "build-tool-missing"),
     ("/root/bitsandbytes/include/Portable.h:35:2: error: #error Compiler must support SSE2",
      "platform-unsupported"),

@@ -33,7 +33,9 @@ from kernel_wizard.diagnose.matcher import diagnose_lines
     ("ImportError: Requires Flash-Attention version >=2.7.1,<=2.7.4 but got 2.8.0.post2.",
      "tool-version-required",
      {"tool": "Flash-Attention", "required": ">=2.7.1,<=2.7.4", "found": "2.8.0.post2"}),
-    ("sh: 1: nvcc: not found", "build-tool-missing", {"tool": "nvcc"}),
+    # ("sh: 1: nvcc: not found": the family alone since late set i labelled it no CUDA toolkit,
+    # tests/unit/test_diagnose_late_ij_causes.py)
+    ("sh: 1: ninja: not found", "build-tool-missing", {"tool": "ninja"}),
     ("/bin/bash: line 1: cmake: command not found", "build-tool-missing", {"tool": "cmake"}),
     # CMake finding no CUDA compiler is no CUDA toolkit found (tests/data/logs/FAMILIES.md)
     ("No CMAKE_CUDA_COMPILER could be found.", "cuda-home-not-set", {}),

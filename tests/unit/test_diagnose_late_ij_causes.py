@@ -94,3 +94,81 @@ def test_windowspath_not_iterable_needs_bitsandbytes_in_the_log(line: str) -> No
     named = failed(["CUDA SETUP: Loading binary C:\\venv\\lib\\site-packages\\bitsandbytes\\"
                     "libbitsandbytes_cuda121.so...", line])
     assert cause(named) == "platform-unsupported"
+
+
+@pytest.mark.parametrize("line", [
+    # J/npms-pr8-libc10-so-import-torch-first.log (the fix: "import torch" first)
+    "`ImportError: libc10.so: cannot open shared object file: No such file or directory`",
+    # J/image-adaptive-3dlut-28-trilinear-libc10-import-order.log (a maintainer's answer)
+    "I have followed the guide in README but it doesn't work with the message 'ImportError: "
+    "libc10.so: cannot open shared object file'",
+])
+def test_libc10_not_found_is_an_extension_imported_before_torch(line: str) -> None:
+    report = failed([line])
+    assert report.primary is not None
+    assert report.primary.signature_id == "torch-symbol-before-import"
+    assert "libc10.so" in report.primary.title  # the library, not called a symbol
+    assert "symbol" not in report.primary.title
+    assert "Import torch before the kernel" in report.primary.fix
+
+
+def test_a_library_torch_may_lack_is_not_called_an_import_order_problem() -> None:
+    # field/mmcv-660-libtorch-cpu-so-missing.log: built for another PyTorch
+    report = failed(["ImportError: libtorch_cpu.so: cannot open shared object file: No such "
+                     "file or directory"])
+    assert report.primary is None or report.primary.signature_id != "torch-symbol-before-import"
+
+
+def test_host_config_c1189_cut_short_is_the_visual_studio_version_check() -> None:
+    # I/mamba-yolo-5-selective-scan-unsupported-visual-studio-cuda-12-1.log: the log wraps
+    # host_config.h's message mid-word
+    report = failed([
+        "      selective_scan_core_bwd.cu",
+        "      C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v12.1\\include\\crt/"
+        "host_config.h(153): fatal error C1189: #error:  -- unsupp",
+        "orted Microsoft Visual Studio version! Only the versions between 2017 and 2022 "
+        "(inclusive) are supported! The nvcc flag '-allow-unsu",
+    ])
+    assert cause(report) == "msvc-too-new-for-cuda"
+    assert family(report) == "environment"
+
+
+def test_nvcc_binary_not_located_is_no_cuda_toolkit() -> None:
+    # J/alphapose-413-nvcc-binary-could-not-be-located.log
+    report = failed(["    raise EnvironmentError('The nvcc binary could not be '",
+                     "OSError: The nvcc binary could not be located in your $PATH. Either add it "
+                     "to your path, or set $CUDAHOME"])
+    assert cause(report) == "cuda-home-not-set"
+
+
+def test_xformers_built_with_cuda_none_still_names_the_mismatch() -> None:
+    # late-2026-11-28c/dynamicrafter-86-xformers-built-for-torch-230.log
+    report = failed([
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
+        "    PyTorch 2.3.0+cu121 with CUDA None (you have 2.0.0+cu117)",
+        "    Python  3.11.9 (you have 3.11.9)",
+    ])
+    assert cause(report) == "extension-abi-mismatch"
+
+
+@pytest.mark.parametrize("line", [
+    # the same line with three established causes and none (the field corpus, late sets d, h):
+    # I/hunyuan3d-2-185-custom-rasterizer-dll-procedure-ko.log, without the PyTorch it was
+    # built for in the log
+    "DLL load failed while importing custom_rasterizer_kernel: 지정된 프로시저를 찾을 수 없습니다.",
+    # J/pytorch-geometric-6931-windows-torch-sparse-winerror-127.log
+    "OSError: [WinError 127] the specified procedure could not be found",
+])
+def test_a_procedure_not_found_names_the_family_alone(line: str) -> None:
+    report = failed([line])
+    assert report.primary is None
+    assert family(report) == "import"
+
+
+def test_nvcc_not_found_by_the_shell_names_the_family_alone() -> None:
+    # I/comfyui-nvidia-docker-102-nvcc-command-not-found-user.log labels it no CUDA toolkit,
+    # field/tiny-cuda-nn-325-nvcc-not-found.log a missing build tool: the family alone
+    report = failed(["bash: nvcc: command not found"])
+    assert report.primary is None and family(report) == "environment"
+    # the other programs: a missing build tool, whatever the log
+    assert cause(failed(["/bin/sh: 1: cmake: not found"])) == "build-tool-missing"
