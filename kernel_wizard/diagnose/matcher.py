@@ -219,8 +219,8 @@ _PIP_ERROR_CODE = re.compile(r"^\W{0,3}\s*error:\s+[a-z]+(?:-[a-z]+)+\s*$")
 # ...", "I've already upgraded X, but it still prompts 'DLL load failed ...'"): it retells the
 # error; the log's own line is the first error where the log has one (a tool's error, a failure
 # line), the sentence only where it has none.
-_PROSE = re.compile(r"(?i:(?:^|[\s*\"'(])(?:I|I've|I'm|I'd|we|we've|my)\s+\w"
-                    r"|^\W{0,4}\s*(?:hi|hello)\b|\b(?:could|can) (?:you|anyone|someone)\b)")
+_PROSE = re.compile(r"(?:^|[\s*\"'(])(?:I|I've|I'm|I'd|[Ww]e|[Ww]e've|[Mm]y)\s+[a-z]"
+                    r"|(?i:^\W{0,4}\s*(?:hi|hello)\b|\b(?:could|can) (?:you|anyone|someone)\b)")
 # A Python exception line (the end of a traceback), as opposed to a compiler's or linker's error.
 _PY_EXCEPTION = re.compile(
     r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)"
@@ -368,6 +368,10 @@ _BARE_EXCEPTION = re.compile(
     r"^\s*(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):"
     r"\s*(?:[^\s:]+:|.*\bthe following error\b.*:)?\s*$"
 )
+# What an exception's message lists before the tool's own output (PyCUDA's CompileError:
+# "command: nvcc --cubin ...", "stdout:", then "nvcc fatal : Cannot find compiler 'cl.exe'"):
+# the command and the stream's name are not the message
+_ECHO_LABEL = re.compile(r"(?i)^\W{0,3}\s*(?:command|cmd|stdout|stderr|cwd)\s*:")
 # CMake's "CMake Error at CMakeLists.txt:6 (project):" says where; its message follows on the
 # next lines. When the first of them names a known cause, it is what a person should see first.
 _CMAKE_HEADER = re.compile(r"\bCMake Error\b.*:\s*$")
@@ -438,6 +442,23 @@ def _undecorated(text: str) -> str:
     """``text`` without what quotes it (the same object when nothing does)."""
     found = _DECORATION.match(text)
     return text if found is None or not found.group() else text[found.end():]
+
+
+# The same decorations, taken off a line before it is read, with the one space after them, so
+# that the line's own indentation stays (a traceback's frames and the source they quote are
+# told apart by it); a Python prompt (">>> import torch") is no quote.
+_LINE_DECORATION = re.compile(
+    r"^[ \t]*(?:>(?!>)|`+|\*\*|\[rank\d+\]:|\d{4}-\d\d-\d\dT[\d:.]+Z|\#\d+\s+\d+\.\d+(?=\s))[ \t]?")
+
+
+def _line_undecorated(text: str) -> str:
+    """``text`` without up to three decorations at its start (the same object when none)."""
+    for _ in range(3):
+        found = _LINE_DECORATION.match(text)
+        if found is None or not found.group():
+            break
+        text = text[found.end():]
+    return text
 
 
 def _clip(line: str) -> str:
@@ -552,6 +573,10 @@ class LogDiagnoser:
         if "\r" in text:  # a terminal line redrawn: what it finally shows (progress, then error)
             text = next((part for part in reversed(text.split("\r")) if part.strip()), "")
         kept = text if len(text) <= MAX_LINE_CHARS else _clip(text)
+        # read without what quotes or stamps it (a post's "> ", torchrun's "[rank0]: ", a CI
+        # runner's time stamp), its own indentation kept; shown as it was (``kept``)
+        text = _line_undecorated(text)
+        plain = text if len(text) <= MAX_LINE_CHARS else _clip(text)
         self._line_number += 1
         first_found = self._first is not None
         collecting_after = first_found and len(self._after) < self._after_limit
@@ -590,7 +615,7 @@ class LogDiagnoser:
             if collecting_after:
                 self._after.append(kept)
             self._ring.append(kept)
-            self._previous = kept
+            self._previous = plain
             return released  # (hits its evidence released, if any)
 
         # Almost every line stops here: none of the needles, so no signature can match.
@@ -723,7 +748,7 @@ class LogDiagnoser:
                     self._first_in_torch = self._tb_frames and self._tb_in_torch \
                         and _PY_EXCEPTION.match(text) is not None
                     above = next((b for b in reversed(self._ring) if b.strip()), "")
-                    self._first_probe = _LONE_SOURCE.match(above) is not None
+                    self._first_probe = _LONE_SOURCE.match(_line_undecorated(above)) is not None
                     self._bare_first = _BARE_EXCEPTION.match(text) is not None
                     self._cmake_first = _CMAKE_HEADER.search(text) is not None
                     self._detail = next(((detail, lines) for header, detail, lines
@@ -734,7 +759,8 @@ class LogDiagnoser:
 
         if collecting_after or (first_found and self._detail is not None):
             names_cause = any(s.severity is Severity.ERROR for s in matched)
-            if text.strip() and (self._bare_first or (self._cmake_first and names_cause)):
+            if text.strip() and ((self._bare_first and _ECHO_LABEL.match(text) is None)
+                                 or (self._cmake_first and names_cause)):
                 # "RuntimeError:" alone, or CMake's header: its message (this line) is the
                 # first error
                 line, _number, before = self._first  # type: ignore[misc]
@@ -761,7 +787,7 @@ class LogDiagnoser:
                 if collecting_after:
                     self._after.append(kept)
         self._ring.append(kept)
-        self._previous = kept
+        self._previous = plain
         return new_hits
 
     def _confirm(self, sig_id: str) -> list[Diagnosis]:
@@ -1004,7 +1030,7 @@ class LogDiagnoser:
             unproven = next((h.cause_group for h in self._unproven if first is not None
                              and h.line_number == first.line_number), None)
             family = family_of(primary.cause_group if primary is not None else unproven,
-                               first.line if first is not None else None,
+                               _line_undecorated(first.line) if first is not None else None,
                                compiled=self._compiled, built=self._built, jit=self._jit,
                                ran=self._ran,
                                traceback=self._first_traceback if self._first is not None

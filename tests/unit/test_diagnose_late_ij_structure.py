@@ -312,3 +312,50 @@ def test_windows_file_not_found_without_a_file_name_is_a_program_not_found() -> 
     report = failed(["```FileNotFoundError: [WinError 2] The system cannot find the file "
                      "specified```"])
     assert family(report) == "environment"
+
+
+# -- a log whose every line is decorated reads as the log without it ---------------------------
+
+_TRACEBACK = [  # late set a flownet2-pytorch-218-cuda-home-not-set.log (as pasted, shortened)
+    "Traceback (most recent call last):",
+    '  File "setup.py", line 62, in <module>',
+    "    cmdclass={'build_ext': BuildExtension}",
+    '  File "/home/u/.local/lib/python3.6/site-packages/torch/utils/cpp_extension.py", line '
+    "476, in CUDAExtension",
+    "    library_dirs += library_paths(cuda=True)",
+    '  File "/home/u/.local/lib/python3.6/site-packages/torch/utils/cpp_extension.py", line '
+    "555, in _join_cuda_home",
+    "    raise EnvironmentError('CUDA_HOME environment variable is not set. '",
+    "OSError: CUDA_HOME environment variable is not set. Please set it to your CUDA install "
+    "root.",
+]
+
+
+def test_a_quoted_stamped_or_rank_prefixed_log_finds_the_same_first_error_and_family() -> None:
+    plain = failed(_TRACEBACK)
+    assert first(plain) == _TRACEBACK[-1]
+    for prefix in ("> ", "[rank0]: ", "2025-06-20T05:54:20.1250272Z ", "#12 6135.8 "):
+        report = failed([prefix + line for line in _TRACEBACK])
+        assert first(report) == (prefix + _TRACEBACK[-1]).strip(), prefix  # shown as pasted
+        assert family(report) == family(plain), prefix
+
+
+def test_a_python_prompt_is_not_a_quote() -> None:
+    # the source line a prompt echoes is not read as a quoted message
+    report = failed([">>> import torch", ">>> torch.cuda.is_available()",
+                     "RuntimeError: Unexpected error from cudaGetDeviceCount(). Error 500: named "
+                     "symbol not found"])
+    assert first(report) == ("RuntimeError: Unexpected error from cudaGetDeviceCount(). Error "
+                             "500: named symbol not found")
+    assert family(report) == "first-use"  # (late set h cog-consistent-character-19)
+
+
+def test_the_command_an_exception_lists_is_not_its_message() -> None:
+    # PyCUDA's CompileError lists the command and the stream before the tool's own line
+    report = failed([
+        "pycuda.driver.CompileError:",
+        "command: nvcc --cubin --ptxas-options=-v -arch sm_61 -m64 ...",
+        "stdout:",
+        "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
+    ])
+    assert first(report) == "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH"
