@@ -172,3 +172,40 @@ def test_nvcc_not_found_by_the_shell_names_the_family_alone() -> None:
     assert report.primary is None and family(report) == "environment"
     # the other programs: a missing build tool, whatever the log
     assert cause(failed(["/bin/sh: 1: cmake: not found"])) == "build-tool-missing"
+
+
+@pytest.mark.parametrize(("lines", "expected", "fact"), [
+    # I/jetson-containers-1174-update-alternatives-gcc-12-missing.log
+    (["update-alternatives: error: alternative path /usr/bin/gcc-12 doesn't exist"],
+     "build-tool-missing", ("tool", "/usr/bin/gcc-12")),
+    # J/simple-knn-vllm-3541-gcc-missing-nvcc-host-compiler.log: nvcc's host compiler
+    (["      gcc: No such file or directory",
+      "      nvcc fatal   : Failed to preprocess host compiler properties."],
+     "build-tool-missing", ("tool", "gcc")),
+    # late-2026-11-28b/tensorrt-demos-554-unsupported-arch-compute-n-windows.log: a Makefile's
+    # variable left unset
+    (["nvcc fatal   : Unsupported gpu architecture 'compute_N'"], "bad-env-path",
+     ("value", "compute_N")),
+    # late-2026-11-28h/warp-ctc-153-cuda-home-colon-list-ld-cannot-find-lcudart.log
+    (["No CUDA runtime is found, using CUDA_HOME=':/usr/local/cuda-9.0:/usr/local/cuda-8.0'"],
+     "bad-env-path", ("value", ":/usr/local/cuda-9.0:/usr/local/cuda-8.0")),
+    # late-2026-11-28h/s4g-release-5-pointnet2-tharg-check-undefined.log
+    (['/src/s4g-release/inference/grasp_proposal/network_models/models/pointnet2_utils/csrc/'
+      'interpolate_kernel.cu(323): error: identifier "THArgCheck" is undefined'],
+     "torch-api-changed", ("symbol", "THArgCheck")),
+    # late-2026-11-28f/rwkv-runner-108-wkv-jit-nvcc-unknown-option-t-wsl.log
+    (["nvcc fatal : Unknown option 't'"], "tool-version-required", ("option", "t")),
+    # late-2026-11-28h/navrl-70-errno13-record-permission-zh-isaacsim.log (Chinese glibc)
+    (["ERROR: Could not install packages due to an OSError: [Errno 13] 权限不够: 'RECORD'"],
+     "permission-denied", ("path", "RECORD")),
+])
+def test_unambiguous_lines_of_the_late_sets_name_their_cause(
+        lines: list[str], expected: str, fact: tuple[str, str]) -> None:
+    report = failed(lines)
+    assert cause(report) == expected
+    assert report.primary is not None and fact in report.primary.facts
+
+
+def test_a_compiler_error_about_a_missing_source_file_is_not_a_missing_compiler() -> None:
+    report = failed(["gcc: error: src/missing.c: No such file or directory"])
+    assert cause(report) != "build-tool-missing"
