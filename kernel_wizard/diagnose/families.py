@@ -229,7 +229,10 @@ _PACKAGE = re.compile(
     r"|build[\\/](?:lib|bdist))|error: could not create|could not copy|copying .*(?:denied|failed)"
     r"|PermissionError|bdist_wheel|error: \[Errno 13\]|WinError 5\b|WinError 32\b"
     r"|wheel .*is not a valid|Invalid wheel filename"
-    r"|can't create or remove files in install directory)"  # setuptools' easy_install
+    r"|can't create or remove files in install directory"  # setuptools' easy_install
+    # uv installing a wheel's files ("Caused by: failed to hardlink file from ... to ...:
+    # Permission denied (os error 13)")
+    r"|failed to (?:hardlink|copy|clone|symlink|reflink|write|create|remove|rename) (?:file|dir))"
 )
 _CONFIGURE = re.compile(
     r"(?i:CMake Error|CMakeLists|egg_info|metadata-generation-failed"

@@ -287,7 +287,8 @@ _TOOL_REPORT = re.compile(r"(?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s
 _COMPILING = re.compile(r"\[\d+/\d+\]\s|building '|(?i:ClCompile|Compiling\s)")
 _BUILDING = re.compile(r"(?i:Building wheel|running build|setup\.py|Building editable|"
                        r"-- The (?:C|CXX|CUDA) compiler|Getting requirements to build|"
-                       r"Preparing metadata|Running setup|cmake)")
+                       r"Preparing metadata|Running setup|cmake|"
+                       r"\W*Failed to build `|\W*The build backend returned)")  # (uv's)
 
 
 def _not_a_message(text: str) -> bool:
@@ -343,8 +344,9 @@ _FAILURE_LINE = re.compile(
       | \bcompiler\s+identification\s+is\s+unknown\b | \bFailed\s+to\s+detect\s+a\s+default\b
       # CMake's closing line after its errors, where the log leaves the errors out
       | \bConfiguring\s+incomplete,\s+errors\s+occurred\b
-      # pip's summary of a wheel that failed to build, where the build's own output is left out
-      | \bFailed\s+building\s+wheel\s+for\b
+      # pip's summary of a wheel that failed to build, where the build's own output is left
+      # out (uv's: "x Failed to build `flash-attn==2.7.4`")
+      | \bFailed\s+building\s+wheel\s+for\b | \bFailed\s+to\s+build\s+`
       # setuptools' summary that the compiler failed (torch's BuildExtension with ninja)
       | \bError\s+compiling\s+objects\s+for\s+extension\b
       # the Windows loader's dialog ("The procedure entry point ?x@c10@@ could not be located in
@@ -414,7 +416,8 @@ _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "as
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
-    r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b"
+    r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b|\bFailed\s+to\s+build\s+`"
+    r"|\bCall\s+to\s+`[^`]*`\s+failed\b"  # uv: the build backend's call failed
     r"|\bError\s+compiling\s+objects\s+for\s+extension\b"
     r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
 )
@@ -449,6 +452,11 @@ def _undecorated(text: str) -> str:
 # told apart by it); a Python prompt (">>> import torch") is no quote.
 _LINE_DECORATION = re.compile(
     r"^[ \t]*(?:>(?!>)|`+|\*\*|\[rank\d+\]:|\d{4}-\d\d-\d\dT[\d:.]+Z|\#\d+\s+\d+\.\d+(?=\s))[ \t]?")
+
+
+# A terminal's colour codes ("\x1b[01;31m\x1b[Kerror: \x1b[m\x1b[K", as gcc, ninja and pip print
+# them to a terminal), and what a copy leaves of them without the escape ("[01;31m[Kerror:[m[K")
+_COLOR = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\[(?:\d{1,3}(?:;\d{1,3})*)?m\[K")
 
 
 def _line_undecorated(text: str) -> str:
@@ -572,6 +580,8 @@ class LogDiagnoser:
         text = line.rstrip("\r\n")
         if "\r" in text:  # a terminal line redrawn: what it finally shows (progress, then error)
             text = next((part for part in reversed(text.split("\r")) if part.strip()), "")
+        if "\x1b" in text or "m[K" in text:
+            text = _COLOR.sub("", text)  # a terminal's colours, or what a copy left of them
         kept = text if len(text) <= MAX_LINE_CHARS else _clip(text)
         # read without what quotes or stamps it (a post's "> ", torchrun's "[rank0]: ", a CI
         # runner's time stamp), its own indentation kept; shown as it was (``kept``)

@@ -359,3 +359,31 @@ def test_the_command_an_exception_lists_is_not_its_message() -> None:
         "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH",
     ])
     assert first(report) == "nvcc fatal   : Cannot find compiler 'cl.exe' in PATH"
+
+
+def test_a_terminals_colour_codes_are_not_read_nor_shown() -> None:
+    # gcc's colours as a terminal gets them, and what a copy leaves of them without the escape
+    for line in ("x.cpp:5:10: \x1b[01;31m\x1b[Kfatal error: \x1b[m\x1b[Kfoo.h: No such file or "
+                 "directory",
+                 "x.cpp:5:10: [01;31m[Kfatal error: [m[Kfoo.h: No such file or directory"):
+        report = failed(["[1/2] g++ -c x.cpp -o x.o", line,
+                         "ninja: build stopped: subcommand failed."])
+        assert first(report) == "x.cpp:5:10: fatal error: foo.h: No such file or directory"
+        assert family(report) == "compile"
+
+
+def test_uvs_build_summary_and_install_step() -> None:
+    # uv's summary alone: the build that failed, not the backend call that wraps it
+    report = failed([
+        "  × Failed to build `flash-attn==2.7.4.post1`",
+        "  ├─▶ The build backend returned an error",
+        "  ╰─▶ Call to `setuptools.build_meta:__legacy__.build_wheel` failed (exit status: 1)",
+    ])
+    assert first(report) == "× Failed to build `flash-attn==2.7.4.post1`"
+    assert family(report) == "configure"
+    # uv installing a wheel's files where it may not write them
+    report = failed([
+        "error: Failed to install: flash_attn-2.7.4-cp311-cp311-linux_x86_64.whl",
+        "  Caused by: failed to hardlink file from /a to /b: Permission denied (os error 13)",
+    ])
+    assert family(report) == "package"
