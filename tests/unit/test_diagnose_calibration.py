@@ -137,3 +137,23 @@ def test_a_calibration_that_no_longer_fits_the_rules_is_an_error(tmp_path: Path)
         load_rules(failures)
     calibration.unlink()  # no calibration beside a failures file: nothing demoted
     assert load_rules(failures).demoted == frozenset()
+
+
+def test_the_policies_compared_by_leaving_one_set_out() -> None:
+    # (benchmarks/diagnose_calibration.py --loso; the table is in tests/data/logs/FAMILIES.md)
+    policies = {p.name.split(":")[0]: p for p in CALIBRATION.POLICIES}
+    rules = default_rules()
+    record = CALIBRATION.Record
+    seen = [record("out-of-memory", 0, "", [2, 0], [0, 1]),  # a wrong call
+            record("disk-full", 0, "", [1, 0], [0, 0]),  # one right call
+            record("cuda-home-not-set", 0, "", [5, 0], [4, 0])]  # nine right calls
+    chosen = policies["a"].demoted(rules, seen)
+    assert chosen == {("out-of-memory", 0)}  # one wrong call; a pattern never seen names it
+    b2 = policies["b2"].demoted(rules, seen)
+    assert {("out-of-memory", 0), ("disk-full", 0), ("disk-full", 1)} <= b2
+    assert ("cuda-home-not-set", 0) not in b2
+    assert ("disk-full", 0) not in policies["b1"].demoted(rules, seen)
+    assert ("cuda-home-not-set", 0) not in policies["c70"].demoted(rules, seen)  # 9/9: 0.70
+    assert ("cuda-home-not-set", 0) in policies["c80"].demoted(rules, seen)
+    assert CALIBRATION.wilson_lower(0, 0) == 0.0
+    assert 0.69 < CALIBRATION.wilson_lower(9, 9) < 0.71
