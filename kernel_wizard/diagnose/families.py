@@ -173,7 +173,12 @@ _RESOLVE = re.compile(
     # uv: "error: Failed to determine installation plan", "Caused by: A URL dependency is
     # incompatible with the current platform", "No solution found when resolving dependencies"
     r"|Failed to determine installation plan|incompatible with the current platform"
-    r"|No solution found when resolving)"
+    r"|No solution found when resolving"
+    # uv fetching: "x Failed to download `torch==2.6.0+cu124`", "HTTP status client error (404 Not
+    # Found) for url (...)", "error: Failed to fetch: `https://...`", "Caused by: Request failed
+    # after 3 retries", "dns error: failed to lookup address information"
+    r"|Failed to download `|HTTP status (?:client|server) error|Failed to fetch:"
+    r"|Request failed after \d+ retries|error sending request for url|dns error)"
 )
 _CRASH = re.compile(
     r"(?i:^\s*Killed\s*$|\bKilled signal\b|internal compiler error|died due to signal"

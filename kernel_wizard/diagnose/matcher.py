@@ -214,7 +214,9 @@ _ERROR_LINE = re.compile(
 _LINKER_CONTEXT = re.compile(r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld)(?:\.exe)?:\s.*:\s+in\s+function\s")
 # pip's error code on a line of its own ("error: failed-wheel-build-for-install", "error:
 # metadata-generation-failed"): it names the step that failed, not why; the output above says
-_PIP_ERROR_CODE = re.compile(r"^\W{0,3}\s*error:\s+[a-z]+(?:-[a-z]+)+\s*$")
+# (uv's "error: Failed to build: `flash-attn==2.7.4`" above the build's output says the same)
+_PIP_ERROR_CODE = re.compile(
+    r"^\W{0,3}\s*error:\s+(?:[a-z]+(?:-[a-z]+)+\s*$|Failed to build:?\s+`)")
 # A sentence a person wrote about the error ("Hi there, I encountered an internal compiler error
 # ...", "I've already upgraded X, but it still prompts 'DLL load failed ...'"): it retells the
 # error; the log's own line is the first error where the log has one (a tool's error, a failure
@@ -288,7 +290,7 @@ _COMPILING = re.compile(r"\[\d+/\d+\]\s|building '|(?i:ClCompile|Compiling\s)")
 _BUILDING = re.compile(r"(?i:Building wheel|running build|setup\.py|Building editable|"
                        r"-- The (?:C|CXX|CUDA) compiler|Getting requirements to build|"
                        r"Preparing metadata|Running setup|cmake|"
-                       r"\W*Failed to build `|\W*The build backend returned)")  # (uv's)
+                       r"\W*Failed to build:? `|\W*The build backend returned)")  # (uv's)
 
 
 def _not_a_message(text: str) -> bool:
@@ -346,7 +348,10 @@ _FAILURE_LINE = re.compile(
       | \bConfiguring\s+incomplete,\s+errors\s+occurred\b
       # pip's summary of a wheel that failed to build, where the build's own output is left
       # out (uv's: "x Failed to build `flash-attn==2.7.4`")
-      | \bFailed\s+building\s+wheel\s+for\b | \bFailed\s+to\s+build\s+`
+      | \bFailed\s+building\s+wheel\s+for\b | \bFailed\s+to\s+build:?\s+`
+      # uv's resolver and downloader giving up ("x No solution found when resolving
+      # dependencies:", "x Failed to download `torch==2.6.0+cu124`")
+      | \bNo\s+solution\s+found\s+when\s+resolving\b | \bFailed\s+to\s+download\s+`
       # setuptools' summary that the compiler failed (torch's BuildExtension with ninja)
       | \bError\s+compiling\s+objects\s+for\s+extension\b
       # the Windows loader's dialog ("The procedure entry point ?x@c10@@ could not be located in
@@ -359,6 +364,7 @@ _FAILURE_LINE = re.compile(
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "build stopped", "configuring incomplete", "procedure entry point",
+                  "no solution found",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset",
                   "is unknown", "invalid elf header", "full bug report")
 _FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
@@ -394,7 +400,8 @@ _DETAIL_BELOW: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = (
     (re.compile(r"\bCMake Error\b.*:\s*$"),
      re.compile(r"(?i:No CUDA toolset found|is not able to compile a simple test program)"), 4),
     (re.compile(r"^\s*error: \S"),
-     re.compile(r"^\s*Caused by: (?!Call to\b|process didn't exit successfully)\S"), 1),
+     re.compile(r"^\s*Caused by: (?!Call to\b|process didn't exit successfully"
+                r"|Build backend failed\b)\S"), 1),
 )
 # Python source that a log quotes without a frame line before it ("raise RuntimeError('Ninja is
 # required ...')", "warnings.warn(msg)"): the text of a message in code, never the message.
@@ -416,8 +423,8 @@ _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "as
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
-    r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b|\bFailed\s+to\s+build\s+`"
-    r"|\bCall\s+to\s+`[^`]*`\s+failed\b"  # uv: the build backend's call failed
+    r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b|\bFailed\s+to\s+build:?\s+`"
+    r"|\bCall\s+to\s+`[^`]*`\s+failed\b|\bBuild\s+backend\s+failed\b"  # uv's wrappers
     r"|\bError\s+compiling\s+objects\s+for\s+extension\b"
     r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
 )

@@ -387,3 +387,37 @@ def test_uvs_build_summary_and_install_step() -> None:
         "  Caused by: failed to hardlink file from /a to /b: Permission denied (os error 13)",
     ])
     assert family(report) == "package"
+
+
+def test_uvs_build_wrapper_gives_way_to_the_builds_own_error() -> None:
+    report = failed([
+        "error: Failed to build: `flash-attn==2.7.4`",
+        "  Caused by: Build backend failed to build wheel through `build_wheel` (exit status: 1)",
+        "",
+        "[stderr]",
+        "fatal error: cuda_runtime_api.h: No such file or directory",
+    ])
+    assert first(report) == "fatal error: cuda_runtime_api.h: No such file or directory"
+    # and where the build's output is left out, the build that failed
+    report = failed([
+        "error: Failed to build: `flash-attn==2.7.4`",
+        "  Caused by: Build backend failed to build wheel through `build_wheel` (exit status: 1)",
+    ])
+    assert first(report) == "error: Failed to build: `flash-attn==2.7.4`"
+
+
+def test_uvs_resolver_and_downloader_are_resolve() -> None:
+    for lines in (
+        ["  × No solution found when resolving dependencies:",
+         "  ╰─▶ Because flash-attn==2.7.4 has no wheels with a matching platform tag and you "
+         "require flash-attn==2.7.4, we can conclude that your requirements are unsatisfiable."],
+        ["  × Failed to download `torch==2.6.0+cu124`",
+         "  ╰─▶ HTTP status client error (404 Not Found) for url (https://x/torch-2.6.0.whl)"],
+        ["error: Failed to fetch: `https://pypi.org/simple/flash-attn/`",
+         "  Caused by: Request failed after 3 retries",
+         "  Caused by: dns error: failed to lookup address information: Name or service not "
+         "known"],
+    ):
+        report = failed(lines)
+        assert first(report) is not None, lines
+        assert family(report) == "resolve", lines
