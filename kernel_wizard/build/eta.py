@@ -434,7 +434,7 @@ SPREAD_PACED = 0.1
 SLOW_SHARE = 0.15
 # a unit's duration is taken as cut off this many log standard deviations above its kind's mean
 TAIL_SIGMAS = 2.0
-REST_FLOOR = 0.25  # an overdue unit: at least this share of its age × its spread is left
+REST_FLOOR = 0.15  # an overdue unit: at least this share of its age × its spread is left
 UNIT_BOUND = 1.2  # no unit takes much longer than the slowest known: 1.2 times it at most
 FINISHED_BOUND = 1.1  # and at most 1.1 times the slowest that ended, once a slow one has
 # The CPU signal: the share of the CPU the build gets is taken over this many seconds of its
@@ -1213,9 +1213,12 @@ class EtaEstimator:
         # ... and a unit near that bound ends between now and it: what is left of the slowest
         # kind's times below the bound, not the whole way to it (FlashAttention 3's backward
         # units at 166 s of a bound of 192 s: about 10 s, not 26 s)
+        # (before its kind's mean: that mean, then what is left of it there)
         _share, top, top_spread = kinds[-1]
+        at_top = _rest_mixed([(1.0, top, top_spread)], top, bound=bound)
         rests = [min(r, max(_rest_mixed([(1.0, top, top_spread)], a, bound=bound)
-                            if a >= top else bound - a, REST_FLOOR * SPREAD_SLOWEST * a))
+                            if a >= top else min(bound - a, top - a + at_top),
+                            REST_FLOOR * SPREAD_SLOWEST * a))
                  for r, a in zip(rests, ages, strict=True)]
         # the build ends with the last of its units: where no unit is known to stand out, any
         # of the last ones may be it, each differing from its expected time as this build's
