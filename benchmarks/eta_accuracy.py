@@ -48,8 +48,11 @@ differ by 15, 30 or 50 %, two kinds, many short and a few long, units that grow 
 the build, a prior 1.5 times too slow or 0.7 times too fast), each with several seeds, the
 recipe's mean unit right unless said; and builds of several extensions the prior plans run by
 run (``RUN_SHAPES``: four ninja runs of 2, 8, 2 and 2 units, as planned, slower or faster than
-planned, each extension at a pace of its own): a check against fitting the estimator to the
-dozen real recordings (it calibrates nothing either).
+planned, each extension at a pace of its own); and first builds whose CPU is sampled
+(``CPU_SHAPES``: one unit or 20, on an idle machine, where the samples must change nothing,
+or with each compiler getting a share of a core, once with the load easing off mid-build): a
+check against fitting the estimator to the dozen real recordings (it calibrates nothing
+either).
 
 ``--recording OUT/NAME`` scores one recording that is not in the index (``OUT/NAME.tlog`` and
 ``OUT/NAME.ninja_log`` from ``benchmarks/record_build.py``), cold only: a fresh build that
