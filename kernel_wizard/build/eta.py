@@ -416,9 +416,10 @@ class Eta:
 # How much an estimate trusts the prior against this build's own measurements, in units.
 PRIOR_WEIGHT = 2.0
 # ... and a planned build's pace (its units against their planned times) the plan's, in units:
-# one (a build on a machine 1.5 times slower than the plan's shows it from its first units,
-# not after half of them; the synthetic builds of 4 extensions slower or faster than planned)
-PACE_WEIGHT = 1.0
+# two, as the prior's. One (tried 2026-11-29: a slower machine shows from its first units) won
+# the synthetic builds of 4 extensions but no real recording of the training part, and halved
+# the held-out SageAttention build on the 4x H200 (70 -> 38 of 100 moments within the goal)
+PACE_WEIGHT = 2.0
 # How uncertain an expected time is (standard deviation of its logarithm): a unit known by
 # name from the user's last build; a unit known only as "a unit of this build"; the recipe's
 # slowest unit; the prior's whole compile before any unit has finished; link and wheel.
