@@ -167,6 +167,7 @@ _RESOLVE = re.compile(
     r"|Could not read from remote repository|Permission denied \(publickey\)"
     r"|Host key verification failed|kex_exchange_identification"
     r"|is not a supported wheel on this platform|none of the candidates"
+    r"|requires a different Python"  # pip: no version of the package for this Python
     # pip's resolver: "Cannot install a and b because these package versions have conflicting
     # dependencies" (late set b: vllm and xformers pinning another torch than requirements.txt)
     r"|because these package versions have conflicting dependencies"
@@ -215,6 +216,8 @@ _FIRST_USE_STRONG = re.compile(
     r"(?i:no kernel image is available|invalid device function|No such operator"
     r"|provided PTX was compiled|Cuda failure|No operator found|requires device with capability"
     r"|is not compatible with the current PyTorch installation"
+    # cuDNN finding no algorithm for a convolution it is first asked for
+    r"|unable to find an engine to execute"
     # the CUDA runtime failing on its first call: a driver older than the runtime ("cuda runtime
     # error (35) : CUDA driver version is insufficient", Torch7's "THCudaCheck FAIL ... error=35")
     r"|driver version is insufficient|cuda runtime error \(\d+\)|THCudaCheck FAIL"
@@ -223,7 +226,7 @@ _FIRST_USE_STRONG = re.compile(
 _FIRST_USE = re.compile(
     r"(?i:no kernel image is available|CUDA error|invalid device function"
     r"|not compatible with the current PyTorch installation|sm_\d+ is not"
-    r"|only supports|is not supported on|unsupported (?:GPU|architecture|gpu)"
+    r"|only supports?\b|is not supported on|unsupported (?:GPU|architecture|gpu)"
     r"|cudaError|CUBLAS_STATUS|CUDNN_STATUS|illegal memory access|device-side assert"
     r"|No operator found|NotImplementedError|requires device with capability)"
 )
@@ -458,11 +461,14 @@ _TOOL_CANNOT_RUN = re.compile(
 # The GPU running out of memory while the code runs ("torch.cuda.OutOfMemoryError: CUDA out of
 # memory. Tried to allocate ..."): the compiler's own memory is "out of memory" without "CUDA"
 _GPU_MEMORY = re.compile(r"(?i:CUDA out of memory|\bcuda\.OutOfMemoryError\b"
-                         r"|\bcudaErrorMemoryAllocation\b)")
+                         r"|\bcudaErrorMemoryAllocation\b"
+                         # a kernel asking more of the GPU than it has (Triton's shared memory)
+                         r"|\bOutOfResources\b|out of resource: shared memory)")
 # The CUDA runtime failing to initialise when the code first asks for the GPU ("UserWarning: CUDA
 # initialization: Unexpected error from cudaGetDeviceCount() ... Error 2: out of memory"; the
 # memory it names is not the compiler's)
-_CUDA_INIT = re.compile(r"(?i:\bcudaGetDeviceCount\b|\bCUDA initialization:)")
+_CUDA_INIT = re.compile(r"(?i:\bcudaGetDeviceCount\b|\bCUDA initialization:"
+                        r"|CUDA driver initialization failed)")
 # A package's loader not finding its own native library ("Could not find the bitsandbytes CUDA
 # binary at PosixPath('.../libbitsandbytes_cuda124.so')"): met when the package is imported
 _NATIVE_LIB_MISSING = re.compile(

@@ -186,6 +186,10 @@ _ERROR_LINE = re.compile(
     # ctypes not finding a function in a loaded library, as bitsandbytes prints it on Windows
     | ^\s*function\s+'\w+'\s+not\s+found\s*$
     | ^\s*(?:>\s*)?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python
+    # a Python exception of an errors module whose name says no "Error"
+    # ("triton.runtime.errors.OutOfResources: out of resource: shared memory"; not torch._dynamo's
+    # exc module, whose BackendCompilerFailed only wraps the error below it)
+    | ^\s*(?:[A-Za-z_]\w*\.)+(?:errors|exceptions)\.[A-Z]\w*:
     # GNU ld / lld / collect2 ("/usr/bin/ld: cannot find -lcuda"), not its context lines
     # ("in function `f':", "skipping incompatible ... when searching for -lx") or warnings
     | ^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|collect2)(?:\.exe)?:\s

@@ -421,3 +421,25 @@ def test_uvs_resolver_and_downloader_are_resolve() -> None:
         report = failed(lines)
         assert first(report) is not None, lines
         assert family(report) == "resolve", lines
+
+
+def test_the_gpu_failing_when_code_first_runs_is_first_use() -> None:
+    # classes of the first call (no late log of these words yet): the CUDA driver failing to
+    # initialise, cuDNN finding no algorithm, a kernel asking more shared memory than the GPU
+    # has (an exception of Triton's errors module, whose name says no "Error"), a kernel that
+    # supports only some data types
+    for line in (
+        "RuntimeError: CUDA driver initialization failed, you might not have a CUDA gpu.",
+        "RuntimeError: GET was unable to find an engine to execute this computation",
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 65536, "
+        "Hardware limit: 49152. Reducing block sizes or `num_stages` may help.",
+        "RuntimeError: FlashAttention only support fp16 and bf16 data type",
+    ):
+        report = failed(["$ python run.py", line])
+        assert first(report) == line
+        assert family(report) == "first-use", line
+
+
+def test_pip_refusing_a_package_for_this_python_is_resolve() -> None:
+    report = failed(["ERROR: Package 'x' requires a different Python: 3.8.10 not in '>=3.9'"])
+    assert family(report) == "resolve"
