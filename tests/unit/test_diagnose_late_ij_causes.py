@@ -149,6 +149,13 @@ def test_xformers_built_with_cuda_none_still_names_the_mismatch() -> None:
         "    Python  3.11.9 (you have 3.11.9)",
     ])
     assert cause(report) == "extension-abi-mismatch"
+    # field/xformers-874-built-for-torch-2-0-1-have-2-1-0.log: older xFormers name no CUDA
+    older = failed([
+        "WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:",
+        "    PyTorch 2.0.1 (you have 2.1.0+cu121)",
+        "    Python  3.11.5 (you have 3.11.5)",
+    ])
+    assert cause(older) == "extension-abi-mismatch"
 
 
 @pytest.mark.parametrize("line", [
