@@ -847,6 +847,11 @@ HELD_OUT = (
     # recorded with its CPU samples; seen once with the CPU signal of cold builds (28/100),
     # which was then turned off for cold builds: not clean for that one choice
     "docs/recorded/h200-2026-11-28b/eta/sage-h200-cpu",
+    # fresh builds on a lent H200 (2026-11-29), recorded before the model froze at 1a990bd and
+    # scored once after: 100/100 each (FlashMLA's of the same round missed, 0/100, and was then
+    # studied: training, not held out; docs/recorded/h200-2026-11-29/README.md)
+    "docs/recorded/h200-2026-11-29/eta/sage-h200-1129",
+    "docs/recorded/h200-2026-11-29/eta/fa3-compact-h200-1129",
 )
 
 
