@@ -142,11 +142,14 @@ LOGS = REPO / "tests" / "data" / "logs"
 
 
 def late_set(letter: str) -> Path:
-    """The folder of an independent late set: ``a`` is ``late-2026-11-28``, ``b`` and on add
-    their letter."""
+    """The folder of an independent late set: ``a`` is ``late-2026-11-28``, ``b`` to ``j``
+    add their letter to it, ``k`` and on are ``late-2026-11-29`` with their letter."""
     if len(letter) != 1 or not letter.isalpha():
         raise ValueError(f"a late set is one letter, not {letter!r}")
-    return LOGS / ("late-2026-11-28" + ("" if letter == "a" else letter.lower()))
+    letter = letter.lower()
+    if letter == "a":
+        return LOGS / "late-2026-11-28"
+    return LOGS / (("late-2026-11-28" if letter <= "j" else "late-2026-11-29") + letter)
 
 
 def per_set(letters: Sequence[str], rules_path: Path | None = None) -> dict[str, Scores]:
