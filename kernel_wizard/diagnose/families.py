@@ -197,6 +197,9 @@ _LINK = re.compile(
     r"(?i:undefined reference to|multiple definition of|\bLNK\d{4}\b|collect2|"
     r"^\s*(?:\S*/)?(?:ld(?:\.\w+)?|lld|ld\.lld)(?:\.exe)?:\s|cannot find -l|nvlink error"
     r"|unresolved external symbol|ld returned"
+    # the linker exiting with an error status ("...\\bin\\HostX86\\x64\\link.exe' failed with
+    # exit code 1120")
+    r"|\b(?:link|ld|lld|ld\.lld)(?:\.exe)?['\"]?\s+failed with exit (?:code|status)\s*[1-9]"
     # the compiler driver not finding an object or library it was to link ("gcc: error:
     # /usr/local/cuda-8.0/lib64/libcudart.so: No such file or directory")
     r"|(?:gcc|g\+\+|c\+\+|clang)(?:\.exe)?: error: \S+\.(?:o|obj|so(?:\.\d+)*|a|lib)"
@@ -278,6 +281,17 @@ _ENVIRONMENT = re.compile(
     r"|is less than the minimum required version|Unknown CUDA arch \("
     # nvcc refusing its own set-up, not the package's source: an architecture this toolkit does
     # not know, an option it does not have, a host compiler it cannot use
+    # a library header's check of the compiler or toolkit that includes it (MSVC's STL:
+    # "yvals_core.h(498): fatal error C1189: #error:  STL1001: Unexpected compiler version,
+    # expected MSVC 19.26 or newer", "STL1002: Unexpected CUDA version"): a version not supported
+    r"|#error\W+(?:STL\d{4}:\s*)?(?:Unexpected|unsupported)\b[^\n]*\b(?:compiler|CUDA|GNU"
+    r"|Visual Studio|MSVC|clang)\b[^\n]*\bversion"
+    # a GCC-style compiler driver rejecting an option of its command line ("clang: error:
+    # unsupported option '-fopenmp'" of Apple's clang, "gcc: error: unrecognized command line
+    # option '-std=c++14'" of gcc 4.8): this compiler lacks what the build asks of it
+    r"|^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|[\w.-]+-g(?:cc|\+\+))(?:-\d+)?"
+    r"(?:\.exe)?: (?:fatal )?error: (?:unsupported option|unrecognized command[- ]line option"
+    r"|unknown argument)"
     r"|nvcc(?:\.exe)?\s+fatal\s*:\s*(?:Unsupported gpu architecture|Value '[^']*' is not defined"
     r"|Unknown option|Could not set up the environment|Host compiler targets))"
 )
@@ -285,9 +299,18 @@ _ENVIRONMENT = re.compile(
 _COMPILE = re.compile(
     r"(?i:\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp|hxx|inl)(?:\(\d+\)|:\d+)[^\n]*\b(?:error|错误|fehler"
     r"|erreur|errore|ошибка|błąd|エラー|오류|hata)\b"
-    r"|\berror\s+C\d{4}\b|\bC\d{4}\s*:|#error|catastrophic error"
+    r"|\berror\s+C\d{4}\b|\bC\d{4}\s*[:：]|#error|catastrophic error"
     r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
-    r"|incomplete|invalid|use of|call of|'|\")|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
+    r"|incomplete|invalid|use of|call of|'|\""
+    # the CUDA front end's and C++ compilers' own wording, where the file is left out ("error:
+    # calling a __device__ function("__expf") from a __host__ __device__ function ... is not
+    # allowed", "error: a value of type ... cannot be used", "error: unknown type name 'x'")
+    r"|calling a __\w+__ function|a value of type|argument of type|too (?:few|many) arguments"
+    r"|more than one (?:instance|operator|conversion)|no suitable|expression must"
+    r"|unknown type name|use of undeclared|static assertion failed|redefinition of"
+    r"|conflicting (?:types|declaration))"
+    r"|ptxas (?:fatal|error)|nvcc (?:fatal|error)"
+    r"|\bptxas(?:\.exe)?\s+\S.*,\s*line\s+\d+;\s*(?:fatal|error)\s*:"  # at a line of its input
     r"|\bCommand line error D\d{4}\b"  # cl.exe rejecting an option the build script gives it
     # the compiler exiting with an error status ("...\\bin\\nvcc.exe' failed with exit code 2"),
     # setuptools' summary of it ("Error compiling objects for extension")
@@ -312,7 +335,9 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         # anywhere else, when the code first uses the GPU
         return ("environment" if built and not compiled else "first-use"), True
     if _LOADED_AT_FIRST_USE.search(line):
-        return "first-use", True  # a library the CUDA runtime loads only when a kernel runs
+        return "first-use", True  # the driver's library, opened only when a kernel runs
+    if _LIBRARY_NOT_LOADED.search(line):
+        return "import", True  # a library the installed package needs did not load
     if _CUDA_INIT.search(line):
         return "first-use", True  # the CUDA runtime failing to start, whatever its error says
     if _NATIVE_LIB_MISSING.search(line):
@@ -483,9 +508,21 @@ _INSTALLED_SOURCE_ERROR = re.compile(
 # cuDNN's sub-libraries at the first convolution ("Could not load library
 # libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared object file"), the driver's
 # libcuda that cuda-python opens at its first call ("Failed to dlopen libcuda.so")
+# (only where what cannot be opened is the driver's own library, libcuda: a library the
+# package needs that is not installed, cuDNN or cuBLAS itself, is an import, whoever reported it)
 _LOADED_AT_FIRST_USE = re.compile(
-    r"(?i:Could not load library (?:lib)?cudnn|Unable to load any of \{?(?:lib)?cudnn"
+    r"(?i:Could not load library (?:lib)?cudnn\S*\. Error: (?:lib)?cuda\.so"
     r"|Failed to dlopen (?:lib)?cuda\b)")
+# A shared library that cannot be found or loaded, named by its file, whoever reports it (a
+# loader at import, or a library opened lazily at a first call: CTranslate2's "Library
+# cublas64_12.dll is not found or cannot be loaded", cuDNN's "Could not load library
+# cudnn_ops_infer64_8.dll. Error code 126", onnxruntime's "LoadLibrary failed with error 126 ...
+# onnxruntime_providers_cuda.dll"): the installed files do not fit, an import (FAMILIES.md)
+_LIBRARY_NOT_LOADED = re.compile(
+    r"(?i:\bCould not load library \S+\.(?:so|dll|dylib)\b"
+    r"|\bLibrary \S+\.(?:so|dll|dylib)(?:\.\d+)* is not found or cannot be loaded"
+    r"|\bLoadLibrary(?:Ex\w*)? failed with error \d+"
+    r"|\b(?:Unable|Failed) to load (?:library )?\S+\.(?:so|dll|dylib)\b)")
 # SIGILL of a program ("Illegal instruction (core dumped)"), not of a compiler crashing
 _SIGILL = re.compile(r"(?i:\bIllegal instruction\b)")
 _COMPILER_NAMED = re.compile(r"(?i:\b(?:cc1plus|cc1|cicc|ptxas|cudafe\+\+|nvcc|gcc|g\+\+|cl\.exe"
@@ -543,7 +580,9 @@ JIT_HEAD_MARKS = (
              "triton/windows_utils", "triton\\windows_utils",
              # torch's JIT build failing (a setup.py build's says "Error compiling objects for
              # extension")
-             "Error building extension '")
+             "Error building extension '",
+             # Triton assembling the PTX it generated when a kernel is first called
+             "Triton PTX codegen error")
 # The same, as patterns: torch.utils.cpp_extension.load() in a traceback's frame; ninja's
 # FAILED: line for an object named without a folder, as only torch's JIT build.ninja writes
 # them ("FAILED: torch_rasterize_gl.o", "FAILED: fused_bias_act_kernel.cuda.o"; a setup.py or
@@ -555,7 +594,10 @@ JIT_LINE = re.compile(
     # the compiler's command line in that build.ninja: its dependency file named without a
     # folder too ("[2/3] c++ -MMD -MF fused_adam_frontend.o.d -DTORCH_EXTENSION_NAME=...")
     r"|^\s*(?:\[\d+/\d+\]\s+)?\S*(?:c\+\+|g\+\+|gcc|nvcc|cl)(?:\.exe)?\s+-MMD\s+-MF\s+"
-    r"[\w-]+(?:\.cuda)?\.o\.d\s")
+    r"[\w-]+(?:\.cuda)?\.o\.d\s"
+    # MSVC's linker naming an object of that build.ninja, without a folder ("half_matmul.cuda.o
+    # : error LNK2019: unresolved external symbol cublasHgemm"; a setup.py build's are .obj)
+    r"|^\s*[\w-]+(?:\.cuda)?\.o\s*:\s*(?:fatal\s+)?error\s+LNK\d{4}")
 
 __all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_HEAD",
            "JIT_HEAD_MARKS", "JIT_LINE", "JIT_MARKS",

@@ -210,6 +210,21 @@ _ERROR_LINE = re.compile(
     # the network failing, on the line of its own that a pip or urllib3 message wraps onto
     # ("Failed to establish a new connection: [Errno -3] Temporary failure in name resolution")
     | ^\W{0,3}\s*Failed\s+to\s+establish\s+a\s+new\s+connection\b
+    # a shared library that cannot be loaded, named by its file, on a line of its own or in a
+    # runtime's log line ("Library cublas64_12.dll is not found or cannot be loaded", "Could not
+    # load library cudnn_ops_infer64_8.dll. Error code 126", onnxruntime's "[E:onnxruntime:...]
+    # ... LoadLibrary failed with error 126 ... onnxruntime_providers_cuda.dll")
+    | (?i: \bCould\s+not\s+load\s+library\s+\S+\.(?:so|dll|dylib)\b
+         | ^\W{0,3}\s*Library\s+\S+\.(?:so|dll|dylib)(?:\.\d+)*\s+is\s+not\s+found\b
+         | \bLoadLibrary(?:Ex\w*)?\s+failed\s+with\s+error\s+\d+ )
+    # an assembler's error at a place in its input ("ptxas /tmp/x.ptx, line 5; fatal   :
+    # Unsupported .version 8.6"): its summary ("ptxas fatal : Ptx assembly aborted due to
+    # errors") comes after it
+    | (?i: \bptxas(?:\.exe)?\s+\S.*,\s*line\s+\d+;\s*(?:fatal|error)\s*: )
+    # gcc's crash after a location or its own name ("x.c:12:1016: internal compiler error:
+    # Segmentation fault", "c++: internal compiler error: Killed"): its trailer ("Please submit
+    # a full bug report") comes after it
+    | (?i: :\s+internal\s+compiler\s+error\s*: )
     """,
     re.VERBOSE,
 )
@@ -269,6 +284,10 @@ _ERROR_WORDS = (
     "no such file",
     "could not find the",
     "failed to establish",
+    "could not load library",
+    "is not found",
+    "loadlibrary",
+    "ptxas",  # (at a line of its input: "ptxas x.ptx, line 5; fatal   : ...")
 )
 _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # A label alone ("error:", "ERROR:", "fatal error:" with nothing after it): its error is on the
@@ -361,6 +380,9 @@ _FAILURE_LINE = re.compile(
       # the Windows loader's dialog ("The procedure entry point ?x@c10@@ could not be located in
       # the dynamic link library ..."), PyTorch's own assertion failing while code runs
       | ^\W{0,3}\s*The\s+procedure\s+entry\s+point\b | \bINTERNAL\s+ASSERT\s+FAILED\b
+      # a tool's summary of an error it printed on a line of its own (_SUMMARY_LINE)
+      | \bPtx\s+assembly\s+aborted\b | ^\s*(?:[A-Za-z_]\w*\.)*CppCompileError:
+      | ^\s*(?:[A-Za-z_]\w*\.)*BackendCompilerFailed:
     )""",
     re.VERBOSE,
 )
@@ -370,7 +392,8 @@ _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not 
                   "build stopped", "configuring incomplete", "procedure entry point",
                   "no solution found",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset",
-                  "is unknown", "invalid elf header", "full bug report")
+                  "is unknown", "invalid elf header", "full bug report", "aborted",
+                  "cppcompileerror", "backendcompilerfailed")
 _FAILURE_NEEDLES = tuple((w, frozenset(w)) for w in _FAILURE_WORDS)
 # A Python exception whose message starts on the next line ("RuntimeError:" then the text; an
 # ImportError that names the library and breaks the line after it, "ImportError: /x/y.so: ";
@@ -421,6 +444,10 @@ _PROBLEM_LINE = re.compile(
     # an error quoted in a sentence ("... throws error: No matching distribution found for
     # torch==2.1.1+cu121"), and the words for it in Chinese (not found, reported an error)
     r"|\berror\s*[:：]\s*\S|未找到|找不到|报错)")
+# A sentence that quotes a tool's error ("... torch==2.1.2+cu121报错，ERROR: Could not find a
+# version that satisfies the requirement ..."): it says more than a title that only says an
+# error was reported ("# torch==2.1.2+cu121报错"), which it replaces as the last resort
+_QUOTED_ERROR = re.compile(r"(?i:\berror\s*[:：]\s*\S)")
 _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "assert",
                   "not available", "no such file", "cannot", "could not", "unable to", "found",
                   "failed to find", "error", "未找到", "找不到", "报错")
@@ -430,8 +457,38 @@ _WRAPPER_LIKE = re.compile(
     r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b|\bFailed\s+to\s+build:?\s+`"
     r"|\bCall\s+to\s+`[^`]*`\s+failed\b|\bBuild\s+backend\s+failed\b"  # uv's wrappers
     r"|\bError\s+compiling\s+objects\s+for\s+extension\b"
-    r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b)"
+    r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b"
+    r"|\bPtx\s+assembly\s+aborted\b|\bfull\s+bug\s+report\b"  # (_SUMMARY_LINE)
+    r"|^\s*(?:[A-Za-z_]\w*\.)*(?:CppCompileError|BackendCompilerFailed):)"
 )
+# A tool's summary or trailer of an error it printed on a line of its own (before or after it,
+# as a post pastes them): never the first error, shown only as a failure line where the log
+# lacks the error itself. ptxas' "Ptx assembly aborted due to errors" after "ptxas x.ptx, line
+# 5; fatal : ...", gcc's "Please submit a full bug report" of an internal compiler error,
+# Inductor's "CppCompileError: C++ compile error" over the compiler's output, and
+# torch._dynamo's "BackendCompilerFailed: backend='inductor' raised:" over that
+_SUMMARY_LINE = re.compile(
+    r"(?i:\bPtx\s+assembly\s+aborted\s+due\s+to\s+errors\b"
+    r"|^\W{0,3}\s*Please\s+submit\s+a\s+full\s+bug\s+report\b)"
+    r"|^\s*(?:[A-Za-z_]\w*\.)*(?:CppCompileError:\s*C\+\+\s+compile\s+error\s*$"
+    r"|BackendCompilerFailed:)")
+# A tool exiting with an error status, as the build reports it ("error: command '...link.exe'
+# failed with exit code 1120", "returned non-zero exit status 1")
+_TOOL_EXIT = re.compile(r"(?i:\bfailed\s+with\s+exit\s+(?:code|status)\s+[1-9]"
+                        r"|\breturned\s+non-zero\s+exit\s+status\b)")
+# make reporting that an object it was compiling failed ("make[2]: *** [.../reduce_scatter.o]
+# Error 139", "recipe for target 'x.o' failed"): the compiler ran, whatever the shell said
+_MAKE_OBJECT_FAILED = re.compile(
+    r"\*\*\*\s+\[[^\]]*\.(?:o|obj)\]\s+Error\s+\d+|recipe for target '[^']*\.(?:o|obj)' failed")
+# pip's summary that a package's build failed ("ERROR: Failed building wheel for natten"): it
+# wraps all of the build's output above it, so any other failure line (a CalledProcessError
+# naming the command that failed, a traceback's header) is shown before it (uv's "x Failed to
+# build `x`" stays over the "Call to `...build_wheel` failed" that it prints under it)
+_PIP_SUMMARY = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b)")
+# CMake's closing line after its errors, and a message saying in words that something failed
+_CMAKE_CLOSING = re.compile(r"(?i:\bConfiguring\s+incomplete,\s+errors\s+occurred\b)")
+_FAILED_IN_WORDS = re.compile(r"(?i:\bfail(?:ed|ure|s)?\b|\bnot\s+found\b|\bcould\s+not\b"
+                              r"|\bcannot\b|\bunable\s+to\b|\berror\b|\bmissing\b)")
 # A traceback's header says least of all: any other failure line is shown before it; so does
 # Python's report that a child process failed (CalledProcessError for ninja), when the child's
 # own summary ("ninja: build stopped") is in the log too.
@@ -448,7 +505,7 @@ _SAYS_LEAST = re.compile(r"Traceback \(most recent call last\)|\bCalledProcessEr
 # ("2025-06-20T05:54:20.1250272Z ", "#12 6135.8 "). Rules anchored at the line's start (a
 # wrapper's "^\s*error: command ... failed") are read on the line without it as well.
 _DECORATION = re.compile(
-    r"^\s*(?:(?:>\s*|`+|\*\*|\[rank\d+\]:\s*)+"
+    r"^\s*(?:(?:>\s*|`+|\*\*|\[rank\d+\]:\s*|E(?=\s{3})\s*)+"
     r"|(?:\d{4}-\d\d-\d\dT[\d:.]+Z|\#\d+(?:\s+\d+\.\d+)?|\d+\.\d+)\s+(?=\S))")
 
 
@@ -460,9 +517,11 @@ def _undecorated(text: str) -> str:
 
 # The same decorations, taken off a line before it is read, with the one space after them, so
 # that the line's own indentation stays (a traceback's frames and the source they quote are
-# told apart by it); a Python prompt (">>> import torch") is no quote.
+# told apart by it); a Python prompt (">>> import torch") is no quote. pytest's "E" in front of
+# each line of a failed test's exception is one too ("E                   RuntimeError: ...").
 _LINE_DECORATION = re.compile(
-    r"^[ \t]*(?:>(?!>)|`+|\*\*|\[rank\d+\]:|\d{4}-\d\d-\d\dT[\d:.]+Z|\#\d+\s+\d+\.\d+(?=\s))[ \t]?")
+    r"^[ \t]*(?:>(?!>)|`+|\*\*|\[rank\d+\]:|E(?=[ \t]{3})"
+    r"|\d{4}-\d\d-\d\dT[\d:.]+Z|\#\d+\s+\d+\.\d+(?=\s))[ \t]?")
 
 
 # A terminal's colour codes ("\x1b[01;31m\x1b[Kerror: \x1b[m\x1b[K", as gcc, ninja and pip print
@@ -533,9 +592,11 @@ class LogDiagnoser:
         self._log_package: str | None = None  # the package the log says it builds
         # the best failure-looking line so far (a wrapper only until something better comes)
         self._failure: tuple[str, int, tuple[str, ...]] | None = None
-        self._failure_rank = 3  # 0 a failure, 1 a wrapper of one, 2 a traceback's header
+        self._failure_rank = 4  # 0 a failure, 1 a wrapper of one, 2 a traceback's header,
+        # 3 pip's summary of the whole build
         # the first line that says something went wrong in words alone (_PROBLEM_LINE)
         self._problem: tuple[str, int, tuple[str, ...]] | None = None
+        self._problem_quotes = False  # the problem line quotes a tool's error message
         # the first Python warning ("x.py:129: UserWarning: CUDA initialization: ..."): the
         # last resort of a failed log that shows nothing else going wrong
         self._py_warning: tuple[str, int, tuple[str, ...]] | None = None
@@ -605,6 +666,9 @@ class LogDiagnoser:
         head = text[:40].lstrip()
         if not first_found and not self._compiled and head:
             self._note_stage(head, text)
+        if not self._compiled and ("***" in text or "recipe" in text) \
+                and _MAKE_OBJECT_FAILED.search(text) is not None:
+            self._compiled = self._built = True  # (read on every line, as the next)
         if not self._built and "[end of output]" in text:
             # pip's account of a build step's output that ended in an error (after the error,
             # so read on every line): the log is of a package build
@@ -613,7 +677,8 @@ class LogDiagnoser:
             start = text[:JIT_HEAD]
             if any(mark in text for mark in JIT_MARKS) \
                     or any(mark in start for mark in JIT_HEAD_MARKS) \
-                    or (("FAILED" in head or "cpp_extension" in start or "-MF " in start)
+                    or (("FAILED" in head or "cpp_extension" in start or "-MF " in start
+                         or ".o :" in start)
                         and JIT_LINE.search(start) is not None):
                 self._jit = True
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \
@@ -665,16 +730,26 @@ class LogDiagnoser:
         if not first_found and any(needs <= present and w in low
                                    for w, needs in _FAILURE_NEEDLES) \
                 and _FAILURE_LINE.search(text) is not None:
-            rank = (2 if _SAYS_LEAST.search(text) is not None
+            rank = (3 if _PIP_SUMMARY.search(text) is not None
+                    else 2 if _SAYS_LEAST.search(text) is not None
                     else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
-            if rank < self._failure_rank or (rank == self._failure_rank and rank != 1):
+            wrapped = self._wrapped_message() if _CMAKE_CLOSING.search(text) else None
+            if wrapped is not None and self._failure_rank > 0:
+                self._failure = wrapped  # (the message CMake's closing line sums up)
+                self._failure_rank = 0
+                self._built = True  # (CMake configured a build)
+            elif rank < self._failure_rank or (rank == self._failure_rank and rank not in (1, 3)):
                 self._failure = (kept, self._line_number, tuple(self._ring))
                 self._failure_rank = rank
-        if self._problem is None and not first_found and self._failure is None \
+        if (self._problem is None or not self._problem_quotes) and not first_found \
+                and self._failure is None \
                 and len(text) <= _LONG_LINE and any(w in low for w in _PROBLEM_WORDS) \
                 and _PROBLEM_LINE.search(text) is not None and not self._is_ignored(text) \
                 and not self._quotes_source(text):
-            self._problem = (kept, self._line_number, tuple(self._ring))
+            quotes = _QUOTED_ERROR.search(text) is not None
+            if self._problem is None or quotes:
+                self._problem = (kept, self._line_number, tuple(self._ring))
+                self._problem_quotes = quotes
         if self._py_warning is None and not first_found and "Warning: " in text \
                 and _PY_WARNING.search(text) is not None and not self._is_ignored(text):
             self._py_warning = (kept, self._line_number, tuple(self._ring))
@@ -761,7 +836,8 @@ class LogDiagnoser:
                         self._prose = FirstError(kept, self._line_number, tuple(self._ring),
                                                  signature_ids=tuple(s.id for s in matched))
                 elif is_error and not self._is_wrapper(text) \
-                        and _PIP_ERROR_CODE.match(text) is None:
+                        and _PIP_ERROR_CODE.match(text) is None \
+                        and _SUMMARY_LINE.search(text) is None:
                     self._first = (kept, self._line_number, tuple(self._ring))
                     self._first_traceback = (
                         "" if not self._tb_frames or _PY_EXCEPTION.match(text) is None
@@ -810,6 +886,28 @@ class LogDiagnoser:
         self._ring.append(kept)
         self._previous = plain
         return new_hits
+
+    def _wrapped_message(self) -> tuple[str, int, tuple[str, ...]] | None:
+        """The message that CMake's "Configuring incomplete, errors occurred!" (this line) sums
+        up, where the log left out its "CMake Error" header: the nearest line above it, within
+        three non-blank lines, that says in words that something failed ("Python launch
+        failed.", a package not found)."""
+        ring = list(self._ring)
+        seen = 0
+        for back in range(len(ring) - 1, -1, -1):
+            line = ring[back]
+            plain = _line_undecorated(line).strip()
+            if not plain:
+                continue
+            seen += 1
+            if seen > 3:
+                return None
+            if plain.startswith(("--", "See also", "Call Stack")):
+                continue
+            if _FAILED_IN_WORDS.search(plain) is not None:
+                number = self._line_number - (len(ring) - back)
+                return (line, number, tuple(ring[:back]))
+        return None
 
     def _confirm(self, sig_id: str) -> list[Diagnosis]:
         """Mark a signature confirmed; its withheld hit, if any, joins the hits (returned)."""
@@ -940,6 +1038,15 @@ class LogDiagnoser:
         warned = self._warning_cause
         if warned is None or all(i in self._contradicted for i in warned[3]):
             return real  # (a warning whose cause the log contradicts explains nothing)
+        if real is None and self._failure is not None and self._failure_rank == 0 \
+                and self._failure[1] > warned[1] \
+                and _TOOL_EXIT.search(self._failure[0]) is not None:
+            # a tool's own failure after the warning (PyTorch's "UserWarning: Error checking
+            # compiler version for cl", then "error: command '...link.exe' failed with exit
+            # code 1120": the compiler ran, the linker failed): the failure is the first error,
+            # and the warning names no cause
+            line, number, before = self._failure
+            return FirstError(line, number, before, fallback=True)
         explained = real is not None and any(
             self.rules.signature(i).severity is Severity.ERROR for i in real.signature_ids
         )
