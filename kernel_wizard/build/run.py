@@ -589,13 +589,15 @@ class _Attempt:
             self.line_number += 1
             emit(LogLine(text, self.line_number))
             event, unit_line = self._progress_of(text)
+            if event is not None and progress is not None and event.run != progress.run:
+                emit(progress)  # each extension's last progress in the batch: every one named
             progress = event or progress
             if unit_line:
                 continue  # a unit's [n/N] line says nothing more
             self._follow_steps(text)
             for hit in feed(text):
                 emit(DiagnosisEvent(hit))
-        if progress is not None:  # one progress event per batch is enough for any display
+        if progress is not None:  # one progress event per batch (and extension) is enough
             emit(progress)
 
     def _progress_of(self, text: str) -> tuple[ProgressEvent | None, bool]:

@@ -56,6 +56,29 @@ def test_four_extensions_replayed(tmp_path: Path) -> None:
                                                                        StepState.DONE))]
 
 
+def test_every_extension_is_named_when_its_lines_come_in_one_batch(tmp_path: Path) -> None:
+    """On a busy machine the runner reads a build's output in batches, and a display needs one
+    progress event per batch; but each extension in the batch gets its own, so the page and the
+    terminal name every extension (before: 'extension 3' was never shown when its two units
+    and the next extension's came in one read). The whole recorded output here is written at
+    once, the most a batch can hold."""
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "setup.py").write_text("# replayed\n", encoding="utf-8")
+    plan = make_plan(kernel="sageattention", version="2.2.0", source_dir=source,
+                     python=Path(sys.executable), python_scripts=None,
+                     output_dir=tmp_path / "dist", log_path=tmp_path / "logs" / "build.log",
+                     parallelism=Parallelism(16, 1, "test"))
+    at_once = "import sys; sys.stdout.write(open(sys.argv[1], encoding='utf-8').read())"
+    plan = replace(plan, command=(sys.executable, "-c", at_once,
+                                  str(RECORDED / "build-output.log")))
+    events: list[BuildEvent] = []
+    run_build(plan, events.append)
+    runs = [e.run for e in events if isinstance(e, ProgressEvent) and e.several_runs]
+    assert set(range(2, len(RUNS) + 1)) <= set(runs), runs
+    assert runs == sorted(runs)  # in the order the extensions were built
+
+
 # -- the same build with its timing: the runner's ETA across the four extensions ---------------
 
 TIMED = Path(__file__).parent.parent / "data" / "buildtimes" / "sageattention-sm90-h100.tlog"
