@@ -489,6 +489,8 @@ _PIP_SUMMARY = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b)")
 _CMAKE_CLOSING = re.compile(r"(?i:\bConfiguring\s+incomplete,\s+errors\s+occurred\b)")
 _FAILED_IN_WORDS = re.compile(r"(?i:\bfail(?:ed|ure|s)?\b|\bnot\s+found\b|\bcould\s+not\b"
                               r"|\bcannot\b|\bunable\s+to\b|\berror\b|\bmissing\b)")
+# A source line that fails by itself: an assert, a raise
+_RAISING_SOURCE = re.compile(r"^\s*(?:assert\s|raise\s+[\w.]+)")
 # A traceback's header says least of all: any other failure line is shown before it; so does
 # Python's report that a child process failed (CalledProcessError for ninja), when the child's
 # own summary ("ninja: build stopped") is in the log too.
@@ -600,6 +602,9 @@ class LogDiagnoser:
         # the first Python warning ("x.py:129: UserWarning: CUDA initialization: ..."): the
         # last resort of a failed log that shows nothing else going wrong
         self._py_warning: tuple[str, int, tuple[str, ...]] | None = None
+        # the source line a traceback's last frame quotes, where it fails ("assert SM89_ENABLED,
+        # ...", "raise RuntimeError(...)"): the failure where the log was cut before its exception
+        self._raised: tuple[str, int, tuple[str, ...]] | None = None
         # the first error line that is a person's sentence about the error (_PROSE)
         self._prose: FirstError | None = None
         # What the log showed before its first error: the compiler running (its command lines,
@@ -750,6 +755,9 @@ class LogDiagnoser:
             if self._problem is None or quotes:
                 self._problem = (kept, self._line_number, tuple(self._ring))
                 self._problem_quotes = quotes
+        if not first_found and ("assert" in head or "raise" in head) \
+                and _RAISING_SOURCE.match(text) is not None and self._quotes_source(text):
+            self._raised = (kept, self._line_number, tuple(self._ring))  # (the innermost)
         if self._py_warning is None and not first_found and "Warning: " in text \
                 and _PY_WARNING.search(text) is not None and not self._is_ignored(text):
             self._py_warning = (kept, self._line_number, tuple(self._ring))
@@ -1089,6 +1097,9 @@ class LogDiagnoser:
         elif first is None and failed and self._problem is not None:
             line, number, before = self._problem
             first = FirstError(line, number, before, fallback=True)
+        elif first is None and failed and self._raised is not None:
+            line, number, before = self._raised
+            first = FirstError(line, number, before, fallback=True)
         elif first is None and failed and self._py_warning is not None:
             line, number, before = self._py_warning
             first = FirstError(line, number, before, fallback=True)
@@ -1163,7 +1174,9 @@ class LogDiagnoser:
                                ran=self._ran,
                                traceback=self._first_traceback if self._first is not None
                                and first is not None and first.line_number == self._first[1]
-                               else "",
+                               else ("import" if self._tb_import else "call")
+                               if self._raised is not None and first is not None
+                               and first.line_number == self._raised[1] else "",
                                probe=self._first_probe and self._first is not None
                                and first is not None and first.line_number == self._first[1])
         return DiagnosisReport(

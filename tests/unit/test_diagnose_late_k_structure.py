@@ -280,3 +280,17 @@ def test_msvcs_linker_on_an_object_of_torchs_jit_build_is_first_use() -> None:
         "      q4_matmul.obj : error LNK2001: symbole externe non r‚solu cublasHgemm",
     ])
     assert family(report) == "link"
+
+
+def test_an_assert_a_traceback_quotes_is_the_failure_where_the_exception_was_cut() -> None:
+    # field/sageattention-173-sm89-kernel-not-available.log (the AssertionError line left out)
+    source = ('    assert SM89_ENABLED, "SM89 kernel is not available. Make sure you GPUs with '
+              'compute capability 8.9."')
+    report = failed([
+        'File "/home/me/anaconda3/envs/ComfyUI-Env/lib/python3.12/site-packages/sageattention/'
+        'core.py", line 666, in sageattn_qk_int8_pv_fp8_cuda',
+        source,
+        "           ^^^^^^^^^^^^",
+    ])
+    assert first(report) == source.strip()
+    assert family(report) == "first-use"  # (raised in a call, no import in the traceback)
