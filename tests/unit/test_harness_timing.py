@@ -32,12 +32,32 @@ class OutOfMemoryError(RuntimeError):
     pass
 
 
+class Clock:
+    """The stand-ins' time: each stand-in call moves it by what the call costs, and the timing
+    code reads it as ``time.perf_counter`` (the ``clock`` fixture), so a loaded machine's late
+    wake-ups from sleep cannot change what is measured (the tests failed so on a busy CI: a
+    0.32 ms sleep took longer than a 0.5 ms one)."""
+
+    now = 0.0
+
+    @classmethod
+    def sleep(cls, seconds: float) -> None:
+        cls.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def clock(monkeypatch: pytest.MonkeyPatch) -> type[Clock]:
+    Clock.now = 0.0
+    monkeypatch.setattr(qt.time, "perf_counter", lambda: Clock.now)  # the time module's own
+    return Clock
+
+
 class ClockEvent:
     def __init__(self, enable_timing: bool = True) -> None:
         self.at = 0.0
 
     def record(self) -> None:
-        self.at = time.perf_counter()
+        self.at = Clock.now
 
     def synchronize(self) -> None:
         pass
@@ -59,7 +79,7 @@ def harness(quick: bool = False) -> Any:
 
 
 def takes(ms: float) -> Any:
-    return lambda: time.sleep(ms / 1000.0)
+    return lambda: Clock.sleep(ms / 1000.0)
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +103,7 @@ def test_both_sdpa_methods_are_timed_and_labelled(math_context: list[str]) -> No
     assert label == "float16 · batch 2 · 4,096 tokens · 16 heads · head size 128 · causal"
 
     def sdpa() -> None:  # default first, then inside sdpa_math()
-        time.sleep((MATH_MS if math_context else DEFAULT_MS) / 1000.0)
+        Clock.sleep((MATH_MS if math_context else DEFAULT_MS) / 1000.0)
 
     entry = hc.time_pair(h, "forward", {"q": [2, 4096, 16, 128]}, "float16", takes(0.5), sdpa,
                          label=label)
@@ -97,7 +117,7 @@ def test_out_of_memory_is_said_plainly_and_the_rest_is_kept(math_context: list[s
     def sdpa() -> None:
         if math_context:
             raise OutOfMemoryError("CUDA out of memory. Tried to allocate 8.00 GiB")
-        time.sleep(DEFAULT_MS / 1000.0)
+        Clock.sleep(DEFAULT_MS / 1000.0)
 
     entry = hc.time_pair(harness(), "forward+backward", {}, "float16", takes(1), sdpa)
     assert entry["math_ms"] is None
@@ -118,19 +138,20 @@ def test_a_slow_kernel_is_timed_alone_within_the_budget() -> None:
 class Stream:
     """A GPU stand-in that runs work after the CPU queues it, as CUDA does: a call costs the
     CPU ``host`` seconds to issue and the GPU ``gpu`` seconds to run, and the GPU runs the
-    calls one after another from when each was queued. Events read the GPU's timeline."""
+    calls one after another from when each was queued. Events read the GPU's timeline; the
+    CPU's time is :class:`Clock`'s."""
 
     def __init__(self) -> None:
         self.free_at = 0.0  # when the GPU has finished what was queued so far
 
     def call(self, host_ms: float, gpu_ms: float) -> Any:
         def run() -> None:
-            time.sleep(host_ms / 1000.0)
-            self.free_at = max(self.free_at, time.perf_counter()) + gpu_ms / 1000.0
+            Clock.sleep(host_ms / 1000.0)
+            self.free_at = max(self.free_at, Clock.now) + gpu_ms / 1000.0
         return run
 
     def synchronize(self) -> None:
-        time.sleep(max(0.0, self.free_at - time.perf_counter()))
+        Clock.now = max(Clock.now, self.free_at)
 
     def torch(self) -> Any:
         stream = self
@@ -140,7 +161,7 @@ class Stream:
                 self.at = 0.0
 
             def record(self) -> None:
-                self.at = max(stream.free_at, time.perf_counter())
+                self.at = max(stream.free_at, Clock.now)
 
             def synchronize(self) -> None:
                 stream.synchronize()
@@ -153,12 +174,16 @@ class Stream:
         return SimpleNamespace(cuda=cuda, backends=SimpleNamespace())
 
 
-def test_queued_timing_hides_the_python_overhead_a_model_hides() -> None:
+@pytest.fixture
+def stream() -> Stream:
+    return Stream()
+
+
+def test_queued_timing_hides_the_python_overhead_a_model_hides(stream: Stream) -> None:
     """The case of FlashAttention 3 against cuDNN on an H200 (issue 29): the kernel runs
     faster on the GPU but spends more of the CPU's time per call. A model queues its calls,
     so the GPU time decides; timing one call at a time adds the overhead to each call and
-    calls the faster kernel slower. Stand-in times scaled ×10 to rise above sleep's jitter."""
-    stream = Stream()
+    calls the faster kernel slower. Stand-in times scaled ×10."""
     torch = stream.torch()
     kernel = stream.call(host_ms=0.9, gpu_ms=2.2)
     sdpa = stream.call(host_ms=0.2, gpu_ms=2.7)
@@ -171,8 +196,7 @@ def test_queued_timing_hides_the_python_overhead_a_model_hides() -> None:
     assert one_s / one_k < 1.0  # ... where the overhead made it look slower
 
 
-def test_a_call_bound_by_the_cpu_is_said_to_be() -> None:
-    stream = Stream()
+def test_a_call_bound_by_the_cpu_is_said_to_be(stream: Stream) -> None:
     decode = stream.call(host_ms=1.0, gpu_ms=0.3)  # a small decoding step
     timing = qt.queued_ms(stream.torch(), decode, 0.3)
     assert timing.cpu_bound and timing.ms >= 0.8 * timing.host_ms
@@ -195,18 +219,17 @@ def test_the_quick_mode_leaves_out_the_math_method_and_the_single_methods(
     assert entry["host_ms"] is not None and entry["groups"] == qt.GROUPS
 
 
-def test_a_slow_first_call_does_not_make_a_fast_call_timed_alone() -> None:
+def test_a_slow_first_call_does_not_make_a_fast_call_timed_alone(stream: Stream) -> None:
     """The first call of a kernel does one-time work (SageAttention compiles its Triton kernels
     then): on the H200 that made 0.1 ms calls look slow, timed one at a time with their Python
     overhead (2026-11-28). Only the second call decides how a call is timed."""
-    stream = Stream()
     steady = stream.call(host_ms=0.5, gpu_ms=1.0)
     calls = {"n": 0}
 
     def kernel() -> None:
         calls["n"] += 1
         if calls["n"] == 1:
-            time.sleep(0.5)  # the compile
+            Clock.sleep(0.5)  # the compile
         steady()
 
     timing = qt.queued_ms(stream.torch(), kernel, 0.5)
