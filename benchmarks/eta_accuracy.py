@@ -50,7 +50,9 @@ recipe's mean unit right unless said; and builds of several extensions the prior
 run (``RUN_SHAPES``: four ninja runs of 2, 8, 2 and 2 units, as planned, slower or faster than
 planned, each extension at a pace of its own); and first builds whose CPU is sampled
 (``CPU_SHAPES``: one unit or 20, on an idle machine, where the samples must change nothing,
-or with each compiler getting a share of a core, once with the load easing off mid-build): a
+or with each compiler getting a share of a core, once with the load easing off mid-build); and
+FlashMLA's recorded H100 build with every unit 0.8, 1.25 or 1.4 times as long (``PACED``: a
+machine faster or slower than the one the recipe's slowest unit was measured on): a
 check against fitting the estimator to the dozen real recordings (it calibrates nothing
 either).
 
@@ -776,6 +778,26 @@ CPU_SHAPES: dict[str, tuple[float, tuple[tuple[float, float], ...], int, int]] =
 }
 
 
+# a machine faster or slower than the one a recipe was calibrated on: FlashMLA's recorded H100
+# build with every unit's time scaled, replayed cold against the recipe (its slowest unit,
+# 128 s, measured on that H100)
+PACED = (0.8, 1.25, 1.4)
+
+
+def synthetic_paced() -> list[tuple[str, int, int, int]]:
+    """The recipe's own build at another machine's pace, one build each (``PACED``)."""
+    rec = {r.name: r for r in load_index()}["flashmla-sm90-h100-pip"]
+    units = sorted(load_build(rec).units, key=lambda u: u.start)
+    out = []
+    for factor in PACED:
+        build = synthesize(rec, [[(u.name, factor * u.seconds) for u in units]], setup=12.0,
+                           tail=2.5)
+        result = evaluate(build, cold_prior(rec), "cold")
+        out.append((f"FlashMLA's H100 build, every unit {factor:g} times as long (1 build)",
+                    result.grid_inside, len(result.grid), int(not units_goal(result))))
+    return out
+
+
 def _share_at(shares: tuple[tuple[float, float], ...]) -> Callable[[float], float]:
     return lambda t: [s for begun, s in shares if begun <= t][-1]
 
@@ -970,7 +992,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="with --recording: a CPU-only build (the probe)")
     args = parser.parse_args(argv)
     if args.synthetic:
-        print(synthetic_table(synthetic() + synthetic_runs() + synthetic_cpu()))
+        print(synthetic_table(synthetic() + synthetic_runs() + synthetic_cpu()
+                              + synthetic_paced()))
         return 0
     if args.recording:
         overrides: dict[str, object] = {

@@ -24,6 +24,11 @@ says how long the rest takes:
   the build cannot end before they do (FlashMLA on an H100 spends 109 s of a 125 s compile in
   one unit; FlashAttention 3's two backward units outlast two forward units that are nearly
   as slow); no ordinary unit is expected to run past the slowest one;
+  on a first build the recipe's slowest unit runs at this machine's pace, in part
+  (``SLOW_TRANSFER``): the pace its units show against the recipe's, the short units that end
+  first read against the recipe's short units, not against its mean (FlashMLA on an H200:
+  short units 0.77 times the recipe's, the slowest 91-100 s against the recipe's 128 s,
+  measured on an H100);
 * **the last of the units in flight** — where no unit is known to stand out, the build waits
   for whichever of its last units ends last: the expected end of the slowest of them
   (:func:`expected_end`), later than the last of their expected ends by as much as this
@@ -438,6 +443,17 @@ TAIL_SIGMAS = 2.0
 REST_FLOOR = 0.15  # an overdue unit: at least this share of its age × its spread is left
 UNIT_BOUND = 1.2  # no unit takes much longer than the slowest known: 1.2 times it at most
 FINISHED_BOUND = 1.1  # and at most 1.1 times the slowest that ended, once a slow one has
+# The recipe's slowest unit at this build's pace (a first build: the recipe's figures were
+# measured on another machine): the pace is how long this build's units take against the
+# recipe's (:func:`_slow_pace`: its logarithm as uncertain as SPREAD_PRIOR before any unit
+# ends, then as the finished units and those in flight show), and the slowest unit's expected
+# time follows pace ** SLOW_TRANSFER (1: all of it; 0: none), its spread growing by the pace's
+# uncertainty and by the part not carried over. Chosen on the training recordings
+# (2026-11-29): FlashMLA on an H200 (short units 0.77 times the recipe's, slowest 0.75-0.83)
+# meets the goal throughout from 0.7 on, FlashAttention 3 and FlashMLA on the H100 at every
+# transfer up to 1 (0.6: FlashMLA on the H200 99/100; without the pace's uncertainty in the
+# spread FlashAttention 3, whose 18 s host unit reads as a fast machine, missed from 0.9 on)
+SLOW_TRANSFER = 0.8
 # The CPU signal: the share of the CPU the build gets is taken over this many seconds of its
 # compile (its recent pace: long enough that the load of a shared machine, which comes and goes
 # from one 10 s to the next, evens out; short enough that a load that came to stay shows within
@@ -1180,6 +1196,23 @@ class EtaEstimator:
         # the prior knows a unit that stands out (against its own mean: units in flight long
         # raise this build's mean, and they are the likeliest to be that unit)
         stands_out = longest > 1.5 * min(mu, mu0) if mu0 > 0 else longest > 1.5 * mu
+        slow_figures = prior.slow_unit_seconds if prior is not None else ()
+        if stands_out and durations and not slow_figures and SLOW_TRANSFER > 0:
+            # the slowest unit at this machine's pace: what the finished units (and those in
+            # flight, each at least as long as its age) show of it against the recipe's units,
+            # carried over in part (FlashMLA on an H200: its short units 0.77 times the
+            # recipe's, its slowest 91-100 s against the recipe's 128 s, measured on an H100),
+            # as uncertain as the pace still is, and the part not carried over as the pace is
+            # far from the recipe's.
+            # Not where each target has its own slowest unit (several targets compiled side by
+            # side by nvcc's threads): the recipe's mean unit is no ordinary unit's time there
+            # (FlashMLA for sm90 and sm100, 8 jobs × 2 threads: its ordinary units 1.2 times
+            # the mean's, its slowest as the recipe says), so their pace says nothing of the
+            # machine
+            pace, pace_sd = _slow_pace(durations, ages, mu0, longest)
+            slow_spread = math.hypot(slow_spread, SLOW_TRANSFER * pace_sd,
+                                     (1 - SLOW_TRANSFER) * abs(math.log(pace)))
+            longest *= pace ** SLOW_TRANSFER
         if stands_out:
             # ordinary units and a few slow ones (the mean stays mu)
             ordinary = (mu - SLOW_SHARE * longest) / (1 - SLOW_SHARE)
@@ -1189,7 +1222,7 @@ class EtaEstimator:
         # the slowest unit the prior knows is slower than any ordinary unit
         rests = [_rest_mixed(kinds, a, longest if len(kinds) > 1 else math.inf) for a in ages]
         slow_oldest: int | None = None
-        figures = prior.slow_unit_seconds if prior is not None and len(kinds) > 1 else ()
+        figures = slow_figures if len(kinds) > 1 else ()
         not_started: list[float] | None = None  # slow units not started (figures only)
         if len(figures) > 1 and ages:
             # each target's slowest unit, not yet finished, is one of the oldest units in
@@ -1391,6 +1424,63 @@ def _slow_by_age(ordinary: tuple[float, float, float], figures: Sequence[float],
     for figure, i in zip(left, oldest_first, strict=False):
         rests[i] = max(rests[i], _rest(figure, ages[i], slow_spread))
     return rests, left[len(ages):]
+
+
+def _slow_pace(durations: Sequence[float], ages: Sequence[float], mean: float,
+               longest: float) -> tuple[float, float]:
+    """How long this build's units take against a recipe whose units take ``mean`` seconds
+    on average, a share ``SLOW_SHARE`` of them ``longest``: the posterior mean of the pace (of
+    its logarithm, which the recipe leaves as uncertain as ``SPREAD_PRIOR``), given the
+    finished units' times (ordinary units varying by ``SPREAD_UNIT``, slow ones by
+    ``SPREAD_SLOWEST``) and the units in flight (each an ordinary unit that has not ended yet,
+    or a slow one). The units that end first are the short ones: a build as fast as the recipe
+    shows a pace of about 1, not its short units' mean against every unit's (FlashMLA on the
+    H100 it was calibrated on: 0.9-1.1; on an H200: 0.8). Also the standard deviation of the
+    pace's logarithm."""
+    ordinary = (mean - SLOW_SHARE * longest) / (1 - SLOW_SHARE)
+    if ordinary <= 0 or longest <= 0:
+        return 1.0, 0.0
+    kinds = ((1 - SLOW_SHARE, ordinary, SPREAD_UNIT), (SLOW_SHARE, longest, SPREAD_SLOWEST))
+    steps = 60
+    lo, hi = math.log(1 / 3), math.log(3.0)
+    logs, weights = [], []
+    for k in range(steps + 1):
+        g = lo + (hi - lo) * k / steps
+        scale = math.exp(g)
+        total = -0.5 * (g / SPREAD_PRIOR) ** 2
+        for d in durations:
+            total += math.log(sum(w * _lognormal_pdf(max(d, 0.5), m * scale, s)
+                                  for w, m, s in kinds) + 1e-300)
+        for a in ages:
+            # a slow unit in flight says nothing of the pace until it ends (how long the
+            # slowest units take shows in their end: four at 115 s of the recipe's 128 s are
+            # no sign of a slow machine)
+            total += math.log((1 - SLOW_SHARE) * _lognormal_survival(a, ordinary * scale,
+                                                                     SPREAD_UNIT)
+                              + SLOW_SHARE)
+        logs.append(g)
+        weights.append(total)
+    top = max(weights)
+    weights = [math.exp(w - top) for w in weights]
+    norm = sum(weights)
+    centre = sum(w * g for w, g in zip(weights, logs, strict=True)) / norm
+    sd = math.sqrt(sum(w * (g - centre) ** 2 for w, g in zip(weights, logs, strict=True)) / norm)
+    return math.exp(centre), sd
+
+
+def _lognormal_pdf(x: float, mean: float, spread: float) -> float:
+    """The density at ``x`` of a log-normal time of this mean and log standard deviation."""
+    median = mean * math.exp(-spread * spread / 2)
+    z = (math.log(x) - math.log(median)) / spread
+    return math.exp(-0.5 * z * z) / (x * spread * math.sqrt(2 * math.pi))
+
+
+def _lognormal_survival(x: float, mean: float, spread: float) -> float:
+    """P(D > x) for such a time D."""
+    if x <= 0:
+        return 1.0
+    median = mean * math.exp(-spread * spread / 2)
+    return 0.5 * math.erfc((math.log(x) - math.log(median)) / (spread * math.sqrt(2)))
 
 
 def _slow_posterior(parts: Sequence[tuple[float, float, float]], age: float) -> float:

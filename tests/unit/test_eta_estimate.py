@@ -79,7 +79,8 @@ def test_eta_is_within_25_percent_from_a_quarter_of_the_units_on(bench: ModuleTy
     15 s where only seconds are left (FlashAttention 3's last unit: 7 s)."""
     results = bench.run(DATA)
     checked = [r for r in results if r.units.get(25) is not None]
-    assert {r.scenario for r in checked} == {"cold", "warm"}
+    # (and a recording with CPU samples replayed without them, "cold, units only")
+    assert {"cold", "warm"} <= {r.scenario for r in checked}
     assert len(checked) >= 5
     for result in checked:
         for pct in (25, 50, 75):
