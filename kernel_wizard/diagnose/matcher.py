@@ -213,10 +213,11 @@ _ERROR_LINE = re.compile(
     # a shared library that cannot be loaded, named by its file, on a line of its own or in a
     # runtime's log line ("Library cublas64_12.dll is not found or cannot be loaded", "Could not
     # load library cudnn_ops_infer64_8.dll. Error code 126", onnxruntime's "[E:onnxruntime:...]
-    # ... LoadLibrary failed with error 126 ... onnxruntime_providers_cuda.dll")
+    # ... LoadLibrary failed with error 126 ... onnxruntime_providers_cuda.dll"; not its warning
+    # level, "[W:onnxruntime:...]", after which it runs on the CPU)
     | (?i: \bCould\s+not\s+load\s+library\s+\S+\.(?:so|dll|dylib)\b
          | ^\W{0,3}\s*Library\s+\S+\.(?:so|dll|dylib)(?:\.\d+)*\s+is\s+not\s+found\b
-         | \bLoadLibrary(?:Ex\w*)?\s+failed\s+with\s+error\s+\d+ )
+         | ^(?![^\n]*\[W:)[^\n]*?\bLoadLibrary(?:Ex\w*)?\s+failed\s+with\s+error\s+\d+ )
     # an assembler's error at a place in its input ("ptxas /tmp/x.ptx, line 5; fatal   :
     # Unsupported .version 8.6"): its summary ("ptxas fatal : Ptx assembly aborted due to
     # errors") comes after it
@@ -476,10 +477,12 @@ _SUMMARY_LINE = re.compile(
 # failed with exit code 1120", "returned non-zero exit status 1")
 _TOOL_EXIT = re.compile(r"(?i:\bfailed\s+with\s+exit\s+(?:code|status)\s+[1-9]"
                         r"|\breturned\s+non-zero\s+exit\s+status\b)")
-# make reporting that an object it was compiling failed ("make[2]: *** [.../reduce_scatter.o]
-# Error 139", "recipe for target 'x.o' failed"): the compiler ran, whatever the shell said
+# make or ninja reporting that an object it was compiling failed ("make[2]: ***
+# [.../reduce_scatter.o] Error 139", "recipe for target 'x.o' failed", "FAILED: x.o"), read on
+# every line: the compiler ran, whatever the shell said above it ("Segmentation fault")
 _MAKE_OBJECT_FAILED = re.compile(
-    r"\*\*\*\s+\[[^\]]*\.(?:o|obj)\]\s+Error\s+\d+|recipe for target '[^']*\.(?:o|obj)' failed")
+    r"\*\*\*\s+\[[^\]]*\.(?:o|obj)\]\s+Error\s+\d+|recipe for target '[^']*\.(?:o|obj)' failed"
+    r"|^\s*FAILED:\s+\S+\.(?:o|obj)\s*$")  # (ninja's, as make's)
 # pip's summary that a package's build failed ("ERROR: Failed building wheel for natten"): it
 # wraps all of the build's output above it, so any other failure line (a CalledProcessError
 # naming the command that failed, a traceback's header) is shown before it (uv's "x Failed to
@@ -671,7 +674,7 @@ class LogDiagnoser:
         head = text[:40].lstrip()
         if not first_found and not self._compiled and head:
             self._note_stage(head, text)
-        if not self._compiled and ("***" in text or "recipe" in text) \
+        if not self._compiled and ("***" in text or "recipe" in text or "FAILED:" in head) \
                 and _MAKE_OBJECT_FAILED.search(text) is not None:
             self._compiled = self._built = True  # (read on every line, as the next)
         if not self._built and "[end of output]" in text:

@@ -294,3 +294,27 @@ def test_an_assert_a_traceback_quotes_is_the_failure_where_the_exception_was_cut
     ])
     assert first(report) == source.strip()
     assert family(report) == "first-use"  # (raised in a call, no import in the traceback)
+
+
+def test_onnxruntimes_warning_level_is_not_an_error_line_of_its_own() -> None:
+    # K deep-live-cam-954 (its error level, "[E:onnxruntime:...]", is the first error above); the
+    # same line at the warning level is followed by a run on the CPU
+    from kernel_wizard.diagnose.matcher import _ERROR_LINE
+
+    line = ('2025-02-23 00:51:23.0112321 [{}:onnxruntime:Default, provider_bridge_ort.cc:1862 '
+            'onnxruntime::TryGetProviderInfo_CUDA] ... [ONNXRuntimeError] : 1 : FAIL : '
+            'LoadLibrary failed with error 126 "" when trying to load "C:\\venv\\lib\\'
+            'site-packages\\onnxruntime\\capi\\onnxruntime_providers_cuda.dll"')
+    assert _ERROR_LINE.search(line.format("E")) is not None
+    assert _ERROR_LINE.search(line.format("W")) is None
+
+
+def test_ninja_naming_an_object_that_failed_shows_the_compiler_ran() -> None:
+    # as make's "*** [x.o] Error 139" (K pytorch-38638), ninja's "FAILED: x.o" under the shell's
+    # report that a program crashed
+    report = failed([
+        "Segmentation fault (core dumped)",
+        "FAILED: /home/pfyang/software/pytorch/build/nccl/obj/collectives/device/"
+        "reduce_scatter_sum_i32.o",
+    ])
+    assert family(report) == "compiler-crash"
