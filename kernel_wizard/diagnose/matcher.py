@@ -382,8 +382,7 @@ _FAILURE_LINE = re.compile(
       # the dynamic link library ..."), PyTorch's own assertion failing while code runs
       | ^\W{0,3}\s*The\s+procedure\s+entry\s+point\b | \bINTERNAL\s+ASSERT\s+FAILED\b
       # a tool's summary of an error it printed on a line of its own (_SUMMARY_LINE)
-      | \bPtx\s+assembly\s+aborted\b | ^\s*(?:[A-Za-z_]\w*\.)*CppCompileError:
-      | ^\s*(?:[A-Za-z_]\w*\.)*BackendCompilerFailed:
+      | \bPtx\s+assembly\s+aborted\b | \bCppCompileError: | \bBackendCompilerFailed:
     )""",
     re.VERBOSE,
 )
@@ -460,7 +459,7 @@ _WRAPPER_LIKE = re.compile(
     r"|\bError\s+compiling\s+objects\s+for\s+extension\b"
     r"|^\s*ninja:\s+build\s+stopped|\bError\s+building\s+extension\b"
     r"|\bPtx\s+assembly\s+aborted\b|\bfull\s+bug\s+report\b"  # (_SUMMARY_LINE)
-    r"|^\s*(?:[A-Za-z_]\w*\.)*(?:CppCompileError|BackendCompilerFailed):)"
+    r"|\b(?:CppCompileError|BackendCompilerFailed):)"
 )
 # A tool's summary or trailer of an error it printed on a line of its own (before or after it,
 # as a post pastes them): never the first error, shown only as a failure line where the log
@@ -471,7 +470,8 @@ _WRAPPER_LIKE = re.compile(
 _SUMMARY_LINE = re.compile(
     r"(?i:\bPtx\s+assembly\s+aborted\s+due\s+to\s+errors\b"
     r"|^\W{0,3}\s*Please\s+submit\s+a\s+full\s+bug\s+report\b)"
-    r"|^\s*(?:[A-Za-z_]\w*\.)*(?:CppCompileError:\s*C\+\+\s+compile\s+error\s*$"
+    r"|^\s*(?:(?:[A-Za-z_]\w*\.)*\w*Error:\s*)?(?:[A-Za-z_]\w*\.)*"
+    r"(?:CppCompileError:\s*C\+\+\s+compile\s+error\s*$"
     r"|BackendCompilerFailed:)")
 # A tool exiting with an error status, as the build reports it ("error: command '...link.exe'
 # failed with exit code 1120", "returned non-zero exit status 1")
@@ -686,7 +686,7 @@ class LogDiagnoser:
             if any(mark in text for mark in JIT_MARKS) \
                     or any(mark in start for mark in JIT_HEAD_MARKS) \
                     or (("FAILED" in head or "cpp_extension" in start or "-MF " in start
-                         or ".o :" in start)
+                         or ".o :" in start or "ptxas" in start)
                         and JIT_LINE.search(start) is not None):
                 self._jit = True
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \

@@ -318,3 +318,36 @@ def test_ninja_naming_an_object_that_failed_shows_the_compiler_ran() -> None:
         "reduce_scatter_sum_i32.o",
     ])
     assert family(report) == "compiler-crash"
+
+
+def test_ptxas_on_a_ptx_file_pythons_tempfile_named_is_code_generated_at_first_use() -> None:
+    # K triton-4576-ptxas-unsupported-version-8-6-cuda126.log, without Triton's own header line:
+    # the file's name (tmp + 8 characters) is Python's tempfile's, not nvcc's tmpxft_...
+    report = failed([
+        "ptxas /tmp/tmpqgu1f9dk.ptx, line 5; fatal   : Unsupported .version 8.6; current "
+        "version is '8.5'",
+        "ptxas fatal   : Ptx assembly aborted due to errors",
+    ])
+    assert first(report) == ("ptxas /tmp/tmpqgu1f9dk.ptx, line 5; fatal   : Unsupported .version "
+                             "8.6; current version is '8.5'")
+    assert family(report) == "first-use"
+
+
+def test_cppcompileerror_under_another_exception_is_still_a_wrapper() -> None:
+    # K pytorch-179135-inductor-cpu-openmp-not-found-cppcompileerror.log (newer PyTorch wraps it
+    # in InductorError; the compiler's output left out, so the wrapper is shown)
+    report = failed([
+        "--> 633 raise exc.CppCompileError(cmd, output) from e",
+        "",
+        "InductorError: CppCompileError: C++ compile error",
+    ])
+    assert first(report) == "InductorError: CppCompileError: C++ compile error"
+    # with the compiler's output in the log, the compiler's error is the first error
+    report = failed([
+        "InductorError: CppCompileError: C++ compile error",
+        "",
+        "Output:",
+        "/tmp/tmpx/c2/cc2x.cpp:2:10: fatal error: omp.h: No such file or directory",
+    ])
+    assert first(report) == \
+        "/tmp/tmpx/c2/cc2x.cpp:2:10: fatal error: omp.h: No such file or directory"
