@@ -519,7 +519,10 @@ _LOADED_AT_FIRST_USE = re.compile(
 # cudnn_ops_infer64_8.dll. Error code 126", onnxruntime's "LoadLibrary failed with error 126 ...
 # onnxruntime_providers_cuda.dll"): the installed files do not fit, an import (FAMILIES.md)
 _LIBRARY_NOT_LOADED = re.compile(
-    r"(?i:\bCould not load library \S+\.(?:so|dll|dylib)\b"
+    r"(?i:\bCould not (?:load library|locate) \S+\.(?:so|dll|dylib)\b"
+    # cuDNN 9's loader trying each name of a sub-library ("Unable to load any of
+    # {libcudnn_engines_precompiled.so.9.1.0, ...}")
+    r"|\bUnable to load any of \{?\S+\.(?:so|dll|dylib)\b"
     r"|\bLibrary \S+\.(?:so|dll|dylib)(?:\.\d+)* is not found or cannot be loaded"
     r"|\bLoadLibrary(?:Ex\w*)? failed with error \d+"
     r"|\b(?:Unable|Failed) to load (?:library )?\S+\.(?:so|dll|dylib)\b)")

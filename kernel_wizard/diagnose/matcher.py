@@ -215,7 +215,8 @@ _ERROR_LINE = re.compile(
     # load library cudnn_ops_infer64_8.dll. Error code 126", onnxruntime's "[E:onnxruntime:...]
     # ... LoadLibrary failed with error 126 ... onnxruntime_providers_cuda.dll"; not its warning
     # level, "[W:onnxruntime:...]", after which it runs on the CPU)
-    | (?i: \bCould\s+not\s+load\s+library\s+\S+\.(?:so|dll|dylib)\b
+    | (?i: \bCould\s+not\s+(?:load\s+library|locate)\s+\S+\.(?:so|dll|dylib)\b
+         | \bUnable\s+to\s+load\s+any\s+of\s+\{?\S+\.(?:so|dll|dylib)\b
          | ^\W{0,3}\s*Library\s+\S+\.(?:so|dll|dylib)(?:\.\d+)*\s+is\s+not\s+found\b
          | ^(?![^\n]*\[W:)[^\n]*?\bLoadLibrary(?:Ex\w*)?\s+failed\s+with\s+error\s+\d+ )
     # an assembler's error at a place in its input ("ptxas /tmp/x.ptx, line 5; fatal   :
@@ -286,6 +287,8 @@ _ERROR_WORDS = (
     "could not find the",
     "failed to establish",
     "could not load library",
+    "could not locate",
+    "unable to load any of",
     "is not found",
     "loadlibrary",
     "ptxas",  # (at a line of its input: "ptxas x.ptx, line 5; fatal   : ...")

@@ -351,3 +351,13 @@ def test_cppcompileerror_under_another_exception_is_still_a_wrapper() -> None:
     ])
     assert first(report) == \
         "/tmp/tmpx/c2/cc2x.cpp:2:10: fatal error: omp.h: No such file or directory"
+
+
+def test_a_library_that_could_not_be_located_is_import() -> None:
+    # K speech-recognition-835-windows-cudnn-ops64-9-dll.log (CTranslate2 with cuDNN 9)
+    report = failed([
+        "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!",
+    ])
+    assert first(report) == \
+        "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!"
+    assert family(report) == "import"
