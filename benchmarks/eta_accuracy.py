@@ -874,6 +874,10 @@ HELD_OUT = (
     # studied: training, not held out; docs/recorded/h200-2026-11-29/README.md)
     "docs/recorded/h200-2026-11-29/eta/sage-h200-1129",
     "docs/recorded/h200-2026-11-29/eta/fa3-compact-h200-1129",
+    # and two more, recorded after the model froze again at ed22ac8 (the slowest unit following
+    # the machine's pace), scored once: 100/100 each
+    "docs/recorded/h200-2026-11-29/eta/fa3-compact-h200-1129c",
+    "docs/recorded/h200-2026-11-29/eta/flashmla-h200-1129c",
 )
 
 
