@@ -187,6 +187,10 @@ _CRASH = re.compile(
     r"|out of (?:heap|memory)|virtual memory exhausted|Cannot allocate memory|std::bad_alloc"
     r"|signal terminated program|\bC1001\b|\bC1060\b|\bC1076\b|\bC1002\b|\bLNK1102\b"
     r"|signal (?:9|11|6)\b"
+    # clang's words for the same ("clang: error: clang frontend command failed due to signal",
+    # "clang: error: unable to execute command: Segmentation fault: 11"), as nvcc's "died due
+    # to signal"
+    r"|failed due to signal|unable to execute command: (?:Killed|Segmentation fault)"
     # the CUDA front end's own assertion (EDG): "x.cu(10): internal error: assertion failed: ..."
     r"|\(\d+\): internal error: )"
 )

@@ -361,3 +361,13 @@ def test_a_library_that_could_not_be_located_is_import() -> None:
     assert first(report) == \
         "Could not locate cudnn_ops64_9.dll. Please make sure it is in your library path!"
     assert family(report) == "import"
+
+
+def test_clangs_frontend_failing_by_a_signal_is_a_compiler_crash() -> None:
+    # no log of the sets has it: clang's wording of what nvcc says as "'cicc' died due to signal
+    # 9" (late sets a, b, d, f, j), the same class (the compiler itself stopped)
+    report = failed([
+        "building 'velocyto.speedboosted' extension",
+        "clang: error: clang frontend command failed due to signal (use -v to see invocation)",
+    ])
+    assert family(report) == "compiler-crash"
