@@ -179,7 +179,10 @@ _RESOLVE = re.compile(
     # Found) for url (...)", "error: Failed to fetch: `https://...`", "Caused by: Request failed
     # after 3 retries", "dns error: failed to lookup address information"
     r"|Failed to download `|HTTP status (?:client|server) error|Failed to fetch:"
-    r"|Request failed after \d+ retries|error sending request for url|dns error)"
+    r"|Request failed after \d+ retries|error sending request for url|dns error"
+    # conda and mamba: no channel has the package for this platform (late set l)
+    r"|ResolvePackageNotFound|PackagesNotFoundError|Could not solve for environment specs"
+    r"|does not exist \(perhaps a (?:typo or a )?missing channel\))"
 )
 _CRASH = re.compile(
     r"(?i:^\s*Killed\s*$|\bKilled signal\b|internal compiler error|died due to signal"

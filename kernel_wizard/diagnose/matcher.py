@@ -151,6 +151,34 @@ _KERNEL_DLL_CAUSES = frozenset({"library-mismatch", "extension-abi-mismatch"})
 _TORCH_INIT_FRAME = re.compile(r'[\\/]torch[\\/]__init__\.py"?, line \d+')
 _TORCH_DLL_FAILED = re.compile(r"DLL load failed|WinError 12[67]\b")
 _WINDOWS_DLL = re.compile(r"DLL load failed|WinError \d+|\.dll\b")
+# A log from macOS: a Mac's home folders (/Users/x, not C:\Users or C:/Users), Homebrew, Darwin,
+# its wheels' and compilers' names, the words a post uses (late set l: five CUDA packages built
+# on Macs). A Windows drive letter in the same log wins (read at the summary).
+_MAC_HINT = re.compile(
+    r"(?:^|[\s\"'(=>])/Users/|/opt/homebrew/|/usr/local/Cellar/|\bdarwin\b|\bDarwin\b"
+    r"|apple-darwin|\bmacosx_\d|\bApple clang\b|\bApple Silicon\b|\b[Mm]ac ?OS\b|\bMacBook\b"
+    r"|\.dylib\b"
+)
+# NVIDIA CUDA missing where the build or the program wants it: CUDA_HOME unset or None, nvcc not
+# found, CMake asking for the toolkit's folder, a PyTorch without CUDA, conda with no cudatoolkit.
+# On a Mac none of these has a CUDA toolkit to install: NVIDIA CUDA does not exist there.
+_MAC_CUDA_MISSING = re.compile(
+    r"CUDA_HOME\b.{0,40}(?:\bNone\b|not set)|[Nn]o CUDA runtime is found"
+    r"|Could not find nvcc|nvcc(?:: command)? not found"
+    r"|[Nn]o CMAKE_CUDA_COMPILER could be found|Failed to find nvcc"
+    r"|(?P<torch>Torch not compiled with CUDA enabled)"
+    r"|\b(?:cudatoolkit|pytorch-cuda|cuda-toolkit)\b.{0,40}(?:does not exist|ResolvePackageNotFound"
+    r"|not available)"
+)
+# (substrings every match of the two above holds: most lines are read by a few `in` tests)
+_MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macosx_", "Apple ",
+              "ac OS", "acOS", "MacBook", ".dylib")
+_CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
+                       "cudatoolkit", "pytorch-cuda", "cuda-toolkit")
+_CONDA_MISSING = re.compile(r"does not exist|ResolvePackageNotFound|not available")
+_DRIVE = re.compile(r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]")
+_MAC_CUDA_CAUSES = frozenset({"cuda-home-not-set", "built-without-cuda", "nvcc-not-found",
+                              "cuda-not-found"})
 
 # --------------------------------------------------------------------------------------------
 # What "looks like an error": the generic part, independent of the known signatures.
@@ -227,6 +255,13 @@ _ERROR_LINE = re.compile(
     # Segmentation fault", "c++: internal compiler error: Killed"): its trailer ("Please submit
     # a full bug report") comes after it
     | (?i: :\s+internal\s+compiler\s+error\s*: )
+    # conda's and mamba's solver: a package that no channel has for this platform
+    # ("ResolvePackageNotFound:" above the list of packages, "PackagesNotFoundError: ...", mamba's
+    # "Could not solve for environment specs" above "x 11.8** does not exist (perhaps a typo or
+    # a missing channel)")
+    | ^\W{0,3}\s*ResolvePackageNotFound\s*:
+    | ^\W{0,3}\s*Could\s+not\s+solve\s+for\s+environment\s+specs\b
+    | \bdoes\s+not\s+exist\s+\(perhaps\s+a\s+(?:typo\s+or\s+a\s+)?missing\s+channel\)
     """,
     re.VERBOSE,
 )
@@ -292,6 +327,9 @@ _ERROR_WORDS = (
     "is not found",
     "loadlibrary",
     "ptxas",  # (at a line of its input: "ptxas x.ptx, line 5; fatal   : ...")
+    "resolvepackagenotfound",
+    "could not solve for environment",
+    "missing channel",
 )
 _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # A label alone ("error:", "ERROR:", "fatal error:" with nothing after it): its error is on the
@@ -598,6 +636,10 @@ class LogDiagnoser:
         self._previous = ""
         self._context = context
         self._log_package: str | None = None  # the package the log says it builds
+        self._mac = False  # a line shows macOS
+        self._windows = False  # a line shows a Windows drive letter
+        # the first line saying NVIDIA CUDA is missing: (line, number, PyTorch without CUDA)
+        self._cuda_missing: tuple[str, int, bool] | None = None
         # the best failure-looking line so far (a wrapper only until something better comes)
         self._failure: tuple[str, int, tuple[str, ...]] | None = None
         self._failure_rank = 4  # 0 a failure, 1 a wrapper of one, 2 a traceback's header,
@@ -675,6 +717,16 @@ class LogDiagnoser:
         collecting_after = first_found and len(self._after) < self._after_limit
 
         head = text[:40].lstrip()
+        if not self._mac and any(word in text for word in _MAC_WORDS) \
+                and _MAC_HINT.search(text) is not None:
+            self._mac = True
+        if not self._windows and (":\\" in text or ":/" in text) \
+                and _DRIVE.search(text) is not None:
+            self._windows = True
+        if self._cuda_missing is None and any(word in text for word in _CUDA_MISSING_WORDS):
+            missing = _MAC_CUDA_MISSING.search(text)
+            if missing is not None:
+                self._cuda_missing = (kept, self._line_number, missing.group("torch") is not None)
         if not first_found and not self._compiled and head:
             self._note_stage(head, text)
         if not self._compiled and ("***" in text or "recipe" in text or "FAILED:" in head) \
@@ -1168,13 +1220,31 @@ class LogDiagnoser:
                 package=self.context().facts()["package"]))
             hits = tuple(advised if h is primary else h for h in hits)
             primary = advised
+        mac_stand_in: str | None = None
+        if self._mac and not self._windows and self._cuda_missing is not None \
+                and (primary is None or primary.cause_group in _MAC_CUDA_CAUSES) \
+                and (first is None or primary is not None
+                     or abs(first.line_number - self._cuda_missing[1]) <= FOLLOWING_LINES):
+            # NVIDIA CUDA on a Mac: there is no toolkit to install and no CUDA build of PyTorch
+            # (late set l): the package's CUDA part does not run on this platform
+            # (its family: where the log stopped, as for the cause it stands in for; conda not
+            # finding a CUDA package: its line, resolve)
+            mac_stand_in = ("built-without-cuda" if self._cuda_missing[2]
+                            else "" if _CONDA_MISSING.search(self._cuda_missing[0])
+                            else "cuda-home-not-set")
+            primary = self._cuda_on_mac(primary)
+            hits = tuple(sorted((*(h for h in hits if h.severity is not Severity.ERROR
+                                   or h.line_number != primary.line_number), primary),
+                                key=lambda h: h.line_number))
+            retry = None
         family: Family | None = None
         if failed or first is not None or primary is not None:
             # a pattern the calibration demoted still says what its line is (a version floor, a
             # GPU check when a kernel runs): where the log stopped is its cause's family
             unproven = next((h.cause_group for h in self._unproven if first is not None
                              and h.line_number == first.line_number), None)
-            family = family_of(primary.cause_group if primary is not None else unproven,
+            family = family_of((mac_stand_in or None) if mac_stand_in is not None
+                               else primary.cause_group if primary is not None else unproven,
                                _line_undecorated(first.line) if first is not None else None,
                                compiled=self._compiled, built=self._built, jit=self._jit,
                                ran=self._ran,
@@ -1202,6 +1272,26 @@ class LogDiagnoser:
         return replace(hit, signature_id=sig.id, title=title, cause=cause, fix=fix,
                        severity=sig.severity, retry=sig.retry, facts=(),
                        cause_id=sig.cause_id, pattern=-1)  # (named from the traceback)
+
+    def _cuda_on_mac(self, hit: Diagnosis | None) -> Diagnosis:
+        """The line that says NVIDIA CUDA is missing (``hit``, if a cause read it), re-read on
+        macOS: the platform, not a toolkit to install."""
+        sig = self.rules.signature("platform-unsupported")
+        title, cause, _fix = self._texts(sig, {"platform": "macOS"})
+        fix = msg(
+            "NVIDIA CUDA does not exist on a Mac: no CUDA toolkit, CUDA_HOME or CUDA build of "
+            "PyTorch can be installed there. Use {package}'s CPU or Apple GPU (MPS) path if it "
+            "has one (often a setting or a requirements file for macOS), or build and run it on "
+            "a Linux or Windows computer with an NVIDIA GPU.",
+            package=self.context().facts()["package"])
+        assert self._cuda_missing is not None
+        line, number, _torch = self._cuda_missing
+        if hit is not None:
+            line, number = hit.line, hit.line_number
+        return Diagnosis(
+            signature_id=sig.id, title=title, cause=cause, fix=fix, severity=Severity.ERROR,
+            retry=None, line=line, line_number=number, facts=(("platform", "macOS"),),
+            cause_id=sig.cause_id, pattern=-1)
 
     def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
         """``hit`` with its advice re-read from everything seen around it (the lines after the
