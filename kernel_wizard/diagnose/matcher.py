@@ -1149,18 +1149,13 @@ class LogDiagnoser:
                 )
         else:
             primary = next((h for h in hits if h.severity is Severity.ERROR), None)
-        if first is None and failed and self._failure is not None:
-            line, number, before = self._failure
-            first = FirstError(line, number, before, fallback=True)
-        elif first is None and failed and self._problem is not None:
-            line, number, before = self._problem
-            first = FirstError(line, number, before, fallback=True)
-        elif first is None and failed and self._raised is not None:
-            line, number, before = self._raised
-            first = FirstError(line, number, before, fallback=True)
-        elif first is None and failed and self._py_warning is not None:
-            line, number, before = self._py_warning
-            first = FirstError(line, number, before, fallback=True)
+        if first is None and failed:
+            # no error line: the best candidate the log holds, in this order
+            fallback = next((found for found in (self._failure, self._problem, self._raised,
+                                                 self._py_warning) if found is not None), None)
+            if fallback is not None:
+                line, number, before = fallback
+                first = FirstError(line, number, before, fallback=True)
 
         if primary is not None and primary.signature_id in self._contradicted:
             # the log says the symptom has another cause than this signature's: the line that
