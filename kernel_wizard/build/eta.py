@@ -749,13 +749,18 @@ class EtaEstimator:
         spans += [(now - a, now) for a in ages]
         return spans
 
-    def _parallelism(self, since: float, now: float) -> float:
+    def _parallelism(self, since: float, now: float,
+                     spans: dict[float, list[tuple[float, float]]]) -> float:
         """How many cores the build's units could use on average from ``since`` to ``now``:
-        the units in flight, one core each, at most ``jobs``."""
+        the units in flight, one core each, at most ``jobs``. ``spans``: the units' spans
+        already found, by the time they were found at (one estimate looks at several
+        windows that end at the same sample)."""
         if now <= since:
             return 0.0
+        if now not in spans:
+            spans[now] = self._busy(now)
         events: list[tuple[float, int]] = []
-        for begun, ended in self._busy(now):
+        for begun, ended in spans[now]:
             lo, hi = max(begun, since), min(ended, now)
             if hi > lo:
                 events += [(lo, 1), (hi, -1)]
@@ -769,7 +774,8 @@ class EtaEstimator:
             last = at
         return busy / (now - since)
 
-    def _load(self, now: float, window: float | None = None) -> float | None:
+    def _load(self, now: float, window: float | None = None,
+              spans: dict[float, list[tuple[float, float]]] | None = None) -> float | None:
         """How fast the compile runs against an idle machine (1: as fast; 0.5: half as fast),
         from the share of the CPU the build gets over the last ``window`` seconds of its
         compile (default ``CPU_WINDOW``; ``math.inf``: all of it) against the parallelism its
@@ -784,7 +790,7 @@ class EtaEstimator:
         if share is None or share < CPU_MIN_SHARE:
             return None
         inside = [t for t, _ in self.cpu.samples if max(begun, now - window) <= t <= now]
-        expected = self._parallelism(inside[0], inside[-1])
+        expected = self._parallelism(inside[0], inside[-1], {} if spans is None else spans)
         if expected < LOAD_MIN_BUSY:
             return None
         ratio = min(1.0, share / expected)
@@ -803,14 +809,15 @@ class EtaEstimator:
         prior = self.prior
         if prior is not None and prior.compile_core_seconds > 0:
             return None  # the CPU signal in core-seconds (:meth:`_cpu_left`) says it
-        pace_now = self._load(now)
+        spans: dict[float, list[tuple[float, float]]] = {}
+        pace_now = self._load(now, None, spans)
         if pace_now is None:
             return None
         if LOAD_RECENT:
-            recent = self._load(now, LOAD_RECENT)
+            recent = self._load(now, LOAD_RECENT, spans)
             if recent is not None:
                 pace_now = max(pace_now, recent)
-        so_far = self._load(now, math.inf)
+        so_far = self._load(now, math.inf, spans)
         return (so_far if so_far is not None else pace_now), pace_now
 
     def _with_cpu(self, now: float, left: float, done: int, scale: float = 1.0) -> float:
