@@ -182,12 +182,17 @@ _RESOLVE = re.compile(
     r"|Request failed after \d+ retries|error sending request for url|dns error"
     # conda and mamba: no channel has the package for this platform (late set l)
     r"|ResolvePackageNotFound|PackagesNotFoundError|Could not solve for environment specs"
+    # ... or no version of it can be installed with the others ("LibMambaUnsatisfiableError:
+    # Encountered problems while solving", conda's "UnsatisfiableError: The following
+    # specifications were found to be incompatible", late set m)
+    r"|\b(?:LibMamba)?UnsatisfiableError\b"
     r"|does not exist \(perhaps a (?:typo or a )?missing channel\))"
 )
 _CRASH = re.compile(
     r"(?i:^\s*Killed\s*$|\bKilled signal\b|internal compiler error|died due to signal"
     r"|terminated (?:with|by) signal|killed by signal|Segmentation fault|core dumped"
-    r"|out of (?:heap|memory)|virtual memory exhausted|Cannot allocate memory|std::bad_alloc"
+    r"|out of (?:heap|memory)|virtual memory exhausted|Cannot allocate memory(?! in static TLS)"
+    r"|std::bad_alloc"
     r"|signal terminated program|\bC1001\b|\bC1060\b|\bC1076\b|\bC1002\b|\bLNK1102\b"
     r"|signal (?:9|11|6)\b"
     # clang's words for the same ("clang: error: clang frontend command failed due to signal",
@@ -355,6 +360,10 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return "import", True  # code for a CPU feature this one lacks, met when loaded
     if _SHELL_SEGFAULT.match(line) and not compiled:
         return "first-use", True  # the shell's report of a program that crashed, no compiler
+    if "DataLoader worker" in line:
+        # "DataLoader worker (pid 729) is killed by signal: Bus error": a program's own worker
+        # process at run time, no compiler (field/index-i.toml, the precision audit)
+        return "first-use", True
     if _CRASH.search(line):
         return "compiler-crash", True
     if _RESOLVE.search(line):

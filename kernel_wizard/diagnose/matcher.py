@@ -158,6 +158,8 @@ _MAC_HINT = re.compile(
     r"(?:^|[\s\"'(=>])/Users/|/opt/homebrew/|/usr/local/Cellar/|\bdarwin\b|\bDarwin\b"
     r"|apple-darwin|\bmacosx_\d|\bApple clang\b|\bApple Silicon\b|\b[Mm]ac ?OS\b|\bMacBook\b"
     r"|\.dylib\b"
+    # conda's platform of a Mac: its channels' subfolders and its "Platform: osx-arm64" (late set m)
+    r"|\bosx-(?:arm)?64\b"
 )
 # NVIDIA CUDA missing where the build or the program wants it: CUDA_HOME unset or None, nvcc not
 # found, CMake asking for the toolkit's folder, a PyTorch without CUDA, conda with no cudatoolkit.
@@ -169,13 +171,21 @@ _MAC_CUDA_MISSING = re.compile(
     r"|(?P<torch>Torch not compiled with CUDA enabled)"
     r"|\b(?:cudatoolkit|pytorch-cuda|cuda-toolkit)\b.{0,40}(?:does not exist|ResolvePackageNotFound"
     r"|not available)"
+    # conda's solver: a package that needs Windows, Linux or a CUDA driver ("nothing provides
+    # __win needed by cuda-12.0.0", "__cuda, which is missing on the system"), or a CUDA package
+    # in the list under "PackagesNotFoundError" ("  - cuquantum-python"; late set m)
+    r"|nothing provides __(?:win|linux|cuda|glibc)\b|\b__(?:win|linux|cuda)\b,? which is missing"
+    r"|^\s*-\s+(?:cuda|cudatoolkit|cudnn|cupy|cuquantum|cutensor|cuml|cudf|nccl|nvidia-|pytorch-cuda)"
+    r"[\w.=<>*-]*\s*$"
 )
 # (substrings every match of the two above holds: most lines are read by a few `in` tests)
 _MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macosx_", "Apple ",
-              "ac OS", "acOS", "MacBook", ".dylib")
+              "ac OS", "acOS", "MacBook", ".dylib", "osx-")
 _CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
-                       "cudatoolkit", "pytorch-cuda", "cuda-toolkit")
-_CONDA_MISSING = re.compile(r"does not exist|ResolvePackageNotFound|not available")
+                       "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__", "- cu", "- nccl",
+                       "- nvidia-", "- pytorch-cuda")
+_CONDA_MISSING = re.compile(r"does not exist|ResolvePackageNotFound|not available|__(?:win|linux"
+                            r"|cuda|glibc)\b|^\s*-\s")
 _DRIVE = re.compile(r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]")
 _MAC_CUDA_CAUSES = frozenset({"cuda-home-not-set", "built-without-cuda", "nvcc-not-found",
                               "cuda-not-found"})
@@ -214,6 +224,9 @@ _ERROR_LINE = re.compile(
     # ctypes not finding a function in a loaded library, as bitsandbytes prints it on Windows
     | ^\s*function\s+'\w+'\s+not\s+found\s*$
     | ^\s*(?:>\s*)?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python
+    # ... quoted in a post's list item ("- `OSError: /x/libgomp.so.1: cannot allocate memory in
+    # static TLS block`", field/index-h.toml)
+    | ^\s*[-*+]\s+`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):
     # a Python exception of an errors module whose name says no "Error"
     # ("triton.runtime.errors.OutOfResources: out of resource: shared memory"; not torch._dynamo's
     # exc module, whose BackendCompilerFailed only wraps the error below it)
@@ -261,6 +274,7 @@ _ERROR_LINE = re.compile(
     # a missing channel)")
     | ^\W{0,3}\s*ResolvePackageNotFound\s*:
     | ^\W{0,3}\s*Could\s+not\s+solve\s+for\s+environment\s+specs\b
+    | ^\W{0,3}\s*(?:LibMamba)?UnsatisfiableError\s*:
     | \bdoes\s+not\s+exist\s+\(perhaps\s+a\s+(?:typo\s+or\s+a\s+)?missing\s+channel\)
     """,
     re.VERBOSE,
@@ -464,9 +478,11 @@ _DETAIL_BELOW: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = (
     # "  Caused by: A URL dependency is incompatible with the current platform: ..." (not a
     # cause that only says a command failed: its own output says more)
     # CMake's header, then the line of its message that says what failed ("No CUDA toolset
-    # found.", "The C compiler ... is not able to compile a simple test program.")
+    # found.", "The C compiler ... is not able to compile a simple test program.", a find
+    # module's "Could NOT find CUDA: Found unsuitable version ...")
     (re.compile(r"\bCMake Error\b.*:\s*$"),
-     re.compile(r"(?i:No CUDA toolset found|is not able to compile a simple test program)"), 4),
+     re.compile(r"(?i:No CUDA toolset found|is not able to compile a simple test program)"
+                r"|\bCould NOT find \w"), 4),
     (re.compile(r"^\s*error: \S"),
      re.compile(r"^\s*Caused by: (?!Call to\b|process didn't exit successfully"
                 r"|Build backend failed\b)\S"), 1),

@@ -447,6 +447,24 @@ def _prefilter(
     return tuple(minimal), tuple(unfiltered)
 
 
+# What a variant (``group = "..."``) leaves out it says as its group's signature does: a variant
+# that only narrows where a cause may be named (its own patterns, ``confirmed_by``,
+# ``contradicted_by``) keeps the group's words and retry
+_INHERITED_KEYS = ("title", "cause", "fix", "severity", "retry", "defaults")
+
+
+def _inherited(tables: Sequence[object]) -> list[object]:
+    by_id = {table.get("id"): table for table in tables if isinstance(table, Mapping)}
+    filled: list[object] = []
+    for table in tables:
+        group = by_id.get(table.get("group")) if isinstance(table, Mapping) else None
+        if isinstance(table, Mapping) and group is not None and group is not table:
+            table = {**{key: group[key] for key in _INHERITED_KEYS
+                        if key in group and key not in table}, **table}
+        filled.append(table)
+    return filled
+
+
 def load_rules(path: Path) -> DiagnosisRules:
     """Read, validate and compile a failures file; :class:`DiagnosisDataError` if it is broken."""
     try:
@@ -473,7 +491,7 @@ def load_rules(path: Path) -> DiagnosisRules:
 
     signatures = tuple(
         _signature(_Entry(path, "signature", i, raw))
-        for i, raw in enumerate(_tables(path, data, "signature", required=True))
+        for i, raw in enumerate(_inherited(_tables(path, data, "signature", required=True)))
     )
     ignore = tuple(
         _line_rule(_Entry(path, "ignore", i, raw))

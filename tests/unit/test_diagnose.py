@@ -56,6 +56,10 @@ def ids(report: DiagnosisReport, severity: Severity | None = None) -> list[str]:
 
 # Causes found on the real failing logs of the corpus (no row in failures.md yet).
 CORPUS_SIGNATURES = {
+    # late set m and the precision audit's variants (tests/unit/test_diagnose_late_m.py,
+    # test_diagnose_late_ij_causes.py)
+    "nvcc-not-on-path", "gpu-too-old-for-torch", "bad-alloc-in-build", "cuda-home-none-in-setup",
+    "cuda-too-old-for-old-arch",
     "gpu-arch-dropped-by-cuda",  # variants of a cause, with words of their own (issue 21)
     "cmake-cuda-compiler-not-found",  # FAMILIES.md's rulings (issue 31)
     "triton-c-compiler-windows",
@@ -99,7 +103,7 @@ CORPUS_SIGNATURES = {
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 50
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 55
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -110,6 +114,7 @@ def test_every_row_of_the_failures_table_is_a_signature() -> None:
     assert retries == {
         "cccl-headers-missing": RetryAction.ADD_CCCL_INCLUDE,
         "out-of-memory": RetryAction.HALVE_JOBS,
+        "bad-alloc-in-build": RetryAction.HALVE_JOBS,  # its variant keeps the group's retry
         "flash-attn-wheel-404": RetryAction.FORCE_BUILD,
         "wheel-download-failed": RetryAction.FORCE_BUILD,  # the same retry fixes network errors
         "compiler-crashed": RetryAction.HALVE_JOBS,  # most crashes are memory running short
@@ -642,6 +647,10 @@ def test_every_signature_has_a_real_example() -> None:
     # (tests/unit/test_diagnose_families.py, tests/unit/test_diagnose_two_levels.py)
     covered |= {"cmake-cuda-compiler-not-found", "triton-c-compiler-windows",
                 "triton-c-compiler-missing"}
+    # late set m and the precision audit (tests/unit/test_diagnose_late_m.py,
+    # tests/unit/test_diagnose_late_ij_causes.py)
+    covered |= {"nvcc-not-on-path", "gpu-too-old-for-torch", "bad-alloc-in-build",
+                "cuda-home-none-in-setup", "cuda-too-old-for-old-arch"}
     covered |= {e for _, errors, _, _ in EXCERPT_CASES for e in errors}
     assert covered == {s.id for s in default_rules().signatures}
 

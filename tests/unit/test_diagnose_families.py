@@ -314,7 +314,13 @@ def test_an_ordinary_cause_is_named_on_a_variant(line: str, cause: str,
 
 
 def test_oom_killed_compiler_is_memory_not_a_crash() -> None:
+    # gcc's compiler proper killed is memory where the log shows memory running short; without
+    # that, the family alone (late sets l and m: a container's limit, 24 GB that did not help)
     report = diagnose_lines(["c++: internal compiler error: Killed (program cc1plus)"])
+    assert report.primary is None or report.primary.signature_id != "compiler-crashed"
+    assert report.family is not None and report.family.id == "compiler-crash"
+    report = diagnose_lines(["c++: internal compiler error: Killed (program cc1plus)",
+                             "dmesg: Out of memory: Killed process 4242 (cc1plus)"])
     assert report.primary is not None and report.primary.cause_group == "out-of-memory"
 
 

@@ -172,13 +172,37 @@ def test_a_procedure_not_found_names_the_family_alone(line: str) -> None:
     assert family(report) == "import"
 
 
-def test_nvcc_not_found_by_the_shell_names_the_family_alone() -> None:
-    # I/comfyui-nvidia-docker-102-nvcc-command-not-found-user.log labels it no CUDA toolkit,
-    # field/tiny-cuda-nn-325-nvcc-not-found.log a missing build tool: the family alone
-    report = failed(["bash: nvcc: command not found"])
-    assert report.primary is None and family(report) == "environment"
-    # the other programs: a missing build tool, whatever the log
-    assert cause(failed(["/bin/sh: 1: cmake: not found"])) == "build-tool-missing"
+@pytest.mark.parametrize("line", [
+    # I/comfyui-nvidia-docker-102-nvcc-command-not-found-user.log
+    "bash: nvcc: command not found",
+    # m/cufinufft-148-sudo-make-nvcc-not-found-zh.log (sudo make: sudo's own PATH)
+    "/bin/sh: 1: nvcc: not found",
+    "zsh: command not found: nvcc",
+])
+def test_nvcc_not_found_by_the_shell_is_no_cuda_toolkit_on_path(line: str) -> None:
+    # FAMILIES.md's ruling (set m): no CUDA toolkit found, or its bin folder not on PATH
+    report = failed([line])
+    assert report.primary is not None
+    assert (report.primary.cause_id, report.primary.signature_id) == (
+        "cuda-home-not-set", "nvcc-not-on-path")
+    assert "PATH" in report.primary.fix and family(report) == "environment"
+
+
+@pytest.mark.parametrize(("line", "tool"), [
+    ("/bin/sh: 1: cmake: not found", "cmake"),
+    # m/torch2trt-318-jetson-plugins-protoc-not-found.log: any program the build runs
+    ("/bin/sh: 1: protoc: not found", "protoc"),
+    ("zsh: command not found: ninja", "ninja"),
+])
+def test_a_program_the_shell_cannot_find_is_a_missing_build_tool(line: str, tool: str) -> None:
+    report = failed([line])
+    assert cause(report) == "build-tool-missing"
+    assert report.primary is not None and tool in report.primary.title
+
+
+def test_dash_without_bash_syntax_is_not_a_missing_program() -> None:
+    # dash running a bash script: "[[: not found" is the script's syntax, not a tool to install
+    assert cause(failed(["./build.sh: 12: [[: not found"])) is None
 
 
 @pytest.mark.parametrize(("lines", "expected", "fact"), [
