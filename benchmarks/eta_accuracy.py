@@ -878,6 +878,12 @@ HELD_OUT = (
     # the machine's pace), scored once: 100/100 each
     "docs/recorded/h200-2026-11-29/eta/fa3-compact-h200-1129c",
     "docs/recorded/h200-2026-11-29/eta/flashmla-h200-1129c",
+    # and three more (2026-11-29, a later round), recorded with the model as 4c5bf77 left it
+    # (unchanged since ed22ac8) and scored once: FA3 59/100, FlashMLA 100/100, SageAttention
+    # 100/100 (docs/recorded/h200-2026-11-29/README.md)
+    "docs/recorded/h200-2026-11-29/eta/fa3-compact-h200-1129d",
+    "docs/recorded/h200-2026-11-29/eta/flashmla-h200-1129d",
+    "docs/recorded/h200-2026-11-29/eta/sage-h200-1129d",
 )
 
 
@@ -910,13 +916,18 @@ _MAX_JOBS = re.compile(r"\bMAX_JOBS=(\d+)")
 _MACHINE = re.compile(r"\((\d+) cores, ([\d.]+) GB RAM available")
 _ARCH_LIST = re.compile(r"\bTORCH_CUDA_ARCH_LIST=([0-9.;+A-Za-z_]+)")
 _FA_ARCHS = re.compile(r"\bFLASH_ATTN_CUDA_ARCHS=([0-9;]+)")
+# FlashMLA's plan names no arch list: it turns an architecture's kernels off instead
+_MLA_OFF = re.compile(r"^export FLASH_MLA_DISABLE_SM(90|100)=1\b")
+_MLA_ARCHS = (("90", "9.0"), ("100", "10.0"))
 
 
 def infer_recording(name: str, lines: Sequence[tuple[float, str]]) -> dict[str, object]:
     """What the wizard's plan saw, from its own output (``build --verbose`` prints the plan):
     the kernel and version from ``Kernel: …``, the jobs, cores and RAM from the ``MAX_JOBS``
-    line, the archs from the arch variable it sets. Only what was found."""
+    line, the archs from the arch variable it sets (FlashMLA's: the architectures it does not
+    turn off). Only what was found."""
     found: dict[str, object] = {"name": name, "os": "linux"}
+    mla_off: set[str] = set()
     catalog = load_catalog()
     for _t, text in lines[:400]:
         plain = text.strip()
@@ -936,10 +947,14 @@ def infer_recording(name: str, lines: Sequence[tuple[float, str]]) -> dict[str, 
                               for a in m.group(1).split(";") if a]
         if "archs" not in found and (m := _FA_ARCHS.search(plain)):
             found["archs"] = [f"{a[:-1]}.{a[-1]}" for a in m.group(1).split(";") if a]
+        if m := _MLA_OFF.match(plain):
+            mla_off.add(m.group(1))
         if "CPU_ONLY=1" in plain and plain.startswith("export "):
             found["cpu_only"] = True
         if plain.startswith("\\") or ":\\" in plain[:12]:
             found["os"] = "windows"
+    if "archs" not in found and mla_off and found.get("kernel") == "flashmla":
+        found["archs"] = [arch for sm, arch in _MLA_ARCHS if sm not in mla_off]
     return found
 
 
