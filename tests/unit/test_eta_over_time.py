@@ -141,3 +141,17 @@ def test_the_benchmark_scores_builds_of_known_shapes(bench: ModuleType) -> None:
         assert moments == bench.GRID and 0 <= inside <= moments and misses in (0, 1)
     # units that differ by 15 %, the recipe's mean right: nearly every moment within the goal
     assert rows[0][1] >= 80
+
+
+@pytest.mark.parametrize(("off", "archs"), [("100", ["9.0"]), ("90", ["10.0"])])
+def test_a_flashmla_recording_builds_the_architectures_its_plan_left_on(
+        bench: ModuleType, off: str, archs: list[str]) -> None:
+    # the wizard's plan for FlashMLA names no arch list: it turns the other target's kernels off,
+    # and a replay that assumed both targets would start from another build's time (227 s, not
+    # the 141 s the wizard itself estimates for an H200; docs/recorded/h200-2026-11-29)
+    lines = [(0.1, "Kernel: FlashMLA 1.0.0 (main, 2026-04-29) (source: /tmp/src/FlashMLA)"),
+             (7.5, "  export MAX_JOBS=16  # 16 parallel compile jobs × 1 nvcc thread: limited "
+                   "by CPU cores (16 cores, 125.0 GB RAM available, ~4 GB per compile thread)"),
+             (7.5, f"  export FLASH_MLA_DISABLE_SM{off}=1  # no GPU that runs its code")]
+    found = bench.infer_recording("flashmla-x", lines)
+    assert found["archs"] == archs and found["jobs"] == 16 and found["cores"] == 16
