@@ -275,6 +275,18 @@ _ENVIRONMENT = re.compile(
     r"|command not found|Failed to find C compiler|No such file or directory: ['\"].*(?:nvcc|cl|gcc"
     r"|g\+\+|ninja|cmake)['\"]|requires (?:at least )?(?:GCC|CUDA|Python|torch|PyTorch|cmake)"
     r"|Unknown compiler|CC environment variable"
+    # CMake not finding the CUDA toolkit, or a part of it (a prerequisite, as its missing CUDA
+    # compiler: FAMILIES.md; late set n)
+    r"|Could NOT find CUDA(?:Toolkit)?\b(?!:\s*Found unsuitable version)"
+    # the header of a library installed apart from the package that needs it (NCCL, cuDNN,
+    # TensorRT, MPI, Google's sparsehash): a prerequisite missing, not the package's own code
+    # (late sets m, n); and the CUDA toolkit refusing what sits on the path before it (another
+    # CUB than its Thrust's, another cl.exe than -ccbin names)
+    r"|[\s:/\\](?:nccl|cudnn|NvInfer\w*|NvOnnxParser|mpi|cusolverDn|cublasLt)\.h\b[^\n]*"
+    r"(?:No such file|cannot open|not found)"
+    r"|google/(?:dense|sparse)_hash_(?:map|set)\b[^\n]*No such file"
+    r"|version of CUB in your include path is not compatible"
+    r"|cl\.exe in PATH \([^)]*\) is different than one specified with -ccbin"
     # a prerequisite tool reported missing wherever it surfaced: a binary that "could not be
     # located" ("The nvcc binary could not be located in your $PATH"), Debian's alternatives
     # naming a compiler that is not installed ("update-alternatives: error: alternative path

@@ -149,6 +149,7 @@ _REINSTALLABLE = frozenset({"extension-abi-mismatch"})
 _TORCH_DLL = "torch-dll-load-failed"
 _KERNEL_DLL_CAUSES = frozenset({"library-mismatch", "extension-abi-mismatch"})
 _TORCH_INIT_FRAME = re.compile(r'[\\/]torch[\\/]__init__\.py"?, line \d+')
+_CTYPES_FRAME = re.compile(r'[\\/]ctypes[\\/]__init__\.py"?, line \d+')
 _TORCH_DLL_FAILED = re.compile(r"DLL load failed|WinError 12[67]\b")
 _WINDOWS_DLL = re.compile(r"DLL load failed|WinError \d+|\.dll\b")
 # A log from macOS: a Mac's home folders (/Users/x, not C:\Users or C:/Users), Homebrew, Darwin,
@@ -175,6 +176,8 @@ _MAC_CUDA_MISSING = re.compile(
     # __win needed by cuda-12.0.0", "__cuda, which is missing on the system"), or a CUDA package
     # in the list under "PackagesNotFoundError" ("  - cuquantum-python"; late set m)
     r"|nothing provides __(?:win|linux|cuda|glibc)\b|\b__(?:win|linux|cuda)\b,? which is missing"
+    # a setup.py building a CUDAExtension (torch's builder looks for the CUDA toolkit; late set n)
+    r"|\bCUDAExtension\("
     r"|^\s*-\s+(?:cuda|cudatoolkit|cudnn|cupy|cuquantum|cutensor|cuml|cudf|nccl|nvidia-|pytorch-cuda)"
     r"[\w.=<>*-]*\s*$"
 )
@@ -183,9 +186,12 @@ _MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macos
               "ac OS", "acOS", "MacBook", ".dylib", "osx-")
 _CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
                        "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__", "- cu", "- nccl",
-                       "- nvidia-", "- pytorch-cuda")
+                       "- nvidia-", "- pytorch-cuda", "CUDAExtension(")
 _CONDA_MISSING = re.compile(r"does not exist|ResolvePackageNotFound|not available|__(?:win|linux"
                             r"|cuda|glibc)\b|^\s*-\s")
+# conda's channels for a 32-bit system ("https://conda.anaconda.org/nvidia/linux-32"): no NVIDIA
+# CUDA package is made for one (late set n)
+_BITS32 = re.compile(r"[\\/](?:linux|win)-32\b")
 _DRIVE = re.compile(r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]")
 _MAC_CUDA_CAUSES = frozenset({"cuda-home-not-set", "built-without-cuda", "nvcc-not-found",
                               "cuda-not-found"})
@@ -223,7 +229,9 @@ _ERROR_LINE = re.compile(
     | \bIllegal\s+instruction\b                  # SIGILL: code for a CPU feature this one lacks
     # ctypes not finding a function in a loaded library, as bitsandbytes prints it on Windows
     | ^\s*function\s+'\w+'\s+not\s+found\s*$
-    | ^\s*(?:>\s*)?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?::|$)  # Python
+    # Python's exceptions (also the bare Exception)
+    | ^\s*(?:>\s*)?(?:[A-Za-z_]\w*\.)*(?:[A-Z]\w*(?:Error|Exception|Interrupt|Exit)|Exception)
+      (?::|$)
     # ... quoted in a post's list item ("- `OSError: /x/libgomp.so.1: cannot allocate memory in
     # static TLS block`", field/index-h.toml)
     | ^\s*[-*+]\s+`(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):
@@ -406,6 +414,15 @@ _FAILURE_LINE = re.compile(
       | \bexit\s+(?:code|status)\s*:?\s*[1-9]\d* | \bexited\s+with\s+(?:code\s+)?[1-9]
       | \bfailed\s+with\s+exit\s+(?:code|status)\b | \bCommand\s.*\bfailed\b
       | \bsubprocess-exited-with-error\b | \bdid\s+not\s+run\s+successfully\b
+      # a package's own message box ("ERROR! Cannot compile nvdiffrast CUDA extension. Please
+      # ensure that:", late set n)
+      | ^\W{0,3}\s*ERROR!\s
+      # CMake not finding the CUDA toolkit (or a part of it), also as a status line ("-- Could
+      # NOT find CUDAToolkit (missing: CUDA_CUDART) (found version ...)", late set n)
+      | ^\W{0,3}\s*(?:--\s*)?Could\s+NOT\s+find\s+CUDA(?:Toolkit)?\b
+      # glog's fatal line ("[F glutil.cpp:338] eglInitialize() failed", "F1129 10:12:01.123
+      # x.cc:42] Check failed: ...": the program aborts after it; late set n)
+      | ^\W{0,3}\s*(?:\[F\s+[\w.-]+:\d+\]|F\d{4}\s+\d\d:\d\d:\d\d(?:\.\d+)?\s+\S*\s*[\w.-]+:\d+\])\s
       | \bAssertionError\b | \bTraceback\s+\(most\s+recent\s+call\s+last\)
       | \bNo\s+rule\s+to\s+make\s+target\b | ^\s*ninja:\s+build\s+stopped\b
       | \bError\s+building\s+extension\b
@@ -445,7 +462,7 @@ _FAILURE_LINE = re.compile(
 # settled by these substring tests.
 _FAILURE_WORDS = ("denied", "format error", "cannot execute", "not found", "not recognized",
                   "build stopped", "configuring incomplete", "procedure entry point",
-                  "no solution found",
+                  "no solution found", "did not run", "could not find cuda",
                   "failed", "non-zero", "exit", "error", "traceback", "no rule", "toolset",
                   "is unknown", "invalid elf header", "full bug report", "aborted",
                   "cppcompileerror", "backendcompilerfailed")
@@ -483,6 +500,10 @@ _DETAIL_BELOW: tuple[tuple[re.Pattern[str], re.Pattern[str], int], ...] = (
     (re.compile(r"\bCMake Error\b.*:\s*$"),
      re.compile(r"(?i:No CUDA toolset found|is not able to compile a simple test program)"
                 r"|\bCould NOT find \w"), 4),
+    # nvcc's count of a file's errors put above them by a post ("16 errors detected in the
+    # compilation of "x.cu"." then "...vector_types.h(88): error: expected a ">"", late set n)
+    (re.compile(r"(?<!\d)\d+\s+errors?\s+detected\s+in\s+the\s+compilation\s+of\b"),
+     re.compile(r"(?:\(\d+\)|:\d+:(?:\d+:)?)\s*:?\s*(?:fatal\s+)?error\b"), 10),
     (re.compile(r"^\s*error: \S"),
      re.compile(r"^\s*Caused by: (?!Call to\b|process didn't exit successfully"
                 r"|Build backend failed\b)\S"), 1),
@@ -511,6 +532,9 @@ _PROBLEM_WORDS = ("not found", "exception", "warning!", "errno", "winerror", "as
 # Lines that only wrap the failure above them: shown only when nothing better is found.
 _WRAPPER_LIKE = re.compile(
     r"(?i:subprocess-exited-with-error|did not run successfully|^\s*(?:`+\s*|>\s*|\*\*)?FAILED:"
+    # pip's box under "× ... did not run successfully." ("│ exit code: 1"): the line above says
+    # which step failed (late set n)
+    r"|^\s*(?:│\s*)?exit\s+code:\s*-?\d+\s*$"
     r"|\bConfiguring\s+incomplete\b|\bFailed\s+building\s+wheel\b|\bFailed\s+to\s+build:?\s+`"
     r"|\bCall\s+to\s+`[^`]*`\s+failed\b|\bBuild\s+backend\s+failed\b"  # uv's wrappers
     r"|\bError\s+compiling\s+objects\s+for\s+extension\b"
@@ -554,7 +578,14 @@ _RAISING_SOURCE = re.compile(r"^\s*(?:assert\s|raise\s+[\w.]+)")
 # A traceback's header says least of all: any other failure line is shown before it; so does
 # Python's report that a child process failed (CalledProcessError for ninja), when the child's
 # own summary ("ninja: build stopped") is in the log too.
-_SAYS_LEAST = re.compile(r"Traceback \(most recent call last\)|\bCalledProcessError\b")
+_SAYS_LEAST = re.compile(r"Traceback \(most recent call last\)|\bCalledProcessError\b"
+                         # pip's "error: subprocess-exited-with-error": its "× <step> did not
+                         # run successfully." below says which step (late set n)
+                         r"|^\s*error:\s+subprocess-exited-with-error")
+# ... and the header least of the two: a chained exception's "CalledProcessError: Command
+# '['ninja', '-v']' returned non-zero exit status 1." says what failed, the next traceback's
+# header nothing (late set n)
+_TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -653,13 +684,14 @@ class LogDiagnoser:
         self._context = context
         self._log_package: str | None = None  # the package the log says it builds
         self._mac = False  # a line shows macOS
+        self._bits32 = False  # a line shows a 32-bit conda (its linux-32 or win-32 channels)
         self._windows = False  # a line shows a Windows drive letter
         # the first line saying NVIDIA CUDA is missing: (line, number, PyTorch without CUDA)
         self._cuda_missing: tuple[str, int, bool] | None = None
         # the best failure-looking line so far (a wrapper only until something better comes)
         self._failure: tuple[str, int, tuple[str, ...]] | None = None
-        self._failure_rank = 4  # 0 a failure, 1 a wrapper of one, 2 a traceback's header,
-        # 3 pip's summary of the whole build
+        self._failure_rank = 5  # 0 a failure, 1 a wrapper of one, 2 a child process failing,
+        # 3 pip's summary of the whole build, 4 a traceback's header
         # the first line that says something went wrong in words alone (_PROBLEM_LINE)
         self._problem: tuple[str, int, tuple[str, ...]] | None = None
         self._problem_quotes = False  # the problem line quotes a tool's error message
@@ -733,6 +765,8 @@ class LogDiagnoser:
         collecting_after = first_found and len(self._after) < self._after_limit
 
         head = text[:40].lstrip()
+        if not self._bits32 and "-32" in text and _BITS32.search(text) is not None:
+            self._bits32 = True
         if not self._mac and any(word in text for word in _MAC_WORDS) \
                 and _MAC_HINT.search(text) is not None:
             self._mac = True
@@ -808,8 +842,11 @@ class LogDiagnoser:
                         released += self._confirm(sig.id)
         if not first_found and any(needs <= present and w in low
                                    for w, needs in _FAILURE_NEEDLES) \
-                and _FAILURE_LINE.search(text) is not None:
-            rank = (3 if _PIP_SUMMARY.search(text) is not None
+                and _FAILURE_LINE.search(text) is not None and not self._quotes_source(text):
+            # (not a traceback's quote of the source that raises it, "error_prefix=f'Error
+            # building extension ...'", late set n)
+            rank = (4 if _TRACEBACK_HEADER.search(text) is not None
+                    else 3 if _PIP_SUMMARY.search(text) is not None
                     else 2 if _SAYS_LEAST.search(text) is not None
                     else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
             wrapped = self._wrapped_message() if _CMAKE_CLOSING.search(text) else None
@@ -817,7 +854,8 @@ class LogDiagnoser:
                 self._failure = wrapped  # (the message CMake's closing line sums up)
                 self._failure_rank = 0
                 self._built = True  # (CMake configured a build)
-            elif rank < self._failure_rank or (rank == self._failure_rank and rank not in (1, 3)):
+            elif rank < self._failure_rank or (rank == self._failure_rank
+                                               and rank not in (1, 3, 4)):
                 self._failure = (kept, self._line_number, tuple(self._ring))
                 self._failure_rank = rank
         if (self._problem is None or not self._problem_quotes) and not first_found \
@@ -1024,7 +1062,10 @@ class LogDiagnoser:
         elif head.startswith("File ") and (_FRAME.match(text) is not None
                                            or _IPY_FRAME.match(text) is not None):
             self._tb_frames = True
-            self._tb_in_torch = _TORCH_INIT_FRAME.search(text) is not None
+            # (torch/__init__.py loading its DLLs through ctypes: ctypes' own frame comes last,
+            # late set n)
+            self._tb_in_torch = _TORCH_INIT_FRAME.search(text) is not None or (
+                self._tb_in_torch and _CTYPES_FRAME.search(text) is not None)
             if "importlib" in text or "<frozen " in text:
                 self._tb_import = True
         elif self._tb_frames and "import" in head and _FRAME.match(self._previous) is not None \
@@ -1232,7 +1273,7 @@ class LogDiagnoser:
             hits = tuple(advised if h is primary else h for h in hits)
             primary = advised
         mac_stand_in: str | None = None
-        if self._mac and not self._windows and self._cuda_missing is not None \
+        if ((self._mac and not self._windows) or self._bits32) and self._cuda_missing is not None \
                 and (primary is None or primary.cause_group in _MAC_CUDA_CAUSES) \
                 and (first is None or primary is not None
                      or abs(first.line_number - self._cuda_missing[1]) <= FOLLOWING_LINES):
@@ -1243,7 +1284,8 @@ class LogDiagnoser:
             mac_stand_in = ("built-without-cuda" if self._cuda_missing[2]
                             else "" if _CONDA_MISSING.search(self._cuda_missing[0])
                             else "cuda-home-not-set")
-            primary = self._cuda_on_mac(primary)
+            primary = self._cuda_on_mac(primary) if not self._bits32 \
+                else self._cuda_on_32bit(primary)
             hits = tuple(sorted((*(h for h in hits if h.severity is not Severity.ERROR
                                    or h.line_number != primary.line_number), primary),
                                 key=lambda h: h.line_number))
@@ -1283,6 +1325,20 @@ class LogDiagnoser:
         return replace(hit, signature_id=sig.id, title=title, cause=cause, fix=fix,
                        severity=sig.severity, retry=sig.retry, facts=(),
                        cause_id=sig.cause_id, pattern=-1)  # (named from the traceback)
+
+    def _cuda_on_32bit(self, hit: Diagnosis | None) -> Diagnosis:
+        """The line that says a CUDA package is missing, re-read on a 32-bit conda: the
+        platform, not a channel or version to try."""
+        mac = self._cuda_on_mac(hit)
+        sig = self.rules.signature("platform-unsupported")
+        title, cause, _fix = self._texts(sig, {"platform": "a 32-bit system"})
+        fix = msg(
+            "NVIDIA's CUDA packages (and PyTorch's CUDA builds) are made for 64-bit systems "
+            "only, and this conda or Python is 32-bit (its channels end in -32). Install the "
+            "64-bit Miniconda or Python, make a new environment with it, and install {package} "
+            "there.", package=self.context().facts()["package"])
+        return replace(mac, title=title, cause=cause, fix=fix,
+                       facts=(("platform", "a 32-bit system"),))
 
     def _cuda_on_mac(self, hit: Diagnosis | None) -> Diagnosis:
         """The line that says NVIDIA CUDA is missing (``hit``, if a cause read it), re-read on
