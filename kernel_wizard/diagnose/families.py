@@ -324,6 +324,7 @@ _COMPILE = re.compile(
     r"(?i:\.(?:c|cc|cpp|cxx|cu|cuh|h|hpp|hxx|inl)(?:\(\d+\)|:\d+)[^\n]*\b(?:error|错误|fehler"
     r"|erreur|errore|ошибка|błąd|エラー|오류|hata)\b"
     r"|\berror\s+C\d{4}\b|\bC\d{4}\s*[:：]|#error|catastrophic error"
+    r"|\bMSB3721\t"  # MSBuild's list of errors: the compiler it ran (nvcc) failed (late set o)
     r"|\berror\s*:\s*(?:identifier|expected|no (?:instance|member|matching)|namespace|class"
     r"|incomplete|invalid|use of|call of|'|\""
     # the CUDA front end's and C++ compilers' own wording, where the file is left out ("error:

@@ -157,7 +157,9 @@ _WINDOWS_DLL = re.compile(r"DLL load failed|WinError \d+|\.dll\b")
 # on Macs). A Windows drive letter in the same log wins (read at the summary).
 _MAC_HINT = re.compile(
     r"(?:^|[\s\"'(=>])/Users/|/opt/homebrew/|/usr/local/Cellar/|\bdarwin\b|\bDarwin\b"
-    r"|apple-darwin|\bmacosx_\d|\bApple clang\b|\bApple Silicon\b|\b[Mm]ac ?OS\b|\bMacBook\b"
+    r"|apple-darwin|\bmacosx_\d|\bApple clang\b|\bApple Silicon\b|\b[Mm]ac ?OS\b|\bMac[Bb]ook\b"
+    # Apple's own chips as a post names them ("my Macbook M1 pro", "Apple M2"; late sets n, o)
+    r"|\bApple M[1-5]\b|\bM[1-5] (?:[Pp]ro|[Mm]ax|[Uu]ltra)\b"
     r"|\.dylib\b"
     # conda's platform of a Mac: its channels' subfolders and its "Platform: osx-arm64" (late set m)
     r"|\bosx-(?:arm)?64\b"
@@ -183,7 +185,8 @@ _MAC_CUDA_MISSING = re.compile(
 )
 # (substrings every match of the two above holds: most lines are read by a few `in` tests)
 _MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macosx_", "Apple ",
-              "ac OS", "acOS", "MacBook", ".dylib", "osx-")
+              "ac OS", "acOS", "MacBook", "Macbook", ".dylib", "osx-", "M1 ", "M2 ", "M3 ", "M4 ",
+              "M5 ")
 _CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
                        "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__", "- cu", "- nccl",
                        "- nvidia-", "- pytorch-cuda", "CUDAExtension(")
@@ -211,6 +214,9 @@ _ERROR_LINE = re.compile(
     | (?i: ^\s*(?:\d{4}-\d\d-\d\dT[\d:.]+Z\s+|\#\d+\s+|\#\d+\s+\d+\.\d+\s+|\d+\.\d+\s+)?
            fatal\s*: )                 # git: "fatal: unable to access ..."
     | \berror\s+C\d{4}\s*:               # MSVC's error code, wherever the line quotes it
+    # MSBuild's error list in another language ("错误\tMSB3721\t命令“...nvcc.exe ...”已退出，
+    # 返回代码为 2。", the English "error MSB3721:" being a wrapper; late set o)
+    | (?:^|\t)\s*(?:错误|錯誤|Fehler|Erreur|Error)?\s*\t?\s*\d*\s*\t?\s*(?:error\s+)?MSB3721\t
     | \bLLVM\s+ERROR\s*:                  # LLVM's own fatal error (cicc, ptxas, Triton)
     # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ...", and its
     # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")

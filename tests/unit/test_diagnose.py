@@ -59,7 +59,7 @@ CORPUS_SIGNATURES = {
     # late set m and the precision audit's variants (tests/unit/test_diagnose_late_m.py,
     # test_diagnose_late_ij_causes.py)
     "nvcc-not-on-path", "gpu-too-old-for-torch", "bad-alloc-in-build", "cuda-home-none-in-setup",
-    "cuda-too-old-for-old-arch",
+    "cuda-too-old-for-old-arch", "cmake-no-compiler-windows",
     "gpu-arch-dropped-by-cuda",  # variants of a cause, with words of their own (issue 21)
     "cmake-cuda-compiler-not-found",  # FAMILIES.md's rulings (issue 31)
     "triton-c-compiler-windows",
@@ -103,7 +103,7 @@ CORPUS_SIGNATURES = {
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 55
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 56
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -650,7 +650,8 @@ def test_every_signature_has_a_real_example() -> None:
     # late set m and the precision audit (tests/unit/test_diagnose_late_m.py,
     # tests/unit/test_diagnose_late_ij_causes.py)
     covered |= {"nvcc-not-on-path", "gpu-too-old-for-torch", "bad-alloc-in-build",
-                "cuda-home-none-in-setup", "cuda-too-old-for-old-arch"}
+                "cuda-home-none-in-setup", "cuda-too-old-for-old-arch",
+                "cmake-no-compiler-windows"}  # (and tests/unit/test_diagnose_late_o.py)
     covered |= {e for _, errors, _, _ in EXCERPT_CASES for e in errors}
     assert covered == {s.id for s in default_rules().signatures}
 
