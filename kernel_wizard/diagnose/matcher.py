@@ -1335,35 +1335,34 @@ class LogDiagnoser:
     def _cuda_on_32bit(self, hit: Diagnosis | None) -> Diagnosis:
         """The line that says a CUDA package is missing, re-read on a 32-bit conda: the
         platform, not a channel or version to try."""
-        mac = self._cuda_on_mac(hit)
-        sig = self.rules.signature("platform-unsupported")
-        title, cause, _fix = self._texts(sig, {"platform": "a 32-bit system"})
-        fix = msg(
+        return self._cuda_elsewhere(hit, "a 32-bit system", msg(
             "NVIDIA's CUDA packages (and PyTorch's CUDA builds) are made for 64-bit systems "
             "only, and this conda or Python is 32-bit (its channels end in -32). Install the "
             "64-bit Miniconda or Python, make a new environment with it, and install {package} "
-            "there.", package=self.context().facts()["package"])
-        return replace(mac, title=title, cause=cause, fix=fix,
-                       facts=(("platform", "a 32-bit system"),))
+            "there.", package=self.context().facts()["package"]))
 
     def _cuda_on_mac(self, hit: Diagnosis | None) -> Diagnosis:
         """The line that says NVIDIA CUDA is missing (``hit``, if a cause read it), re-read on
         macOS: the platform, not a toolkit to install."""
-        sig = self.rules.signature("platform-unsupported")
-        title, cause, _fix = self._texts(sig, {"platform": "macOS"})
-        fix = msg(
+        return self._cuda_elsewhere(hit, "macOS", msg(
             "NVIDIA CUDA does not exist on a Mac: no CUDA toolkit, CUDA_HOME or CUDA build of "
             "PyTorch can be installed there. Use {package}'s CPU or Apple GPU (MPS) path if it "
             "has one (often a setting or a requirements file for macOS), or build and run it on "
             "a Linux or Windows computer with an NVIDIA GPU.",
-            package=self.context().facts()["package"])
+            package=self.context().facts()["package"]))
+
+    def _cuda_elsewhere(self, hit: Diagnosis | None, platform: str, fix: Msg) -> Diagnosis:
+        """The platform without NVIDIA CUDA as the cause, on the line that said CUDA is missing
+        (``hit``'s, where a cause read it)."""
+        sig = self.rules.signature("platform-unsupported")
+        title, cause, _fix = self._texts(sig, {"platform": platform})
         assert self._cuda_missing is not None
         line, number, _torch = self._cuda_missing
         if hit is not None:
             line, number = hit.line, hit.line_number
         return Diagnosis(
             signature_id=sig.id, title=title, cause=cause, fix=fix, severity=Severity.ERROR,
-            retry=None, line=line, line_number=number, facts=(("platform", "macOS"),),
+            retry=None, line=line, line_number=number, facts=(("platform", platform),),
             cause_id=sig.cause_id, pattern=-1)
 
     def _advised(self, hit: Diagnosis, first: FirstError | None) -> Diagnosis:
