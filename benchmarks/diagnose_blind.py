@@ -3,12 +3,12 @@ it, rebuilt from git history (issue 31).
 
     python benchmarks/diagnose_blind.py [--sets d e ...] [-v] [--json FILE]
 
-Every late set from ``d`` on was gathered by a helper that read neither the rules nor the
-diagnoser and was scored once, with the rules frozen at a commit its ``SCORE.md`` names. That
+Every late set was gathered by a helper that read neither the rules nor the diagnoser and was
+scored once, with the rules frozen at a commit its ``SCORE.md`` names. That
 score is the only honest figure for logs nobody here collected; the leave-one-set-out estimate
 of ``diagnose_calibration.py --loso`` runs rules written *after* studying every set, and it
 overstated blind precision by 12 to 31 points. This benchmark re-runs each blind score from the
-commit it was frozen at (``git archive`` of ``kernel_wizard``, ``resources`` and ``benchmarks``
+commit it was frozen at (``git archive`` of that commit's tree without ``tests`` and ``docs``
 into a temporary folder, run there in a child Python) against the set's labels as they are now,
 and prints:
 
@@ -121,7 +121,8 @@ class HistoryMissing(RuntimeError):
 
 
 def frozen_tree(commit: str, into: Path) -> Path:
-    """The diagnoser, its rules and its benchmark as ``commit`` left them, under ``into``."""
+    """The diagnoser, its rules and its benchmark as ``commit`` left them, under ``into`` (the
+    commit's whole tree but its logs and documents: the core has moved since set a)."""
     archive = into / "tree.tar"
     listed = subprocess.run(["git", "-C", str(REPO), "ls-tree", "--name-only", commit],
                             capture_output=True, text=True, check=False)
