@@ -52,7 +52,8 @@ _MSVC_VERSION = re.compile(r"(?i:\bMSVC[\\/]+14\.(\d+)\.\d+|Compiler Version 19\
 _WINDOWS_HINT = re.compile(
     r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]|\bwin(?:-amd64|_amd64|32)\b|\.(?:exe|obj|pyd|vcxproj)\b"
 )
-_LINUX_HINT = re.compile(r"(?:^|[\s\"'(=])/(?:usr|home|opt|tmp|root|mnt)/|linux-x86_64|\.so\b")
+_LINUX_HINT = re.compile(r"(?:^|[\s\"'(=])/(?:usr|home|opt|tmp|root|mnt)/|linux-x86_64|\.so\b"
+                         r"|\bmanylinux\w*_(?:x86_64|aarch64)\b")  # a Linux wheel pip chose
 
 
 def read_facts(lines: Iterable[str]) -> LogFacts:

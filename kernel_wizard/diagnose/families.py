@@ -134,8 +134,7 @@ CAUSE_FAMILY: dict[str, str] = {
     # importing
     "nccl-too-old-for-deepep": "import",
     # first use
-    "gpu-arch-unsupported": "first-use", "built-without-cuda": "first-use",
-    "flashmla-head-dim-unsupported": "first-use",
+    "gpu-arch-unsupported": "first-use", "flashmla-head-dim-unsupported": "first-use",
 }
 # Causes met at several stages (a version requirement, a library that does not fit: at link
 # time or at import): the first error line's shape decides, else this default.
@@ -144,6 +143,9 @@ CAUSE_DEFAULT: dict[str, str] = {
     "bad-env-path": "environment", "library-mismatch": "import",
     "extension-abi-mismatch": "import", "platform-unsupported": "import",
     "permission-denied": "package", "cuda-torch-mismatch": "environment",
+    # (met when a kernel is first called, or at import where its CUDA module was never built:
+    # "No module named 'fused_layer_norm_cuda'", late set p)
+    "built-without-cuda": "first-use",
 }
 # Shapes of the first error line that tell the stage of such a cause: the others (a compiler's
 # #error that a version requirement raises, a build tool that could not run) keep its default.
