@@ -49,8 +49,10 @@ _CUDA_VERSION = re.compile(
 )
 # MSVC\14.44.35207 in a path, or cl's banner "Compiler Version 19.44.35207".
 _MSVC_VERSION = re.compile(r"(?i:\bMSVC[\\/]+14\.(\d+)\.\d+|Compiler Version 19\.(\d+)\.\d+)")
+# A Windows drive letter starting a path ("C:\\x", "D:/x"), also the diagnoser's sign of Windows
+DRIVE = re.compile(r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]")
 _WINDOWS_HINT = re.compile(
-    r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]|\bwin(?:-amd64|_amd64|32)\b|\.(?:exe|obj|pyd|vcxproj)\b"
+    DRIVE.pattern + r"|\bwin(?:-amd64|_amd64|32)\b|\.(?:exe|obj|pyd|vcxproj)\b"
 )
 _LINUX_HINT = re.compile(r"(?:^|[\s\"'(=])/(?:usr|home|opt|tmp|root|mnt)/|linux-x86_64|\.so\b"
                          r"|\bmanylinux\w*_(?:x86_64|aarch64)\b")  # a Linux wheel pip chose

@@ -17,7 +17,7 @@ from kernel_wizard.diagnose.context import (
     package_id,
     package_in_line,
 )
-from kernel_wizard.diagnose.facts import ADVISERS, LogFacts, read_facts, worded_facts
+from kernel_wizard.diagnose.facts import ADVISERS, DRIVE, LogFacts, read_facts, worded_facts
 from kernel_wizard.diagnose.families import (
     JIT_HEAD,
     JIT_HEAD_MARKS,
@@ -188,14 +188,14 @@ _MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macos
               "ac OS", "acOS", "MacBook", "Macbook", ".dylib", "osx-", "M1 ", "M2 ", "M3 ", "M4 ",
               "M5 ")
 _CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
-                       "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__", "- cu", "- nccl",
+                       "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__win", "__linux",
+                       "__cuda", "__glibc", "- cu", "- nccl",
                        "- nvidia-", "- pytorch-cuda", "CUDAExtension(")
 _CONDA_MISSING = re.compile(r"does not exist|ResolvePackageNotFound|not available|__(?:win|linux"
                             r"|cuda|glibc)\b|^\s*-\s")
 # conda's channels for a 32-bit system ("https://conda.anaconda.org/nvidia/linux-32"): no NVIDIA
 # CUDA package is made for one (late set n)
 _BITS32 = re.compile(r"[\\/](?:linux|win)-32\b")
-_DRIVE = re.compile(r"(?:^|[\s\"'(=])[A-Za-z]:[\\/]")
 _MAC_CUDA_CAUSES = frozenset({"cuda-home-not-set", "built-without-cuda", "nvcc-not-found",
                               "cuda-not-found"})
 
@@ -591,7 +591,7 @@ _SAYS_LEAST = re.compile(r"Traceback \(most recent call last\)|\bCalledProcessEr
 # ... and the header least of the two: a chained exception's "CalledProcessError: Command
 # '['ninja', '-v']' returned non-zero exit status 1." says what failed, the next traceback's
 # header nothing (late set n)
-_TRACEBACK_HEADER = re.compile(r"Traceback \(most recent call last\)")
+_TRACEBACK_HEADER = "Traceback (most recent call last)"
 
 
 # --------------------------------------------------------------------------------------------
@@ -777,7 +777,7 @@ class LogDiagnoser:
                 and _MAC_HINT.search(text) is not None:
             self._mac = True
         if not self._windows and (":\\" in text or ":/" in text) \
-                and _DRIVE.search(text) is not None:
+                and DRIVE.search(text) is not None:
             self._windows = True
         if self._cuda_missing is None and any(word in text for word in _CUDA_MISSING_WORDS):
             missing = _MAC_CUDA_MISSING.search(text)
@@ -851,7 +851,7 @@ class LogDiagnoser:
                 and _FAILURE_LINE.search(text) is not None and not self._quotes_source(text):
             # (not a traceback's quote of the source that raises it, "error_prefix=f'Error
             # building extension ...'", late set n)
-            rank = (4 if _TRACEBACK_HEADER.search(text) is not None
+            rank = (4 if _TRACEBACK_HEADER in text
                     else 3 if _PIP_SUMMARY.search(text) is not None
                     else 2 if _SAYS_LEAST.search(text) is not None
                     else 1 if _WRAPPER_LIKE.search(text) is not None else 0)
