@@ -1,6 +1,6 @@
 """The one place that turns backend work into Qt signals.
 
-:class:`BackgroundTask` runs a plain callable of the core on its own QThread and emits
+:class:`BackgroundTask` runs a plain callable of the core on its own thread and emits
 ``finished(result)`` or ``failed(exception)`` back on the GUI thread. An ``OSError`` from the
 work (a full or read-only disk, a name too long, ...) arrives as the
 :class:`~kernel_wizard.base.errors.StorageError` that explains it (:func:`plain_error`), so every
@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from kernel_wizard.base.paths import storage_error
 from kernel_wizard.build.progress_view import ProgressView
@@ -26,92 +26,78 @@ def plain_error(exc: BaseException) -> BaseException:
     return storage_error(exc) if isinstance(exc, OSError) else exc
 
 
-class _Runner(QObject):
-    done = Signal(object)
-    failed = Signal(object)
-
-    def __init__(self, fn: Callable[[], Any]) -> None:
-        super().__init__()
-        self._fn = fn
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            result = self._fn()
-        except BaseException as exc:  # noqa: BLE001 - reported to the GUI, never swallowed
-            self.failed.emit(plain_error(exc))
-        else:
-            self.done.emit(result)
-        finally:
-            # the thread ends with its call, also when nobody is left to stop it (a page
-            # dropped while the call ran)
-            thread = QThread.currentThread()
-            if thread is not None:
-                thread.quit()
-
-
-# Threads (with their runners) that are running: kept alive here until they end, so that a
-# task whose page is dropped mid-call never destroys a running QThread (Qt aborts then).
-_RUNNING: set[tuple[QThread, _Runner]] = set()
-
-
 class BackgroundTask(QObject):
     """Run ``fn`` off the GUI thread; one task object per run. With ``narrated``, ``fn`` is
     called with one argument, a function that passes a line to ``said`` on the GUI thread
-    (what a long step is doing, e.g. waiting for another run of the wizard)."""
+    (what a long step is doing, e.g. waiting for another run of the wizard).
+
+    The call runs on a plain Python thread that touches no Qt object: it leaves its result
+    (and its narration) in Python fields, and a timer of this task, on the GUI thread, hands
+    them on as signals. A page dropped mid-call takes its tasks (Qt children) and their timers
+    with it; the thread then ends with its call and nothing is delivered. (A QThread with a
+    worker object emitting across threads crashed the GUI thread now and then when its page
+    was torn down mid-call.)"""
 
     finished = Signal(object)
     failed = Signal(object)
     said = Signal(str)
 
     def __init__(self, fn: Callable[..., Any], parent: QObject | None = None, *,
-                 narrated: bool = False) -> None:
+                 narrated: bool = False, interval_ms: int = 15) -> None:
         super().__init__(parent)
-        self._thread = QThread()
-        self._runner = _Runner((lambda: fn(self.said.emit)) if narrated else fn)
-        self._runner.moveToThread(self._thread)
-        self._thread.started.connect(self._runner.run)
-        self._runner.done.connect(self._on_done)
-        self._runner.failed.connect(self._on_failed)
+        self._fn = fn
+        self._narrated = narrated
+        self._lines: deque[str] = deque()
+        self._outcome: tuple[bool, object] | None = None  # (failed, result or exception)
+        self._thread = threading.Thread(target=self._work, name="background", daemon=True)
+        self._timer = QTimer(self)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self._deliver)
         self._started = False
         self._settled = False  # its result (or failure) has reached the GUI thread
 
     def start(self) -> None:
-        pair = (self._thread, self._runner)
-        _RUNNING.add(pair)
-        self._thread.finished.connect(lambda: _RUNNING.discard(pair))
         self._started = True
+        self._timer.start()
         self._thread.start()
 
+    def _work(self) -> None:  # the background thread: Python objects only
+        try:
+            result = self._fn(self._lines.append) if self._narrated else self._fn()
+        except BaseException as exc:  # noqa: BLE001 - reported to the GUI, never swallowed
+            self._outcome = (True, plain_error(exc))
+        else:
+            self._outcome = (False, result)
+
+    @Slot()
+    def _deliver(self) -> None:
+        outcome = self._outcome  # read before the lines: every line said before the end goes
+        while self._lines:
+            self.said.emit(self._lines.popleft())
+        if outcome is None or self._settled:
+            return
+        self._settled = True
+        self._timer.stop()
+        failed, value = outcome
+        (self.failed if failed else self.finished).emit(value)
+
     def is_running(self) -> bool:
-        """Until its result is delivered: the thread ends with its call, before ``finished``
-        reaches the GUI thread (a page that reads this must not move on in between)."""
-        return self._thread.isRunning() or (self._started and not self._settled)
+        """Until its result is delivered: the call ends before ``finished`` reaches the GUI
+        thread (a page that reads this must not move on in between)."""
+        return self._thread.is_alive() or (self._started and not self._settled)
 
     def wait(self, ms: int = 30_000) -> bool:
-        return self._thread.wait(ms)
+        """Wait up to ``ms`` for the call to end (its result is delivered later, by the event
+        loop). True when it has ended."""
+        if self._started:
+            self._thread.join(ms / 1000)
+        return not self._thread.is_alive()
 
     def finish(self, ms: int = 60_000) -> bool:
-        """Let the running call end, then stop the thread, without the GUI event loop (the
-        window is closing): a QThread must not be destroyed while it runs. True when stopped."""
-        self._thread.quit()  # takes effect once the call returns
-        return self._thread.wait(ms)
-
-    def _stop(self) -> None:
-        self._thread.quit()
-        self._thread.wait()
-
-    @Slot(object)
-    def _on_done(self, result: object) -> None:
-        self._settled = True
-        self._stop()
-        self.finished.emit(result)
-
-    @Slot(object)
-    def _on_failed(self, exc: object) -> None:
-        self._settled = True
-        self._stop()
-        self.failed.emit(exc)
+        """Let the running call end, without the GUI event loop (the window is closing).
+        True when it ended within ``ms``; a call still running then is left to end on its own
+        (its thread does not keep the program alive)."""
+        return self.wait(ms)
 
 
 EventT = TypeVar("EventT")
