@@ -344,7 +344,11 @@ _COMPILE = re.compile(
     r"|\b(?:nvcc|cl|gcc|g\+\+|c\+\+|clang)(?:\.exe)?['\"]?\s+failed with exit (?:code|status)"
     r"\s*[1-9]|Error compiling objects for extension"
     r"|(?-i:^\s*FAILED:)|ninja: build stopped|\berrors? detected in the compilation of\b"
-    r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed)"
+    r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed"
+    # the compiler driver not finding the source file it is to compile ("gcc: error: x.cu: No
+    # such file or directory", in Chinese "gcc: 错误：x.cu：没有那个文件或目录": late set q)
+    r"|^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|nvcc)(?:\.exe)?:\s+(?:error|错误"
+    r"|Fehler|erreur|errore|ошибка|エラー|오류)\s*[:：]\s*\S+\.(?:c|cc|cpp|cxx|cu|cuh)\s*[:：])"
 )
 
 

@@ -161,6 +161,9 @@ _MAC_HINT = re.compile(
     # Apple's own chips as a post names them ("my Macbook M1 pro", "Apple M2"; late sets n, o)
     r"|\bApple M[1-5]\b|\bM[1-5] (?:[Pp]ro|[Mm]ax|[Uu]ltra)\b"
     r"|\.dylib\b"
+    # PyTorch's device for Apple's GPUs, as code names it ("Tango(..., \"mps\")",
+    # torch.backends.mps; late set q)
+    r"|[\"']mps(?::\d+)?[\"']|\btorch\.backends\.mps\b"
     # conda's platform of a Mac: its channels' subfolders and its "Platform: osx-arm64" (late set m)
     r"|\bosx-(?:arm)?64\b"
 )
@@ -186,7 +189,7 @@ _MAC_CUDA_MISSING = re.compile(
 # (substrings every match of the two above holds: most lines are read by a few `in` tests)
 _MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macosx_", "Apple ",
               "ac OS", "acOS", "MacBook", "Macbook", ".dylib", "osx-", "M1 ", "M2 ", "M3 ", "M4 ",
-              "M5 ")
+              "M5 ", "mps")
 _CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
                        "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__win", "__linux",
                        "__cuda", "__glibc", "- cu", "- nccl",
@@ -217,6 +220,9 @@ _ERROR_LINE = re.compile(
     # MSBuild's error list in another language ("错误\tMSB3721\t命令“...nvcc.exe ...”已退出，
     # 返回代码为 2。", the English "error MSB3721:" being a wrapper; late set o)
     | (?:^|\t)\s*(?:错误|錯誤|Fehler|Erreur|Error)?\s*\t?\s*\d*\s*\t?\s*(?:error\s+)?MSB3721\t
+    # ... and its compiler's or linker's codes copied from the list ("> LNK2001\tunresolved
+    # external symbol ...", "Error\tC2664\t..."; late set q)
+    | ^\s*(?:>\s*)?(?:(?:错误|錯誤|Fehler|Erreur|Error)\s*\t\s*)?(?:LNK|C)\d{4}\t
     | \bLLVM\s+ERROR\s*:                  # LLVM's own fatal error (cicc, ptxas, Triton)
     # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ...", and its
     # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")
@@ -225,6 +231,12 @@ _ERROR_LINE = re.compile(
     | (?i: :\d+(?::\d+)?:\s+(?:error\s+fatal|(?:schwerwiegender\s+)?Fehler|erreur(?:\s+fatale)?
             |errore(?:\s+fatale)?|(?:фатальная\s+)?ошибка|błąd|致命错误|错误|致命的エラー|エラー|오류|hata)
             \s*[:：] )
+    # ... and after the compiler driver's own name (late set q:
+    # "gcc: 错误：nms/nms_kernel.cu：没有那个文件或目录";
+    # the English "gcc: error:" is the first form)
+    | (?i: ^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|cc1|cc1plus|nvcc)(?:\.exe)?:\s+
+            (?:致命错误|错误|schwerwiegender\s+Fehler|Fehler|erreur(?:\s+fatale)?|errore(?:\s+fatale)?
+            |(?:фатальная\s+)?ошибка|błąd|致命的エラー|エラー|오류|hata)\s*[:：] )
     | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
     | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
     | (?i: \bCMake\s+Error\b )
@@ -355,6 +367,7 @@ _ERROR_WORDS = (
     "is not found",
     "loadlibrary",
     "ptxas",  # (at a line of its input: "ptxas x.ptx, line 5; fatal   : ...")
+    "lnk",  # (a linker code copied from Visual Studio's error list: "LNK2001\tunresolved ...")
     "resolvepackagenotfound",
     "could not solve for environment",
     "missing channel",
@@ -374,6 +387,10 @@ _PROGRESS_PREFIX = re.compile(r"\[\d+/\d+\]\s+")
 _TOOL_NAME = re.compile(
     r"(?:nvcc|g\+\+|gcc|c\+\+|cc|clang\+\+|clang|cl|(?:\w+-)+g(?:cc|\+\+)|hipcc)(?:\.exe)?",
     re.IGNORECASE)
+# ... one whose program path begins with a list separator ("[1/12] :/usr/local/cuda/bin/nvcc
+# -I..."): it names the cause (tool-path-malformed), the failure reported about it is the first
+# error
+_COLON_ECHO = re.compile(r"^\s*(?:\[\d+/\d+\]\s+)?:/")
 _TOOL_REPORT = re.compile(r"(?:ptxas|nvlink|fatbinary|cicc)\s+(?:info|warning)\s*:", re.IGNORECASE)
 
 
@@ -383,7 +400,8 @@ _COMPILING = re.compile(r"\[\d+/\d+\]\s|building '|(?i:ClCompile|Compiling\s)")
 _BUILDING = re.compile(r"(?i:Building wheel|running build|setup\.py|Building editable|"
                        r"-- The (?:C|CXX|CUDA) compiler|Getting requirements to build|"
                        r"Preparing metadata|Running setup|cmake|"
-                       r"\W*Failed to build:? `|\W*The build backend returned)")  # (uv's)
+                       # (uv's; no leading \W*: in a search it made a long run of '/' quadratic)
+                       r"Failed to build:? `|The build backend returned)")
 
 
 def _not_a_message(text: str) -> bool:
@@ -399,7 +417,10 @@ def _not_a_message(text: str) -> bool:
         head = head[progress.end():]
     parts = head.split(None, 1)
     token, rest = (parts[0], parts[1] if len(parts) > 1 else "") if parts else ("", "")
-    if len(token) > 600 or not rest:
+    if len(token) > 600 or not rest or token.startswith(":"):
+        # (a program path that begins with a list separator, ":/usr/local/cuda/bin/nvcc -I...",
+        # cannot be run: that echo is the failure's evidence, tool-path-malformed, though not
+        # the first error, which is the failure reported about it)
         return False
     name = re.split(r"[\\/]", token.strip("\"'"))[-1]
     if any(q in token.strip("\"'") for q in "\"'"):
@@ -948,7 +969,8 @@ class LogDiagnoser:
                 names_cause = any(s.severity is Severity.ERROR for s in matched)
                 is_warning = _WARNING_LINE.search(text) is not None
                 is_error = maybe_error or (names_cause and not is_warning
-                                           and _LINKER_CONTEXT.match(text) is None)
+                                           and _LINKER_CONTEXT.match(text) is None
+                                           and _COLON_ECHO.match(text) is None)
                 if is_warning and names_cause and self._warning_cause is None:
                     self._warning_cause = (
                         kept,

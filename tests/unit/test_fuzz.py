@@ -14,6 +14,7 @@ import io
 import json
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, redirect_stderr
 from pathlib import Path
@@ -309,3 +310,14 @@ def test_regression_recording_with_a_device_list_of_text(tmp_path: Path) -> None
     with pytest.raises(HardwareError) as raised:
         read_recording(path)
     assert "not an NVML recording: GPU 0 is not an object" in raised.value.describe()
+
+
+def test_regression_long_runs_of_slashes_are_read_in_linear_time() -> None:
+    """found by the log fuzzer growing slow: a line of 20,000 '/' (a post's ASCII rule, a path
+    gone wrong) took about 4 s, as two patterns began with \\W* in a search; ten such lines
+    took 38 s before the fix and take about 0.1 s now ("every log under 1 s", issue 31)."""
+    log = ["/" * 20_000] * 10 + ["FAILED: " + "/" * 20_000, "error: " + "\\/" * 10_000]
+    started = time.perf_counter()
+    report = diagnose_lines(log)
+    assert time.perf_counter() - started < 5.0
+    assert report.first_error is not None
