@@ -345,6 +345,9 @@ _COMPILE = re.compile(
     r"\s*[1-9]|Error compiling objects for extension"
     r"|(?-i:^\s*FAILED:)|ninja: build stopped|\berrors? detected in the compilation of\b"
     r"|error: command .*(?:nvcc|gcc|g\+\+|cl\.exe|c\+\+|x86_64).* failed"
+    # Rust builds of CUDA crates (late set r): rustc's own error, the cc crate's and
+    # bindgen_cuda's report of a failed nvcc
+    r"|^\s*error\[E\d{4}\]|error occurred: Command \"?[^\"\s]*nvcc|\bnvcc error while executing\b"
     # the compiler driver not finding the source file it is to compile ("gcc: error: x.cu: No
     # such file or directory", in Chinese "gcc: 错误：x.cu：没有那个文件或目录": late set q)
     r"|^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|nvcc)(?:\.exe)?:\s+(?:error|错误"
@@ -528,7 +531,10 @@ _GPU_MEMORY = re.compile(r"(?i:CUDA out of memory|\bcuda\.OutOfMemoryError\b"
 # initialization: Unexpected error from cudaGetDeviceCount() ... Error 2: out of memory"; the
 # memory it names is not the compiler's)
 _CUDA_INIT = re.compile(r"(?i:\bcudaGetDeviceCount\b|\bCUDA initialization:"
-                        r"|CUDA driver initialization failed)")
+                        r"|CUDA driver initialization failed"
+                        r"|no CUDA-capable device is detected"
+                        # JAX's GPU backend, started when the GPU is first used (late set r)
+                        r"|CUDA backend failed to initialize|Backend 'cuda' failed to initialize)")
 # A package's loader not finding its own native library ("Could not find the bitsandbytes CUDA
 # binary at PosixPath('.../libbitsandbytes_cuda124.so')"): met when the package is imported
 _NATIVE_LIB_MISSING = re.compile(
@@ -566,7 +572,9 @@ _SIGILL = re.compile(r"(?i:\bIllegal instruction\b)")
 _COMPILER_NAMED = re.compile(r"(?i:\b(?:cc1plus|cc1|cicc|ptxas|cudafe\+\+|nvcc|gcc|g\+\+|cl\.exe"
                              r"|clang)\b)")
 # The linker or an installer may not write its output where it was told to
-_OUTPUT_DENIED = re.compile(r"(?i:cannot open output file .*Permission denied)")
+_OUTPUT_DENIED = re.compile(r"(?i:cannot open output file .*Permission denied"
+                            # CMake's install step (late set r)
+                            r"|file INSTALL cannot (?:copy file|make directory|set permissions))")
 # A check that CUDA is usable: "Torch not compiled with CUDA enabled" (a CPU-only PyTorch),
 # "CUDA is not available", "No CUDA GPUs are available"
 _NO_CUDA_AT_RUN = re.compile(

@@ -224,6 +224,15 @@ _ERROR_LINE = re.compile(
     # external symbol ...", "Error\tC2664\t..."; late set q)
     | ^\s*(?:>\s*)?(?:(?:错误|錯誤|Fehler|Erreur|Error)\s*\t\s*)?(?:LNK|C)\d{4}\t
     | \bLLVM\s+ERROR\s*:                  # LLVM's own fatal error (cicc, ptxas, Triton)
+    # Rust builds of CUDA crates (late set r): rustc's "error[E0422]: ...", the cc crate's
+    # "error occurred: Command "nvcc" ... did not execute successfully", bindgen_cuda's "nvcc
+    # error while executing compiling: ..."
+    | ^\s*error\[E\d{4}\]\s*:
+    | ^\s*error\s+occurred:\s
+    | \bnvcc\s+error\s+while\s+executing\b
+    # Torch7's cutorch checking a CUDA call ("THCudaCheck FAIL file=... error=38 : no
+    # CUDA-capable device is detected")
+    | \bTHCudaCheck\s+FAIL\b
     # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ...", and its
     # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")
     | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+(?:catastrophic|internal)\s+error\s*: )

@@ -2007,7 +2007,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>  • {root}（{origin}）：nvcc 没有回答：{error}</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="106" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="108" />
       <source> (the compiler here is MSVC 14.{minor}, _MSC_VER {msc_ver})</source>
       <translation>（这里的编译器是 MSVC 14.{minor}，_MSC_VER {msc_ver}）</translation>
     </message>
@@ -2116,27 +2116,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 版本的 PyTorch 只在装有 NVIDIA GPU 及其驱动的电脑上才有用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="489" />
+      <location filename="../../resources/diagnosis/failures.toml" line="501" />
       <source>A DLL of PyTorch itself could not be loaded: {what}</source>
       <translation>无法加载 PyTorch 自身的 DLL：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="211" />
+      <location filename="../../resources/diagnosis/failures.toml" line="214" />
       <source>A build tool is missing or cannot be run: {tool}</source>
       <translation>缺少编译工具或无法运行：{tool}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="867" />
+      <location filename="../../resources/diagnosis/failures.toml" line="921" />
       <source>A command line was longer than Windows allows</source>
       <translation>命令行超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="854" />
+      <location filename="../../resources/diagnosis/failures.toml" line="908" />
       <source>A compile step failed (ninja stopped the build)</source>
       <translation>某个编译步骤失败（ninja 停止了编译）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1297" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1355" />
       <source>A compiler, the linker or pip could not write its output: the disk (or the temporary folder's disk, or the user's quota) is full. Building CUDA kernels writes several GB of intermediate files.</source>
       <translation>编译器、链接器或 pip 无法写入输出：磁盘（或临时文件夹所在的磁盘，或用户配额）已满。构建 CUDA 内核会写入数 GB 的中间文件。</translation>
     </message>
@@ -2146,22 +2146,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>某个文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1452" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1514" />
       <source>A file could not be written or replaced ({path}): the folder belongs to another user (a system Python's site-packages, or files left by an earlier build run with sudo), or on Windows a program still has the file open.</source>
       <translation>无法写入或替换文件（{path}）：该文件夹属于其他用户（系统 Python 的 site-packages，或之前用 sudo 运行构建留下的文件），或者在 Windows 上有程序仍打开着该文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="244" />
+      <location filename="../../resources/diagnosis/failures.toml" line="247" />
       <source>A file path is longer than Windows allows</source>
       <translation>文件路径超过了 Windows 允许的长度</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="535" />
+      <location filename="../../resources/diagnosis/failures.toml" line="547" />
       <source>A library the kernel loads does not provide the symbol {symbol}</source>
       <translation>内核加载的某个库没有提供符号 {symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1085" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1143" />
       <source>A package the build itself needs is not installed (packaging, wheel, psutil...)</source>
       <translation>编译本身需要的一个包没有安装（packaging、wheel、psutil...）</translation>
     </message>
@@ -2186,27 +2186,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{python} 中 {name} {version} 的回滚（开始于 {started}）曾被中断；现已完成：{previous} {previous_version} 已重新安装。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1819" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1889" />
       <source>A setting or path is malformed: {value}</source>
       <translation>某个设置或路径的格式不正确：{value}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1819" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1889" />
       <source>A setting the build reads is not in the form it expects ({value}): a GPU architecture list (TORCH_CUDA_ARCH_LIST) with an unknown entry, or a path with spaces that a build step splits into pieces.</source>
       <translation>编译读取的某个设置不符合预期的格式（{value}）：可能是 GPU 架构列表（TORCH_CUDA_ARCH_LIST）中有无法识别的条目，或者某个路径含有空格，被某个编译步骤拆成了几段。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="564" />
+      <location filename="../../resources/diagnosis/failures.toml" line="599" />
       <source>A shared library is missing or does not fit: {what}</source>
       <translation>共享库缺失或不匹配：{what}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="885" />
+      <location filename="../../resources/diagnosis/failures.toml" line="939" />
       <source>A shell script has Windows line endings</source>
       <translation>一个 shell 脚本使用了 Windows 换行符</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="885" />
+      <location filename="../../resources/diagnosis/failures.toml" line="939" />
       <source>A shell script was saved with Windows line endings (CRLF), which bash cannot run; this usually comes from git converting line endings on checkout.</source>
       <translation>一个 shell 脚本以 Windows 换行符（CRLF）保存，bash 无法运行它；这通常是 git 在检出时转换了换行符造成的。</translation>
     </message>
@@ -2221,7 +2221,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>源码压缩包不包含子模块，而且不知道要获取哪个提交。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1490" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1555" />
       <source>A version requirement is not met: {tool} {required}</source>
       <translation>不满足版本要求：{tool} {required}</translation>
     </message>
@@ -2250,7 +2250,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>添加 Python {version} 的 C 头文件和导入库</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1034" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1088" />
       <source>Add the toolkit's stub folder to the library path (e.g. LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs) or, on a machine with the driver, run ldconfig so that libcuda.so is found, then build again.</source>
       <translation>把工具包的 stubs 文件夹加入库路径（例如 LIBRARY_PATH=&lt;cuda&gt;/lib64/stubs），或者在装有驱动的机器上运行 ldconfig 让系统找到 libcuda.so，然后重新编译。</translation>
     </message>
@@ -2299,7 +2299,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">编译前，flash-attn 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1158" />
       <source>Before compiling, the setup script of {package} tries to download a ready-made wheel from GitHub. The connection failed (reset, timed out, blocked by a proxy or firewall), and the setup script only falls back to compiling when the wheel does not exist, not when the network fails.</source>
       <translation>编译前，{package} 的安装脚本会尝试从 GitHub 下载现成的 wheel。连接失败了（被重置、超时，或被代理或防火墙拦截），而安装脚本只在 wheel 不存在时才改为编译，网络失败时不会。</translation>
     </message>
@@ -2323,12 +2323,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请用更少的并行任务（MAX_JOBS=1 或 2）重新构建，并关闭其他程序；如果仍在同一个文件处停止，请换用 CUDA 工具包接受的其他编译器版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1322" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1380" />
       <source>Build again with fewer parallel jobs (the wizard can retry with half the jobs); if it crashes again at the same file, use another version of the compiler (gcc, or the Visual Studio toolset) that the CUDA toolkit accepts.</source>
       <translation>请用更少的并行任务重新构建（向导可以用一半的任务数重试）；如果仍在同一文件处崩溃，请换用 CUDA 工具包接受的另一个编译器版本（gcc 或 Visual Studio 工具集）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="269" />
+      <location filename="../../resources/diagnosis/failures.toml" line="272" />
       <source>Build again with fewer parallel jobs ({jobs_setting}). The wizard can retry with half the jobs; closing other programs also helps.</source>
       <translation>请用更少的并行任务重新构建（{jobs_setting}）。向导可以用减半的任务数重试；关闭其他程序也有帮助。</translation>
     </message>
@@ -2348,12 +2348,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译文件夹：{folder}（{length} 个字符；请保持在 {most} 个以内）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <location filename="../../resources/diagnosis/failures.toml" line="800" />
       <source>Build for the GPU that the wizard detected (it sets the architecture list for you). If the GPU is too old for this kernel, choose another kernel: the catalog page explains which ones fit.</source>
       <translation>为向导检测到的 GPU 编译（向导会替你设置架构列表）。如果这块 GPU 对这个内核来说太旧，请选择其他内核：内核选择页面会说明哪些适合。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1415" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1477" />
       <source>Build for your GPU's architecture ({arch_setting}, or the -gencode / CMAKE_CUDA_ARCHITECTURES of the kernel's build files), leaving out architectures older than the source supports; the wizard sets it from the detected GPU.</source>
       <translation>请为你的 GPU 架构构建（{arch_setting}，或内核构建文件中的 -gencode / CMAKE_CUDA_ARCHITECTURES），去掉比源代码支持的更旧的架构；向导会根据检测到的 GPU 设置它。</translation>
     </message>
@@ -2363,7 +2363,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请改为从源码编译（内核页面）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1206" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1264" />
       <source>Build inside the Visual Studio developer environment (vcvars64.bat) with the CUDA bin folder on the PATH; the wizard sets up both for its builds.</source>
       <translation>在 Visual Studio 开发者环境（vcvars64.bat）中编译，并把 CUDA 的 bin 文件夹加入 PATH；向导编译时会设置好这两项。</translation>
     </message>
@@ -2392,7 +2392,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请在这台机器上用这里安装的工具包和库编译内核（向导就是这样做的），或者安装它所需的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把另一份 {what} 排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1148" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1206" />
       <source>Build this kernel on Linux or in WSL2, or use a version or fork that supports Windows; it cannot be fixed by changing compiler settings.</source>
       <translation>在 Linux 或 WSL2 中编译这个内核，或者使用支持 Windows 的版本或分支；改编译器设置无法解决这个问题。</translation>
     </message>
@@ -2401,7 +2401,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译，这样就不会尝试下载（向导可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1192" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1250" />
       <source>Build with a CUDA 12.x toolkit (12.8 or 12.9 for the newest GPUs) and the matching PyTorch build, or update PyTorch to a version whose extension builder supports CUDA 13 on Windows.</source>
       <translation>使用 CUDA 12.x 工具包（最新的 GPU 用 12.8 或 12.9）和匹配的 PyTorch 编译，或者把 PyTorch 更新到其扩展构建器在 Windows 上支持 CUDA 13 的版本。</translation>
     </message>
@@ -2411,7 +2411,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用这个 CUDA 接受的 Visual Studio 编译器工具集来编译：CUDA 12.4 到 13.x 接受 Visual Studio 2022 最高到 14.4x 的工具集（不包括 Visual Studio 2026）；CUDA 11.6 到 12.3 只接受最高到 14.39 的工具集（Visual Studio 2022 17.10 及更高版本对它们来说太新）；CUDA 11.0 到 11.5 最高只接受 Visual Studio 2019（14.29）。也可以安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1616" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1681" />
       <source>Build with g++ 8 or newer (e.g. the gcc-9/g++-9 packages, selected with CC and CXX), within the versions your CUDA toolkit accepts.</source>
       <translation>请使用 g++ 8 或更高版本编译（例如 gcc-9/g++-9 软件包，通过 CC 和 CXX 选择），但不要超出你的 CUDA 工具包接受的版本范围。</translation>
     </message>
@@ -2421,17 +2421,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>使用 pip 的 --no-build-isolation 选项编译（向导总是这样做），并确保编译前目标环境中已安装支持 CUDA 的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1686" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1751" />
       <source>Build with the CUDA version the source was written for (its README or setup.py says which), or use a newer version of {package} that supports your CUDA.</source>
       <translation>请使用源码所针对的 CUDA 版本编译（它的 README 或 setup.py 会写明是哪个版本），或者使用支持你的 CUDA 的更新版 {package}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1220" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1278" />
       <source>Build with the kernel's own setup (pip install . --no-build-isolation), which adds the device-link step (PyTorch's CUDAExtension(dlink=True)); do not link or copy the objects by hand. Rebuild from a clean build folder.</source>
       <translation>使用内核自己的安装方式编译（pip install . --no-build-isolation），它会加上设备链接步骤（PyTorch 的 CUDAExtension(dlink=True)）；不要手动链接或复制目标文件。从干净的编译文件夹重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1158" />
       <source>Build with {force_build} so that no download is tried (the wizard can retry that way for the kernels it knows), or fix the network or proxy settings (HTTPS_PROXY) for the build.</source>
       <translation>请使用 {force_build} 编译，这样就不会尝试下载（对于向导已知的内核，它可以这样自动重试）；或者修复编译时使用的网络或代理设置（HTTPS_PROXY）。</translation>
     </message>
@@ -2441,7 +2441,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在 Windows 上编译 FlashAttention 即使只针对一种 GPU 架构也要一到几个小时；会优先提供匹配的预编译 wheel。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="335" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>Building without ninja: the build will be very slow</source>
       <translation>没有 ninja 的编译：编译会非常慢</translation>
     </message>
@@ -2456,7 +2456,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>随向导附带；一两分钟即可编译完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="228" />
+      <location filename="../../resources/diagnosis/failures.toml" line="231" />
       <source>By default the Microsoft compiler reports an old C++ version in the __cplusplus macro, so the CUTLASS library (used by FlashAttention) switches off C++17 features it then still uses.</source>
       <translation>Microsoft 编译器默认在 __cplusplus 宏中报告一个旧的 C++ 版本，因此 CUTLASS 库（FlashAttention 使用它）会关闭 C++17 功能，但之后又仍然用到了这些功能。</translation>
     </message>
@@ -2476,7 +2476,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>C++ 编译器</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="458" />
+      <location filename="../../resources/diagnosis/failures.toml" line="468" />
       <source>CMake found no CUDA compiler (nvcc)</source>
       <translation>CMake 没有找到 CUDA 编译器（nvcc）</translation>
     </message>
@@ -2496,22 +2496,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 13 把一部分头文件（“CCCL”头文件，例如 cuda/std/utility）移到了 include/cccl 文件夹。CUDA 编译器仍能在那里找到它们，但编译扩展中非 CUDA 文件的普通 C++ 编译器不会查找这个文件夹。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="969" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
       <source>CUDA 13 no longer compiles for the GPU architecture {arch}</source>
       <translation>CUDA 13 已不再为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1192" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1250" />
       <source>CUDA 13's nvcc on Windows reads one of the arguments that PyTorch's extension builder passes as a second input file and stops. Older CUDA versions accept the same command line.</source>
       <translation>Windows 上 CUDA 13 的 nvcc 把 PyTorch 扩展构建器传入的一个参数当成了第二个输入文件，然后停止。更早的 CUDA 版本接受同样的命令行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1192" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1250" />
       <source>CUDA 13's nvcc on Windows rejects the command line PyTorch generates</source>
       <translation>Windows 上 CUDA 13 的 nvcc 拒绝 PyTorch 生成的命令行</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1220" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1278" />
       <source>CUDA device code was not device-linked (__cudaRegisterLinkedBinary)</source>
       <translation>CUDA 设备代码没有进行设备链接（__cudaRegisterLinkedBinary）</translation>
     </message>
@@ -2541,17 +2541,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>找到了 CUDA 工具包，但它们的 nvcc 编译器都无法运行。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="121" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="123" />
       <source>CUDA {cuda} accepts MSVC up to 14.39 (_MSC_VER below {bound}){yours}: Visual Studio 2022 17.10 and later bring MSVC 14.40 or newer, which it rejects (and whose C++ library needs CUDA 12.4 anyway). Install CUDA 12.4 or newer together with the matching PyTorch, or build with an older toolset installed side by side: 14.39 (vcvarsall -vcvars_ver=14.39) or, for CUDA 11.x, the Visual Studio 2019 toolset 14.29.</source>
       <translation>CUDA {cuda} 最高只接受 MSVC 14.39（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2022 17.10 及更高版本带的是 MSVC 14.40 或更新版本，它会拒绝（而且其 C++ 库本来就需要 CUDA 12.4）。请安装 CUDA 12.4 或更高版本以及匹配的 PyTorch，或者用并行安装的旧工具集编译：14.39（vcvarsall -vcvars_ver=14.39），CUDA 11.x 则用 Visual Studio 2019 的 14.29 工具集。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="129" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="131" />
       <source>CUDA {cuda} accepts MSVC up to 14.4x (_MSC_VER below {bound}){yours}: Visual Studio 2026 (MSVC 14.50 and newer) is too new for it. Build with the Visual Studio 2022 toolset (Build Tools for Visual Studio 2022, vcvarsall -vcvars_ver=14.44), or install a CUDA version that supports your Visual Studio.</source>
       <translation>CUDA {cuda} 最高只接受 MSVC 14.4x（_MSC_VER 低于 {bound}）{yours}：Visual Studio 2026（MSVC 14.50 及更新版本）对它来说太新。请用 Visual Studio 2022 的工具集编译（Build Tools for Visual Studio 2022，vcvarsall -vcvars_ver=14.44），或者安装支持你的 Visual Studio 的 CUDA 版本。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="114" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="116" />
       <source>CUDA {cuda} accepts Visual Studio 2017 and 2019 only (MSVC up to 14.29, _MSC_VER below {bound}){yours}. Build with the Visual Studio 2019 toolset 14.29 (Build Tools for Visual Studio 2019, or the "MSVC v142 - VS 2019 C++ build tools" component of Visual Studio 2022, selected with vcvarsall -vcvars_ver=14.29), or install CUDA 12.4 or newer together with the matching PyTorch.</source>
       <translation>CUDA {cuda} 只接受 Visual Studio 2017 和 2019（MSVC 最高 14.29，_MSC_VER 低于 {bound}）{yours}。请用 Visual Studio 2019 的 14.29 工具集编译（Build Tools for Visual Studio 2019，或 Visual Studio 2022 的“MSVC v142 - VS 2019 C++ build tools”组件，用 vcvarsall -vcvars_ver=14.29 选择），或者安装 CUDA 12.4 或更高版本以及匹配的 PyTorch。</translation>
     </message>
@@ -2630,7 +2630,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 CUDA 的 include/cccl 文件夹：某些内核的编译会失败。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="228" />
+      <location filename="../../resources/diagnosis/failures.toml" line="231" />
       <source>CUTLASS headers fail with MSVC (old __cplusplus value)</source>
       <translation>CUTLASS 头文件在 MSVC 下出错（__cplusplus 的值过旧）</translation>
     </message>
@@ -3018,7 +3018,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>精简构建</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="228" />
+      <location filename="../../resources/diagnosis/failures.toml" line="231" />
       <source>Compile with /Zc:__cplusplus (for nvcc: -Xcompiler /Zc:__cplusplus). flash-attn adds it when the environment variable DISTUTILS_USE_SDK=1 is set, which the wizard sets for its builds.</source>
       <translation>用 /Zc:__cplusplus 编译（nvcc 用 -Xcompiler /Zc:__cplusplus）。设置了环境变量 DISTUTILS_USE_SDK=1 时 flash-attn 会自动加上它，向导编译时会设置这个变量。</translation>
     </message>
@@ -3028,12 +3028,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译器与 CUDA 是否匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1055" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1112" />
       <source>Compiling a Python extension needs the Python headers (include/Python.h) and, on Windows, the import library (libs/pythonXY.lib) of the Python that runs the build. This Python has none: an embedded Python (ComfyUI portable's python_embeded), or Linux without the python3-dev / python3-devel package for this exact Python version.</source>
       <translation>编译 Python 扩展需要运行编译的那个 Python 的头文件（include/Python.h），在 Windows 上还需要它的导入库（libs/pythonXY.lib）。这个 Python 没有这些文件：它是嵌入式 Python（ComfyUI 便携版的 python_embeded），或者是 Linux 上没有安装对应 Python 版本的 python3-dev / python3-devel 软件包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1819" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1889" />
       <source>Correct the setting: for TORCH_CUDA_ARCH_LIST use numbers such as 8.6;9.0 (or leave it unset and let the wizard set it from the detected GPU); keep the build and toolkit paths free of spaces, or quote them, then build again.</source>
       <translation>请更正这个设置：TORCH_CUDA_ARCH_LIST 请使用 8.6;9.0 这样的数字（或者不设置它，让向导根据检测到的 GPU 来设置）；编译路径和工具包路径中不要有空格，或者给它们加上引号，然后重新编译。</translation>
     </message>
@@ -3093,22 +3093,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>解码步骤</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1311" />
       <source>DeepEP V2 compiles its NCCL "Gin" backend, which uses NCCL's device API from NCCL 2.30.4 on. The NCCL headers in this environment are older (PyTorch 2.11 brings NCCL 2.28), so the compiler does not know those names.</source>
       <translation>DeepEP V2 会编译它的 NCCL“Gin”后端，这个后端使用 NCCL 2.30.4 起才有的设备 API。这个环境中的 NCCL 头文件比较旧（PyTorch 2.11 自带 NCCL 2.28），所以编译器不认识这些名称。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1236" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1294" />
       <source>DeepEP and the installed NVSHMEM do not fit together</source>
       <translation>DeepEP 与已安装的 NVSHMEM 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1236" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1294" />
       <source>DeepEP is linked against NVSHMEM, and this NVSHMEM does not provide what this DeepEP version expects: it was built without IBGDA support, it is a newer release that changed how its device state is defined (NVSHMEM 3.5 with older DeepEP), or it is not found at all.</source>
       <translation>DeepEP 链接到 NVSHMEM，而这个 NVSHMEM 没有提供这个 DeepEP 版本所需的东西：它编译时没有启用 IBGDA 支持，或者它是改变了设备状态定义方式的较新版本（NVSHMEM 3.5 搭配较旧的 DeepEP），或者根本找不到它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1311" />
       <source>DeepEP needs a newer NCCL than the one installed with PyTorch</source>
       <translation>DeepEP 需要比 PyTorch 自带的更新的 NCCL</translation>
     </message>
@@ -3238,7 +3238,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashAttention 每个编译线程约需 5 GB 内存</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="900" />
+      <location filename="../../resources/diagnosis/failures.toml" line="954" />
       <source>FlashMLA has no kernel for this head dimension (output would be all zeros)</source>
       <translation>FlashMLA 没有适用于这个 head 维度的内核（输出会全部为零）</translation>
     </message>
@@ -3248,7 +3248,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>FlashMLA 需要 Hopper（SM90）或 Blackwell 数据中心（SM100）GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="900" />
+      <location filename="../../resources/diagnosis/failures.toml" line="954" />
       <source>FlashMLA was called with a head dimension it has no compiled kernel for. It prints this line and silently skips the computation, so the result is all zeros instead of an error.</source>
       <translation>调用 FlashMLA 时使用的 head 维度没有对应的已编译内核。它只打印这一行并悄悄跳过计算，所以结果全是零，而不是报错。</translation>
     </message>
@@ -3298,7 +3298,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个内核装在 FramePack 的 Python 中后，FramePack 会自动使用它，无需设置。请重新启动 FramePack。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1297" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1355" />
       <source>Free disk space, or point the build and temporary folders (TMPDIR / TEMP) at a disk with room (the wizard's Free space check says how much a build needs), then build again.</source>
       <translation>请释放磁盘空间，或将构建文件夹和临时文件夹（TMPDIR / TEMP）指向有空间的磁盘（向导的“释放空间”检查会说明一次构建需要多少空间），然后重新构建。</translation>
     </message>
@@ -3360,7 +3360,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>GPU 0–{last} 全部通过 NVLink 连接。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="918" />
+      <location filename="../../resources/diagnosis/failures.toml" line="972" />
       <source>Get the source with its submodules: git clone --recursive, or run git submodule update --init --recursive in the source folder (with internet access), then build again. The wizard's source step does this for git sources.</source>
       <translation>获取包含子模块的源码：git clone --recursive，或者在源码文件夹中运行 git submodule update --init --recursive（需要网络），然后重新编译。对于 git 源码，向导的获取源码步骤会这样做。</translation>
     </message>
@@ -3395,7 +3395,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>如果这台电脑无法上网，请选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="514" />
+      <location filename="../../resources/diagnosis/failures.toml" line="526" />
       <source>Import torch before the kernel (put "import torch" first). If it still fails, the kernel does not fit the installed PyTorch: reinstall the wheel made for this PyTorch, or rebuild it against the PyTorch installed now.</source>
       <translation>请在内核之前导入 torch（把 “import torch” 放在最前面）。如果仍然失败，说明内核与已安装的 PyTorch 不匹配：请重新安装为此 PyTorch 构建的 wheel，或针对当前安装的 PyTorch 重新构建。</translation>
     </message>
@@ -3440,6 +3440,11 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 CUDA {torch}，或者为 CUDA {major} 构建的 PyTorch。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="576" />
+      <source>Install JAX with its CUDA extra, which brings matching NVIDIA libraries as pip packages (pip install -U "jax[cuda12]"), and make sure LD_LIBRARY_PATH does not put an older cuDNN or CUDA first (unset it, or remove the old folder from it); or install the {what} version JAX names. Then restart the program.</source>
+      <translation>安装带 CUDA 附加项的 JAX，它会以 pip 包的形式带来匹配的 NVIDIA 库（pip install -U "jax[cuda12]"），并确认 LD_LIBRARY_PATH 没有把更旧的 cuDNN 或 CUDA 排在前面（取消设置它，或从中删去旧文件夹）；或者安装 JAX 指明的 {what} 版本。然后重新启动程序。</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/catalog/assess.py" line="486" />
       <source>Install PyTorch into this Python: {fix}.</source>
       <translation>请把 PyTorch 安装到这个 Python 中：{fix}。</translation>
@@ -3460,7 +3465,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 Visual Studio Build Tools 2022（其中的 MSVC 14.44 适合），或者更新的 CUDA 工具包。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1362" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1420" />
       <source>Install a CUDA build of PyTorch in the same Python: uninstall torch, then install it with the index URL for your CUDA version that pytorch.org gives (for example pip install torch --index-url https://download.pytorch.org/whl/cu121). Check with python -c "import torch; print(torch.cuda.is_available())".</source>
       <translation>在同一个 Python 中安装支持 CUDA 的 PyTorch：先卸载 torch，再使用 pytorch.org 为你的 CUDA 版本给出的索引地址安装（例如 pip install torch --index-url https://download.pytorch.org/whl/cu121）。可用 python -c "import torch; print(torch.cuda.is_available())" 检查。</translation>
     </message>
@@ -3470,7 +3475,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请把 CUDA 版本的 PyTorch 安装到这个 Python 中：{fix}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="434" />
+      <location filename="../../resources/diagnosis/failures.toml" line="441" />
       <source>Install a CUDA toolkit (one that matches PyTorch's CUDA version if the build uses PyTorch), or put its bin folder (for example /usr/local/cuda/bin) on PATH for the build; under sudo, keep your PATH (sudo env "PATH=$PATH" ...) or build without sudo. The wizard finds nvcc itself for its own builds.</source>
       <translation>安装 CUDA 工具包（如果构建使用 PyTorch，请选择与 PyTorch 的 CUDA 版本一致的版本），或者把它的 bin 文件夹（例如 /usr/local/cuda/bin）加入构建所用的 PATH；使用 sudo 时请保留你的 PATH（sudo env "PATH=$PATH" ...），或者不用 sudo 构建。向导自己的构建会自行找到 nvcc。</translation>
     </message>
@@ -3479,17 +3484,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">安装一个足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（TORCH_CUDA_ARCH_LIST）；向导会根据检测到的 GPU 设置这个列表。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="995" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
       <source>Install a CUDA toolkit new enough for the architecture (CUDA 12.8 or newer for Blackwell), matching your PyTorch's CUDA version, or build only for the architectures of your own GPU ({arch_setting}); the wizard sets it from the detected GPU.</source>
       <translation>请安装足够新、支持该架构的 CUDA 工具包（Blackwell 需要 CUDA 12.8 或更高版本），并与你的 PyTorch 的 CUDA 版本一致；或者只为你自己 GPU 的架构编译（{arch_setting}）；向导会根据检测到的 GPU 设置它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="371" />
+      <location filename="../../resources/diagnosis/failures.toml" line="374" />
       <source>Install a CUDA toolkit that matches PyTorch's CUDA version and select it in the wizard, and make sure the target environment has a CUDA build of PyTorch, not a CPU-only one.</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包并在向导中选择它，并确保目标环境中装的是支持 CUDA 的 PyTorch，而不是仅 CPU 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="458" />
+      <location filename="../../resources/diagnosis/failures.toml" line="468" />
       <source>Install a CUDA toolkit that matches PyTorch's CUDA version, then build with its bin folder on PATH or with CUDACXX set to the full path of nvcc (for example /usr/local/cuda/bin/nvcc).</source>
       <translation>安装与 PyTorch 的 CUDA 版本相匹配的 CUDA 工具包，然后在其 bin 文件夹位于 PATH 上、或将 CUDACXX 设为 nvcc 的完整路径（例如 /usr/local/cuda/bin/nvcc）的情况下重新构建。</translation>
     </message>
@@ -3508,12 +3513,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">请安装能识别你的 GPU 的 PyTorch 版本（CUDA 版）；或者，仅当你是为这块 GPU 以外的其他 GPU 编译时，把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1631" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1696" />
       <source>Install a PyTorch version (with its CUDA build) that supports your GPU; only if you build for other GPUs than this one, leave {arch} out of TORCH_CUDA_ARCH_LIST instead.</source>
       <translation>请安装支持你的 GPU 的 PyTorch 版本（及其 CUDA 构建）；只有当你是为这块 GPU 以外的其他 GPU 构建时，才改为把 {arch} 从 TORCH_CUDA_ARCH_LIST 中去掉。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="935" />
+      <location filename="../../resources/diagnosis/failures.toml" line="989" />
       <source>Install a gcc that this CUDA accepts (no newer than the version the message names, e.g. the gcc-12 and g++-12 packages) and point the build at it with CC, CXX and NVCC_CCBIN, or install a newer CUDA toolkit that supports your gcc. -allow-unsupported-compiler is a last resort.</source>
       <translation>安装一个这个 CUDA 接受的 gcc（不高于消息中写明的版本，例如 gcc-12 和 g++-12 软件包），并通过 CC、CXX 和 NVCC_CCBIN 让编译使用它；或者安装支持你的 gcc 的更新版 CUDA 工具包。-allow-unsupported-compiler 只是最后的办法。</translation>
     </message>
@@ -3528,7 +3533,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装更新的 CUDA 工具包，或者用 Visual Studio Installer 添加一个 {accepted} 范围内的 MSVC 工具集（“单个组件”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1253" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1311" />
       <source>Install a newer NCCL next to PyTorch (pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps, or -cu12 for a CUDA 12 PyTorch) and build again, or choose DeepEP V1, which builds with PyTorch's own NCCL.</source>
       <translation>在 PyTorch 旁边安装更新的 NCCL（pip install "nvidia-nccl-cu13&gt;=2.30.4" --no-deps；CUDA 12 版 PyTorch 用 -cu12），然后重新编译；或者选择 DeepEP V1，它使用 PyTorch 自带的 NCCL 编译。</translation>
     </message>
@@ -3538,7 +3543,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请在 PyTorch 旁安装更新的 NCCL：{command}（或选择 {kernel} 的其他版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="791" />
+      <location filename="../../resources/diagnosis/failures.toml" line="832" />
       <source>Install an older PyTorch build that still supports {arch} (the line after this one lists the architectures this one supports; older releases and their CUDA 11 builds reach back further), and a kernel version made for that PyTorch, or use a newer NVIDIA GPU.</source>
       <translation>安装仍然支持 {arch} 的较旧 PyTorch 版本（此行之后的一行列出了当前版本支持的架构；更早的版本及其 CUDA 11 构建支持更老的 GPU），以及为该 PyTorch 制作的内核版本，或者改用更新的 NVIDIA GPU。</translation>
     </message>
@@ -3573,7 +3578,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装 git，或者选择一份本地源码副本（内核页面 → 本地文件夹）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1452" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1514" />
       <source>Install into a Python environment you own (a virtual environment: the wizard always builds and installs into one), or give the folder back to your user; on Windows close the programs that use the environment (Python, ComfyUI, an IDE), then try again. Do not build with sudo.</source>
       <translation>请安装到你自己拥有的 Python 环境中（虚拟环境：向导总是在虚拟环境中构建和安装），或把该文件夹的所有权交还给你的用户；在 Windows 上请关闭使用该环境的程序（Python、ComfyUI、IDE），然后重试。不要用 sudo 构建。</translation>
     </message>
@@ -3603,7 +3608,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 ninja</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="335" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>Install ninja into the target environment (pip install ninja) and build only for your GPU's architecture; the wizard does both.</source>
       <translation>把 ninja 安装到目标环境中（pip install ninja），并且只为你的 GPU 架构编译；向导会同时做这两件事。</translation>
     </message>
@@ -3638,7 +3643,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请先安装 CUDA 工具包（“CUDA 工具包”一行）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="349" />
+      <location filename="../../resources/diagnosis/failures.toml" line="352" />
       <source>Install the CUDA toolkit that matches PyTorch's CUDA version, or install the PyTorch build that matches your toolkit. The wizard's "CUDA toolkit" prerequisite shows both versions (`python -m app --headless check` in a terminal).</source>
       <translation>安装与 PyTorch 的 CUDA 版本一致的 CUDA 工具包，或者安装与你的工具包一致的 PyTorch 版本。向导的“CUDA 工具包”前置条件会显示这两个版本（也可以在终端中运行 `python -m app --headless check`）。</translation>
     </message>
@@ -3663,22 +3668,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请安装适合驱动的 PyTorch（修复），或者更新 NVIDIA 驱动。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1929" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1999" />
       <source>Install the PyTorch version {package} asks for (its requirements or README name it), or a version of {package} made for the PyTorch you have, then build again.</source>
       <translation>请安装 {package} 所要求的 PyTorch 版本（其依赖要求或 README 中写明了版本），或安装为你现有 PyTorch 制作的 {package} 版本，然后重新构建。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1126" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
       <source>Install the Windows 10/11 SDK with the "Desktop development with C++" workload of the Visual Studio Build Tools (the wizard can: the Fix of its "C++ compiler" prerequisite, or `python -m app --headless fix compiler`), and build inside the Visual Studio developer environment (vcvars64.bat), which the wizard sets up for its builds.</source>
       <translation>通过 Visual Studio Build Tools 的“使用 C++ 的桌面开发”工作负载安装 Windows 10/11 SDK（向导可以代劳：使用“C++ 编译器”前置条件的“修复”，或运行 `python -m app --headless fix compiler`），并在 Visual Studio 开发者环境（vcvars64.bat）中编译，向导编译时会设置好这个环境。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1085" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1143" />
       <source>Install the build requirements into the target environment first (pip install packaging wheel psutil ninja setuptools), then build again with --no-build-isolation; the wizard installs them before building.</source>
       <translation>先把编译依赖安装到目标环境中（pip install packaging wheel psutil ninja setuptools），然后用 --no-build-isolation 重新编译；向导会在编译前安装它们。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1055" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1112" />
       <source>Install the development files for this Python: on Linux the python3.X-dev (Debian/Ubuntu) or python3.X-devel (Fedora) package of the same version; for an embedded Python on Windows copy the include and libs folders of a regular Python installation of the same version into the python_embeded folder. A regular Python or venv as the target environment avoids the problem.</source>
       <translation>安装这个 Python 的开发文件：在 Linux 上安装相同版本的 python3.X-dev（Debian/Ubuntu）或 python3.X-devel（Fedora）软件包；对于 Windows 上的嵌入式 Python，把相同版本的常规 Python 安装中的 include 和 libs 文件夹复制到 python_embeded 文件夹中。用常规 Python 或 venv 作为目标环境可以避免这个问题。</translation>
     </message>
@@ -3693,17 +3698,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请先安装内核，或选择不安装直接完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="564" />
+      <location filename="../../resources/diagnosis/failures.toml" line="599" />
       <source>Install the kernel's wheel made for this system (its CUDA, PyTorch and Python versions) or build the kernel on this machine with the toolkit and libraries installed here (the wizard does), or install the library version it needs; check that LD_LIBRARY_PATH / PATH do not put another copy of {what} first.</source>
       <translation>请安装为本系统（其 CUDA、PyTorch 和 Python 版本）构建的内核 wheel，或在本机用这里安装的工具包和库构建内核（向导就是这样做的），或安装它需要的库版本；并检查 LD_LIBRARY_PATH / PATH 没有把 {what} 的另一个副本排在前面。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="489" />
+      <location filename="../../resources/diagnosis/failures.toml" line="501" />
       <source>Install the latest Microsoft Visual C++ Redistributable for Visual Studio 2015-2022 (x64) from Microsoft's website and restart the program. If PyTorch still does not load, reinstall PyTorch in this environment (the build for your CUDA version from pytorch.org).</source>
       <translation>请从微软官网安装最新的 Microsoft Visual C++ 可再发行组件（Visual Studio 2015-2022，x64），然后重新启动程序。如果 PyTorch 仍然无法加载，请在此环境中重新安装 PyTorch（从 pytorch.org 选择与你的 CUDA 版本对应的构建）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1663" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1728" />
       <source>Install the version of {tool} that {package} asks for (its requirements name it; often upgrading both together), then try again.</source>
       <translation>请安装 {package} 所要求的 {tool} 版本（其依赖要求中写明了版本；通常需要同时升级两者），然后重试。</translation>
     </message>
@@ -3718,7 +3723,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装 {package} {version}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="211" />
+      <location filename="../../resources/diagnosis/failures.toml" line="214" />
       <source>Install {tool} (or put its folder on PATH for the build), then build again. For its own builds the wizard finds the C++ compiler, CUDA's nvcc, ninja and git itself and says what is missing on its Prerequisites page.</source>
       <translation>请安装 {tool}（或者把它所在的文件夹加入编译使用的 PATH），然后重新编译。向导自己编译时会自行查找 C++ 编译器、CUDA 的 nvcc、ninja 和 git，并在“前置条件”页面说明缺少什么。</translation>
     </message>
@@ -3888,6 +3893,16 @@ Windows will ask for administrator rights for this step.</source>
       <translation>它当时的验证结果：{status}。</translation>
     </message>
     <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="576" />
+      <source>JAX (jaxlib) loads the NVIDIA libraries it was built against (cuDNN, cuBLAS, the CUDA runtime) when it first uses the GPU, and {what} was not found, or the copy found first is older than the one JAX needs; JAX then runs on the CPU only.</source>
+      <translation>JAX（jaxlib）在第一次使用 GPU 时加载它构建时所用的 NVIDIA 库（cuDNN、cuBLAS、CUDA 运行时），而 {what} 没有找到，或先找到的那份比 JAX 需要的版本旧；于是 JAX 只在 CPU 上运行。</translation>
+    </message>
+    <message>
+      <location filename="../../resources/diagnosis/failures.toml" line="576" />
+      <source>JAX's GPU backend did not start: {what} is missing or older than JAX needs</source>
+      <translation>JAX 的 GPU 后端没有启动：{what} 缺失，或比 JAX 需要的版本旧</translation>
+    </message>
+    <message>
       <location filename="../../kernel_wizard/machine/environment.py" line="582" />
       <source>Kernels can still be built; to verify them on the GPU, check the NVIDIA driver (see the GPU table) and that the driver supports CUDA {cuda}.</source>
       <translation>仍然可以编译内核；如果要在 GPU 上验证它们，请检查 NVIDIA 驱动（见 GPU 表格），并确认驱动支持 CUDA {cuda}。</translation>
@@ -3903,12 +3918,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>LLM 提示词</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="969" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}) and build for your own GPU's architecture; if your GPU is of that generation, use CUDA 12.x (the newest CUDA that still compiles for it) with a PyTorch made for it.</source>
       <translation>请从构建要求的架构中去掉 {arch}（{arch_setting}），只为你自己的 GPU 架构构建；如果你的 GPU 正是这一代，请使用 CUDA 12.x（仍支持为它编译的最新 CUDA）以及为其构建的 PyTorch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="952" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1006" />
       <source>Leave {arch} out of the architectures the build asks for ({arch_setting}, or the list in the kernel's setup.py or CMakeLists.txt) and build for your own GPU's architecture; the wizard sets it from the detected GPU.</source>
       <translation>从构建所要求的架构中去掉 {arch}（{arch_setting}，或内核 setup.py、CMakeLists.txt 中的列表），只为你自己的 GPU 架构构建；向导会根据检测到的 GPU 自动设置。</translation>
     </message>
@@ -3953,7 +3968,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>LongPathsEnabled（{key}）：{value}（无法读取：{error}）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="854" />
+      <location filename="../../resources/diagnosis/failures.toml" line="908" />
       <source>Look at the first error the wizard highlights above this line; it names the real problem.</source>
       <translation>查看向导在这一行之前标出的第一个错误；它指出了真正的问题。</translation>
     </message>
@@ -3993,7 +4008,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>MSVC {toolset} 与 CUDA {cuda} 匹配，将会使用它。更新的 MSVC {skipped}（也已安装）被跳过：CUDA {cuda} 不接受它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1270" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1328" />
       <source>Make sure PyTorch, the CUDA toolkit and the kernel's dependencies are the versions the kernel expects, delete the build folder, and build again; the symbol names in the error say which library is involved.</source>
       <translation>确保 PyTorch、CUDA 工具包和内核的依赖都是内核所需的版本，删除编译文件夹，然后重新编译；错误中的符号名称会说明涉及哪个库。</translation>
     </message>
@@ -4008,7 +4023,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请确认已安装的 wheel 与当前的 Python、PyTorch 和 CUDA 相符（重新安装为它们构建的 wheel，或针对当前安装的 PyTorch 重新构建），并在导入该软件包之前先导入 torch。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1490" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1555" />
       <source>Make the build use {tool} {required} (install it, or select it if it is installed), or choose a version of {package} made for the one you have, then build again. The wizard's prerequisite checks show which versions are in use.</source>
       <translation>请让构建使用 {tool} {required}（安装它，或在已安装时选中它），或选择为你现有版本制作的 {package} 版本，然后重新构建。向导的前提条件检查会显示正在使用的版本。</translation>
     </message>
@@ -4018,7 +4033,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请让该驱动器可写，或者{alternative}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="535" />
+      <location filename="../../resources/diagnosis/failures.toml" line="547" />
       <source>Make the kernel and its libraries fit: install the kernel's wheel made for this system, or build the kernel on this machine with the libraries installed here (the wizard does); check that LD_LIBRARY_PATH / PATH do not put another copy of the library that provides {symbol} first.</source>
       <translation>请让内核与其所用的库相匹配：安装为本系统构建的内核 wheel，或在本机用这里安装的库构建内核（向导就是这样做的）；并检查 LD_LIBRARY_PATH / PATH 没有把提供 {symbol} 的库的另一个副本排在前面。</translation>
     </message>
@@ -4038,7 +4053,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>未运行</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/matcher.py" line="1347" />
+      <location filename="../../kernel_wizard/diagnose/matcher.py" line="1378" />
       <source>NVIDIA CUDA does not exist on a Mac: no CUDA toolkit, CUDA_HOME or CUDA build of PyTorch can be installed there. Use {package}'s CPU or Apple GPU (MPS) path if it has one (often a setting or a requirements file for macOS), or build and run it on a Linux or Windows computer with an NVIDIA GPU.</source>
       <translation>Mac 上没有 NVIDIA CUDA：无法在其上安装 CUDA 工具包、设置 CUDA_HOME 或安装 CUDA 版 PyTorch。如果 {package} 有 CPU 或 Apple GPU（MPS）路径，请使用它（通常是一个设置项或针对 macOS 的 requirements 文件）；否则请在装有 NVIDIA GPU 的 Linux 或 Windows 电脑上构建和运行。</translation>
     </message>
@@ -4053,7 +4068,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/matcher.py" line="1338" />
+      <location filename="../../kernel_wizard/diagnose/matcher.py" line="1369" />
       <source>NVIDIA's CUDA packages (and PyTorch's CUDA builds) are made for 64-bit systems only, and this conda or Python is 32-bit (its channels end in -32). Install the 64-bit Miniconda or Python, make a new environment with it, and install {package} there.</source>
       <translation>NVIDIA 的 CUDA 软件包（以及 PyTorch 的 CUDA 版本）只为 64 位系统提供，而这个 conda 或 Python 是 32 位的（它的频道以 -32 结尾）。请安装 64 位的 Miniconda 或 Python，用它创建一个新环境，再在其中安装 {package}。</translation>
     </message>
@@ -4103,7 +4118,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>尚未选择 CUDA 工具包：编译 {kernel} 需要 {major}.x 版本的工具包，以与 PyTorch 匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="371" />
+      <location filename="../../resources/diagnosis/failures.toml" line="374" />
       <source>No CUDA toolkit was found</source>
       <translation>没有找到 CUDA 工具包</translation>
     </message>
@@ -4172,7 +4187,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">没有适合这套配置的现成 flash-attn wheel；改为从源码编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <location filename="../../resources/diagnosis/failures.toml" line="485" />
       <source>No ready-made wheel of {package} for this setup; building from source</source>
       <translation>没有适合当前配置的 {package} 现成 wheel；改为从源码编译</translation>
     </message>
@@ -4266,7 +4281,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">没有出错。如果下次想跳过下载尝试，可以设置 FLASH_ATTENTION_FORCE_BUILD=TRUE 再编译（向导可以这样自动重试）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <location filename="../../resources/diagnosis/failures.toml" line="485" />
       <source>Nothing is broken. To skip the download attempt next time, build with {force_build} (the wizard can retry that way for the kernels it knows).</source>
       <translation>没有出问题。要在下次跳过下载尝试，请使用 {force_build} 编译（对于向导已知的内核，它可以这样自动重试）。</translation>
     </message>
@@ -4316,12 +4331,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NuGet 没有公布可以事先校验的 SHA-256，所以向导会检查它确实是 Python {version} 的 NuGet 包（看它的 include/patchlevel.h），并且含有所需的文件</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1436" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1498" />
       <source>On Windows build inside the x64 developer environment of Visual Studio (vcvars64.bat, the x64 Native Tools prompt), which the wizard sets up; elsewhere point nvcc at a supported gcc (CC, CXX and -ccbin / NVCC_CCBIN).</source>
       <translation>在 Windows 上，请在 Visual Studio 的 x64 开发者环境（vcvars64.bat，x64 Native Tools 命令提示符）中构建，向导会设置好它；在其他系统上，请让 nvcc 使用受支持的 gcc（CC、CXX 以及 -ccbin / NVCC_CCBIN）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1876" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1946" />
       <source>On Windows, install triton-windows in the version that fits your PyTorch (its page lists them) instead of triton, or leave Triton out if the program runs without it; on Linux, install triton (PyTorch's Linux wheels bring the one they need) instead of triton-windows. Then install the program's other requirements again.</source>
       <translation>在 Windows 上，请安装与你的 PyTorch 相匹配版本的 triton-windows（其页面列出了对应关系）来代替 triton，或者在程序不需要 Triton 时不安装它；在 Linux 上，请安装 triton（PyTorch 的 Linux 版本会带上所需的版本）来代替 triton-windows。然后重新安装程序的其他依赖。</translation>
     </message>
@@ -4341,7 +4356,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其中一个文件的压缩比为 {ratio} 比 1，只有损坏或恶意的压缩包才会这样。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="854" />
+      <location filename="../../resources/diagnosis/failures.toml" line="908" />
       <source>One of the compile steps failed, so ninja stopped the build. This line is only the consequence; the actual error is further up in the log.</source>
       <translation>其中一个编译步骤失败了，所以 ninja 停止了编译。这一行只是后果；真正的错误在日志更靠前的地方。</translation>
     </message>
@@ -4411,7 +4426,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>PyTorch 现在无法使用 GPU，所以可以编译内核，但无法验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="371" />
+      <location filename="../../resources/diagnosis/failures.toml" line="374" />
       <source>PyTorch could not find a CUDA toolkit: none is installed, the CUDA_HOME/CUDA_PATH variable is not set, or the installed PyTorch is a CPU-only build (which never looks for CUDA).</source>
       <translation>PyTorch 找不到 CUDA 工具包：没有安装，没有设置 CUDA_HOME/CUDA_PATH 变量，或者安装的 PyTorch 是仅 CPU 版本（它从不查找 CUDA）。</translation>
     </message>
@@ -4665,12 +4680,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请阅读第一条错误行：该软件包的构建脚本在编译之前就停止了。通常是脚本查找的某个工具或软件包缺失，或版本不符合预期。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="683" />
+      <location filename="../../resources/diagnosis/failures.toml" line="724" />
       <source>Rebuild the kernel against the PyTorch that is installed now, and run the wizard's verification again after every PyTorch update.</source>
       <translation>针对现在安装的 PyTorch 重新编译内核，并在每次更新 PyTorch 后重新运行向导的验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1392" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1450" />
       <source>Rebuild {package} where the CUDA toolkit is found (CUDA_HOME set, nvcc on PATH) and a CUDA build of PyTorch is installed; some packages build their CUDA part only when they see a GPU while building, and their README names the setting that forces it. The wizard builds with the toolkit and PyTorch it checked.</source>
       <translation>请在能找到 CUDA 工具包（已设置 CUDA_HOME、nvcc 在 PATH 中）并已安装 CUDA 版 PyTorch 的环境中重新构建 {package}；有些软件包只有在构建时看到 GPU 才会构建 CUDA 部分，其 README 会写明强制构建的设置。向导使用它检查过的工具包和 PyTorch 进行构建。</translation>
     </message>
@@ -4909,7 +4924,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请至少选择一个 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1701" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1766" />
       <source>Set the variable to the toolkit folder alone, e.g. CUDA_HOME=/usr/local/cuda (no leading or trailing ':', no other folders, no quotes; PATH and LD_LIBRARY_PATH are the lists), then build again. For its own builds the wizard sets CUDA_HOME from the toolkit it found.</source>
       <translation>请将该变量只设为工具包文件夹，例如 CUDA_HOME=/usr/local/cuda（前后不要有 ':'，不要有其他文件夹，不要有引号；列表应放在 PATH 和 LD_LIBRARY_PATH 中），然后重新构建。向导自己的构建会根据找到的工具包设置 CUDA_HOME。</translation>
     </message>
@@ -5031,7 +5046,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Build Tools 是免费的；“修复”按钮会安装它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1616" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1681" />
       <source>The C++ library of this compiler is too old (no &lt;filesystem&gt;)</source>
       <translation>这个编译器的 C++ 库太旧（没有 &lt;filesystem&gt;）</translation>
     </message>
@@ -5041,27 +5056,27 @@ Windows will ask for administrator rights for this step.</source>
       <translation>当前各版本 Visual Studio 自带的 C++ 标准库拒绝被低于 12.4 的 CUDA 工具包编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1566" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1631" />
       <source>The CUDA compiler (nvcc) does not compile {required}</source>
       <translation>CUDA 编译器（nvcc）不支持编译 {required}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1584" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1649" />
       <source>The CUDA compiler (nvcc) is older than the build expects: it does not know {option}</source>
       <translation>CUDA 编译器（nvcc）比构建所需的版本旧：它不认识 {option}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="434" />
+      <location filename="../../resources/diagnosis/failures.toml" line="441" />
       <source>The CUDA compiler (nvcc) was not found</source>
       <translation>未找到 CUDA 编译器（nvcc）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1436" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1498" />
       <source>The CUDA compiler does not accept the host C++ compiler</source>
       <translation>CUDA 编译器不接受主机 C++ 编译器</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1220" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1278" />
       <source>The CUDA files were compiled as relocatable device code (-rdc=true), which needs a separate device-link step (nvcc -dlink) before the final link. That step did not run or its output was not linked in, so the __cudaRegisterLinkedBinary_* symbols are missing. This is not a PyTorch version problem.</source>
       <translation>CUDA 文件被编译成了可重定位设备代码（-rdc=true），这需要在最终链接前单独进行一次设备链接（nvcc -dlink）。这一步没有运行，或者它的输出没有被链接进去，所以缺少 __cudaRegisterLinkedBinary_* 符号。这不是 PyTorch 版本的问题。</translation>
     </message>
@@ -5076,7 +5091,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>CUDA 安装程序失败了（退出代码 {code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="349" />
+      <location filename="../../resources/diagnosis/failures.toml" line="352" />
       <source>The CUDA toolkit does not match PyTorch's CUDA version</source>
       <translation>CUDA 工具包与 PyTorch 的 CUDA 版本不一致</translation>
     </message>
@@ -5091,17 +5106,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装 CUDA 工具包；Windows 必须重启才能完成。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="995" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
       <source>The CUDA toolkit is too old for the requested GPU architecture</source>
       <translation>CUDA 工具包太旧，不支持所要求的 GPU 架构</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="918" />
+      <location filename="../../resources/diagnosis/failures.toml" line="972" />
       <source>The CUTLASS sources (cute/, cutlass/) are missing from the source tree</source>
       <translation>源码中缺少 CUTLASS 源码（cute/、cutlass/）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="791" />
+      <location filename="../../resources/diagnosis/failures.toml" line="832" />
       <source>The GPU ({arch}) is older than every GPU architecture this PyTorch build supports: newer PyTorch releases dropped it, so nothing built on top of this PyTorch can run on it.</source>
       <translation>这块 GPU（{arch}）比此 PyTorch 版本支持的所有 GPU 架构都要旧：较新的 PyTorch 版本已不再支持它，因此基于此 PyTorch 构建的任何内容都无法在它上面运行。</translation>
     </message>
@@ -5126,7 +5141,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>NVIDIA 驱动正在运行，但报告没有 GPU。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1537" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1602" />
       <source>The NVIDIA driver is too old for this CUDA version</source>
       <translation>NVIDIA 驱动对此 CUDA 版本来说太旧</translation>
     </message>
@@ -5161,17 +5176,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>前置条件步骤会说明该怎么做</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1362" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1420" />
       <source>The PyTorch installed in this Python has no CUDA support (a CPU-only build, the one pip installs by default on Windows and from PyPI for some versions), so nothing can run on the GPU.</source>
       <translation>此 Python 中安装的 PyTorch 不支持 CUDA（仅 CPU 版本：在 Windows 上以及某些版本从 PyPI 安装时，pip 默认装的就是它），因此任何代码都无法在 GPU 上运行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1055" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1112" />
       <source>The Python headers or import library are missing (Python.h / pythonXY.lib)</source>
       <translation>缺少 Python 头文件或导入库（Python.h / pythonXY.lib）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1126" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
       <source>The Visual Studio / Windows SDK environment is incomplete (standard headers missing)</source>
       <translation>Visual Studio / Windows SDK 环境不完整（缺少标准头文件）</translation>
     </message>
@@ -5285,12 +5300,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">编译要求 GPU 架构 {arch}（来自检测到的 GPU 或 TORCH_CUDA_ARCH_LIST），而已安装的 PyTorch 比这一代 GPU 更旧，所以它的编译工具不认识这个架构（RTX 30 系列，即 8.6，需要 PyTorch 1.7 或更高版本并搭配 CUDA 11.1；RTX 40 系列，即 8.9，以及 Hopper，即 9.0，需要 PyTorch 2.0 或更高版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="969" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1023" />
       <source>The build asks nvcc for {arch}, a GPU generation (Maxwell, Pascal or Volta) that CUDA 13 no longer compiles for: the toolkit is not too old, it is newer than that GPU generation. The kernel's build files or an architecture setting name it.</source>
       <translation>构建要求 nvcc 为 {arch} 编译，这是 CUDA 13 已不再支持编译的 GPU 代际（Maxwell、Pascal 或 Volta）：不是工具包太旧，而是它比这一代 GPU 更新。内核的构建文件或某个架构设置中指定了它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="952" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1006" />
       <source>The build asks nvcc for {arch}, an old GPU generation that this CUDA toolkit no longer compiles for (CUDA 11 dropped compute_30 and older, CUDA 12 compute_35 and compute_37, CUDA 13 compute_50 to compute_72): the kernel's build files or an architecture setting name it.</source>
       <translation>构建要求 nvcc 编译 {arch}，这是此 CUDA 工具包已不再支持的旧一代 GPU（CUDA 11 移除了 compute_30 及更早的架构，CUDA 12 移除了 compute_35 和 compute_37，CUDA 13 移除了 compute_50 到 compute_72）：它来自内核的构建文件或某个架构设置。</translation>
     </message>
@@ -5325,17 +5340,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这次编译的结果还没有验证。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1034" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1088" />
       <source>The build links against the NVIDIA driver library (libcuda.so / cuda.lib), which the linker does not find: in containers and conda environments only the toolkit's stub library is there, in a folder that is not on the library search path (or only a 32-bit copy is found).</source>
       <translation>编译要链接 NVIDIA 驱动库（libcuda.so / cuda.lib），但链接器找不到它：在容器和 conda 环境中只有工具包的存根（stub）库，而且它所在的文件夹不在库搜索路径中（或者只找到了 32 位的副本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1452" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1514" />
       <source>The build or install may not write where it tries to: {path}</source>
       <translation>构建或安装无法写入目标位置：{path}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1584" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1649" />
       <source>The build passes {option} to the compiler, and this compiler is older than that option: the CUDA toolkit (or the C++ compiler) is older than what PyTorch's extension builder or the kernel's build files expect.</source>
       <translation>构建向编译器传递了 {option}，而这个编译器比该选项更旧：CUDA 工具包（或 C++ 编译器）比 PyTorch 扩展构建器或内核构建文件所要求的更旧。</translation>
     </message>
@@ -5345,12 +5360,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译时内存不足；正在调整后重试：{what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1701" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1766" />
       <source>The build runs a program from a path made from an environment variable (usually CUDA_HOME or CUDA_PATH), and the variable is not a plain folder: it holds a list with a ':' or ';' separator, or quote characters ({value}). No program exists at that path, although the toolkit may well be installed.</source>
       <translation>构建从由环境变量（通常是 CUDA_HOME 或 CUDA_PATH）拼出的路径运行程序，而该变量不是单个文件夹：它包含用 ':' 或 ';' 分隔的列表，或包含引号字符（{value}）。该路径下不存在程序，尽管工具包很可能已经安装。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="434" />
+      <location filename="../../resources/diagnosis/failures.toml" line="441" />
       <source>The build runs nvcc, the CUDA toolkit's compiler, and the shell cannot find it: no CUDA toolkit is installed, or its bin folder is not on the PATH the build sees (sudo, for one, starts with its own PATH).</source>
       <translation>构建会运行 CUDA 工具包的编译器 nvcc，但 shell 找不到它：没有安装 CUDA 工具包，或者它的 bin 文件夹不在构建所用的 PATH 上（例如 sudo 会使用它自己的 PATH）。</translation>
     </message>
@@ -5360,7 +5375,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译通过 vcvarsall.bat x64 -vcvars_ver={version} 选择它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="211" />
+      <location filename="../../resources/diagnosis/failures.toml" line="214" />
       <source>The build starts {tool}, and it is not installed, not on the PATH the build sees, or cannot be executed here (no permission, or made for another system).</source>
       <translation>编译需要启动 {tool}，但它没有安装、不在编译所用的 PATH 中，或者无法在这里运行（没有权限，或者是为其他系统制作的）。</translation>
     </message>
@@ -5370,7 +5385,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译停止：{why}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1415" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1477" />
       <source>The build targets a GPU architecture older than the source supports ({function})</source>
       <translation>构建的目标 GPU 架构比源代码支持的更旧（{function}）</translation>
     </message>
@@ -5380,12 +5395,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译已取消，没有安装任何东西。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="732" />
+      <location filename="../../resources/diagnosis/failures.toml" line="773" />
       <source>The built kernel does not fit a DLL it loads</source>
       <translation>构建出的内核与它加载的某个 DLL 不匹配</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="683" />
+      <location filename="../../resources/diagnosis/failures.toml" line="724" />
       <source>The built kernel does not fit the installed PyTorch</source>
       <translation>编译出的内核与已安装的 PyTorch 不匹配</translation>
     </message>
@@ -5400,37 +5415,37 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导不认识这个原因。请在该软件包的 issues 中搜索第一个错误行（见下方链接）；求助时请附上完整日志。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1929" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1999" />
       <source>The code calls {symbol} in {module}, which the installed PyTorch does not have: it was written for another PyTorch version (a newer one, if the name is new; an older one, if PyTorch removed it).</source>
       <translation>代码调用了 {module} 中的 {symbol}，而已安装的 PyTorch 没有它：这段代码是为另一个 PyTorch 版本编写的（如果这个名称是新增的，则是更新的版本；如果 PyTorch 已移除它，则是更旧的版本）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1663" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1728" />
       <source>The code imports {symbol} from {tool}, and the installed {tool} does not have it: the two packages are versions that were not made for each other.</source>
       <translation>代码从 {tool} 导入 {symbol}，而已安装的 {tool} 中没有它：这两个软件包的版本彼此不匹配。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1270" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1328" />
       <source>The compiled pieces of the extension do not fit the libraries they are linked with: the headers used while compiling come from another version (of PyTorch, CUDA or a dependency) than the libraries used for linking, or old objects from an earlier build were reused.</source>
       <translation>扩展的各个已编译部分与链接的库不匹配：编译时使用的头文件与链接时使用的库来自不同版本（PyTorch、CUDA 或某个依赖），或者重用了之前编译留下的旧目标文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1126" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1184" />
       <source>The compiler cannot find a standard header of the C runtime or of Windows (vcruntime.h, corecrt.h, stdio.h, windows.h...). They come with Visual Studio's C++ workload and the Windows SDK, and the compiler finds them only through the INCLUDE variable that the Visual Studio developer environment sets: here the SDK is missing or the environment was put together by hand.</source>
       <translation>编译器找不到 C 运行库或 Windows 的标准头文件（vcruntime.h、corecrt.h、stdio.h、windows.h...）。它们随 Visual Studio 的 C++ 工作负载和 Windows SDK 一起提供，编译器只能通过 Visual Studio 开发者环境设置的 INCLUDE 变量找到它们：这里缺少 SDK，或者环境是手动拼凑的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1322" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1380" />
       <source>The compiler crashed while compiling the kernel (an internal compiler error), instead of reporting a problem in the code. Most often it ran short of memory with many parallel jobs; otherwise it is a bug of this compiler version.</source>
       <translation>编译器在编译内核时崩溃（内部编译器错误），而不是报告代码中的问题。最常见的原因是并行任务太多导致内存不足；否则就是该编译器版本的缺陷。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1322" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1380" />
       <source>The compiler itself crashed</source>
       <translation>编译器本身崩溃了</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="269" />
+      <location filename="../../resources/diagnosis/failures.toml" line="272" />
       <source>The compiler ran out of memory</source>
       <translation>编译器内存不足</translation>
     </message>
@@ -5465,7 +5480,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>详细信息中有错误内容。请修复这个环境（通常是某个损坏的包或 sitecustomize 导致的），或者另选一个 Python。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1297" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1355" />
       <source>The disk is full</source>
       <translation>磁盘已满</translation>
     </message>
@@ -5480,7 +5495,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>从 {host} 的下载被重定向到了一个不安全的地址。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1100" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1158" />
       <source>The download of a ready-made wheel of {package} failed (network)</source>
       <translation>{package} 下载现成 wheel 失败（网络问题）</translation>
     </message>
@@ -5545,7 +5560,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>服务器上找不到文件 {name}（{code}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1270" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1328" />
       <source>The final link step failed: symbols are missing or defined twice</source>
       <translation>最终链接步骤失败：缺少符号或符号被重复定义</translation>
     </message>
@@ -5555,7 +5570,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>第一个错误是：{line} — 详细信息见日志：{log}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1701" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1766" />
       <source>The folder of a program the build runs is malformed: {value}</source>
       <translation>构建所运行程序的文件夹路径格式有误：{value}</translation>
     </message>
@@ -5624,22 +5639,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装在 Visual Studio Installer 中被取消了。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="349" />
+      <location filename="../../resources/diagnosis/failures.toml" line="352" />
       <source>The installed CUDA toolkit (nvcc) has a different major version than the CUDA version your PyTorch was built with; extensions built this way would not work with your PyTorch.</source>
       <translation>安装的 CUDA 工具包（nvcc）的主版本号与编译你的 PyTorch 时所用的 CUDA 版本不同；这样编译出的扩展无法和你的 PyTorch 一起使用。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1929" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1999" />
       <source>The installed PyTorch does not have {symbol}</source>
       <translation>已安装的 PyTorch 中没有 {symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1362" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1420" />
       <source>The installed PyTorch is a CPU-only build</source>
       <translation>已安装的 PyTorch 是仅支持 CPU 的版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1631" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1696" />
       <source>The installed PyTorch is older than the GPU architecture {arch} (the GPU in this computer, or one that TORCH_CUDA_ARCH_LIST asks a build for): it has no code for that GPU generation and its build tools do not know it (RTX 30 series, 8.6, needs PyTorch 1.7 or newer with CUDA 11.1; RTX 40 series, 8.9, and Hopper, 9.0, need PyTorch 2.0 or newer; RTX 50 series, sm_120, needs PyTorch 2.7 or newer with CUDA 12.8).</source>
       <translation>已安装的 PyTorch 比 GPU 架构 {arch}（这台电脑中的 GPU，或 TORCH_CUDA_ARCH_LIST 要求构建的架构）旧：它没有适用于这一代 GPU 的代码，它的构建工具也不认识这个架构（RTX 30 系列，8.6，需要 PyTorch 1.7 或更新版本并带 CUDA 11.1；RTX 40 系列，8.9，以及 Hopper，9.0，需要 PyTorch 2.0 或更新版本；RTX 50 系列，sm_120，需要 PyTorch 2.7 或更新版本并带 CUDA 12.8）。</translation>
     </message>
@@ -5659,12 +5674,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>安装程序的日志是 %TEMP% 中的 dd_*.log 文件。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="535" />
+      <location filename="../../resources/diagnosis/failures.toml" line="547" />
       <source>The kernel (or a library it loads) needs the symbol {symbol}, and the library that should provide it is a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy of that library.</source>
       <translation>内核（或它加载的某个库）需要符号 {symbol}，而应当提供它的库版本不同：内核是在另一个系统上或用另一套工具包构建的，或者库路径（LD_LIBRARY_PATH、PATH）指向了该库的错误副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="564" />
+      <location filename="../../resources/diagnosis/failures.toml" line="599" />
       <source>The kernel (or a library it loads) needs {what}, and the one found is missing, older than it was built for, or a different version: the kernel was built on another system or with another toolkit, or a library path (LD_LIBRARY_PATH, PATH) points at the wrong copy.</source>
       <translation>内核（或它加载的某个库）需要 {what}，但找不到这个库，或者找到的比内核编译时所用的更旧、或版本不同：内核是在另一个系统上或用另一个工具包编译的，或者某个库路径（LD_LIBRARY_PATH、PATH）指向了错误的副本。</translation>
     </message>
@@ -5694,7 +5709,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>在检查“{check}”时，内核让验证进程崩溃了（{exit}）。为其他 GPU 架构或其他 PyTorch 版本编译的内核可能会这样：请重新编译。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <location filename="../../resources/diagnosis/failures.toml" line="800" />
       <source>The kernel has no code for this GPU</source>
       <translation>内核中没有适用于这块 GPU 的代码</translation>
     </message>
@@ -5704,7 +5719,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还没有按这些选择编译内核。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="918" />
+      <location filename="../../resources/diagnosis/failures.toml" line="972" />
       <source>The kernel includes the CUTLASS library (its cute/ and cutlass/ headers), which is a git submodule of the kernel's repository. The source was downloaded without its submodules (a ZIP archive, a clone without --recursive, or setup.py could not fetch it without internet access), so the folder csrc/cutlass is empty.</source>
       <translation>内核包含 CUTLASS 库（它的 cute/ 和 cutlass/ 头文件），它是内核仓库的一个 git 子模块。下载源码时没有包含子模块（ZIP 压缩包、没有加 --recursive 的克隆，或者 setup.py 在没有网络的情况下无法获取它），所以 csrc/cutlass 文件夹是空的。</translation>
     </message>
@@ -5713,17 +5728,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">内核需要 PyTorch Python 绑定中的符号 {symbol}，但它尚未加载</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="514" />
+      <location filename="../../resources/diagnosis/failures.toml" line="526" />
       <source>The kernel needs {part}, a part of PyTorch that "import torch" loads</source>
       <translation>内核需要 {part}，它是 PyTorch 的一部分，由 "import torch" 加载</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1537" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1602" />
       <source>The kernel or PyTorch was built with a CUDA version that needs a newer NVIDIA driver than the one installed ({found}): each CUDA release requires a minimum driver version.</source>
       <translation>内核或 PyTorch 所用的 CUDA 版本需要比已安装的驱动（{found}）更新的 NVIDIA 驱动：每个 CUDA 版本都要求最低驱动版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="683" />
+      <location filename="../../resources/diagnosis/failures.toml" line="724" />
       <source>The kernel was built against a different PyTorch version (or C++ ABI) than the one installed now, or the installed PyTorch is a CPU-only build. This often happens after PyTorch was updated.</source>
       <translation>内核编译时使用的 PyTorch 版本（或 C++ ABI）与现在安装的不同，或者安装的 PyTorch 是仅 CPU 版本。这通常发生在 PyTorch 更新之后。</translation>
     </message>
@@ -5732,17 +5747,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（FlashAttention 2 需要 Ampere 架构的 GPU，即 RTX 30 系列或更新）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="759" />
+      <location filename="../../resources/diagnosis/failures.toml" line="800" />
       <source>The kernel was not compiled for this GPU's architecture, or the GPU is older than the kernel supports ({gpu_text}).</source>
       <translation>内核没有为这块 GPU 的架构编译，或者这块 GPU 比内核支持的更旧（{gpu_text}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1175" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1233" />
       <source>The kernel's code uses GCC-style inline assembly (asm volatile(...)) in code that the Microsoft C++ compiler, nvcc's host compiler on Windows, compiles; it does not understand that syntax. The code is written for Linux.</source>
       <translation>内核代码在由 Microsoft C++ 编译器（Windows 上 nvcc 的主机编译器）编译的部分使用了 GCC 风格的内联汇编（asm volatile(...)）；该编译器不理解这种语法。这段代码是为 Linux 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1148" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1206" />
       <source>The kernel's code uses features of GCC and Clang that the Microsoft C++ compiler, nvcc's host compiler on Windows, does not have: the __int128 type, GNU-style inline assembly, always_inline attributes on lambdas, GCC's own compiler options (-Wno-...). FlashMLA and several CUTLASS-based kernels are written for Linux only.</source>
       <translation>内核代码使用了 GCC 和 Clang 的特性，而 Windows 上 nvcc 的主机编译器 Microsoft C++ 编译器不支持这些特性：__int128 类型、GNU 风格的内联汇编、lambda 上的 always_inline 属性、GCC 专有的编译选项（-Wno-...）。FlashMLA 和若干基于 CUTLASS 的内核只为 Linux 编写。</translation>
     </message>
@@ -5776,12 +5791,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>链接可能已经过时：请查找新版本的向导，或者手动下载该文件并让向导使用它。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="867" />
+      <location filename="../../resources/diagnosis/failures.toml" line="921" />
       <source>The link step lists so many files that its command line exceeds the Windows limit of 32767 characters.</source>
       <translation>链接步骤列出的文件太多，命令行超过了 Windows 32767 个字符的限制。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1034" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1088" />
       <source>The linker cannot find the CUDA driver library (libcuda)</source>
       <translation>链接器找不到 CUDA 驱动库（libcuda）</translation>
     </message>
@@ -5796,7 +5811,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>日志显示出现了失败，但没有任何一行说明原因。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/matcher.py" line="1273" />
+      <location filename="../../kernel_wizard/diagnose/matcher.py" line="1304" />
       <source>The log shows no build, so {package} was installed ready-made (a wheel): reinstall the wheel made for the PyTorch, CUDA and Python installed now (pip install --force-reinstall with the matching version, or the index URL its documentation gives). Rebuild it only when no such wheel exists.</source>
       <translation>日志中没有构建过程，因此 {package} 是以现成的 wheel 安装的：请重新安装为当前 PyTorch、CUDA 和 Python 构建的 wheel（使用 pip install --force-reinstall 并指定匹配的版本，或其文档给出的索引地址）。只有在没有这样的 wheel 时才需要重新构建。</translation>
     </message>
@@ -5821,12 +5836,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>还安装了更新的 {newer}，但 CUDA {cuda} 只接受 {accepted}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="335" />
+      <location filename="../../resources/diagnosis/failures.toml" line="338" />
       <source>The ninja build tool is not installed in the target Python environment, so the build compiles one file at a time; with every GPU architecture enabled this can take hours.</source>
       <translation>目标 Python 环境中没有安装 ninja 编译工具，所以一次只能编译一个文件；如果启用了所有 GPU 架构，可能要花几个小时。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="108" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="110" />
       <source>The nvcc flag -allow-unsupported-compiler skips the check, but is a last resort: the build or the kernel may then fail or compute wrong results.</source>
       <translation>nvcc 的 -allow-unsupported-compiler 选项可以跳过这项检查，但这只是最后的办法：之后编译或内核可能失败，或者算出错误的结果。</translation>
     </message>
@@ -5836,7 +5851,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>无法删除 {path} 中旧的源码副本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="458" />
+      <location filename="../../resources/diagnosis/failures.toml" line="468" />
       <source>The package's CMake build enables CUDA and looks for nvcc, the compiler of the CUDA toolkit: no toolkit is installed, or its bin folder is not on the PATH and neither CUDACXX nor CUDA_HOME points at it.</source>
       <translation>该软件包的 CMake 构建启用了 CUDA 并查找 nvcc（CUDA 工具包的编译器）：没有安装工具包，或者它的 bin 文件夹不在 PATH 上，CUDACXX 和 CUDA_HOME 也都没有指向它。</translation>
     </message>
@@ -5940,7 +5955,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>服务器的证书未被接受（{error}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="473" />
+      <location filename="../../resources/diagnosis/failures.toml" line="485" />
       <source>The setup script of {package} first tries to download a ready-made wheel for your exact Python, PyTorch and CUDA versions. None exists for this combination, so it falls back to compiling, which is slower and fills the log with download errors.</source>
       <translation>{package} 的安装脚本会先尝试下载与你的 Python、PyTorch 和 CUDA 版本完全对应的现成 wheel。这个组合没有现成的 wheel，所以它改为编译，这更慢，并且日志里会有很多下载错误。</translation>
     </message>
@@ -5985,52 +6000,52 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译期间源码文件夹 {folder} 被删除了；wheel 是从编译开始时复制的副本编译的（{copy}）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1616" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1681" />
       <source>The source includes the C++17 &lt;filesystem&gt; header, which g++ provides from version 8 on (and MSVC from Visual Studio 2017 15.7): the compiler in use is older.</source>
       <translation>源码包含 C++17 的 &lt;filesystem&gt; 头文件，g++ 从 8 版开始提供它（MSVC 从 Visual Studio 2017 15.7 开始）：当前使用的编译器比这更旧。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1566" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1631" />
       <source>The source or PyTorch needs {required}, and the CUDA compiler does not compile it: the CUDA toolkit is older than that standard (C++17 needs CUDA 11 or newer, C++20 CUDA 12), or the build asks for an older standard.</source>
       <translation>源码或 PyTorch 需要 {required}，而 CUDA 编译器不支持：CUDA 工具包比该标准更旧（C++17 需要 CUDA 11 或更新版本，C++20 需要 CUDA 12），或者构建要求的是更旧的标准。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1175" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1233" />
       <source>The source uses GCC-style inline assembly, which Windows' compiler does not accept</source>
       <translation>源码使用了 GCC 风格的内联汇编，Windows 的编译器不接受</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1148" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1206" />
       <source>The source uses GCC/Clang-only features that the Microsoft compiler does not support</source>
       <translation>源码使用了 Microsoft 编译器不支持的 GCC/Clang 专有功能</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1415" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1477" />
       <source>The source uses {function} in a form that only newer GPU architectures provide (atomicAdd on double needs compute capability 6.0), and the build compiles for an older architecture: nvcc's or CMake's default, or an old entry in the architecture list.</source>
       <translation>源代码以只有较新 GPU 架构才提供的形式使用了 {function}（double 类型的 atomicAdd 需要计算能力 6.0），而构建针对的是更旧的架构：nvcc 或 CMake 的默认值，或架构列表中的旧条目。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1895" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1965" />
       <source>The source uses {symbol}, which recent PyTorch versions no longer have (the THC library and AT_CHECK went in PyTorch 1.11, torch._six in 2.0): it was written for an older PyTorch than the one installed.</source>
       <translation>源码使用了 {symbol}，而较新的 PyTorch 版本已经没有它了（THC 库和 AT_CHECK 在 PyTorch 1.11 中移除，torch._six 在 2.0 中移除）：源码是为比已安装版本更旧的 PyTorch 编写的。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1686" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1751" />
       <source>The source uses {what} in a form that the CUDA toolkit in use no longer (or does not yet) provide: CUDA 11 removed the old cuSPARSE functions, CUDA 12 changed Thrust and CUB.</source>
       <translation>源码使用 {what} 的方式，当前使用的 CUDA 工具包已不再提供（或尚未提供）：CUDA 11 移除了旧的 cuSPARSE 函数，CUDA 12 修改了 Thrust 和 CUB。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1686" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1751" />
       <source>The source was written for another CUDA version</source>
       <translation>源码是为其他 CUDA 版本编写的</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1895" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1965" />
       <source>The source was written for another PyTorch version: {symbol}</source>
       <translation>源码是为其他 PyTorch 版本编写的：{symbol}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1490" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1555" />
       <source>The source, PyTorch or pip requires {tool} {required}, and this build uses {found}: the toolchain is outside the range the source supports.</source>
       <translation>源码、PyTorch 或 pip 要求 {tool} {required}，而这次编译使用的是 {found}：工具链超出了源码支持的范围。</translation>
     </message>
@@ -6040,7 +6055,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{folder} 中的子模块文件夹 {path} {problem}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="935" />
+      <location filename="../../resources/diagnosis/failures.toml" line="989" />
       <source>The system's C++ compiler is newer than the CUDA toolkit supports: nvcc's host_config.h names the newest gcc it accepts ("gcc versions later than N are not supported") and stops.</source>
       <translation>系统的 C++ 编译器比 CUDA 工具包支持的更新：nvcc 的 host_config.h 写明了它接受的最新 gcc 版本（“gcc versions later than N are not supported”），然后停止。</translation>
     </message>
@@ -6100,7 +6115,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>向导没有把 {name} 安装到 {python} 的记录。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="885" />
+      <location filename="../../resources/diagnosis/failures.toml" line="939" />
       <source>The wizard itself runs no shell scripts. If a recipe has to, convert the script to Unix line endings (LF) first, or check the source out with git's core.autocrlf set to false.</source>
       <translation>向导本身不运行 shell 脚本。如果某个配方必须运行，请先把脚本转换为 Unix 换行符（LF），或者在 git 的 core.autocrlf 设为 false 的情况下检出源码。</translation>
     </message>
@@ -6195,17 +6210,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 CUDA 版本不接受你的 Visual Studio 版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="935" />
+      <location filename="../../resources/diagnosis/failures.toml" line="989" />
       <source>This CUDA version does not accept your gcc (or clang) version</source>
       <translation>这个 CUDA 版本不接受你的 gcc（或 clang）版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="952" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1006" />
       <source>This CUDA version no longer compiles for the GPU architecture {arch}</source>
       <translation>此 CUDA 版本已不再支持为 GPU 架构 {arch} 编译</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1631" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1696" />
       <source>This PyTorch does not know the GPU architecture {arch}</source>
       <translation>这个 PyTorch 不认识 GPU 架构 {arch}</translation>
     </message>
@@ -6215,7 +6230,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>这个 PyTorch 没有 {names} 的代码。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="791" />
+      <location filename="../../resources/diagnosis/failures.toml" line="832" />
       <source>This PyTorch no longer supports this GPU ({arch})</source>
       <translation>此 PyTorch 已不再支持这块 GPU（{arch}）</translation>
     </message>
@@ -6336,7 +6351,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation type="obsolete">同时运行的编译器进程太多，超出了这台电脑的内存（RAM）所能承受的范围，所以系统强行结束了其中一个。FlashAttention 每个编译线程大约需要 5 GB 内存。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="269" />
+      <location filename="../../resources/diagnosis/failures.toml" line="272" />
       <source>Too many compiler processes ran at the same time for the amount of memory (RAM) in this computer, so the system stopped one of them; {memory_note}.</source>
       <translation>同时运行的编译进程太多，超出了这台计算机的内存（RAM），系统因此终止了其中一个；{memory_note}。</translation>
     </message>
@@ -6406,7 +6421,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>其 CUDA 部分需要 Turing（cc 7.5）或更新的 GPU</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="244" />
+      <location filename="../../resources/diagnosis/failures.toml" line="247" />
       <source>Turn on Windows long paths (LongPathsEnabled=1, then restart), set git's core.longpaths to true, and build in a short folder such as C:\ksw. The wizard does the first two (the Fix of its "Long paths" prerequisite, or `python -m app --headless fix long-paths`) and chooses a short build folder.</source>
       <translation>开启 Windows 长路径（LongPathsEnabled=1，然后重启），把 git 的 core.longpaths 设为 true，并在较短的文件夹（例如 C:\ksw）中编译。向导会完成前两项（使用“长路径”前置条件的“修复”，或运行 `python -m app --headless fix long-paths`），并选择一个较短的编译文件夹。</translation>
     </message>
@@ -6446,7 +6461,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请更新 NVIDIA 驱动（CUDA {major} 需要 {need} 或更新版本的驱动）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1537" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1602" />
       <source>Update the NVIDIA driver (nvidia-smi shows its version and the newest CUDA it supports), or use a PyTorch and kernel built for an older CUDA that this driver supports.</source>
       <translation>请更新 NVIDIA 驱动（nvidia-smi 会显示其版本和所支持的最新 CUDA），或改用为此驱动所支持的较旧 CUDA 构建的 PyTorch 和内核。</translation>
     </message>
@@ -6476,12 +6491,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 WSL2（本向导可以在那里编译）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1584" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1649" />
       <source>Use a CUDA toolkit that matches your PyTorch's CUDA version (and a C++ compiler it supports), then build again; the wizard's "CUDA toolkit" check shows both versions.</source>
       <translation>请使用与你的 PyTorch 的 CUDA 版本相匹配的 CUDA 工具包（以及它支持的 C++ 编译器），然后重新构建；向导的“CUDA 工具包”检查会显示两者的版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1566" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1631" />
       <source>Use a CUDA toolkit that supports {required} and matches your PyTorch (PyTorch 2 needs C++17, so CUDA 11.8 or newer), then build again.</source>
       <translation>请使用支持 {required} 且与你的 PyTorch 匹配的 CUDA 工具包（PyTorch 2 需要 C++17，因此需要 CUDA 11.8 或更新版本），然后重新构建。</translation>
     </message>
@@ -6491,22 +6506,22 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用 Linux 机器（WSL2 也可以）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="900" />
+      <location filename="../../resources/diagnosis/failures.toml" line="954" />
       <source>Use a head dimension this FlashMLA version supports. The wizard's verification checks the values (not just that it ran) and uses supported shapes.</source>
       <translation>使用这个 FlashMLA 版本支持的 head 维度。向导的验证会检查数值（而不只是检查能否运行），并使用受支持的形状。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="867" />
+      <location filename="../../resources/diagnosis/failures.toml" line="921" />
       <source>Use a kernel version whose build passes the file list through a response file, or a shorter build folder; the recipe for this kernel may need an update.</source>
       <translation>使用一个通过响应文件传递文件列表的内核版本，或者使用更短的编译文件夹；这个内核的配方可能需要更新。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1895" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1965" />
       <source>Use a newer version of {package} that supports your PyTorch (or a fork that was updated), or install the PyTorch version it was written for in a separate environment.</source>
       <translation>请使用支持你的 PyTorch 的更新版 {package}（或已更新的分支），或者在单独的环境中安装它所针对的 PyTorch 版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1846" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1916" />
       <source>Use a platform it supports (for most CUDA kernels Linux on x86-64, or WSL2 on Windows), or a fork or version made for this one; the wizard's catalog says which kernels fit this computer.</source>
       <translation>请使用它支持的平台（大多数 CUDA 内核支持 x86-64 上的 Linux，或 Windows 上的 WSL2），或者使用为当前平台制作的分支或版本；向导的内核目录会说明哪些内核适合这台电脑。</translation>
     </message>
@@ -6526,7 +6541,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>请使用一个可用的 Python：{where}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1236" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1294" />
       <source>Use the NVSHMEM version DeepEP documents for this release (with IBGDA enabled), point NVSHMEM_DIR at it, and rebuild DeepEP from a clean build folder; or update DeepEP to a version that supports the installed NVSHMEM.</source>
       <translation>使用 DeepEP 为这个版本注明的 NVSHMEM 版本（启用 IBGDA），把 NVSHMEM_DIR 指向它，然后从干净的编译文件夹重新编译 DeepEP；或者把 DeepEP 更新到支持已安装 NVSHMEM 的版本。</translation>
     </message>
@@ -6565,7 +6580,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Visual Studio 2022 需要安装了最新更新的 64 位 Windows 10 或 11。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="168" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="170" />
       <source>Visual Studio Build Tools (MSVC), the C compiler on Windows</source>
       <translation>Visual Studio Build Tools（MSVC，Windows 上的 C 编译器）</translation>
     </message>
@@ -6710,7 +6725,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows SDK：{sdks}（windows.h 和系统库需要它）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="489" />
+      <location filename="../../resources/diagnosis/failures.toml" line="501" />
       <source>Windows could not load {what}, a part of PyTorch itself, not of the kernel. Most often the Microsoft Visual C++ Redistributable (the VC++ runtime that PyTorch's DLLs need) is missing or too old; otherwise the PyTorch installation is damaged or is not made for this system.</source>
       <translation>Windows 无法加载 {what}，它属于 PyTorch 本身，而不是内核。最常见的原因是缺少 Microsoft Visual C++ 可再发行组件（PyTorch 的 DLL 所需的 VC++ 运行库）或版本太旧；否则就是 PyTorch 的安装已损坏，或不是为这个系统构建的。</translation>
     </message>
@@ -6730,7 +6745,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 没有给出{place}的文件夹，所以没有在那里放快捷方式。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="244" />
+      <location filename="../../resources/diagnosis/failures.toml" line="247" />
       <source>Windows limits file paths to 260 characters unless long paths are switched on, and the kernel sources contain very deeply nested files.</source>
       <translation>除非开启长路径支持，Windows 把文件路径限制在 260 个字符以内，而内核源码中有嵌套很深的文件。</translation>
     </message>
@@ -6740,7 +6755,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>Windows 长路径已关闭，所以层级很深的源码文件夹和编译文件会失败（“Filename too long”）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1085" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1143" />
       <source>With --no-build-isolation pip does not install the package's build requirements: the setup script imports them from the target environment, where this one is missing.</source>
       <translation>使用 --no-build-isolation 时，pip 不会安装包的编译依赖：安装脚本从目标环境中导入它们，而这个包在目标环境中缺失。</translation>
     </message>
@@ -6780,7 +6795,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>带 FP4 张量核心的 Blackwell GPU（cc 10.0、12.0 或 12.1：B200、RTX 50xx、DGX Spark）；Hopper、Ada 和 Ampere GPU 请使用 SageAttention 2</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="169" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="171" />
       <source>a C compiler (gcc or clang)</source>
       <translation>C 编译器（gcc 或 clang）</translation>
     </message>
@@ -7059,7 +7074,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>所有头大小（64 到 256），fp16、bf16 以及 FP8 前向，split-KV、分页 KV、滑动窗口和 softcap（233 个编译单元）</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="156" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="158" />
       <source>exactly {version}</source>
       <translation>恰好 {version}</translation>
     </message>
@@ -7297,7 +7312,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>不存在</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="155" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="157" />
       <source>newer than {version}</source>
       <translation>比 {version} 更新的版本</translation>
     </message>
@@ -7307,7 +7322,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>ninja（PyTorch 用来并行编译的编译工具，来自 PyPI）</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1206" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1264" />
       <source>ninja could not start the compiler (CreateProcess failed)</source>
       <translation>ninja 无法启动编译器（CreateProcess failed）</translation>
     </message>
@@ -7317,7 +7332,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>缺少 ninja，所以大的内核只能一次编译一个文件（要几个小时而不是几分钟）。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1206" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1264" />
       <source>ninja runs each compile step by starting the compiler (cl.exe or nvcc) by name, and Windows found no such program on the PATH: the build did not run inside the Visual Studio developer environment, or the CUDA bin folder is not on the PATH.</source>
       <translation>ninja 通过程序名启动编译器（cl.exe 或 nvcc）来运行每个编译步骤，而 Windows 在 PATH 中找不到这个程序：编译没有在 Visual Studio 开发者环境中运行，或者 CUDA 的 bin 文件夹不在 PATH 中。</translation>
     </message>
@@ -7397,12 +7412,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>编译开始时 nvcc 会自己检查编译器。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1436" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1498" />
       <source>nvcc compiles the host part of the kernel with another C++ compiler, and refuses {compiler}: on Windows usually the 32-bit (x86) cl.exe instead of the 64-bit one, elsewhere a compiler (clang, Apple clang) or version this CUDA release does not support.</source>
       <translation>nvcc 用另一个 C++ 编译器编译内核的主机部分，但拒绝了 {compiler}：在 Windows 上通常是用了 32 位（x86）的 cl.exe 而不是 64 位的，在其他系统上则是此 CUDA 版本不支持的编译器（clang、Apple clang）或版本。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="995" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1049" />
       <source>nvcc does not know the GPU architecture the build asks for: the toolkit is older than the GPU generation (sm_120, RTX 50 series / Blackwell, needs CUDA 12.8 or newer; sm_90 needs 11.8; sm_75 needs 10.0), or the kernel's setup.py hard-codes an architecture your toolkit does not have (CUDA 13 no longer compiles for compute_50 to compute_72).</source>
       <translation>nvcc 不认识构建所要求的 GPU 架构：工具包比该 GPU 代际更旧（sm_120，即 RTX 50 系列 / Blackwell，需要 CUDA 12.8 或更新版本；sm_90 需要 11.8；sm_75 需要 10.0），或者内核的 setup.py 写死了你的工具包所没有的架构（CUDA 13 已不再支持 compute_50 到 compute_72）。</translation>
     </message>
@@ -7461,7 +7476,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>pip 无法连接下载服务器（{server}），未能安装 {what}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1876" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1946" />
       <source>pip found no version of {tool} for this platform: OpenAI's triton is made for Linux only, and triton-windows, its community build, for Windows only.</source>
       <translation>pip 找不到适用于此平台的 {tool}：OpenAI 的 triton 只提供 Linux 版本，而社区构建的 triton-windows 只提供 Windows 版本。</translation>
     </message>
@@ -8479,17 +8494,17 @@ Windows will ask for administrator rights for this step.</source>
       <translation>并行编译任务 {old} → {new} 个</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1846" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1916" />
       <source>{package} does not support this platform: {platform}</source>
       <translation>{package} 不支持这个平台：{platform}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1392" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1450" />
       <source>{package} is installed, but its GPU code was never compiled: its build did not find the CUDA toolkit or a CUDA build of PyTorch (or no GPU was visible while it built), so it built only the CPU part, and the GPU function refuses to run.</source>
       <translation>{package} 已安装，但其 GPU 代码从未被编译：构建时没有找到 CUDA 工具包或 CUDA 版 PyTorch（或构建时看不到 GPU），因此只构建了 CPU 部分，GPU 函数拒绝运行。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1846" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1916" />
       <source>{package} is written for other platforms than this one ({platform}): its code or its build script refuses or cannot compile here.</source>
       <translation>{package} 是为其他平台编写的，不是当前平台（{platform}）：它的代码或编译脚本在这里拒绝编译或无法编译。</translation>
     </message>
@@ -8499,7 +8514,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{package} 需要 {gpus}</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1392" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1450" />
       <source>{package} was built without its CUDA code</source>
       <translation>{package} 构建时没有包含其 CUDA 代码</translation>
     </message>
@@ -8514,7 +8529,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>已安装 {package} {have}；向导不知道 PyTorch {torch} 需要哪个版本的 Triton。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="514" />
+      <location filename="../../resources/diagnosis/failures.toml" line="526" />
       <source>{part} belongs to PyTorch's own libraries, which "import torch" loads. The kernel was imported before PyTorch, or it was built for another PyTorch version.</source>
       <translation>{part} 属于 PyTorch 自身的库，由 "import torch" 加载。内核在 PyTorch 之前被导入，或者它是为另一个 PyTorch 版本构建的。</translation>
     </message>
@@ -8658,12 +8673,12 @@ Windows will ask for administrator rights for this step.</source>
       <translation>将使用 {instance} 中的 {toolset}。</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1876" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1946" />
       <source>{tool} has no build for this platform</source>
       <translation>{tool} 没有适用于此平台的版本</translation>
     </message>
     <message>
-      <location filename="../../resources/diagnosis/failures.toml" line="1663" />
+      <location filename="../../resources/diagnosis/failures.toml" line="1728" />
       <source>{tool} is not the version this code needs (it has no {symbol})</source>
       <translation>{tool} 不是这段代码需要的版本（它没有 {symbol}）</translation>
     </message>
@@ -8688,7 +8703,7 @@ Windows will ask for administrator rights for this step.</source>
       <translation>{variable}：找不到 {program}。</translation>
     </message>
     <message>
-      <location filename="../../kernel_wizard/diagnose/facts.py" line="147" />
+      <location filename="../../kernel_wizard/diagnose/facts.py" line="149" />
       <source>{version} or newer</source>
       <translation>{version} 或更新版本</translation>
     </message>

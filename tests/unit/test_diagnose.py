@@ -103,7 +103,7 @@ CORPUS_SIGNATURES = {
 def test_every_row_of_the_failures_table_is_a_signature() -> None:
     rules = default_rules()
     assert sorted(s.row for s in rules.signatures if s.row is not None) == list(range(1, 19))
-    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 57
+    assert len({s.id for s in rules.signatures}) == len(rules.signatures) == 18 + 58
     # the general families of issue 21, each a cause the reports name
     families = {s.cause_id for s in rules.signatures if s.generic}
     assert families == {"tool-version-required", "build-tool-missing", "bad-env-path",
@@ -652,7 +652,8 @@ def test_every_signature_has_a_real_example() -> None:
     covered |= {"nvcc-not-on-path", "gpu-too-old-for-torch", "bad-alloc-in-build",
                 "cuda-home-none-in-setup", "cuda-too-old-for-old-arch",
                 "cmake-no-compiler-windows",  # (and tests/unit/test_diagnose_late_o.py)
-                "triton-wheel-for-other-platform"}  # (tests/unit/test_diagnose_late_p.py)
+                "triton-wheel-for-other-platform",  # (tests/unit/test_diagnose_late_p.py)
+                "jax-cuda-libraries"}  # (tests/unit/test_diagnose_late_r.py)
     covered |= {e for _, errors, _, _ in EXCERPT_CASES for e in errors}
     assert covered == {s.id for s in default_rules().signatures}
 
