@@ -533,6 +533,9 @@ _GPU_MEMORY = re.compile(r"(?i:CUDA out of memory|\bcuda\.OutOfMemoryError\b"
 _CUDA_INIT = re.compile(r"(?i:\bcudaGetDeviceCount\b|\bCUDA initialization:"
                         r"|CUDA driver initialization failed"
                         r"|no CUDA-capable device is detected"
+                        # the driver refusing a kernel's PTX when it is loaded (Blender's Cycles,
+                        # late set s)
+                        r"|Unsupported PTX version|CUDA_ERROR_UNSUPPORTED_PTX_VERSION"
                         # JAX's GPU backend, started when the GPU is first used (late set r)
                         r"|CUDA backend failed to initialize|Backend 'cuda' failed to initialize)")
 # A package's loader not finding its own native library ("Could not find the bitsandbytes CUDA
