@@ -233,6 +233,13 @@ _ERROR_LINE = re.compile(
     # Torch7's cutorch checking a CUDA call ("THCudaCheck FAIL file=... error=38 : no
     # CUDA-capable device is detected")
     | \bTHCudaCheck\s+FAIL\b
+    # other languages' failures (sets q-s: explain had called these logs clean): Lua's require
+    # ("luajit: module 'cutorch' not found:", Torch7's "package cunn not found!"), MATLAB's
+    # "Error using vl_compilenn>check_clpath (line 656)", and a Python exception quoted right
+    # after Chinese, Japanese or Korean text
+    | (?:^|:\s)module\s+'[\w.]+'\s+not\s+found\b | ^\W{0,3}\s*package\s+\w+\s+not\s+found!
+    | ^\s*Error\s+using\s+\S
+    | [\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af](?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception):
     # nvcc's front end: "x.cu(12): catastrophic error: cannot open source file ...", and its
     # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")
     | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+(?:catastrophic|internal)\s+error\s*: )

@@ -141,6 +141,12 @@ MARKERS = [
     "Segmentation fault (core dumped)",
     "Killed",
     "   0.0 seconds (IMPORT FAILED): E:\\ComfyUI\\custom_nodes\\ComfyUI-WanVideoWrapper",
+    # other languages' failures (late sets q-s, once called clean): Lua's require, Torch7's
+    # package check, MATLAB's error, a Python exception quoted inside Chinese text
+    "/home/intus/torch/install/bin/luajit: module 'cutorch' not found:",
+    "package cutorch not found!\t",
+    "Error using vl_compilenn>check_clpath (line 656)",
+    "训练时一直显示ImportError: No module named bias_act_plugin和upfirdn2d_plugin的警告",
 ]
 
 
