@@ -72,12 +72,27 @@ _MARKER = re.compile(
     | ^\W*[=-]{3,}\s*ERROR\s*[=-]{3,}\W*$                # a banner ("=====ERROR=====")
     | \blibrary\b.*\bnot\s+found:\s                       # "Required library ... not found: x.so"
     | \(IMPORT\s+FAILED\) | \bCannot\s+import\b.*\bmodule\s+for\s+custom\s+nodes\b  # ComfyUI
+    | \bthread\s+'[^']*'\s+panicked\s+at\b            # a Rust panic (its message follows)
+    | ^\s*┌\s*Error:\s                                  # Julia's logger (its message below)
+    # (late sets o-t, once called clean) the interpreter aborting, an exception of an errors
+    # module behind a log prefix (Triton's "OutOfResources"), a CUDA library's status and the
+    # runtime's numbered error, MSBuild's nvcc step in any language, a check that failed to
+    # compile, .NET not loading a DLL, CMake's compiler identification failing
+    | ^\s*Fatal\s+Python\s+error\s*:
+    | \b(?:[a-z_]\w*\.)+errors\.[A-Z]\w*:
+    | \bCU(?:BLAS|DNN|SPARSE|FFT|SOLVER|RAND)_STATUS_(?!SUCCESS\b)[A-Z_]+\b
+    | \bCUDA\s+error\s+\d+\s+at\b
+    | \berror\s+MSB\d{4}\b
+    | \bfailed\s+to\s+compile\b
+    | \bUnable\s+to\s+load\s+DLL\b
+    | \bidentification\s+source\s+file\b.*\bfailed\b
     """
 )
 _MARKER_WORDS = ("traceback", "illegal instruction", "calledprocesserror", "failed",
                  "non-zero", "subprocess-exited", "exit", "build stopped", "segmentation",
                  "core dumped", "killed", "did not run", "file \"", "no rule", "make", "error",
-                 "not found:", "import")
+                 "not found:", "import", "panicked", "fatal python", "errors.", "_status_",
+                 "cuda error", "msb", "to compile", "unable to load dll", "identification")
 # pip's note on packages already installed that the new ones conflict with: printed as
 # "ERROR:" by installs that succeed. It is not the failure of this install.
 _BENIGN = re.compile(r"(?i)^\s*ERROR: pip's dependency resolver does not currently take into "

@@ -147,6 +147,19 @@ MARKERS = [
     "package cutorch not found!\t",
     "Error using vl_compilenn>check_clpath (line 656)",
     "训练时一直显示ImportError: No module named bias_act_plugin和upfirdn2d_plugin的警告",
+    "thread 'main' panicked at /home/u/.cargo/registry/src/cudarc-0.11.5/src/driver/sys/mod.rs:"
+    "61:9:",
+    "┌ Error: Error during initialization of CUDA.jl",
+    "Fatal Python error: Aborted",
+    "[16:10:33] stdout/INFO  triton.runtime.errors.OutOfResources: out of resource: shared memory",
+    "CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasLtMatmulAlgoGetHeuristic( ltHandle, ...)`",
+    "I'm getting `CUDA error 100 at /go/src/x/ggml-cuda.cu:484: no CUDA-capable device is "
+    "detected`",
+    "错误\t1\terror MSB3721: 命令“nvcc.exe -gencode=arch=compute_61,code=sm_61”已退出，"
+    "返回代码为 1。",
+    "-- *** Found cuDNN, but we failed to compile the dlib/cmake_utils/test_for_cudnn project. ",
+    "> Unable to load DLL 'DlibDotNetNativeDnn' or one of its dependencies: 找不到指定的模块。",
+    'Compiling the CUDA compiler identification source file "CMakeCUDACompilerId.cu" failed.',
 ]
 
 
