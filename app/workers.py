@@ -53,11 +53,9 @@ class BackgroundTask(QObject):
         self._timer = QTimer(self)
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self._deliver)
-        self._started = False
         self._settled = False  # its result (or failure) has reached the GUI thread
 
     def start(self) -> None:
-        self._started = True
         self._timer.start()
         self._thread.start()
 
@@ -84,12 +82,13 @@ class BackgroundTask(QObject):
     def is_running(self) -> bool:
         """Until its result is delivered: the call ends before ``finished`` reaches the GUI
         thread (a page that reads this must not move on in between)."""
-        return self._thread.is_alive() or (self._started and not self._settled)
+        started = self._thread.ident is not None
+        return self._thread.is_alive() or (started and not self._settled)
 
     def wait(self, ms: int = 30_000) -> bool:
         """Wait up to ``ms`` for the call to end (its result is delivered later, by the event
         loop). True when it has ended."""
-        if self._started:
+        if self._thread.ident is not None:  # (started)
             self._thread.join(ms / 1000)
         return not self._thread.is_alive()
 

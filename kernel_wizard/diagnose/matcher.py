@@ -189,7 +189,7 @@ _MAC_CUDA_MISSING = re.compile(
 # (substrings every match of the two above holds: most lines are read by a few `in` tests)
 _MAC_WORDS = ("/Users/", "/opt/homebrew/", "/usr/local/Cellar/", "arwin", "macosx_", "Apple ",
               "ac OS", "acOS", "MacBook", "Macbook", ".dylib", "osx-", "M1 ", "M2 ", "M3 ", "M4 ",
-              "M5 ", "mps")
+              "M5 ", "'mps", '"mps', "backends.mps")
 _CUDA_MISSING_WORDS = ("CUDA_HOME", "CUDA runtime", "nvcc", "not compiled with CUDA",
                        "cudatoolkit", "pytorch-cuda", "cuda-toolkit", "__win", "__linux",
                        "__cuda", "__glibc", "- cu", "- nccl",
@@ -244,15 +244,13 @@ _ERROR_LINE = re.compile(
     # own assertion failing ("x.cu(10): internal error: assertion failed: traverse_expr ...")
     | (?i: \)\s*(?:\(col\.\s*\d+\))?:\s+(?:catastrophic|internal)\s+error\s*: )
     # gcc in other languages, after a location ("x.c:40:1: error fatal:", "x.cpp:5:10: ошибка:")
-    | (?i: :\d+(?::\d+)?:\s+(?:error\s+fatal|(?:schwerwiegender\s+)?Fehler|erreur(?:\s+fatale)?
+    # or after the compiler driver's own name (late set q: "gcc: 错误：nms/nms_kernel.cu：没有那个
+    # 文件或目录"; the English "gcc: error:" is the first form)
+    | (?i: (?: :\d+(?::\d+)?:
+             | ^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|cc1|cc1plus|nvcc)(?:\.exe)?: )
+           \s+(?:error\s+fatal|(?:schwerwiegender\s+)?Fehler|erreur(?:\s+fatale)?
             |errore(?:\s+fatale)?|(?:фатальная\s+)?ошибка|błąd|致命错误|错误|致命的エラー|エラー|오류|hata)
             \s*[:：] )
-    # ... and after the compiler driver's own name (late set q:
-    # "gcc: 错误：nms/nms_kernel.cu：没有那个文件或目录";
-    # the English "gcc: error:" is the first form)
-    | (?i: ^\s*(?:\S*[\\/])?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|cc1|cc1plus|nvcc)(?:\.exe)?:\s+
-            (?:致命错误|错误|schwerwiegender\s+Fehler|Fehler|erreur(?:\s+fatale)?|errore(?:\s+fatale)?
-            |(?:фатальная\s+)?ошибка|błąd|致命的エラー|エラー|오류|hata)\s*[:：] )
     | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
     | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
     | (?i: \bCMake\s+Error\b )
