@@ -254,6 +254,13 @@ _ERROR_LINE = re.compile(
     | (?i: \b(?:nvcc|ptxas|nvlink|fatbinary|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: )
     | (?i: (?:^|:)\s*\#error\b )                # preprocessor #error reported on its own
     | (?i: \bCMake\s+Error\b )
+    # CMake's compiler check failing, as CMakeError.log records it without the header above it
+    # ("Compiling the CUDA compiler identification source file "CMakeCUDACompilerId.cu"
+    # failed."; late set t)
+    | ^\W{0,3}\s*Compiling\s+the\s+\w+\s+compiler\s+identification\s+source\s+file\b.*\bfailed\b
+    # a CUDA runtime call failing, as the CUDA samples report it ("cudaGetDeviceCount returned
+    # 35", then "-> CUDA driver version is insufficient for CUDA runtime version"; late set t)
+    | ^\W{0,3}\s*cuda[A-Z]\w*\s+returned\s+\d+\s*$
     | (?i: \bCommand\s+line\s+error\s+D\d{4}\s*: )   # cl.exe: "cl : Command line error D8021 :"
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
     # the shell reporting a program that crashed ("python test.py" then "Segmentation fault")
@@ -385,6 +392,8 @@ _ERROR_WORDS = (
     "resolvepackagenotfound",
     "could not solve for environment",
     "missing channel",
+    "compiler identification",  # (CMake's check: "... identification source file ... failed.")
+    " returned ",  # (the CUDA samples' "cudaGetDeviceCount returned 35")
 )
 _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # A label alone ("error:", "ERROR:", "fatal error:" with nothing after it): its error is on the
@@ -416,6 +425,12 @@ _BUILDING = re.compile(r"(?i:Building wheel|running build|setup\.py|Building edi
                        r"Preparing metadata|Running setup|cmake|"
                        # (uv's; no leading \W*: in a search it made a long run of '/' quadratic)
                        r"Failed to build:? `|The build backend returned)")
+
+# A traceback's frame in a package's build or install script ('File "C:\\x\\vllm\\setup.py",
+# line 667', ComfyUI-3D-Pack's install.py checking the CUDA toolkit; late set t): the log is of
+# a build, though the frame's path pushes the script's name past the line's first characters
+_BUILD_SCRIPT_FRAME = re.compile(
+    r"""\s*File\s+["'][^"']*[\\/](?:setup|build\w*|install)\.py["']""")
 
 
 def _not_a_message(text: str) -> bool:
@@ -481,6 +496,7 @@ _FAILURE_LINE = re.compile(
       # is unknown") or no GPU architecture for it ("Failed to detect a default CUDA
       # architecture."), where the log leaves out the CMake Error above it
       | \bcompiler\s+identification\s+is\s+unknown\b | \bFailed\s+to\s+detect\s+a\s+default\b
+
       # CMake's closing line after its errors, where the log leaves the errors out
       | \bConfiguring\s+incomplete,\s+errors\s+occurred\b
       # pip's summary of a wheel that failed to build, where the build's own output is left
@@ -832,7 +848,7 @@ class LogDiagnoser:
             if any(mark in text for mark in JIT_MARKS) \
                     or any(mark in start for mark in JIT_HEAD_MARKS) \
                     or (("FAILED" in head or "cpp_extension" in start or "-MF " in start
-                         or ".o :" in start or "ptxas" in start)
+                         or ".o :" in start or "ptxas" in start or "main.c" in start)
                         and JIT_LINE.search(start) is not None):
                 self._jit = True
         if not self._ran and ("python" in head or "File" in head or "pycuda" in text[:60]) \
@@ -934,6 +950,13 @@ class LogDiagnoser:
             # several families read the same line (a program path that is malformed, and so
             # not found): the first listed, the more precise, names it
             matched = matched[:1]
+        if len(matched) > 1 and any(s.group for s in matched):
+            # a cause and its variant read the same line ("Command '['where', 'cl']' returned
+            # non-zero exit status 1."): the variant, the more precise, names it where the line
+            # itself is its confirmation
+            narrowed = {s.group for s in matched if s.group and (
+                not s.needs_confirmation or any(p.search(text) for p in s.confirmed_by))}
+            matched = [sig for sig in matched if sig.id not in narrowed]
 
         new_hits: list[Diagnosis] = released
         if (matched or maybe_error) and (self._quotes_source(text)
@@ -1120,7 +1143,8 @@ class LogDiagnoser:
         if _COMPILING.match(head) is not None or (
                 len(text) > 60 and _not_a_message(text)):
             self._compiled = self._built = True
-        elif not self._built and _BUILDING.search(head) is not None:
+        elif not self._built and (_BUILDING.search(head) is not None or (
+                head.startswith("File ") and _BUILD_SCRIPT_FRAME.match(text) is not None)):
             self._built = True
 
     def context(self) -> KernelContext:
