@@ -424,7 +424,8 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return "first-use", False  # nothing built, and code that ran raised it, not a loader
     return "import", False
 
-_WHEEL_NOT_BUILT = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b)")
+_WHEEL_NOT_BUILT = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b"
+                              r"|^\s*Failed\s+to\s+build\s+[\w.-]+(?:\s+[\w.-]+)*\s*$)")
 
 # Exceptions that running code raises, never loading a module: in a log that shows no build,
 # the program stopped while it ran (Wan2GP: "torch._dynamo.exc.InternalTorchDynamoError:
@@ -518,6 +519,11 @@ _TOOL_CANNOT_RUN = re.compile(
     r"|CMAKE_\w+_COMPILER not set|No CMAKE_\w+_COMPILER could be found"
     r"|CMake Error\W*at CMakeLists\.txt:\d+ \(project\)"
     r"|CMake Error at \S*Find(?:CUDA|CUDAToolkit|Python\w*|Torch)\.cmake"
+    # ... or whose test of the compiler it was given fails ("CMake Error at .../CMakeDetermine
+    # CompilerId.cmake:739 (message):" over "Compiling the CUDA compiler identification source
+    # file ... failed.": 4 of the 5 labelled logs of sets d, h, i, o, t, u say environment)
+    r"|CMake Error at [^\n]*CMakeDetermineCompilerId\.cmake"
+    r"|Compiling the \w+ compiler identification source file\b"
     # CMake's test of the compiler it was given ("The C compiler \"C:/.../cmake.exe\" is not
     # able to compile a simple test program."): no working compiler
     r"|is not able to compile a simple test program"

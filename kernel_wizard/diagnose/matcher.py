@@ -261,6 +261,13 @@ _ERROR_LINE = re.compile(
     # a CUDA runtime call failing, as the CUDA samples report it ("cudaGetDeviceCount returned
     # 35", then "-> CUDA driver version is insufficient for CUDA runtime version"; late set t)
     | ^\W{0,3}\s*cuda[A-Z]\w*\s+returned\s+\d+\s*$
+    # ptxas refusing an architecture, where a post leaves out its name ("Value 'sm_30' is not
+    # defined for option 'gpu-name'"), JAX's GPU backend failing to start ("CUDA backend failed to
+    # initialize: ..."), R's error header ("Error in cpp_torch_tensor(data, ...) : ", its
+    # message on the next line; late set u)
+    | \bValue\s+\S+\s+is\s+not\s+defined\s+for\s+option\b
+    | \bCUDA\s+backend\s+failed\s+to\s+initialize\b
+    | ^\s*Error\s+in\s+[\w.]+\(.*:\s*$
     | (?i: \bCommand\s+line\s+error\s+D\d{4}\s*: )   # cl.exe: "cl : Command line error D8021 :"
     | ^\s*Killed\s*$                            # the kernel's OOM killer, as the shell reports it
     # the shell reporting a program that crashed ("python test.py" then "Segmentation fault")
@@ -394,6 +401,7 @@ _ERROR_WORDS = (
     "missing channel",
     "compiler identification",  # (CMake's check: "... identification source file ... failed.")
     " returned ",  # (the CUDA samples' "cudaGetDeviceCount returned 35")
+    "is not defined for option", "backend failed",
 )
 _ERROR_NEEDLES = tuple((w, frozenset(w)) for w in _ERROR_WORDS)
 # A label alone ("error:", "ERROR:", "fatal error:" with nothing after it): its error is on the
@@ -502,6 +510,9 @@ _FAILURE_LINE = re.compile(
       # pip's summary of a wheel that failed to build, where the build's own output is left
       # out (uv's: "x Failed to build `flash-attn==2.7.4`")
       | \bFailed\s+building\s+wheel\s+for\b | \bFailed\s+to\s+build:?\s+`
+      # ... and pip's last line naming the packages (late set u: "Failed to build grouped_gemm",
+      # the build's output left out)
+      | ^\s*Failed\s+to\s+build\s+[\w.-]+(?:\s+[\w.-]+)*\s*$
       # uv's resolver and downloader giving up ("x No solution found when resolving
       # dependencies:", "x Failed to download `torch==2.6.0+cu124`")
       | \bNo\s+solution\s+found\s+when\s+resolving\b | \bFailed\s+to\s+download\s+`
@@ -625,7 +636,8 @@ _MAKE_OBJECT_FAILED = re.compile(
 # wraps all of the build's output above it, so any other failure line (a CalledProcessError
 # naming the command that failed, a traceback's header) is shown before it (uv's "x Failed to
 # build `x`" stays over the "Call to `...build_wheel` failed" that it prints under it)
-_PIP_SUMMARY = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b)")
+_PIP_SUMMARY = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b"
+                          r"|^\s*Failed\s+to\s+build\s+[\w.-]+(?:\s+[\w.-]+)*\s*$)")
 # CMake's closing line after its errors, and a message saying in words that something failed
 _CMAKE_CLOSING = re.compile(r"(?i:\bConfiguring\s+incomplete,\s+errors\s+occurred\b)")
 _FAILED_IN_WORDS = re.compile(r"(?i:\bfail(?:ed|ure|s)?\b|\bnot\s+found\b|\bcould\s+not\b"
