@@ -86,6 +86,11 @@ _MARKER = re.compile(
     | \bfailed\s+to\s+compile\b
     | \bUnable\s+to\s+load\s+DLL\b
     | \bidentification\s+source\s+file\b.*\bfailed\b
+    # (late set u) PyTorch's JIT build failing, quoted with its command after it (a wrapper,
+    # never the diagnosis's first error), and a package that says it failed to import
+    # ("Failed to import CuPy.")
+    | \bError\s+building\s+extension\b
+    | ^\W{0,3}\s*Failed\s+to\s+import\s+\w
     """
 )
 _MARKER_WORDS = ("traceback", "illegal instruction", "calledprocesserror", "failed",

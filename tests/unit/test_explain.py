@@ -160,6 +160,10 @@ MARKERS = [
     "-- *** Found cuDNN, but we failed to compile the dlib/cmake_utils/test_for_cudnn project. ",
     "> Unable to load DLL 'DlibDotNetNativeDnn' or one of its dependencies: 找不到指定的模块。",
     'Compiling the CUDA compiler identification source file "CMakeCUDACompilerId.cu" failed.',
+    # late set u: PyTorch's JIT build quoted with its command, a package failing to import
+    "> RuntimeError: Error building extension 'nerfacc_cuda': [1/6] C:\\Program Files\\NVIDIA "
+    "GPU Computing Toolkit\\CUDA\\v11.6\\bin\\nvcc --generate-dependencies-with-compile",
+    "Failed to import CuPy.",
 ]
 
 
