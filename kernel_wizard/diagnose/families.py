@@ -414,7 +414,7 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return "import", True
     if _FIRST_USE.search(line):
         return "first-use", True
-    if compiled or _WHEEL_NOT_BUILT.search(line):
+    if compiled or WHEEL_NOT_BUILT.search(line):
         # (pip's summary alone, "ERROR: Failed building wheel for sageattention", the build's
         # output left out: most such builds stopped in the compiler; late sets i and t)
         return "compile", False
@@ -424,8 +424,10 @@ def structural_family(line: str, *, compiled: bool, built: bool) -> tuple[str, b
         return "first-use", False  # nothing built, and code that ran raised it, not a loader
     return "import", False
 
-_WHEEL_NOT_BUILT = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b"
-                              r"|^\s*Failed\s+to\s+build\s+[\w.-]+(?:\s+[\w.-]+)*\s*$)")
+# pip's summary that a package's wheel did not build ("ERROR: Failed building wheel for natten",
+# its last line "Failed to build grouped_gemm"), read by the matcher as well
+WHEEL_NOT_BUILT = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b"
+                             r"|^\s*Failed\s+to\s+build\s+[\w.-]+(?:\s+[\w.-]+)*\s*$)")
 
 # Exceptions that running code raises, never loading a module: in a log that shows no build,
 # the program stopped while it ran (Wan2GP: "torch._dynamo.exc.InternalTorchDynamoError:
@@ -675,6 +677,6 @@ JIT_LINE = re.compile(
 
 __all__ = ["CAUSE_DEFAULT", "CAUSE_FAMILY", "FAMILIES", "FAMILY_IDS", "JIT_HEAD",
            "JIT_HEAD_MARKS", "JIT_LINE", "JIT_MARKS",
-           "RUN_MARK",
+           "RUN_MARK", "WHEEL_NOT_BUILT",
            "Family",
            "family_of", "structural_family"]

@@ -24,6 +24,7 @@ from kernel_wizard.diagnose.families import (
     JIT_LINE,
     JIT_MARKS,
     RUN_MARK,
+    WHEEL_NOT_BUILT,
     Family,
     family_of,
 )
@@ -504,7 +505,6 @@ _FAILURE_LINE = re.compile(
       # is unknown") or no GPU architecture for it ("Failed to detect a default CUDA
       # architecture."), where the log leaves out the CMake Error above it
       | \bcompiler\s+identification\s+is\s+unknown\b | \bFailed\s+to\s+detect\s+a\s+default\b
-
       # CMake's closing line after its errors, where the log leaves the errors out
       | \bConfiguring\s+incomplete,\s+errors\s+occurred\b
       # pip's summary of a wheel that failed to build, where the build's own output is left
@@ -636,8 +636,8 @@ _MAKE_OBJECT_FAILED = re.compile(
 # wraps all of the build's output above it, so any other failure line (a CalledProcessError
 # naming the command that failed, a traceback's header) is shown before it (uv's "x Failed to
 # build `x`" stays over the "Call to `...build_wheel` failed" that it prints under it)
-_PIP_SUMMARY = re.compile(r"(?i:\bFailed\s+building\s+wheel\s+for\b"
-                          r"|^\s*Failed\s+to\s+build\s+[\w.-]+(?:\s+[\w.-]+)*\s*$)")
+# (pip's last line naming the packages, "Failed to build grouped_gemm", as well)
+_PIP_SUMMARY = WHEEL_NOT_BUILT
 # CMake's closing line after its errors, and a message saying in words that something failed
 _CMAKE_CLOSING = re.compile(r"(?i:\bConfiguring\s+incomplete,\s+errors\s+occurred\b)")
 _FAILED_IN_WORDS = re.compile(r"(?i:\bfail(?:ed|ure|s)?\b|\bnot\s+found\b|\bcould\s+not\b"
