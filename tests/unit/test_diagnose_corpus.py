@@ -61,11 +61,11 @@ def test_each_field_log_names_its_thread_and_holds_its_first_error(log: object) 
 def test_no_field_log_crashes_the_diagnoser_or_takes_a_second() -> None:
     for log in LOGS:
         diagnoser = LogDiagnoser()
-        started = time.perf_counter()
+        started = time.process_time()  # (this process's CPU: a busy machine must not fail it)
         for line in ACCURACY.log_lines(log):
             diagnoser.feed(line)
         diagnoser.summary(failed=True)
-        assert time.perf_counter() - started < 1.0, log.file
+        assert time.process_time() - started < 1.0, log.file
 
 
 @pytest.mark.parametrize(("split", "first", "precision", "recall"), [

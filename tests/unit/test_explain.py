@@ -71,7 +71,7 @@ def run_cli(*args: str) -> tuple[int, str]:
 def test_every_failing_training_log_exits_1_with_its_first_error() -> None:
     logs = train_logs()
     assert len(logs) >= 200
-    start = time.perf_counter()
+    start = time.process_time()  # (this process's CPU: a busy machine must not fail it)
     clean = []
     for entry in logs:
         result = explain_file(FIELD / str(entry["file"]))
@@ -82,7 +82,7 @@ def test_every_failing_training_log_exits_1_with_its_first_error() -> None:
         assert result.first_error, entry["file"]
         assert result.search_url and result.search_url.startswith("https://github.com/")
     assert set(clean) == NOT_A_FAILURE_BY_ITSELF
-    assert time.perf_counter() - start < len(logs) * 0.05  # far under 1 s a log
+    assert time.process_time() - start < len(logs) * 0.05  # far under 1 s a log
 
 
 @pytest.mark.parametrize("name", [
@@ -230,9 +230,11 @@ def test_a_huge_log_is_streamed_and_an_overlong_line_is_cut(tmp_path: Path) -> N
         for i in range(150_000):
             handle.write(f"[{i}/150000] Building CUDA object csrc/unit_{i}.o\n")
         handle.write("/usr/bin/ld: cannot find -lcuda\n")
-    start = time.perf_counter()
+    # the CPU time of this process, not the wall clock: a machine busy with other work (CI's
+    # parallel workers on two cores) must not fail it; a read that is not linear takes minutes
+    start = time.process_time()
     result = explain_file(log)
-    assert time.perf_counter() - start < 30
+    assert time.process_time() - start < 30
     assert result.failed
     assert result.first_error == "/usr/bin/ld: cannot find -lcuda"
     assert result.lines == 150_002

@@ -317,7 +317,7 @@ def test_regression_long_runs_of_slashes_are_read_in_linear_time() -> None:
     gone wrong) took about 4 s, as two patterns began with \\W* in a search; ten such lines
     took 38 s before the fix and take about 0.1 s now ("every log under 1 s", issue 31)."""
     log = ["/" * 20_000] * 10 + ["FAILED: " + "/" * 20_000, "error: " + "\\/" * 10_000]
-    started = time.perf_counter()
+    started = time.process_time()  # (this process's CPU: a busy machine must not fail it)
     report = diagnose_lines(log)
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
     assert report.first_error is not None
