@@ -962,13 +962,6 @@ class LogDiagnoser:
             # several families read the same line (a program path that is malformed, and so
             # not found): the first listed, the more precise, names it
             matched = matched[:1]
-        if len(matched) > 1 and any(s.group for s in matched):
-            # a cause and its variant read the same line ("Command '['where', 'cl']' returned
-            # non-zero exit status 1."): the variant, the more precise, names it where the line
-            # itself is its confirmation
-            narrowed = {s.group for s in matched if s.group and (
-                not s.needs_confirmation or any(p.search(text) for p in s.confirmed_by))}
-            matched = [sig for sig in matched if sig.id not in narrowed]
 
         new_hits: list[Diagnosis] = released
         if (matched or maybe_error) and (self._quotes_source(text)
